@@ -1,0 +1,109 @@
+import { HttpAgentRunApi } from './api/client.js'
+import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
+import { failureReason } from './run/outcome.js'
+import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
+import { LogMirror } from './report/log-mirror.js'
+import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
+import { redactDeep } from './report/redact.js'
+import { renderSummary } from './report/summary.js'
+import type { Clock } from './runner/clock.js'
+import type { LogFile } from './runner/log-file.js'
+import type { Runner } from './runner/runner.js'
+import { InputError, type Settings } from './settings/settings.js'
+import { readSettings } from './settings/read-settings.js'
+
+/** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
+export interface ActionEnvironment {
+  runner: Runner
+  env: Env
+  clock: Clock
+  signal: AbortSignal
+  openLogFile: (directory: string, runId: number) => LogFile
+}
+
+/** Runs the action; returns why the step fails, or undefined when it passes. */
+export async function runAction(environment: ActionEnvironment): Promise<string | undefined> {
+  const { runner, env } = environment
+  // Masked before anything else is read or printed, even when the inputs turn out invalid.
+  const secrets = [runner.input('api-token').trim(), env.CODEGEN_API_TOKEN?.trim() ?? ''].filter(Boolean)
+  secrets.forEach(secret => runner.mask(secret))
+
+  let settings: Settings
+  try {
+    settings = readSettings(name => runner.input(name), env, readWorkflowContext(env))
+  } catch (error) {
+    if (error instanceof InputError) return error.message
+    throw error
+  }
+
+  const plan = planFromInputs(settings)
+  const api = new HttpAgentRunApi({
+    baseUrl: settings.baseUrl,
+    token: settings.apiToken,
+    orgId: settings.orgId,
+    clock: environment.clock,
+    signal: environment.signal,
+    debug: message => runner.debug(message)
+  })
+  const mirror = new LogMirror(runner, {
+    toConsole: settings.mirrorToConsole,
+    keepEntries: settings.mirrorToSummary,
+    secrets,
+    openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
+  })
+
+  const report = redactDeep(
+    await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events: mirror }),
+    secrets
+  )
+  await publish(runner, report, mirror, settings)
+  return failureMessage(report, settings)
+}
+
+/** The plan of a workflow step that starts or resumes a run from its inputs. */
+export function planFromInputs(settings: Settings): RunPlan {
+  return {
+    prompt: settings.prompt,
+    images: settings.images,
+    resumeRunId: settings.agentRunId,
+    repoId: settings.repoId,
+    repository: settings.context.repository || undefined,
+    model: settings.model,
+    agentType: settings.agentType,
+    metadata: settings.metadata,
+    origin: originMetadata(settings.context),
+    wait: settings.wait,
+    timeoutMs: settings.timeoutMs,
+    pollIntervalMs: settings.pollIntervalMs
+  }
+}
+
+async function publish(
+  runner: Runner,
+  report: RunReport,
+  mirror: LogMirror,
+  settings: Settings
+): Promise<void> {
+  const outputs = actionOutputs(report, mirror.logFile)
+  for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
+  runner.info(
+    `Outcome: ${report.outcome}${report.status ? ` (status ${report.status})` : ''}; ${report.entriesSeen} log entries mirrored${
+      mirror.logFile ? ` to ${mirror.logFile}` : ''
+    }`
+  )
+  const summary = renderSummary({
+    report,
+    entries: settings.mirrorToSummary ? mirror.entries : undefined,
+    logFile: mirror.logFile
+  })
+  await runner.appendSummary(summary)
+}
+
+function failureMessage(report: RunReport, settings: Settings): string | undefined {
+  if (report.error) return report.error
+  const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0)
+  if (!reason || !report.run) return reason
+  return `${reason} Agent run ${report.run.id}, status ${report.status || 'unknown'}${
+    report.run.web_url ? `: ${report.run.web_url}` : ''
+  }`
+}

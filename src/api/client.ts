@@ -1,0 +1,304 @@
+import fetch, { type Response } from 'node-fetch'
+import type { Clock } from '../runner/clock.js'
+import {
+  AmbiguousWriteError,
+  CancelledError,
+  DeadlineError,
+  ServiceError,
+  describeHttpError,
+  serviceMessage
+} from './errors.js'
+import { RateBudget, type BudgetName } from './rate-budget.js'
+import { backoffDelay, parseRetryAfter } from './retry.js'
+import { parseLogPage, parsePage, parseRepo, parseRun } from './parse.js'
+import type { AgentRun, CreateRunRequest, LogPage, Page, Repo, ResumeRunRequest } from './types.js'
+
+/** The two published paths of the ALPHA log endpoint. */
+export type LogPath = 'interface' | 'alpha'
+
+/** Per-call limits: the step's deadline, and how many attempts a call may make. */
+export interface CallOptions {
+  deadline?: number
+  maxAttempts?: number
+}
+
+/** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
+export interface AgentRunApi {
+  createRun(body: CreateRunRequest, options?: CallOptions): Promise<AgentRun>
+  resumeRun(body: ResumeRunRequest, options?: CallOptions): Promise<AgentRun>
+  getRun(runId: number, options?: CallOptions): Promise<AgentRun>
+  getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
+  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
+  listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>>
+}
+
+export interface HttpApiConfig {
+  baseUrl: string
+  token: string
+  orgId: number
+  clock: Clock
+  /** Aborted when the job is cancelled. */
+  signal?: AbortSignal
+  budget?: RateBudget
+  random?: () => number
+  requestTimeoutMs?: number
+  maxAttempts?: number
+  debug?: (message: string) => void
+}
+
+/** Counters for the benchmark and the fault suite. */
+export interface ApiStats {
+  requests: number
+  retries: number
+  rateLimited: number
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST'
+  path: string
+  query?: Record<string, string | number>
+  body?: unknown
+  budgets: BudgetName[]
+  /** A write may not be repeated when its fate is unknown. */
+  write: boolean
+  /** What the action was doing, for error messages ("create the agent run"). */
+  what: string
+}
+
+type Attempt<T> =
+  { kind: 'done'; value: T } | { kind: 'retry'; reason: string; delayMs?: number; rateLimited?: boolean }
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+export class HttpAgentRunApi implements AgentRunApi {
+  readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
+  private readonly baseUrl: string
+  private readonly budget: RateBudget
+  private readonly random: () => number
+  private readonly requestTimeoutMs: number
+  private readonly maxAttempts: number
+
+  constructor(private readonly config: HttpApiConfig) {
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '')
+    this.budget = config.budget ?? new RateBudget()
+    this.random = config.random ?? Math.random
+    this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000
+    this.maxAttempts = config.maxAttempts ?? 6
+  }
+
+  private get org(): string {
+    return `/v1/organizations/${this.config.orgId}`
+  }
+
+  async createRun(body: CreateRunRequest, options?: CallOptions): Promise<AgentRun> {
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: `${this.org}/agent/run`,
+      body,
+      budgets: ['general', 'create'],
+      write: true,
+      what: 'create the agent run'
+    }
+    return this.send(spec, parseRun, options)
+  }
+
+  async resumeRun(body: ResumeRunRequest, options?: CallOptions): Promise<AgentRun> {
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: `${this.org}/agent/run/resume`,
+      body,
+      budgets: ['general'],
+      write: true,
+      what: `resume agent run ${body.agent_run_id}`
+    }
+    return this.send(spec, parseRun, options)
+  }
+
+  async getRun(runId: number, options?: CallOptions): Promise<AgentRun> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/agent/run/${runId}`,
+      budgets: ['general'],
+      write: false,
+      what: `read agent run ${runId}`
+    }
+    return this.send(spec, parseRun, options)
+  }
+
+  async getLogs(
+    runId: number,
+    path: LogPath,
+    skip: number,
+    limit: number,
+    options?: CallOptions
+  ): Promise<LogPage> {
+    const prefix = path === 'alpha' ? `/v1/alpha/organizations/${this.config.orgId}` : this.org
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${prefix}/agent/run/${runId}/logs`,
+      query: { skip, limit },
+      budgets: ['general', 'logs'],
+      write: false,
+      what: `read the log of agent run ${runId}`
+    }
+    return this.send(spec, body => parseLogPage(body, runId), options)
+  }
+
+  async listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/repos`,
+      query: { skip, limit },
+      budgets: ['general'],
+      write: false,
+      what: 'list the organization repositories'
+    }
+    return this.send(spec, body => parsePage(body, parseRepo), options)
+  }
+
+  async listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/agent/runs`,
+      query: { skip, limit, source_type: 'API' },
+      budgets: ['general'],
+      write: false,
+      what: 'list agent runs'
+    }
+    return this.send(spec, body => parsePage(body, parseRun), options)
+  }
+
+  /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
+  private async send<T>(
+    spec: RequestSpec,
+    parse: (body: unknown) => T,
+    options: CallOptions = {}
+  ): Promise<T> {
+    const maxAttempts = options.maxAttempts ?? this.maxAttempts
+    let lastReason = ''
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      await this.waitForBudget(spec.budgets, options.deadline)
+      const outcome = await this.attempt(spec, parse, attempt, options.deadline)
+      if (outcome.kind === 'done') return outcome.value
+      lastReason = outcome.reason
+      if (outcome.rateLimited) this.stats.rateLimited++
+      if (attempt === maxAttempts) break
+      this.stats.retries++
+      const delay = outcome.delayMs ?? backoffDelay(attempt, this.random())
+      this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
+      await this.sleepWithin(delay, options.deadline)
+    }
+    throw new ServiceError(
+      this.redact(`Could not ${spec.what} after ${maxAttempts} attempts: ${lastReason}`),
+      undefined,
+      true
+    )
+  }
+
+  private async attempt<T>(
+    spec: RequestSpec,
+    parse: (body: unknown) => T,
+    attempt: number,
+    deadline?: number
+  ): Promise<Attempt<T>> {
+    const url = new URL(this.baseUrl + spec.path)
+    for (const [key, value] of Object.entries(spec.query ?? {})) url.searchParams.set(key, String(value))
+    const timeoutMs = this.timeoutWithin(deadline)
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout
+    const started = this.config.clock.now()
+    this.budget.record(spec.budgets, started)
+    this.stats.requests++
+
+    let response: Response
+    let text: string
+    try {
+      response = await fetch(url.toString(), {
+        method: spec.method,
+        headers: {
+          authorization: `Bearer ${this.config.token}`,
+          accept: 'application/json',
+          'user-agent': 'codegen-agent-run-action',
+          ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
+        },
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        signal
+      })
+      text = await response.text()
+    } catch (error) {
+      if (this.config.signal?.aborted) throw new CancelledError()
+      const code = (error as { code?: string }).code ?? ''
+      const reason = timeout.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : `connection failed (${code || String(error)})`
+      this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`)
+      if (spec.write && !NOT_SENT_CODES.has(code))
+        throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`)
+      return { kind: 'retry', reason }
+    }
+
+    const elapsed = this.config.clock.now() - started
+    this.debug(
+      `${spec.method} ${url.pathname}${url.search} -> ${response.status} in ${elapsed} ms (attempt ${attempt})`
+    )
+    if (response.ok) {
+      try {
+        return { kind: 'done', value: parse(JSON.parse(text)) }
+      } catch (error) {
+        const reason =
+          error instanceof SyntaxError
+            ? `the answer was not valid JSON (${text.length} bytes)`
+            : (error as Error).message
+        if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`, response.status)
+        return { kind: 'retry', reason }
+      }
+    }
+    const detail = this.redact(serviceMessage(text))
+    if (response.status === 429) {
+      // A rate-limited request was refused, not processed: safe to send again, writes included.
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock.now())
+      return {
+        kind: 'retry',
+        reason: `rate limited (429): ${detail}`,
+        delayMs: retryAfter,
+        rateLimited: true
+      }
+    }
+    if (response.status >= 500) {
+      const reason = `service error ${response.status}: ${detail}`
+      if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`, response.status)
+      return { kind: 'retry', reason }
+    }
+    throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false)
+  }
+
+  private async waitForBudget(budgets: BudgetName[], deadline?: number): Promise<void> {
+    for (;;) {
+      const delay = this.budget.delayAt(budgets, this.config.clock.now())
+      if (delay <= 0) return
+      this.debug(`waiting ${delay} ms to stay within the service's rate limits`)
+      await this.sleepWithin(delay, deadline)
+    }
+  }
+
+  private async sleepWithin(ms: number, deadline?: number): Promise<void> {
+    if (deadline !== undefined && this.config.clock.now() + ms >= deadline) throw new DeadlineError()
+    await this.config.clock.sleep(ms, this.config.signal)
+  }
+
+  private timeoutWithin(deadline?: number): number {
+    if (deadline === undefined) return this.requestTimeoutMs
+    const left = deadline - this.config.clock.now()
+    if (left <= 0) throw new DeadlineError()
+    return Math.max(1, Math.min(this.requestTimeoutMs, left))
+  }
+
+  /** Error bodies may echo the request (headers included): the token never leaves through them. */
+  private redact(text: string): string {
+    return this.config.token ? text.split(this.config.token).join('***') : text
+  }
+
+  private debug(message: string): void {
+    this.config.debug?.(this.redact(message))
+  }
+}

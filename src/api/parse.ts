@@ -1,0 +1,93 @@
+import { ServiceError } from './errors.js'
+import type { AgentRun, LogEntry, LogPage, Page, PullRequest, Repo } from './types.js'
+
+/**
+ * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
+ * like a malformed answer (transient), and the ALPHA log endpoint's drift is absorbed here.
+ */
+
+export class MalformedAnswerError extends ServiceError {
+  constructor(what: string) {
+    super(`The service's answer was not ${what}.`, 200, true)
+    this.name = 'MalformedAnswerError'
+  }
+}
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value)
+
+const optionalText = (value: unknown): string | null =>
+  typeof value === 'string' ? value : value === null || value === undefined ? null : String(value)
+
+export function parseRun(body: unknown): AgentRun {
+  if (!isObject(body) || !isInteger(body.id)) throw new MalformedAnswerError('an agent run')
+  return {
+    id: body.id,
+    organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
+    status: optionalText(body.status),
+    created_at: optionalText(body.created_at),
+    web_url: optionalText(body.web_url),
+    result: optionalText(body.result),
+    summary: optionalText(body.summary),
+    source_type: optionalText(body.source_type),
+    github_pull_requests: Array.isArray(body.github_pull_requests)
+      ? body.github_pull_requests.filter(isObject).map(pr => pr as PullRequest)
+      : null,
+    metadata: isObject(body.metadata) ? body.metadata : null
+  }
+}
+
+/** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
+function parseLogEntry(raw: unknown, runId: number): LogEntry {
+  if (!isObject(raw)) return { agent_run_id: runId, message_type: null, observation: raw ?? null }
+  return {
+    ...raw,
+    agent_run_id: isInteger(raw.agent_run_id) ? raw.agent_run_id : runId,
+    created_at: optionalText(raw.created_at),
+    message_type: optionalText(raw.message_type),
+    thought: optionalText(raw.thought),
+    tool_name: optionalText(raw.tool_name),
+    tool_input: raw.tool_input ?? null,
+    tool_output: raw.tool_output ?? null,
+    observation: raw.observation ?? null
+  }
+}
+
+export function parseLogPage(body: unknown, runId: number): LogPage {
+  if (!isObject(body) || !Array.isArray(body.logs)) throw new MalformedAnswerError('a page of the run log')
+  return {
+    status: optionalText(body.status),
+    logs: body.logs.map(entry => parseLogEntry(entry, runId)),
+    totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null
+  }
+}
+
+export function parseRepo(raw: unknown): Repo | undefined {
+  if (!isObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string') return undefined
+  return { id: raw.id, full_name: raw.full_name, name: optionalText(raw.name) ?? undefined }
+}
+
+export function parsePage<T>(body: unknown, parseItem: (raw: unknown) => T | undefined): Page<T> {
+  if (!isObject(body) || !Array.isArray(body.items)) throw new MalformedAnswerError('a page of results')
+  const items: T[] = []
+  for (const raw of body.items) {
+    try {
+      const item = parseItem(raw)
+      if (item !== undefined) items.push(item)
+    } catch {
+      // One unreadable item does not hide the others.
+    }
+  }
+  const number = (value: unknown, fallback: number): number => (isInteger(value) ? value : fallback)
+  return {
+    items,
+    total: number(body.total, items.length),
+    page: number(body.page, 1),
+    size: number(body.size, items.length),
+    pages: number(body.pages, 1)
+  }
+}

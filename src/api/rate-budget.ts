@@ -1,0 +1,66 @@
+/**
+ * Client-side budgets matching the service's documented limits, so that one action alone never
+ * draws a 429: every request waits until each window it counts in has room.
+ */
+
+export interface RateWindow {
+  limit: number
+  windowMs: number
+}
+
+export type BudgetName = 'general' | 'create' | 'logs'
+
+/** The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s. */
+export const DOCUMENTED_BUDGETS: Record<BudgetName, RateWindow> = {
+  general: { limit: 60, windowMs: 30_000 },
+  create: { limit: 10, windowMs: 60_000 },
+  logs: { limit: 60, windowMs: 60_000 }
+}
+
+/** Our clock and the service's disagree by the network's latency: keep a margin. */
+const SKEW_MARGIN_MS = 500
+
+/** A sliding window of the moments requests were sent. Pure: the caller passes the time. */
+export class SlidingWindow {
+  private readonly sent: number[] = []
+
+  constructor(private readonly window: RateWindow) {}
+
+  /** Milliseconds to wait from `now` until one more request fits. */
+  delayAt(now: number): number {
+    this.forget(now)
+    if (this.sent.length < this.window.limit) return 0
+    const oldest = this.sent[this.sent.length - this.window.limit] as number
+    return Math.max(0, oldest + this.window.windowMs + SKEW_MARGIN_MS - now)
+  }
+
+  record(now: number): void {
+    this.sent.push(now)
+  }
+
+  private forget(now: number): void {
+    const horizon = now - this.window.windowMs - SKEW_MARGIN_MS
+    while (this.sent.length > 0 && (this.sent[0] as number) <= horizon) this.sent.shift()
+  }
+}
+
+export class RateBudget {
+  private readonly windows: Record<BudgetName, SlidingWindow>
+
+  constructor(budgets: Record<BudgetName, RateWindow> = DOCUMENTED_BUDGETS) {
+    this.windows = {
+      general: new SlidingWindow(budgets.general),
+      create: new SlidingWindow(budgets.create),
+      logs: new SlidingWindow(budgets.logs)
+    }
+  }
+
+  /** How long a request counted in `names` must wait from `now`. */
+  delayAt(names: BudgetName[], now: number): number {
+    return Math.max(0, ...names.map(name => this.windows[name].delayAt(now)))
+  }
+
+  record(names: BudgetName[], now: number): void {
+    for (const name of names) this.windows[name].record(now)
+  }
+}

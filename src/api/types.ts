@@ -1,0 +1,73 @@
+/** Wire types of the Agent Run service, as its OpenAPI document and interface document describe them. */
+
+export interface PullRequest {
+  id: number
+  title?: string | null
+  url?: string | null
+  created_at?: string | null
+  head_branch_name?: string | null
+  /** The live service may add fields (state, merged); they are kept as they come. */
+  [extra: string]: unknown
+}
+
+export interface AgentRun {
+  id: number
+  organization_id: number
+  status?: string | null
+  created_at?: string | null
+  web_url?: string | null
+  result?: string | null
+  summary?: string | null
+  source_type?: string | null
+  github_pull_requests?: PullRequest[] | null
+  metadata?: Record<string, unknown> | null
+}
+
+export interface LogEntry {
+  agent_run_id: number
+  created_at?: string | null
+  message_type?: string | null
+  thought?: string | null
+  tool_name?: string | null
+  tool_input?: unknown
+  tool_output?: unknown
+  /** Object, text or null: the ALPHA endpoint is not consistent about it. */
+  observation?: unknown
+}
+
+/** One page of the log endpoint: the run's status travels with the entries. */
+export interface LogPage {
+  status: string | null
+  logs: LogEntry[]
+  /** May lag behind or run ahead of the entries the endpoint actually serves. */
+  totalLogs: number | null
+}
+
+export interface Page<T> {
+  items: T[]
+  total: number
+  page: number
+  size: number
+  pages: number
+}
+
+export interface Repo {
+  id: number
+  full_name: string
+  name?: string
+}
+
+export interface CreateRunRequest {
+  prompt: string
+  repo_id?: number
+  images?: string[]
+  model?: string
+  agent_type?: string
+  metadata?: Record<string, unknown>
+}
+
+export interface ResumeRunRequest {
+  agent_run_id: number
+  prompt: string
+  images?: string[]
+}

@@ -1,0 +1,33 @@
+import { runAction } from './action.js'
+import { systemClock } from './runner/clock.js'
+import { openLogFile } from './runner/log-file.js'
+import { ActionsRunner } from './runner/runner.js'
+
+/** Wires the real runner, clock and files to the action; the one place that fails the step. */
+export async function main(): Promise<void> {
+  const runner = new ActionsRunner()
+  const cancellation = new AbortController()
+  const cancel = (signal: NodeJS.Signals): void => {
+    if (cancellation.signal.aborted) return
+    runner.warning(`${signal} received: the job is being cancelled; writing the summary and outputs now.`)
+    cancellation.abort()
+  }
+  process.once('SIGINT', cancel)
+  process.once('SIGTERM', cancel)
+
+  let failure: string | undefined
+  try {
+    failure = await runAction({
+      runner,
+      env: process.env,
+      clock: systemClock,
+      signal: cancellation.signal,
+      openLogFile
+    })
+  } catch (error) {
+    failure = `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
+  }
+  if (failure) runner.fail(failure)
+  // A cancelled job is given seconds to stop: do not wait for idle connections to close.
+  if (cancellation.signal.aborted) process.exit(process.exitCode ?? 1)
+}

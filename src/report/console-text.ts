@@ -1,0 +1,38 @@
+import type { LogEntry } from '../api/types.js'
+import { entryDetails, entryGist, entryTime, entryType } from './entry-text.js'
+
+/**
+ * Console lines built from the service's text. The runner reads any line whose first non-blank
+ * characters are `::` (or `##[`) as a workflow command, splitting lines at \r as well as \n; so
+ * service text is cut at every line break, stripped of control characters, and each line starts
+ * with our own prefix, never with the service's characters.
+ */
+
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g
+const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/
+
+/** Service text made safe to print inside one of our lines. */
+export function inlineText(text: string): string {
+  return text.split(LINE_BREAKS).join(' ').replace(CONTROL_CHARACTERS, ' ')
+}
+
+/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
+export function prefixedLines(text: string, prefix: string): string[] {
+  return text.split(LINE_BREAKS).map(line => prefix + line.replace(CONTROL_CHARACTERS, ' '))
+}
+
+const HEADLINE_GIST_CHARS = 160
+const DETAIL_SECTION_CHARS = 2_000
+
+/** "12:04:05  ACTION            run_command · Running the test suite…" */
+export function entryHeadline(entry: LogEntry): string {
+  const tool = entry.tool_name ? `${inlineText(entry.tool_name)} · ` : ''
+  return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${tool}${inlineText(entryGist(entry, HEADLINE_GIST_CHARS))}`
+}
+
+/** The folded details of an entry, each line behind a gutter. */
+export function entryDetailLines(entry: LogEntry): string[] {
+  const details = entryDetails(entry, DETAIL_SECTION_CHARS)
+  return details ? prefixedLines(details, '  │ ') : []
+}

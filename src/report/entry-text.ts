@@ -1,0 +1,72 @@
+import type { LogEntry } from '../api/types.js'
+
+/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
+
+/** Any value as readable text: strings as they are, the rest as indented JSON. */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const folded = text.replace(/\s+/g, ' ').trim()
+  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded
+}
+
+/** `text` cut to `max` characters, saying how much was left out. */
+export function trimmed(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
+}
+
+/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
+export function entryTime(entry: LogEntry): string {
+  const raw = entry.created_at ?? ''
+  const match = /(\d{2}:\d{2}:\d{2})/.exec(raw)
+  const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`)
+  if (!Number.isNaN(parsed)) return new Date(parsed).toISOString().slice(11, 19)
+  return match?.[1] ?? '--:--:--'
+}
+
+export function entryType(entry: LogEntry): string {
+  return entry.message_type?.trim() || 'LOG'
+}
+
+/** The short thought that heads an entry: its reasoning, else what it concluded or observed. */
+export function entryGist(entry: LogEntry, max: number): string {
+  const candidates = [
+    entry.thought,
+    valueText(entry.observation),
+    entry.tool_name ? `ran ${entry.tool_name}` : ''
+  ]
+  return oneLine(candidates.find(text => text && text.trim()) ?? '', max)
+}
+
+/** The entry's details in labelled sections, each trimmed: tool input, tool output, observation, full thought. */
+export function entryDetails(entry: LogEntry, maxPerSection: number): string {
+  const sections: string[] = []
+  const add = (label: string, value: unknown): void => {
+    const text = valueText(value).trim()
+    if (text) sections.push(`${label}:\n${trimmed(text, maxPerSection)}`)
+  }
+  if (entry.thought && entry.thought.length > 120) add('thought', entry.thought)
+  add('tool input', entry.tool_input)
+  add('tool output', entry.tool_output)
+  add('observation', entry.observation)
+  return sections.join('\n\n')
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000))
+  const h = Math.floor(seconds / 3600)
+  const m = Math.floor((seconds % 3600) / 60)
+  const s = seconds % 60
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`
+  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`
+  return `${s}s`
+}

@@ -1,0 +1,35 @@
+import type { RunReport } from '../run/agent-run.js'
+
+/** The action's outputs, in action.yml's order. */
+export const OUTPUT_NAMES = [
+  'agent-run-id',
+  'status',
+  'outcome',
+  'web-url',
+  'result',
+  'summary',
+  'github-pull-requests',
+  'pull-request-url',
+  'log-count',
+  'log-file'
+] as const
+
+export type OutputName = (typeof OUTPUT_NAMES)[number]
+
+/** Outputs from the report: every name always set, '' where there is nothing to say. */
+export function actionOutputs(report: RunReport, logFile: string): Record<OutputName, string> {
+  const run = report.run
+  const pullRequests = run?.github_pull_requests ?? []
+  return {
+    'agent-run-id': run ? String(run.id) : '',
+    status: report.status,
+    outcome: report.outcome,
+    'web-url': run?.web_url ?? '',
+    result: run?.result ?? '',
+    summary: run?.summary ?? '',
+    'github-pull-requests': JSON.stringify(pullRequests),
+    'pull-request-url': pullRequests.find(pr => pr.url)?.url ?? '',
+    'log-count': String(report.entriesSeen),
+    'log-file': logFile
+  }
+}

@@ -1,0 +1,174 @@
+import type { AgentRunApi } from '../api/client.js'
+import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
+import type { AgentRun } from '../api/types.js'
+import type { Clock } from '../runner/clock.js'
+import { LogReader } from './log-reader.js'
+import { outcomeOfStatus, type Outcome } from './outcome.js'
+import {
+  countLogEntries,
+  createRunOnce,
+  findRepoId,
+  METADATA_KEY,
+  newIdempotencyKey,
+  resumeRunOnce
+} from './start.js'
+import { classifyStatus } from './status.js'
+import { RunWatcher, resumeGraceMs, type WatchEvents } from './watcher.js'
+
+/** What to do, decided at the edge from the inputs (or from a comment): plain data. */
+export interface RunPlan {
+  prompt: string
+  images: string[]
+  /** Resume this run instead of creating one. */
+  resumeRunId?: number
+  repoId?: number
+  /** owner/name to look up among the organization's repositories when repoId is not given. */
+  repository?: string
+  model?: string
+  agentType?: string
+  metadata: Record<string, unknown>
+  /** Provenance recorded under metadata.github_action. */
+  origin: Record<string, string>
+  wait: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+}
+
+/** What happened, as plain data for the outputs, the summary and the tracking comment. */
+export interface RunReport {
+  outcome: Outcome
+  mode: 'create' | 'resume'
+  run?: AgentRun
+  /** Last raw status seen ('' when none). */
+  status: string
+  startedAt: number
+  endedAt: number
+  /** Log entries mirrored by this step. */
+  entriesSeen: number
+  /** Why the action could not follow the run, when it could not. */
+  error?: string
+}
+
+/** Everything the run needs from outside, each behind its own small interface. */
+export interface RunDeps {
+  api: AgentRunApi
+  clock: Clock
+  signal?: AbortSignal
+  random?: () => number
+  /** Receives log entries, status changes, heartbeats and notices as they happen. */
+  events: RunEvents
+}
+
+export interface RunEvents extends WatchEvents {
+  started(run: AgentRun, mode: 'create' | 'resume'): void
+}
+
+export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport> {
+  const startedAt = deps.clock.now()
+  const deadline = startedAt + plan.timeoutMs
+  const mode = plan.resumeRunId === undefined ? 'create' : 'resume'
+  const report = (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): RunReport => ({
+    mode,
+    status: fields.run?.status ?? '',
+    startedAt,
+    endedAt: deps.clock.now(),
+    entriesSeen: 0,
+    ...fields
+  })
+  const notice = (message: string): void => deps.events.notice(message)
+  const startDeps = { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random }
+
+  let run: AgentRun
+  let logs: LogReader
+  let skipEntries = 0
+  try {
+    if (plan.resumeRunId !== undefined) {
+      logs = new LogReader(deps.api, plan.resumeRunId, notice)
+      const before = await countLogEntries(logs, deadline)
+      skipEntries = before.count
+      run = await resumeRunOnce(
+        startDeps,
+        logs,
+        {
+          agent_run_id: plan.resumeRunId,
+          prompt: plan.prompt,
+          ...(plan.images.length ? { images: plan.images } : {})
+        },
+        skipEntries,
+        resumeGraceMs(plan.pollIntervalMs),
+        deadline
+      )
+    } else {
+      const repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice))
+      const key = newIdempotencyKey()
+      const created = await createRunOnce(
+        startDeps,
+        {
+          prompt: plan.prompt,
+          ...(repoId !== undefined ? { repo_id: repoId } : {}),
+          ...(plan.images.length ? { images: plan.images } : {}),
+          ...(plan.model ? { model: plan.model } : {}),
+          ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+          metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+        },
+        key,
+        deadline
+      )
+      run = created.run
+      logs = new LogReader(deps.api, run.id, notice)
+    }
+  } catch (error) {
+    return report(failedBeforeRun(error))
+  }
+  deps.events.started(run, mode)
+  if (!plan.wait) return report({ outcome: 'started', run })
+
+  const watcher = new RunWatcher(deps.api, logs, deps.clock, deps.events, deps.signal)
+  try {
+    const watched = await watcher.watch({
+      runId: run.id,
+      deadline,
+      pollIntervalMs: plan.pollIntervalMs,
+      skipEntries,
+      initialStatus: run.status ?? null,
+      ...(mode === 'resume' ? { resumedAt: deps.clock.now() } : {})
+    })
+    const finalRun = watched.run ?? { ...run, status: watched.status }
+    const status = watched.status ?? ''
+    const statusClass = classifyStatus(status)
+    // A run seen ended in the last read counts as ended, whatever stopped the wait.
+    const outcome: Outcome =
+      watched.ending === 'cancelled'
+        ? 'cancelled'
+        : statusClass === 'working'
+          ? 'timeout'
+          : outcomeOfStatus(statusClass)
+    return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen })
+  } catch (error) {
+    return report({ ...failedBeforeRun(error), run })
+  }
+}
+
+async function lookUpRepository(
+  plan: RunPlan,
+  api: AgentRunApi,
+  deadline: number,
+  notice: (message: string) => void
+): Promise<number | undefined> {
+  if (!plan.repository) return undefined
+  const repoId = await findRepoId(api, plan.repository, deadline)
+  if (repoId === undefined) {
+    notice(
+      `Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`
+    )
+  }
+  return repoId
+}
+
+function failedBeforeRun(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
+  if (error instanceof CancelledError) return { outcome: 'cancelled', error: error.message }
+  if (error instanceof DeadlineError)
+    return { outcome: 'timeout', error: `The wait ended: ${error.message}.` }
+  if (error instanceof ServiceError) return { outcome: 'error', error: error.message }
+  throw error
+}

@@ -1,0 +1,38 @@
+import type { FailCondition } from '../settings/settings.js'
+import type { StatusClass } from './status.js'
+
+/**
+ * What became of the step: the run's ending (success, failure, paused), or the step's own
+ * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
+ * service could not be used).
+ */
+export type Outcome =
+  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
+
+export function outcomeOfStatus(statusClass: Exclude<StatusClass, 'working'>): Outcome {
+  return statusClass
+}
+
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+export function failureReason(
+  outcome: Outcome,
+  failOn: ReadonlySet<FailCondition>,
+  pullRequestCount: number
+): string | undefined {
+  switch (outcome) {
+    case 'cancelled':
+      return 'The job was cancelled before the agent run ended.'
+    case 'failure':
+      return failOn.has('failure') ? 'The agent run failed.' : undefined
+    case 'timeout':
+      return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined
+    case 'paused':
+      return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined
+    case 'success':
+      return failOn.has('no-pull-request') && pullRequestCount === 0
+        ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+        : undefined
+    default:
+      return undefined
+  }
+}

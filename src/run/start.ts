@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto'
+import type { AgentRunApi } from '../api/client.js'
+import { AmbiguousWriteError, ServiceError } from '../api/errors.js'
+import { backoffDelay } from '../api/retry.js'
+import type { AgentRun, CreateRunRequest } from '../api/types.js'
+import type { Clock } from '../runner/clock.js'
+import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
+import { classifyStatus } from './status.js'
+
+/** Key of the metadata object in which every run records where it came from. */
+export const METADATA_KEY = 'github_action'
+
+/** A write whose fate was unknown is sent at most this many times in all, each after checking. */
+const MAX_WRITE_SENDS = 3
+const REPO_PAGE_LIMIT = 100
+const MAX_REPO_PAGES = 50
+
+export interface StartDeps {
+  api: AgentRunApi
+  clock: Clock
+  signal?: AbortSignal
+  notice: (message: string) => void
+  random?: () => number
+}
+
+/** The repository id of `fullName` among the organization's repositories (all pages, any case). */
+export async function findRepoId(
+  api: AgentRunApi,
+  fullName: string,
+  deadline: number
+): Promise<number | undefined> {
+  const wanted = fullName.toLowerCase()
+  for (let page = 0; page < MAX_REPO_PAGES; page++) {
+    const result = await api.listRepos(page * REPO_PAGE_LIMIT, REPO_PAGE_LIMIT, { deadline })
+    const match = result.items.find(repo => repo.full_name.toLowerCase() === wanted)
+    if (match) return match.id
+    if (result.items.length < REPO_PAGE_LIMIT || page + 1 >= result.pages) return undefined
+  }
+  return undefined
+}
+
+export function newIdempotencyKey(): string {
+  return randomUUID()
+}
+
+/**
+ * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
+ * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
+ */
+export async function createRunOnce(
+  deps: StartDeps,
+  request: CreateRunRequest,
+  idempotencyKey: string,
+  deadline: number
+): Promise<{ run: AgentRun; recovered: boolean }> {
+  for (let send = 1; ; send++) {
+    try {
+      return { run: await deps.api.createRun(request, { deadline }), recovered: false }
+    } catch (error) {
+      if (!(error instanceof AmbiguousWriteError)) throw error
+      deps.notice(`${error.message}. Checking whether the run was created before sending again.`)
+      await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal)
+      const found = await findRunByKey(deps.api, idempotencyKey, deadline)
+      if (found) {
+        deps.notice(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`)
+        return { run: found, recovered: true }
+      }
+      if (send >= MAX_WRITE_SENDS) {
+        throw new ServiceError(
+          `${error.message} (sent ${send} times; no run was created)`,
+          error.httpStatus,
+          true
+        )
+      }
+    }
+  }
+}
+
+async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Promise<AgentRun | undefined> {
+  // The newest runs come first: the one we look for is among the first two pages.
+  for (let page = 0; page < 2; page++) {
+    const result = await api.listRuns(page * 100, 100, { deadline })
+    const found = result.items.find(run => {
+      const origin = run.metadata?.[METADATA_KEY]
+      return (
+        typeof origin === 'object' &&
+        origin !== null &&
+        (origin as Record<string, unknown>).idempotency_key === key
+      )
+    })
+    if (found) return found
+    if (result.items.length < 100) return undefined
+  }
+  return undefined
+}
+
+/** How many entries the run's log holds now: a resumed run's new work starts after them. */
+export async function countLogEntries(
+  logs: LogReader,
+  deadline: number
+): Promise<{ count: number; status: string | null }> {
+  const first = await logs.read(0, 1, { deadline })
+  if (!first) return { count: 0, status: null }
+  if (first.totalLogs !== null) return { count: first.totalLogs, status: first.status }
+  // No total given: count page by page.
+  let count = 0
+  for (;;) {
+    const page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    if (!page) return { count, status: first.status }
+    count += page.logs.length
+    if (page.logs.length < LOG_PAGE_LIMIT) return { count, status: page.status }
+  }
+}
+
+/**
+ * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
+ * a sign that it restarted (a working status or new entries) before the resume is sent again.
+ */
+export async function resumeRunOnce(
+  deps: StartDeps,
+  logs: LogReader,
+  request: { agent_run_id: number; prompt: string; images?: string[] },
+  baselineCount: number,
+  confirmWindowMs: number,
+  deadline: number
+): Promise<AgentRun> {
+  for (let send = 1; ; send++) {
+    try {
+      return await deps.api.resumeRun(request, { deadline })
+    } catch (error) {
+      if (!(error instanceof AmbiguousWriteError)) throw error
+      deps.notice(`${error.message}. Checking whether the run restarted before sending again.`)
+      const restarted = await waitForRestart(
+        deps,
+        logs,
+        request.agent_run_id,
+        baselineCount,
+        confirmWindowMs,
+        deadline
+      )
+      if (restarted) {
+        deps.notice(
+          `Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`
+        )
+        return restarted
+      }
+      if (send >= MAX_WRITE_SENDS) {
+        throw new ServiceError(
+          `${error.message} (sent ${send} times; the run did not restart)`,
+          error.httpStatus,
+          true
+        )
+      }
+    }
+  }
+}
+
+async function waitForRestart(
+  deps: StartDeps,
+  logs: LogReader,
+  runId: number,
+  baselineCount: number,
+  windowMs: number,
+  deadline: number
+): Promise<AgentRun | undefined> {
+  const until = Math.min(deadline, deps.clock.now() + windowMs)
+  for (let check = 1; deps.clock.now() < until; check++) {
+    await deps.clock.sleep(
+      Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - deps.clock.now()),
+      deps.signal
+    )
+    const page = await logs.read(baselineCount, 1, { deadline })
+    const run = page ? undefined : await deps.api.getRun(runId, { deadline })
+    const status = page ? page.status : (run?.status ?? null)
+    if (classifyStatus(status) === 'working' || (page && page.logs.length > 0)) {
+      return run ?? (await deps.api.getRun(runId, { deadline }))
+    }
+  }
+  return undefined
+}

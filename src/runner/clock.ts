@@ -1,0 +1,28 @@
+import { CancelledError } from '../api/errors.js'
+
+/** Time as the action sees it; tests hand in a fake to step through hours in milliseconds. */
+export interface Clock {
+  now(): number
+  /** Resolves after `ms`; rejects with CancelledError as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new CancelledError())
+      const onAbort = (): void => {
+        clearTimeout(timer)
+        reject(new CancelledError())
+      }
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        Math.max(0, ms)
+      )
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+}

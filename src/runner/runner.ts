@@ -1,0 +1,62 @@
+import * as core from '@actions/core'
+import type { InputName } from '../settings/settings.js'
+
+/** The job log as the action writes to it. */
+export interface Console {
+  info(line: string): void
+  /** A collapsible block: `title` shows, `lines` fold under it. */
+  group(title: string, lines: string[]): void
+  notice(message: string): void
+  warning(message: string): void
+  debug(message: string): void
+}
+
+/** Everything the action reads from and writes to the runner. Tests hand in a fake. */
+export interface Runner extends Console {
+  input(name: InputName): string
+  mask(secret: string): void
+  setOutput(name: string, value: string): void
+  appendSummary(markdown: string): Promise<void>
+  /** Marks the step failed: called from one place only, main.ts. */
+  fail(message: string): void
+}
+
+/** The runner of GitHub Actions, through @actions/core (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY). */
+export class ActionsRunner implements Runner {
+  input(name: InputName): string {
+    return core.getInput(name)
+  }
+  mask(secret: string): void {
+    if (secret) core.setSecret(secret)
+  }
+  info(line: string): void {
+    core.info(line)
+  }
+  group(title: string, lines: string[]): void {
+    core.startGroup(title)
+    for (const line of lines) core.info(line)
+    core.endGroup()
+  }
+  notice(message: string): void {
+    core.notice(message)
+  }
+  warning(message: string): void {
+    core.warning(message)
+  }
+  debug(message: string): void {
+    core.debug(message)
+  }
+  setOutput(name: string, value: string): void {
+    core.setOutput(name, value)
+  }
+  async appendSummary(markdown: string): Promise<void> {
+    if (!process.env.GITHUB_STEP_SUMMARY) {
+      core.debug('GITHUB_STEP_SUMMARY is not set: no job summary written')
+      return
+    }
+    await core.summary.addRaw(markdown, true).write()
+  }
+  fail(message: string): void {
+    core.setFailed(message)
+  }
+}

@@ -1,0 +1,81 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs'
+import { isAbsolute, relative, resolve } from 'node:path'
+
+/** The service takes images as base64 data URIs; a run's images together may not exceed this. */
+export const MAX_IMAGES_BYTES = 10 * 1024 * 1024
+
+const DATA_URI = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/
+
+/** Image types recognised by their first bytes, not by the file name. */
+const SIGNATURES: Array<{ type: string; matches: (bytes: Buffer) => boolean }> = [
+  {
+    type: 'png',
+    matches: b => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  },
+  { type: 'jpeg', matches: b => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { type: 'gif', matches: b => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+  {
+    type: 'webp',
+    matches: b =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'
+  }
+]
+
+/**
+ * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
+ * the workspace: a workflow input must not be able to send, say, the runner's credentials files.
+ * Returns the data URIs or the problems found.
+ */
+export function readImages(input: string, workspace: string): { images: string[]; problems: string[] } {
+  const images: string[] = []
+  const problems: string[] = []
+  const lines = input
+    .split(/\r?\n/)
+    .map(line => line.trim())
+    .filter(Boolean)
+  for (const line of lines) {
+    if (line.startsWith('data:')) {
+      if (DATA_URI.test(line)) images.push(line)
+      else
+        problems.push(
+          `images: "${line.slice(0, 40)}…" is not a base64 image data URI (expected data:image/png|jpeg|gif|webp;base64,...)`
+        )
+      continue
+    }
+    const image = readImageFile(line, workspace)
+    if (typeof image === 'string') images.push(image)
+    else problems.push(image.problem)
+  }
+  const total = images.reduce((sum, uri) => sum + uri.length, 0)
+  if (total > MAX_IMAGES_BYTES) {
+    problems.push(
+      `images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`
+    )
+  }
+  return { images, problems }
+}
+
+function readImageFile(path: string, workspace: string): string | { problem: string } {
+  let real: string
+  let root: string
+  try {
+    root = realpathSync(workspace)
+    real = realpathSync(resolve(root, path))
+  } catch {
+    return { problem: `images: "${path}" is neither a data URI nor a readable file` }
+  }
+  const inside = relative(root, real)
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    return {
+      problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
+    }
+  }
+  if (!statSync(real).isFile()) return { problem: `images: "${path}" is not a file` }
+  if (statSync(real).size > MAX_IMAGES_BYTES) {
+    return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` }
+  }
+  const bytes = readFileSync(real)
+  const kind = SIGNATURES.find(signature => signature.matches(bytes))
+  if (!kind) return { problem: `images: "${path}" is not a PNG, JPEG, GIF or WebP image` }
+  return `data:image/${kind.type};base64,${bytes.toString('base64')}`
+}

@@ -1,0 +1,166 @@
+import type { Env, WorkflowContext } from '../github/context.js'
+import { readImages } from './images.js'
+import {
+  FAIL_CONDITIONS,
+  INPUT_DEFAULTS,
+  InputError,
+  type FailCondition,
+  type InputName,
+  type Settings
+} from './settings.js'
+
+/** Reads one input as the runner gives it ('' when unset). */
+export type InputReader = (name: InputName) => string
+
+const AGENT_TYPES = ['codegen', 'claude_code']
+
+/** Events whose prompt comes from the comment or issue rather than from the `prompt` input. */
+export const COMMENT_EVENTS = new Set(['issue_comment', 'issues'])
+
+/**
+ * Builds the validated settings from the inputs, the environment and the workflow context. Every
+ * problem is collected, so one failed run tells the author everything to fix; nothing is sent first.
+ */
+export function readSettings(readInput: InputReader, env: Env, context: WorkflowContext): Settings {
+  const problems: string[] = []
+  const input = (name: InputName): string => readInput(name).trim() || INPUT_DEFAULTS[name]
+
+  const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
+  if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
+
+  const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
+  const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
+  if (!orgText) problems.push('org-id: required; pass the organization id (an integer) or set CODEGEN_ORG_ID')
+
+  const prompt = readInput('prompt').trim()
+  const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
+  const repoId = optionalInteger('repo-id', input('repo-id'), problems)
+  if (!prompt && !COMMENT_EVENTS.has(context.eventName)) {
+    problems.push(
+      agentRunId === undefined
+        ? 'prompt: required; the instruction of the new agent run'
+        : 'prompt: required; the follow-up instruction that resumes the agent run'
+    )
+  }
+
+  const agentType = input('agent-type') || undefined
+  if (agentType && !AGENT_TYPES.includes(agentType)) {
+    problems.push(`agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType}"`)
+  }
+
+  const { images, problems: imageProblems } = readImages(readInput('images'), context.workspace)
+  problems.push(...imageProblems)
+
+  const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
+  const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
+
+  const settings: Settings = {
+    apiToken,
+    orgId: orgId ?? 0,
+    baseUrl: baseUrl(input('base-url'), problems),
+    prompt,
+    repoId,
+    agentRunId,
+    images,
+    model: input('model') || undefined,
+    agentType,
+    metadata: metadataObject(input('metadata'), problems),
+    wait: boolean('wait', input('wait'), problems),
+    timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems) * 60_000,
+    pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems) * 1000,
+    failOn,
+    mirrorToConsole: mirror.has('console'),
+    mirrorToSummary: mirror.has('summary'),
+    triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
+    githubToken: input('github-token'),
+    comment: boolean('comment', input('comment'), problems),
+    context
+  }
+  if (problems.length > 0) throw new InputError(problems)
+  return settings
+}
+
+function positiveInteger(name: string, text: string, problems: string[]): number | undefined {
+  const value = Number(text)
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+    problems.push(`${name}: expected a positive integer, got "${text}"`)
+    return undefined
+  }
+  return value
+}
+
+function optionalInteger(name: string, text: string, problems: string[]): number | undefined {
+  return text ? positiveInteger(name, text, problems) : undefined
+}
+
+function positiveNumber(name: string, text: string, problems: string[]): number {
+  const value = Number(text)
+  if (!/^\d*\.?\d+$/.test(text) || !Number.isFinite(value) || value <= 0) {
+    problems.push(`${name}: expected a positive number (fractions allowed), got "${text}"`)
+    return 1
+  }
+  return value
+}
+
+/** The YAML 1.2 core booleans, as @actions/core's getBooleanInput accepts them. */
+function boolean(name: string, text: string, problems: string[]): boolean {
+  if (['true', 'True', 'TRUE'].includes(text)) return true
+  if (['false', 'False', 'FALSE'].includes(text)) return false
+  problems.push(`${name}: expected true or false, got "${text}"`)
+  return false
+}
+
+/** A list of known words (comma, space or newline separated), or `none` for the empty set. */
+function words(name: string, text: string, known: string[], problems: string[]): Set<string> {
+  const list = text
+    .split(/[\s,]+/)
+    .map(word => word.trim().toLowerCase())
+    .filter(Boolean)
+  if (list.length === 1 && list[0] === 'none') return new Set()
+  const unknown = list.filter(word => !known.includes(word))
+  if (unknown.length > 0 || list.length === 0) {
+    problems.push(
+      `${name}: expected a comma-separated list of ${known.join(', ')} (or none), got "${unknown.join(', ') || text}"`
+    )
+  }
+  return new Set(list.filter(word => known.includes(word)))
+}
+
+function metadataObject(text: string, problems: string[]): Record<string, unknown> {
+  if (!text) return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // reported below
+  }
+  problems.push('metadata: expected a JSON object, such as {"team": "platform"}')
+  return {}
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/** https only, but for loopback addresses: the token must not travel in clear text. */
+function baseUrl(text: string, problems: string[]): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    problems.push(`base-url: expected an https URL such as https://api.codegen.com, got "${text}"`)
+    return text
+  }
+  const loopback = LOOPBACK_HOSTS.test(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    problems.push(
+      `base-url: expected an https URL (plain http only for loopback addresses, since the token would travel in clear text), got "${text}"`
+    )
+  } else if (url.username || url.password || url.search || url.hash) {
+    problems.push('base-url: expected a plain address without credentials, query or fragment')
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+function triggerPhrase(text: string, problems: string[]): string {
+  if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
+  return text
+}

@@ -1,0 +1,66 @@
+import type { WorkflowContext } from '../github/context.js'
+
+/** Outcomes that can fail the step (the `fail-on` input). */
+export type FailCondition = 'failure' | 'timeout' | 'paused' | 'no-pull-request'
+export const FAIL_CONDITIONS: readonly FailCondition[] = ['failure', 'timeout', 'paused', 'no-pull-request']
+
+/** The action's inputs, validated and typed: everything past the edge works from this. */
+export interface Settings {
+  apiToken: string
+  orgId: number
+  baseUrl: string
+  prompt: string
+  repoId?: number
+  agentRunId?: number
+  /** Data URIs, files already encoded. */
+  images: string[]
+  model?: string
+  agentType?: string
+  metadata: Record<string, unknown>
+  wait: boolean
+  timeoutMs: number
+  pollIntervalMs: number
+  failOn: ReadonlySet<FailCondition>
+  mirrorToConsole: boolean
+  mirrorToSummary: boolean
+  triggerPhrase: string
+  githubToken: string
+  comment: boolean
+  context: WorkflowContext
+}
+
+/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
+export const INPUT_DEFAULTS = {
+  'api-token': '',
+  'org-id': '',
+  prompt: '',
+  'repo-id': '',
+  'agent-run-id': '',
+  images: '',
+  model: '',
+  'agent-type': '',
+  metadata: '',
+  'base-url': 'https://api.codegen.com',
+  wait: 'true',
+  'timeout-minutes': '30',
+  'poll-interval': '5',
+  'fail-on': 'failure,timeout',
+  'mirror-logs': 'console,summary',
+  'trigger-phrase': '/codegen',
+  'github-token': '',
+  comment: 'true'
+} as const
+
+export type InputName = keyof typeof INPUT_DEFAULTS
+
+/** Raised for bad inputs before any request is sent; its message lists every problem found. */
+export class InputError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid input: ${problems[0]}`
+        : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`
+    )
+    this.name = 'InputError'
+  }
+}

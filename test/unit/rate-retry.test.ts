@@ -1,0 +1,84 @@
+import { RateBudget, SlidingWindow } from '../../src/api/rate-budget.js'
+import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js'
+import { describeHttpError, serviceMessage } from '../../src/api/errors.js'
+
+describe('SlidingWindow', () => {
+  test('lets `limit` requests through per window, then waits for the oldest to leave', () => {
+    const window = new SlidingWindow({ limit: 3, windowMs: 1_000 })
+    for (const t of [0, 10, 20]) {
+      expect(window.delayAt(t)).toBe(0)
+      window.record(t)
+    }
+    expect(window.delayAt(30)).toBe(1_000 + 500 - 30)
+    expect(window.delayAt(1_500)).toBe(0)
+  })
+
+  test('a budget waits for the fullest of its windows', () => {
+    const budget = new RateBudget({
+      general: { limit: 100, windowMs: 1_000 },
+      create: { limit: 1, windowMs: 60_000 },
+      logs: { limit: 100, windowMs: 1_000 }
+    })
+    budget.record(['general', 'create'], 0)
+    expect(budget.delayAt(['general'], 1)).toBe(0)
+    expect(budget.delayAt(['general', 'create'], 1)).toBe(60_499)
+  })
+
+  test('the documented limits hold over a long stream of requests', () => {
+    const budget = new RateBudget()
+    const sent: number[] = []
+    let now = 0
+    while (sent.length < 500) {
+      now += budget.delayAt(['general', 'logs'], now)
+      budget.record(['general', 'logs'], now)
+      sent.push(now)
+    }
+    // No 60-second span holds more than 60 log reads.
+    for (let i = 60; i < sent.length; i++)
+      expect((sent[i] as number) - (sent[i - 60] as number)).toBeGreaterThan(60_000)
+  })
+})
+
+describe('retry timing', () => {
+  test('backoff doubles up to a cap and keeps half of it fixed', () => {
+    expect(backoffDelay(1, 0)).toBe(500)
+    expect(backoffDelay(1, 0.999)).toBeLessThanOrEqual(1_000)
+    expect(backoffDelay(3, 0)).toBe(2_000)
+    expect(backoffDelay(20, 1)).toBe(30_000)
+  })
+
+  test('Retry-After as seconds or a date, capped', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z')
+    expect(parseRetryAfter('3', now)).toBe(3_000)
+    expect(parseRetryAfter('0.5', now)).toBe(500)
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000)
+    expect(parseRetryAfter('86400', now)).toBe(60_000)
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+    expect(parseRetryAfter(null, now)).toBeUndefined()
+  })
+})
+
+describe('service errors', () => {
+  test('reads message, then detail, then the raw text', () => {
+    expect(serviceMessage('{"message":"Agent run not found.","status_code":404}')).toBe(
+      'Agent run not found.'
+    )
+    expect(serviceMessage('{"detail":"Invalid token"}')).toBe('Invalid token')
+    expect(
+      serviceMessage('{"detail":[{"loc":["body","prompt"],"msg":"Field required","type":"missing"}]}')
+    ).toBe('prompt: Field required')
+    expect(serviceMessage('<html>Bad gateway</html>')).toBe('<html>Bad gateway</html>')
+  })
+
+  test('says what each status means', () => {
+    expect(describeHttpError(401, 'create the agent run', 'bad token')).toBe(
+      'Authentication failed (401) while trying to create the agent run: check the api-token input (a Codegen API token). The service said: bad token'
+    )
+    expect(describeHttpError(402, 'x', '')).toMatch(/allowance is used up \(402\)/)
+    expect(describeHttpError(403, 'x', '')).toMatch(/Permission denied \(403\).*org-id/)
+    expect(describeHttpError(404, 'x', '')).toMatch(/Not found \(404\)/)
+    expect(describeHttpError(422, 'x', 'prompt: Field required')).toMatch(
+      /invalid \(422\).*prompt: Field required/
+    )
+  })
+})

@@ -1,0 +1,162 @@
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readWorkflowContext } from '../../src/github/context.js'
+import { readSettings } from '../../src/settings/read-settings.js'
+import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
+
+const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+
+function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {
+  const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, ...env })
+  return readSettings(name => inputs[name] ?? '', env, context)
+}
+
+function problemsOf(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}): string[] {
+  try {
+    settingsFrom(inputs, env)
+  } catch (error) {
+    if (error instanceof InputError) return error.problems
+    throw error
+  }
+  return []
+}
+
+const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it' }
+
+describe('readSettings', () => {
+  test('applies the defaults of action.yml', () => {
+    const settings = settingsFrom(valid)
+    expect(settings).toMatchObject({
+      orgId: 7,
+      baseUrl: 'https://api.codegen.com',
+      wait: true,
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 5_000,
+      mirrorToConsole: true,
+      mirrorToSummary: true,
+      triggerPhrase: '/codegen',
+      comment: true
+    })
+    expect([...settings.failOn]).toEqual(['failure', 'timeout'])
+  })
+
+  test('falls back to CODEGEN_API_TOKEN and CODEGEN_ORG_ID', () => {
+    const settings = settingsFrom({ prompt: 'x' }, { CODEGEN_API_TOKEN: 'env-token', CODEGEN_ORG_ID: '12' })
+    expect(settings.apiToken).toBe('env-token')
+    expect(settings.orgId).toBe(12)
+  })
+
+  test('accepts fractions for time inputs', () => {
+    const settings = settingsFrom({ ...valid, 'timeout-minutes': '0.5', 'poll-interval': '.25' })
+    expect(settings.timeoutMs).toBe(30_000)
+    expect(settings.pollIntervalMs).toBe(250)
+  })
+
+  test.each([
+    [{ 'org-id': '1.5' }, 'org-id: expected a positive integer, got "1.5"'],
+    [{ 'org-id': '0' }, 'org-id: expected a positive integer, got "0"'],
+    [{ 'repo-id': 'abc' }, 'repo-id: expected a positive integer, got "abc"'],
+    [{ 'agent-run-id': '-3' }, 'agent-run-id: expected a positive integer, got "-3"'],
+    [{ 'timeout-minutes': '0' }, 'timeout-minutes: expected a positive number (fractions allowed), got "0"'],
+    [
+      { 'poll-interval': 'soon' },
+      'poll-interval: expected a positive number (fractions allowed), got "soon"'
+    ],
+    [{ wait: 'yes' }, 'wait: expected true or false, got "yes"'],
+    [{ 'agent-type': 'gpt' }, 'agent-type: expected one of codegen, claude_code, got "gpt"'],
+    [{ metadata: '[1,2]' }, 'metadata: expected a JSON object, such as {"team": "platform"}'],
+    [{ metadata: '{oops' }, 'metadata: expected a JSON object, such as {"team": "platform"}'],
+    [{ 'trigger-phrase': '/code gen' }, 'trigger-phrase: expected one word such as /codegen, got "/code gen"']
+  ])('rejects %j', (bad, problem) => {
+    expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
+  })
+
+  test('fail-on and mirror-logs take known words or none', () => {
+    expect([...settingsFrom({ ...valid, 'fail-on': 'none' }).failOn]).toEqual([])
+    expect([...settingsFrom({ ...valid, 'fail-on': 'Failure, paused\nno-pull-request' }).failOn]).toEqual([
+      'failure',
+      'paused',
+      'no-pull-request'
+    ])
+    expect(problemsOf({ ...valid, 'fail-on': 'failure,crash' })[0]).toMatch(/^fail-on: .*got "crash"/)
+    expect(problemsOf({ ...valid, 'fail-on': 'none,failure' })[0]).toMatch(/^fail-on: .*got "none"/)
+    const quiet = settingsFrom({ ...valid, 'mirror-logs': 'none' })
+    expect([quiet.mirrorToConsole, quiet.mirrorToSummary]).toEqual([false, false])
+  })
+
+  test('base-url must be https unless it is a loopback address', () => {
+    expect(settingsFrom({ ...valid, 'base-url': 'http://127.0.0.1:8080/' }).baseUrl).toBe(
+      'http://127.0.0.1:8080'
+    )
+    expect(settingsFrom({ ...valid, 'base-url': 'http://localhost:9' }).baseUrl).toBe('http://localhost:9')
+    expect(settingsFrom({ ...valid, 'base-url': 'http://[::1]:9' }).baseUrl).toBe('http://[::1]:9')
+    expect(problemsOf({ ...valid, 'base-url': 'http://10.0.0.5' })[0]).toMatch(
+      /^base-url: expected an https URL/
+    )
+    expect(problemsOf({ ...valid, 'base-url': 'http://localhost.evil.com' })[0]).toMatch(/^base-url/)
+    expect(problemsOf({ ...valid, 'base-url': 'https://user:pw@api.codegen.com' })[0]).toMatch(
+      /without credentials/
+    )
+  })
+
+  test('prompt is required outside comment events, and named for resumes', () => {
+    expect(problemsOf({ ...valid, prompt: '' })).toEqual([
+      'prompt: required; the instruction of the new agent run'
+    ])
+    expect(problemsOf({ ...valid, prompt: '', 'agent-run-id': '5' })).toEqual([
+      'prompt: required; the follow-up instruction that resumes the agent run'
+    ])
+    expect(problemsOf({ ...valid, prompt: '' }, { GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+  })
+
+  test('reports every problem at once', () => {
+    expect(problemsOf({ 'org-id': 'x', wait: 'maybe' })).toHaveLength(4)
+    expect(() => settingsFrom({})).toThrow(/^Invalid inputs:\n- api-token: required/)
+  })
+
+  test('images: data URIs pass, files inside the workspace are encoded, others are refused', () => {
+    writeFileSync(join(workspace, 'shot.png'), PNG)
+    writeFileSync(join(workspace, 'notes.txt'), 'hello')
+    const uri = 'data:image/png;base64,iVBORw0KGgo='
+    const settings = settingsFrom({ ...valid, images: `${uri}\n shot.png \n` })
+    expect(settings.images).toEqual([uri, `data:image/png;base64,${PNG.toString('base64')}`])
+
+    expect(problemsOf({ ...valid, images: 'data:text/plain;base64,aGk=' })[0]).toMatch(
+      /not a base64 image data URI/
+    )
+    expect(problemsOf({ ...valid, images: 'notes.txt' })[0]).toMatch(
+      /"notes.txt" is not a PNG, JPEG, GIF or WebP/
+    )
+    expect(problemsOf({ ...valid, images: 'missing.png' })[0]).toMatch(
+      /neither a data URI nor a readable file/
+    )
+    expect(problemsOf({ ...valid, images: '/etc/hostname' })[0]).toMatch(/is outside the workspace/)
+    expect(problemsOf({ ...valid, images: '../../etc/hostname' })[0]).toMatch(/is outside the workspace/)
+  })
+
+  test('images: the total encoded size is capped', () => {
+    const big = `data:image/png;base64,${'A'.repeat(6 * 1024 * 1024)}`
+    expect(problemsOf({ ...valid, images: `${big}\n${big}` })).toEqual([
+      'images: 12.0 MiB once encoded; at most 10 MiB in all is accepted'
+    ])
+  })
+})
+
+describe('action.yml', () => {
+  const yml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
+
+  test('declares every input with the defaults the code applies', () => {
+    for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
+      const block = new RegExp(`\\n  ${name}:\\n(?:    .*\\n)*?    default: (.*)\\n`).exec(yml)
+      expect(block).not.toBeNull()
+      const declared = (block?.[1] ?? '').replace(/^'(.*)'$/, '$1')
+      expect([name, declared]).toEqual([name, name === 'github-token' ? '${{ github.token }}' : value])
+    }
+  })
+
+  test('runs on node24', () => {
+    expect(yml).toMatch(/\n {2}using: node24\n {2}main: dist\/index\.js/)
+  })
+})
