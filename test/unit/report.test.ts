@@ -78,6 +78,7 @@ describe('console lines', () => {
       entryHeadline(entry({ thought: hostile })),
       ...entryDetailLines(entry({ observation: hostile }))
     ]) {
+      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
       expect(line).not.toMatch(/[\r\n\u2028\u2029\u0085\u001b]/)
       expect(line.trimStart()).not.toMatch(/^(::|##\[)/)
     }

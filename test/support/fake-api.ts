@@ -1,0 +1,74 @@
+import type { AgentRunApi, LogPath } from '../../src/api/client.js'
+import { ServiceError } from '../../src/api/errors.js'
+import type { AgentRun, LogEntry, LogPage, Page, Repo } from '../../src/api/types.js'
+import type { FakeClock } from './fake-clock.js'
+
+/** One moment of a scripted run, `at` ms after the fake API was made. */
+export interface Moment {
+  at: number
+  status?: string | null
+  entries?: number
+  finalAnswer?: boolean
+}
+
+/**
+ * An in-memory Agent Run service for unit tests of the watcher's logic (the HTTP client and the
+ * whole action are tested against the emulator over real HTTP instead).
+ */
+export class FakeApi implements AgentRunApi {
+  readonly calls: string[] = []
+  logPaths: LogPath[] = ['interface', 'alpha']
+  /** Make total_logs lie by this much. */
+  totalSkew = 0
+  private readonly start: number
+
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly moments: Moment[],
+    readonly runId = 7
+  ) {
+    this.start = clock.now()
+  }
+
+  private state(): { status: string | null; logs: LogEntry[] } {
+    let status: string | null = null
+    const logs: LogEntry[] = []
+    for (const moment of this.moments) {
+      if (moment.at > this.clock.now() - this.start) break
+      if (moment.status !== undefined) status = moment.status
+      for (let i = 0; i < (moment.entries ?? 0); i++) {
+        logs.push({ agent_run_id: this.runId, message_type: 'ACTION', thought: `entry ${logs.length}` })
+      }
+      if (moment.finalAnswer)
+        logs.push({ agent_run_id: this.runId, message_type: 'FINAL_ANSWER', observation: 'done' })
+    }
+    return { status, logs }
+  }
+
+  async getRun(runId: number): Promise<AgentRun> {
+    this.calls.push('get')
+    if (runId !== this.runId) throw new ServiceError('Not found (404)', 404, false)
+    return { id: runId, organization_id: 1, status: this.state().status, result: 'result' }
+  }
+
+  async getLogs(runId: number, path: LogPath, skip: number, limit: number): Promise<LogPage> {
+    this.calls.push(`logs:${path}:${skip}`)
+    if (runId !== this.runId || !this.logPaths.includes(path))
+      throw new ServiceError('Not found (404)', 404, false)
+    const { status, logs } = this.state()
+    return { status, logs: logs.slice(skip, skip + limit), totalLogs: logs.length + this.totalSkew }
+  }
+
+  async createRun(): Promise<AgentRun> {
+    throw new Error('not scripted')
+  }
+  async resumeRun(): Promise<AgentRun> {
+    throw new Error('not scripted')
+  }
+  async listRepos(): Promise<Page<Repo>> {
+    throw new Error('not scripted')
+  }
+  async listRuns(): Promise<Page<AgentRun>> {
+    throw new Error('not scripted')
+  }
+}

@@ -1,0 +1,191 @@
+import type { LogEntry } from '../../src/api/types.js'
+import { LogReader } from '../../src/run/log-reader.js'
+import { nextPollDelay } from '../../src/run/pacing.js'
+import { RunWatcher, type WatchEvents, type WatchPlan } from '../../src/run/watcher.js'
+import { FakeApi, type Moment } from '../support/fake-api.js'
+import { FakeClock } from '../support/fake-clock.js'
+
+class Recorder implements WatchEvents {
+  readonly lines: string[] = []
+  readonly entries: LogEntry[] = []
+  newEntries(entries: LogEntry[], firstIndex: number): void {
+    this.entries.push(...entries)
+    this.lines.push(`entries ${firstIndex}+${entries.length}`)
+  }
+  statusChanged(from: string | null, to: string | null): void {
+    this.lines.push(`status ${from} -> ${to}`)
+  }
+  heartbeat(elapsedMs: number, status: string | null, seen: number): void {
+    this.lines.push(`heartbeat ${elapsedMs} ${status} ${seen}`)
+  }
+  notice(message: string): void {
+    this.lines.push(`notice ${message}`)
+  }
+}
+
+function setUp(moments: Moment[], plan: Partial<WatchPlan> = {}) {
+  const clock = new FakeClock()
+  const api = new FakeApi(clock, moments)
+  const events = new Recorder()
+  const logs = new LogReader(api, api.runId, message => events.notice(message))
+  const watcher = new RunWatcher(api, logs, clock, events)
+  const fullPlan: WatchPlan = {
+    runId: api.runId,
+    deadline: clock.now() + 60 * 60_000,
+    pollIntervalMs: 5_000,
+    skipEntries: 0,
+    initialStatus: 'ACTIVE',
+    ...plan
+  }
+  return { clock, api, events, watch: () => watcher.watch(fullPlan) }
+}
+
+describe('RunWatcher', () => {
+  test('mirrors each entry once, in order, and ends on the terminal status', async () => {
+    const { api, events, watch } = setUp([
+      { at: 0, status: 'ACTIVE', entries: 2 },
+      { at: 12_000, entries: 3 },
+      { at: 30_000, finalAnswer: true },
+      { at: 31_000, status: 'COMPLETE' }
+    ])
+    const result = await watch()
+    expect(result).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 6 })
+    expect(events.entries.map(e => e.thought ?? e.message_type)).toEqual([
+      'entry 0',
+      'entry 1',
+      'entry 2',
+      'entry 3',
+      'entry 4',
+      'FINAL_ANSWER'
+    ])
+    expect(events.lines).toContain('status ACTIVE -> COMPLETE')
+    // Never re-read from the start: each log read asks for what follows the last entry seen.
+    const skips = api.calls.filter(call => call.startsWith('logs')).map(call => Number(call.split(':')[2]))
+    expect(skips).toEqual([...skips].sort((a, b) => a - b))
+    // A quiet poll costs one request; the run is read once, at the end.
+    expect(api.calls.filter(call => call === 'get')).toHaveLength(1)
+  })
+
+  test('polls fast once a FINAL_ANSWER is seen', async () => {
+    const { clock, watch } = setUp([
+      { at: 0, status: 'ACTIVE' },
+      { at: 9_000, finalAnswer: true },
+      { at: 11_500, status: 'COMPLETE' }
+    ])
+    await watch()
+    expect(clock.sleeps).toEqual([5_000, 5_000, 1_000, 1_000])
+    expect(nextPollDelay({ baseMs: 500, finalAnswerSeen: true, quietPolls: 0 })).toBe(500)
+  })
+
+  test('pages through a backlog without sleeping', async () => {
+    const { api, clock, events, watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 250 }])
+    const result = await watch()
+    expect(result.entriesSeen).toBe(250)
+    expect(events.entries).toHaveLength(250)
+    expect(api.calls.filter(call => call.startsWith('logs'))).toEqual([
+      'logs:interface:0',
+      'logs:interface:100',
+      'logs:interface:200'
+    ])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  test('a total_logs running ahead of the entries does not make it spin', async () => {
+    const { api, watch } = setUp([
+      { at: 0, status: 'ACTIVE', entries: 1 },
+      { at: 20_000, status: 'COMPLETE' }
+    ])
+    api.totalSkew = 5
+    const result = await watch()
+    expect(result.entriesSeen).toBe(1)
+    expect(api.calls.length).toBeLessThan(10)
+  })
+
+  test('falls back to the alpha log path, then to the status alone', async () => {
+    const alpha = setUp([
+      { at: 0, status: 'ACTIVE', entries: 1 },
+      { at: 6_000, status: 'COMPLETE' }
+    ])
+    alpha.api.logPaths = ['alpha']
+    expect((await alpha.watch()).entriesSeen).toBe(1)
+    expect(alpha.api.calls.slice(0, 3)).toEqual(['logs:interface:0', 'get', 'logs:alpha:0'])
+
+    const none = setUp([
+      { at: 0, status: 'ACTIVE', entries: 1 },
+      { at: 6_000, status: 'FAILED' }
+    ])
+    none.api.logPaths = []
+    const result = await none.watch()
+    expect(result).toMatchObject({ ending: 'ended', status: 'FAILED', entriesSeen: 0 })
+    expect(none.events.lines.some(line => line.startsWith('notice The run log is unavailable'))).toBe(true)
+  })
+
+  test('times out at the deadline, never past it', async () => {
+    const { clock, watch } = setUp([{ at: 0, status: 'ACTIVE' }], {
+      deadline: new FakeClock().now() + 62_000
+    })
+    const start = clock.now()
+    const result = await watch()
+    expect(result.ending).toBe('timeout')
+    expect(clock.now() - start).toBeLessThanOrEqual(62_000)
+  })
+
+  test('says an unknown status once and a heartbeat while quiet', async () => {
+    const { events, watch } = setUp([
+      { at: 0, status: 'WARMING_UP' },
+      { at: 130_000, status: 'COMPLETE' }
+    ])
+    await watch()
+    expect(events.lines.filter(line => line.includes('Unknown run status "WARMING_UP"'))).toHaveLength(1)
+    expect(events.lines.filter(line => line.startsWith('heartbeat'))).toEqual([
+      'heartbeat 60000 WARMING_UP 0',
+      'heartbeat 120000 WARMING_UP 0'
+    ])
+  })
+
+  describe('after a resume', () => {
+    test('the earlier ending is not taken for the new one', async () => {
+      const { events, watch, clock } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 15_000, status: 'ACTIVE' },
+          { at: 25_000, entries: 2 },
+          { at: 40_000, status: 'COMPLETE' }
+        ],
+        { skipEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
+      )
+      const start = clock.now()
+      const result = await watch()
+      expect(result.entriesSeen).toBe(2)
+      expect(clock.now() - start).toBeGreaterThanOrEqual(40_000)
+      expect(events.lines).toContain('status COMPLETE -> ACTIVE')
+    })
+
+    test('new entries also prove the run restarted', async () => {
+      const { watch, clock } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 11_000, entries: 1 }
+        ],
+        { skipEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
+      )
+      const start = clock.now()
+      expect((await watch()).entriesSeen).toBe(1)
+      expect(clock.now() - start).toBeLessThan(20_000)
+    })
+
+    test('an earlier ending that lasts past the grace period is reported, with a notice', async () => {
+      const { events, watch, clock } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
+        skipEntries: 3,
+        initialStatus: 'COMPLETE',
+        resumedAt: new FakeClock().now(),
+        resumeGraceMs: 30_000
+      })
+      const start = clock.now()
+      const result = await watch()
+      expect(result).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 0 })
+      expect(clock.now() - start).toBe(30_000)
+      expect(events.lines.some(line => line.includes('still reports its earlier status COMPLETE'))).toBe(true)
+    })
+  })
+})
