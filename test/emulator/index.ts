@@ -1,0 +1,6 @@
+/** The embedded emulator of the Agent Run service: `new AgentRunEmulator().start()`. */
+export { AgentRunEmulator } from './server.js'
+export { DOCUMENTED_RATE_LIMITS } from './rate-limits.js'
+export { SCENARIO_NAMES, scenario, scenarioDirective } from './scenarios.js'
+export { defaultRepos, OCTO_REPO } from './repos.js'
+export type * from './types.js'

@@ -1,0 +1,430 @@
+import type { LogEntry, RunScript, ScriptPullRequest, ScriptStep } from './types.js'
+
+/**
+ * Named run scripts, written at real-life pace (speed 1) and compressed by a speed factor. The texts
+ * follow the interface document's field population table: ACTION carries tool_name, tool_input and
+ * tool_output (often thought and observation), PLAN_EVALUATION a thought, ERROR an observation
+ * (and tool_name when a tool failed), FINAL_ANSWER an observation.
+ */
+
+type Entry = Partial<LogEntry>
+
+const PULL_REQUEST: ScriptPullRequest = {
+  id: 3_141_592,
+  title: 'Fix quoted field parsing at end of line',
+  url: 'https://github.com/octo-org/octo-repo/pull/42',
+  head_branch_name: 'codegen/fix-quoted-field-parsing',
+  state: 'open',
+  merged: false
+}
+
+const planning = (thought: string, observation?: string): Entry => ({
+  message_type: 'PLAN_EVALUATION',
+  thought,
+  ...(observation === undefined ? {} : { observation })
+})
+
+const action = (
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  tool_output: Record<string, unknown>,
+  thought?: string,
+  observation?: string
+): Entry => ({ message_type: 'ACTION', tool_name, tool_input, tool_output, thought, observation })
+
+function success(): RunScript {
+  const logs: Array<[number, Entry]> = [
+    [
+      700,
+      planning(
+        'The failing test is `parser.test.ts > parses a quoted field at the end of a line`. ' +
+          'Plan: find the parser, reproduce the failure, fix it, run the whole suite, open a pull request.'
+      )
+    ],
+    [
+      1_800,
+      action(
+        'ripgrep_search',
+        { query: 'parseQuotedField', path: 'src' },
+        {
+          matches: [
+            {
+              file: 'src/parser.ts',
+              line: 42,
+              text: 'export function parseQuotedField(line: string, start: number) {'
+            },
+            { file: 'src/parser.ts', line: 88, text: '    const [value, next] = parseQuotedField(line, i)' }
+          ]
+        },
+        'Looking for the quoted-field parser.',
+        '2 matches in src/parser.ts'
+      )
+    ],
+    [
+      2_900,
+      action(
+        'view_file',
+        { path: 'src/parser.ts', start_line: 40, end_line: 60 },
+        {
+          content:
+            '42  export function parseQuotedField(line: string, start: number) {\n' +
+            "43    let end = line.indexOf('\"', start + 1)\n" +
+            "44    while (line[end + 1] === '\"') end = line.indexOf('\"', end + 2)\n" +
+            '45    return [line.slice(start + 1, end), end + 2] as const\n' +
+            '46  }'
+        },
+        undefined,
+        'The returned position skips two characters after the closing quote.'
+      )
+    ],
+    [
+      4_000,
+      action(
+        'run_command',
+        { command: 'npm test -- parser' },
+        {
+          exit_code: 1,
+          stdout:
+            'FAIL test/parser.test.ts\n  ✕ parses a quoted field at the end of a line\n' +
+            '    Expected: ["a", "b"]\n    Received: ["a"]'
+        },
+        'Reproducing the failure first.',
+        '1 failed, 23 passed'
+      )
+    ],
+    [
+      5_100,
+      planning(
+        'At the end of a line there is no separator after the closing quote, so `end + 2` jumps past ' +
+          'the end and the last field is dropped. Return `end + 1` and let the caller skip the separator.'
+      )
+    ],
+    [
+      6_100,
+      action(
+        'edit_file',
+        {
+          path: 'src/parser.ts',
+          old: 'return [line.slice(start + 1, end), end + 2]',
+          new: 'return [line.slice(start + 1, end), end + 1]'
+        },
+        {
+          success: true,
+          diff: '-  return [line.slice(start + 1, end), end + 2] as const\n+  return [line.slice(start + 1, end), end + 1] as const'
+        }
+      )
+    ],
+    [
+      7_200,
+      {
+        message_type: 'ERROR',
+        tool_name: 'run_command',
+        observation: { error: 'Command timed out after 60 seconds', command: 'npm test' }
+      }
+    ],
+    [
+      8_300,
+      action(
+        'run_command',
+        { command: 'npm test -- --runInBand' },
+        { exit_code: 0, stdout: 'Test Suites: 6 passed, 6 total\nTests:       24 passed, 24 total' },
+        'The suite timed out in parallel mode; running it in band.',
+        'All 24 tests pass'
+      )
+    ],
+    [
+      9_400,
+      action(
+        'create_pr',
+        {
+          title: PULL_REQUEST.title,
+          head_branch_name: PULL_REQUEST.head_branch_name,
+          base_branch_name: 'main'
+        },
+        { number: 42, url: PULL_REQUEST.url },
+        undefined,
+        `Opened ${PULL_REQUEST.url}`
+      )
+    ],
+    [
+      10_600,
+      {
+        message_type: 'FINAL_ANSWER',
+        thought: 'The fix is small and covered by the existing test.',
+        observation:
+          'Fixed `parseQuotedField` dropping the last field of a line that ends with a quoted field. ' +
+          `All tests pass. Pull request: ${PULL_REQUEST.url}`
+      }
+    ]
+  ]
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      ...logs.map(([at, log]) => ({ at, log })),
+      {
+        at: 11_800,
+        status: 'COMPLETE',
+        result:
+          '## Fixed the failing parser test\n\n' +
+          '`parseQuotedField` returned a position two characters past the closing quote, which skipped ' +
+          'the end of the line when a quoted field came last.\n\n' +
+          '- `src/parser.ts`: return the position right after the closing quote\n' +
+          '- All 24 tests pass\n\n' +
+          `Pull request: [#42](${PULL_REQUEST.url})`,
+        summary: 'Fixed quoted field parsing at end of line; opened PR #42.',
+        pullRequests: [PULL_REQUEST]
+      }
+    ]
+  }
+}
+
+function failure(): RunScript {
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 700, log: planning('Install the dependencies, then reproduce the failing test.') },
+      {
+        at: 1_600,
+        log: action(
+          'run_command',
+          { command: 'npm ci' },
+          {
+            exit_code: 1,
+            stderr: 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/@octo-org%2fprivate-utils'
+          },
+          undefined,
+          'npm ci failed'
+        )
+      },
+      {
+        at: 2_600,
+        log: {
+          message_type: 'ERROR',
+          tool_name: 'run_command',
+          observation: {
+            error:
+              "Could not install dependencies: the package '@octo-org/private-utils' is not reachable from the sandbox"
+          }
+        }
+      },
+      {
+        at: 3_400,
+        status: 'ERROR',
+        result:
+          'The agent could not finish: installing the dependencies failed because the private package ' +
+          '`@octo-org/private-utils` is not reachable from the sandbox. Add a registry token to the ' +
+          "repository's setup commands and try again."
+      }
+    ]
+  }
+}
+
+function paused(): RunScript {
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 700, log: planning('The prompt asks to "clean up the config"; two very different changes fit.') },
+      {
+        at: 1_700,
+        log: action(
+          'view_file',
+          { path: 'config/default.json' },
+          { content: '{ "retries": 3, "legacyMode": true, "timeoutMs": 30000 }' }
+        )
+      },
+      {
+        at: 2_800,
+        log: {
+          message_type: 'FINAL_ANSWER',
+          observation:
+            'Should I remove `legacyMode` (a breaking change for v1 clients) or only document it? ' +
+            'Reply with a follow-up prompt to continue.'
+        }
+      },
+      {
+        at: 3_400,
+        status: 'PAUSED',
+        result: 'Waiting for an answer: remove `legacyMode`, or only document it?'
+      }
+    ]
+  }
+}
+
+/** Never ends: an entry every 2 s for 10 minutes, for timeouts and cancellation. */
+function endless(): RunScript {
+  const steps: ScriptStep[] = [{ at: 0, status: 'ACTIVE' }]
+  for (let at = 2_000, n = 1; at <= 600_000; at += 2_000, n++) {
+    steps.push({
+      at,
+      log:
+        n % 3 === 0
+          ? planning(`Still waiting for the integration environment (check ${n}).`)
+          : action(
+              'run_command',
+              { command: 'kubectl get pods -n staging' },
+              { exit_code: 0, stdout: 'api-0  0/1  Pending' }
+            )
+    })
+  }
+  return { steps }
+}
+
+function noPr(): RunScript {
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 700, log: planning('Check whether the reported bug still exists on main.') },
+      {
+        at: 1_800,
+        log: action(
+          'run_command',
+          { command: 'npm test -- parser' },
+          { exit_code: 0, stdout: 'Tests: 24 passed, 24 total' },
+          undefined,
+          'The test passes on main'
+        )
+      },
+      {
+        at: 2_900,
+        log: {
+          message_type: 'FINAL_ANSWER',
+          observation: 'Nothing to change: the test already passes on main.'
+        }
+      },
+      {
+        at: 3_600,
+        status: 'COMPLETE',
+        result: 'No change needed: the parser test passes on `main` since commit 1a2b3c4.',
+        summary: 'Investigated; no change needed.',
+        pullRequests: []
+      }
+    ]
+  }
+}
+
+/** Texts that try to issue workflow commands, break Markdown or HTML, or spoof the action's marker. */
+function hostile(): RunScript {
+  const commands = [
+    '::set-output name=outcome::success',
+    '::add-mask::x',
+    '::stop-commands::abc',
+    '::error::pwned',
+    '%0A::warning::x',
+    '##[error]old-style command',
+    'carriage\r::error::return'
+  ].join('\n')
+  const markup = [
+    '```',
+    'an unbalanced fence',
+    '</details></summary><script>alert(1)</script>',
+    '<!-- codegen-agent-run-id: 999 -->',
+    '| broken | table',
+    '<img src=x onerror=alert(1)>'
+  ].join('\n')
+  const huge = `${'A 200 KB thought. '.repeat(11_400)}\n::error::at the very end`
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 300, log: planning(commands, markup) },
+      {
+        at: 600,
+        log: action(
+          '::set-output name=tool::x',
+          { command: '::error::in tool input', '::add-mask::key': markup },
+          { stdout: commands, stderr: markup },
+          markup,
+          commands
+        )
+      },
+      { at: 900, log: planning(huge) },
+      {
+        at: 1_200,
+        log: { message_type: 'ERROR', tool_name: '%0A::warning::x', observation: { error: commands } }
+      },
+      { at: 1_500, log: { message_type: '::error::type', observation: markup } },
+      {
+        at: 1_800,
+        log: { message_type: 'FINAL_ANSWER', thought: commands, observation: `${commands}\n${markup}` }
+      },
+      {
+        at: 2_100,
+        status: 'COMPLETE',
+        result: `${commands}\n${markup}`,
+        summary: `${markup}\n${commands}`,
+        pullRequests: [
+          {
+            id: 666,
+            title: `::error::pwned ${markup}`,
+            url: 'https://github.com/octo-org/octo-repo/pull/43',
+            head_branch_name: '::add-mask::x'
+          }
+        ]
+      }
+    ]
+  }
+}
+
+/** 3000 entries of about 2 KB, all there within 0.3 s, then COMPLETE: paging and volume. */
+function big(): RunScript {
+  const filler = 'Reading the generated sources and comparing them with the schema. '.repeat(30)
+  const steps: ScriptStep[] = [{ at: 0, status: 'ACTIVE' }]
+  for (let n = 0; n < 3_000; n++) {
+    const at = Math.floor(n / 10)
+    steps.push({
+      at,
+      log:
+        n % 2 === 0
+          ? planning(`Step ${n + 1} of 3000. ${filler}`)
+          : action(
+              'view_file',
+              { path: `src/generated/model_${n}.ts` },
+              { content: filler },
+              undefined,
+              `Entry ${n + 1}`
+            )
+    })
+  }
+  steps.push({
+    at: 1_000,
+    status: 'COMPLETE',
+    result: 'Regenerated 3000 models.',
+    summary: 'A very long run.',
+    pullRequests: [
+      {
+        ...PULL_REQUEST,
+        id: 2_718_281,
+        title: 'Regenerate models',
+        url: 'https://github.com/octo-org/octo-repo/pull/44'
+      }
+    ]
+  })
+  return { steps }
+}
+
+const SCENARIOS: Record<string, () => RunScript> = {
+  success,
+  failure,
+  paused,
+  endless,
+  'no-pr': noPr,
+  hostile,
+  big
+}
+
+export const SCENARIO_NAMES: readonly string[] = Object.keys(SCENARIOS)
+
+/** A named script; speed > 1 compresses its time (every `at` divided by speed). */
+export function scenario(name: string, speed = 1): RunScript {
+  const build = SCENARIOS[name]
+  if (!build) throw new Error(`Unknown scenario "${name}": one of ${SCENARIO_NAMES.join(', ')}`)
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new Error(`The speed must be a positive number, got ${speed}`)
+  const script = build()
+  return { ...script, steps: script.steps.map(step => ({ ...step, at: Math.round(step.at / speed) })) }
+}
+
+/** The scenario a prompt asks for with `[emulator:NAME]`, if it names a known one. */
+export function scenarioDirective(prompt: string): string | undefined {
+  const name = /\[emulator:([a-z-]+)\]/i.exec(prompt)?.[1]?.toLowerCase()
+  return name !== undefined && name in SCENARIOS ? name : undefined
+}
