@@ -1,0 +1,329 @@
+import { readFileSync } from 'node:fs'
+import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../emulator/index.js'
+import { entryHeadline } from '../../src/report/console-text.js'
+import { runAction, type RunnerResult } from '../harness/runner-process.js'
+
+/** The bundled action against the emulator over real HTTP on loopback, as the runner runs it. */
+
+const TOKEN = 'emulator-token'
+let emulator: AgentRunEmulator
+
+async function startEmulator(options: EmulatorOptions = {}): Promise<string> {
+  emulator = new AgentRunEmulator(options)
+  return emulator.start()
+}
+
+afterEach(async () => {
+  await emulator?.stop()
+})
+
+async function action(inputs: Record<string, string>, extra: Partial<Parameters<typeof runAction>[0]> = {}) {
+  return runAction({
+    inputs: {
+      'api-token': TOKEN,
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      prompt: 'Fix the failing test',
+      'poll-interval': '0.1',
+      'timeout-minutes': '1',
+      ...inputs
+    },
+    killAfterMs: 60_000,
+    ...extra
+  })
+}
+
+const fast = (name: string): RunScript => scenario(name, 20)
+const routes = (route: string) => emulator.requests.filter(request => request.route === route)
+/** The job log as a reader sees it: group titles shown, other workflow commands hidden. */
+const consoleLines = (result: RunnerResult) =>
+  result.stdout
+    .split('\n')
+    .map(line => line.replace(/^::group::/, ''))
+    .filter(line => !line.startsWith('::'))
+
+describe('the bundled action, end to end', () => {
+  test('creates a run, mirrors its log live, writes outputs and summary, and passes', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('success'))
+    const result = await action({})
+    expect(result.stderr).toBe('')
+    expect(result.exitCode).toBe(0)
+
+    const run = emulator.runs()[0]!
+    expect(emulator.runs()).toHaveLength(1)
+    expect(result.outputs).toMatchObject({
+      'agent-run-id': String(run.id),
+      status: 'COMPLETE',
+      outcome: 'success',
+      'web-url': run.web_url,
+      result: run.result,
+      summary: run.summary,
+      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42',
+      'log-count': String(run.logs.length)
+    })
+    expect(JSON.parse(result.outputs['github-pull-requests']!)).toEqual(run.github_pull_requests)
+
+    // The create: prompt, the repository resolved from GITHUB_REPOSITORY, provenance in metadata.
+    const creates = routes('create')
+    expect(creates).toHaveLength(1)
+    expect(creates[0]!.authorization).toBe(`Bearer ${TOKEN}`)
+    expect(creates[0]!.body).toMatchObject({
+      prompt: 'Fix the failing test',
+      repo_id: 101,
+      metadata: {
+        github_action: {
+          repository: 'octo-org/octo-repo',
+          workflow_run_url: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
+          run_id: '4242',
+          run_attempt: '1',
+          event: 'workflow_dispatch',
+          actor: 'octocat',
+          sha: '0123456789abcdef0123456789abcdef01234567'
+        }
+      }
+    })
+
+    // Every entry once, in order, on the console and in the log file.
+    const headlines = new Set(run.logs.map(entryHeadline))
+    expect(consoleLines(result).filter(line => headlines.has(line))).toEqual(run.logs.map(entryHeadline))
+    const logFile = readFileSync(result.outputs['log-file']!, 'utf8')
+      .trim()
+      .split('\n')
+      .map(line => JSON.parse(line))
+    expect(logFile.map(entry => entry.created_at)).toEqual(run.logs.map(entry => entry.created_at))
+    expect(result.stdout).toMatch(/Status ACTIVE → COMPLETE \(success\)/)
+    expect(result.stdout).toContain(`Agent run ${run.id} created: ${run.web_url}`)
+
+    // Logs are read incrementally; the full run once at the end.
+    const skips = [...routes('logs'), ...routes('logs-alpha')].map(request => Number(request.query.skip ?? 0))
+    expect(skips).toEqual([...skips].sort((a, b) => a - b))
+    expect(routes('get').length).toBeLessThanOrEqual(1)
+
+    expect(result.summary).toContain('## ✅ Agent run succeeded')
+    expect(result.summary).toContain(`| Agent run | [#${run.id}](${run.web_url}) |`)
+    expect(result.summary).toContain('### Result')
+    expect(result.summary).toContain('### Log')
+    expect(result.summary.match(/<details>/g)).toHaveLength(run.logs.length)
+  })
+
+  test('a failed run fails the step, with every output set', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('failure'))
+    const result = await action({})
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'failure',
+      status: 'ERROR',
+      'github-pull-requests': '[]'
+    })
+    expect(result.outputs['result']).toBe(emulator.runs()[0]!.result)
+    expect(result.stdout).toMatch(/::error::The agent run failed\. Agent run \d+, status ERROR/)
+    expect(result.summary).toContain('## ❌ Agent run failed')
+  })
+
+  test('fail-on decides which outcomes fail the step', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('failure'))
+    expect((await action({ 'fail-on': 'none' })).exitCode).toBe(0)
+    emulator.queueScript(fast('paused'))
+    const paused = await action({})
+    expect([paused.exitCode, paused.outputs['outcome']]).toEqual([0, 'paused'])
+    expect(paused.summary).toMatch(/Resume it with `agent-run-id: \d+` and a follow-up `prompt`/)
+    emulator.queueScript(fast('no-pr'))
+    const noPr = await action({ 'fail-on': 'failure,no-pull-request' })
+    expect([noPr.exitCode, noPr.outputs['outcome']]).toEqual([1, 'success'])
+    expect(noPr.stdout).toContain('::error::The agent run ended without a pull request')
+  })
+
+  test('times out at timeout-minutes with outcome timeout', async () => {
+    await startEmulator()
+    emulator.queueScript(scenario('endless'))
+    const result = await action({ 'timeout-minutes': '0.05', 'poll-interval': '0.5' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
+    expect(result.durationMs).toBeLessThan(3_000 + 3_000)
+    expect(result.stdout).toContain('::error::The agent run did not end within timeout-minutes.')
+  })
+
+  test('wait: false starts the run and returns', async () => {
+    await startEmulator()
+    emulator.queueScript(scenario('endless'))
+    const result = await action({ wait: 'false' })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({
+      outcome: 'started',
+      'agent-run-id': String(emulator.runs()[0]!.id)
+    })
+    expect(routes('logs')).toHaveLength(0)
+  })
+
+  test('resumes a run, reporting only the new work even while the old ending lingers', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('success'))
+    const first = await action({})
+    const runId = first.outputs['agent-run-id']!
+    const before = emulator.run(Number(runId))!.logs.length
+
+    emulator.queueScript({
+      staleAfterResumeMs: 1_500,
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        {
+          at: 300,
+          log: { message_type: 'ACTION', tool_name: 'edit_file', thought: 'Updating the changelog' }
+        },
+        { at: 600, log: { message_type: 'FINAL_ANSWER', observation: 'Changelog updated' } },
+        { at: 700, status: 'COMPLETE', result: 'Changelog updated.', summary: 'One more commit.' }
+      ]
+    })
+    const resumed = await action({ 'agent-run-id': runId, prompt: 'Also update the changelog' })
+    expect(resumed.exitCode).toBe(0)
+    expect(routes('resume')).toHaveLength(1)
+    expect(routes('resume')[0]!.body).toEqual({
+      agent_run_id: Number(runId),
+      prompt: 'Also update the changelog'
+    })
+    expect(routes('create')).toHaveLength(1)
+    expect(resumed.outputs).toMatchObject({
+      'agent-run-id': runId,
+      outcome: 'success',
+      status: 'COMPLETE',
+      result: 'Changelog updated.',
+      'log-count': '2'
+    })
+    expect(emulator.run(Number(runId))!.logs.length).toBe(before + 2)
+    expect(resumed.stdout).toContain(`Agent run ${runId} resumed`)
+    expect(resumed.stdout).toContain('Updating the changelog')
+  })
+
+  test('follows the OpenAPI log path when the interface path is missing, and the status alone when both are', async () => {
+    await startEmulator({ logPaths: ['alpha'] })
+    emulator.queueScript(fast('success'))
+    const alpha = await action({})
+    expect(alpha.exitCode).toBe(0)
+    expect(alpha.outputs['log-count']).toBe(String(emulator.runs()[0]!.logs.length))
+    expect(routes('logs-alpha').length).toBeGreaterThan(0)
+    await emulator.stop()
+
+    await startEmulator({ logPaths: [] })
+    emulator.queueScript(fast('success'))
+    const none = await action({})
+    expect(none.exitCode).toBe(0)
+    expect(none.outputs).toMatchObject({ outcome: 'success', 'log-count': '0' })
+    expect(none.stdout).toContain('::warning::The run log is unavailable')
+  })
+
+  test('an unknown repository is warned about and the run created without repo_id', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('success'))
+    const result = await action({}, { env: { GITHUB_REPOSITORY: 'someone/elsewhere' } })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain('::warning::Repository someone/elsewhere is not among the organization')
+    expect(routes('create')[0]!.body).not.toHaveProperty('repo_id')
+    // With repo-id given, no look-up at all.
+    emulator.queueScript(fast('success'))
+    await action({ 'repo-id': '102' })
+    expect(routes('create')[1]!.body).toMatchObject({ repo_id: 102 })
+    expect(routes('repos')).toHaveLength(1)
+  })
+
+  test('mirror-logs: none keeps the console and summary quiet, the log file complete', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('success'))
+    const result = await action({ 'mirror-logs': 'none' })
+    const run = emulator.runs()[0]!
+    expect(result.stdout).not.toContain('FINAL_ANSWER')
+    expect(result.summary).not.toContain('### Log')
+    expect(readFileSync(result.outputs['log-file']!, 'utf8').trim().split('\n')).toHaveLength(run.logs.length)
+  })
+
+  test('bad inputs fail with one message naming them, before any request', async () => {
+    await startEmulator()
+    const result = await action({ 'org-id': 'acme', 'timeout-minutes': '-5' })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain(
+      '::error::Invalid inputs:%0A- org-id: expected a positive integer, got "acme"%0A- timeout-minutes: expected a positive number'
+    )
+    expect(emulator.requests).toHaveLength(0)
+  })
+
+  test('a rejected token says to check api-token, and the token never shows', async () => {
+    await startEmulator()
+    const secret = 'cg_live_0123456789abcdef'
+    const result = await action({ 'api-token': secret })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs['outcome']).toBe('error')
+    expect(result.stdout).toMatch(
+      /::error::Authentication failed \(401\) while trying to .*check the api-token input/
+    )
+    expect(routes('create')).toHaveLength(0)
+    // Masked first: the only line that holds it is the one that tells the runner to hide it.
+    expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${secret}`)
+    const shown = `${result.stdout.split('\n').slice(1).join('\n')}${result.summary}${JSON.stringify(result.outputs)}`
+    expect(shown).not.toContain(secret)
+  })
+
+  test('survives 5xx, 429 and resets, creating the run exactly once', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('success'))
+    emulator.injectFaults(
+      { route: 'repos', fault: { kind: 'status', status: 503 } },
+      { route: 'create', fault: { kind: 'reset-after' } },
+      { route: 'list-runs', fault: { kind: 'status', status: 429 } },
+      { route: 'logs', times: 2, fault: { kind: 'status', status: 502 } },
+      { route: 'logs', after: 3, fault: { kind: 'malformed' } },
+      { route: 'logs', after: 5, fault: { kind: 'reset-before' } }
+    )
+    const result = await action({})
+    expect(result.exitCode).toBe(0)
+    expect(emulator.runs()).toHaveLength(1)
+    expect(routes('create')).toHaveLength(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'success',
+      'log-count': String(emulator.runs()[0]!.logs.length)
+    })
+    expect(result.stdout).toContain('the create had reached the service; it is not sent again')
+  })
+
+  test('a create refused with 429 is sent again; a 402 is explained', async () => {
+    await startEmulator({ runAllowance: 1 })
+    emulator.queueScript(fast('success'))
+    emulator.injectFaults({ route: 'create', fault: { kind: 'status', status: 429 } })
+    expect((await action({})).exitCode).toBe(0)
+    expect(routes('create').map(request => request.status)).toEqual([429, 200])
+    const refused = await action({})
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stdout).toMatch(/::error::The organization's agent run allowance is used up \(402\)/)
+  })
+
+  test('service text cannot issue workflow commands', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('hostile'))
+    const result = await action({})
+    expect(result.outputs['outcome']).toBe('success')
+    const commands = result.stdout
+      .split('\n')
+      .map(line => line.trimStart())
+      .filter(line => line.startsWith('::') || line.startsWith('##['))
+      .map(line => line.replace(/^::([a-z-]+).*$/, '$1'))
+    expect(new Set(commands)).toEqual(
+      new Set(['add-mask', 'group', 'endgroup', 'debug'].filter(c => commands.includes(c)))
+    )
+    expect(result.stdout).not.toMatch(/^\s*::(set-output|stop-commands|add-mask::x|error::pwned)/m)
+  })
+
+  test('a cancelled job writes its summary and outputs within seconds', async () => {
+    await startEmulator()
+    emulator.queueScript(scenario('endless'))
+    const result = await action({ 'poll-interval': '2' }, { terminateAfterMs: 1_500 })
+    expect(result.terminatedAtMs).toBeDefined()
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(3_000)
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'cancelled',
+      'agent-run-id': String(emulator.runs()[0]!.id)
+    })
+    expect(result.summary).toContain('Job cancelled while following the agent run')
+  })
+})
