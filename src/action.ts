@@ -1,5 +1,10 @@
 import { HttpAgentRunApi } from './api/client.js'
+import { OctokitGitHubApi } from './github/api.js'
+import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
+import type { TrackingComment } from './github/tracking-comment.js'
+import { readTrigger } from './github/trigger.js'
+import { fanOut } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
 import { LogMirror } from './report/log-mirror.js'
@@ -10,7 +15,7 @@ import type { Clock } from './runner/clock.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Runner } from './runner/runner.js'
 import { InputError, type Settings } from './settings/settings.js'
-import { readSettings } from './settings/read-settings.js'
+import { COMMENT_EVENTS, readSettings } from './settings/read-settings.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -19,6 +24,8 @@ export interface ActionEnvironment {
   clock: Clock
   signal: AbortSignal
   openLogFile: (directory: string, runId: number) => LogFile
+  /** The webhook payload at GITHUB_EVENT_PATH. */
+  readEventPayload: (path: string) => unknown
 }
 
 /** Runs the action; returns why the step fails, or undefined when it passes. */
@@ -36,7 +43,68 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     throw error
   }
 
-  const plan = planFromInputs(settings)
+  if (settings.githubToken) secrets.push(settings.githubToken)
+  const context = settings.context
+  const trigger = readTrigger(
+    context.eventName,
+    COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined,
+    settings.triggerPhrase
+  )
+  const now = environment.clock.now()
+  const skipped = (reason: string): RunReport => ({
+    outcome: 'skipped',
+    mode: 'create',
+    status: '',
+    startedAt: now,
+    endedAt: now,
+    entriesSeen: 0,
+    reason
+  })
+  const mirror = new LogMirror(runner, {
+    toConsole: settings.mirrorToConsole,
+    keepEntries: settings.mirrorToSummary,
+    secrets,
+    openLogFile: runId => environment.openLogFile(context.runnerTemp, runId)
+  })
+  if (trigger.kind === 'skip') {
+    runner.notice(`No agent run: ${trigger.reason}`)
+    return publish(runner, skipped(trigger.reason), mirror, settings)
+  }
+
+  let plan = planFromInputs(settings)
+  let tracking: TrackingComment | undefined
+  if (trigger.kind === 'comment') {
+    const github = new OctokitGitHubApi({
+      token: settings.githubToken,
+      repository: context.repository,
+      apiUrl: context.apiUrl,
+      warn: message => runner.warning(message)
+    })
+    let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
+    try {
+      prepared = await prepareCommentRun(trigger, settings, {
+        github,
+        clock: environment.clock,
+        warn: message => runner.warning(message)
+      })
+    } catch (error) {
+      const report: RunReport = {
+        ...skipped(''),
+        outcome: 'error',
+        reason: undefined,
+        error: (error as Error).message
+      }
+      return publish(runner, redactDeep(report, secrets), mirror, settings)
+    }
+    if ('skip' in prepared) {
+      runner.notice(`No agent run: ${prepared.skip}`)
+      return publish(runner, skipped(prepared.skip), mirror, settings)
+    }
+    plan = { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId }
+    tracking = prepared.tracking
+    await tracking?.open()
+  }
+
   const api = new HttpAgentRunApi({
     baseUrl: settings.baseUrl,
     token: settings.apiToken,
@@ -45,19 +113,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     signal: environment.signal,
     debug: message => runner.debug(message)
   })
-  const mirror = new LogMirror(runner, {
-    toConsole: settings.mirrorToConsole,
-    keepEntries: settings.mirrorToSummary,
-    secrets,
-    openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
-  })
-
+  const events = tracking ? fanOut(mirror, tracking) : mirror
   const report = redactDeep(
-    await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events: mirror }),
+    await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }),
     secrets
   )
-  await publish(runner, report, mirror, settings)
-  return failureMessage(report, settings)
+  await tracking?.finish(report)
+  return publish(runner, report, mirror, settings)
 }
 
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
@@ -78,12 +140,13 @@ export function planFromInputs(settings: Settings): RunPlan {
   }
 }
 
+/** Sets the outputs, writes the summary, and says why the step fails (undefined: it passes). */
 async function publish(
   runner: Runner,
   report: RunReport,
   mirror: LogMirror,
   settings: Settings
-): Promise<void> {
+): Promise<string | undefined> {
   const outputs = actionOutputs(report, mirror.logFile)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
@@ -97,6 +160,7 @@ async function publish(
     logFile: mirror.logFile
   })
   await runner.appendSummary(summary)
+  return failureMessage(report, settings)
 }
 
 function failureMessage(report: RunReport, settings: Settings): string | undefined {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { runAction } from './action.js'
 import { systemClock } from './runner/clock.js'
 import { openLogFile } from './runner/log-file.js'
@@ -22,7 +23,8 @@ export async function main(): Promise<void> {
       env: process.env,
       clock: systemClock,
       signal: cancellation.signal,
-      openLogFile
+      openLogFile,
+      readEventPayload: path => (path ? JSON.parse(readFileSync(path, 'utf8')) : {})
     })
   } catch (error) {
     failure = `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`

@@ -51,6 +51,7 @@ export function renderSummary(input: SummaryInput): string {
   if (report.outcome === 'paused' && run) {
     head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '')
   }
+  if (report.reason) head.push(quoteBlock(report.reason), '')
   if (report.error) head.push('### Error', '', quoteBlock(report.error), '')
   if (run?.result) head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '')
   if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')

@@ -47,6 +47,8 @@ export interface RunReport {
   entriesSeen: number
   /** Why the action could not follow the run, when it could not. */
   error?: string
+  /** Why no run was started (outcome skipped). */
+  reason?: string
 }
 
 /** Everything the run needs from outside, each behind its own small interface. */

@@ -1,0 +1,142 @@
+import { getOctokit } from '@actions/github'
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
+import type { Author } from './trigger.js'
+import type { CommentSummary } from './tracking.js'
+
+export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'
+
+/** GitHub's API as the comment workflow uses it. Tests run the action against a fake GitHub on loopback. */
+export interface GitHubApi {
+  /** admin, maintain, write, triage, read or none. */
+  permission(login: string): Promise<string>
+  pullRequestBranches(number: number): Promise<{ head: string; base: string }>
+  listComments(issueNumber: number): Promise<CommentSummary[]>
+  createComment(issueNumber: number, body: string): Promise<number>
+  updateComment(commentId: number, body: string): Promise<void>
+  react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void>
+  /** The login the token acts as, when GitHub tells (a GITHUB_TOKEN cannot ask). */
+  identity(): Promise<string | undefined>
+}
+
+export interface OctokitConfig {
+  token: string
+  repository: string
+  /** GITHUB_API_URL: GitHub Enterprise Server has its own. */
+  apiUrl: string
+  warn: (message: string) => void
+}
+
+/**
+ * @actions/github's client with the retry plugin (5xx) and the throttling plugin (primary and
+ * secondary rate limits): a well-kept answer to GitHub's rate limit rules we would not want to re-write.
+ */
+export class OctokitGitHubApi implements GitHubApi {
+  private readonly octokit
+  private readonly owner: string
+  private readonly repo: string
+
+  constructor(config: OctokitConfig) {
+    const [owner = '', repo = ''] = config.repository.split('/')
+    this.owner = owner
+    this.repo = repo
+    this.octokit = getOctokit(
+      config.token,
+      {
+        baseUrl: config.apiUrl,
+        throttle: {
+          onRateLimit: (
+            retryAfter: number,
+            options: { method: string; url: string },
+            _octokit: unknown,
+            retryCount: number
+          ) => {
+            config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`)
+            return retryCount < 2
+          },
+          onSecondaryRateLimit: (
+            retryAfter: number,
+            options: { method: string; url: string },
+            _octokit: unknown,
+            retryCount: number
+          ) => {
+            config.warn(
+              `GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`
+            )
+            return retryCount < 3
+          }
+        }
+      },
+      retry,
+      throttling
+    )
+  }
+
+  private get repoParams(): { owner: string; repo: string } {
+    return { owner: this.owner, repo: this.repo }
+  }
+
+  async permission(login: string): Promise<string> {
+    const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+      ...this.repoParams,
+      username: login
+    })
+    // role_name tells maintain and triage apart from write and read.
+    return (data as { role_name?: string }).role_name || data.permission
+  }
+
+  async pullRequestBranches(number: number): Promise<{ head: string; base: string }> {
+    const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
+    return { head: data.head.ref, base: data.base.ref }
+  }
+
+  async listComments(issueNumber: number): Promise<CommentSummary[]> {
+    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+      ...this.repoParams,
+      issue_number: issueNumber,
+      per_page: 100
+    })
+    return comments.map(comment => ({
+      id: comment.id,
+      body: comment.body ?? '',
+      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author
+    }))
+  }
+
+  async createComment(issueNumber: number, body: string): Promise<number> {
+    const { data } = await this.octokit.rest.issues.createComment({
+      ...this.repoParams,
+      issue_number: issueNumber,
+      body
+    })
+    return data.id
+  }
+
+  async updateComment(commentId: number, body: string): Promise<void> {
+    await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
+  }
+
+  async react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void> {
+    if ('commentId' in target) {
+      await this.octokit.rest.reactions.createForIssueComment({
+        ...this.repoParams,
+        comment_id: target.commentId,
+        content
+      })
+    } else {
+      await this.octokit.rest.reactions.createForIssue({
+        ...this.repoParams,
+        issue_number: target.issueNumber,
+        content
+      })
+    }
+  }
+
+  async identity(): Promise<string | undefined> {
+    try {
+      return (await this.octokit.rest.users.getAuthenticated()).data.login
+    } catch {
+      return undefined
+    }
+  }
+}

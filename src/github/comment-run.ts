@@ -1,0 +1,98 @@
+import type { Clock } from '../runner/clock.js'
+import type { Settings } from '../settings/settings.js'
+import type { GitHubApi } from './api.js'
+import { workflowRunUrl } from './context.js'
+import { buildCommentPrompt } from './prompt.js'
+import { TrackingComment } from './tracking-comment.js'
+import { findTrackingComment } from './tracking.js'
+import { isBot, type Author, type Trigger } from './trigger.js'
+
+/** Permissions that may trigger a run: the commenter could push to the repository anyway. */
+const TRIGGERING_PERMISSIONS = new Set(['admin', 'maintain', 'write'])
+
+export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
+
+export interface CommentRun {
+  prompt: string
+  /** The run of the thread's tracking comment, unless `/codegen new`. */
+  resumeRunId?: number
+  tracking?: TrackingComment
+}
+
+export interface CommentDeps {
+  github: GitHubApi
+  clock: Clock
+  warn: (message: string) => void
+}
+
+/**
+ * Checks who asked, acknowledges the comment, and decides between a new run and a resume. Returns
+ * a reason to skip when the commenter may not trigger runs.
+ */
+export async function prepareCommentRun(
+  trigger: CommentTrigger,
+  settings: Settings,
+  deps: CommentDeps
+): Promise<CommentRun | { skip: string }> {
+  const { github } = deps
+  const login = trigger.author.login
+  const permission = await github.permission(login).catch((error: Error) => {
+    throw new Error(
+      `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
+    )
+  })
+  if (!TRIGGERING_PERMISSIONS.has(permission)) {
+    return {
+      skip: `@${login} has ${permission} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
+    }
+  }
+
+  const acknowledged =
+    trigger.commentId !== undefined
+      ? { commentId: trigger.commentId }
+      : { issueNumber: trigger.thread.number }
+  await github
+    .react(acknowledged, 'eyes')
+    .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
+
+  // Only the action's own identity (or, when a GITHUB_TOKEN cannot tell it, a bot) writes markers we follow.
+  const identity = await github.identity()
+  const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
+  const existing = findTrackingComment(await github.listComments(trigger.thread.number), trusted)
+  const resume = existing && !trigger.fresh ? existing : undefined
+
+  const branches = trigger.thread.isPullRequest
+    ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
+        deps.warn(`Could not read the pull request's branches: ${error.message}`)
+        return undefined
+      })
+    : undefined
+  const prompt = buildCommentPrompt({
+    standing: settings.prompt,
+    instruction: trigger.instruction,
+    thread: trigger.thread,
+    author: trigger.author,
+    repository: settings.context.repository,
+    branches,
+    followUp: resume !== undefined
+  })
+
+  const tracking = settings.comment
+    ? new TrackingComment(
+        github,
+        trigger.thread.number,
+        resume?.id,
+        {
+          requestedBy: trigger.author,
+          instruction: trigger.instruction,
+          workflowRunUrl: workflowRunUrl(settings.context),
+          entriesSeen: 0,
+          resumed: resume !== undefined,
+          triggerPhrase: settings.triggerPhrase
+        },
+        deps.clock,
+        deps.warn
+      )
+    : undefined
+  return { prompt, resumeRunId: resume?.runId, tracking }
+}

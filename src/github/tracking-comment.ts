@@ -1,0 +1,120 @@
+import { CancelledError } from '../api/errors.js'
+import type { AgentRun, LogEntry } from '../api/types.js'
+import type { RunEvents, RunReport } from '../run/agent-run.js'
+import type { Clock } from '../runner/clock.js'
+import { entryHeadline } from '../report/console-text.js'
+import type { GitHubApi } from './api.js'
+import { renderTrackingComment, type TrackingState } from './tracking.js'
+
+/** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
+export const COMMENT_EDIT_INTERVAL_MS = 5_000
+
+/**
+ * The one comment on the thread that follows the run: created (or taken over) at the start, edited
+ * as the run goes, throttled, and written once more on every ending. GitHub failures are reported as
+ * warnings; they never change the run's outcome.
+ */
+export class TrackingComment implements RunEvents {
+  private lastWrite = Number.NEGATIVE_INFINITY
+  private writing: Promise<void> = Promise.resolve()
+  private pendingWait?: AbortController
+  private dirty = false
+  private failures = 0
+
+  constructor(
+    private readonly github: GitHubApi,
+    private readonly issueNumber: number,
+    private commentId: number | undefined,
+    private readonly state: Omit<TrackingState, 'updatedAt'>,
+    private readonly clock: Clock,
+    private readonly warn: (message: string) => void,
+    private readonly minIntervalMs = COMMENT_EDIT_INTERVAL_MS
+  ) {}
+
+  get id(): number | undefined {
+    return this.commentId
+  }
+
+  /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
+  async open(): Promise<void> {
+    await this.enqueue(() => this.writeNow())
+  }
+
+  started(run: AgentRun): void {
+    this.state.runId = run.id
+    this.state.webUrl = run.web_url
+    this.state.status = run.status
+    // The marker with the run id must land at once: the next comment resumes through it.
+    this.touch(true)
+  }
+
+  newEntries(entries: LogEntry[]): void {
+    this.state.entriesSeen += entries.length
+    const last = entries[entries.length - 1]
+    if (last) this.state.latestStep = entryHeadline(last)
+    this.touch()
+  }
+
+  statusChanged(_from: string | null, to: string | null): void {
+    this.state.status = to
+    this.touch()
+  }
+
+  heartbeat(): void {
+    this.touch()
+  }
+
+  notice(): void {}
+
+  /** Writes the ending, whatever it is, and waits for it. */
+  async finish(report: RunReport): Promise<void> {
+    this.state.report = report
+    this.pendingWait?.abort()
+    await this.writing
+    await this.enqueue(() => this.writeNow())
+  }
+
+  /**
+   * Marks the comment out of date and queues one write behind those in flight. The wait is measured
+   * from the end of the previous write, once it has really happened.
+   */
+  private touch(now = false): void {
+    this.dirty = true
+    if (this.pendingWait) return
+    const wait = new AbortController()
+    this.pendingWait = wait
+    void this.enqueue(async () => {
+      const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now())
+      try {
+        await this.clock.sleep(delay, wait.signal)
+      } catch (error) {
+        if (error instanceof CancelledError) return
+        throw error
+      } finally {
+        this.pendingWait = undefined
+      }
+      if (this.dirty) await this.writeNow()
+    })
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    this.writing = this.writing
+      .then(task)
+      .catch(error => this.warn(`Tracking comment: ${(error as Error).message}`))
+    return this.writing
+  }
+
+  private async writeNow(): Promise<void> {
+    this.dirty = false
+    const body = renderTrackingComment({ ...this.state, updatedAt: this.clock.now() })
+    try {
+      if (this.commentId === undefined)
+        this.commentId = await this.github.createComment(this.issueNumber, body)
+      else await this.github.updateComment(this.commentId, body)
+    } catch (error) {
+      if (this.failures++ < 3) this.warn(`Could not write the tracking comment: ${(error as Error).message}`)
+    }
+    // Counted from the end of the write: the client may itself have held the request for a while.
+    this.lastWrite = this.clock.now()
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Types of the fake GitHub REST API: what tests seed and inspect (the Fake* types), the options, and
+ * the wire shapes the fake answers with (fields as GitHub names them, the ones clients read).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// What tests seed and inspect
+
+/** A configured repository permission, as the collaborator permission endpoint's role_name says it. */
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+
+export interface FakeUser {
+  login: string
+  type: 'User' | 'Bot'
+}
+
+/** An issue (or pull request) comment, as the fake holds it. */
+export interface FakeComment {
+  id: number
+  issueNumber: number
+  body: string
+  user: FakeUser
+  created_at: string
+  updated_at: string
+  html_url: string
+}
+
+/** A reaction someone (the actor, through the API) put on a comment or on an issue. */
+export interface FakeReaction {
+  target: { commentId: number } | { issueNumber: number }
+  content: string
+  user: FakeUser
+}
+
+export interface FakePullRequest {
+  number: number
+  title: string
+  body: string
+  /** Head branch name. */
+  head: string
+  /** Base branch name. */
+  base: string
+  /** Who opened it; default `{ login: 'octocat', type: 'User' }`. */
+  user?: FakeUser
+  /** The head repository's full name (another one for a fork); default the fake's repository. */
+  headRepository?: string
+}
+
+export interface RecordedGitHubRequest {
+  /** Date.now() at arrival. */
+  at: number
+  method: string
+  /** The path without the query string and without the options' pathPrefix. */
+  path: string
+  /** Query parameters (the last value of a repeated one). */
+  query: Record<string, string>
+  /** The JSON body, or its raw text when it is not JSON; undefined when there is none. */
+  body: unknown
+  authorization: string | undefined
+  status: number
+}
+
+export interface FakeGitHubOptions {
+  /** Default 'octo-org'. */
+  owner?: string
+  /** Default 'octo-repo'. */
+  repo?: string
+  /**
+   * The one token accepted (default 'github-token'), as `Authorization: token X` or `Bearer X`;
+   * anything else is 401.
+   */
+  token?: string
+  /** login -> permission on the repository; everyone else has 'none'. */
+  permissions?: Record<string, Permission>
+  /** Who the token acts as; default `{ login: 'github-actions[bot]', type: 'Bot' }`. */
+  actor?: FakeUser
+  /** Whether GET /user answers the actor; default false, a 403 as for a GITHUB_TOKEN. */
+  identityVisible?: boolean
+  /** Default ''; '/api/v3' looks like GitHub Enterprise Server. */
+  pathPrefix?: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire shapes
+
+/** The simple user object GitHub embeds in comments, pull requests and reactions. */
+export interface GitHubUser {
+  login: string
+  id: number
+  node_id: string
+  avatar_url: string
+  gravatar_id: string
+  url: string
+  html_url: string
+  type: 'User' | 'Bot'
+  site_admin: boolean
+}
+
+export type AuthorAssociation = 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'NONE'
+
+export interface GitHubIssueComment {
+  id: number
+  node_id: string
+  url: string
+  html_url: string
+  issue_url: string
+  body: string
+  user: GitHubUser
+  created_at: string
+  updated_at: string
+  author_association: AuthorAssociation
+}
+
+export interface GitHubReaction {
+  id: number
+  node_id: string
+  user: GitHubUser
+  content: string
+  created_at: string
+}
+
+export interface GitHubRepositoryRef {
+  id: number
+  node_id: string
+  name: string
+  full_name: string
+  private: boolean
+  owner: GitHubUser
+  html_url: string
+  url: string
+  fork: boolean
+}
+
+export interface GitHubBranchRef {
+  label: string
+  ref: string
+  sha: string
+  user: GitHubUser
+  repo: GitHubRepositoryRef
+}
+
+export interface GitHubPullRequest {
+  url: string
+  id: number
+  node_id: string
+  html_url: string
+  issue_url: string
+  number: number
+  state: 'open'
+  locked: boolean
+  title: string
+  user: GitHubUser
+  body: string
+  created_at: string
+  updated_at: string
+  draft: boolean
+  merged: boolean
+  head: GitHubBranchRef
+  base: GitHubBranchRef
+  author_association: AuthorAssociation
+}
+
+/** Answer of GET /repos/{owner}/{repo}/collaborators/{username}/permission. */
+export interface GitHubPermissionAnswer {
+  permission: 'admin' | 'write' | 'read' | 'none'
+  role_name: Permission
+  user: GitHubUser & {
+    permissions: { admin: boolean; maintain: boolean; push: boolean; triage: boolean; pull: boolean }
+    role_name: Permission
+  }
+}
+
+/** GitHub's error body. */
+export interface GitHubErrorBody {
+  message: string
+  documentation_url: string
+  errors?: Array<{ resource: string; code: string; field: string; message?: string }>
+}

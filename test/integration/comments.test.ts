@@ -1,0 +1,272 @@
+import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
+import { FakeGitHub, type Permission } from '../github-fake/index.js'
+import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { markerLine, readMarker } from '../../src/github/tracking.js'
+import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { issueCommentEvent, issuesOpenedEvent, type CommentOptions } from '../support/webhooks.js'
+
+/** The comment workflow: the bundled action, the service emulator and a fake GitHub, all on loopback. */
+
+let emulator: AgentRunEmulator
+let github: FakeGitHub
+
+beforeEach(async () => {
+  emulator = new AgentRunEmulator()
+  await emulator.start()
+  github = new FakeGitHub({
+    permissions: { alice: 'write', bob: 'admin', carol: 'maintain', reader: 'read', tri: 'triage' }
+  })
+  await github.start()
+})
+
+afterEach(async () => {
+  await Promise.all([emulator.stop(), github.stop()])
+})
+
+const fast = (name: string): RunScript => scenario(name, 20)
+
+async function onEvent(
+  event: { name: string; payload: unknown },
+  inputs: Record<string, string> = {}
+): Promise<RunnerResult> {
+  return runAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      'github-token': 'github-token',
+      'poll-interval': '0.1',
+      'timeout-minutes': '1',
+      ...inputs
+    },
+    env: { GITHUB_API_URL: github.baseUrl },
+    event,
+    killAfterMs: 60_000
+  })
+}
+
+/** The comment as GitHub has it (stored in the fake) and the event it sends. */
+function comment(options: CommentOptions): ReturnType<typeof issueCommentEvent> {
+  const user = { login: options.login ?? 'alice', type: options.userType ?? ('User' as const) }
+  const stored = github.addComment(options.issueNumber ?? 7, options.body, user)
+  return issueCommentEvent({ ...options, commentId: stored.id })
+}
+const creates = () => emulator.requests.filter(request => request.route === 'create')
+const resumes = () => emulator.requests.filter(request => request.route === 'resume')
+const edits = () => github.requests.filter(request => request.method === 'PATCH')
+/** The action's own comments on the thread (a tracking comment of a run that never started has no run id). */
+const trackingComments = (issue = 7) =>
+  github.comments(issue).filter(c => c.body.startsWith(OWN_COMMENT_MARK))
+
+describe('a /codegen comment', () => {
+  test('starts a run with the thread as context, reacts, and keeps one tracking comment', async () => {
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen fix the typo in the README' }), {
+      prompt: 'Keep changes minimal.'
+    })
+    expect(result.stderr).toBe('')
+    expect(result.exitCode).toBe(0)
+    expect(creates()).toHaveLength(1)
+    const prompt = (creates()[0]!.body as { prompt: string }).prompt
+    expect(prompt.indexOf('Keep changes minimal.')).toBeLessThan(prompt.indexOf('fix the typo in the README'))
+    expect(prompt).toContain('@alice asked for this on issue #7 in octo-org/octo-repo')
+    expect(prompt).toContain('Quoted text from the issue')
+    expect(prompt).toContain('> The parser drops the last field')
+    expect(prompt).not.toMatch(/ignore all previous instructions|\u200b/)
+
+    const triggering = github.comments(7)[0]!
+    expect(github.reactions).toEqual([
+      expect.objectContaining({ target: { commentId: triggering.id }, content: 'eyes' })
+    ])
+    const tracking = trackingComments()
+    expect(tracking).toHaveLength(1)
+    const run = emulator.runs()[0]!
+    expect(readMarker(tracking[0]!.body)).toBe(run.id)
+    expect(tracking[0]!.body).toContain('✅ **succeeded**')
+    expect(tracking[0]!.body).toContain(
+      '[Fix quoted field parsing at end of line](https://github.com/octo-org/octo-repo/pull/42)'
+    )
+    expect(tracking[0]!.body).toContain('<summary>Result</summary>')
+    expect(result.outputs).toMatchObject({ outcome: 'success', 'agent-run-id': String(run.id) })
+  })
+
+  test('the next comment resumes the same run and edits the same tracking comment', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix the typo' }))
+    const runId = emulator.runs()[0]!.id
+    const [tracking] = trackingComments()
+
+    emulator.queueScript({
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        { at: 200, log: { message_type: 'FINAL_ANSWER', observation: 'Changelog updated' } },
+        { at: 300, status: 'COMPLETE', result: 'Changelog updated.' }
+      ]
+    })
+    const result = await onEvent(comment({ body: '/codegen also update the changelog' }))
+    expect(result.exitCode).toBe(0)
+    expect(creates()).toHaveLength(1)
+    expect(resumes()).toHaveLength(1)
+    expect(resumes()[0]!.body).toMatchObject({ agent_run_id: runId })
+    expect((resumes()[0]!.body as { prompt: string }).prompt).toContain('also update the changelog')
+    expect(trackingComments()).toHaveLength(1)
+    expect(trackingComments()[0]!.id).toBe(tracking!.id)
+    expect(trackingComments()[0]!.body).toContain('Changelog updated.')
+    expect(result.outputs).toMatchObject({ 'agent-run-id': String(runId), result: 'Changelog updated.' })
+  })
+
+  test('`/codegen new …` starts a fresh run with a tracking comment of its own', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix the typo' }))
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen new try a different approach' }))
+    expect(creates()).toHaveLength(2)
+    expect(resumes()).toHaveLength(0)
+    expect((creates()[1]!.body as { prompt: string }).prompt).toMatch(/^try a different approach/)
+    expect(trackingComments().map(c => readMarker(c.body))).toEqual(
+      emulator
+        .runs()
+        .map(run => run.id)
+        .sort()
+    )
+  })
+
+  test('a marker written by a person is not followed', async () => {
+    github.addComment(7, `${markerLine(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix it' }))
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(1)
+  })
+
+  test('on a pull request, the prompt names it and its branches', async () => {
+    github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen rebase and fix CI', pullRequest: true }))
+    expect(result.exitCode).toBe(0)
+    const prompt = (creates()[0]!.body as { prompt: string }).prompt
+    expect(prompt).toContain('on pull request #7')
+    expect(prompt).toContain('merges branch feature/parser into main')
+    expect(trackingComments()).toHaveLength(1)
+  })
+
+  test('an issue opened with the phrase in its title starts a run', async () => {
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(
+      issuesOpenedEvent({ title: '/codegen Add a CSV export', body: 'For the reports page.' })
+    )
+    expect(result.exitCode).toBe(0)
+    expect((creates()[0]!.body as { prompt: string }).prompt).toMatch(/^Add a CSV export/)
+    expect(github.reactions).toEqual([
+      expect.objectContaining({ target: { issueNumber: 9 }, content: 'eyes' })
+    ])
+    expect(trackingComments(9)).toHaveLength(1)
+  })
+
+  test.each<[string, () => ReturnType<typeof comment>, RegExp]>([
+    [
+      'a read-only commenter',
+      () => comment({ body: '/codegen fix', login: 'reader' }),
+      /@reader has read permission/
+    ],
+    ['a triager', () => comment({ body: '/codegen fix', login: 'tri' }), /@tri has triage permission/],
+    [
+      'a stranger',
+      () => comment({ body: '/codegen fix', login: 'stranger' }),
+      /@stranger has none permission/
+    ],
+    ['a bot', () => comment({ body: '/codegen fix', login: 'helper[bot]', userType: 'Bot' }), /is a bot/],
+    [
+      'a comment without the phrase',
+      () => comment({ body: 'thanks! /codegen' }),
+      /does not start with \/codegen/
+    ],
+    [
+      'an edited comment',
+      () => comment({ body: '/codegen fix', action: 'edited' }),
+      /action "edited" never trigger/
+    ]
+  ])('is refused from %s: skipped, nothing sent to the service', async (_who, event, reason) => {
+    const result = await onEvent(event())
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.stdout).toMatch(new RegExp(`::notice::No agent run: .*${reason.source}`))
+    expect(emulator.requests).toHaveLength(0)
+    expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
+  })
+
+  test.each<[Permission, string]>([
+    ['admin', 'bob'],
+    ['maintain', 'carol']
+  ])('is accepted from %s', async (_permission, login) => {
+    emulator.queueScript(fast('success'))
+    expect((await onEvent(comment({ body: '/codegen go', login }))).outputs['outcome']).toBe('success')
+  })
+
+  test('a failed run fails the step and says so in the tracking comment', async () => {
+    emulator.queueScript(fast('failure'))
+    const result = await onEvent(comment({ body: '/codegen break it' }))
+    expect(result.exitCode).toBe(1)
+    expect(trackingComments()[0]!.body).toContain('❌ **failed**')
+    expect(trackingComments()[0]!.body).toContain('status `ERROR`')
+  })
+
+  test('a timeout is written to the tracking comment', async () => {
+    emulator.queueScript(scenario('endless'))
+    const result = await onEvent(comment({ body: '/codegen take forever' }), { 'timeout-minutes': '0.03' })
+    expect(result.outputs['outcome']).toBe('timeout')
+    expect(trackingComments()[0]!.body).toContain('was still working when the workflow stopped waiting')
+  })
+
+  test('a service error is written to the tracking comment', async () => {
+    const result = await onEvent(comment({ body: '/codegen fix' }), { 'api-token': 'wrong-token' })
+    expect(result.exitCode).toBe(1)
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('Authentication failed (401)')
+  })
+
+  test('comment: false posts nothing, and still resumes through an earlier tracking comment', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix it' }), { comment: 'false' })
+    expect(trackingComments()).toHaveLength(0)
+    const runId = emulator.runs()[0]!.id
+
+    github.addComment(7, `${markerLine(runId)}\nearlier tracking comment`, {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen and the docs' }), { comment: 'false' })
+    expect(resumes()).toHaveLength(1)
+    expect(resumes()[0]!.body).toMatchObject({ agent_run_id: runId })
+    expect(github.requests.filter(request => request.method !== 'GET')).toEqual([
+      expect.objectContaining({ method: 'POST', path: expect.stringContaining('/reactions') }),
+      expect.objectContaining({ method: 'POST', path: expect.stringContaining('/reactions') })
+    ])
+  })
+
+  test('edits of the tracking comment are throttled', async () => {
+    emulator.queueScript(scenario('success', 2))
+    const result = await onEvent(comment({ body: '/codegen go' }), { 'poll-interval': '0.5' })
+    expect(result.exitCode).toBe(0)
+    console.log(
+      edits().map(request => request.at),
+      result.durationMs
+    )
+    // One edit when the run id is known, one at most every 5 s after, one at the end.
+    expect(edits().length).toBeLessThanOrEqual(2 + Math.ceil(result.durationMs / 5_000))
+    const times = edits().map(request => request.at)
+    const gaps = times.slice(1, -1).map((at, i) => at - times[i]!)
+    expect(gaps.every(gap => gap >= 4_900)).toBe(true)
+  })
+
+  test("GitHub's secondary rate limits are waited out", async () => {
+    github.injectSecondaryRateLimit(1, /\/issues\/7\/comments$/)
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen go' }))
+    expect(result.exitCode).toBe(0)
+    expect(trackingComments()).toHaveLength(1)
+    expect(result.stdout).toContain('secondary rate limit')
+  })
+})
