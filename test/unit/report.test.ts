@@ -7,6 +7,7 @@ import { actionOutputs, OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { redactDeep } from '../../src/report/redact.js'
 import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
 import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 
 const entry = (fields: Partial<LogEntry>): LogEntry => ({ agent_run_id: 1, ...fields })
 
@@ -174,9 +175,10 @@ describe('outputs', () => {
   })
 
   test('action.yml declares exactly these outputs', () => {
-    const yml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
-    const declared = [...(yml.split('\noutputs:\n')[1] ?? '').matchAll(/^ {2}([a-z-]+):$/gm)].map(m => m[1])
-    expect(declared).toEqual([...OUTPUT_NAMES])
+    const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+      outputs: Record<string, { description: string }>
+    }
+    expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES])
   })
 })
 
