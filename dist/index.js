@@ -38686,22 +38686,42 @@ const DOCUMENTED_BUDGETS = {
     create: { limit: 10, windowMs: 60_000 },
     logs: { limit: 60, windowMs: 60_000 }
 };
+/** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
+const CONGESTION_FLOOR = 8;
 /** Our clock and the service's disagree by the network's latency: keep a margin. */
 const SKEW_MARGIN_MS = 500;
-/** A sliding window of the moments requests were sent. Pure: the caller passes the time. */
+/**
+ * A sliding window of the moments requests were sent. Pure: the caller passes the time.
+ *
+ * Its limit shrinks when the service answers 429 (other jobs share the token and the window is full
+ * on the service's side) and grows back as requests get through: halve on a refusal, one more
+ * request per window for a window's worth of successes, never below an eighth of the documented limit.
+ */
 class SlidingWindow {
     window;
     sent = [];
+    allowed;
     constructor(window) {
         this.window = window;
+        this.allowed = window.limit;
+    }
+    /** The limit in force now, after the congestion seen. */
+    get limit() {
+        return Math.max(1, Math.floor(this.allowed));
     }
     /** Milliseconds to wait from `now` until one more request fits. */
     delayAt(now) {
         this.forget(now);
-        if (this.sent.length < this.window.limit)
+        if (this.sent.length < this.limit)
             return 0;
-        const oldest = this.sent[this.sent.length - this.window.limit];
+        const oldest = this.sent[this.sent.length - this.limit];
         return Math.max(0, oldest + this.window.windowMs + SKEW_MARGIN_MS - now);
+    }
+    congested() {
+        this.allowed = Math.max(1, this.window.limit / CONGESTION_FLOOR, this.allowed / 2);
+    }
+    relieved() {
+        this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit));
     }
     record(now) {
         this.sent.push(now);
@@ -38728,6 +38748,16 @@ class RateBudget {
     record(names, now) {
         for (const name of names)
             this.windows[name].record(now);
+    }
+    /** The service refused a request counted in `names` with 429: others share the token. */
+    congested(names) {
+        for (const name of names)
+            this.windows[name].congested();
+    }
+    /** A request counted in `names` got through. */
+    relieved(names) {
+        for (const name of names)
+            this.windows[name].relieved();
     }
 }
 
@@ -38849,6 +38879,8 @@ function parsePage(body, parseItem) {
 
 
 
+/** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
+const MAX_RATE_LIMITED_ATTEMPTS = 12;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 class HttpAgentRunApi {
     config;
@@ -38938,23 +38970,33 @@ class HttpAgentRunApi {
     /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
     async send(spec, parse, options = {}) {
         const maxAttempts = options.maxAttempts ?? this.maxAttempts;
-        let lastReason = '';
-        for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
+        const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS;
+        let lastReason;
+        let failures = 0;
+        let refusals = 0;
+        for (let attempt = 1;; attempt++) {
             await this.waitForBudget(spec.budgets, options.deadline);
             const outcome = await this.attempt(spec, parse, attempt, options.deadline);
-            if (outcome.kind === 'done')
+            if (outcome.kind === 'done') {
+                this.budget.relieved(spec.budgets);
                 return outcome.value;
+            }
             lastReason = outcome.reason;
-            if (outcome.rateLimited)
+            if (outcome.rateLimited) {
                 this.stats.rateLimited++;
-            if (attempt === maxAttempts)
+                this.budget.congested(spec.budgets);
+                if (++refusals >= maxRefusals)
+                    break;
+            }
+            else if (++failures >= maxAttempts)
                 break;
             this.stats.retries++;
-            const delay = outcome.delayMs ?? backoffDelay(attempt, this.random());
+            const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random());
             this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
             await this.sleepWithin(delay, options.deadline);
         }
-        throw new ServiceError(this.redact(`Could not ${spec.what} after ${maxAttempts} attempts: ${lastReason}`), undefined, true);
+        throw new ServiceError(this.redact(`Could not ${spec.what} after ${failures + refusals} attempts: ${lastReason}`), undefined, true);
     }
     async attempt(spec, parse, attempt, deadline) {
         const url = new URL(this.baseUrl + spec.path);
@@ -45062,6 +45104,16 @@ function fanOut(...listeners) {
         notice: message => listeners.forEach(listener => listener.notice(message))
     };
 }
+/** Passes events on with every secret replaced by ***: what the service sends may echo the token. */
+function redacting(listener, redact) {
+    return {
+        started: (run, mode) => listener.started(redact(run), mode),
+        newEntries: (entries, firstIndex) => listener.newEntries(redact(entries), firstIndex),
+        statusChanged: (from, to) => listener.statusChanged(redact(from), redact(to)),
+        heartbeat: (elapsedMs, status, seen) => listener.heartbeat(elapsedMs, redact(status), seen),
+        notice: message => listener.notice(redact(message))
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/run/outcome.ts
 function outcomeOfStatus(statusClass) {
@@ -45537,28 +45589,7 @@ function failedBeforeRun(error) {
     throw error;
 }
 
-;// CONCATENATED MODULE: ./src/report/redact.ts
-/** Replaces every secret in every string of `value` (deeply) with ***. */
-function redactDeep(value, secrets) {
-    const live = secrets.filter(secret => secret.length >= 4);
-    if (live.length === 0)
-        return value;
-    const redact = (text) => live.reduce((out, secret) => out.split(secret).join('***'), text);
-    const walk = (node) => {
-        if (typeof node === 'string')
-            return redact(node);
-        if (Array.isArray(node))
-            return node.map(walk);
-        if (node && typeof node === 'object') {
-            return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
-        }
-        return node;
-    };
-    return walk(value);
-}
-
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
-
 
 
 
@@ -45580,8 +45611,7 @@ class LogMirror {
         const where = run.web_url ? `: ${inlineText(run.web_url)}` : '';
         this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${this.status(run.status ?? null)})`);
     }
-    newEntries(received) {
-        const entries = redactDeep(received, this.options.secrets);
+    newEntries(entries) {
         this.file?.append(entries);
         if (this.options.keepEntries)
             this.entries.push(...entries);
@@ -45641,6 +45671,26 @@ function actionOutputs(report, logFile) {
         'log-count': String(report.entriesSeen),
         'log-file': logFile
     };
+}
+
+;// CONCATENATED MODULE: ./src/report/redact.ts
+/** Replaces every secret in every string of `value` (deeply) with ***. */
+function redactDeep(value, secrets) {
+    const live = secrets.filter(secret => secret.length >= 4);
+    if (live.length === 0)
+        return value;
+    const redact = (text) => live.reduce((out, secret) => out.split(secret).join('***'), text);
+    const walk = (node) => {
+        if (typeof node === 'string')
+            return redact(node);
+        if (Array.isArray(node))
+            return node.map(walk);
+        if (node && typeof node === 'object') {
+            return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
+        }
+        return node;
+    };
+    return walk(value);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -46006,8 +46056,10 @@ async function runAction(environment) {
             return error.message;
         throw error;
     }
-    if (settings.githubToken)
+    if (settings.githubToken) {
+        runner.mask(settings.githubToken);
         secrets.push(settings.githubToken);
+    }
     const context = settings.context;
     const trigger = readTrigger(context.eventName, COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined, settings.triggerPhrase);
     const now = environment.clock.now();
@@ -46023,7 +46075,6 @@ async function runAction(environment) {
     const mirror = new LogMirror(runner, {
         toConsole: settings.mirrorToConsole,
         keepEntries: settings.mirrorToSummary,
-        secrets,
         openLogFile: runId => environment.openLogFile(context.runnerTemp, runId)
     });
     if (trigger.kind === 'skip') {
@@ -46064,15 +46115,18 @@ async function runAction(environment) {
         tracking = prepared.tracking;
         await tracking?.open();
     }
+    // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
+    const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS);
     const api = new HttpAgentRunApi({
         baseUrl: settings.baseUrl,
         token: settings.apiToken,
         orgId: settings.orgId,
         clock: environment.clock,
         signal: environment.signal,
+        requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
         debug: message => runner.debug(message)
     });
-    const events = tracking ? fanOut(mirror, tracking) : mirror;
+    const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets));
     const report = redactDeep(await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }), secrets);
     await tracking?.finish(report);
     return publish(runner, report, mirror, settings);

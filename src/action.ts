@@ -4,7 +4,7 @@ import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
-import { fanOut } from './run/fan-out.js'
+import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
 import { LogMirror } from './report/log-mirror.js'
@@ -43,7 +43,10 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     throw error
   }
 
-  if (settings.githubToken) secrets.push(settings.githubToken)
+  if (settings.githubToken) {
+    runner.mask(settings.githubToken)
+    secrets.push(settings.githubToken)
+  }
   const context = settings.context
   const trigger = readTrigger(
     context.eventName,
@@ -63,7 +66,6 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
-    secrets,
     openLogFile: runId => environment.openLogFile(context.runnerTemp, runId)
   })
   if (trigger.kind === 'skip') {
@@ -105,15 +107,18 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     await tracking?.open()
   }
 
+  // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
+  const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
   const api = new HttpAgentRunApi({
     baseUrl: settings.baseUrl,
     token: settings.apiToken,
     orgId: settings.orgId,
     clock: environment.clock,
     signal: environment.signal,
+    requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     debug: message => runner.debug(message)
   })
-  const events = tracking ? fanOut(mirror, tracking) : mirror
+  const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
   const report = redactDeep(
     await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }),
     secrets

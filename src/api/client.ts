@@ -68,6 +68,9 @@ interface RequestSpec {
 type Attempt<T> =
   { kind: 'done'; value: T } | { kind: 'retry'; reason: string; delayMs?: number; rateLimited?: boolean }
 
+/** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
+const MAX_RATE_LIMITED_ATTEMPTS = 12
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 export class HttpAgentRunApi implements AgentRunApi {
@@ -175,21 +178,31 @@ export class HttpAgentRunApi implements AgentRunApi {
     options: CallOptions = {}
   ): Promise<T> {
     const maxAttempts = options.maxAttempts ?? this.maxAttempts
-    let lastReason = ''
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
+    const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS
+    let lastReason: string
+    let failures = 0
+    let refusals = 0
+    for (let attempt = 1; ; attempt++) {
       await this.waitForBudget(spec.budgets, options.deadline)
       const outcome = await this.attempt(spec, parse, attempt, options.deadline)
-      if (outcome.kind === 'done') return outcome.value
+      if (outcome.kind === 'done') {
+        this.budget.relieved(spec.budgets)
+        return outcome.value
+      }
       lastReason = outcome.reason
-      if (outcome.rateLimited) this.stats.rateLimited++
-      if (attempt === maxAttempts) break
+      if (outcome.rateLimited) {
+        this.stats.rateLimited++
+        this.budget.congested(spec.budgets)
+        if (++refusals >= maxRefusals) break
+      } else if (++failures >= maxAttempts) break
       this.stats.retries++
-      const delay = outcome.delayMs ?? backoffDelay(attempt, this.random())
+      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random())
       this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
       await this.sleepWithin(delay, options.deadline)
     }
     throw new ServiceError(
-      this.redact(`Could not ${spec.what} after ${maxAttempts} attempts: ${lastReason}`),
+      this.redact(`Could not ${spec.what} after ${failures + refusals} attempts: ${lastReason}`),
       undefined,
       true
     )

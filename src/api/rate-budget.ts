@@ -17,21 +17,46 @@ export const DOCUMENTED_BUDGETS: Record<BudgetName, RateWindow> = {
   logs: { limit: 60, windowMs: 60_000 }
 }
 
+/** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
+const CONGESTION_FLOOR = 8
+
 /** Our clock and the service's disagree by the network's latency: keep a margin. */
 const SKEW_MARGIN_MS = 500
 
-/** A sliding window of the moments requests were sent. Pure: the caller passes the time. */
+/**
+ * A sliding window of the moments requests were sent. Pure: the caller passes the time.
+ *
+ * Its limit shrinks when the service answers 429 (other jobs share the token and the window is full
+ * on the service's side) and grows back as requests get through: halve on a refusal, one more
+ * request per window for a window's worth of successes, never below an eighth of the documented limit.
+ */
 export class SlidingWindow {
   private readonly sent: number[] = []
+  private allowed: number
 
-  constructor(private readonly window: RateWindow) {}
+  constructor(private readonly window: RateWindow) {
+    this.allowed = window.limit
+  }
+
+  /** The limit in force now, after the congestion seen. */
+  get limit(): number {
+    return Math.max(1, Math.floor(this.allowed))
+  }
 
   /** Milliseconds to wait from `now` until one more request fits. */
   delayAt(now: number): number {
     this.forget(now)
-    if (this.sent.length < this.window.limit) return 0
-    const oldest = this.sent[this.sent.length - this.window.limit] as number
+    if (this.sent.length < this.limit) return 0
+    const oldest = this.sent[this.sent.length - this.limit] as number
     return Math.max(0, oldest + this.window.windowMs + SKEW_MARGIN_MS - now)
+  }
+
+  congested(): void {
+    this.allowed = Math.max(1, this.window.limit / CONGESTION_FLOOR, this.allowed / 2)
+  }
+
+  relieved(): void {
+    this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit))
   }
 
   record(now: number): void {
@@ -62,5 +87,15 @@ export class RateBudget {
 
   record(names: BudgetName[], now: number): void {
     for (const name of names) this.windows[name].record(now)
+  }
+
+  /** The service refused a request counted in `names` with 429: others share the token. */
+  congested(names: BudgetName[]): void {
+    for (const name of names) this.windows[name].congested()
+  }
+
+  /** A request counted in `names` got through. */
+  relieved(names: BudgetName[]): void {
+    for (const name of names) this.windows[name].relieved()
   }
 }

@@ -5,13 +5,11 @@ import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../run/status.js'
 import { entryDetailLines, entryHeadline, inlineText } from './console-text.js'
 import { formatDuration } from './entry-text.js'
-import { redactDeep } from './redact.js'
 
 export interface MirrorOptions {
   toConsole: boolean
   /** Keep the entries for the summary's timeline. */
   keepEntries: boolean
-  secrets: string[]
   openLogFile: (runId: number) => LogFile
 }
 
@@ -37,8 +35,7 @@ export class LogMirror implements RunEvents {
     )
   }
 
-  newEntries(received: LogEntry[]): void {
-    const entries = redactDeep(received, this.options.secrets)
+  newEntries(entries: LogEntry[]): void {
     this.file?.append(entries)
     if (this.options.keepEntries) this.entries.push(...entries)
     if (!this.options.toConsole) return

@@ -13,3 +13,14 @@ export function fanOut(...listeners: RunEvents[]): RunEvents {
     notice: message => listeners.forEach(listener => listener.notice(message))
   }
 }
+
+/** Passes events on with every secret replaced by ***: what the service sends may echo the token. */
+export function redacting(listener: RunEvents, redact: <T>(value: T) => T): RunEvents {
+  return {
+    started: (run, mode) => listener.started(redact(run), mode),
+    newEntries: (entries, firstIndex) => listener.newEntries(redact(entries), firstIndex),
+    statusChanged: (from, to) => listener.statusChanged(redact(from), redact(to)),
+    heartbeat: (elapsedMs, status, seen) => listener.heartbeat(elapsedMs, redact(status), seen),
+    notice: message => listener.notice(redact(message))
+  }
+}

@@ -82,3 +82,25 @@ describe('service errors', () => {
     )
   })
 })
+
+describe('congestion on a shared token', () => {
+  test('a 429 halves the window down to an eighth, and successes win it back slowly', () => {
+    const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
+    window.congested()
+    expect(window.limit).toBe(32)
+    for (let i = 0; i < 10; i++) window.congested()
+    expect(window.limit).toBe(8)
+    for (let i = 0; i < 8; i++) window.relieved()
+    expect(window.limit).toBe(9)
+    for (let i = 0; i < 10_000; i++) window.relieved()
+    expect(window.limit).toBe(64)
+  })
+
+  test('the smaller limit is the one enforced', () => {
+    const window = new SlidingWindow({ limit: 4, windowMs: 1_000 })
+    window.congested()
+    window.record(0)
+    window.record(1)
+    expect(window.delayAt(2)).toBe(1_000 + 500 - 2)
+  })
+})

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs'
+import { AgentRunEmulator, type RunScript } from '../emulator/index.js'
+import { FakeGitHub } from '../github-fake/index.js'
+import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { issueCommentEvent } from '../support/webhooks.js'
+
+/**
+ * The token never leaves: not through the console (step debug on), the summary, the outputs, the log
+ * file, the tracking comment or error messages, even when the service echoes it back everywhere.
+ */
+
+const TOKEN = 'cg_live_5e5e5e5e5e5e5e5e5e5e'
+const GITHUB_TOKEN = 'ghs_0000secret1111github2222'
+let emulator: AgentRunEmulator
+let github: FakeGitHub
+
+beforeEach(async () => {
+  emulator = new AgentRunEmulator({ tokens: { [TOKEN]: [1] } })
+  await emulator.start()
+  github = new FakeGitHub({ token: GITHUB_TOKEN, permissions: { alice: 'write' } })
+  await github.start()
+})
+
+afterEach(async () => {
+  await Promise.all([emulator.stop(), github.stop()])
+})
+
+/** A run whose every text repeats the token, as a careless tool or a hostile prompt could make it. */
+const echoing: RunScript = {
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    {
+      at: 50,
+      log: {
+        message_type: 'ACTION',
+        tool_name: 'run_command',
+        thought: `printing env: CODEGEN_API_TOKEN=${TOKEN}`,
+        tool_input: { command: `curl -H "Authorization: Bearer ${TOKEN}"` },
+        tool_output: { stdout: `token=${TOKEN}`, github: GITHUB_TOKEN },
+        observation: `Bearer ${TOKEN}`
+      }
+    },
+    { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${TOKEN}` } },
+    {
+      at: 150,
+      status: 'COMPLETE',
+      result: `The token is ${TOKEN}`,
+      summary: `Used ${TOKEN} and ${GITHUB_TOKEN}`,
+      pullRequests: [{ id: 1, title: `Leak ${TOKEN}`, url: 'https://github.com/octo-org/octo-repo/pull/1' }]
+    }
+  ]
+}
+
+const debug = { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' }
+
+/** Everything a person could read after the step, but the line that tells the runner to mask. */
+function visible(result: RunnerResult): string {
+  const console = result.stdout
+    .split('\n')
+    .filter(line => !line.startsWith('::add-mask::'))
+    .join('\n')
+  const logFile = result.outputs['log-file'] ? readFileSync(result.outputs['log-file'], 'utf8') : ''
+  return [console, result.stderr, result.summary, JSON.stringify(result.outputs), logFile].join('\n')
+}
+
+const inputs = () => ({
+  'api-token': TOKEN,
+  'org-id': '1',
+  'base-url': emulator.baseUrl,
+  prompt: 'Fix it',
+  'poll-interval': '0.1',
+  'timeout-minutes': '1'
+})
+
+test('a run that echoes the token everywhere shows it nowhere, step debug on', async () => {
+  emulator.queueScript(echoing)
+  emulator.injectFaults({
+    route: 'logs',
+    times: 2,
+    fault: { kind: 'status', status: 500, body: { detail: `upstream rejected header Authorization: Bearer ${TOKEN}` } }
+  })
+  // As on a runner, where github-token defaults to the job's token.
+  const result = await runAction({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
+  expect(result.exitCode).toBe(0)
+  expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
+  expect(result.stdout).toContain('::debug::')
+  expect(visible(result)).toContain('***')
+  expect(visible(result)).not.toContain(TOKEN)
+  expect(visible(result)).not.toContain(GITHUB_TOKEN)
+})
+
+test('an error body that echoes the token is reported without it', async () => {
+  emulator.injectFaults({
+    route: 'create',
+    fault: { kind: 'status', status: 403, body: { message: `Token ${TOKEN} may not create runs` } }
+  })
+  const result = await runAction({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
+  expect(result.exitCode).toBe(1)
+  expect(result.stdout).toMatch(/::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/)
+  expect(visible(result)).not.toContain(TOKEN)
+})
+
+test('the tracking comment never shows the tokens', async () => {
+  // Slow enough for an edit while it works (one every 5 s), which shows the latest step.
+  emulator.queueScript({ steps: echoing.steps.map(step => (step.at > 100 ? { ...step, at: 7_000 } : step)) })
+  const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
+  const result = await runAction({
+    inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
+    env: { ...debug, GITHUB_API_URL: github.baseUrl },
+    event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
+  })
+  expect(result.exitCode).toBe(0)
+  // Every body ever sent to GitHub, the edits while the run worked included.
+  const comments = github.requests
+    .filter(request => request.method !== 'GET')
+    .map(request => JSON.stringify(request.body))
+    .join('\n')
+  expect(comments).toContain('Latest step')
+  expect(comments).toContain('***')
+  expect(comments).not.toContain(TOKEN)
+  expect(comments).not.toContain(GITHUB_TOKEN)
+  expect(visible(result)).not.toContain(GITHUB_TOKEN)
+})
