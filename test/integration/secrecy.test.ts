@@ -77,7 +77,11 @@ test('a run that echoes the token everywhere shows it nowhere, step debug on', a
   emulator.injectFaults({
     route: 'logs',
     times: 2,
-    fault: { kind: 'status', status: 500, body: { detail: `upstream rejected header Authorization: Bearer ${TOKEN}` } }
+    fault: {
+      kind: 'status',
+      status: 500,
+      body: { detail: `upstream rejected header Authorization: Bearer ${TOKEN}` }
+    }
   })
   // As on a runner, where github-token defaults to the job's token.
   const result = await runAction({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
@@ -96,7 +100,9 @@ test('an error body that echoes the token is reported without it', async () => {
   })
   const result = await runAction({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
   expect(result.exitCode).toBe(1)
-  expect(result.stdout).toMatch(/::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/)
+  expect(result.stdout).toMatch(
+    /::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/
+  )
   expect(visible(result)).not.toContain(TOKEN)
 })
 

@@ -47,7 +47,9 @@ function figures(label: string, results: RunnerResult[]): { rateLimited: number;
   const rateLimited = emulator.requests.filter(request => request.status === 429).length
   const requests = emulator.requests.length
   const slowest = Math.max(...results.map(result => result.durationMs))
-  console.log(`${label}: ${results.length} jobs, ${requests} requests, ${rateLimited} answered 429, slowest job ${slowest} ms`)
+  console.log(
+    `${label}: ${results.length} jobs, ${requests} requests, ${rateLimited} answered 429, slowest job ${slowest} ms`
+  )
   return { rateLimited, requests }
 }
 
