@@ -311,6 +311,29 @@ describe('the bundled action, end to end', () => {
       new Set(['add-mask', 'group', 'endgroup', 'debug'].filter(c => commands.includes(c)))
     )
     expect(result.stdout).not.toMatch(/^\s*::(set-output|stop-commands|add-mask::x|error::pwned)/m)
+
+    // Nor break the summary: raw HTML shows as text, every block it opens is closed.
+    expect(result.summary).not.toMatch(/<script|<!--/)
+    expect(result.summary.match(/<details>/g)?.length).toBe(result.summary.match(/<\/details>/g)?.length)
+    expect(result.summary.match(/<pre>/g)?.length).toBe(result.summary.match(/<\/pre>/g)?.length)
+    expect(Buffer.byteLength(result.summary)).toBeLessThan(1024 * 1024)
+  })
+
+  test('a run of 3,000 entries of 2 KB: the summary stays under 1 MiB and says what it left out; the log file has all', async () => {
+    await startEmulator()
+    emulator.queueScript(fast('big'))
+    const result = await action({ 'poll-interval': '0.5' })
+    expect(result.exitCode).toBe(0)
+    const run = emulator.runs()[0]!
+    expect(run.logs).toHaveLength(3_000)
+    expect(result.outputs['log-count']).toBe('3000')
+    const logFile = readFileSync(result.outputs['log-file']!, 'utf8').trim().split('\n')
+    expect(logFile).toHaveLength(3_000)
+    expect(Buffer.byteLength(result.summary)).toBeLessThanOrEqual(1_000_000)
+    const leftOut = Number(/\*\*(\d+) log entries left out here\*\*/.exec(result.summary)?.[1])
+    expect(leftOut + (result.summary.match(/<details>/g)?.length ?? 0)).toBe(3_000)
+    // Catching up reads full pages back to back: 30 pages, within the documented 60 log reads a minute.
+    expect(emulator.requests.filter(request => request.route === 'logs').length).toBeLessThanOrEqual(35)
   })
 
   test('a cancelled job writes its summary and outputs within seconds', async () => {
