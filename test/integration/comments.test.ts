@@ -218,6 +218,34 @@ describe('a /codegen comment', () => {
     expect(trackingComments()[0]!.body).toContain('was still working when the workflow stopped waiting')
   })
 
+  test('a paused run is written to the tracking comment, with how to resume it', async () => {
+    emulator.queueScript(fast('paused'))
+    const result = await onEvent(comment({ body: '/codegen ask me first' }))
+    expect(result.outputs['outcome']).toBe('paused')
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⏸️ **paused**, waiting for a follow-up')
+    expect(body).toContain('Reply `/codegen <follow-up>` to continue this run')
+  })
+
+  test('a cancelled job writes the tracking comment before it exits', async () => {
+    emulator.queueScript(scenario('endless'))
+    const result = await runAction({
+      inputs: {
+        'api-token': 'emulator-token',
+        'org-id': '1',
+        'base-url': emulator.baseUrl,
+        'github-token': 'github-token',
+        'poll-interval': '1'
+      },
+      env: { GITHUB_API_URL: github.baseUrl },
+      event: comment({ body: '/codegen take your time' }),
+      terminateAfterMs: 4_000
+    })
+    expect(result.outputs['outcome']).toBe('cancelled')
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
+    expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
+  })
+
   test('a service error is written to the tracking comment', async () => {
     const result = await onEvent(comment({ body: '/codegen fix' }), { 'api-token': 'wrong-token' })
     expect(result.exitCode).toBe(1)
