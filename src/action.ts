@@ -47,65 +47,14 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     runner.mask(settings.githubToken)
     secrets.push(settings.githubToken)
   }
-  const context = settings.context
-  const trigger = readTrigger(
-    context.eventName,
-    COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined,
-    settings.triggerPhrase
-  )
-  const now = environment.clock.now()
-  const skipped = (reason: string): RunReport => ({
-    outcome: 'skipped',
-    mode: 'create',
-    status: '',
-    startedAt: now,
-    endedAt: now,
-    entriesSeen: 0,
-    reason
-  })
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
-    openLogFile: runId => environment.openLogFile(context.runnerTemp, runId)
+    openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
-  if (trigger.kind === 'skip') {
-    runner.notice(`No agent run: ${trigger.reason}`)
-    return publish(runner, skipped(trigger.reason), mirror, settings)
-  }
-
-  let plan = planFromInputs(settings)
-  let tracking: TrackingComment | undefined
-  if (trigger.kind === 'comment') {
-    const github = new OctokitGitHubApi({
-      token: settings.githubToken,
-      repository: context.repository,
-      apiUrl: context.apiUrl,
-      warn: message => runner.warning(message)
-    })
-    let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
-    try {
-      prepared = await prepareCommentRun(trigger, settings, {
-        github,
-        clock: environment.clock,
-        warn: message => runner.warning(message)
-      })
-    } catch (error) {
-      const report: RunReport = {
-        ...skipped(''),
-        outcome: 'error',
-        reason: undefined,
-        error: (error as Error).message
-      }
-      return publish(runner, redactDeep(report, secrets), mirror, settings)
-    }
-    if ('skip' in prepared) {
-      runner.notice(`No agent run: ${prepared.skip}`)
-      return publish(runner, skipped(prepared.skip), mirror, settings)
-    }
-    plan = { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId }
-    tracking = prepared.tracking
-    await tracking?.open()
-  }
+  const start = await decideStart(settings, environment)
+  if ('report' in start) return publish(runner, redactDeep(start.report, secrets), mirror, settings)
+  const { plan, tracking } = start
 
   // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
   const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
@@ -125,6 +74,60 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   )
   await tracking?.finish(report)
   return publish(runner, report, mirror, settings)
+}
+
+type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport }
+
+/**
+ * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
+ * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
+ * gets its report here.
+ */
+async function decideStart(settings: Settings, environment: ActionEnvironment): Promise<Start> {
+  const { runner, clock } = environment
+  const context = settings.context
+  const trigger = readTrigger(
+    context.eventName,
+    COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined,
+    settings.triggerPhrase
+  )
+  const plan = planFromInputs(settings)
+  if (trigger.kind === 'inputs') return { plan }
+  const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>): Start => ({
+    report: {
+      mode: 'create',
+      status: '',
+      startedAt: clock.now(),
+      endedAt: clock.now(),
+      entriesSeen: 0,
+      ...fields
+    }
+  })
+  const skip = (reason: string): Start => {
+    runner.notice(`No agent run: ${reason}`)
+    return notStarted({ outcome: 'skipped', reason })
+  }
+  if (trigger.kind === 'skip') return skip(trigger.reason)
+
+  const warn = (message: string): void => runner.warning(message)
+  const github = new OctokitGitHubApi({
+    token: settings.githubToken,
+    repository: context.repository,
+    apiUrl: context.apiUrl,
+    warn
+  })
+  let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
+  try {
+    prepared = await prepareCommentRun(trigger, settings, { github, clock, warn })
+  } catch (error) {
+    return notStarted({ outcome: 'error', error: (error as Error).message })
+  }
+  if ('skip' in prepared) return skip(prepared.skip)
+  await prepared.tracking?.open()
+  return {
+    plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
+    tracking: prepared.tracking
+  }
 }
 
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
