@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { close, listen } from '../support/loopback-server.js'
 import type {
   AuthorAssociation,
   FakeComment,
@@ -335,18 +335,9 @@ export class FakeGitHub {
   /** Listens (default: any free port on 127.0.0.1) and resolves to the base URL, path prefix included. */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     if (this.server) throw new Error(`The fake GitHub is already listening on ${this.baseUrl}`)
-    const server = createServer((request, response) => this.receive(request, response))
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(port, host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
-    const address = server.address() as AddressInfo
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    const { server, url } = await listen((request, response) => this.receive(request, response), port, host)
     this.server = server
-    this.url = `http://${shownHost}:${address.port}`
+    this.url = url
     return this.baseUrl
   }
 
@@ -355,9 +346,7 @@ export class FakeGitHub {
     const server = this.server
     if (!server) return
     this.server = undefined
-    const closed = new Promise<void>(resolve => server.close(() => resolve()))
-    server.closeAllConnections()
-    await closed
+    await close(server)
   }
 
   /** What GITHUB_API_URL would be: e.g. http://127.0.0.1:PORT, or http://127.0.0.1:PORT/api/v3. */
