@@ -268,7 +268,9 @@ export class HttpAgentRunApi implements AgentRunApi {
     }
     const detail = this.redact(serviceMessage(text))
     if (response.status === 429) {
-      // A rate-limited request was refused, not processed: safe to send again, writes included.
+      // A rate-limited request was refused, not processed: safe to send again, writes included. Nor
+      // does it count in our windows: refusals alone would fill one that congestion has shrunk.
+      this.budget.refused(spec.budgets, started)
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock.now())
       return {
         kind: 'retry',

@@ -23,10 +23,10 @@ export class AmbiguousWriteError extends ServiceError {
   }
 }
 
-/** The step's own time limit was reached while waiting for the service. */
+/** The step's own time limit was reached, or waiting for the service (a retry, a rate window) would pass it. */
 export class DeadlineError extends Error {
   constructor() {
-    super('the time limit (timeout-minutes) was reached')
+    super('timeout-minutes was reached, or waiting for the service to answer would have gone past it')
     this.name = 'DeadlineError'
   }
 }
@@ -45,7 +45,7 @@ export function serviceMessage(rawBody: string): string {
   try {
     parsed = JSON.parse(rawBody)
   } catch {
-    return rawBody.trim().slice(0, 300)
+    return plainText(rawBody)
   }
   if (parsed && typeof parsed === 'object') {
     const body = parsed as { message?: unknown; detail?: unknown }
@@ -62,6 +62,13 @@ export function serviceMessage(rawBody: string): string {
     }
   }
   return rawBody.trim().slice(0, 300)
+}
+
+/** A body that is not JSON: a gateway's HTML error page reads as its title (or its text), not its markup. */
+function plainText(rawBody: string): string {
+  if (!/<(?:!doctype|html|body)\b/i.test(rawBody)) return rawBody.trim().slice(0, 300)
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(rawBody)?.[1]?.trim()
+  return (title || rawBody.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 300)
 }
 
 /** What an HTTP error status means for this action's user, with the service's own words appended. */

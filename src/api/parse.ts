@@ -62,7 +62,8 @@ export function parseLogPage(body: unknown, runId: number): LogPage {
   return {
     status: optionalText(body.status),
     logs: body.logs.map(entry => parseLogEntry(entry, runId)),
-    totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null
+    totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null,
+    result: optionalText(body.result)
   }
 }
 

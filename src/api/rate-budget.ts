@@ -63,6 +63,12 @@ export class SlidingWindow {
     this.sent.push(now)
   }
 
+  /** The request recorded at `sentAt` was refused (429): it did not get through, and does not count. */
+  refused(sentAt: number): void {
+    const index = this.sent.lastIndexOf(sentAt)
+    if (index >= 0) this.sent.splice(index, 1)
+  }
+
   private forget(now: number): void {
     const horizon = now - this.window.windowMs - SKEW_MARGIN_MS
     while (this.sent.length > 0 && (this.sent[0] as number) <= horizon) this.sent.shift()
@@ -89,9 +95,18 @@ export class RateBudget {
     for (const name of names) this.windows[name].record(now)
   }
 
-  /** The service refused a request counted in `names` with 429: others share the token. */
+  /** The request counted in `names` and recorded at `sentAt` was refused (429): it does not count. */
+  refused(names: BudgetName[], sentAt: number): void {
+    for (const name of names) this.windows[name].refused(sentAt)
+  }
+
+  /**
+   * The service refused a request counted in `names` with 429: others share the token. The create
+   * window stays as it is: a step sends a few creates at most, and shrinking it would only hold the
+   * step's one run back by a minute (or end a short step at once, the wait being past its deadline).
+   */
   congested(names: BudgetName[]): void {
-    for (const name of names) this.windows[name].congested()
+    for (const name of names) if (name !== 'create') this.windows[name].congested()
   }
 
   /** A request counted in `names` got through. */

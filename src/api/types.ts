@@ -41,6 +41,8 @@ export interface LogPage {
   logs: LogEntry[]
   /** May lag behind or run ahead of the entries the endpoint actually serves. */
   totalLogs: number | null
+  /** The run's result, which travels with the entries too. */
+  result?: string | null
 }
 
 export interface Page<T> {

@@ -83,12 +83,14 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   let run: AgentRun
   let logs: LogReader
   let skipEntries = 0
+  // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
+  let restartSeen = false
   try {
     if (plan.resumeRunId !== undefined) {
       logs = new LogReader(deps.api, plan.resumeRunId, notice)
       const before = await countLogEntries(logs, deadline)
       skipEntries = before.count
-      run = await resumeRunOnce(
+      const resumed = await resumeRunOnce(
         startDeps,
         logs,
         {
@@ -96,10 +98,12 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
           prompt: plan.prompt,
           ...(plan.images.length ? { images: plan.images } : {})
         },
-        skipEntries,
+        before,
         resumeGraceMs(plan.pollIntervalMs),
         deadline
       )
+      run = resumed.run
+      restartSeen = resumed.restarted
     } else {
       const repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice))
       const key = newIdempotencyKey()
@@ -125,7 +129,9 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   deps.events.started(run, mode)
   if (!plan.wait) return report({ outcome: 'started', run })
 
-  const watcher = new RunWatcher(deps.api, logs, deps.clock, deps.events, deps.signal)
+  // What the step has shown so far: a service failure before the run ends still reports it.
+  const seen = { status: run.status ?? null, entries: 0 }
+  const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal)
   try {
     const watched = await watcher.watch({
       runId: run.id,
@@ -133,7 +139,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
       pollIntervalMs: plan.pollIntervalMs,
       skipEntries,
       initialStatus: run.status ?? null,
-      ...(mode === 'resume' ? { resumedAt: deps.clock.now() } : {})
+      ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now() } : {})
     })
     const finalRun = watched.run ?? { ...run, status: watched.status }
     const status = watched.status ?? ''
@@ -147,7 +153,28 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
           : outcomeOfStatus(statusClass)
     return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen })
   } catch (error) {
-    return report({ ...failedBeforeRun(error), run })
+    return report({
+      ...failedBeforeRun(error),
+      run: { ...run, status: seen.status },
+      status: seen.status ?? '',
+      entriesSeen: seen.entries
+    })
+  }
+}
+
+/** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
+function noting(events: WatchEvents, seen: { status: string | null; entries: number }): WatchEvents {
+  return {
+    newEntries(entries, firstIndex) {
+      seen.entries += entries.length
+      events.newEntries(entries, firstIndex)
+    },
+    statusChanged(from, to) {
+      seen.status = to
+      events.statusChanged(from, to)
+    },
+    heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
+    notice: message => events.notice(message)
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AgentRunApi } from '../api/client.js'
 import { AmbiguousWriteError, ServiceError } from '../api/errors.js'
 import { backoffDelay } from '../api/retry.js'
-import type { AgentRun, CreateRunRequest } from '../api/types.js'
+import type { AgentRun, CreateRunRequest, LogPage } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { classifyStatus } from './status.js'
@@ -94,21 +94,42 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
   return undefined
 }
 
-/** How many entries the run's log holds now: a resumed run's new work starts after them. */
-export async function countLogEntries(
-  logs: LogReader,
-  deadline: number
-): Promise<{ count: number; status: string | null }> {
-  const first = await logs.read(0, 1, { deadline })
-  if (!first) return { count: 0, status: null }
-  if (first.totalLogs !== null) return { count: first.totalLogs, status: first.status }
-  // No total given: count page by page.
+/** The log as it stood before a resume: its entries, and the run's status and result then. */
+export interface LogBaseline {
+  count: number
+  status: string | null
+  result: string | null
+}
+
+/**
+ * How many entries the run's log holds now: a resumed run's new work starts after them. Counted from
+ * the entries served, since total_logs may lag behind or run ahead of them: a short log in one read;
+ * a long one from just before its total_logs, or page by page when nothing is served there.
+ */
+export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
+  const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
+  if (!first) return { count: 0, status: null, result: null }
+  const result = first.result ?? null
   let count = 0
+  let page: LogPage | undefined = first
+  if (
+    first.logs.length === LOG_PAGE_LIMIT &&
+    first.totalLogs !== null &&
+    first.totalLogs > LOG_PAGE_LIMIT + 1
+  ) {
+    count = first.totalLogs - 1
+    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    if (page?.logs.length === 0) {
+      // total_logs ran ahead of the log: count it from the second page on.
+      count = 0
+      page = first
+    }
+  }
   for (;;) {
-    const page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
-    if (!page) return { count, status: first.status }
+    if (!page) return { count, status: first.status, result }
     count += page.logs.length
-    if (page.logs.length < LOG_PAGE_LIMIT) return { count, status: page.status }
+    if (page.logs.length < LOG_PAGE_LIMIT) return { count, status: page.status, result }
+    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
   }
 }
 
@@ -120,13 +141,13 @@ export async function resumeRunOnce(
   deps: StartDeps,
   logs: LogReader,
   request: { agent_run_id: number; prompt: string; images?: string[] },
-  baselineCount: number,
+  before: LogBaseline,
   confirmWindowMs: number,
   deadline: number
-): Promise<AgentRun> {
+): Promise<{ run: AgentRun; restarted: boolean }> {
   for (let send = 1; ; send++) {
     try {
-      return await deps.api.resumeRun(request, { deadline })
+      return { run: await deps.api.resumeRun(request, { deadline }), restarted: false }
     } catch (error) {
       if (!(error instanceof AmbiguousWriteError)) throw error
       deps.notice(`${error.message}. Checking whether the run restarted before sending again.`)
@@ -134,7 +155,7 @@ export async function resumeRunOnce(
         deps,
         logs,
         request.agent_run_id,
-        baselineCount,
+        before,
         confirmWindowMs,
         deadline
       )
@@ -142,7 +163,7 @@ export async function resumeRunOnce(
         deps.notice(
           `Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`
         )
-        return restarted
+        return { run: restarted, restarted: true }
       }
       if (send >= MAX_WRITE_SENDS) {
         throw new ServiceError(
@@ -159,7 +180,7 @@ async function waitForRestart(
   deps: StartDeps,
   logs: LogReader,
   runId: number,
-  baselineCount: number,
+  before: LogBaseline,
   windowMs: number,
   deadline: number
 ): Promise<AgentRun | undefined> {
@@ -169,10 +190,15 @@ async function waitForRestart(
       Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - deps.clock.now()),
       deps.signal
     )
-    const page = await logs.read(baselineCount, 1, { deadline })
+    const page = await logs.read(before.count, 1, { deadline })
     const run = page ? undefined : await deps.api.getRun(runId, { deadline })
     const status = page ? page.status : (run?.status ?? null)
-    if (classifyStatus(status) === 'working' || (page && page.logs.length > 0)) {
+    const result = page ? page.result : run?.result
+    // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
+    // entries, or a new result (a run may restart and end between two checks without an entry).
+    const working = status !== null && classifyStatus(status) === 'working'
+    const newResult = !!before.result && !!result && result !== before.result
+    if (working || (page && page.logs.length > 0) || newResult) {
       return run ?? (await deps.api.getRun(runId, { deadline }))
     }
   }

@@ -1,5 +1,5 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { close, listen } from '../support/loopback-server.js'
 import { FaultPlan } from './faults.js'
 import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter, type RateLimitName } from './rate-limits.js'
 import { defaultRepos } from './repos.js'
@@ -233,18 +233,9 @@ export class AgentRunEmulator {
   /** Listens (default: any free port on 127.0.0.1) and resolves to the base URL. */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     if (this.server) throw new Error(`The emulator is already listening on ${this.url}`)
-    const server = createServer((request, response) => this.receive(request, response))
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(port, host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
-    const address = server.address() as AddressInfo
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    const { server, url } = await listen((request, response) => this.receive(request, response), port, host)
     this.server = server
-    this.url = `http://${shownHost}:${address.port}`
+    this.url = url
     return this.url
   }
 
@@ -256,9 +247,7 @@ export class AgentRunEmulator {
     this.url = undefined
     for (const timer of this.heldAnswers) clearTimeout(timer)
     this.heldAnswers.clear()
-    const closed = new Promise<void>(resolve => server.close(() => resolve()))
-    server.closeAllConnections()
-    await closed
+    await close(server)
   }
 
   get baseUrl(): string {

@@ -46,7 +46,14 @@ const echoing: RunScript = {
       status: 'COMPLETE',
       result: `The token is ${TOKEN}`,
       summary: `Used ${TOKEN} and ${GITHUB_TOKEN}`,
-      pullRequests: [{ id: 1, title: `Leak ${TOKEN}`, url: 'https://github.com/octo-org/octo-repo/pull/1' }]
+      pullRequests: [
+        {
+          id: 1,
+          title: `Leak ${TOKEN}`,
+          url: 'https://github.com/octo-org/octo-repo/pull/1',
+          head_branch_name: null
+        }
+      ]
     }
   ]
 }

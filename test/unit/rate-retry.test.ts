@@ -59,7 +59,7 @@ describe('retry timing', () => {
 })
 
 describe('service errors', () => {
-  test('reads message, then detail, then the raw text', () => {
+  test('reads message, then detail, then the raw text (a gateway page by its title or text)', () => {
     expect(serviceMessage('{"message":"Agent run not found.","status_code":404}')).toBe(
       'Agent run not found.'
     )
@@ -67,7 +67,13 @@ describe('service errors', () => {
     expect(
       serviceMessage('{"detail":[{"loc":["body","prompt"],"msg":"Field required","type":"missing"}]}')
     ).toBe('prompt: Field required')
-    expect(serviceMessage('<html>Bad gateway</html>')).toBe('<html>Bad gateway</html>')
+    expect(serviceMessage('Internal Server Error')).toBe('Internal Server Error')
+    expect(serviceMessage('<html>Bad gateway</html>')).toBe('Bad gateway')
+    expect(
+      serviceMessage(
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><h1>502 Bad Gateway</h1></body></html>'
+      )
+    ).toBe('502 Bad Gateway')
   })
 
   test('says what each status means', () => {
