@@ -1,5 +1,4 @@
 import { HttpAgentRunApi } from './api/client.js'
-import { OctokitGitHubApi } from './github/api.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
@@ -110,6 +109,8 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
   if (trigger.kind === 'skip') return skip(trigger.reason)
 
   const warn = (message: string): void => runner.warning(message)
+  // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
+  const { OctokitGitHubApi } = await import('./github/api.js')
   const github = new OctokitGitHubApi({
     token: settings.githubToken,
     repository: context.repository,

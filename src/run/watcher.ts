@@ -70,7 +70,7 @@ export class RunWatcher {
     let lastProgress = started
     let lastHeartbeat = started
     let quietPolls = 0
-    let finalAnswerSeen = false
+    let finalAnswerAt: number | undefined
     // A resumed run counts as fresh once it is seen working or writes new entries.
     let fresh = plan.resumedAt === undefined
     let staleReported = false
@@ -85,7 +85,8 @@ export class RunWatcher {
         unknownStatuses.add(next)
         this.events.notice(`Unknown run status "${next}": treating it as still working.`)
       }
-      if (classifyStatus(next) === 'working') fresh = true
+      // A page without a status says nothing of a restart: only a working status does.
+      if (next !== null && classifyStatus(next) === 'working') fresh = true
     }
 
     let ending: WatchEnding = 'ended'
@@ -94,6 +95,7 @@ export class RunWatcher {
         const options = { deadline: plan.deadline }
         let more = false
         let progressed = false
+        const statusBefore = status
         const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined
         if (page) {
           if (page.logs.length > 0) {
@@ -101,7 +103,8 @@ export class RunWatcher {
             cursor += page.logs.length
             progressed = true
             lastProgress = this.clock.now()
-            finalAnswerSeen ||= page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER')
+            if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
+              finalAnswerAt = this.clock.now()
             fresh = true
           }
           // A full page, or a total beyond what we have, means more is waiting right now.
@@ -128,13 +131,19 @@ export class RunWatcher {
         }
         if (more) continue
 
-        quietPolls = progressed ? 0 : quietPolls + 1
+        // New entries or a new status: the run is moving, and its end may be near.
+        quietPolls = progressed || status !== statusBefore ? 0 : quietPolls + 1
         const now = this.clock.now()
         if (now - lastProgress >= heartbeatMs && now - lastHeartbeat >= heartbeatMs) {
           this.events.heartbeat(now - started, status, cursor - plan.skipEntries)
           lastHeartbeat = now
         }
-        const delay = nextPollDelay({ baseMs: plan.pollIntervalMs, finalAnswerSeen, quietPolls })
+        const delay = nextPollDelay({
+          baseMs: plan.pollIntervalMs,
+          quietPolls,
+          sinceFinalAnswerMs: finalAnswerAt === undefined ? undefined : now - finalAnswerAt,
+          awaitingRestart: !fresh
+        })
         const left = plan.deadline - now
         if (left <= 0) throw new DeadlineError()
         await this.clock.sleep(Math.min(delay, left), this.signal)

@@ -66,15 +66,38 @@ describe('RunWatcher', () => {
     expect(api.calls.filter(call => call === 'get')).toHaveLength(1)
   })
 
-  test('polls fast once a FINAL_ANSWER is seen', async () => {
+  test('polls every 1.4 bases while entries flow, then every second once a FINAL_ANSWER is seen', async () => {
     const { clock, watch } = setUp([
-      { at: 0, status: 'ACTIVE' },
+      { at: 0, status: 'ACTIVE', entries: 1 },
+      { at: 4_000, entries: 2 },
       { at: 9_000, finalAnswer: true },
-      { at: 11_500, status: 'COMPLETE' }
+      { at: 15_500, status: 'COMPLETE' }
     ])
     await watch()
-    expect(clock.sleeps).toEqual([5_000, 5_000, 1_000, 1_000])
-    expect(nextPollDelay({ baseMs: 500, finalAnswerSeen: true, quietPolls: 0 })).toBe(500)
+    expect(clock.sleeps).toEqual([7_000, 7_000, 1_000, 1_000])
+    expect(nextPollDelay({ baseMs: 500, quietPolls: 0, sinceFinalAnswerMs: 0 })).toBe(100)
+  })
+
+  test('backs off while the run is quiet, up to twice the base', async () => {
+    const { api, clock, watch } = setUp([
+      { at: 0, status: 'ACTIVE', entries: 1 },
+      { at: 50_000, entries: 1 },
+      { at: 61_000, status: 'ERROR' }
+    ])
+    await watch()
+    expect(clock.sleeps).toEqual([7_000, 7_000, 8_500, 10_000, 10_000, 10_000, 7_000, 7_000])
+    // Nine polls and the final read, where a fixed 5 s poll makes fourteen and the final read.
+    expect(api.calls).toHaveLength(10)
+  })
+
+  test('a status change counts as progress', async () => {
+    const { clock, watch } = setUp([
+      { at: 0, status: 'PENDING' },
+      { at: 20_000, status: 'ACTIVE' },
+      { at: 40_000, status: 'COMPLETE' }
+    ])
+    await watch()
+    expect(clock.sleeps).toEqual([7_000, 7_000, 8_500, 7_000, 7_000, 8_500])
   })
 
   test('pages through a backlog without sleeping', async () => {
@@ -138,8 +161,9 @@ describe('RunWatcher', () => {
     await watch()
     expect(events.lines.filter(line => line.includes('Unknown run status "WARMING_UP"'))).toHaveLength(1)
     expect(events.lines.filter(line => line.startsWith('heartbeat'))).toEqual([
-      'heartbeat 60000 WARMING_UP 0',
-      'heartbeat 120000 WARMING_UP 0'
+      // Polls back off to every 10 s while quiet: the heartbeat comes with the first poll past each minute.
+      'heartbeat 62500 WARMING_UP 0',
+      'heartbeat 122500 WARMING_UP 0'
     ])
   })
 
