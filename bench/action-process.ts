@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { ACTION_ENTRY, inputEnvironment, parseOutputFile } from '../test/harness/runner-process.js'
+import { ACTION_ENTRY, parseOutputFile, prepareRunner } from '../test/harness/runner-process.js'
 
 /**
  * Spawns the bundled action as the runner does (the harness's environment: INPUT_*, GITHUB_OUTPUT,
@@ -65,39 +65,8 @@ export interface SpawnOptions {
 }
 
 export async function spawnAction(options: SpawnOptions): Promise<ActionRun> {
-  const root = mkdtempSync(join(tmpdir(), 'codegen-bench-'))
-  const workspace = join(root, 'workspace')
-  const runnerTemp = join(root, 'runner-temp')
-  mkdirSync(workspace)
-  mkdirSync(runnerTemp)
-  const outputPath = join(root, 'github-output')
-  const summaryPath = join(root, 'step-summary.md')
-  const eventPath = join(root, 'event.json')
+  const { root, workspace, outputPath, summaryPath, env } = prepareRunner(options)
   const usagePath = join(root, 'usage.json')
-  writeFileSync(outputPath, '')
-  writeFileSync(summaryPath, '')
-  writeFileSync(eventPath, '{}')
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? root,
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_REPOSITORY: 'octo-org/octo-repo',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_WORKFLOW: 'agent',
-    GITHUB_EVENT_NAME: 'workflow_dispatch',
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_ACTOR: 'octocat',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_WORKSPACE: workspace,
-    RUNNER_TEMP: runnerTemp,
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    ...inputEnvironment(options.inputs),
-    ...options.env
-  }
   if (options.measureUsage) {
     const preload = join(root, 'usage-preload.cjs')
     writeFileSync(preload, USAGE_PRELOAD)

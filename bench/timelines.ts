@@ -1,4 +1,5 @@
 import type { LogEntry, RunScript, ScriptStep } from '../test/emulator/index.js'
+import { mulberry32 } from '../test/support/random.js'
 
 /**
  * The runs the benchmark follows, as emulator scripts. Seeded, so every run of the benchmark
@@ -37,18 +38,6 @@ export interface AgentTimelineOptions {
 
 export const REALISTIC_FINAL_GAP: [number, number] = [2_000, 10_000]
 
-/** mulberry32: small, fast and good enough to draw timelines from. */
-export function randomSource(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 const TOOLS = ['view_file', 'ripgrep_search', 'run_command', 'edit_file', 'list_directory']
 const PROSE =
   'Reading the module and its tests to see where the quoted field handling diverges from the grammar; ' +
@@ -86,7 +75,7 @@ const between = (random: () => number, [min, max]: [number, number]): number =>
 
 /** A run of the agent model above. */
 export function agentTimeline(seed: number, options: AgentTimelineOptions): Timeline {
-  const random = randomSource(seed)
+  const random = mulberry32(seed)
   const { durationMs, ending } = options
   let endAt: number
   let finalAnswerAt: number | undefined

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../support/random.js'
 import type {
   EmulatorOptions,
   Fault,
@@ -18,18 +19,6 @@ import type {
 
 /** Per-request time limit the suite gives the action (CODEGEN_REQUEST_TIMEOUT_MS). */
 export const REQUEST_TIMEOUT_MS = 800
-
-/** mulberry32: a small, fast 32-bit PRNG; plenty for choosing faults. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 class Dice {
   private readonly next: () => number

@@ -99,7 +99,16 @@ export function parseOutputFile(text: string): Record<string, string> {
   return outputs
 }
 
-export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
+/** The folders, files and environment a runner gives a step: a fresh temporary tree each time. */
+export interface RunnerFolder {
+  root: string
+  workspace: string
+  outputPath: string
+  summaryPath: string
+  env: Record<string, string>
+}
+
+export function prepareRunner(options: Pick<RunnerOptions, 'inputs' | 'env' | 'event'>): RunnerFolder {
   const root = mkdtempSync(join(tmpdir(), 'codegen-action-'))
   const workspace = join(root, 'workspace')
   const runnerTemp = join(root, 'runner-temp')
@@ -134,6 +143,11 @@ export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
     ...options.env
   }
 
+  return { root, workspace, outputPath, summaryPath, env }
+}
+
+export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
+  const { workspace, outputPath, summaryPath, env } = prepareRunner(options)
   const started = Date.now()
   const child = spawn(options.node ?? process.env.ACTION_NODE ?? process.execPath, [ACTION_ENTRY], {
     env,
