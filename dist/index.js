@@ -36252,10 +36252,10 @@ class AmbiguousWriteError extends ServiceError {
         this.name = 'AmbiguousWriteError';
     }
 }
-/** The step's own time limit was reached, or waiting for the service (a retry, a rate window) would pass it. */
+/** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 class DeadlineError extends Error {
     constructor() {
-        super('timeout-minutes was reached, or waiting for the service to answer would have gone past it');
+        super('timeout-minutes was reached');
         this.name = 'DeadlineError';
     }
 }
@@ -36506,7 +36506,8 @@ function parseLogPage(body, runId) {
         status: optionalText(body.status),
         logs: body.logs.map(entry => parseLogEntry(entry, runId)),
         totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null,
-        result: optionalText(body.result)
+        // Absent (the ALPHA endpoint drifts) is unknown, not "no result".
+        result: 'result' in body ? optionalText(body.result) : undefined
     };
 }
 function parseRepo(raw) {
@@ -36641,8 +36642,8 @@ class HttpAgentRunApi {
         let failures = 0;
         let refusals = 0;
         for (let attempt = 1;; attempt++) {
-            await this.waitForBudget(spec.budgets, options.deadline);
-            const outcome = await this.attempt(spec, parse, attempt, options.deadline);
+            await this.waitForBudget(spec.budgets, options);
+            const outcome = await this.attempt(spec, parse, attempt, options);
             if (outcome.kind === 'done') {
                 this.budget.relieved(spec.budgets);
                 return outcome.value;
@@ -36659,17 +36660,18 @@ class HttpAgentRunApi {
             this.stats.retries++;
             const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random());
             this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
-            await this.sleepWithin(delay, options.deadline);
+            await this.sleepWithin(delay, options);
         }
         throw new ServiceError(this.redact(`Could not ${spec.what} after ${failures + refusals} attempts: ${lastReason}`), undefined, true);
     }
-    async attempt(spec, parse, attempt, deadline) {
+    async attempt(spec, parse, attempt, options) {
         const url = new URL(this.baseUrl + spec.path);
         for (const [key, value] of Object.entries(spec.query ?? {}))
             url.searchParams.set(key, String(value));
-        const timeoutMs = this.timeoutWithin(deadline);
+        const timeoutMs = this.timeoutWithin(options.deadline);
         const timeout = AbortSignal.timeout(timeoutMs);
-        const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout;
+        const cancellation = this.cancellation(options);
+        const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout;
         const started = this.config.clock.now();
         this.budget.record(spec.budgets, started);
         this.stats.requests++;
@@ -36690,7 +36692,7 @@ class HttpAgentRunApi {
             text = await response.text();
         }
         catch (error) {
-            if (this.config.signal?.aborted)
+            if (cancellation?.aborted)
                 throw new CancelledError();
             const code = error.code ?? '';
             const reason = timeout.aborted
@@ -36737,19 +36739,24 @@ class HttpAgentRunApi {
         }
         throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false);
     }
-    async waitForBudget(budgets, deadline) {
+    async waitForBudget(budgets, options) {
         for (;;) {
             const delay = this.budget.delayAt(budgets, this.config.clock.now());
             if (delay <= 0)
                 return;
             this.debug(`waiting ${delay} ms to stay within the service's rate limits`);
-            await this.sleepWithin(delay, deadline);
+            await this.sleepWithin(delay, options);
         }
     }
-    async sleepWithin(ms, deadline) {
-        if (deadline !== undefined && this.config.clock.now() + ms >= deadline)
+    /** Waits `ms`, or until the deadline and then gives up: the step keeps its time limit, to the end. */
+    async sleepWithin(ms, options) {
+        const left = options.deadline === undefined ? Infinity : options.deadline - this.config.clock.now();
+        await this.config.clock.sleep(Math.min(ms, Math.max(0, left)), this.cancellation(options));
+        if (ms >= left)
             throw new DeadlineError();
-        await this.config.clock.sleep(ms, this.config.signal);
+    }
+    cancellation(options) {
+        return options.afterCancel ? undefined : this.config.signal;
     }
     timeoutWithin(deadline) {
         if (deadline === undefined)
@@ -37366,6 +37373,8 @@ function failureReason(outcome, failOn, pullRequestCount) {
     switch (outcome) {
         case 'cancelled':
             return 'The job was cancelled before the agent run ended.';
+        case 'error':
+            return 'The agent run could not be started or followed.';
         case 'failure':
             return failOn.has('failure') ? 'The agent run failed.' : undefined;
         case 'timeout':
@@ -37534,8 +37543,8 @@ async function findRunByKey(api, key, deadline) {
 async function countLogEntries(logs, deadline) {
     const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline });
     if (!first)
-        return { count: 0, status: null, result: null };
-    const result = first.result ?? null;
+        return { count: 0, status: null, result: undefined };
+    const result = first.result;
     let count = 0;
     let page = first;
     if (first.logs.length === LOG_PAGE_LIMIT &&
@@ -37687,10 +37696,15 @@ class RunWatcher {
         let lastHeartbeat = started;
         let quietPolls = 0;
         let finalAnswerAt;
-        // A resumed run counts as fresh once it is seen working or writes new entries.
+        // A resumed run counts as fresh once it is seen working, writes new entries or has a new result.
         let fresh = plan.resumedAt === undefined;
-        let staleReported = false;
+        const newResult = (result) => plan.earlierResult !== undefined && !!result && result !== plan.earlierResult;
         const observe = (next) => {
+            // One ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+            if (next !== status && next !== null && status !== null) {
+                if (classifyStatus(next) !== 'working' && classifyStatus(status) !== 'working')
+                    fresh = true;
+            }
             if (next !== status) {
                 this.events.statusChanged(status, next);
                 status = next;
@@ -37727,22 +37741,21 @@ class RunWatcher {
                         page.logs.length >= LOG_PAGE_LIMIT ||
                             (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor);
                     observe(page.status);
+                    if (newResult(page.result))
+                        fresh = true;
                 }
                 else {
                     lastRun = await this.api.getRun(plan.runId, options);
                     observe(lastRun.status ?? null);
+                    if (newResult(lastRun.result))
+                        fresh = true;
                 }
                 if (classifyStatus(status) !== 'working') {
                     if (fresh && !more)
                         break;
-                    if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) {
-                        if (!staleReported) {
-                            this.events.notice(`The run still reports its earlier status ${status} ${Math.round(grace / 1000)} s after the resume, with no new log entries: reporting it as it stands.`);
-                            staleReported = true;
-                        }
-                        if (!more)
-                            break;
-                    }
+                    // Past the grace period the earlier ending is all there is: the caller reports it as such.
+                    if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace)
+                        break;
                 }
                 if (more)
                     continue;
@@ -37779,7 +37792,8 @@ class RunWatcher {
             run.status = status;
         if (run && ending !== 'ended')
             status = run.status ?? status;
-        return { ending, status, run, entriesSeen: cursor - plan.skipEntries };
+        const restarted = fresh || newResult(run?.result);
+        return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted };
     }
     async finalRead(plan, ending, lastRun) {
         if (ending === 'ended' && lastRun && classifyStatus(lastRun.status) !== 'working')
@@ -37788,7 +37802,11 @@ class RunWatcher {
             if (ending === 'ended')
                 return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS });
             // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
-            return await this.api.getRun(plan.runId, { deadline: this.clock.now() + FINAL_READ_MS, maxAttempts: 1 });
+            return await this.api.getRun(plan.runId, {
+                deadline: this.clock.now() + FINAL_READ_MS,
+                maxAttempts: 1,
+                afterCancel: ending === 'cancelled'
+            });
         }
         catch (error) {
             if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
@@ -37822,6 +37840,7 @@ async function runAgent(plan, deps) {
     let run;
     let logs;
     let skipEntries = 0;
+    let earlierResult;
     // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
     let restartSeen = false;
     try {
@@ -37829,6 +37848,7 @@ async function runAgent(plan, deps) {
             logs = new LogReader(deps.api, plan.resumeRunId, notice);
             const before = await countLogEntries(logs, deadline);
             skipEntries = before.count;
+            earlierResult = before.result;
             const resumed = await resumeRunOnce(startDeps, logs, {
                 agent_run_id: plan.resumeRunId,
                 prompt: plan.prompt,
@@ -37855,23 +37875,25 @@ async function runAgent(plan, deps) {
     catch (error) {
         return report(failedBeforeRun(error));
     }
-    deps.events.started(run, mode);
-    if (!plan.wait)
-        return report({ outcome: 'started', run });
-    // What the step has shown so far: a service failure before the run ends still reports it.
+    // What the step has shown so far: a failure after the run started still reports it.
     const seen = { status: run.status ?? null, entries: 0 };
-    const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal);
     try {
+        deps.events.started(run, mode);
+        if (!plan.wait)
+            return report({ outcome: 'started', run });
+        const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal);
         const watched = await watcher.watch({
             runId: run.id,
             deadline,
             pollIntervalMs: plan.pollIntervalMs,
             skipEntries,
             initialStatus: run.status ?? null,
-            ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now() } : {})
+            ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now(), earlierResult } : {})
         });
-        const finalRun = watched.run ?? { ...run, status: watched.status };
         const status = watched.status ?? '';
+        if (!watched.restarted)
+            return notRestarted(run, watched, report);
+        const finalRun = watched.run ?? { ...run, status: watched.status };
         const statusClass = classifyStatus(status);
         // A run seen ended in the last read counts as ended, whatever stopped the wait.
         const outcome = watched.ending === 'cancelled'
@@ -37883,12 +37905,28 @@ async function runAgent(plan, deps) {
     }
     catch (error) {
         return report({
-            ...failedBeforeRun(error),
+            ...failedAfterStart(error),
             run: { ...run, status: seen.status },
             status: seen.status ?? '',
             entriesSeen: seen.entries
         });
     }
+}
+/**
+ * A resumed run that never showed a sign of restarting still carries its earlier ending: that is
+ * reported as what it is, never as the follow-up's result.
+ */
+function notRestarted(run, watched, report) {
+    const earlier = { ...(watched.run ?? run), result: null, summary: null, github_pull_requests: [] };
+    const status = watched.status ?? '';
+    const common = { run: earlier, status, entriesSeen: watched.entriesSeen };
+    if (watched.ending !== 'ended')
+        return report({ outcome: watched.ending, ...common });
+    return report({
+        outcome: 'error',
+        ...common,
+        error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${status || 'none'}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url})` : ''} or resume it again.`
+    });
 }
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
 function noting(events, seen) {
@@ -37922,6 +37960,16 @@ function failedBeforeRun(error) {
     if (error instanceof ServiceError)
         return { outcome: 'error', error: error.message };
     throw error;
+}
+/** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
+function failedAfterStart(error) {
+    try {
+        return failedBeforeRun(error);
+    }
+    catch {
+        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
@@ -38177,19 +38225,26 @@ function readImages(input, workspace) {
                 problems.push(`images: "${line.slice(0, 40)}…" is not a base64 image data URI (expected data:image/png|jpeg|gif|webp;base64,...)`);
             continue;
         }
-        const image = readImageFile(line, workspace);
+        // Past the cap, files are only checked, not read: a long list of large files costs no memory.
+        const room = MAX_IMAGES_BYTES - encodedLength(images);
+        const image = readImageFile(line, workspace, room);
         if (typeof image === 'string')
             images.push(image);
         else
             problems.push(image.problem);
     }
-    const total = images.reduce((sum, uri) => sum + uri.length, 0);
+    const total = encodedLength(images);
     if (total > MAX_IMAGES_BYTES) {
         problems.push(`images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`);
     }
     return { images, problems };
 }
-function readImageFile(path, workspace) {
+function encodedLength(images) {
+    return images.reduce((sum, uri) => sum + uri.length, 0);
+}
+/** Base64 makes 4 characters of every 3 bytes. */
+const encodedSize = (bytes) => Math.ceil(bytes / 3) * 4;
+function readImageFile(path, workspace, room) {
     let real;
     let root;
     try {
@@ -38200,15 +38255,22 @@ function readImageFile(path, workspace) {
         return { problem: `images: "${path}" is neither a data URI nor a readable file` };
     }
     const inside = (0,external_node_path_.relative)(root, real);
-    if (inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside)) {
+    // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
+    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside)) {
         return {
             problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
         };
     }
     if (!(0,external_node_fs_.statSync)(real).isFile())
         return { problem: `images: "${path}" is not a file` };
-    if ((0,external_node_fs_.statSync)(real).size > MAX_IMAGES_BYTES) {
+    const size = (0,external_node_fs_.statSync)(real).size;
+    if (size > MAX_IMAGES_BYTES) {
         return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` };
+    }
+    if (encodedSize(size) > room) {
+        return {
+            problem: `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`
+        };
     }
     const bytes = (0,external_node_fs_.readFileSync)(real);
     const kind = SIGNATURES.find(signature => signature.matches(bytes));
@@ -38375,6 +38437,7 @@ function triggerPhrase(text, problems) {
 
 
 
+
 /** Runs the action; returns why the step fails, or undefined when it passes. */
 async function runAction(environment) {
     const { runner, env } = environment;
@@ -38493,20 +38556,26 @@ async function publish(runner, report, mirror, settings) {
     const outputs = actionOutputs(report, mirror.logFile);
     for (const name of OUTPUT_NAMES)
         runner.setOutput(name, outputs[name]);
-    runner.info(`Outcome: ${report.outcome}${report.status ? ` (status ${report.status})` : ''}; ${report.entriesSeen} log entries mirrored${mirror.logFile ? ` to ${mirror.logFile}` : ''}`);
+    runner.info(`Outcome: ${report.outcome}${report.status ? ` (status ${inlineText(report.status).slice(0, 60)})` : ''}; ${report.entriesSeen} log entries mirrored${mirror.logFile ? ` to ${mirror.logFile}` : ''}`);
     const summary = renderSummary({
         report,
         entries: settings.mirrorToSummary ? mirror.entries : undefined,
         logFile: mirror.logFile
     });
     await runner.appendSummary(summary);
-    return failureMessage(report, settings);
+    const failure = failureMessage(report, settings);
+    // An error that fail-on lets pass (a timeout before the run existed) is still said.
+    if (!failure && report.error)
+        runner.warning(report.error);
+    return failure;
 }
 function failureMessage(report, settings) {
+    const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
     if (report.error)
         return report.error;
-    const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason || !report.run)
+    if (!report.run)
         return reason;
     return `${reason} Agent run ${report.run.id}, status ${report.status || 'unknown'}${report.run.web_url ? `: ${report.run.web_url}` : ''}`;
 }

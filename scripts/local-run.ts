@@ -7,6 +7,7 @@
  *   npm start                                  emulator, the 'success' scenario
  *   npm start -- --scenario failure "Fix it"   another scenario, another prompt
  *   CODEGEN_API_TOKEN=... CODEGEN_ORG_ID=... npm start -- "Fix the flaky test"
+ *     (CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name to look it up, picks the repository)
  */
 import { parseArgs } from 'node:util'
 import { AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
@@ -25,6 +26,8 @@ const prompt = positionals.join(' ') || 'Fix the failing test in src/parser.ts'
 const realToken = process.env.CODEGEN_API_TOKEN
 let emulator: AgentRunEmulator | undefined
 let inputs: Record<string, string>
+/** The harness stands in a sample repository and workflow run; a real run records only what is true. */
+let env: Record<string, string> = {}
 
 if (realToken) {
   if (!process.env.CODEGEN_ORG_ID) {
@@ -36,7 +39,16 @@ if (realToken) {
     'api-token': realToken,
     'org-id': process.env.CODEGEN_ORG_ID,
     'base-url': process.env.CODEGEN_BASE_URL ?? 'https://api.codegen.com',
+    'repo-id': process.env.CODEGEN_REPO_ID ?? '',
     prompt
+  }
+  env = {
+    GITHUB_REPOSITORY: process.env.GITHUB_REPOSITORY ?? '',
+    GITHUB_RUN_ID: '',
+    GITHUB_WORKFLOW: 'npm start',
+    GITHUB_EVENT_NAME: 'local',
+    GITHUB_ACTOR: process.env.USER ?? '',
+    GITHUB_SHA: ''
   }
 } else {
   if (!SCENARIO_NAMES.includes(values.scenario)) {
@@ -56,7 +68,7 @@ if (realToken) {
   }
 }
 
-const result = await runAction({ inputs, inheritOutput: true, killAfterMs: 60 * 60_000 })
+const result = await runAction({ inputs, env, inheritOutput: true, killAfterMs: 60 * 60_000 })
 await emulator?.stop()
 
 console.log('\nOutputs:')

@@ -6,6 +6,7 @@ import { readTrigger } from './github/trigger.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
+import { inlineText } from './report/console-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
@@ -159,7 +160,7 @@ async function publish(
   const outputs = actionOutputs(report, mirror.logFile)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
-    `Outcome: ${report.outcome}${report.status ? ` (status ${report.status})` : ''}; ${report.entriesSeen} log entries mirrored${
+    `Outcome: ${report.outcome}${report.status ? ` (status ${inlineText(report.status).slice(0, 60)})` : ''}; ${report.entriesSeen} log entries mirrored${
       mirror.logFile ? ` to ${mirror.logFile}` : ''
     }`
   )
@@ -169,13 +170,17 @@ async function publish(
     logFile: mirror.logFile
   })
   await runner.appendSummary(summary)
-  return failureMessage(report, settings)
+  const failure = failureMessage(report, settings)
+  // An error that fail-on lets pass (a timeout before the run existed) is still said.
+  if (!failure && report.error) runner.warning(report.error)
+  return failure
 }
 
 function failureMessage(report: RunReport, settings: Settings): string | undefined {
-  if (report.error) return report.error
   const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0)
-  if (!reason || !report.run) return reason
+  if (!reason) return undefined
+  if (report.error) return report.error
+  if (!report.run) return reason
   return `${reason} Agent run ${report.run.id}, status ${report.status || 'unknown'}${
     report.run.web_url ? `: ${report.run.web_url}` : ''
   }`

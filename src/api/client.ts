@@ -20,6 +20,8 @@ export type LogPath = 'interface' | 'alpha'
 export interface CallOptions {
   deadline?: number
   maxAttempts?: number
+  /** A last read after the job was cancelled: not aborted by the cancellation, only by its deadline. */
+  afterCancel?: boolean
 }
 
 /** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
@@ -184,8 +186,8 @@ export class HttpAgentRunApi implements AgentRunApi {
     let failures = 0
     let refusals = 0
     for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(spec.budgets, options.deadline)
-      const outcome = await this.attempt(spec, parse, attempt, options.deadline)
+      await this.waitForBudget(spec.budgets, options)
+      const outcome = await this.attempt(spec, parse, attempt, options)
       if (outcome.kind === 'done') {
         this.budget.relieved(spec.budgets)
         return outcome.value
@@ -199,7 +201,7 @@ export class HttpAgentRunApi implements AgentRunApi {
       this.stats.retries++
       const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random())
       this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
-      await this.sleepWithin(delay, options.deadline)
+      await this.sleepWithin(delay, options)
     }
     throw new ServiceError(
       this.redact(`Could not ${spec.what} after ${failures + refusals} attempts: ${lastReason}`),
@@ -212,13 +214,14 @@ export class HttpAgentRunApi implements AgentRunApi {
     spec: RequestSpec,
     parse: (body: unknown) => T,
     attempt: number,
-    deadline?: number
+    options: CallOptions
   ): Promise<Attempt<T>> {
     const url = new URL(this.baseUrl + spec.path)
     for (const [key, value] of Object.entries(spec.query ?? {})) url.searchParams.set(key, String(value))
-    const timeoutMs = this.timeoutWithin(deadline)
+    const timeoutMs = this.timeoutWithin(options.deadline)
     const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout
+    const cancellation = this.cancellation(options)
+    const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout
     const started = this.config.clock.now()
     this.budget.record(spec.budgets, started)
     this.stats.requests++
@@ -239,7 +242,7 @@ export class HttpAgentRunApi implements AgentRunApi {
       })
       text = await response.text()
     } catch (error) {
-      if (this.config.signal?.aborted) throw new CancelledError()
+      if (cancellation?.aborted) throw new CancelledError()
       const code = (error as { code?: string }).code ?? ''
       const reason = timeout.aborted
         ? `no answer within ${timeoutMs} ms`
@@ -287,18 +290,24 @@ export class HttpAgentRunApi implements AgentRunApi {
     throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false)
   }
 
-  private async waitForBudget(budgets: BudgetName[], deadline?: number): Promise<void> {
+  private async waitForBudget(budgets: BudgetName[], options: CallOptions): Promise<void> {
     for (;;) {
       const delay = this.budget.delayAt(budgets, this.config.clock.now())
       if (delay <= 0) return
       this.debug(`waiting ${delay} ms to stay within the service's rate limits`)
-      await this.sleepWithin(delay, deadline)
+      await this.sleepWithin(delay, options)
     }
   }
 
-  private async sleepWithin(ms: number, deadline?: number): Promise<void> {
-    if (deadline !== undefined && this.config.clock.now() + ms >= deadline) throw new DeadlineError()
-    await this.config.clock.sleep(ms, this.config.signal)
+  /** Waits `ms`, or until the deadline and then gives up: the step keeps its time limit, to the end. */
+  private async sleepWithin(ms: number, options: CallOptions): Promise<void> {
+    const left = options.deadline === undefined ? Infinity : options.deadline - this.config.clock.now()
+    await this.config.clock.sleep(Math.min(ms, Math.max(0, left)), this.cancellation(options))
+    if (ms >= left) throw new DeadlineError()
+  }
+
+  private cancellation(options: CallOptions): AbortSignal | undefined {
+    return options.afterCancel ? undefined : this.config.signal
   }
 
   private timeoutWithin(deadline?: number): number {

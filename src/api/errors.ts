@@ -23,10 +23,10 @@ export class AmbiguousWriteError extends ServiceError {
   }
 }
 
-/** The step's own time limit was reached, or waiting for the service (a retry, a rate window) would pass it. */
+/** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 export class DeadlineError extends Error {
   constructor() {
-    super('timeout-minutes was reached, or waiting for the service to answer would have gone past it')
+    super('timeout-minutes was reached')
     this.name = 'DeadlineError'
   }
 }

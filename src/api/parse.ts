@@ -63,7 +63,8 @@ export function parseLogPage(body: unknown, runId: number): LogPage {
     status: optionalText(body.status),
     logs: body.logs.map(entry => parseLogEntry(entry, runId)),
     totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null,
-    result: optionalText(body.result)
+    // Absent (the ALPHA endpoint drifts) is unknown, not "no result".
+    result: 'result' in body ? optionalText(body.result) : undefined
   }
 }
 

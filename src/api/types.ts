@@ -41,7 +41,7 @@ export interface LogPage {
   logs: LogEntry[]
   /** May lag behind or run ahead of the entries the endpoint actually serves. */
   totalLogs: number | null
-  /** The run's result, which travels with the entries too. */
+  /** The run's result, which travels with the entries too (undefined: the page did not say). */
   result?: string | null
 }
 

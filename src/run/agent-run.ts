@@ -13,7 +13,7 @@ import {
   resumeRunOnce
 } from './start.js'
 import { classifyStatus } from './status.js'
-import { RunWatcher, resumeGraceMs, type WatchEvents } from './watcher.js'
+import { RunWatcher, resumeGraceMs, type WatchEvents, type WatchResult } from './watcher.js'
 
 /** What to do, decided at the edge from the inputs (or from a comment): plain data. */
 export interface RunPlan {
@@ -83,6 +83,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   let run: AgentRun
   let logs: LogReader
   let skipEntries = 0
+  let earlierResult: string | null | undefined
   // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
   let restartSeen = false
   try {
@@ -90,6 +91,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
       logs = new LogReader(deps.api, plan.resumeRunId, notice)
       const before = await countLogEntries(logs, deadline)
       skipEntries = before.count
+      earlierResult = before.result
       const resumed = await resumeRunOnce(
         startDeps,
         logs,
@@ -126,23 +128,24 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   } catch (error) {
     return report(failedBeforeRun(error))
   }
-  deps.events.started(run, mode)
-  if (!plan.wait) return report({ outcome: 'started', run })
-
-  // What the step has shown so far: a service failure before the run ends still reports it.
+  // What the step has shown so far: a failure after the run started still reports it.
   const seen = { status: run.status ?? null, entries: 0 }
-  const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal)
   try {
+    deps.events.started(run, mode)
+    if (!plan.wait) return report({ outcome: 'started', run })
+
+    const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal)
     const watched = await watcher.watch({
       runId: run.id,
       deadline,
       pollIntervalMs: plan.pollIntervalMs,
       skipEntries,
       initialStatus: run.status ?? null,
-      ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now() } : {})
+      ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now(), earlierResult } : {})
     })
-    const finalRun = watched.run ?? { ...run, status: watched.status }
     const status = watched.status ?? ''
+    if (!watched.restarted) return notRestarted(run, watched, report)
+    const finalRun = watched.run ?? { ...run, status: watched.status }
     const statusClass = classifyStatus(status)
     // A run seen ended in the last read counts as ended, whatever stopped the wait.
     const outcome: Outcome =
@@ -154,12 +157,32 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
     return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen })
   } catch (error) {
     return report({
-      ...failedBeforeRun(error),
+      ...failedAfterStart(error),
       run: { ...run, status: seen.status },
       status: seen.status ?? '',
       entriesSeen: seen.entries
     })
   }
+}
+
+/**
+ * A resumed run that never showed a sign of restarting still carries its earlier ending: that is
+ * reported as what it is, never as the follow-up's result.
+ */
+function notRestarted(
+  run: AgentRun,
+  watched: WatchResult,
+  report: (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>) => RunReport
+): RunReport {
+  const earlier = { ...(watched.run ?? run), result: null, summary: null, github_pull_requests: [] }
+  const status = watched.status ?? ''
+  const common = { run: earlier, status, entriesSeen: watched.entriesSeen }
+  if (watched.ending !== 'ended') return report({ outcome: watched.ending, ...common })
+  return report({
+    outcome: 'error',
+    ...common,
+    error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${status || 'none'}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url})` : ''} or resume it again.`
+  })
 }
 
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
@@ -200,4 +223,14 @@ function failedBeforeRun(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
     return { outcome: 'timeout', error: `The wait ended: ${error.message}.` }
   if (error instanceof ServiceError) return { outcome: 'error', error: error.message }
   throw error
+}
+
+/** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
+function failedAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
+  try {
+    return failedBeforeRun(error)
+  } catch {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` }
+  }
 }

@@ -22,6 +22,8 @@ export function failureReason(
   switch (outcome) {
     case 'cancelled':
       return 'The job was cancelled before the agent run ended.'
+    case 'error':
+      return 'The agent run could not be started or followed.'
     case 'failure':
       return failOn.has('failure') ? 'The agent run failed.' : undefined
     case 'timeout':

@@ -98,7 +98,8 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
 export interface LogBaseline {
   count: number
   status: string | null
-  result: string | null
+  /** undefined when the log did not say. */
+  result: string | null | undefined
 }
 
 /**
@@ -108,8 +109,8 @@ export interface LogBaseline {
  */
 export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
   const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
-  if (!first) return { count: 0, status: null, result: null }
-  const result = first.result ?? null
+  if (!first) return { count: 0, status: null, result: undefined }
+  const result = first.result
   let count = 0
   let page: LogPage | undefined = first
   if (

@@ -18,6 +18,8 @@ export interface WatchPlan {
   /** Set when the run was just resumed: its earlier terminal status may linger for a while. */
   resumedAt?: number
   resumeGraceMs?: number
+  /** A resumed run's result before the resume, when known: a different one proves it restarted. */
+  earlierResult?: string | null
   heartbeatMs?: number
 }
 
@@ -39,6 +41,11 @@ export interface WatchResult {
   run?: AgentRun
   /** Entries mirrored by this step. */
   entriesSeen: number
+  /**
+   * False when a resumed run never showed a sign of restarting (a working status, new entries or a
+   * new result): its status and result are then still those of its earlier ending.
+   */
+  restarted: boolean
 }
 
 export const DEFAULT_HEARTBEAT_MS = 60_000
@@ -71,11 +78,16 @@ export class RunWatcher {
     let lastHeartbeat = started
     let quietPolls = 0
     let finalAnswerAt: number | undefined
-    // A resumed run counts as fresh once it is seen working or writes new entries.
+    // A resumed run counts as fresh once it is seen working, writes new entries or has a new result.
     let fresh = plan.resumedAt === undefined
-    let staleReported = false
+    const newResult = (result: string | null | undefined): boolean =>
+      plan.earlierResult !== undefined && !!result && result !== plan.earlierResult
 
     const observe = (next: string | null): void => {
+      // One ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+      if (next !== status && next !== null && status !== null) {
+        if (classifyStatus(next) !== 'working' && classifyStatus(status) !== 'working') fresh = true
+      }
       if (next !== status) {
         this.events.statusChanged(status, next)
         status = next
@@ -112,22 +124,17 @@ export class RunWatcher {
             page.logs.length >= LOG_PAGE_LIMIT ||
             (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
           observe(page.status)
+          if (newResult(page.result)) fresh = true
         } else {
           lastRun = await this.api.getRun(plan.runId, options)
           observe(lastRun.status ?? null)
+          if (newResult(lastRun.result)) fresh = true
         }
 
         if (classifyStatus(status) !== 'working') {
           if (fresh && !more) break
-          if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) {
-            if (!staleReported) {
-              this.events.notice(
-                `The run still reports its earlier status ${status} ${Math.round(grace / 1000)} s after the resume, with no new log entries: reporting it as it stands.`
-              )
-              staleReported = true
-            }
-            if (!more) break
-          }
+          // Past the grace period the earlier ending is all there is: the caller reports it as such.
+          if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) break
         }
         if (more) continue
 
@@ -158,7 +165,8 @@ export class RunWatcher {
     // The log page and the run may disagree for a moment: keep the ending we saw.
     if (run && ending === 'ended' && classifyStatus(run.status) === 'working') run.status = status
     if (run && ending !== 'ended') status = run.status ?? status
-    return { ending, status, run, entriesSeen: cursor - plan.skipEntries }
+    const restarted = fresh || newResult(run?.result)
+    return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted }
   }
 
   private async finalRead(
@@ -171,7 +179,11 @@ export class RunWatcher {
       if (ending === 'ended')
         return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS })
       // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
-      return await this.api.getRun(plan.runId, { deadline: this.clock.now() + FINAL_READ_MS, maxAttempts: 1 })
+      return await this.api.getRun(plan.runId, {
+        deadline: this.clock.now() + FINAL_READ_MS,
+        maxAttempts: 1,
+        afterCancel: ending === 'cancelled'
+      })
     } catch (error) {
       if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
         throw error

@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 
 /** The service takes images as base64 data URIs; a run's images together may not exceed this. */
 export const MAX_IMAGES_BYTES = 10 * 1024 * 1024
@@ -42,11 +42,13 @@ export function readImages(input: string, workspace: string): { images: string[]
         )
       continue
     }
-    const image = readImageFile(line, workspace)
+    // Past the cap, files are only checked, not read: a long list of large files costs no memory.
+    const room = MAX_IMAGES_BYTES - encodedLength(images)
+    const image = readImageFile(line, workspace, room)
     if (typeof image === 'string') images.push(image)
     else problems.push(image.problem)
   }
-  const total = images.reduce((sum, uri) => sum + uri.length, 0)
+  const total = encodedLength(images)
   if (total > MAX_IMAGES_BYTES) {
     problems.push(
       `images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`
@@ -55,7 +57,14 @@ export function readImages(input: string, workspace: string): { images: string[]
   return { images, problems }
 }
 
-function readImageFile(path: string, workspace: string): string | { problem: string } {
+function encodedLength(images: string[]): number {
+  return images.reduce((sum, uri) => sum + uri.length, 0)
+}
+
+/** Base64 makes 4 characters of every 3 bytes. */
+const encodedSize = (bytes: number): number => Math.ceil(bytes / 3) * 4
+
+function readImageFile(path: string, workspace: string, room: number): string | { problem: string } {
   let real: string
   let root: string
   try {
@@ -65,14 +74,21 @@ function readImageFile(path: string, workspace: string): string | { problem: str
     return { problem: `images: "${path}" is neither a data URI nor a readable file` }
   }
   const inside = relative(root, real)
-  if (inside.startsWith('..') || isAbsolute(inside)) {
+  // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
     return {
       problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
     }
   }
   if (!statSync(real).isFile()) return { problem: `images: "${path}" is not a file` }
-  if (statSync(real).size > MAX_IMAGES_BYTES) {
+  const size = statSync(real).size
+  if (size > MAX_IMAGES_BYTES) {
     return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` }
+  }
+  if (encodedSize(size) > room) {
+    return {
+      problem: `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`
+    }
   }
   const bytes = readFileSync(real)
   const kind = SIGNATURES.find(signature => signature.matches(bytes))

@@ -32,8 +32,9 @@ export interface RunnerOptions {
   node?: string
   /** Stream the action's console to ours as it runs (npm start). */
   inheritOutput?: boolean
-  /** Send SIGTERM this long after the start, as a cancelled job does. */
+  /** Send SIGTERM (or `terminateSignal`) this long after the start, as a cancelled job does. */
   terminateAfterMs?: number
+  terminateSignal?: NodeJS.Signals
   /** Kill the action if it runs longer than this (a hang is a failure, not a stuck test). */
   killAfterMs?: number
 }
@@ -47,6 +48,8 @@ export interface RunnerResult {
   summaryPath: string
   workspace: string
   durationMs: number
+  /** The runner's folder for temporary files (RUNNER_TEMP). */
+  runnerTemp: string
   /** When SIGTERM was sent, if it was. */
   terminatedAtMs?: number
 }
@@ -148,6 +151,7 @@ export function prepareRunner(options: Pick<RunnerOptions, 'inputs' | 'env' | 'e
 
 export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
   const { workspace, outputPath, summaryPath, env } = prepareRunner(options)
+  const runnerTemp = env.RUNNER_TEMP ?? ''
   const started = Date.now()
   const child = spawn(options.node ?? process.env.ACTION_NODE ?? process.execPath, [ACTION_ENTRY], {
     env,
@@ -177,7 +181,7 @@ export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
     timers.push(
       setTimeout(() => {
         terminatedAtMs = Date.now() - started
-        child.kill('SIGTERM')
+        child.kill(options.terminateSignal ?? 'SIGTERM')
       }, options.terminateAfterMs)
     )
   }
@@ -193,6 +197,7 @@ export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
     summary: readFileSync(summaryPath, 'utf8'),
     summaryPath,
     workspace,
+    runnerTemp,
     durationMs: Date.now() - started,
     terminatedAtMs
   }

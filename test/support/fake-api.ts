@@ -9,6 +9,7 @@ export interface Moment {
   status?: string | null
   entries?: number
   finalAnswer?: boolean
+  result?: string
 }
 
 /**
@@ -30,40 +31,50 @@ export class FakeApi implements AgentRunApi {
     this.start = clock.now()
   }
 
-  private state(): { status: string | null; logs: LogEntry[] } {
+  private state(): { status: string | null; logs: LogEntry[]; result: string } {
     let status: string | null = null
+    let result = 'result'
     const logs: LogEntry[] = []
     for (const moment of this.moments) {
       if (moment.at > this.clock.now() - this.start) break
       if (moment.status !== undefined) status = moment.status
+      if (moment.result !== undefined) result = moment.result
       for (let i = 0; i < (moment.entries ?? 0); i++) {
         logs.push({ agent_run_id: this.runId, message_type: 'ACTION', thought: `entry ${logs.length}` })
       }
       if (moment.finalAnswer)
         logs.push({ agent_run_id: this.runId, message_type: 'FINAL_ANSWER', observation: 'done' })
     }
-    return { status, logs }
+    return { status, logs, result }
   }
 
   async getRun(runId: number): Promise<AgentRun> {
     this.calls.push('get')
     if (runId !== this.runId) throw new ServiceError('Not found (404)', 404, false)
-    return { id: runId, organization_id: 1, status: this.state().status, result: 'result' }
+    const { status, result } = this.state()
+    return { id: runId, organization_id: 1, status, result, summary: `summary of ${result}` }
   }
 
   async getLogs(runId: number, path: LogPath, skip: number, limit: number): Promise<LogPage> {
     this.calls.push(`logs:${path}:${skip}`)
     if (runId !== this.runId || !this.logPaths.includes(path))
       throw new ServiceError('Not found (404)', 404, false)
-    const { status, logs } = this.state()
-    return { status, logs: logs.slice(skip, skip + limit), totalLogs: logs.length + this.totalSkew }
+    const { status, logs, result } = this.state()
+    return {
+      status,
+      logs: logs.slice(skip, skip + limit),
+      totalLogs: logs.length + this.totalSkew,
+      result
+    }
   }
 
   async createRun(): Promise<AgentRun> {
     throw new Error('not scripted')
   }
+  /** The run as it stands: a resume that the scripted moments may or may not show taking effect. */
   async resumeRun(): Promise<AgentRun> {
-    throw new Error('not scripted')
+    this.calls.push('resume')
+    return this.getRun(this.runId)
   }
   async listRepos(): Promise<Page<Repo>> {
     throw new Error('not scripted')

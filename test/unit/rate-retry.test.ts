@@ -1,4 +1,4 @@
-import { RateBudget, SlidingWindow } from '../../src/api/rate-budget.js'
+import { DOCUMENTED_BUDGETS, RateBudget, SlidingWindow } from '../../src/api/rate-budget.js'
 import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js'
 import { describeHttpError, serviceMessage } from '../../src/api/errors.js'
 
@@ -22,6 +22,33 @@ describe('SlidingWindow', () => {
     budget.record(['general', 'create'], 0)
     expect(budget.delayAt(['general'], 1)).toBe(0)
     expect(budget.delayAt(['general', 'create'], 1)).toBe(60_499)
+  })
+
+  test("the budgets are the service's documented limits", () => {
+    expect(DOCUMENTED_BUDGETS).toEqual({
+      general: { limit: 60, windowMs: 30_000 },
+      create: { limit: 10, windowMs: 60_000 },
+      logs: { limit: 60, windowMs: 60_000 }
+    })
+    // Creates: at most 10 in any minute, each also counted in the general window.
+    const budget = new RateBudget()
+    const creates: number[] = []
+    for (let now = 0; creates.length < 25;) {
+      now += budget.delayAt(['general', 'create'], now)
+      budget.record(['general', 'create'], now)
+      creates.push(now)
+    }
+    for (let i = 10; i < creates.length; i++)
+      expect((creates[i] as number) - (creates[i - 10] as number)).toBeGreaterThan(60_000)
+    // Every request: at most 60 in any 30 s.
+    const reads: number[] = []
+    for (let now = 0; reads.length < 200;) {
+      now += budget.delayAt(['general'], now)
+      budget.record(['general'], now)
+      reads.push(now)
+    }
+    for (let i = 60; i < reads.length; i++)
+      expect((reads[i] as number) - (reads[i - 60] as number)).toBeGreaterThan(30_000)
   })
 
   test('the documented limits hold over a long stream of requests', () => {

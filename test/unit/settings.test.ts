@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
@@ -135,12 +135,22 @@ describe('readSettings', () => {
     )
     expect(problemsOf({ ...valid, images: '/etc/hostname' })[0]).toMatch(/is outside the workspace/)
     expect(problemsOf({ ...valid, images: '../../etc/hostname' })[0]).toMatch(/is outside the workspace/)
+    // A link inside the workspace that points out of it is outside too; a name with two dots is not.
+    symlinkSync('/etc/hostname', join(workspace, 'link.png'))
+    expect(problemsOf({ ...valid, images: 'link.png' })[0]).toMatch(/is outside the workspace/)
+    writeFileSync(join(workspace, '..shot.png'), PNG)
+    expect(problemsOf({ ...valid, images: '..shot.png' })).toEqual([])
   })
 
   test('images: the total encoded size is capped', () => {
     const big = `data:image/png;base64,${'A'.repeat(6 * 1024 * 1024)}`
     expect(problemsOf({ ...valid, images: `${big}\n${big}` })).toEqual([
       'images: 12.0 MiB once encoded; at most 10 MiB in all is accepted'
+    ])
+    // Files past the cap are refused before they are read.
+    writeFileSync(join(workspace, 'large.png'), Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]))
+    expect(problemsOf({ ...valid, images: `${big}\nlarge.png` })).toEqual([
+      'images: "large.png" would take the images past 10 MiB in all once encoded'
     ])
   })
 })

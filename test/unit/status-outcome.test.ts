@@ -40,6 +40,7 @@ describe('failureReason', () => {
     expect(failureReason('paused', new Set(['paused'] as const), 0)).toMatch(/paused/)
     expect(failureReason('failure', new Set(), 0)).toBeUndefined()
     expect(failureReason('cancelled', new Set(), 0)).toMatch(/cancelled/)
+    expect(failureReason('error', new Set(), 0)).toMatch(/could not be started or followed/)
     expect(failureReason('started', defaults, 0)).toBeUndefined()
     expect(failureReason('skipped', defaults, 0)).toBeUndefined()
   })

@@ -1,4 +1,5 @@
 import type { LogEntry } from '../../src/api/types.js'
+import { runAgent, type RunEvents, type RunPlan } from '../../src/run/agent-run.js'
 import { LogReader } from '../../src/run/log-reader.js'
 import { nextPollDelay } from '../../src/run/pacing.js'
 import { RunWatcher, type WatchEvents, type WatchPlan } from '../../src/run/watcher.js'
@@ -198,18 +199,107 @@ describe('RunWatcher', () => {
       expect(clock.now() - start).toBeLessThan(20_000)
     })
 
-    test('an earlier ending that lasts past the grace period is reported, with a notice', async () => {
-      const { events, watch, clock } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
+    test('an earlier ending that lasts past the grace period ends the wait, flagged as no restart', async () => {
+      const { watch, clock } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
+        skipEntries: 3,
+        initialStatus: 'COMPLETE',
+        resumedAt: new FakeClock().now(),
+        resumeGraceMs: 30_000,
+        earlierResult: 'result'
+      })
+      const start = clock.now()
+      const result = await watch()
+      expect(result).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 0, restarted: false })
+      expect(clock.now() - start).toBe(30_000)
+    })
+
+    test('a new result proves a restart that ended between two polls', async () => {
+      const { watch } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 7_000, result: 'the follow-up is done' }
+        ],
+        {
+          skipEntries: 3,
+          initialStatus: 'COMPLETE',
+          resumedAt: new FakeClock().now(),
+          earlierResult: 'result'
+        }
+      )
+      const result = await watch()
+      expect(result).toMatchObject({ restarted: true, ending: 'ended' })
+      expect(result.run?.result).toBe('the follow-up is done')
+    })
+
+    test('another ending proves a restart too', async () => {
+      const { watch } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 7_000, status: 'FAILED' }
+        ],
+        {
+          skipEntries: 3,
+          initialStatus: 'COMPLETE',
+          resumedAt: new FakeClock().now(),
+          earlierResult: 'result'
+        }
+      )
+      expect(await watch()).toMatchObject({ restarted: true, status: 'FAILED' })
+    })
+
+    test('an unknown earlier result proves nothing', async () => {
+      const { watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
         skipEntries: 3,
         initialStatus: 'COMPLETE',
         resumedAt: new FakeClock().now(),
         resumeGraceMs: 30_000
       })
-      const start = clock.now()
-      const result = await watch()
-      expect(result).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 0 })
-      expect(clock.now() - start).toBe(30_000)
-      expect(events.lines.some(line => line.includes('still reports its earlier status COMPLETE'))).toBe(true)
+      expect(await watch()).toMatchObject({ restarted: false })
     })
+  })
+})
+
+describe('runAgent after a resume', () => {
+  const plan = (overrides: Partial<RunPlan> = {}): RunPlan => ({
+    prompt: 'And the changelog',
+    images: [],
+    resumeRunId: 7,
+    metadata: {},
+    origin: {},
+    wait: true,
+    timeoutMs: 10 * 60_000,
+    pollIntervalMs: 5_000,
+    ...overrides
+  })
+  const events: RunEvents = Object.assign(new Recorder(), { started: () => undefined })
+
+  test('never reports the earlier result as the follow-up: no restart is an error', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
+    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    expect(report.outcome).toBe('error')
+    expect(report.error).toMatch(/did not restart after the resume/)
+    expect(report.run).toMatchObject({ id: 7, result: null, summary: null, github_pull_requests: [] })
+    expect(report.status).toBe('COMPLETE')
+  })
+
+  test('a timeout before the run restarts reports no result either', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'FAILED', entries: 3, result: 'OLD RESULT' }])
+    const report = await runAgent(plan({ timeoutMs: 12_000 }), { api, clock, events, random: () => 0 })
+    expect(report.outcome).toBe('timeout')
+    expect(report.run?.result).toBeNull()
+  })
+
+  test('a run that restarts and ends is reported with its new result', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [
+      { at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' },
+      { at: 10_000, status: 'ACTIVE', entries: 1 },
+      { at: 20_000, status: 'COMPLETE', result: 'NEW RESULT' }
+    ])
+    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    expect(report).toMatchObject({ outcome: 'success', entriesSeen: 1 })
+    expect(report.run?.result).toBe('NEW RESULT')
   })
 })
