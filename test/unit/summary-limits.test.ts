@@ -1,3 +1,4 @@
+import { serviceMessage } from '../../src/api/errors.js'
 import type { LogEntry, PullRequest } from '../../src/api/types.js'
 import type { RunReport } from '../../src/run/agent-run.js'
 import { entryHeadline } from '../../src/report/console-text.js'
@@ -237,6 +238,19 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
     mirror.started({ id: 41, organization_id: 1, status: 'ACTIVE', web_url: `https://x/${flood}` }, 'create')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^Agent run 41 created: https:\/\/x\/(x|€){489}… \(status ACTIVE\)$/)
+  })
+
+  test('the service error message', () => {
+    for (const body of [
+      { message: flood },
+      { detail: flood },
+      { detail: [{ loc: ['body', 'prompt'], msg: flood }] },
+      { detail: Array.from({ length: 100_000 }, () => ({ loc: ['body', 'images', 0], msg: 'bad' })) }
+    ]) {
+      const message = serviceMessage(JSON.stringify(body))
+      expect(message.length).toBe(1_000)
+      expect(message.endsWith('…')).toBe(true)
+    }
   })
 })
 
