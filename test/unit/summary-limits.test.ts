@@ -221,7 +221,7 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
     expect(line).toMatch(/^--:--:-- {2}(x|€){39}… (x|€){79}… · (x|€){159}…$/)
   })
 
-  test('web_url on the console', () => {
+  test('web_url and a notice quoting the service, on the console', () => {
     const lines: string[] = []
     const console: Console = {
       info: line => lines.push(line),
@@ -238,6 +238,8 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
     mirror.started({ id: 41, organization_id: 1, status: 'ACTIVE', web_url: `https://x/${flood}` }, 'create')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^Agent run 41 created: https:\/\/x\/(x|€){489}… \(status ACTIVE\)$/)
+    mirror.notice(`Unknown run status "${flood}": treating it as still working.`)
+    expect(lines[1]).toMatch(/^Unknown run status "(x|€){1980}\n… \(2095204 more characters\)$/)
   })
 
   test('the service error message', () => {
