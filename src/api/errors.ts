@@ -39,8 +39,16 @@ export class CancelledError extends Error {
   }
 }
 
+/** The service's words go into errors, the console and the summary: a flood is cut. */
+const MESSAGE_CHARS = 1_000
+
 /** Reads the service's error text: `message`, then `detail` (text or FastAPI's list), then the raw body. */
 export function serviceMessage(rawBody: string): string {
+  const text = readMessage(rawBody)
+  return text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 1)}…` : text
+}
+
+function readMessage(rawBody: string): string {
   let parsed: unknown
   try {
     parsed = JSON.parse(rawBody)

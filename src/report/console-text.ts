@@ -1,5 +1,5 @@
 import type { LogEntry } from '../api/types.js'
-import { entryDetails, entryGist, entryTime, entryType } from './entry-text.js'
+import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entry-text.js'
 
 /**
  * Console lines built from the service's text. The runner reads any line whose first non-blank
@@ -27,7 +27,8 @@ const DETAIL_SECTION_CHARS = 2_000
 
 /** "12:04:05  ACTION            run_command · Running the test suite…" */
 export function entryHeadline(entry: LogEntry): string {
-  const tool = entry.tool_name ? `${inlineText(entry.tool_name)} · ` : ''
+  const toolName = entryTool(entry)
+  const tool = toolName ? `${inlineText(toolName)} · ` : ''
   return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${tool}${inlineText(entryGist(entry, HEADLINE_GIST_CHARS))}`
 }
 

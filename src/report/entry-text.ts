@@ -13,15 +13,23 @@ export function valueText(value: unknown): string {
   }
 }
 
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+function cutChars(text: string, max: number): string {
+  const code = text.charCodeAt(max - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+}
+
 /** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
   const folded = text.replace(/\s+/g, ' ').trim()
-  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded
+  return folded.length > max ? `${cutChars(folded, max - 1)}…` : folded
 }
 
 /** `text` cut to `max` characters, saying how much was left out. */
 export function trimmed(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
+  if (text.length <= max) return text
+  const kept = cutChars(text, max)
+  return `${kept}\n… (${text.length - kept.length} more characters)`
 }
 
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
@@ -33,8 +41,16 @@ export function entryTime(entry: LogEntry): string {
   return match?.[1] ?? '--:--:--'
 }
 
+/** Lengths of the one-line fields: the service does not bound them. */
+const TYPE_CHARS = 40
+const TOOL_CHARS = 80
+
 export function entryType(entry: LogEntry): string {
-  return entry.message_type?.trim() || 'LOG'
+  return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG'
+}
+
+export function entryTool(entry: LogEntry): string {
+  return oneLine(entry.tool_name ?? '', TOOL_CHARS)
 }
 
 /** The short thought that heads an entry: its reasoning, else what it concluded or observed. */

@@ -4,7 +4,7 @@ import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../run/status.js'
 import { entryDetailLines, entryHeadline, inlineText } from './console-text.js'
-import { formatDuration } from './entry-text.js'
+import { formatDuration, oneLine, trimmed } from './entry-text.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -29,7 +29,7 @@ export class LogMirror implements RunEvents {
 
   started(run: AgentRun, mode: 'create' | 'resume'): void {
     this.file = this.options.openLogFile(run.id)
-    const where = run.web_url ? `: ${inlineText(run.web_url)}` : ''
+    const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''
     this.console.info(
       `Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${this.status(run.status ?? null)})`
     )
@@ -58,8 +58,9 @@ export class LogMirror implements RunEvents {
     )
   }
 
+  /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
   notice(message: string): void {
-    this.console.warning(message)
+    this.console.warning(trimmed(message, 2_000))
   }
 
   private status(status: string | null): string {

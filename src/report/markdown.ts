@@ -21,9 +21,12 @@ export function tableCell(text: string): string {
   return escapeHtml(text.replace(/\s+/g, ' ').trim()).replace(/\|/g, '\\|')
 }
 
+/** Longer addresses are not real ones: the label shows alone. */
+const URL_CHARS = 2_000
+
 /** A link whose text and address cannot break out of the Markdown. */
-export function link(text: string, url: string | null | undefined): string {
+export function link(text: string, url: unknown): string {
   const label = tableCell(text).replace(/[[\]]/g, '\\$&')
-  if (!url || !/^https?:\/\//i.test(url)) return label
+  if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url)) return label
   return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`
 }
