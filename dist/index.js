@@ -36266,8 +36266,14 @@ class CancelledError extends Error {
         this.name = 'CancelledError';
     }
 }
+/** The service's words go into errors, the console and the summary: a flood is cut. */
+const MESSAGE_CHARS = 1_000;
 /** Reads the service's error text: `message`, then `detail` (text or FastAPI's list), then the raw body. */
 function serviceMessage(rawBody) {
+    const text = readMessage(rawBody);
+    return text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 1)}…` : text;
+}
+function readMessage(rawBody) {
     let parsed;
     try {
         parsed = JSON.parse(rawBody);
@@ -36718,7 +36724,8 @@ class HttpAgentRunApi {
                 return { kind: 'retry', reason };
             }
         }
-        const detail = this.redact(serviceMessage(text));
+        // Redact before cutting: a token cut in two by the length cap would no longer match.
+        const detail = serviceMessage(this.redact(text));
         if (response.status === 429) {
             // A rate-limited request was refused, not processed: safe to send again, writes included. Nor
             // does it count in our windows: refusals alone would fill one that congestion has shrunk.
@@ -36877,14 +36884,22 @@ function valueText(value) {
         return String(value);
     }
 }
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+function cutChars(text, max) {
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
 /** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
 function oneLine(text, max) {
     const folded = text.replace(/\s+/g, ' ').trim();
-    return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+    return folded.length > max ? `${cutChars(folded, max - 1)}…` : folded;
 }
 /** `text` cut to `max` characters, saying how much was left out. */
 function trimmed(text, max) {
-    return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+    if (text.length <= max)
+        return text;
+    const kept = cutChars(text, max);
+    return `${kept}\n… (${text.length - kept.length} more characters)`;
 }
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
 function entryTime(entry) {
@@ -36895,8 +36910,14 @@ function entryTime(entry) {
         return new Date(parsed).toISOString().slice(11, 19);
     return match?.[1] ?? '--:--:--';
 }
+/** Lengths of the one-line fields: the service does not bound them. */
+const TYPE_CHARS = 40;
+const TOOL_CHARS = 80;
 function entryType(entry) {
-    return entry.message_type?.trim() || 'LOG';
+    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
+}
+function entryTool(entry) {
+    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
 }
 /** The short thought that heads an entry: its reasoning, else what it concluded or observed. */
 function entryGist(entry, max) {
@@ -36957,7 +36978,8 @@ const HEADLINE_GIST_CHARS = 160;
 const DETAIL_SECTION_CHARS = 2_000;
 /** "12:04:05  ACTION            run_command · Running the test suite…" */
 function entryHeadline(entry) {
-    const tool = entry.tool_name ? `${inlineText(entry.tool_name)} · ` : '';
+    const toolName = entryTool(entry);
+    const tool = toolName ? `${inlineText(toolName)} · ` : '';
     return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${tool}${inlineText(entryGist(entry, HEADLINE_GIST_CHARS))}`;
 }
 /** The folded details of an entry, each line behind a gutter. */
@@ -36986,10 +37008,12 @@ function quoteBlock(text) {
 function tableCell(text) {
     return escapeHtml(text.replace(/\s+/g, ' ').trim()).replace(/\|/g, '\\|');
 }
+/** Longer addresses are not real ones: the label shows alone. */
+const URL_CHARS = 2_000;
 /** A link whose text and address cannot break out of the Markdown. */
 function markdown_link(text, url) {
     const label = tableCell(text).replace(/[[\]]/g, '\\$&');
-    if (!url || !/^https?:\/\//i.test(url))
+    if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
         return label;
     return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
 }
@@ -37925,7 +37949,7 @@ function notRestarted(run, watched, report) {
     return report({
         outcome: 'error',
         ...common,
-        error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${status || 'none'}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url})` : ''} or resume it again.`
+        error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
     });
 }
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
@@ -37991,7 +38015,7 @@ class LogMirror {
     }
     started(run, mode) {
         this.file = this.options.openLogFile(run.id);
-        const where = run.web_url ? `: ${inlineText(run.web_url)}` : '';
+        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
         this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${this.status(run.status ?? null)})`);
     }
     newEntries(entries) {
@@ -38016,8 +38040,9 @@ class LogMirror {
     heartbeat(elapsedMs, status, entriesSeen) {
         this.console.info(`… still ${this.status(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`);
     }
+    /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
     notice(message) {
-        this.console.warning(message);
+        this.console.warning(trimmed(message, 2_000));
     }
     status(status) {
         return status === null ? 'none' : inlineText(status).slice(0, 60);
@@ -38050,7 +38075,7 @@ function actionOutputs(report, logFile) {
         result: run?.result ?? '',
         summary: run?.summary ?? '',
         'github-pull-requests': JSON.stringify(pullRequests),
-        'pull-request-url': pullRequests.find(pr => pr.url)?.url ?? '',
+        'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
         'log-count': String(report.entriesSeen),
         'log-file': logFile
     };
@@ -38081,8 +38106,16 @@ function redactDeep(value, secrets) {
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 const SUMMARY_LIMIT_BYTES = 1_000_000;
+/**
+ * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
+ * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
+ */
 const TEXT_LIMIT_CHARS = 60_000;
+const ERROR_LIMIT_CHARS = 10_000;
 const summary_DETAIL_SECTION_CHARS = 4_000;
+const STATUS_CHARS = 100;
+const TITLE_CHARS = 200;
+const PULL_REQUESTS_SHOWN = 20;
 const summary_HEADLINES = {
     success: '✅ Agent run succeeded',
     failure: '❌ Agent run failed',
@@ -38099,30 +38132,62 @@ function renderSummary(input) {
     const run = report.run;
     const head = [`## ${summary_HEADLINES[report.outcome]}`, ''];
     if (run) {
-        const pullRequests = (run.github_pull_requests ?? [])
-            .map(pr => markdown_link(pr.title || `#${pr.id}`, pr.url))
-            .join('<br>');
-        head.push('| | |', '|---|---|', `| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, `| Status | ${tableCell(report.status || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequests || 'none'} |`, `| Log entries | ${report.entriesSeen}${input.logFile ? ` (all in \`${tableCell(input.logFile)}\`)` : ''} |`, '');
+        head.push('| | |', '|---|---|', `| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, `| Status | ${tableCell(oneLine(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen}${input.logFile ? ` (all in \`${tableCell(input.logFile)}\`)` : ''} |`, '');
     }
     if (report.outcome === 'paused' && run) {
         head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '');
     }
     if (report.reason)
-        head.push(quoteBlock(report.reason), '');
+        head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '');
     if (report.error)
-        head.push('### Error', '', quoteBlock(report.error), '');
+        head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '');
     if (run?.result)
         head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '');
     if (run?.summary)
         head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '');
+    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
     const text = head.join('\n');
     if (!input.entries || input.entries.length === 0)
-        return text;
-    const budget = (input.limitBytes ?? SUMMARY_LIMIT_BYTES) - Buffer.byteLength(text) - 1_000;
-    return `${text}\n### Log\n\n${timeline(input.entries, budget)}`;
+        return fitBytes(text, limit);
+    const budget = limit - Buffer.byteLength(text) - 1_000;
+    return fitBytes(`${text}\n### Log\n\n${timeline(input.entries, budget)}`, limit);
+}
+/** The first pull requests as links, then how many more the github-pull-requests output has. */
+function pullRequestLinks(pullRequests) {
+    const links = pullRequests
+        .slice(0, PULL_REQUESTS_SHOWN)
+        .map(pr => markdown_link(oneLine(valueText(pr.title), TITLE_CHARS) || `#${oneLine(valueText(pr.id), TITLE_CHARS)}`, pr.url));
+    const more = pullRequests.length - links.length;
+    if (more > 0)
+        links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
+    return links.join('<br>');
+}
+const CLOSING_TAGS = ['pre', 'details'];
+/**
+ * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
+ * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
+ * titles and cells), the blocks left open are closed, and a note says how much was left out.
+ */
+function fitBytes(markdown, limit) {
+    const bytes = Buffer.from(markdown);
+    if (bytes.length <= limit)
+        return markdown;
+    const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
+    let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    let kept = bytes.subarray(0, end).toString();
+    const lineEnd = kept.lastIndexOf('\n');
+    if (lineEnd > 0)
+        kept = kept.slice(0, lineEnd);
+    const open = (tag) => (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
+        (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0);
+    const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('');
+    return `${kept}${closers}${note(bytes.length - Buffer.byteLength(kept))}`;
 }
 function entryBlock(entry) {
-    const title = `<code>${entryTime(entry)}</code> <b>${escapeHtml(entryType(entry))}</b>${entry.tool_name ? ` ${escapeHtml(entry.tool_name)}` : ''} ${escapeHtml(entryGist(entry, 200))}`;
+    const tool = entryTool(entry);
+    const title = `<code>${entryTime(entry)}</code> <b>${escapeHtml(entryType(entry))}</b>${tool ? ` ${escapeHtml(tool)}` : ''} ${escapeHtml(entryGist(entry, 200))}`;
     const details = entryDetails(entry, summary_DETAIL_SECTION_CHARS);
     if (!details)
         return `<details><summary>${title}</summary></details>\n`;
@@ -38577,7 +38642,10 @@ function failureMessage(report, settings) {
         return report.error;
     if (!report.run)
         return reason;
-    return `${reason} Agent run ${report.run.id}, status ${report.status || 'unknown'}${report.run.web_url ? `: ${report.run.web_url}` : ''}`;
+    // Bounded: the status and the link are the service's text.
+    const status = inlineText(report.status || 'unknown').slice(0, 100);
+    const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : '';
+    return `${reason} Agent run ${report.run.id}, status ${status}${link}`;
 }
 
 ;// CONCATENATED MODULE: ./src/runner/clock.ts

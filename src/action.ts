@@ -181,7 +181,8 @@ function failureMessage(report: RunReport, settings: Settings): string | undefin
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return reason
-  return `${reason} Agent run ${report.run.id}, status ${report.status || 'unknown'}${
-    report.run.web_url ? `: ${report.run.web_url}` : ''
-  }`
+  // Bounded: the status and the link are the service's text.
+  const status = inlineText(report.status || 'unknown').slice(0, 100)
+  const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : ''
+  return `${reason} Agent run ${report.run.id}, status ${status}${link}`
 }

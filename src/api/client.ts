@@ -269,7 +269,8 @@ export class HttpAgentRunApi implements AgentRunApi {
         return { kind: 'retry', reason }
       }
     }
-    const detail = this.redact(serviceMessage(text))
+    // Redact before cutting: a token cut in two by the length cap would no longer match.
+    const detail = serviceMessage(this.redact(text))
     if (response.status === 429) {
       // A rate-limited request was refused, not processed: safe to send again, writes included. Nor
       // does it count in our windows: refusals alone would fill one that congestion has shrunk.

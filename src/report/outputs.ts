@@ -28,7 +28,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     result: run?.result ?? '',
     summary: run?.summary ?? '',
     'github-pull-requests': JSON.stringify(pullRequests),
-    'pull-request-url': pullRequests.find(pr => pr.url)?.url ?? '',
+    'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
     'log-count': String(report.entriesSeen),
     'log-file': logFile
   }

@@ -181,7 +181,7 @@ function notRestarted(
   return report({
     outcome: 'error',
     ...common,
-    error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${status || 'none'}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url})` : ''} or resume it again.`
+    error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
   })
 }
 

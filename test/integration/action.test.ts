@@ -265,6 +265,21 @@ describe('the bundled action, end to end', () => {
     expect(shown).not.toContain(secret)
   })
 
+  test('an error body that echoes the token past the length cap leaks no part of it', async () => {
+    const secret = 'cg_secret_0123456789'
+    await startEmulator({ tokens: { [secret]: [1] } })
+    // The cap on the service's message (1,000 characters) falls inside the echoed token.
+    emulator.injectFaults({
+      route: 'repos',
+      fault: { kind: 'status', status: 403, body: { message: `${'x'.repeat(990)}${secret}` } }
+    })
+    const result = await action({ 'api-token': secret })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/::error::Permission denied \(403\)/)
+    const shown = `${result.stdout.split('\n').slice(1).join('\n')}${result.summary}${JSON.stringify(result.outputs)}`
+    expect(shown).not.toContain('cg_secret')
+  })
+
   test('survives 5xx, 429 and resets, creating the run exactly once', async () => {
     await startEmulator()
     emulator.queueScript(fast('success'))

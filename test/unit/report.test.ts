@@ -1,4 +1,4 @@
-import type { LogEntry } from '../../src/api/types.js'
+import type { LogEntry, PullRequest } from '../../src/api/types.js'
 import type { RunReport } from '../../src/run/agent-run.js'
 import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
 import { entryTime, formatDuration } from '../../src/report/entry-text.js'
@@ -172,6 +172,15 @@ describe('outputs', () => {
     expect(
       actionOutputs({ ...report, run: undefined, outcome: 'error', status: '' }, '')['github-pull-requests']
     ).toBe('[]')
+    // The first pull request with a URL that is text: a drifting answer's odd value is passed over.
+    const odd = {
+      ...report.run!,
+      github_pull_requests: [
+        { id: 1, url: { href: 'x' } },
+        { id: 2, url: 'u' }
+      ] as unknown as PullRequest[]
+    }
+    expect(actionOutputs({ ...report, run: odd }, '')['pull-request-url']).toBe('u')
   })
 
   test('action.yml declares exactly these outputs', () => {
