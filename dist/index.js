@@ -36891,8 +36891,11 @@ function cutChars(text, max) {
 }
 /** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
 function oneLine(text, max) {
-    const folded = text.replace(/\s+/g, ' ').trim();
-    return folded.length > max ? `${cutChars(folded, max - 1)}…` : folded;
+    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
+    const window = max * 4;
+    const cut = text.length > window;
+    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
+    return folded.length > max || cut ? `${cutChars(folded, max - 1)}…` : folded;
 }
 /** `text` cut to `max` characters, saying how much was left out. */
 function trimmed(text, max) {
@@ -36921,12 +36924,18 @@ function entryTool(entry) {
 }
 /** The short thought that heads an entry: its reasoning, else what it concluded or observed. */
 function entryGist(entry, max) {
+    // Tried in order, each made only when the one before is empty.
     const candidates = [
-        entry.thought,
-        valueText(entry.observation),
-        entry.tool_name ? `ran ${entry.tool_name}` : ''
+        () => entry.thought,
+        () => valueText(entry.observation),
+        () => (entry.tool_name ? `ran ${entry.tool_name}` : '')
     ];
-    return oneLine(candidates.find(text => text && text.trim()) ?? '', max);
+    for (const candidate of candidates) {
+        const text = candidate();
+        if (text && text.trim())
+            return oneLine(text, max);
+    }
+    return '';
 }
 /** The entry's details in labelled sections, each trimmed: tool input, tool output, observation, full thought. */
 function entryDetails(entry, maxPerSection) {
@@ -37744,26 +37753,33 @@ class RunWatcher {
         };
         let ending = 'ended';
         try {
+            const options = { deadline: plan.deadline };
+            let prefetched;
             for (;;) {
-                const options = { deadline: plan.deadline };
                 let more = false;
                 let progressed = false;
                 const statusBefore = status;
-                const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined;
+                const page = (await prefetched) ??
+                    (this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined);
+                prefetched = undefined;
                 if (page) {
+                    const first = cursor;
+                    cursor += page.logs.length;
+                    // A full page, or a total beyond what we have, means more is waiting right now.
+                    more =
+                        page.logs.length >= LOG_PAGE_LIMIT ||
+                            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor);
+                    // A backlog: ask for the next page before mirroring this one, so that the two overlap.
+                    if (more)
+                        prefetched = this.readAhead(cursor, options);
                     if (page.logs.length > 0) {
-                        this.events.newEntries(page.logs, cursor);
-                        cursor += page.logs.length;
+                        this.events.newEntries(page.logs, first);
                         progressed = true;
                         lastProgress = this.clock.now();
                         if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
                             finalAnswerAt = this.clock.now();
                         fresh = true;
                     }
-                    // A full page, or a total beyond what we have, means more is waiting right now.
-                    more =
-                        page.logs.length >= LOG_PAGE_LIMIT ||
-                            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor);
                     observe(page.status);
                     if (newResult(page.result))
                         fresh = true;
@@ -37818,6 +37834,12 @@ class RunWatcher {
             status = run.status ?? status;
         const restarted = fresh || newResult(run?.result);
         return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted };
+    }
+    readAhead(skip, options) {
+        const next = this.logs.read(skip, LOG_PAGE_LIMIT, options);
+        // Awaited on the next turn of the loop; this only keeps one that the loop left behind quiet.
+        next.catch(() => undefined);
+        return next;
     }
     async finalRead(plan, ending, lastRun) {
         if (ending === 'ended' && lastRun && classifyStatus(lastRun.status) !== 'working')
@@ -41559,13 +41581,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    command_issue('group', name);
+    issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    command_issue('endgroup');
+    issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -41638,6 +41660,11 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./src/runner/runner.ts
 
+
+/** A workflow command's data as the runner reads it back (what @actions/core does to it). */
+function escapeCommandData(data) {
+    return data.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
 /** The runner of GitHub Actions, through @actions/core (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY). */
 class ActionsRunner {
     input(name) {
@@ -41651,10 +41678,9 @@ class ActionsRunner {
         info(line);
     }
     group(title, lines) {
-        startGroup(title);
-        for (const line of lines)
-            info(line);
-        endGroup();
+        // One write, not one a line: a 3,000-entry backlog is tens of thousands of lines. The same
+        // commands core.startGroup and core.endGroup write, title escaped the same way.
+        process.stdout.write(`::group::${escapeCommandData(title)}${external_node_os_namespaceObject.EOL}${lines.map(line => line + external_node_os_namespaceObject.EOL).join('')}::endgroup::${external_node_os_namespaceObject.EOL}`);
     }
     notice(message) {
         notice(message);

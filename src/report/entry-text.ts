@@ -21,8 +21,11 @@ function cutChars(text: string, max: number): string {
 
 /** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-  const folded = text.replace(/\s+/g, ' ').trim()
-  return folded.length > max ? `${cutChars(folded, max - 1)}…` : folded
+  // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
+  const window = max * 4
+  const cut = text.length > window
+  const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim()
+  return folded.length > max || cut ? `${cutChars(folded, max - 1)}…` : folded
 }
 
 /** `text` cut to `max` characters, saying how much was left out. */
@@ -55,12 +58,17 @@ export function entryTool(entry: LogEntry): string {
 
 /** The short thought that heads an entry: its reasoning, else what it concluded or observed. */
 export function entryGist(entry: LogEntry, max: number): string {
+  // Tried in order, each made only when the one before is empty.
   const candidates = [
-    entry.thought,
-    valueText(entry.observation),
-    entry.tool_name ? `ran ${entry.tool_name}` : ''
+    () => entry.thought,
+    () => valueText(entry.observation),
+    () => (entry.tool_name ? `ran ${entry.tool_name}` : '')
   ]
-  return oneLine(candidates.find(text => text && text.trim()) ?? '', max)
+  for (const candidate of candidates) {
+    const text = candidate()
+    if (text && text.trim()) return oneLine(text, max)
+  }
+  return ''
 }
 
 /** The entry's details in labelled sections, each trimmed: tool input, tool output, observation, full thought. */

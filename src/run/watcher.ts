@@ -1,6 +1,6 @@
-import type { AgentRunApi } from '../api/client.js'
+import type { AgentRunApi, CallOptions } from '../api/client.js'
 import { CancelledError, DeadlineError } from '../api/errors.js'
-import type { AgentRun, LogEntry } from '../api/types.js'
+import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { nextPollDelay } from './pacing.js'
@@ -103,26 +103,33 @@ export class RunWatcher {
 
     let ending: WatchEnding = 'ended'
     try {
+      const options = { deadline: plan.deadline }
+      let prefetched: Promise<LogPage | undefined> | undefined
       for (;;) {
-        const options = { deadline: plan.deadline }
         let more = false
         let progressed = false
         const statusBefore = status
-        const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined
+        const page =
+          (await prefetched) ??
+          (this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined)
+        prefetched = undefined
         if (page) {
+          const first = cursor
+          cursor += page.logs.length
+          // A full page, or a total beyond what we have, means more is waiting right now.
+          more =
+            page.logs.length >= LOG_PAGE_LIMIT ||
+            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
+          // A backlog: ask for the next page before mirroring this one, so that the two overlap.
+          if (more) prefetched = this.readAhead(cursor, options)
           if (page.logs.length > 0) {
-            this.events.newEntries(page.logs, cursor)
-            cursor += page.logs.length
+            this.events.newEntries(page.logs, first)
             progressed = true
             lastProgress = this.clock.now()
             if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
               finalAnswerAt = this.clock.now()
             fresh = true
           }
-          // A full page, or a total beyond what we have, means more is waiting right now.
-          more =
-            page.logs.length >= LOG_PAGE_LIMIT ||
-            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
           observe(page.status)
           if (newResult(page.result)) fresh = true
         } else {
@@ -167,6 +174,13 @@ export class RunWatcher {
     if (run && ending !== 'ended') status = run.status ?? status
     const restarted = fresh || newResult(run?.result)
     return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted }
+  }
+
+  private readAhead(skip: number, options: CallOptions): Promise<LogPage | undefined> {
+    const next = this.logs.read(skip, LOG_PAGE_LIMIT, options)
+    // Awaited on the next turn of the loop; this only keeps one that the loop left behind quiet.
+    next.catch(() => undefined)
+    return next
   }
 
   private async finalRead(
