@@ -119,7 +119,12 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
   })
   let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
   try {
-    prepared = await prepareCommentRun(trigger, settings, { github, clock, warn })
+    prepared = await prepareCommentRun(trigger, settings, {
+      github,
+      clock,
+      warn,
+      notice: message => runner.notice(message)
+    })
   } catch (error) {
     return notStarted({ outcome: 'error', error: (error as Error).message })
   }

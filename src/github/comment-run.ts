@@ -4,7 +4,7 @@ import type { GitHubApi } from './api.js'
 import { workflowRunUrl } from './context.js'
 import { buildCommentPrompt } from './prompt.js'
 import { TrackingComment } from './tracking-comment.js'
-import { findTrackingComment } from './tracking.js'
+import { findTrackingComment, markerSignature, verifyMarker, type MarkerKey } from './tracking.js'
 import { isBot, type Author, type Trigger } from './trigger.js'
 
 /** Permissions that may trigger a run: the commenter could push to the repository anyway. */
@@ -23,6 +23,7 @@ export interface CommentDeps {
   github: GitHubApi
   clock: Clock
   warn: (message: string) => void
+  notice: (message: string) => void
 }
 
 /**
@@ -55,11 +56,26 @@ export async function prepareCommentRun(
     .react(acknowledged, 'eyes')
     .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
 
-  // Only the action's own identity (or, when a GITHUB_TOKEN cannot tell it, a bot) writes markers we follow.
+  // Only markers on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it,
+  // of a bot) that are signed for this thread with the API token are followed.
   const identity = await github.identity()
   const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
-  const existing = findTrackingComment(await github.listComments(trigger.thread.number), trusted)
-  const resume = existing && !trigger.fresh ? existing : undefined
+  const key: MarkerKey = {
+    secret: settings.apiToken,
+    repository: settings.context.repository,
+    issueNumber: trigger.thread.number
+  }
+  const { found, ignored } = findTrackingComment(
+    await github.listComments(trigger.thread.number),
+    trusted,
+    marker => verifyMarker(key, marker)
+  )
+  const resume = found && !trigger.fresh ? found : undefined
+  if (!trigger.fresh && ignored.length > 0) {
+    deps.notice(
+      `Not following the run marker of comment ${ignored.map(i => `${i.id} (run ${i.runId})`).join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
+    )
+  }
 
   const branches = trigger.thread.isPullRequest
     ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
@@ -86,6 +102,7 @@ export async function prepareCommentRun(
           requestedBy: trigger.author,
           instruction: trigger.instruction,
           workflowRunUrl: workflowRunUrl(settings.context),
+          sign: runId => markerSignature(key, runId),
           entriesSeen: 0,
           resumed: resume !== undefined,
           triggerPhrase: settings.triggerPhrase

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RunReport } from '../run/agent-run.js'
 import { formatDuration, trimmed } from '../report/entry-text.js'
 import { escapeHtml, link, quoteBlock } from '../report/markdown.js'
@@ -6,16 +7,51 @@ import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 export const COMMENT_LIMIT_CHARS = 60_000
 
-/** The hidden first line of a tracking comment: the run it tracks. */
-export function markerLine(runId: number | undefined): string {
-  return `${OWN_COMMENT_MARK}${runId === undefined ? '' : ` run-id=${runId}`} -->`
+/**
+ * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
+ * write a marker (another app, a workflow echoing user text as a bot); only a holder of the token can
+ * sign one, and a signed marker copied to another thread or repository does not verify.
+ */
+export interface MarkerKey {
+  secret: string
+  repository: string
+  issueNumber: number
 }
 
-/** The run id a tracking comment names in its first line, and only there. */
-export function readMarker(body: string): number | undefined {
+/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
+const SIGNATURE_HEX_CHARS = 32
+
+export function markerSignature(key: MarkerKey, runId: number): string {
+  return createHmac('sha256', key.secret)
+    .update(`${key.repository}#${key.issueNumber}#${runId}`)
+    .digest('hex')
+    .slice(0, SIGNATURE_HEX_CHARS)
+}
+
+export function verifyMarker(key: MarkerKey, marker: Marker): boolean {
+  if (!key.secret || marker.sig === undefined) return false
+  const expected = Buffer.from(markerSignature(key, marker.runId))
+  const given = Buffer.from(marker.sig)
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
+
+export interface Marker {
+  runId: number
+  sig?: string
+}
+
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+export function markerLine(runId: number | undefined, sig?: string): string {
+  if (runId === undefined) return `${OWN_COMMENT_MARK} -->`
+  return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`
+}
+
+/** The marker a tracking comment holds in its first line, and only there. */
+export function readMarker(body: string): Marker | undefined {
   const first = body.split('\n', 1)[0] ?? ''
-  const match = /^<!-- codegen-agent-run-action run-id=(\d+) -->$/.exec(first.trim())
-  return match ? Number(match[1]) : undefined
+  const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim())
+  if (!match) return undefined
+  return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) }
 }
 
 export interface CommentSummary {
@@ -24,25 +60,39 @@ export interface CommentSummary {
   author: Author
 }
 
+export interface FoundTracking {
+  /** The tracking comment to follow, if any. */
+  found?: { id: number; runId: number }
+  /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
+  ignored: Array<{ id: number; runId: number }>
+}
+
 /**
- * The latest tracking comment of the thread written by a trusted author (the action's own
- * identity, or a bot): a commenter cannot point the action at another run by writing a marker.
+ * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
+ * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
+ * action at another run by writing a marker.
  */
 export function findTrackingComment(
   comments: CommentSummary[],
-  trusted: (author: Author) => boolean
-): { id: number; runId: number } | undefined {
+  trusted: (author: Author) => boolean,
+  verify: (marker: Marker) => boolean
+): FoundTracking {
+  const ignored: FoundTracking['ignored'] = []
   for (const comment of [...comments].reverse()) {
-    const runId = readMarker(comment.body)
-    if (runId !== undefined && trusted(comment.author)) return { id: comment.id, runId }
+    const marker = readMarker(comment.body)
+    if (marker === undefined || !trusted(comment.author)) continue
+    if (verify(marker)) return { found: { id: comment.id, runId: marker.runId }, ignored }
+    ignored.push({ id: comment.id, runId: marker.runId })
   }
-  return undefined
+  return { ignored }
 }
 
 export interface TrackingState {
   requestedBy: Author
   instruction: string
   workflowRunUrl: string
+  /** The marker's signature of a run id (see MarkerKey). */
+  sign: (runId: number) => string
   runId?: number
   webUrl?: string | null
   status?: string | null
@@ -73,7 +123,7 @@ export function renderTrackingComment(state: TrackingState): string {
   const runId = report?.run?.id ?? state.runId
   const webUrl = report?.run?.web_url ?? state.webUrl
   const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${link(`#${runId}`, webUrl)}`
-  const lines: string[] = [markerLine(runId)]
+  const lines: string[] = [markerLine(runId, runId === undefined ? undefined : state.sign(runId))]
   if (!report) {
     const status = state.status ? `status \`${escapeHtml(state.status.replace(/`/g, "'"))}\`` : 'starting'
     lines.push(

@@ -1,7 +1,7 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
 import { FakeGitHub, type Permission } from '../github-fake/index.js'
 import { runAction, type RunnerResult } from '../harness/runner-process.js'
-import { markerLine, readMarker } from '../../src/github/tracking.js'
+import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent, type CommentOptions } from '../support/webhooks.js'
 
@@ -24,6 +24,12 @@ afterEach(async () => {
 })
 
 const fast = (name: string): RunScript => scenario(name, 20)
+/** The marker this workflow (API token emulator-token) writes for a run on a thread of octo-org/octo-repo. */
+const signedMarker = (runId: number, issueNumber = 7): string =>
+  markerLine(
+    runId,
+    markerSignature({ secret: 'emulator-token', repository: 'octo-org/octo-repo', issueNumber }, runId)
+  )
 
 async function onEvent(
   event: { name: string; payload: unknown },
@@ -81,7 +87,7 @@ describe('a /codegen comment', () => {
     const tracking = trackingComments()
     expect(tracking).toHaveLength(1)
     const run = emulator.runs()[0]!
-    expect(readMarker(tracking[0]!.body)).toBe(run.id)
+    expect(readMarker(tracking[0]!.body)?.runId).toBe(run.id)
     expect(tracking[0]!.body).toContain('✅ **succeeded**')
     expect(tracking[0]!.body).toContain(
       '[Fix quoted field parsing at end of line](https://github.com/octo-org/octo-repo/pull/42)'
@@ -123,7 +129,7 @@ describe('a /codegen comment', () => {
     expect(creates()).toHaveLength(2)
     expect(resumes()).toHaveLength(0)
     expect((creates()[1]!.body as { prompt: string }).prompt).toMatch(/^try a different approach/)
-    expect(trackingComments().map(c => readMarker(c.body))).toEqual(
+    expect(trackingComments().map(c => readMarker(c.body)?.runId)).toEqual(
       emulator
         .runs()
         .map(run => run.id)
@@ -131,12 +137,30 @@ describe('a /codegen comment', () => {
     )
   })
 
-  test('a marker written by a person is not followed', async () => {
-    github.addComment(7, `${markerLine(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
+  test('a marker written by a person is not followed, even one copied with its signature', async () => {
+    github.addComment(7, `${signedMarker(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
     emulator.queueScript(fast('success'))
     await onEvent(comment({ body: '/codegen fix it' }))
     expect(resumes()).toHaveLength(0)
     expect(creates()).toHaveLength(1)
+  })
+
+  test.each([
+    ['unsigned', markerLine(4242)],
+    ['with a made-up signature', markerLine(4242, 'ab'.repeat(16))],
+    ['signed for another thread', signedMarker(4242, 8)]
+  ])('a marker from another bot, %s, is not followed: a fresh run, with a notice', async (_how, marker) => {
+    github.addComment(7, `${marker}\nTracking run 4242`, { login: 'some-app[bot]', type: 'Bot' })
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen fix it' }))
+    expect(result.exitCode).toBe(0)
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(1)
+    expect(result.stdout).toMatch(
+      /::notice::Not following the run marker of comment \d+ \(run 4242\).*Starting a fresh run/
+    )
+    const tracking = trackingComments().filter(c => c.user.login === 'github-actions[bot]')
+    expect(tracking.map(c => readMarker(c.body)?.runId)).toEqual([emulator.runs()[0]!.id])
   })
 
   test('on a pull request, the prompt names it and its branches', async () => {
@@ -260,7 +284,7 @@ describe('a /codegen comment', () => {
     expect(trackingComments()).toHaveLength(0)
     const runId = emulator.runs()[0]!.id
 
-    github.addComment(7, `${markerLine(runId)}\nearlier tracking comment`, {
+    github.addComment(7, `${signedMarker(runId)}\nearlier tracking comment`, {
       login: 'github-actions[bot]',
       type: 'Bot'
     })

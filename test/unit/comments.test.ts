@@ -2,8 +2,10 @@ import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
 import {
   findTrackingComment,
   markerLine,
+  markerSignature,
   readMarker,
   renderTrackingComment,
+  verifyMarker,
   COMMENT_LIMIT_CHARS
 } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
@@ -153,8 +155,10 @@ describe('the prompt of a comment', () => {
 })
 
 describe('the tracking comment', () => {
+  const key = { secret: 'api-token', repository: 'octo-org/octo-repo', issueNumber: 7 }
   const base = {
     requestedBy: { login: 'alice', type: 'User' },
+    sign: (runId: number) => markerSignature(key, runId),
     instruction: 'fix the typo',
     workflowRunUrl: 'https://github.com/octo-org/octo-repo/actions/runs/1',
     entriesSeen: 3,
@@ -181,8 +185,9 @@ describe('the tracking comment', () => {
 
   test('starts with the marker of its run, and only the first line counts', () => {
     const body = renderTrackingComment({ ...base, runId: 12, status: 'ACTIVE' })
-    expect(body.split('\n')[0]).toBe('<!-- codegen-agent-run-action run-id=12 -->')
-    expect(readMarker(body)).toBe(12)
+    const sig = markerSignature(key, 12)
+    expect(body.split('\n')[0]).toBe(`<!-- codegen-agent-run-action run-id=12 sig=${sig} -->`)
+    expect(readMarker(body)).toEqual({ runId: 12, sig })
     expect(readMarker('hello\n<!-- codegen-agent-run-action run-id=99 -->')).toBeUndefined()
     expect(body).toContain('is working')
     expect(body).toContain('status `ACTIVE` · 3 log entries so far')
@@ -208,16 +213,45 @@ describe('the tracking comment', () => {
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
     expect(body.match(/<!--/g)).toHaveLength(1)
     expect(body.match(/<details/g)?.length).toBe(body.match(/<\/details>/g)?.length)
-    expect(readMarker(body)).toBe(12)
+    expect(readMarker(body)?.runId).toBe(12)
   })
 
-  test('only trusted authors’ markers are followed, the latest first', () => {
+  test('a marker signature binds the run to the thread and the API token, and does not reveal the token', () => {
+    const sig = markerSignature(key, 12)
+    expect(sig).toMatch(/^[0-9a-f]{32}$/)
+    expect(sig).not.toContain(key.secret)
+    expect(verifyMarker(key, { runId: 12, sig })).toBe(true)
+    expect(verifyMarker(key, { runId: 13, sig })).toBe(false)
+    expect(verifyMarker(key, { runId: 12 })).toBe(false)
+    expect(verifyMarker(key, { runId: 12, sig: sig.slice(0, 16) })).toBe(false)
+    expect(verifyMarker({ ...key, issueNumber: 8 }, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, repository: 'octo-org/other' }, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, secret: 'another-token' }, { runId: 12, sig })).toBe(false)
+    expect(
+      verifyMarker({ ...key, secret: '' }, { runId: 12, sig: markerSignature({ ...key, secret: '' }, 12) })
+    ).toBe(false)
+  })
+
+  test('only trusted authors’ markers that verify are followed, the latest first', () => {
+    const signed = (runId: number) => markerLine(runId, markerSignature(key, runId))
+    const bot = { login: 'github-actions[bot]', type: 'Bot' }
     const comments = [
-      { id: 1, body: markerLine(10), author: { login: 'github-actions[bot]', type: 'Bot' } },
-      { id: 2, body: markerLine(11), author: { login: 'github-actions[bot]', type: 'Bot' } },
-      { id: 3, body: markerLine(666), author: { login: 'mallory', type: 'User' } }
+      { id: 1, body: signed(10), author: bot },
+      { id: 2, body: signed(11), author: bot },
+      { id: 3, body: signed(666), author: { login: 'mallory', type: 'User' } },
+      { id: 4, body: markerLine(777), author: { login: 'some-app[bot]', type: 'Bot' } },
+      { id: 5, body: markerLine(888, markerSignature({ ...key, issueNumber: 8 }, 888)), author: bot }
     ]
-    expect(findTrackingComment(comments, author => author.type === 'Bot')).toEqual({ id: 2, runId: 11 })
-    expect(findTrackingComment(comments, author => author.login === 'nobody')).toBeUndefined()
+    const verify = (marker: { runId: number; sig?: string }) => verifyMarker(key, marker)
+    expect(findTrackingComment(comments, author => author.type === 'Bot', verify)).toEqual({
+      found: { id: 2, runId: 11 },
+      ignored: [
+        { id: 5, runId: 888 },
+        { id: 4, runId: 777 }
+      ]
+    })
+    expect(findTrackingComment(comments, author => author.login === 'nobody', verify)).toEqual({
+      ignored: []
+    })
   })
 })
