@@ -216,6 +216,71 @@ describe('the tracking comment', () => {
     expect(readMarker(body)?.runId).toBe(12)
   })
 
+  describe('stays under the limit whatever the service sends', () => {
+    const MB2 = 2_000_000
+    const floods: Array<[string, string]> = [
+      ['&', '&'.repeat(MB2)],
+      ['<', '<'.repeat(MB2)],
+      ['newlines', '\n'.repeat(MB2)],
+      ['mixed', '&<\n>"'.repeat(MB2 / 5)],
+      ['emoji', '😀'.repeat(MB2 / 2)]
+    ]
+    const check = (body: string): void => {
+      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+      expect(readMarker(body)?.runId).toBe(12)
+      expect(body.match(/<!--/g)).toHaveLength(1)
+      expect(body.match(/<details/g)?.length ?? 0).toBe(body.match(/<\/details>/g)?.length ?? 0)
+      expect(body).toMatch(/updated \d\d:\d\d:\d\d UTC<\/sub>$/)
+      expect(body).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
+    }
+
+    test.each(floods)('texts flooded with %s, in the ending', (_what, flood) => {
+      const body = renderTrackingComment({
+        ...base,
+        runId: 12,
+        instruction: flood,
+        report: { ...report, error: flood, run: { ...report.run!, result: flood, summary: flood } }
+      })
+      check(body)
+      expect(body).toContain('… trimmed to fit GitHub’s comment size limit')
+      for (const title of ['Error', 'Result', 'Summary', 'Request'])
+        expect(body).toContain(`<summary>${title}</summary>`)
+    })
+
+    test.each(floods)(
+      'one-line fields flooded with %s: status, step, pull requests, links',
+      (_what, flood) => {
+        const working = renderTrackingComment({
+          ...base,
+          runId: 12,
+          webUrl: `https://app.codegen.com/${flood}`,
+          status: flood,
+          latestStep: `tool ${flood}`
+        })
+        check(working)
+        expect(working.length).toBeLessThan(4_000)
+        check(renderTrackingComment({ ...base, runId: 12, status: flood, instruction: flood }))
+        const pullRequests = Array.from({ length: 1000 }, (_, id) => ({
+          id,
+          title: flood,
+          url: `https://github.com/${flood}`
+        }))
+        const ended = renderTrackingComment({
+          ...base,
+          runId: 12,
+          report: {
+            ...report,
+            status: flood,
+            run: { ...report.run!, web_url: flood, status: flood, github_pull_requests: pullRequests }
+          }
+        })
+        check(ended)
+        expect(ended).toMatch(/\*\*Pull requests:\*\* .* and \d+ more\n/)
+        expect(ended).toContain('<summary>Result</summary>\n\n> Done.')
+      }
+    )
+  })
+
   test('a marker signature binds the run to the thread and the API token, and does not reveal the token', () => {
     const sig = markerSignature(key, 12)
     expect(sig).toMatch(/^[0-9a-f]{32}$/)
