@@ -7,8 +7,12 @@ import { TrackingComment } from './tracking-comment.js'
 import { findTrackingComment, markerSignature, verifyMarker, type MarkerKey } from './tracking.js'
 import { isBot, type Author, type Trigger } from './trigger.js'
 
-/** Permissions that may trigger a run: the commenter could push to the repository anyway. */
-const TRIGGERING_PERMISSIONS = new Set(['admin', 'maintain', 'write'])
+/**
+ * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
+ * says nothing, so the legacy permission (write for a role based on write or maintain) decides then.
+ */
+const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
+const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
 
 export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
 
@@ -42,9 +46,9 @@ export async function prepareCommentRun(
       `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
     )
   })
-  if (!TRIGGERING_PERMISSIONS.has(permission)) {
+  if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
     return {
-      skip: `@${login} has ${permission} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
+      skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
     }
   }
 

@@ -1,5 +1,5 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
-import { FakeGitHub, type Permission } from '../github-fake/index.js'
+import { FakeGitHub } from '../github-fake/index.js'
 import { runAction, type RunnerResult } from '../harness/runner-process.js'
 import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
@@ -14,7 +14,15 @@ beforeEach(async () => {
   emulator = new AgentRunEmulator()
   await emulator.start()
   github = new FakeGitHub({
-    permissions: { alice: 'write', bob: 'admin', carol: 'maintain', reader: 'read', tri: 'triage' }
+    permissions: {
+      alice: 'write',
+      bob: 'admin',
+      carol: 'maintain',
+      dave: { name: 'deployer', base: 'write' },
+      erin: { name: 'auditor', base: 'read' },
+      reader: 'read',
+      tri: 'triage'
+    }
   })
   await github.start()
 })
@@ -195,6 +203,11 @@ describe('a /codegen comment', () => {
     ],
     ['a triager', () => comment({ body: '/codegen fix', login: 'tri' }), /@tri has triage permission/],
     [
+      'a custom role based on read',
+      () => comment({ body: '/codegen fix', login: 'erin' }),
+      /@erin has auditor permission/
+    ],
+    [
       'a stranger',
       () => comment({ body: '/codegen fix', login: 'stranger' }),
       /@stranger has none permission/
@@ -219,9 +232,10 @@ describe('a /codegen comment', () => {
     expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
   })
 
-  test.each<[Permission, string]>([
+  test.each([
     ['admin', 'bob'],
-    ['maintain', 'carol']
+    ['maintain', 'carol'],
+    ['a custom role based on write', 'dave']
   ])('is accepted from %s', async (_permission, login) => {
     emulator.queueScript(fast('success'))
     expect((await onEvent(comment({ body: '/codegen go', login }))).outputs['outcome']).toBe('success')
