@@ -1,10 +1,17 @@
 import type { Clock } from '../runner/clock.js'
+import type { RunReport } from '../run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi } from './api.js'
 import { workflowRunUrl } from './context.js'
 import { buildCommentPrompt } from './prompt.js'
 import { TrackingComment } from './tracking-comment.js'
-import { findTrackingComment, markerSignature, verifyMarker, type MarkerKey } from './tracking.js'
+import {
+  findTrackingComment,
+  markerSignature,
+  verifyMarker,
+  type CommentSummary,
+  type MarkerKey
+} from './tracking.js'
 import { isBot, type Author, type Trigger } from './trigger.js'
 
 /**
@@ -69,11 +76,34 @@ export async function prepareCommentRun(
     repository: settings.context.repository,
     issueNumber: trigger.thread.number
   }
-  const { found, ignored } = findTrackingComment(
-    await github.listComments(trigger.thread.number),
-    trusted,
-    marker => verifyMarker(key, marker)
-  )
+  const track = (commentId: number | undefined, resumed: boolean): TrackingComment =>
+    new TrackingComment(
+      github,
+      trigger.thread.number,
+      commentId,
+      {
+        requestedBy: trigger.author,
+        instruction: trigger.instruction,
+        workflowRunUrl: workflowRunUrl(settings.context),
+        sign: runId => markerSignature(key, runId),
+        entriesSeen: 0,
+        resumed,
+        triggerPhrase: settings.triggerPhrase
+      },
+      deps.clock,
+      deps.warn
+    )
+
+  let comments: CommentSummary[]
+  try {
+    comments = await github.listComments(trigger.thread.number)
+  } catch (error) {
+    // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
+    const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${(error as Error).message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`
+    if (settings.comment) await track(undefined, false).finish(notStarted(message, deps.clock.now()))
+    throw new Error(message, { cause: error })
+  }
+  const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker))
   const resume = found && !trigger.fresh ? found : undefined
   if (!trigger.fresh && ignored.length > 0) {
     deps.notice(
@@ -97,23 +127,10 @@ export async function prepareCommentRun(
     followUp: resume !== undefined
   })
 
-  const tracking = settings.comment
-    ? new TrackingComment(
-        github,
-        trigger.thread.number,
-        resume?.id,
-        {
-          requestedBy: trigger.author,
-          instruction: trigger.instruction,
-          workflowRunUrl: workflowRunUrl(settings.context),
-          sign: runId => markerSignature(key, runId),
-          entriesSeen: 0,
-          resumed: resume !== undefined,
-          triggerPhrase: settings.triggerPhrase
-        },
-        deps.clock,
-        deps.warn
-      )
-    : undefined
+  const tracking = settings.comment ? track(resume?.id, resume !== undefined) : undefined
   return { prompt, resumeRunId: resume?.runId, tracking }
+}
+
+function notStarted(error: string, now: number): RunReport {
+  return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error }
 }

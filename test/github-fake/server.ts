@@ -423,6 +423,18 @@ export class FakeGitHub {
     })
   }
 
+  /**
+   * The next `times` matching requests get a client error as GitHub words it (404 Not Found by
+   * default), e.g. a token that cannot see the resource. Clients do not retry these.
+   */
+  injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
+    checkTimes(times)
+    if (!Number.isInteger(status) || status < 400 || status > 499) {
+      throw new Error(`A client error status is 400-499, got ${status}`)
+    }
+    this.faults.push({ hitsLeft: times, pathPattern, answer: () => gitHubError(status, message) })
+  }
+
   // -- HTTP plumbing
 
   private receive(request: IncomingMessage, response: ServerResponse): void {

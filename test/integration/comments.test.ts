@@ -327,6 +327,41 @@ describe('a /codegen comment', () => {
     expect(gaps.every(gap => gap >= 4_900)).toBe(true)
   })
 
+  test('an empty github-token is refused as an input, before any request', async () => {
+    const result = await onEvent(comment({ body: '/codegen fix' }), { 'github-token': '' })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/::error::Invalid input: github-token: required on issue_comment events/)
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    expect(github.requests).toHaveLength(0)
+  })
+
+  test('a permission check GitHub refuses fails the step with one clear error, and posts nothing', async () => {
+    github.injectClientError(1, /\/permission$/)
+    const result = await onEvent(comment({ body: '/codegen fix' }))
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(
+      /::error::Could not read @alice's permission on octo-org\/octo-repo \(Not Found.*\); the run is not started/
+    )
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
+  })
+
+  test('comments GitHub will not list fail the step, and the tracking comment says why', async () => {
+    github.injectClientError(1, /\/issues\/7\/comments$/)
+    const result = await onEvent(comment({ body: '/codegen fix' }))
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(
+      /::error::Could not read the comments of #7 to find its tracking comment \(Not Found.*\); the run is not started/
+    )
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('Could not read the comments of #7')
+  })
+
   test("GitHub's secondary rate limits are waited out", async () => {
     github.injectSecondaryRateLimit(1, /\/issues\/7\/comments$/)
     emulator.queueScript(fast('success'))
