@@ -312,6 +312,45 @@ describe('a /codegen comment', () => {
     ])
   })
 
+  test('a flood of service text keeps the tracking comment under GitHub’s limit, working and ended', async () => {
+    const flood = (unit: string): string => unit.repeat(Math.ceil(2_000_000 / unit.length))
+    emulator.queueScript({
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        { at: 100, log: { message_type: 'ACTION', tool_name: flood('&<'), thought: flood('<\n') } },
+        {
+          at: 6_000,
+          status: 'COMPLETE',
+          result: flood('&'),
+          summary: flood('<\n'),
+          pullRequests: [
+            { id: 1, title: flood('&<\n'), url: `https://github.com/${flood('&')}`, head_branch_name: null }
+          ]
+        }
+      ]
+    })
+    const result = await onEvent(comment({ body: `/codegen ${flood('&<').slice(0, 30_000)}` }), {
+      'poll-interval': '0.2'
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).not.toMatch(/Could not write the tracking comment/)
+    expect(github.requests.filter(request => request.status >= 400 && request.path !== '/user')).toEqual([])
+    const written = github.requests.filter(
+      request => /\/issues\/(7\/)?comments(\/\d+)?$/.test(request.path) && request.method !== 'GET'
+    )
+    // Posted, the run id, the latest step (throttled to 5 s), the ending.
+    expect(written.length).toBeGreaterThanOrEqual(4)
+    expect(written.some(request => (request.body as { body: string }).body.includes('Latest step:'))).toBe(
+      true
+    )
+    for (const request of written) {
+      expect([...(request.body as { body: string }).body].length).toBeLessThanOrEqual(65_536)
+    }
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('✅ **succeeded**')
+    expect(body).toContain('… trimmed to fit GitHub’s comment size limit')
+  })
+
   test('edits of the tracking comment are throttled', async () => {
     // A 12.5 s run with a log entry every half second: something new for the comment all along.
     const entries = Array.from({ length: 24 }, (_, i) => ({
