@@ -106,8 +106,10 @@ export async function prepareCommentRun(
   const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker))
   const resume = found && !trigger.fresh ? found : undefined
   if (!trigger.fresh && ignored.length > 0) {
+    const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`)
+    if (ignored.length > 3) which.push(`${ignored.length - 3} more`)
     deps.notice(
-      `Not following the run marker of comment ${ignored.map(i => `${i.id} (run ${i.runId})`).join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
+      `Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
     )
   }
 
