@@ -112,15 +112,20 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
   const warn = (message: string): void => runner.warning(message)
   // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
   const { OctokitGitHubApi } = await import('./github/api.js')
-  const github = new OctokitGitHubApi({
-    token: settings.githubToken,
-    repository: context.repository,
-    apiUrl: context.apiUrl,
-    warn
-  })
   let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
   try {
-    prepared = await prepareCommentRun(trigger, settings, { github, clock, warn })
+    const github = new OctokitGitHubApi({
+      token: settings.githubToken,
+      repository: context.repository,
+      apiUrl: context.apiUrl,
+      warn
+    })
+    prepared = await prepareCommentRun(trigger, settings, {
+      github,
+      clock,
+      warn,
+      notice: message => runner.notice(message)
+    })
   } catch (error) {
     return notStarted({ outcome: 'error', error: (error as Error).message })
   }

@@ -6,10 +6,18 @@ import type { CommentSummary } from './tracking.js'
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'
 
+export interface Permission {
+  role: string
+  permission: string
+}
+
 /** GitHub's API as the comment workflow uses it. Tests run the action against a fake GitHub on loopback. */
 export interface GitHubApi {
-  /** admin, maintain, write, triage, read or none. */
-  permission(login: string): Promise<string>
+  /**
+   * The commenter's role (admin, maintain, write, triage, read, none, or a custom role's name) and
+   * the legacy permission (admin, write, read or none; maintain reads as write there).
+   */
+  permission(login: string): Promise<Permission>
   pullRequestBranches(number: number): Promise<{ head: string; base: string }>
   listComments(issueNumber: number): Promise<CommentSummary[]>
   createComment(issueNumber: number, body: string): Promise<number>
@@ -76,13 +84,16 @@ export class OctokitGitHubApi implements GitHubApi {
     return { owner: this.owner, repo: this.repo }
   }
 
-  async permission(login: string): Promise<string> {
+  async permission(login: string): Promise<Permission> {
     const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
       ...this.repoParams,
       username: login
     })
-    // role_name tells maintain and triage apart from write and read.
-    return (data as { role_name?: string }).role_name || data.permission
+    // role_name tells maintain and triage apart from write and read, or names a custom role.
+    return {
+      role: (data as { role_name?: string }).role_name || data.permission,
+      permission: data.permission
+    }
   }
 
   async pullRequestBranches(number: number): Promise<{ head: string; base: string }> {

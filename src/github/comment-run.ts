@@ -1,14 +1,25 @@
 import type { Clock } from '../runner/clock.js'
+import type { RunReport } from '../run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi } from './api.js'
 import { workflowRunUrl } from './context.js'
 import { buildCommentPrompt } from './prompt.js'
 import { TrackingComment } from './tracking-comment.js'
-import { findTrackingComment } from './tracking.js'
+import {
+  findTrackingComment,
+  markerSignature,
+  verifyMarker,
+  type CommentSummary,
+  type MarkerKey
+} from './tracking.js'
 import { isBot, type Author, type Trigger } from './trigger.js'
 
-/** Permissions that may trigger a run: the commenter could push to the repository anyway. */
-const TRIGGERING_PERMISSIONS = new Set(['admin', 'maintain', 'write'])
+/**
+ * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
+ * says nothing, so the legacy permission (write for a role based on write or maintain) decides then.
+ */
+const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
+const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
 
 export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
 
@@ -23,6 +34,7 @@ export interface CommentDeps {
   github: GitHubApi
   clock: Clock
   warn: (message: string) => void
+  notice: (message: string) => void
 }
 
 /**
@@ -41,9 +53,9 @@ export async function prepareCommentRun(
       `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
     )
   })
-  if (!TRIGGERING_PERMISSIONS.has(permission)) {
+  if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
     return {
-      skip: `@${login} has ${permission} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
+      skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
     }
   }
 
@@ -55,11 +67,51 @@ export async function prepareCommentRun(
     .react(acknowledged, 'eyes')
     .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
 
-  // Only the action's own identity (or, when a GITHUB_TOKEN cannot tell it, a bot) writes markers we follow.
+  // Only markers on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it,
+  // of a bot) that are signed for this thread with the API token are followed.
   const identity = await github.identity()
   const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
-  const existing = findTrackingComment(await github.listComments(trigger.thread.number), trusted)
-  const resume = existing && !trigger.fresh ? existing : undefined
+  const key: MarkerKey = {
+    secret: settings.apiToken,
+    repository: settings.context.repository,
+    issueNumber: trigger.thread.number
+  }
+  const track = (commentId: number | undefined, resumed: boolean): TrackingComment =>
+    new TrackingComment(
+      github,
+      trigger.thread.number,
+      commentId,
+      {
+        requestedBy: trigger.author,
+        instruction: trigger.instruction,
+        workflowRunUrl: workflowRunUrl(settings.context),
+        sign: runId => markerSignature(key, runId),
+        entriesSeen: 0,
+        resumed,
+        triggerPhrase: settings.triggerPhrase
+      },
+      deps.clock,
+      deps.warn
+    )
+
+  let comments: CommentSummary[]
+  try {
+    comments = await github.listComments(trigger.thread.number)
+  } catch (error) {
+    // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
+    const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${(error as Error).message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`
+    if (settings.comment) await track(undefined, false).finish(notStarted(message, deps.clock.now()))
+    throw new Error(message, { cause: error })
+  }
+  const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker))
+  const resume = found && !trigger.fresh ? found : undefined
+  if (!trigger.fresh && ignored.length > 0) {
+    const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`)
+    if (ignored.length > 3) which.push(`${ignored.length - 3} more`)
+    deps.notice(
+      `Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
+    )
+  }
 
   const branches = trigger.thread.isPullRequest
     ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
@@ -77,22 +129,10 @@ export async function prepareCommentRun(
     followUp: resume !== undefined
   })
 
-  const tracking = settings.comment
-    ? new TrackingComment(
-        github,
-        trigger.thread.number,
-        resume?.id,
-        {
-          requestedBy: trigger.author,
-          instruction: trigger.instruction,
-          workflowRunUrl: workflowRunUrl(settings.context),
-          entriesSeen: 0,
-          resumed: resume !== undefined,
-          triggerPhrase: settings.triggerPhrase
-        },
-        deps.clock,
-        deps.warn
-      )
-    : undefined
+  const tracking = settings.comment ? track(resume?.id, resume !== undefined) : undefined
   return { prompt, resumeRunId: resume?.runId, tracking }
+}
+
+function notStarted(error: string, now: number): RunReport {
+  return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error }
 }

@@ -1,14 +1,21 @@
 import type { Author, Thread } from './trigger.js'
 
-/** Characters a reader does not see but an agent reads: zero-width, soft hyphen, bidirectional controls. */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+/**
+ * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
+ * soft hyphen, bidirectional controls, Unicode tags U+E0001-E007F, which smuggle ASCII), the rest
+ * of the tag block, variation selectors, the combining grapheme joiner, Hangul fillers, and control
+ * characters other than tab and newline. Emoji stay visible: a ZWJ sequence (👨‍👩‍👧) falls apart
+ * into its emoji, a variation selector's choice of presentation and a tag flag's subdivision are lost.
+ */
+const INVISIBLE =
+  /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\u3164\uffa0]|\u034f|(?![\t\n])\p{Cc}/gu
 
 /** Thread text without what a reader cannot see: HTML comments and invisible characters. */
 export function stripHidden(text: string): string {
   return text
+    .replace(/\r\n?/g, '\n')
     .replace(/<!--[\s\S]*?(-->|$)/g, '')
     .replace(INVISIBLE, '')
-    .replace(/\r\n?/g, '\n')
     .trim()
 }
 

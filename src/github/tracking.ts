@@ -1,21 +1,58 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { PullRequest } from '../api/types.js'
 import type { RunReport } from '../run/agent-run.js'
-import { formatDuration, trimmed } from '../report/entry-text.js'
+import { formatDuration } from '../report/entry-text.js'
 import { escapeHtml, link, quoteBlock } from '../report/markdown.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 export const COMMENT_LIMIT_CHARS = 60_000
 
-/** The hidden first line of a tracking comment: the run it tracks. */
-export function markerLine(runId: number | undefined): string {
-  return `${OWN_COMMENT_MARK}${runId === undefined ? '' : ` run-id=${runId}`} -->`
+/**
+ * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
+ * write a marker (another app, a workflow echoing user text as a bot); only a holder of the token can
+ * sign one, and a signed marker copied to another thread or repository does not verify.
+ */
+export interface MarkerKey {
+  secret: string
+  repository: string
+  issueNumber: number
 }
 
-/** The run id a tracking comment names in its first line, and only there. */
-export function readMarker(body: string): number | undefined {
+/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
+const SIGNATURE_HEX_CHARS = 32
+
+export function markerSignature(key: MarkerKey, runId: number): string {
+  return createHmac('sha256', key.secret)
+    .update(`${key.repository}#${key.issueNumber}#${runId}`)
+    .digest('hex')
+    .slice(0, SIGNATURE_HEX_CHARS)
+}
+
+export function verifyMarker(key: MarkerKey, marker: Marker): boolean {
+  if (!key.secret || marker.sig === undefined) return false
+  const expected = Buffer.from(markerSignature(key, marker.runId))
+  const given = Buffer.from(marker.sig)
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
+
+export interface Marker {
+  runId: number
+  sig?: string
+}
+
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+export function markerLine(runId: number | undefined, sig?: string): string {
+  if (runId === undefined) return `${OWN_COMMENT_MARK} -->`
+  return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`
+}
+
+/** The marker a tracking comment holds in its first line, and only there. */
+export function readMarker(body: string): Marker | undefined {
   const first = body.split('\n', 1)[0] ?? ''
-  const match = /^<!-- codegen-agent-run-action run-id=(\d+) -->$/.exec(first.trim())
-  return match ? Number(match[1]) : undefined
+  const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim())
+  if (!match) return undefined
+  return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) }
 }
 
 export interface CommentSummary {
@@ -24,25 +61,39 @@ export interface CommentSummary {
   author: Author
 }
 
+export interface FoundTracking {
+  /** The tracking comment to follow, if any. */
+  found?: { id: number; runId: number }
+  /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
+  ignored: Array<{ id: number; runId: number }>
+}
+
 /**
- * The latest tracking comment of the thread written by a trusted author (the action's own
- * identity, or a bot): a commenter cannot point the action at another run by writing a marker.
+ * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
+ * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
+ * action at another run by writing a marker.
  */
 export function findTrackingComment(
   comments: CommentSummary[],
-  trusted: (author: Author) => boolean
-): { id: number; runId: number } | undefined {
+  trusted: (author: Author) => boolean,
+  verify: (marker: Marker) => boolean
+): FoundTracking {
+  const ignored: FoundTracking['ignored'] = []
   for (const comment of [...comments].reverse()) {
-    const runId = readMarker(comment.body)
-    if (runId !== undefined && trusted(comment.author)) return { id: comment.id, runId }
+    const marker = readMarker(comment.body)
+    if (marker === undefined || !trusted(comment.author)) continue
+    if (verify(marker)) return { found: { id: comment.id, runId: marker.runId }, ignored }
+    ignored.push({ id: comment.id, runId: marker.runId })
   }
-  return undefined
+  return { ignored }
 }
 
 export interface TrackingState {
   requestedBy: Author
   instruction: string
   workflowRunUrl: string
+  /** The marker's signature of a run id (see MarkerKey). */
+  sign: (runId: number) => string
   runId?: number
   webUrl?: string | null
   status?: string | null
@@ -67,36 +118,86 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   error: '⚠️ could not be followed'
 }
 
-/** The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold. */
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 }
+
+const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit'
+
+/** One line of at most `max` characters (plus an ellipsis), never ending in half a surrogate pair. */
+function clip(text: string, max: number): string {
+  // A prefix is enough, and keeps a multi-megabyte field cheap.
+  const line = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, ' ')
+    .trim()
+  return line.length > max ? `${line.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : line
+}
+
+/** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
+function serviceLink(text: string, url: string | null | undefined): string {
+  return link(clip(text, CAPS.title), url && url.length <= CAPS.url ? url : undefined)
+}
+
+const code = (text: string, max: number): string => `\`${escapeHtml(clip(text.replace(/`/g, "'"), max))}\``
+
+/**
+ * Text as a quoted block of at most `max` characters once escaped: escaping (`&` to `&amp;`, a
+ * `> ` per line) can grow it several times, so the cut is made on the final text, never mid-entity.
+ */
+export function quoteWithin(text: string, max: number): string {
+  // Escaping never shrinks text: a prefix of `max` characters holds all that can fit.
+  const quoted = quoteBlock(text.length > max ? text.slice(0, max) : text)
+  if (text.length <= max && quoted.length <= max) return quoted
+  const room = Math.max(0, max - TRIMMED_NOTE.length - 4)
+  const cut = quoted
+    .slice(0, room)
+    .replace(/&[a-z]*$/, '')
+    .replace(/[\ud800-\udbff]$/, '')
+  return `${cut}\n>\n> ${TRIMMED_NOTE}`
+}
+
+function pullRequestLine(pullRequests: PullRequest[]): string {
+  let line = '**Pull requests:** '
+  for (const [index, pr] of pullRequests.entries()) {
+    const entry = `${index > 0 ? ', ' : ''}${serviceLink(clip(pr.title ?? '', CAPS.title) || `#${pr.id}`, pr.url)}`
+    if (line.length + entry.length > CAPS.pullRequestLine) {
+      return `${line} and ${pullRequests.length - index} more`
+    }
+    line += entry
+  }
+  return line
+}
+
+/**
+ * The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold: every
+ * one-line field the service supplies is capped, and the long texts share the room left, measured
+ * once escaped.
+ */
 export function renderTrackingComment(state: TrackingState): string {
   const report = state.report
   const runId = report?.run?.id ?? state.runId
   const webUrl = report?.run?.web_url ?? state.webUrl
-  const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${link(`#${runId}`, webUrl)}`
-  const lines: string[] = [markerLine(runId)]
+  const run =
+    runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`
+  const lines: string[] = [markerLine(runId, runId === undefined ? undefined : state.sign(runId))]
   if (!report) {
-    const status = state.status ? `status \`${escapeHtml(state.status.replace(/`/g, "'"))}\`` : 'starting'
+    const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting'
     lines.push(
       `### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`,
       '',
       `${status} · ${state.entriesSeen} log entries so far`
     )
-    if (state.latestStep) lines.push('', `Latest step: ${escapeHtml(state.latestStep)}`)
+    if (state.latestStep) lines.push('', `Latest step: ${escapeHtml(clip(state.latestStep, CAPS.step))}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
     const facts = [
-      report.status ? `status \`${escapeHtml(report.status.replace(/`/g, "'"))}\`` : '',
+      report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
       `${formatDuration(report.endedAt - report.startedAt)}`,
       `${report.entriesSeen} log entries`
     ].filter(Boolean)
     lines.push(facts.join(' · '))
     const pullRequests = report.run?.github_pull_requests ?? []
-    if (pullRequests.length > 0) {
-      lines.push(
-        '',
-        `**Pull requests:** ${pullRequests.map(pr => link(pr.title || `#${pr.id}`, pr.url)).join(', ')}`
-      )
-    }
+    if (pullRequests.length > 0) lines.push('', pullRequestLine(pullRequests))
     if (report.run) {
       lines.push(
         '',
@@ -106,23 +207,33 @@ export function renderTrackingComment(state: TrackingState): string {
   }
   const footer = [
     '',
-    `<sub>Asked by @${escapeHtml(state.requestedBy.login)}${
+    `<sub>Asked by @${escapeHtml(clip(state.requestedBy.login, 100))}${
       state.workflowRunUrl ? ` · ${link('workflow run', state.workflowRunUrl)}` : ''
     } · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
-  ]
-
+  ].join('\n')
   const head = lines.join('\n')
+
   const texts: Array<[string, string]> = []
   if (report?.error) texts.push(['Error', report.error])
   if (report?.run?.result) texts.push(['Result', report.run.result])
   if (report?.run?.summary) texts.push(['Summary', report.run.summary])
   if (state.instruction) texts.push(['Request', state.instruction])
-  // Share the room left among the texts; each is cut and says so.
-  const room = COMMENT_LIMIT_CHARS - head.length - footer.join('\n').length - 500
-  const share = Math.max(200, Math.floor(room / Math.max(1, texts.length)) - 100)
-  const blocks = texts.map(
-    ([title, text]) =>
-      `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoteBlock(trimmed(text, Math.floor(share / 2)))}\n\n</details>`
-  )
-  return [head, ...blocks, ...footer].join('\n')
+  const block = (title: string, quoted: string): string =>
+    `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
+  // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
+  let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2
+  const blocks = new Map<string, string>()
+  const byLength = [...texts].sort((a, b) => a[1].length - b[1].length)
+  for (const [index, [title, text]] of byLength.entries()) {
+    const overhead = block(title, '').length + 1
+    const share = Math.floor(room / (byLength.length - index)) - overhead
+    const quoted = quoteWithin(text, Math.max(0, share))
+    blocks.set(title, block(title, quoted))
+    room -= overhead + quoted.length
+  }
+  const body = [head, ...texts.map(([title]) => blocks.get(title)), footer].join('\n')
+  // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
+  return body.length <= COMMENT_LIMIT_CHARS
+    ? body
+    : [head.slice(0, COMMENT_LIMIT_CHARS - 200), '', TRIMMED_NOTE, footer].join('\n')
 }

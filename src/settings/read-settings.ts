@@ -76,6 +76,11 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     comment: boolean('comment', input('comment'), problems),
     context
   }
+  if (!settings.githubToken && COMMENT_EVENTS.has(context.eventName)) {
+    problems.push(
+      `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
+    )
+  }
   if (problems.length > 0) throw new InputError(problems)
   return settings
 }

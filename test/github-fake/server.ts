@@ -16,6 +16,7 @@ import type {
   GitHubRepositoryRef,
   GitHubUser,
   Permission,
+  CustomRole,
   RecordedGitHubRequest
 } from './types.js'
 
@@ -299,8 +300,8 @@ export class FakeGitHub {
   private readonly identityVisible: boolean
   private readonly pathPrefix: string
 
-  /** Lower-cased login -> the login as configured and its permission. */
-  private readonly permissions = new Map<string, { login: string; permission: Permission }>()
+  /** Lower-cased login -> the login as configured, its (base) permission and its role's name. */
+  private readonly permissions = new Map<string, { login: string; permission: Permission; role: string }>()
   /** Lower-cased login -> the user as first seen, and its id. */
   private readonly users = new Map<string, { user: FakeUser; id: number }>()
   private readonly commentsById = new Map<number, StoredComment>()
@@ -383,9 +384,11 @@ export class FakeGitHub {
     this.pullRequests.set(pr.number, { ...pr, user, createdAt: Date.now() })
   }
 
-  setPermission(login: string, permission: Permission): void {
+  setPermission(login: string, role: Permission | CustomRole): void {
+    const permission = typeof role === 'string' ? role : role.base
     if (!PERMISSION_RANK.includes(permission)) throw new Error(`Unknown permission ${String(permission)}`)
-    this.permissions.set(login.toLowerCase(), { login, permission })
+    const name = typeof role === 'string' ? role : role.name
+    this.permissions.set(login.toLowerCase(), { login, permission, role: name })
   }
 
   /**
@@ -418,6 +421,18 @@ export class FakeGitHub {
       pathPattern,
       answer: () => json({ message: 'Server Error' }, status)
     })
+  }
+
+  /**
+   * The next `times` matching requests get a client error as GitHub words it (404 Not Found by
+   * default), e.g. a token that cannot see the resource. Clients do not retry these.
+   */
+  injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
+    checkTimes(times)
+    if (!Number.isInteger(status) || status < 400 || status > 499) {
+      throw new Error(`A client error status is 400-499, got ${status}`)
+    }
+    this.faults.push({ hitsLeft: times, pathPattern, answer: () => gitHubError(status, message) })
   }
 
   // -- HTTP plumbing
@@ -580,13 +595,14 @@ export class FakeGitHub {
     const username = call.params.username ?? ''
     const configured = this.permissions.get(username.toLowerCase())
     const permission = configured?.permission ?? 'none'
+    const role = configured?.role ?? permission
     const known = this.users.get(username.toLowerCase())?.user
     const user = known ?? { login: configured?.login ?? username, type: 'User' as const }
     const rank = PERMISSION_RANK.indexOf(permission)
     const has = (level: Permission): boolean => rank >= PERMISSION_RANK.indexOf(level)
     const answer: GitHubPermissionAnswer = {
       permission: LEGACY_PERMISSION[permission],
-      role_name: permission,
+      role_name: role,
       user: {
         ...this.wireUser(user, call.api),
         permissions: {
@@ -596,7 +612,7 @@ export class FakeGitHub {
           triage: has('triage'),
           pull: has('read')
         },
-        role_name: permission
+        role_name: role
       }
     }
     return json(answer)

@@ -9,6 +9,15 @@
 /** A configured repository permission, as the collaborator permission endpoint's role_name says it. */
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
+/**
+ * A custom repository role, as organizations define them: role_name is its own name, the legacy
+ * `permission` and `user.permissions` are those of the base role it extends.
+ */
+export interface CustomRole {
+  name: string
+  base: Exclude<Permission, 'none'>
+}
+
 export interface FakeUser {
   login: string
   type: 'User' | 'Bot'
@@ -71,7 +80,7 @@ export interface FakeGitHubOptions {
    */
   token?: string
   /** login -> permission on the repository; everyone else has 'none'. */
-  permissions?: Record<string, Permission>
+  permissions?: Record<string, Permission | CustomRole>
   /** Who the token acts as; default `{ login: 'github-actions[bot]', type: 'Bot' }`. */
   actor?: FakeUser
   /** Whether GET /user answers the actor; default false, a 403 as for a GITHUB_TOKEN. */
@@ -163,10 +172,11 @@ export interface GitHubPullRequest {
 /** Answer of GET /repos/{owner}/{repo}/collaborators/{username}/permission. */
 export interface GitHubPermissionAnswer {
   permission: 'admin' | 'write' | 'read' | 'none'
-  role_name: Permission
+  /** A base role, or a custom role's name. */
+  role_name: string
   user: GitHubUser & {
     permissions: { admin: boolean; maintain: boolean; push: boolean; triage: boolean; pull: boolean }
-    role_name: Permission
+    role_name: string
   }
 }
 

@@ -1,7 +1,7 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
-import { FakeGitHub, type Permission } from '../github-fake/index.js'
+import { FakeGitHub } from '../github-fake/index.js'
 import { runAction, type RunnerResult } from '../harness/runner-process.js'
-import { markerLine, readMarker } from '../../src/github/tracking.js'
+import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent, type CommentOptions } from '../support/webhooks.js'
 
@@ -14,7 +14,15 @@ beforeEach(async () => {
   emulator = new AgentRunEmulator()
   await emulator.start()
   github = new FakeGitHub({
-    permissions: { alice: 'write', bob: 'admin', carol: 'maintain', reader: 'read', tri: 'triage' }
+    permissions: {
+      alice: 'write',
+      bob: 'admin',
+      carol: 'maintain',
+      dave: { name: 'deployer', base: 'write' },
+      erin: { name: 'auditor', base: 'read' },
+      reader: 'read',
+      tri: 'triage'
+    }
   })
   await github.start()
 })
@@ -24,6 +32,12 @@ afterEach(async () => {
 })
 
 const fast = (name: string): RunScript => scenario(name, 20)
+/** The marker this workflow (API token emulator-token) writes for a run on a thread of octo-org/octo-repo. */
+const signedMarker = (runId: number, issueNumber = 7): string =>
+  markerLine(
+    runId,
+    markerSignature({ secret: 'emulator-token', repository: 'octo-org/octo-repo', issueNumber }, runId)
+  )
 
 async function onEvent(
   event: { name: string; payload: unknown },
@@ -81,7 +95,7 @@ describe('a /codegen comment', () => {
     const tracking = trackingComments()
     expect(tracking).toHaveLength(1)
     const run = emulator.runs()[0]!
-    expect(readMarker(tracking[0]!.body)).toBe(run.id)
+    expect(readMarker(tracking[0]!.body)?.runId).toBe(run.id)
     expect(tracking[0]!.body).toContain('✅ **succeeded**')
     expect(tracking[0]!.body).toContain(
       '[Fix quoted field parsing at end of line](https://github.com/octo-org/octo-repo/pull/42)'
@@ -123,7 +137,7 @@ describe('a /codegen comment', () => {
     expect(creates()).toHaveLength(2)
     expect(resumes()).toHaveLength(0)
     expect((creates()[1]!.body as { prompt: string }).prompt).toMatch(/^try a different approach/)
-    expect(trackingComments().map(c => readMarker(c.body))).toEqual(
+    expect(trackingComments().map(c => readMarker(c.body)?.runId)).toEqual(
       emulator
         .runs()
         .map(run => run.id)
@@ -131,12 +145,30 @@ describe('a /codegen comment', () => {
     )
   })
 
-  test('a marker written by a person is not followed', async () => {
-    github.addComment(7, `${markerLine(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
+  test('a marker written by a person is not followed, even one copied with its signature', async () => {
+    github.addComment(7, `${signedMarker(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
     emulator.queueScript(fast('success'))
     await onEvent(comment({ body: '/codegen fix it' }))
     expect(resumes()).toHaveLength(0)
     expect(creates()).toHaveLength(1)
+  })
+
+  test.each([
+    ['unsigned', markerLine(4242)],
+    ['with a made-up signature', markerLine(4242, 'ab'.repeat(16))],
+    ['signed for another thread', signedMarker(4242, 8)]
+  ])('a marker from another bot, %s, is not followed: a fresh run, with a notice', async (_how, marker) => {
+    github.addComment(7, `${marker}\nTracking run 4242`, { login: 'some-app[bot]', type: 'Bot' })
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen fix it' }))
+    expect(result.exitCode).toBe(0)
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(1)
+    expect(result.stdout).toMatch(
+      /::notice::Not following the run marker of comment \d+ \(run 4242\).*Starting a fresh run/
+    )
+    const tracking = trackingComments().filter(c => c.user.login === 'github-actions[bot]')
+    expect(tracking.map(c => readMarker(c.body)?.runId)).toEqual([emulator.runs()[0]!.id])
   })
 
   test('on a pull request, the prompt names it and its branches', async () => {
@@ -171,6 +203,11 @@ describe('a /codegen comment', () => {
     ],
     ['a triager', () => comment({ body: '/codegen fix', login: 'tri' }), /@tri has triage permission/],
     [
+      'a custom role based on read',
+      () => comment({ body: '/codegen fix', login: 'erin' }),
+      /@erin has auditor permission/
+    ],
+    [
       'a stranger',
       () => comment({ body: '/codegen fix', login: 'stranger' }),
       /@stranger has none permission/
@@ -195,9 +232,10 @@ describe('a /codegen comment', () => {
     expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
   })
 
-  test.each<[Permission, string]>([
+  test.each([
     ['admin', 'bob'],
-    ['maintain', 'carol']
+    ['maintain', 'carol'],
+    ['a custom role based on write', 'dave']
   ])('is accepted from %s', async (_permission, login) => {
     emulator.queueScript(fast('success'))
     expect((await onEvent(comment({ body: '/codegen go', login }))).outputs['outcome']).toBe('success')
@@ -260,7 +298,7 @@ describe('a /codegen comment', () => {
     expect(trackingComments()).toHaveLength(0)
     const runId = emulator.runs()[0]!.id
 
-    github.addComment(7, `${markerLine(runId)}\nearlier tracking comment`, {
+    github.addComment(7, `${signedMarker(runId)}\nearlier tracking comment`, {
       login: 'github-actions[bot]',
       type: 'Bot'
     })
@@ -274,19 +312,99 @@ describe('a /codegen comment', () => {
     ])
   })
 
+  test('a flood of service text keeps the tracking comment under GitHub’s limit, working and ended', async () => {
+    const flood = (unit: string): string => unit.repeat(Math.ceil(2_000_000 / unit.length))
+    emulator.queueScript({
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        { at: 100, log: { message_type: 'ACTION', tool_name: flood('&<'), thought: flood('<\n') } },
+        {
+          at: 6_000,
+          status: 'COMPLETE',
+          result: flood('&'),
+          summary: flood('<\n'),
+          pullRequests: [
+            { id: 1, title: flood('&<\n'), url: `https://github.com/${flood('&')}`, head_branch_name: null }
+          ]
+        }
+      ]
+    })
+    const result = await onEvent(comment({ body: `/codegen ${flood('&<').slice(0, 30_000)}` }), {
+      'poll-interval': '0.2'
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).not.toMatch(/Could not write the tracking comment/)
+    expect(github.requests.filter(request => request.status >= 400 && request.path !== '/user')).toEqual([])
+    const written = github.requests.filter(
+      request => /\/issues\/(7\/)?comments(\/\d+)?$/.test(request.path) && request.method !== 'GET'
+    )
+    // Posted, the run id, the latest step (throttled to 5 s), the ending.
+    expect(written.length).toBeGreaterThanOrEqual(4)
+    expect(written.some(request => (request.body as { body: string }).body.includes('Latest step:'))).toBe(
+      true
+    )
+    for (const request of written) {
+      expect([...(request.body as { body: string }).body].length).toBeLessThanOrEqual(65_536)
+    }
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('✅ **succeeded**')
+    expect(body).toContain('… trimmed to fit GitHub’s comment size limit')
+  })
+
   test('edits of the tracking comment are throttled', async () => {
-    emulator.queueScript(scenario('success', 2))
+    // A 12.5 s run with a log entry every half second: something new for the comment all along.
+    const entries = Array.from({ length: 24 }, (_, i) => ({
+      at: 500 * (i + 1),
+      log: { message_type: 'ACTION', tool_name: 'shell', thought: `step ${i + 1}` }
+    }))
+    emulator.queueScript({
+      steps: [{ at: 0, status: 'ACTIVE' }, ...entries, { at: 12_500, status: 'COMPLETE', result: 'Done.' }]
+    })
     const result = await onEvent(comment({ body: '/codegen go' }), { 'poll-interval': '0.5' })
     expect(result.exitCode).toBe(0)
-    console.log(
-      edits().map(request => request.at),
-      result.durationMs
-    )
     // One edit when the run id is known, one at most every 5 s after, one at the end.
-    expect(edits().length).toBeLessThanOrEqual(2 + Math.ceil(result.durationMs / 5_000))
     const times = edits().map(request => request.at)
+    expect(times.length).toBeGreaterThanOrEqual(4)
+    expect(times.length).toBeLessThanOrEqual(2 + Math.ceil(result.durationMs / 5_000))
+    // Every gap but the last (the ending is written at once) is at least the interval.
     const gaps = times.slice(1, -1).map((at, i) => at - times[i]!)
-    expect(gaps.every(gap => gap >= 4_900)).toBe(true)
+    expect(gaps.length).toBeGreaterThanOrEqual(2)
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(4_900)
+  })
+
+  test('an empty github-token is refused as an input, before any request', async () => {
+    const result = await onEvent(comment({ body: '/codegen fix' }), { 'github-token': '' })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/::error::Invalid input: github-token: required on issue_comment events/)
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    expect(github.requests).toHaveLength(0)
+  })
+
+  test('a permission check GitHub refuses fails the step with one clear error, and posts nothing', async () => {
+    github.injectClientError(1, /\/permission$/)
+    const result = await onEvent(comment({ body: '/codegen fix' }))
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(
+      /::error::Could not read @alice's permission on octo-org\/octo-repo \(Not Found.*\); the run is not started/
+    )
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
+  })
+
+  test('comments GitHub will not list fail the step, and the tracking comment says why', async () => {
+    github.injectClientError(1, /\/issues\/7\/comments$/)
+    const result = await onEvent(comment({ body: '/codegen fix' }))
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(
+      /::error::Could not read the comments of #7 to find its tracking comment \(Not Found.*\); the run is not started/
+    )
+    expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
+    expect(emulator.requests).toHaveLength(0)
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('Could not read the comments of #7')
   })
 
   test("GitHub's secondary rate limits are waited out", async () => {

@@ -109,7 +109,16 @@ describe('readSettings', () => {
     expect(problemsOf({ ...valid, prompt: '', 'agent-run-id': '5' })).toEqual([
       'prompt: required; the follow-up instruction that resumes the agent run'
     ])
-    expect(problemsOf({ ...valid, prompt: '' }, { GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+    expect(
+      problemsOf({ ...valid, prompt: '', 'github-token': 'ghs_x' }, { GITHUB_EVENT_NAME: 'issue_comment' })
+    ).toEqual([])
+  })
+
+  test('github-token is required on comment events only', () => {
+    expect(problemsOf({ ...valid }, { GITHUB_EVENT_NAME: 'issues' })).toEqual([
+      "github-token: required on issues events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN"
+    ])
+    expect(problemsOf({ ...valid }, { GITHUB_EVENT_NAME: 'push' })).toEqual([])
   })
 
   test('reports every problem at once', () => {
