@@ -48,8 +48,11 @@ class OctokitGitHubApi {
             ...this.repoParams,
             username: login
         });
-        // role_name tells maintain and triage apart from write and read.
-        return data.role_name || data.permission;
+        // role_name tells maintain and triage apart from write and read, or names a custom role.
+        return {
+            role: data.role_name || data.permission,
+            permission: data.permission
+        };
     }
     async pullRequestBranches(number) {
         const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number });

@@ -36821,14 +36821,20 @@ function originMetadata(context) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/prompt.ts
-/** Characters a reader does not see but an agent reads: zero-width, soft hyphen, bidirectional controls. */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/**
+ * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
+ * soft hyphen, bidirectional controls, Unicode tags U+E0001-E007F, which smuggle ASCII), the rest
+ * of the tag block, variation selectors, the combining grapheme joiner, Hangul fillers, and control
+ * characters other than tab and newline. Emoji stay visible: a ZWJ sequence (👨‍👩‍👧) falls apart
+ * into its emoji, a variation selector's choice of presentation and a tag flag's subdivision are lost.
+ */
+const INVISIBLE = /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\u3164\uffa0]|\u034f|(?![\t\n])\p{Cc}/gu;
 /** Thread text without what a reader cannot see: HTML comments and invisible characters. */
 function stripHidden(text) {
     return text
+        .replace(/\r\n?/g, '\n')
         .replace(/<!--[\s\S]*?(-->|$)/g, '')
         .replace(INVISIBLE, '')
-        .replace(/\r\n?/g, '\n')
         .trim();
 }
 function quoted(text, max) {
@@ -36997,6 +37003,8 @@ function entryDetailLines(entry) {
     return details ? prefixedLines(details, '  │ ') : [];
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /** Escaping for the job summary (GitHub-flavoured Markdown with HTML). */
 function escapeHtml(text) {
@@ -37109,29 +37117,54 @@ function readTrigger(eventName, payload, phrase) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_LIMIT_CHARS = 60_000;
-/** The hidden first line of a tracking comment: the run it tracks. */
-function markerLine(runId) {
-    return `${OWN_COMMENT_MARK}${runId === undefined ? '' : ` run-id=${runId}`} -->`;
+/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
+const SIGNATURE_HEX_CHARS = 32;
+function markerSignature(key, runId) {
+    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
+        .update(`${key.repository}#${key.issueNumber}#${runId}`)
+        .digest('hex')
+        .slice(0, SIGNATURE_HEX_CHARS);
 }
-/** The run id a tracking comment names in its first line, and only there. */
+function verifyMarker(key, marker) {
+    if (!key.secret || marker.sig === undefined)
+        return false;
+    const expected = Buffer.from(markerSignature(key, marker.runId));
+    const given = Buffer.from(marker.sig);
+    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+}
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+function markerLine(runId, sig) {
+    if (runId === undefined)
+        return `${OWN_COMMENT_MARK} -->`;
+    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
+}
+/** The marker a tracking comment holds in its first line, and only there. */
 function readMarker(body) {
     const first = body.split('\n', 1)[0] ?? '';
-    const match = /^<!-- codegen-agent-run-action run-id=(\d+) -->$/.exec(first.trim());
-    return match ? Number(match[1]) : undefined;
+    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
+    if (!match)
+        return undefined;
+    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
 }
 /**
- * The latest tracking comment of the thread written by a trusted author (the action's own
- * identity, or a bot): a commenter cannot point the action at another run by writing a marker.
+ * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
+ * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
+ * action at another run by writing a marker.
  */
-function findTrackingComment(comments, trusted) {
+function findTrackingComment(comments, trusted, verify) {
+    const ignored = [];
     for (const comment of [...comments].reverse()) {
-        const runId = readMarker(comment.body);
-        if (runId !== undefined && trusted(comment.author))
-            return { id: comment.id, runId };
+        const marker = readMarker(comment.body);
+        if (marker === undefined || !trusted(comment.author))
+            continue;
+        if (verify(marker))
+            return { found: { id: comment.id, runId: marker.runId }, ignored };
+        ignored.push({ id: comment.id, runId: marker.runId });
     }
-    return undefined;
+    return { ignored };
 }
 const HEADLINES = {
     success: '✅ **succeeded**',
@@ -37143,39 +37176,86 @@ const HEADLINES = {
     cancelled: '🛑 was left running: the workflow job was cancelled',
     error: '⚠️ could not be followed'
 };
-/** The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold. */
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
+const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit';
+/** One line of at most `max` characters (plus an ellipsis), never ending in half a surrogate pair. */
+function clip(text, max) {
+    // A prefix is enough, and keeps a multi-megabyte field cheap.
+    const line = text
+        .slice(0, max * 4)
+        .replace(/\s+/g, ' ')
+        .trim();
+    return line.length > max ? `${line.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : line;
+}
+/** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
+function serviceLink(text, url) {
+    return markdown_link(clip(text, CAPS.title), url && url.length <= CAPS.url ? url : undefined);
+}
+const code = (text, max) => `\`${escapeHtml(clip(text.replace(/`/g, "'"), max))}\``;
+/**
+ * Text as a quoted block of at most `max` characters once escaped: escaping (`&` to `&amp;`, a
+ * `> ` per line) can grow it several times, so the cut is made on the final text, never mid-entity.
+ */
+function quoteWithin(text, max) {
+    // Escaping never shrinks text: a prefix of `max` characters holds all that can fit.
+    const quoted = quoteBlock(text.length > max ? text.slice(0, max) : text);
+    if (text.length <= max && quoted.length <= max)
+        return quoted;
+    const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
+    const cut = quoted
+        .slice(0, room)
+        .replace(/&[a-z]*$/, '')
+        .replace(/[\ud800-\udbff]$/, '');
+    return `${cut}\n>\n> ${TRIMMED_NOTE}`;
+}
+function pullRequestLine(pullRequests) {
+    let line = '**Pull requests:** ';
+    for (const [index, pr] of pullRequests.entries()) {
+        const entry = `${index > 0 ? ', ' : ''}${serviceLink(clip(pr.title ?? '', CAPS.title) || `#${pr.id}`, pr.url)}`;
+        if (line.length + entry.length > CAPS.pullRequestLine) {
+            return `${line} and ${pullRequests.length - index} more`;
+        }
+        line += entry;
+    }
+    return line;
+}
+/**
+ * The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold: every
+ * one-line field the service supplies is capped, and the long texts share the room left, measured
+ * once escaped.
+ */
 function renderTrackingComment(state) {
     const report = state.report;
     const runId = report?.run?.id ?? state.runId;
     const webUrl = report?.run?.web_url ?? state.webUrl;
-    const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${markdown_link(`#${runId}`, webUrl)}`;
-    const lines = [markerLine(runId)];
+    const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
+    const lines = [markerLine(runId, runId === undefined ? undefined : state.sign(runId))];
     if (!report) {
-        const status = state.status ? `status \`${escapeHtml(state.status.replace(/`/g, "'"))}\`` : 'starting';
+        const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
         lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${state.entriesSeen} log entries so far`);
         if (state.latestStep)
-            lines.push('', `Latest step: ${escapeHtml(state.latestStep)}`);
+            lines.push('', `Latest step: ${escapeHtml(clip(state.latestStep, CAPS.step))}`);
     }
     else {
         lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '');
         const facts = [
-            report.status ? `status \`${escapeHtml(report.status.replace(/`/g, "'"))}\`` : '',
+            report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
             `${formatDuration(report.endedAt - report.startedAt)}`,
             `${report.entriesSeen} log entries`
         ].filter(Boolean);
         lines.push(facts.join(' · '));
         const pullRequests = report.run?.github_pull_requests ?? [];
-        if (pullRequests.length > 0) {
-            lines.push('', `**Pull requests:** ${pullRequests.map(pr => markdown_link(pr.title || `#${pr.id}`, pr.url)).join(', ')}`);
-        }
+        if (pullRequests.length > 0)
+            lines.push('', pullRequestLine(pullRequests));
         if (report.run) {
             lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
         }
     }
     const footer = [
         '',
-        `<sub>Asked by @${escapeHtml(state.requestedBy.login)}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
-    ];
+        `<sub>Asked by @${escapeHtml(clip(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
+    ].join('\n');
     const head = lines.join('\n');
     const texts = [];
     if (report?.error)
@@ -37186,11 +37266,23 @@ function renderTrackingComment(state) {
         texts.push(['Summary', report.run.summary]);
     if (state.instruction)
         texts.push(['Request', state.instruction]);
-    // Share the room left among the texts; each is cut and says so.
-    const room = COMMENT_LIMIT_CHARS - head.length - footer.join('\n').length - 500;
-    const share = Math.max(200, Math.floor(room / Math.max(1, texts.length)) - 100);
-    const blocks = texts.map(([title, text]) => `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoteBlock(trimmed(text, Math.floor(share / 2)))}\n\n</details>`);
-    return [head, ...blocks, ...footer].join('\n');
+    const block = (title, quoted) => `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
+    // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
+    let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
+    const blocks = new Map();
+    const byLength = [...texts].sort((a, b) => a[1].length - b[1].length);
+    for (const [index, [title, text]] of byLength.entries()) {
+        const overhead = block(title, '').length + 1;
+        const share = Math.floor(room / (byLength.length - index)) - overhead;
+        const quoted = quoteWithin(text, Math.max(0, share));
+        blocks.set(title, block(title, quoted));
+        room -= overhead + quoted.length;
+    }
+    const body = [head, ...texts.map(([title]) => blocks.get(title)), footer].join('\n');
+    // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
+    return body.length <= COMMENT_LIMIT_CHARS
+        ? body
+        : [head.slice(0, COMMENT_LIMIT_CHARS - 200), '', TRIMMED_NOTE, footer].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking-comment.ts
@@ -37319,8 +37411,12 @@ class TrackingComment {
 
 
 
-/** Permissions that may trigger a run: the commenter could push to the repository anyway. */
-const TRIGGERING_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
+/**
+ * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
+ * says nothing, so the legacy permission (write for a role based on write or maintain) decides then.
+ */
+const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write']);
+const TRIGGERING_PERMISSIONS = new Set(['admin', 'write']);
 /**
  * Checks who asked, acknowledges the comment, and decides between a new run and a resume. Returns
  * a reason to skip when the commenter may not trigger runs.
@@ -37331,9 +37427,9 @@ async function prepareCommentRun(trigger, settings, deps) {
     const permission = await github.permission(login).catch((error) => {
         throw new Error(`Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`);
     });
-    if (!TRIGGERING_PERMISSIONS.has(permission)) {
+    if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
         return {
-            skip: `@${login} has ${permission} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
+            skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
         };
     }
     const acknowledged = trigger.commentId !== undefined
@@ -37342,11 +37438,43 @@ async function prepareCommentRun(trigger, settings, deps) {
     await github
         .react(acknowledged, 'eyes')
         .catch((error) => deps.warn(`Could not react to the comment: ${error.message}`));
-    // Only the action's own identity (or, when a GITHUB_TOKEN cannot tell it, a bot) writes markers we follow.
+    // Only markers on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it,
+    // of a bot) that are signed for this thread with the API token are followed.
     const identity = await github.identity();
     const trusted = (author) => (identity ? author.login === identity : isBot(author));
-    const existing = findTrackingComment(await github.listComments(trigger.thread.number), trusted);
-    const resume = existing && !trigger.fresh ? existing : undefined;
+    const key = {
+        secret: settings.apiToken,
+        repository: settings.context.repository,
+        issueNumber: trigger.thread.number
+    };
+    const track = (commentId, resumed) => new TrackingComment(github, trigger.thread.number, commentId, {
+        requestedBy: trigger.author,
+        instruction: trigger.instruction,
+        workflowRunUrl: workflowRunUrl(settings.context),
+        sign: runId => markerSignature(key, runId),
+        entriesSeen: 0,
+        resumed,
+        triggerPhrase: settings.triggerPhrase
+    }, deps.clock, deps.warn);
+    let comments;
+    try {
+        comments = await github.listComments(trigger.thread.number);
+    }
+    catch (error) {
+        // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
+        const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${error.message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`;
+        if (settings.comment)
+            await track(undefined, false).finish(notStarted(message, deps.clock.now()));
+        throw new Error(message, { cause: error });
+    }
+    const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker));
+    const resume = found && !trigger.fresh ? found : undefined;
+    if (!trigger.fresh && ignored.length > 0) {
+        const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`);
+        if (ignored.length > 3)
+            which.push(`${ignored.length - 3} more`);
+        deps.notice(`Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`);
+    }
     const branches = trigger.thread.isPullRequest
         ? await github.pullRequestBranches(trigger.thread.number).catch((error) => {
             deps.warn(`Could not read the pull request's branches: ${error.message}`);
@@ -37362,17 +37490,11 @@ async function prepareCommentRun(trigger, settings, deps) {
         branches,
         followUp: resume !== undefined
     });
-    const tracking = settings.comment
-        ? new TrackingComment(github, trigger.thread.number, resume?.id, {
-            requestedBy: trigger.author,
-            instruction: trigger.instruction,
-            workflowRunUrl: workflowRunUrl(settings.context),
-            entriesSeen: 0,
-            resumed: resume !== undefined,
-            triggerPhrase: settings.triggerPhrase
-        }, deps.clock, deps.warn)
-        : undefined;
+    const tracking = settings.comment ? track(resume?.id, resume !== undefined) : undefined;
     return { prompt, resumeRunId: resume?.runId, tracking };
+}
+function notStarted(error, now) {
+    return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error };
 }
 
 ;// CONCATENATED MODULE: ./src/run/fan-out.ts
@@ -37468,8 +37590,6 @@ class LogReader {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/run/status.ts
 const CLASSES = {
     COMPLETE: 'success',
@@ -38424,6 +38544,9 @@ function readSettings(readInput, env, context) {
         comment: read_settings_boolean('comment', input('comment'), problems),
         context
     };
+    if (!settings.githubToken && COMMENT_EVENTS.has(context.eventName)) {
+        problems.push(`github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`);
+    }
     if (problems.length > 0)
         throw new InputError(problems);
     return settings;
@@ -38600,15 +38723,20 @@ async function decideStart(settings, environment) {
     const warn = (message) => runner.warning(message);
     // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
     const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
-    const github = new OctokitGitHubApi({
-        token: settings.githubToken,
-        repository: context.repository,
-        apiUrl: context.apiUrl,
-        warn
-    });
     let prepared;
     try {
-        prepared = await prepareCommentRun(trigger, settings, { github, clock, warn });
+        const github = new OctokitGitHubApi({
+            token: settings.githubToken,
+            repository: context.repository,
+            apiUrl: context.apiUrl,
+            warn
+        });
+        prepared = await prepareCommentRun(trigger, settings, {
+            github,
+            clock,
+            warn,
+            notice: message => runner.notice(message)
+        });
     }
     catch (error) {
         return notStarted({ outcome: 'error', error: error.message });
