@@ -768,6 +768,36 @@ describe('faults', () => {
     expect(drifted.body).not.toHaveProperty('logs')
   })
 
+  test('the record: Retry-After sent, and the entries a log answer carried whole', async () => {
+    await startEmulator({
+      rateLimits: { ...DOCUMENTED_RATE_LIMITS, logs: { limit: 2, windowMs: 1_000 } },
+      retryAfterHeader: true
+    })
+    const id = await createdRun()
+    time += 60_000
+    const logs = `${ORG}/agent/run/${id}/logs`
+    emulator.injectFaults({ route: 'logs', after: 1, fault: { kind: 'truncated' } })
+    const whole = await get(`${logs}?skip=1`)
+    await get(logs)
+    await get(logs)
+    const [wholeRecord, truncatedRecord, refusedRecord] = emulator.requests.slice(-3)
+    expect(wholeRecord).toMatchObject({ status: 200, served: whole.body.logs.length })
+    expect(whole.body.logs.length).toBeGreaterThan(0)
+    expect(truncatedRecord?.served).toBeUndefined()
+    expect(refusedRecord).toMatchObject({ status: 429, retryAfter: 1 })
+    expect(refusedRecord?.served).toBeUndefined()
+  })
+
+  test("addRun: another job's run, without a request, newest first in list-runs", async () => {
+    await startEmulator()
+    const mine = await createdRun()
+    const other = emulator.addRun({ github_action: { idempotency_key: 'other' } })
+    const listed = await get(`${ORG}/agent/runs`)
+    expect(listed.body.items.map((run: { id: number }) => run.id)).toEqual([other, mine])
+    expect(listed.body.items[0].metadata).toEqual({ github_action: { idempotency_key: 'other' } })
+    expect(emulator.requests.filter(request => request.route === 'create')).toHaveLength(1)
+  })
+
   test('each rule counts its own matching requests: times and after', async () => {
     await startEmulator()
     emulator.injectFaults(

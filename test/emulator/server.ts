@@ -265,6 +265,31 @@ export class AgentRunEmulator {
     this.faults.add(rules)
   }
 
+  /**
+   * A run of another job on the same organization, created as if through the API but without a
+   * request (no fault, no rate limit, no queued script): the fault suite's neighbours of the step's run.
+   */
+  addRun(
+    metadata: Record<string, unknown> | null,
+    script: RunScript = scenario(this.defaultScenario, this.speed)
+  ): number {
+    const id = this.nextRunId++
+    const now = this.clock()
+    const input: RunInput = {
+      prompt: 'Another job',
+      images: null,
+      repo_id: null,
+      model: null,
+      agent_type: null,
+      metadata
+    }
+    this.runsById.set(
+      id,
+      new EmulatedRun(id, 1, 1, now, input, `${this.webBaseUrl}/agent/trace/${id}`, script)
+    )
+    return id
+  }
+
   /** The run as the service would show it now, with its inputs and every log entry revealed so far. */
   run(id: number): EmulatedRunView | undefined {
     return this.runsById.get(id)?.view(this.clock())
@@ -328,6 +353,8 @@ export class AgentRunEmulator {
         answer = this.handle(call)
       }
       record.status = answer.status
+      const retryAfter = answer.headers?.['retry-after']
+      if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
       this.deliver(response, answer, fault, record)
     })
   }
@@ -396,6 +423,8 @@ export class AgentRunEmulator {
         if (isObject(answer.value)) answer = { ...answer, value: fault.mutate(structuredClone(answer.value)) }
         break
     }
+    const logs = isObject(answer.value) ? answer.value.logs : undefined
+    if (answer.status === 200 && Array.isArray(logs) && !response.destroyed) record.served = logs.length
     this.write(response, answer)
   }
 

@@ -144,6 +144,10 @@ export interface RecordedRequest {
   status: number
   /** The kind of the fault that hit the request, if one did. */
   fault?: Fault['kind']
+  /** The Retry-After header of the answer, in seconds, when it had one. */
+  retryAfter?: number
+  /** A log read: how many entries its answer carried, once the answer went out whole and on time. */
+  served?: number
 }
 
 export type Fault =

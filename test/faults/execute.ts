@@ -12,11 +12,11 @@ import {
 } from '../emulator/index.js'
 import { runAction, type RunnerResult } from '../harness/runner-process.js'
 import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
   entryMark,
   failsRequest,
   faultLabel,
   faultSchedule,
-  REQUEST_TIMEOUT_MS,
   type FaultSchedule
 } from './schedule.js'
 
@@ -69,6 +69,21 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
         baseline = (emulator.run(runId) as EmulatedRunView).logs.length
       }
     }
+    // Other jobs' runs: two older than the step's (before its script is queued, which they would take),
+    // and two newer, added the moment the step's run exists: a look-up by key must pass them all.
+    const neighbours = new Set<number>()
+    let watchForRun: NodeJS.Timeout | undefined
+    if (schedule.neighbours) {
+      neighbours.add(emulator.addRun(originOf(`other-job-${schedule.seed}-a`)))
+      neighbours.add(emulator.addRun(null))
+      const known = emulator.runs().length
+      watchForRun = setInterval(() => {
+        if (emulator.runs().length <= known) return
+        clearInterval(watchForRun)
+        neighbours.add(emulator.addRun({ [ORIGIN]: { workflow: 'ci' } }))
+        neighbours.add(emulator.addRun(originOf(`other-job-${schedule.seed}-b`)))
+      }, 5)
+    }
     emulator.queueScript(schedule.script)
     const firstRequest = emulator.requests.length
     emulator.injectFaults(...schedule.faults)
@@ -82,9 +97,12 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
         ...(runId === undefined ? {} : { 'agent-run-id': String(runId) }),
         ...schedule.inputs
       },
-      env: { CODEGEN_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      env:
+        schedule.requestTimeoutMs === undefined
+          ? {}
+          : { CODEGEN_REQUEST_TIMEOUT_MS: String(schedule.requestTimeoutMs) },
       killAfterMs: schedule.timeoutMs + 30_000
-    })
+    }).finally(() => clearInterval(watchForRun))
     const requests = emulator.requests.slice(firstRequest)
     // The run is judged as it ends: a step that stopped early must not be compared with a run caught midway.
     const startedAt =
@@ -110,7 +128,7 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
         [schedule.description, '', ...requestLines, '', result.stdout, result.stderr].join('\n')
       )
     }
-    return judge(schedule, emulator, result, requests, runId, baseline)
+    return judge(schedule, emulator, result, requests, runId, baseline, neighbours)
   } finally {
     await emulator.stop()
   }
@@ -139,7 +157,8 @@ function judge(
   result: RunnerResult,
   requests: RecordedRequest[],
   resumedId: number | undefined,
-  baseline: number
+  baseline: number,
+  neighbours: Set<number>
 ): ScheduleResult {
   const violations: string[] = []
   const fail = (message: string): void => void violations.push(message)
@@ -158,7 +177,11 @@ function judge(
   const failed = (index: number): boolean => {
     const request = requests[index] as RecordedRequest
     const hit = hits[index]
-    return request.status === 0 || request.status >= 400 || (hit !== undefined && failsRequest(hit))
+    return (
+      request.status === 0 ||
+      request.status >= 400 ||
+      (hit !== undefined && failsRequest(hit, schedule.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS))
+    )
   }
 
   // -- the step ended, in time
@@ -175,9 +198,12 @@ function judge(
   const resumes = requests.filter(request => request.route === 'resume')
   let run: EmulatedRunView | undefined
   if (schedule.mode === 'create') {
-    const runs = emulator.runs()
+    const runs = emulator.runs().filter(candidate => !neighbours.has(candidate.id))
     run = runs[0]
     if (runs.length > 1) fail(`the service created ${runs.length} runs`)
+    // Whatever else went wrong, a step whose run was created reports that run, not a neighbour.
+    if (run && outputs['agent-run-id'] !== String(run.id))
+      fail(`output agent-run-id is "${outputs['agent-run-id']}", the run created for this step is ${run.id}`)
     if (schedule.expect !== 'error' && runs.length !== 1)
       fail(`the service created ${runs.length} runs, not 1`)
     if (resumes.length > 0) fail('a create schedule sent a resume')
@@ -212,12 +238,31 @@ function judge(
   }
   const expected = (run?.logs ?? []).slice(baseline).map(entryMark)
   const seen = mirrored.map(entryMark)
-  // All of them, unless the step failed, or timed out after 429s slowed its polling down (as they should).
-  const paced = requests.some(request => request.status === 429)
-  const complete = schedule.expect === 'success' || (schedule.expect === 'timeout' && !paced)
+  // All of them, unless the step failed: then those it read, which the answers it got tell.
+  const complete = schedule.expect !== 'error'
   const prefix = expected.slice(0, seen.length)
   if (complete ? !isDeepStrictEqual(seen, expected) : !isDeepStrictEqual(seen, prefix)) {
     fail(`mirrored entries ${seen.join(' ') || '(none)'}; the run's are ${expected.join(' ') || '(none)'}`)
+  }
+  // Every entry a log answer carried (whole, on time) reached the log file, also when the step failed.
+  const read = Math.max(
+    0,
+    ...requests
+      .filter(request => request.served !== undefined)
+      .map(request => Number(request.query.skip ?? 0) + (request.served ?? 0) - baseline)
+  )
+  if (seen.length < read)
+    fail(`the log answers carried ${read} of the run's entries; ${seen.length} mirrored`)
+  // The console shows the same entries as the log file, unless told not to mirror there.
+  if ((schedule.inputs['mirror-logs'] ?? 'console').includes('console')) {
+    const shown = lines
+      .filter(line => !line.startsWith('::debug::') && !line.startsWith('  │'))
+      .map(entryMark)
+      .filter(mark => mark !== undefined)
+    if (!isDeepStrictEqual(shown, seen))
+      fail(
+        `the console shows entries ${shown.join(' ') || '(none)'}; the log file ${seen.join(' ') || '(none)'}`
+      )
   }
 
   // -- outputs and the step's verdict
@@ -236,8 +281,7 @@ function judge(
         result: run.result ?? '',
         summary: run.summary ?? '',
         'pull-request-url': prs.find(pr => pr.url)?.url ?? '',
-        // When not all could be read (see above), log-count is held to the log file instead.
-        ...(complete ? { 'log-count': String(expected.length) } : {})
+        'log-count': String(expected.length)
       }
       for (const [name, value] of Object.entries(want)) {
         if (outputs[name] !== value)
@@ -362,6 +406,9 @@ function serviceTime(text: string | null): number | undefined {
   const ms = text ? Date.parse(`${text.replace(' ', 'T').slice(0, 23)}Z`) : Number.NaN
   return Number.isNaN(ms) ? undefined : ms
 }
+
+const ORIGIN = 'github_action'
+const originOf = (key: string): Record<string, unknown> => ({ [ORIGIN]: { idempotency_key: key } })
 
 function idempotencyKey(body: unknown): string | undefined {
   const origin = (body as { metadata?: { github_action?: { idempotency_key?: unknown } } } | undefined)

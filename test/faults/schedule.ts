@@ -84,9 +84,12 @@ function costsASend(fault: Fault): boolean {
   return fault.kind === 'reset-before' || (fault.kind === 'status' && fault.status !== 429)
 }
 
+/** The client's own per-request time limit, when the suite does not set CODEGEN_REQUEST_TIMEOUT_MS. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+
 /** True when the client sees the request fail (and retries it, or for a write, checks first). */
-export function failsRequest(fault: Fault): boolean {
-  if (fault.kind === 'slow') return fault.delayMs >= REQUEST_TIMEOUT_MS
+export function failsRequest(fault: Fault, requestTimeoutMs = REQUEST_TIMEOUT_MS): boolean {
+  if (fault.kind === 'slow') return fault.delayMs >= requestTimeoutMs
   return fault.kind !== 'drift'
 }
 
@@ -366,7 +369,7 @@ export type Expectation = 'success' | 'timeout' | 'error'
 
 /** A fault the action cannot get past: it must fail the step with one clear message, soon. */
 export interface PermanentFault {
-  kind: 'unauthorized' | 'forbidden' | 'not-found' | 'allowance' | 'never-recovers'
+  kind: 'unauthorized' | 'forbidden' | 'not-found' | 'allowance' | 'never-recovers' | 'never-answers'
   /** What the step's one error message must say. */
   message: RegExp
   /** At most `max` requests on these routes in all: the action gives up after a bounded number of tries. */
@@ -388,6 +391,10 @@ export interface FaultSchedule {
   /** The step's inputs besides token, organization, address and prompt. */
   inputs: Record<string, string>
   emulator: EmulatorOptions
+  /** CODEGEN_REQUEST_TIMEOUT_MS for the step; undefined: the client's own (DEFAULT_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number
+  /** Create mode: other jobs' runs beside the step's, created before it and right after its run. */
+  neighbours: boolean
   timeoutMs: number
   /** A rough guess of the step's duration, to start the long ones first. */
   estimateMs: number
@@ -457,14 +464,63 @@ function describeScript(script: RunScript): string {
     : `${entries} entries, never ends${stale}`
 }
 
+/**
+ * Cases too rare to leave to the dice, forced on every seed ≡ n (mod 40): each of them is in any 40
+ * consecutive seeds. The permanent kinds, the resume that never reached the service, and the
+ * deadline's edges: a Retry-After longer than the time left, and a hang across the deadline with the
+ * client's own 30 s request time limit (no CODEGEN_REQUEST_TIMEOUT_MS).
+ */
+type Forced =
+  | PermanentFault['kind']
+  | 'resume-unseen'
+  | 'long-retry-after'
+  | 'hang-across-deadline'
+  | 'own-request-timeout'
+const FORCED: Partial<Record<number, Forced>> = {
+  3: 'allowance',
+  7: 'unauthorized',
+  11: 'forbidden',
+  15: 'not-found',
+  19: 'never-recovers',
+  23: 'never-answers',
+  27: 'resume-unseen',
+  31: 'long-retry-after',
+  35: 'hang-across-deadline',
+  39: 'own-request-timeout'
+}
+const PERMANENT_KINDS = new Set<Forced>([
+  'allowance',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'never-recovers',
+  'never-answers'
+])
+
 export function faultSchedule(seed: number): FaultSchedule {
   const dice = new Dice(seed)
-  const mode = dice.chance(0.35) ? 'resume' : 'create'
-  const kind = dice.weighted<Expectation>([
+  const forced = FORCED[seed % 40]
+  const drawnMode = dice.chance(0.35) ? 'resume' : 'create'
+  const mode = forced === 'allowance' ? 'create' : forced === 'resume-unseen' ? 'resume' : drawnMode
+  const drawnKind = dice.weighted<Expectation>([
     ['success', 75],
     ['timeout', 10],
     ['error', 15]
   ])
+  const kind: Expectation =
+    forced === undefined
+      ? drawnKind
+      : PERMANENT_KINDS.has(forced)
+        ? 'error'
+        : forced === 'long-retry-after' || forced === 'hang-across-deadline'
+          ? 'timeout'
+          : forced === 'own-request-timeout'
+            ? drawnKind === 'error'
+              ? 'success'
+              : drawnKind
+            : 'success'
+  const ownRequestTimeout = forced === 'hang-across-deadline' || forced === 'own-request-timeout'
+  const requestTimeoutMs = ownRequestTimeout ? DEFAULT_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS
   const pollInterval = dice.pick(['0.1', '0.15', '0.2'])
   const withRepoId = mode === 'create' && dice.chance(0.3)
   const inputs: Record<string, string> = {
@@ -524,9 +580,14 @@ export function faultSchedule(seed: number): FaultSchedule {
       incidents.push(...createIncidents(dice))
       if (dice.chance(0.4)) incidents.push(...spread(dice, 'list-runs', 1, 0))
     }
-  } else if (kind !== 'timeout' && dice.chance(0.55)) {
-    const unseen = dice.chance(0.04)
-    const fault = unseen ? dice.weighted(RESUME_UNSEEN)(dice) : dice.weighted(RESUME_TRANSIENT)(dice)
+  } else if (kind !== 'timeout' && (dice.chance(0.55) || forced === 'resume-unseen')) {
+    const unseen = dice.chance(0.04) || forced === 'resume-unseen'
+    const fault =
+      forced === 'resume-unseen'
+        ? resetBefore()
+        : unseen
+          ? dice.weighted(RESUME_UNSEEN)(dice)
+          : dice.weighted(RESUME_TRANSIENT)(dice)
     incidents.push({ route: 'resume', after: 0, times: 1, fault })
     // Unseen, the resume is sent again only after the resume grace (30 s) shows no restart.
     if (unseen) estimateMs += 32_000
@@ -547,11 +608,34 @@ export function faultSchedule(seed: number): FaultSchedule {
   if (kind === 'timeout') {
     timeoutMinutes = dice.pick([0.07, 0.09, 0.11])
     estimateMs = timeoutMinutes * 60_000 + 1_000
+    // These end the reads early: the run shows all it will within 0.1 s (steps 12 times faster, no
+    // stale ending), so that the eighth read, well before the deadline, has seen everything.
+    const late = { route: logRoute, after: 8 }
+    if (forced === 'long-retry-after' || forced === 'hang-across-deadline') {
+      script.steps = script.steps.map(step => ({ ...step, at: Math.round(step.at / 12) }))
+      if (script.staleAfterResumeMs !== undefined) script.staleAfterResumeMs = 0
+    }
+    if (forced === 'long-retry-after') {
+      // The wait asked for is past the deadline: the step ends now, not two minutes on.
+      incidents.push({
+        ...late,
+        times: FOREVER,
+        fault: labelled({ kind: 'status', status: 429, retryAfter: 120 }, '429 + Retry-After 120 s')
+      })
+    } else if (forced === 'hang-across-deadline') {
+      // A read that hangs from before the deadline to long after: only the deadline cuts it.
+      incidents.push({
+        ...late,
+        times: 1,
+        fault: labelled({ kind: 'slow', delayMs: 25_000 }, 'hang across the deadline')
+      })
+    }
   }
   if (kind === 'error') {
     const noise = [...incidents]
     ;({ permanent, missingRun, timeoutMinutes, estimateMs } = permanentFault(
       dice,
+      forced !== undefined && PERMANENT_KINDS.has(forced) ? (forced as PermanentFault['kind']) : undefined,
       mode,
       mode === 'create' ? [...(withRepoId ? [] : ['repos' as const]), logRoute, 'get'] : [logRoute, 'get'],
       incidents,
@@ -561,7 +645,8 @@ export function faultSchedule(seed: number): FaultSchedule {
     permanent.bound.max += noise
       .filter(
         ({ route, fault }) =>
-          failsRequest(fault) && [route].flat().some(r => permanent?.bound.routes.includes(r))
+          failsRequest(fault, requestTimeoutMs) &&
+          [route].flat().some(r => permanent?.bound.routes.includes(r))
       )
       .reduce((sum, { times }) => sum + Math.min(times, 2), 0)
   }
@@ -578,11 +663,20 @@ export function faultSchedule(seed: number): FaultSchedule {
   }
   estimateMs += incidents.length * 800
 
-  const failing = incidents.filter(incident => failsRequest(incident.fault))
+  if (ownRequestTimeout) {
+    // Slow answers the suite's 800 ms limit would cut are waited for under the client's own 30 s.
+    for (const { fault } of incidents)
+      if (faultLabel(fault) === 'slow past request timeout') labelled(fault, 'slow (answered in time)')
+  }
+  const failing = incidents.filter(incident => failsRequest(incident.fault, requestTimeoutMs))
+  // Other jobs' runs beside the step's, so that a look-up that ignores the key adopts the wrong one.
+  // (402: the allowance is zero; no job can create a run.)
+  const neighbours = mode === 'create' && permanent?.kind !== 'allowance'
   const timeoutMs = Math.round(timeoutMinutes * 60_000)
   const description = [
     `seed ${seed}: ${mode}${missingRun ? ' (of a run that does not exist)' : ''}, expect ${kind}`,
-    `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}`,
+    `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}` +
+      `${ownRequestTimeout ? ', own request time limit' : ''}${neighbours ? ', other jobs’ runs' : ''}`,
     `script ${describeScript(script)}`,
     ...(permanent ? [`permanent ${permanent.kind}`] : []),
     `faults: ${[...incidents, ...driftRules].map(describeIncident).join(', ') || 'none'} (${failing.length} failing)`
@@ -605,6 +699,8 @@ export function faultSchedule(seed: number): FaultSchedule {
     ...(permanent ? { permanent } : {}),
     inputs: { ...inputs, 'timeout-minutes': String(timeoutMinutes) },
     emulator,
+    ...(ownRequestTimeout ? {} : { requestTimeoutMs }),
+    neighbours,
     timeoutMs,
     estimateMs,
     description
@@ -616,6 +712,7 @@ const FOREVER = 10_000
 /** One permanent fault, put where the step is sure to meet it. */
 function permanentFault(
   dice: Dice,
+  forced: PermanentFault['kind'] | undefined,
   mode: 'create' | 'resume',
   /** The reads the step makes, in order: the permanent fault goes on one of them. */
   readRoutes: RouteName[],
@@ -624,13 +721,15 @@ function permanentFault(
 ): { permanent: PermanentFault; missingRun: boolean; timeoutMinutes: number; estimateMs: number } {
   // The transient noise stays; the permanent fault is injected first, so it takes its requests.
   const add = (incident: Incident): void => void incidents.unshift(incident)
-  const kind = dice.weighted<PermanentFault['kind']>([
+  const drawn = dice.weighted<PermanentFault['kind']>([
     ['unauthorized', 1],
     ['forbidden', 1],
     ['not-found', 1],
     ['allowance', mode === 'create' ? 1 : 0],
-    ['never-recovers', 2.5]
+    ['never-recovers', 2.5],
+    ['never-answers', 1]
   ])
+  const kind = forced ?? drawn
   const base = { missingRun: false, timeoutMinutes: 1, estimateMs: 4_000 }
 
   if (kind === 'unauthorized' || kind === 'forbidden') {
@@ -665,6 +764,23 @@ function permanentFault(
     const after = dice.int(0, 1)
     add({ route: routes, after, times: FOREVER, fault: status(404) })
     return { ...base, permanent: { kind, message: /Not found \(404\)/, bound: { routes, max: after + 2 } } }
+  }
+
+  if (kind === 'never-answers') {
+    // A read that never gets an answer: each attempt ends at the request time limit. (Not a write:
+    // the service acts on those before it hangs, and the action finds the run.)
+    const route = dice.pick<RouteName>(readRoutes)
+    add({
+      route,
+      after: 0,
+      times: FOREVER,
+      fault: labelled({ kind: 'slow', delayMs: 120_000 }, 'never answers')
+    })
+    return {
+      ...base,
+      estimateMs: 30_000,
+      permanent: { kind, message: /after 6 attempts: no answer within/, bound: { routes: [route], max: 6 } }
+    }
   }
 
   // A service that never recovers on one route. A 429 without Retry-After reads as a crowded token,

@@ -56,6 +56,8 @@ function schedule(
       ...(fields.mode === 'create' ? { 'repo-id': '101' } : {})
     },
     emulator: {},
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    neighbours: fields.mode === 'create',
     timeoutMs: timeoutMinutes * 60_000,
     estimateMs: 0,
     description,
