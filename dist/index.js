@@ -36553,6 +36553,8 @@ function parsePage(body, parseItem) {
 
 /** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
 const MAX_RATE_LIMITED_ATTEMPTS = 12;
+/** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
+const RETRY_AFTER_SPREAD_MS = 1_000;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 class HttpAgentRunApi {
     config;
@@ -36734,7 +36736,10 @@ class HttpAgentRunApi {
             return {
                 kind: 'retry',
                 reason: `rate limited (429): ${detail}`,
-                delayMs: retryAfter,
+                // Jobs refused together are told the same moment: spread them over the second after it.
+                delayMs: retryAfter === undefined
+                    ? undefined
+                    : retryAfter + Math.round(this.random() * RETRY_AFTER_SPREAD_MS),
                 rateLimited: true
             };
         }
@@ -38689,9 +38694,19 @@ async function runAction(environment) {
     });
     const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets));
     const report = redactDeep(await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }), secrets);
-    await tracking?.finish(report);
-    return publish(runner, report, mirror, settings);
+    // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
+    // GitHub may hold a comment edit for longer than that (its secondary rate limits).
+    const failure = await publish(runner, report, mirror, settings);
+    const finishing = tracking?.finish(report);
+    if (finishing && environment.signal.aborted) {
+        await Promise.race([finishing, environment.clock.sleep(CANCELLED_COMMENT_MS)]);
+    }
+    else
+        await finishing;
+    return failure;
 }
+/** How long a cancelled job waits for its tracking comment's last edit. */
+const CANCELLED_COMMENT_MS = 4_000;
 /**
  * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing

@@ -72,9 +72,18 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }),
     secrets
   )
-  await tracking?.finish(report)
-  return publish(runner, report, mirror, settings)
+  // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
+  // GitHub may hold a comment edit for longer than that (its secondary rate limits).
+  const failure = await publish(runner, report, mirror, settings)
+  const finishing = tracking?.finish(report)
+  if (finishing && environment.signal.aborted) {
+    await Promise.race([finishing, environment.clock.sleep(CANCELLED_COMMENT_MS)])
+  } else await finishing
+  return failure
 }
+
+/** How long a cancelled job waits for its tracking comment's last edit. */
+const CANCELLED_COMMENT_MS = 4_000
 
 type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport }
 

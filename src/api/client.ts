@@ -73,6 +73,9 @@ type Attempt<T> =
 /** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
 const MAX_RATE_LIMITED_ATTEMPTS = 12
 
+/** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
+const RETRY_AFTER_SPREAD_MS = 1_000
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 export class HttpAgentRunApi implements AgentRunApi {
@@ -279,7 +282,11 @@ export class HttpAgentRunApi implements AgentRunApi {
       return {
         kind: 'retry',
         reason: `rate limited (429): ${detail}`,
-        delayMs: retryAfter,
+        // Jobs refused together are told the same moment: spread them over the second after it.
+        delayMs:
+          retryAfter === undefined
+            ? undefined
+            : retryAfter + Math.round(this.random() * RETRY_AFTER_SPREAD_MS),
         rateLimited: true
       }
     }

@@ -284,6 +284,31 @@ describe('a /codegen comment', () => {
     expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
   })
 
+  test('a cancelled job sets its outputs and exits within seconds even while GitHub holds the comment edits', async () => {
+    emulator.queueScript(scenario('endless'))
+    github.injectSecondaryRateLimit(20, /\/issues\/comments\/\d+$/, 60)
+    const result = await runAction({
+      inputs: {
+        'api-token': 'emulator-token',
+        'org-id': '1',
+        'base-url': emulator.baseUrl,
+        'github-token': 'github-token',
+        'poll-interval': '1'
+      },
+      env: { GITHUB_API_URL: github.baseUrl },
+      event: comment({ body: '/codegen take your time' }),
+      terminateAfterMs: 3_000,
+      killAfterMs: 30_000
+    })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'cancelled',
+      'agent-run-id': String(emulator.runs()[0]!.id)
+    })
+    expect(result.summary).toContain('Job cancelled')
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(6_000)
+  })
+
   test('a service error is written to the tracking comment', async () => {
     const result = await onEvent(comment({ body: '/codegen fix' }), { 'api-token': 'wrong-token' })
     expect(result.exitCode).toBe(1)
