@@ -1,6 +1,6 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
 import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent, type CommentOptions } from '../support/webhooks.js'
@@ -41,7 +41,8 @@ const signedMarker = (runId: number, issueNumber = 7): string =>
 
 async function onEvent(
   event: { name: string; payload: unknown },
-  inputs: Record<string, string> = {}
+  inputs: Record<string, string> = {},
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'killAfterMs'> = {}
 ): Promise<RunnerResult> {
   return runAction({
     inputs: {
@@ -55,7 +56,8 @@ async function onEvent(
     },
     env: { GITHUB_API_URL: github.baseUrl },
     event,
-    killAfterMs: 60_000
+    killAfterMs: 60_000,
+    ...runner
   })
 }
 
@@ -267,18 +269,11 @@ describe('a /codegen comment', () => {
 
   test('a cancelled job writes the tracking comment before it exits', async () => {
     emulator.queueScript(scenario('endless'))
-    const result = await runAction({
-      inputs: {
-        'api-token': 'emulator-token',
-        'org-id': '1',
-        'base-url': emulator.baseUrl,
-        'github-token': 'github-token',
-        'poll-interval': '1'
-      },
-      env: { GITHUB_API_URL: github.baseUrl },
-      event: comment({ body: '/codegen take your time' }),
-      terminateAfterMs: 4_000
-    })
+    const result = await onEvent(
+      comment({ body: '/codegen take your time' }),
+      { 'poll-interval': '1' },
+      { terminateAfterMs: 4_000 }
+    )
     expect(result.outputs['outcome']).toBe('cancelled')
     expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
     expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
@@ -287,19 +282,11 @@ describe('a /codegen comment', () => {
   test('a cancelled job sets its outputs and exits within seconds even while GitHub holds the comment edits', async () => {
     emulator.queueScript(scenario('endless'))
     github.injectSecondaryRateLimit(20, /\/issues\/comments\/\d+$/, 60)
-    const result = await runAction({
-      inputs: {
-        'api-token': 'emulator-token',
-        'org-id': '1',
-        'base-url': emulator.baseUrl,
-        'github-token': 'github-token',
-        'poll-interval': '1'
-      },
-      env: { GITHUB_API_URL: github.baseUrl },
-      event: comment({ body: '/codegen take your time' }),
-      terminateAfterMs: 3_000,
-      killAfterMs: 30_000
-    })
+    const result = await onEvent(
+      comment({ body: '/codegen take your time' }),
+      { 'poll-interval': '1' },
+      { terminateAfterMs: 3_000, killAfterMs: 30_000 }
+    )
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({
       outcome: 'cancelled',

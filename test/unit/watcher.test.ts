@@ -169,6 +169,13 @@ describe('RunWatcher', () => {
   })
 
   describe('after a resume', () => {
+    /** A run resumed just now that still shows its earlier ending, COMPLETE with result 'result'. */
+    const afterResume: Partial<WatchPlan> = {
+      skipEntries: 3,
+      initialStatus: 'COMPLETE',
+      resumedAt: new FakeClock().now(),
+      earlierResult: 'result'
+    }
     test('the earlier ending is not taken for the new one', async () => {
       const { events, watch, clock } = setUp(
         [
@@ -219,12 +226,7 @@ describe('RunWatcher', () => {
           { at: 0, status: 'COMPLETE', entries: 3 },
           { at: 7_000, result: 'the follow-up is done' }
         ],
-        {
-          skipEntries: 3,
-          initialStatus: 'COMPLETE',
-          resumedAt: new FakeClock().now(),
-          earlierResult: 'result'
-        }
+        afterResume
       )
       const result = await watch()
       expect(result).toMatchObject({ restarted: true, ending: 'ended' })
@@ -237,12 +239,7 @@ describe('RunWatcher', () => {
           { at: 0, status: 'COMPLETE', entries: 3 },
           { at: 7_000, status: 'FAILED' }
         ],
-        {
-          skipEntries: 3,
-          initialStatus: 'COMPLETE',
-          resumedAt: new FakeClock().now(),
-          earlierResult: 'result'
-        }
+        afterResume
       )
       expect(await watch()).toMatchObject({ restarted: true, status: 'FAILED' })
     })
