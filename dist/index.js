@@ -36763,12 +36763,14 @@ class HttpAgentRunApi {
     /** Waits `ms`, or until the deadline and then gives up: the step keeps its time limit, to the end. */
     async sleepWithin(ms, options) {
         const left = options.deadline === undefined ? Infinity : options.deadline - this.config.clock.now();
+        if (ms >= left && options.lastRead)
+            throw new DeadlineError();
         await this.config.clock.sleep(Math.min(ms, Math.max(0, left)), this.cancellation(options));
         if (ms >= left)
             throw new DeadlineError();
     }
     cancellation(options) {
-        return options.afterCancel ? undefined : this.config.signal;
+        return options.lastRead ? undefined : this.config.signal;
     }
     timeoutWithin(deadline) {
         if (deadline === undefined)
@@ -37127,16 +37129,17 @@ function readTrigger(eventName, payload, phrase) {
 const COMMENT_LIMIT_CHARS = 60_000;
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
 const SIGNATURE_HEX_CHARS = 32;
-function markerSignature(key, runId) {
+/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
+function markerSignature(key, commentId, runId) {
     return (0,external_node_crypto_.createHmac)('sha256', key.secret)
-        .update(`${key.repository}#${key.issueNumber}#${runId}`)
+        .update(`${key.repository}#${key.issueNumber}#${commentId}#${runId}`)
         .digest('hex')
         .slice(0, SIGNATURE_HEX_CHARS);
 }
-function verifyMarker(key, marker) {
+function verifyMarker(key, commentId, marker) {
     if (!key.secret || marker.sig === undefined)
         return false;
-    const expected = Buffer.from(markerSignature(key, marker.runId));
+    const expected = Buffer.from(markerSignature(key, commentId, marker.runId));
     const given = Buffer.from(marker.sig);
     return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
 }
@@ -37165,7 +37168,7 @@ function findTrackingComment(comments, trusted, verify) {
         const marker = readMarker(comment.body);
         if (marker === undefined || !trusted(comment.author))
             continue;
-        if (verify(marker))
+        if (verify(marker, comment.id))
             return { found: { id: comment.id, runId: marker.runId }, ignored };
         ignored.push({ id: comment.id, runId: marker.runId });
     }
@@ -37235,7 +37238,13 @@ function renderTrackingComment(state) {
     const runId = report?.run?.id ?? state.runId;
     const webUrl = report?.run?.web_url ?? state.webUrl;
     const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
-    const lines = [markerLine(runId, runId === undefined ? undefined : state.sign(runId))];
+    // Until the comment exists its marker holds no run: the run id is only written signed.
+    const commentId = state.commentId;
+    const lines = [
+        commentId === undefined || runId === undefined
+            ? markerLine(undefined)
+            : markerLine(runId, state.sign(commentId, runId))
+    ];
     if (!report) {
         const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
         lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${state.entriesSeen} log entries so far`);
@@ -37394,12 +37403,16 @@ class TrackingComment {
     }
     async writeNow() {
         this.dirty = false;
-        const body = renderTrackingComment({ ...this.state, updatedAt: this.clock.now() });
+        const render = () => renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() });
         try {
-            if (this.commentId === undefined)
-                this.commentId = await this.github.createComment(this.issueNumber, body);
+            if (this.commentId === undefined) {
+                this.commentId = await this.github.createComment(this.issueNumber, render());
+                // The marker is signed for its comment: a comment made with a run already known gets it now.
+                if (this.state.runId !== undefined || this.state.report?.run)
+                    await this.github.updateComment(this.commentId, render());
+            }
             else
-                await this.github.updateComment(this.commentId, body);
+                await this.github.updateComment(this.commentId, render());
         }
         catch (error) {
             if (this.failures++ < 3)
@@ -37456,7 +37469,7 @@ async function prepareCommentRun(trigger, settings, deps) {
         requestedBy: trigger.author,
         instruction: trigger.instruction,
         workflowRunUrl: workflowRunUrl(settings.context),
-        sign: runId => markerSignature(key, runId),
+        sign: (commentId, runId) => markerSignature(key, commentId, runId),
         entriesSeen: 0,
         resumed,
         triggerPhrase: settings.triggerPhrase
@@ -37472,7 +37485,7 @@ async function prepareCommentRun(trigger, settings, deps) {
             await track(undefined, false).finish(notStarted(message, deps.clock.now()));
         throw new Error(message, { cause: error });
     }
-    const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker));
+    const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId) => verifyMarker(key, commentId, marker));
     const resume = found && !trigger.fresh ? found : undefined;
     if (!trigger.fresh && ignored.length > 0) {
         const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`);
@@ -37856,13 +37869,14 @@ class RunWatcher {
         let finalAnswerAt;
         // A resumed run counts as fresh once it is seen working, writes new entries or has a new result.
         let fresh = plan.resumedAt === undefined;
-        const newResult = (result) => plan.earlierResult !== undefined && !!result && result !== plan.earlierResult;
+        // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
+        const newResult = (run) => plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult;
         const observe = (next) => {
-            // One ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-            if (next !== status && next !== null && status !== null) {
-                if (classifyStatus(next) !== 'working' && classifyStatus(status) !== 'working')
-                    fresh = true;
-            }
+            // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+            const before = classifyStatus(status);
+            const after = classifyStatus(next);
+            if (status !== null && next !== null && before !== 'working' && after !== 'working' && before !== after)
+                fresh = true;
             if (next !== status) {
                 this.events.statusChanged(status, next);
                 status = next;
@@ -37872,54 +37886,54 @@ class RunWatcher {
                 unknownStatuses.add(next);
                 this.events.notice(`Unknown run status "${next}": treating it as still working.`);
             }
-            // A page without a status says nothing of a restart: only a working status does.
-            if (next !== null && classifyStatus(next) === 'working')
+            if (next !== null && after === 'working')
+                fresh = true;
+        };
+        const readRun = async (options) => {
+            lastRun = await this.api.getRun(plan.runId, options);
+            observe(lastRun.status ?? null);
+            if (newResult(lastRun))
                 fresh = true;
         };
         let ending = 'ended';
         try {
             const options = { deadline: plan.deadline };
-            let prefetched;
             for (;;) {
                 let more = false;
                 let progressed = false;
                 const statusBefore = status;
-                const page = (await prefetched) ??
-                    (this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined);
-                prefetched = undefined;
+                const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined;
                 if (page) {
-                    const first = cursor;
-                    cursor += page.logs.length;
-                    // A full page, or a total beyond what we have, means more is waiting right now.
-                    more =
-                        page.logs.length >= LOG_PAGE_LIMIT ||
-                            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor);
-                    // A backlog: ask for the next page before mirroring this one, so that the two overlap.
-                    if (more)
-                        prefetched = this.readAhead(cursor, options);
                     if (page.logs.length > 0) {
-                        this.events.newEntries(page.logs, first);
+                        this.events.newEntries(page.logs, cursor);
+                        cursor += page.logs.length;
                         progressed = true;
                         lastProgress = this.clock.now();
                         if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
                             finalAnswerAt = this.clock.now();
                         fresh = true;
                     }
-                    observe(page.status);
-                    if (newResult(page.result))
-                        fresh = true;
+                    // A full page, or a total beyond what we have, means more is waiting right now.
+                    more =
+                        page.logs.length >= LOG_PAGE_LIMIT ||
+                            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor);
+                    // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself.
+                    if (page.status !== null)
+                        observe(page.status);
+                    else if (!more)
+                        await readRun(options);
                 }
-                else {
-                    lastRun = await this.api.getRun(plan.runId, options);
-                    observe(lastRun.status ?? null);
-                    if (newResult(lastRun.result))
-                        fresh = true;
-                }
+                else
+                    await readRun(options);
                 if (classifyStatus(status) !== 'working') {
-                    if (fresh && !more)
-                        break;
-                    // Past the grace period the earlier ending is all there is: the caller reports it as such.
-                    if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace)
+                    // Past the grace period, one last look at the run itself before calling it stale.
+                    if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) {
+                        if (page)
+                            await readRun(options);
+                        if (!fresh)
+                            break;
+                    }
+                    if (fresh && !more && classifyStatus(status) !== 'working')
                         break;
                 }
                 if (more)
@@ -37957,14 +37971,8 @@ class RunWatcher {
             run.status = status;
         if (run && ending !== 'ended')
             status = run.status ?? status;
-        const restarted = fresh || newResult(run?.result);
+        const restarted = fresh || (run !== undefined && newResult(run));
         return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted };
-    }
-    readAhead(skip, options) {
-        const next = this.logs.read(skip, LOG_PAGE_LIMIT, options);
-        // Awaited on the next turn of the loop; this only keeps one that the loop left behind quiet.
-        next.catch(() => undefined);
-        return next;
     }
     async finalRead(plan, ending, lastRun) {
         if (ending === 'ended' && lastRun && classifyStatus(lastRun.status) !== 'working')
@@ -37976,7 +37984,7 @@ class RunWatcher {
             return await this.api.getRun(plan.runId, {
                 deadline: this.clock.now() + FINAL_READ_MS,
                 maxAttempts: 1,
-                afterCancel: ending === 'cancelled'
+                lastRead: true
             });
         }
         catch (error) {
@@ -38017,9 +38025,10 @@ async function runAgent(plan, deps) {
     try {
         if (plan.resumeRunId !== undefined) {
             logs = new LogReader(deps.api, plan.resumeRunId, notice);
+            // The result it ended with: a new one proves the resume took effect.
+            earlierResult = (await deps.api.getRun(plan.resumeRunId, { deadline })).result ?? null;
             const before = await countLogEntries(logs, deadline);
             skipEntries = before.count;
-            earlierResult = before.result;
             const resumed = await resumeRunOnce(startDeps, logs, {
                 agent_run_id: plan.resumeRunId,
                 prompt: plan.prompt,
@@ -38050,8 +38059,9 @@ async function runAgent(plan, deps) {
     const seen = { status: run.status ?? null, entries: 0 };
     try {
         deps.events.started(run, mode);
+        // A resume's answer may still carry the earlier ending: not the follow-up's.
         if (!plan.wait)
-            return report({ outcome: 'started', run });
+            return report({ outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run });
         const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal);
         const watched = await watcher.watch({
             runId: run.id,
@@ -38088,7 +38098,7 @@ async function runAgent(plan, deps) {
  * reported as what it is, never as the follow-up's result.
  */
 function notRestarted(run, watched, report) {
-    const earlier = { ...(watched.run ?? run), result: null, summary: null, github_pull_requests: [] };
+    const earlier = withoutEnding(watched.run ?? run);
     const status = watched.status ?? '';
     const common = { run: earlier, status, entriesSeen: watched.entriesSeen };
     if (watched.ending !== 'ended')
@@ -38098,6 +38108,10 @@ function notRestarted(run, watched, report) {
         ...common,
         error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
     });
+}
+/** The run without what its earlier ending left: result, summary, pull requests. */
+function withoutEnding(run) {
+    return { ...run, result: null, summary: null, github_pull_requests: [] };
 }
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
 function noting(events, seen) {
@@ -38138,7 +38152,8 @@ function failedAfterStart(error) {
         return failedBeforeRun(error);
     }
     catch {
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        // The message only: the summary and the tracking comment are public.
+        const detail = error instanceof Error ? error.message : String(error);
         return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` };
     }
 }
@@ -38697,16 +38712,22 @@ async function runAction(environment) {
     // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
     // GitHub may hold a comment edit for longer than that (its secondary rate limits).
     const failure = await publish(runner, report, mirror, settings);
-    const finishing = tracking?.finish(report);
-    if (finishing && environment.signal.aborted) {
-        await Promise.race([finishing, environment.clock.sleep(CANCELLED_COMMENT_MS)]);
-    }
-    else
-        await finishing;
+    if (tracking)
+        await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)]);
     return failure;
 }
 /** How long a cancelled job waits for its tracking comment's last edit. */
 const CANCELLED_COMMENT_MS = 4_000;
+/** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
+function afterCancelled({ signal, clock }, ms) {
+    return new Promise(resolve => {
+        const wait = () => void clock.sleep(ms).then(resolve);
+        if (signal.aborted)
+            wait();
+        else
+            signal.addEventListener('abort', wait, { once: true });
+    });
+}
 /**
  * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing

@@ -75,15 +75,22 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
   // GitHub may hold a comment edit for longer than that (its secondary rate limits).
   const failure = await publish(runner, report, mirror, settings)
-  const finishing = tracking?.finish(report)
-  if (finishing && environment.signal.aborted) {
-    await Promise.race([finishing, environment.clock.sleep(CANCELLED_COMMENT_MS)])
-  } else await finishing
+  if (tracking)
+    await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)])
   return failure
 }
 
 /** How long a cancelled job waits for its tracking comment's last edit. */
 const CANCELLED_COMMENT_MS = 4_000
+
+/** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
+function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promise<void> {
+  return new Promise(resolve => {
+    const wait = (): void => void clock.sleep(ms).then(resolve)
+    if (signal.aborted) wait()
+    else signal.addEventListener('abort', wait, { once: true })
+  })
+}
 
 type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport }
 

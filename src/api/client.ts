@@ -20,8 +20,11 @@ export type LogPath = 'interface' | 'alpha'
 export interface CallOptions {
   deadline?: number
   maxAttempts?: number
-  /** A last read after the job was cancelled: not aborted by the cancellation, only by its deadline. */
-  afterCancel?: boolean
+  /**
+   * A last read after the wait ended (timeout or cancellation): not aborted by the cancellation,
+   * and given up at once when a wait for the budget or a retry could not end before its deadline.
+   */
+  lastRead?: boolean
 }
 
 /** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
@@ -310,12 +313,13 @@ export class HttpAgentRunApi implements AgentRunApi {
   /** Waits `ms`, or until the deadline and then gives up: the step keeps its time limit, to the end. */
   private async sleepWithin(ms: number, options: CallOptions): Promise<void> {
     const left = options.deadline === undefined ? Infinity : options.deadline - this.config.clock.now()
+    if (ms >= left && options.lastRead) throw new DeadlineError()
     await this.config.clock.sleep(Math.min(ms, Math.max(0, left)), this.cancellation(options))
     if (ms >= left) throw new DeadlineError()
   }
 
   private cancellation(options: CallOptions): AbortSignal | undefined {
-    return options.afterCancel ? undefined : this.config.signal
+    return options.lastRead ? undefined : this.config.signal
   }
 
   private timeoutWithin(deadline?: number): number {

@@ -85,7 +85,7 @@ export async function prepareCommentRun(
         requestedBy: trigger.author,
         instruction: trigger.instruction,
         workflowRunUrl: workflowRunUrl(settings.context),
-        sign: runId => markerSignature(key, runId),
+        sign: (commentId, runId) => markerSignature(key, commentId, runId),
         entriesSeen: 0,
         resumed,
         triggerPhrase: settings.triggerPhrase
@@ -103,7 +103,9 @@ export async function prepareCommentRun(
     if (settings.comment) await track(undefined, false).finish(notStarted(message, deps.clock.now()))
     throw new Error(message, { cause: error })
   }
-  const { found, ignored } = findTrackingComment(comments, trusted, marker => verifyMarker(key, marker))
+  const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId) =>
+    verifyMarker(key, commentId, marker)
+  )
   const resume = found && !trigger.fresh ? found : undefined
   if (!trigger.fresh && ignored.length > 0) {
     const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`)

@@ -106,11 +106,15 @@ export class TrackingComment implements RunEvents {
 
   private async writeNow(): Promise<void> {
     this.dirty = false
-    const body = renderTrackingComment({ ...this.state, updatedAt: this.clock.now() })
+    const render = (): string =>
+      renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() })
     try {
-      if (this.commentId === undefined)
-        this.commentId = await this.github.createComment(this.issueNumber, body)
-      else await this.github.updateComment(this.commentId, body)
+      if (this.commentId === undefined) {
+        this.commentId = await this.github.createComment(this.issueNumber, render())
+        // The marker is signed for its comment: a comment made with a run already known gets it now.
+        if (this.state.runId !== undefined || this.state.report?.run)
+          await this.github.updateComment(this.commentId, render())
+      } else await this.github.updateComment(this.commentId, render())
     } catch (error) {
       if (this.failures++ < 3) this.warn(`Could not write the tracking comment: ${(error as Error).message}`)
     }

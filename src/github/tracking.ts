@@ -11,7 +11,7 @@ export const COMMENT_LIMIT_CHARS = 60_000
 /**
  * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
  * write a marker (another app, a workflow echoing user text as a bot); only a holder of the token can
- * sign one, and a signed marker copied to another thread or repository does not verify.
+ * sign one, and a signed marker copied to another comment, thread or repository does not verify.
  */
 export interface MarkerKey {
   secret: string
@@ -22,16 +22,17 @@ export interface MarkerKey {
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
 const SIGNATURE_HEX_CHARS = 32
 
-export function markerSignature(key: MarkerKey, runId: number): string {
+/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
+export function markerSignature(key: MarkerKey, commentId: number, runId: number): string {
   return createHmac('sha256', key.secret)
-    .update(`${key.repository}#${key.issueNumber}#${runId}`)
+    .update(`${key.repository}#${key.issueNumber}#${commentId}#${runId}`)
     .digest('hex')
     .slice(0, SIGNATURE_HEX_CHARS)
 }
 
-export function verifyMarker(key: MarkerKey, marker: Marker): boolean {
+export function verifyMarker(key: MarkerKey, commentId: number, marker: Marker): boolean {
   if (!key.secret || marker.sig === undefined) return false
-  const expected = Buffer.from(markerSignature(key, marker.runId))
+  const expected = Buffer.from(markerSignature(key, commentId, marker.runId))
   const given = Buffer.from(marker.sig)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
@@ -76,13 +77,13 @@ export interface FoundTracking {
 export function findTrackingComment(
   comments: CommentSummary[],
   trusted: (author: Author) => boolean,
-  verify: (marker: Marker) => boolean
+  verify: (marker: Marker, commentId: number) => boolean
 ): FoundTracking {
   const ignored: FoundTracking['ignored'] = []
   for (const comment of [...comments].reverse()) {
     const marker = readMarker(comment.body)
     if (marker === undefined || !trusted(comment.author)) continue
-    if (verify(marker)) return { found: { id: comment.id, runId: marker.runId }, ignored }
+    if (verify(marker, comment.id)) return { found: { id: comment.id, runId: marker.runId }, ignored }
     ignored.push({ id: comment.id, runId: marker.runId })
   }
   return { ignored }
@@ -92,8 +93,10 @@ export interface TrackingState {
   requestedBy: Author
   instruction: string
   workflowRunUrl: string
-  /** The marker's signature of a run id (see MarkerKey). */
-  sign: (runId: number) => string
+  /** The marker's signature of a run id in a comment (see MarkerKey). */
+  sign: (commentId: number, runId: number) => string
+  /** The comment being written, once it exists: a marker is signed for its comment. */
+  commentId?: number
   runId?: number
   webUrl?: string | null
   status?: string | null
@@ -179,7 +182,13 @@ export function renderTrackingComment(state: TrackingState): string {
   const webUrl = report?.run?.web_url ?? state.webUrl
   const run =
     runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`
-  const lines: string[] = [markerLine(runId, runId === undefined ? undefined : state.sign(runId))]
+  // Until the comment exists its marker holds no run: the run id is only written signed.
+  const commentId = state.commentId
+  const lines: string[] = [
+    commentId === undefined || runId === undefined
+      ? markerLine(undefined)
+      : markerLine(runId, state.sign(commentId, runId))
+  ]
   if (!report) {
     const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting'
     lines.push(

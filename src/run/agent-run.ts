@@ -89,9 +89,10 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   try {
     if (plan.resumeRunId !== undefined) {
       logs = new LogReader(deps.api, plan.resumeRunId, notice)
+      // The result it ended with: a new one proves the resume took effect.
+      earlierResult = (await deps.api.getRun(plan.resumeRunId, { deadline })).result ?? null
       const before = await countLogEntries(logs, deadline)
       skipEntries = before.count
-      earlierResult = before.result
       const resumed = await resumeRunOnce(
         startDeps,
         logs,
@@ -132,7 +133,8 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   const seen = { status: run.status ?? null, entries: 0 }
   try {
     deps.events.started(run, mode)
-    if (!plan.wait) return report({ outcome: 'started', run })
+    // A resume's answer may still carry the earlier ending: not the follow-up's.
+    if (!plan.wait) return report({ outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run })
 
     const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal)
     const watched = await watcher.watch({
@@ -174,7 +176,7 @@ function notRestarted(
   watched: WatchResult,
   report: (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>) => RunReport
 ): RunReport {
-  const earlier = { ...(watched.run ?? run), result: null, summary: null, github_pull_requests: [] }
+  const earlier = withoutEnding(watched.run ?? run)
   const status = watched.status ?? ''
   const common = { run: earlier, status, entriesSeen: watched.entriesSeen }
   if (watched.ending !== 'ended') return report({ outcome: watched.ending, ...common })
@@ -183,6 +185,11 @@ function notRestarted(
     ...common,
     error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
   })
+}
+
+/** The run without what its earlier ending left: result, summary, pull requests. */
+function withoutEnding(run: AgentRun): AgentRun {
+  return { ...run, result: null, summary: null, github_pull_requests: [] }
 }
 
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
@@ -230,7 +237,8 @@ function failedAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> 
   try {
     return failedBeforeRun(error)
   } catch {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    // The message only: the summary and the tracking comment are public.
+    const detail = error instanceof Error ? error.message : String(error)
     return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` }
   }
 }

@@ -1,6 +1,6 @@
 import type { AgentRunApi, CallOptions } from '../api/client.js'
 import { CancelledError, DeadlineError } from '../api/errors.js'
-import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
+import type { AgentRun, LogEntry } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { nextPollDelay } from './pacing.js'
@@ -18,7 +18,7 @@ export interface WatchPlan {
   /** Set when the run was just resumed: its earlier terminal status may linger for a while. */
   resumedAt?: number
   resumeGraceMs?: number
-  /** A resumed run's result before the resume, when known: a different one proves it restarted. */
+  /** A resumed run's result before the resume (read from the run), when known: a new one proves a restart. */
   earlierResult?: string | null
   heartbeatMs?: number
 }
@@ -80,14 +80,16 @@ export class RunWatcher {
     let finalAnswerAt: number | undefined
     // A resumed run counts as fresh once it is seen working, writes new entries or has a new result.
     let fresh = plan.resumedAt === undefined
-    const newResult = (result: string | null | undefined): boolean =>
-      plan.earlierResult !== undefined && !!result && result !== plan.earlierResult
+    // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
+    const newResult = (run: AgentRun): boolean =>
+      plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult
 
     const observe = (next: string | null): void => {
-      // One ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-      if (next !== status && next !== null && status !== null) {
-        if (classifyStatus(next) !== 'working' && classifyStatus(status) !== 'working') fresh = true
-      }
+      // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+      const before = classifyStatus(status)
+      const after = classifyStatus(next)
+      if (status !== null && next !== null && before !== 'working' && after !== 'working' && before !== after)
+        fresh = true
       if (next !== status) {
         this.events.statusChanged(status, next)
         status = next
@@ -97,51 +99,48 @@ export class RunWatcher {
         unknownStatuses.add(next)
         this.events.notice(`Unknown run status "${next}": treating it as still working.`)
       }
-      // A page without a status says nothing of a restart: only a working status does.
-      if (next !== null && classifyStatus(next) === 'working') fresh = true
+      if (next !== null && after === 'working') fresh = true
+    }
+    const readRun = async (options: CallOptions): Promise<void> => {
+      lastRun = await this.api.getRun(plan.runId, options)
+      observe(lastRun.status ?? null)
+      if (newResult(lastRun)) fresh = true
     }
 
     let ending: WatchEnding = 'ended'
     try {
       const options = { deadline: plan.deadline }
-      let prefetched: Promise<LogPage | undefined> | undefined
       for (;;) {
         let more = false
         let progressed = false
         const statusBefore = status
-        const page =
-          (await prefetched) ??
-          (this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined)
-        prefetched = undefined
+        const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined
         if (page) {
-          const first = cursor
-          cursor += page.logs.length
-          // A full page, or a total beyond what we have, means more is waiting right now.
-          more =
-            page.logs.length >= LOG_PAGE_LIMIT ||
-            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
-          // A backlog: ask for the next page before mirroring this one, so that the two overlap.
-          if (more) prefetched = this.readAhead(cursor, options)
           if (page.logs.length > 0) {
-            this.events.newEntries(page.logs, first)
+            this.events.newEntries(page.logs, cursor)
+            cursor += page.logs.length
             progressed = true
             lastProgress = this.clock.now()
             if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
               finalAnswerAt = this.clock.now()
             fresh = true
           }
-          observe(page.status)
-          if (newResult(page.result)) fresh = true
-        } else {
-          lastRun = await this.api.getRun(plan.runId, options)
-          observe(lastRun.status ?? null)
-          if (newResult(lastRun.result)) fresh = true
-        }
+          // A full page, or a total beyond what we have, means more is waiting right now.
+          more =
+            page.logs.length >= LOG_PAGE_LIMIT ||
+            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
+          // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself.
+          if (page.status !== null) observe(page.status)
+          else if (!more) await readRun(options)
+        } else await readRun(options)
 
         if (classifyStatus(status) !== 'working') {
-          if (fresh && !more) break
-          // Past the grace period the earlier ending is all there is: the caller reports it as such.
-          if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) break
+          // Past the grace period, one last look at the run itself before calling it stale.
+          if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) {
+            if (page) await readRun(options)
+            if (!fresh) break
+          }
+          if (fresh && !more && classifyStatus(status) !== 'working') break
         }
         if (more) continue
 
@@ -172,15 +171,8 @@ export class RunWatcher {
     // The log page and the run may disagree for a moment: keep the ending we saw.
     if (run && ending === 'ended' && classifyStatus(run.status) === 'working') run.status = status
     if (run && ending !== 'ended') status = run.status ?? status
-    const restarted = fresh || newResult(run?.result)
+    const restarted = fresh || (run !== undefined && newResult(run))
     return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted }
-  }
-
-  private readAhead(skip: number, options: CallOptions): Promise<LogPage | undefined> {
-    const next = this.logs.read(skip, LOG_PAGE_LIMIT, options)
-    // Awaited on the next turn of the loop; this only keeps one that the loop left behind quiet.
-    next.catch(() => undefined)
-    return next
   }
 
   private async finalRead(
@@ -196,7 +188,7 @@ export class RunWatcher {
       return await this.api.getRun(plan.runId, {
         deadline: this.clock.now() + FINAL_READ_MS,
         maxAttempts: 1,
-        afterCancel: ending === 'cancelled'
+        lastRead: true
       })
     } catch (error) {
       if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))

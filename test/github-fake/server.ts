@@ -377,6 +377,15 @@ export class FakeGitHub {
     return this.commentView(this.storeComment(issueNumber, body, user, Date.now()))
   }
 
+  /** Edits a comment as its author would through the web interface. */
+  editComment(id: number, body: string): FakeComment {
+    const comment = this.commentsById.get(id)
+    if (!comment) throw new Error(`No comment ${id}`)
+    comment.body = body
+    comment.updatedAt = Date.now()
+    return this.commentView(comment)
+  }
+
   /** Adds the pull request, or replaces the one with its number. */
   addPullRequest(pr: FakePullRequest): void {
     const user = { ...(pr.user ?? { login: 'octocat', type: 'User' }) }

@@ -1,5 +1,5 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
 import { runAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
 import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
@@ -32,12 +32,22 @@ afterEach(async () => {
 })
 
 const fast = (name: string): RunScript => scenario(name, 20)
-/** The marker this workflow (API token emulator-token) writes for a run on a thread of octo-org/octo-repo. */
-const signedMarker = (runId: number, issueNumber = 7): string =>
+/** The marker this workflow (API token emulator-token) writes for a run in a comment of octo-org/octo-repo. */
+const signedMarker = (runId: number, commentId: number, issueNumber = 7): string =>
   markerLine(
     runId,
-    markerSignature({ secret: 'emulator-token', repository: 'octo-org/octo-repo', issueNumber }, runId)
+    markerSignature(
+      { secret: 'emulator-token', repository: 'octo-org/octo-repo', issueNumber },
+      commentId,
+      runId
+    )
   )
+
+/** A comment on thread 7 whose first line is `marker(its own id)`, the rest `text`. */
+function addMarkedComment(marker: (commentId: number) => string, text: string, user: FakeUser): void {
+  const { id } = github.addComment(7, text, user)
+  github.editComment(id, `${marker(id)}\n${text}`)
+}
 
 async function onEvent(
   event: { name: string; payload: unknown },
@@ -148,7 +158,10 @@ describe('a /codegen comment', () => {
   })
 
   test('a marker written by a person is not followed, even one copied with its signature', async () => {
-    github.addComment(7, `${signedMarker(4242)}\nI can write markers too`, { login: 'mallory', type: 'User' })
+    addMarkedComment(id => signedMarker(4242, id), 'I can write markers too', {
+      login: 'mallory',
+      type: 'User'
+    })
     emulator.queueScript(fast('success'))
     await onEvent(comment({ body: '/codegen fix it' }))
     expect(resumes()).toHaveLength(0)
@@ -156,11 +169,12 @@ describe('a /codegen comment', () => {
   })
 
   test.each([
-    ['unsigned', markerLine(4242)],
-    ['with a made-up signature', markerLine(4242, 'ab'.repeat(16))],
-    ['signed for another thread', signedMarker(4242, 8)]
+    ['unsigned', () => markerLine(4242)],
+    ['with a made-up signature', () => markerLine(4242, 'ab'.repeat(16))],
+    ['signed for another thread', (id: number) => signedMarker(4242, id, 8)],
+    ['reposted from another comment of this thread', (id: number) => signedMarker(4242, id - 1)]
   ])('a marker from another bot, %s, is not followed: a fresh run, with a notice', async (_how, marker) => {
-    github.addComment(7, `${marker}\nTracking run 4242`, { login: 'some-app[bot]', type: 'Bot' })
+    addMarkedComment(marker, 'Tracking run 4242', { login: 'some-app[bot]', type: 'Bot' })
     emulator.queueScript(fast('success'))
     const result = await onEvent(comment({ body: '/codegen fix it' }))
     expect(result.exitCode).toBe(0)
@@ -310,7 +324,7 @@ describe('a /codegen comment', () => {
     expect(trackingComments()).toHaveLength(0)
     const runId = emulator.runs()[0]!.id
 
-    github.addComment(7, `${signedMarker(runId)}\nearlier tracking comment`, {
+    addMarkedComment(id => signedMarker(runId, id), 'earlier tracking comment', {
       login: 'github-actions[bot]',
       type: 'Bot'
     })

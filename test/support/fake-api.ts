@@ -21,6 +21,10 @@ export class FakeApi implements AgentRunApi {
   logPaths: LogPath[] = ['interface', 'alpha']
   /** Make total_logs lie by this much. */
   totalSkew = 0
+  /** The log endpoint's drift: pages without the run's status, or with result null. */
+  pageDrift: { noStatus?: boolean; nullResult?: boolean } = {}
+  /** The run endpoint sees the script this much sooner than the log endpoint (they lag differently). */
+  runAheadMs = 0
   private readonly start: number
 
   constructor(
@@ -31,12 +35,12 @@ export class FakeApi implements AgentRunApi {
     this.start = clock.now()
   }
 
-  private state(): { status: string | null; logs: LogEntry[]; result: string } {
+  private state(aheadMs = 0): { status: string | null; logs: LogEntry[]; result: string } {
     let status: string | null = null
     let result = 'result'
     const logs: LogEntry[] = []
     for (const moment of this.moments) {
-      if (moment.at > this.clock.now() - this.start) break
+      if (moment.at > this.clock.now() - this.start + aheadMs) break
       if (moment.status !== undefined) status = moment.status
       if (moment.result !== undefined) result = moment.result
       for (let i = 0; i < (moment.entries ?? 0); i++) {
@@ -51,7 +55,7 @@ export class FakeApi implements AgentRunApi {
   async getRun(runId: number): Promise<AgentRun> {
     this.calls.push('get')
     if (runId !== this.runId) throw new ServiceError('Not found (404)', 404, false)
-    const { status, result } = this.state()
+    const { status, result } = this.state(this.runAheadMs)
     return { id: runId, organization_id: 1, status, result, summary: `summary of ${result}` }
   }
 
@@ -61,10 +65,10 @@ export class FakeApi implements AgentRunApi {
       throw new ServiceError('Not found (404)', 404, false)
     const { status, logs, result } = this.state()
     return {
-      status,
+      status: this.pageDrift.noStatus ? null : status,
       logs: logs.slice(skip, skip + limit),
       totalLogs: logs.length + this.totalSkew,
-      result
+      result: this.pageDrift.nullResult ? null : result
     }
   }
 

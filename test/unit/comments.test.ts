@@ -171,7 +171,8 @@ describe('the tracking comment', () => {
   const key = { secret: 'api-token', repository: 'octo-org/octo-repo', issueNumber: 7 }
   const base = {
     requestedBy: { login: 'alice', type: 'User' },
-    sign: (runId: number) => markerSignature(key, runId),
+    sign: (commentId: number, runId: number) => markerSignature(key, commentId, runId),
+    commentId: 555,
     instruction: 'fix the typo',
     workflowRunUrl: 'https://github.com/octo-org/octo-repo/actions/runs/1',
     entriesSeen: 3,
@@ -198,7 +199,7 @@ describe('the tracking comment', () => {
 
   test('starts with the marker of its run, and only the first line counts', () => {
     const body = renderTrackingComment({ ...base, runId: 12, status: 'ACTIVE' })
-    const sig = markerSignature(key, 12)
+    const sig = markerSignature(key, 555, 12)
     expect(body.split('\n')[0]).toBe(`<!-- codegen-agent-run-action run-id=12 sig=${sig} -->`)
     expect(readMarker(body)).toEqual({ runId: 12, sig })
     expect(readMarker('hello\n<!-- codegen-agent-run-action run-id=99 -->')).toBeUndefined()
@@ -294,36 +295,47 @@ describe('the tracking comment', () => {
     )
   })
 
-  test('a marker signature binds the run to the thread and the API token, and does not reveal the token', () => {
-    const sig = markerSignature(key, 12)
+  test('a marker signature binds the run to its comment, the thread and the API token, and does not reveal the token', () => {
+    const sig = markerSignature(key, 555, 12)
     expect(sig).toMatch(/^[0-9a-f]{32}$/)
     expect(sig).not.toContain(key.secret)
-    expect(verifyMarker(key, { runId: 12, sig })).toBe(true)
-    expect(verifyMarker(key, { runId: 13, sig })).toBe(false)
-    expect(verifyMarker(key, { runId: 12 })).toBe(false)
-    expect(verifyMarker(key, { runId: 12, sig: sig.slice(0, 16) })).toBe(false)
-    expect(verifyMarker({ ...key, issueNumber: 8 }, { runId: 12, sig })).toBe(false)
-    expect(verifyMarker({ ...key, repository: 'octo-org/other' }, { runId: 12, sig })).toBe(false)
-    expect(verifyMarker({ ...key, secret: 'another-token' }, { runId: 12, sig })).toBe(false)
-    expect(
-      verifyMarker({ ...key, secret: '' }, { runId: 12, sig: markerSignature({ ...key, secret: '' }, 12) })
-    ).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12, sig })).toBe(true)
+    expect(verifyMarker(key, 556, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 13, sig })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12 })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12, sig: sig.slice(0, 16) })).toBe(false)
+    expect(verifyMarker({ ...key, issueNumber: 8 }, 555, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, repository: 'octo-org/other' }, 555, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, secret: 'another-token' }, 555, { runId: 12, sig })).toBe(false)
+    const unkeyed = { ...key, secret: '' }
+    expect(verifyMarker(unkeyed, 555, { runId: 12, sig: markerSignature(unkeyed, 555, 12) })).toBe(false)
+  })
+
+  test('until the comment exists its marker names no run', () => {
+    expect(renderTrackingComment({ ...base, commentId: undefined, runId: 12 }).split('\n')[0]).toBe(
+      '<!-- codegen-agent-run-action -->'
+    )
   })
 
   test('only trusted authors’ markers that verify are followed, the latest first', () => {
-    const signed = (runId: number) => markerLine(runId, markerSignature(key, runId))
+    const signed = (commentId: number, runId: number) =>
+      markerLine(runId, markerSignature(key, commentId, runId))
     const bot = { login: 'github-actions[bot]', type: 'Bot' }
     const comments = [
-      { id: 1, body: signed(10), author: bot },
-      { id: 2, body: signed(11), author: bot },
-      { id: 3, body: signed(666), author: { login: 'mallory', type: 'User' } },
+      { id: 1, body: signed(1, 10), author: bot },
+      { id: 2, body: signed(2, 11), author: bot },
+      { id: 3, body: signed(3, 666), author: { login: 'mallory', type: 'User' } },
       { id: 4, body: markerLine(777), author: { login: 'some-app[bot]', type: 'Bot' } },
-      { id: 5, body: markerLine(888, markerSignature({ ...key, issueNumber: 8 }, 888)), author: bot }
+      { id: 5, body: markerLine(888, markerSignature({ ...key, issueNumber: 8 }, 5, 888)), author: bot },
+      // An older marker of this thread reposted in a new comment.
+      { id: 6, body: signed(1, 10), author: bot }
     ]
-    const verify = (marker: { runId: number; sig?: string }) => verifyMarker(key, marker)
+    const verify = (marker: { runId: number; sig?: string }, commentId: number) =>
+      verifyMarker(key, commentId, marker)
     expect(findTrackingComment(comments, author => author.type === 'Bot', verify)).toEqual({
       found: { id: 2, runId: 11 },
       ignored: [
+        { id: 6, runId: 10 },
         { id: 5, runId: 888 },
         { id: 4, runId: 777 }
       ]

@@ -125,6 +125,15 @@ describe('RunWatcher', () => {
     expect(api.calls.length).toBeLessThan(10)
   })
 
+  test('pages without a status: the run itself tells the ending', async () => {
+    const { api, watch } = setUp([
+      { at: 0, status: 'ACTIVE', entries: 2 },
+      { at: 12_000, status: 'COMPLETE' }
+    ])
+    api.pageDrift = { noStatus: true }
+    expect(await watch()).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 2 })
+  })
+
   test('falls back to the alpha log path, then to the status alone', async () => {
     const alpha = setUp([
       { at: 0, status: 'ACTIVE', entries: 1 },
@@ -244,6 +253,33 @@ describe('RunWatcher', () => {
       expect(await watch()).toMatchObject({ restarted: true, status: 'FAILED' })
     })
 
+    test('a restart the run shows before its log does is seen at the end of the grace period', async () => {
+      const { api, watch } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 30_500, status: 'ACTIVE' },
+          { at: 45_000, status: 'COMPLETE', result: 'the follow-up is done' }
+        ],
+        { ...afterResume, resumeGraceMs: 30_000 }
+      )
+      api.runAheadMs = 1_000
+      const result = await watch()
+      expect(result).toMatchObject({ restarted: true, status: 'COMPLETE' })
+      expect(result.run?.result).toBe('the follow-up is done')
+    })
+
+    test('the same ending spelled otherwise is no restart', async () => {
+      const { watch } = setUp(
+        [
+          { at: 0, status: 'COMPLETE', entries: 3 },
+          { at: 7_000, status: 'complete' },
+          { at: 9_000, status: 'COMPLETED' }
+        ],
+        { ...afterResume, resumeGraceMs: 30_000 }
+      )
+      expect(await watch()).toMatchObject({ restarted: false })
+    })
+
     test('an unknown earlier result proves nothing', async () => {
       const { watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
         skipEntries: 3,
@@ -278,6 +314,23 @@ describe('runAgent after a resume', () => {
     expect(report.error).toMatch(/did not restart after the resume/)
     expect(report.run).toMatchObject({ id: 7, result: null, summary: null, github_pull_requests: [] })
     expect(report.status).toBe('COMPLETE')
+  })
+
+  test('a log endpoint that drops the result cannot pass the earlier one off as new', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
+    api.pageDrift = { nullResult: true }
+    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    expect(report.outcome).toBe('error')
+    expect(report.run?.result).toBeNull()
+  })
+
+  test('a resume that is not waited for reports no earlier result', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
+    const report = await runAgent(plan({ wait: false }), { api, clock, events, random: () => 0 })
+    expect(report.outcome).toBe('started')
+    expect(report.run).toMatchObject({ id: 7, result: null, summary: null })
   })
 
   test('a timeout before the run restarts reports no result either', async () => {
