@@ -110,10 +110,15 @@ export class RunWatcher {
     let ending: WatchEnding = 'ended'
     try {
       const options = { deadline: plan.deadline }
+      let collectNext = false
       for (;;) {
         let more = false
         let progressed = false
         const statusBefore = status
+        // Only a run read in this very turn may stand for the final one.
+        lastRun = undefined
+        const collecting = collectNext
+        collectNext = false
         const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined
         if (page) {
           if (page.logs.length > 0) {
@@ -129,9 +134,14 @@ export class RunWatcher {
           more =
             page.logs.length >= LOG_PAGE_LIMIT ||
             (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
-          // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself.
+          // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself,
+          // unless it was just seen ended and this read only collected what it wrote before.
           if (page.status !== null) observe(page.status)
-          else if (!more) await readRun(options)
+          else if (!more && !collecting) {
+            await readRun(options)
+            // It ended after this page was read: one more read collects what it wrote before.
+            if (fresh && classifyStatus(status) !== 'working') more = collectNext = true
+          }
         } else await readRun(options)
 
         if (classifyStatus(status) !== 'working') {

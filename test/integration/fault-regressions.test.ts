@@ -227,4 +227,31 @@ describe('bugs found by the fault-injection suite', () => {
       })
     )
   })
+
+  test('seed 170: a run that ends between a log page without a status and the read of the run loses no entry', async () => {
+    // The first page lacks the status, so the run is read for it; that read is reset and retried
+    // after a backoff (at least 500 ms), by when the last entry and the ending have come.
+    await expectKept(
+      schedule(
+        'first log page without its status; the read of the run reset once; the last entry meanwhile',
+        {
+          mode: 'create',
+          script: run(
+            [
+              [1, 0],
+              [2, 0],
+              [3, 0],
+              [4, 300]
+            ],
+            350,
+            'Done'
+          ),
+          faults: [
+            driftOnce(0, page => ({ ...page, status: null })),
+            { route: 'get', fault: { kind: 'reset-before' } }
+          ]
+        }
+      )
+    )
+  })
 })

@@ -325,6 +325,21 @@ describe('runAgent after a resume', () => {
     expect(report.run?.result).toBeNull()
   })
 
+  test('pages without a status: new entries do not end a resumed run that still shows its earlier ending', async () => {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [
+      { at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' },
+      { at: 5_000, status: 'ACTIVE', entries: 1 },
+      { at: 20_000, entries: 1 },
+      { at: 21_000, status: 'COMPLETE', result: 'NEW RESULT' }
+    ])
+    api.pageDrift = { noStatus: true }
+    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    expect(report).toMatchObject({ outcome: 'success', entriesSeen: 2 })
+    expect(report.run?.result).toBe('NEW RESULT')
+    expect(report.endedAt - report.startedAt).toBeGreaterThanOrEqual(21_000)
+  })
+
   test('a resume that is not waited for reports no earlier result', async () => {
     const clock = new FakeClock()
     const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
