@@ -37187,20 +37187,11 @@ const HEADLINES = {
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
 const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit';
-/** One line of at most `max` characters (plus an ellipsis), never ending in half a surrogate pair. */
-function clip(text, max) {
-    // A prefix is enough, and keeps a multi-megabyte field cheap.
-    const line = text
-        .slice(0, max * 4)
-        .replace(/\s+/g, ' ')
-        .trim();
-    return line.length > max ? `${line.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : line;
-}
 /** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
 function serviceLink(text, url) {
-    return markdown_link(clip(text, CAPS.title), url && url.length <= CAPS.url ? url : undefined);
+    return markdown_link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined);
 }
-const code = (text, max) => `\`${escapeHtml(clip(text.replace(/`/g, "'"), max))}\``;
+const code = (text, max) => `\`${escapeHtml(oneLine(text.replace(/`/g, "'"), max))}\``;
 /**
  * Text as a quoted block of at most `max` characters once escaped: escaping (`&` to `&amp;`, a
  * `> ` per line) can grow it several times, so the cut is made on the final text, never mid-entity.
@@ -37220,7 +37211,7 @@ function quoteWithin(text, max) {
 function pullRequestLine(pullRequests) {
     let line = '**Pull requests:** ';
     for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? ', ' : ''}${serviceLink(clip(pr.title ?? '', CAPS.title) || `#${pr.id}`, pr.url)}`;
+        const entry = `${index > 0 ? ', ' : ''}${serviceLink(oneLine(valueText(pr.title), CAPS.title) || `#${oneLine(valueText(pr.id), CAPS.title)}`, pr.url)}`;
         if (line.length + entry.length > CAPS.pullRequestLine) {
             return `${line} and ${pullRequests.length - index} more`;
         }
@@ -37249,7 +37240,7 @@ function renderTrackingComment(state) {
         const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
         lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${state.entriesSeen} log entries so far`);
         if (state.latestStep)
-            lines.push('', `Latest step: ${escapeHtml(clip(state.latestStep, CAPS.step))}`);
+            lines.push('', `Latest step: ${escapeHtml(oneLine(state.latestStep, CAPS.step))}`);
     }
     else {
         lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '');
@@ -37268,7 +37259,7 @@ function renderTrackingComment(state) {
     }
     const footer = [
         '',
-        `<sub>Asked by @${escapeHtml(clip(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
+        `<sub>Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
     const head = lines.join('\n');
     const texts = [];

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { PullRequest } from '../api/types.js'
 import type { RunReport } from '../run/agent-run.js'
-import { formatDuration } from '../report/entry-text.js'
+import { formatDuration, oneLine, valueText } from '../report/entry-text.js'
 import { escapeHtml, link, quoteBlock } from '../report/markdown.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
@@ -126,22 +126,12 @@ const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_
 
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit'
 
-/** One line of at most `max` characters (plus an ellipsis), never ending in half a surrogate pair. */
-function clip(text: string, max: number): string {
-  // A prefix is enough, and keeps a multi-megabyte field cheap.
-  const line = text
-    .slice(0, max * 4)
-    .replace(/\s+/g, ' ')
-    .trim()
-  return line.length > max ? `${line.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : line
-}
-
 /** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
 function serviceLink(text: string, url: string | null | undefined): string {
-  return link(clip(text, CAPS.title), url && url.length <= CAPS.url ? url : undefined)
+  return link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined)
 }
 
-const code = (text: string, max: number): string => `\`${escapeHtml(clip(text.replace(/`/g, "'"), max))}\``
+const code = (text: string, max: number): string => `\`${escapeHtml(oneLine(text.replace(/`/g, "'"), max))}\``
 
 /**
  * Text as a quoted block of at most `max` characters once escaped: escaping (`&` to `&amp;`, a
@@ -162,7 +152,7 @@ export function quoteWithin(text: string, max: number): string {
 function pullRequestLine(pullRequests: PullRequest[]): string {
   let line = '**Pull requests:** '
   for (const [index, pr] of pullRequests.entries()) {
-    const entry = `${index > 0 ? ', ' : ''}${serviceLink(clip(pr.title ?? '', CAPS.title) || `#${pr.id}`, pr.url)}`
+    const entry = `${index > 0 ? ', ' : ''}${serviceLink(oneLine(valueText(pr.title), CAPS.title) || `#${oneLine(valueText(pr.id), CAPS.title)}`, pr.url)}`
     if (line.length + entry.length > CAPS.pullRequestLine) {
       return `${line} and ${pullRequests.length - index} more`
     }
@@ -196,7 +186,7 @@ export function renderTrackingComment(state: TrackingState): string {
       '',
       `${status} · ${state.entriesSeen} log entries so far`
     )
-    if (state.latestStep) lines.push('', `Latest step: ${escapeHtml(clip(state.latestStep, CAPS.step))}`)
+    if (state.latestStep) lines.push('', `Latest step: ${escapeHtml(oneLine(state.latestStep, CAPS.step))}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
     const facts = [
@@ -216,7 +206,7 @@ export function renderTrackingComment(state: TrackingState): string {
   }
   const footer = [
     '',
-    `<sub>Asked by @${escapeHtml(clip(state.requestedBy.login, 100))}${
+    `<sub>Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}${
       state.workflowRunUrl ? ` · ${link('workflow run', state.workflowRunUrl)}` : ''
     } · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
   ].join('\n')

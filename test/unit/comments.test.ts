@@ -1,3 +1,4 @@
+import type { PullRequest } from '../../src/api/types.js'
 import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
 import {
   findTrackingComment,
@@ -309,6 +310,16 @@ describe('the tracking comment', () => {
     expect(verifyMarker({ ...key, secret: 'another-token' }, 555, { runId: 12, sig })).toBe(false)
     const unkeyed = { ...key, secret: '' }
     expect(verifyMarker(unkeyed, 555, { runId: 12, sig: markerSignature(unkeyed, 555, 12) })).toBe(false)
+  })
+
+  test('pull requests of odd shapes (the service drifts) still render', () => {
+    const odd = [{ id: 5, title: { text: 'x' }, url: 42 }] as unknown as PullRequest[]
+    const body = renderTrackingComment({
+      ...base,
+      runId: 12,
+      report: { ...report, run: { ...report.run!, github_pull_requests: odd } }
+    })
+    expect(body).toContain('**Pull requests:** { &quot;text&quot;: &quot;x&quot; }')
   })
 
   test('until the comment exists its marker names no run', () => {
