@@ -36992,6 +36992,10 @@ const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
 function inlineText(text) {
     return text.split(LINE_BREAKS).join(' ').replace(CONTROL_CHARACTERS, ' ');
 }
+/** A run status inside one of our lines: one line, and short (the service does not bound it). */
+function statusText(status) {
+    return status === null ? 'none' : inlineText(status).slice(0, 60);
+}
 /** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
 function prefixedLines(text, prefix) {
     return text.split(LINE_BREAKS).map(line => prefix + line.replace(CONTROL_CHARACTERS, ' '));
@@ -38179,7 +38183,7 @@ class LogMirror {
     started(run, mode) {
         this.file = this.options.openLogFile(run.id);
         const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
-        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${this.status(run.status ?? null)})`);
+        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
     }
     newEntries(entries) {
         this.file?.append(entries);
@@ -38198,17 +38202,14 @@ class LogMirror {
     statusChanged(from, to) {
         const statusClass = classifyStatus(to);
         const meaning = statusClass === 'working' ? 'working' : statusClass;
-        this.console.info(`Status ${this.status(from)} → ${this.status(to)} (${meaning})`);
+        this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${meaning})`);
     }
     heartbeat(elapsedMs, status, entriesSeen) {
-        this.console.info(`… still ${this.status(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`);
+        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`);
     }
     /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
     notice(message) {
         this.console.warning(trimmed(message, 2_000));
-    }
-    status(status) {
-        return status === null ? 'none' : inlineText(status).slice(0, 60);
     }
 }
 
@@ -38489,9 +38490,10 @@ function readImageFile(path, workspace, room) {
             problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
         };
     }
-    if (!(0,external_node_fs_.statSync)(real).isFile())
+    const stats = (0,external_node_fs_.statSync)(real);
+    if (!stats.isFile())
         return { problem: `images: "${path}" is not a file` };
-    const size = (0,external_node_fs_.statSync)(real).size;
+    const size = stats.size;
     if (size > MAX_IMAGES_BYTES) {
         return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` };
     }
@@ -38808,7 +38810,7 @@ async function publish(runner, report, mirror, settings) {
     const outputs = actionOutputs(report, mirror.logFile);
     for (const name of OUTPUT_NAMES)
         runner.setOutput(name, outputs[name]);
-    runner.info(`Outcome: ${report.outcome}${report.status ? ` (status ${inlineText(report.status).slice(0, 60)})` : ''}; ${report.entriesSeen} log entries mirrored${mirror.logFile ? ` to ${mirror.logFile}` : ''}`);
+    runner.info(`Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${mirror.logFile ? ` to ${mirror.logFile}` : ''}`);
     const summary = renderSummary({
         report,
         entries: settings.mirrorToSummary ? mirror.entries : undefined,
@@ -38830,9 +38832,8 @@ function failureMessage(report, settings) {
     if (!report.run)
         return reason;
     // Bounded: the status and the link are the service's text.
-    const status = inlineText(report.status || 'unknown').slice(0, 100);
     const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : '';
-    return `${reason} Agent run ${report.run.id}, status ${status}${link}`;
+    return `${reason} Agent run ${report.run.id}, status ${statusText(report.status || 'unknown')}${link}`;
 }
 
 ;// CONCATENATED MODULE: ./src/runner/clock.ts

@@ -6,7 +6,7 @@ import { readTrigger } from './github/trigger.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
-import { inlineText } from './report/console-text.js'
+import { inlineText, statusText } from './report/console-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
@@ -181,7 +181,7 @@ async function publish(
   const outputs = actionOutputs(report, mirror.logFile)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
-    `Outcome: ${report.outcome}${report.status ? ` (status ${inlineText(report.status).slice(0, 60)})` : ''}; ${report.entriesSeen} log entries mirrored${
+    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${
       mirror.logFile ? ` to ${mirror.logFile}` : ''
     }`
   )
@@ -203,7 +203,6 @@ function failureMessage(report: RunReport, settings: Settings): string | undefin
   if (report.error) return report.error
   if (!report.run) return reason
   // Bounded: the status and the link are the service's text.
-  const status = inlineText(report.status || 'unknown').slice(0, 100)
   const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : ''
-  return `${reason} Agent run ${report.run.id}, status ${status}${link}`
+  return `${reason} Agent run ${report.run.id}, status ${statusText(report.status || 'unknown')}${link}`
 }

@@ -17,6 +17,11 @@ export function inlineText(text: string): string {
   return text.split(LINE_BREAKS).join(' ').replace(CONTROL_CHARACTERS, ' ')
 }
 
+/** A run status inside one of our lines: one line, and short (the service does not bound it). */
+export function statusText(status: string | null): string {
+  return status === null ? 'none' : inlineText(status).slice(0, 60)
+}
+
 /** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
 export function prefixedLines(text: string, prefix: string): string[] {
   return text.split(LINE_BREAKS).map(line => prefix + line.replace(CONTROL_CHARACTERS, ' '))

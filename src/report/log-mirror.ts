@@ -3,7 +3,7 @@ import type { RunEvents } from '../run/agent-run.js'
 import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../run/status.js'
-import { entryDetailLines, entryHeadline, inlineText } from './console-text.js'
+import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
 import { formatDuration, oneLine, trimmed } from './entry-text.js'
 
 export interface MirrorOptions {
@@ -31,7 +31,7 @@ export class LogMirror implements RunEvents {
     this.file = this.options.openLogFile(run.id)
     const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''
     this.console.info(
-      `Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${this.status(run.status ?? null)})`
+      `Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`
     )
   }
 
@@ -49,21 +49,17 @@ export class LogMirror implements RunEvents {
   statusChanged(from: string | null, to: string | null): void {
     const statusClass = classifyStatus(to)
     const meaning = statusClass === 'working' ? 'working' : statusClass
-    this.console.info(`Status ${this.status(from)} → ${this.status(to)} (${meaning})`)
+    this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${meaning})`)
   }
 
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {
     this.console.info(
-      `… still ${this.status(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`
+      `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`
     )
   }
 
   /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
   notice(message: string): void {
     this.console.warning(trimmed(message, 2_000))
-  }
-
-  private status(status: string | null): string {
-    return status === null ? 'none' : inlineText(status).slice(0, 60)
   }
 }

@@ -23,7 +23,7 @@ export interface Runner extends Console {
 }
 
 /** A workflow command's data as the runner reads it back (what @actions/core does to it). */
-export function escapeCommandData(data: string): string {
+function escapeCommandData(data: string): string {
   return data.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 }
 

@@ -80,8 +80,9 @@ function readImageFile(path: string, workspace: string, room: number): string | 
       problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
     }
   }
-  if (!statSync(real).isFile()) return { problem: `images: "${path}" is not a file` }
-  const size = statSync(real).size
+  const stats = statSync(real)
+  if (!stats.isFile()) return { problem: `images: "${path}" is not a file` }
+  const size = stats.size
   if (size > MAX_IMAGES_BYTES) {
     return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` }
   }

@@ -282,9 +282,8 @@ describe('RunWatcher', () => {
 
     test('an unknown earlier result proves nothing', async () => {
       const { watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
-        skipEntries: 3,
-        initialStatus: 'COMPLETE',
-        resumedAt: new FakeClock().now(),
+        ...afterResume,
+        earlierResult: undefined,
         resumeGraceMs: 30_000
       })
       expect(await watch()).toMatchObject({ restarted: false })
@@ -305,11 +304,23 @@ describe('runAgent after a resume', () => {
     ...overrides
   })
   const events: RunEvents = Object.assign(new Recorder(), { started: () => undefined })
+  /** Run 7 as it ended before the resume. */
+  const ENDED: Moment = { at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }
+
+  /** Resumes run 7 of a fake service playing `moments`, and follows it to its report. */
+  async function resume(
+    moments: Moment[],
+    overrides: Partial<RunPlan> = {},
+    pageDrift: FakeApi['pageDrift'] = {}
+  ) {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, moments)
+    api.pageDrift = pageDrift
+    return runAgent(plan(overrides), { api, clock, events, random: () => 0 })
+  }
 
   test('never reports the earlier result as the follow-up: no restart is an error', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
-    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    const report = await resume([ENDED])
     expect(report.outcome).toBe('error')
     expect(report.error).toMatch(/did not restart after the resume/)
     expect(report.run).toMatchObject({ id: 7, result: null, summary: null, github_pull_requests: [] })
@@ -317,53 +328,45 @@ describe('runAgent after a resume', () => {
   })
 
   test('a log endpoint that drops the result cannot pass the earlier one off as new', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
-    api.pageDrift = { nullResult: true }
-    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    const report = await resume([ENDED], {}, { nullResult: true })
     expect(report.outcome).toBe('error')
     expect(report.run?.result).toBeNull()
   })
 
   test('pages without a status: new entries do not end a resumed run that still shows its earlier ending', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [
-      { at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' },
-      { at: 5_000, status: 'ACTIVE', entries: 1 },
-      { at: 20_000, entries: 1 },
-      { at: 21_000, status: 'COMPLETE', result: 'NEW RESULT' }
-    ])
-    api.pageDrift = { noStatus: true }
-    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
+    const report = await resume(
+      [
+        ENDED,
+        { at: 5_000, status: 'ACTIVE', entries: 1 },
+        { at: 20_000, entries: 1 },
+        { at: 21_000, status: 'COMPLETE', result: 'NEW RESULT' }
+      ],
+      {},
+      { noStatus: true }
+    )
     expect(report).toMatchObject({ outcome: 'success', entriesSeen: 2 })
     expect(report.run?.result).toBe('NEW RESULT')
     expect(report.endedAt - report.startedAt).toBeGreaterThanOrEqual(21_000)
   })
 
   test('a resume that is not waited for reports no earlier result', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [{ at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' }])
-    const report = await runAgent(plan({ wait: false }), { api, clock, events, random: () => 0 })
+    const report = await resume([ENDED], { wait: false })
     expect(report.outcome).toBe('started')
     expect(report.run).toMatchObject({ id: 7, result: null, summary: null })
   })
 
   test('a timeout before the run restarts reports no result either', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [{ at: 0, status: 'FAILED', entries: 3, result: 'OLD RESULT' }])
-    const report = await runAgent(plan({ timeoutMs: 12_000 }), { api, clock, events, random: () => 0 })
+    const report = await resume([{ ...ENDED, status: 'FAILED' }], { timeoutMs: 12_000 })
     expect(report.outcome).toBe('timeout')
     expect(report.run?.result).toBeNull()
   })
 
   test('a run that restarts and ends is reported with its new result', async () => {
-    const clock = new FakeClock()
-    const api = new FakeApi(clock, [
-      { at: 0, status: 'COMPLETE', entries: 3, result: 'OLD RESULT' },
+    const report = await resume([
+      ENDED,
       { at: 10_000, status: 'ACTIVE', entries: 1 },
       { at: 20_000, status: 'COMPLETE', result: 'NEW RESULT' }
     ])
-    const report = await runAgent(plan(), { api, clock, events, random: () => 0 })
     expect(report).toMatchObject({ outcome: 'success', entriesSeen: 1 })
     expect(report.run?.result).toBe('NEW RESULT')
   })
