@@ -84,7 +84,7 @@ describe('a /codegen comment', () => {
       emulator
         .runs()
         .map(run => run.id)
-        .sort()
+        .sort((a, b) => a - b)
     )
   })
 
