@@ -19,6 +19,7 @@ export default {
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...LONG_SUITES],
   globalSetup: '<rootDir>/test/support/bundle-if-stale.js',
+  setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes and loopback servers, not on the CPU: more workers than
   // cores (jest's default on 2 cores is a single worker).
   maxWorkers: 4,
