@@ -44,18 +44,8 @@ export interface HttpApiConfig {
   clock: Clock
   /** Aborted when the job is cancelled. */
   signal?: AbortSignal
-  budget?: RateBudget
-  random?: () => number
   requestTimeoutMs?: number
-  maxAttempts?: number
   debug?: (message: string) => void
-}
-
-/** Counters for the benchmark and the fault suite. */
-export interface ApiStats {
-  requests: number
-  retries: number
-  rateLimited: number
 }
 
 interface RequestSpec {
@@ -73,6 +63,9 @@ interface RequestSpec {
 type Attempt<T> =
   { kind: 'done'; value: T } | { kind: 'retry'; reason: string; delayMs?: number; rateLimited?: boolean }
 
+/** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
+const MAX_ATTEMPTS = 6
+
 /** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
 const MAX_RATE_LIMITED_ATTEMPTS = 12
 
@@ -82,19 +75,13 @@ const RETRY_AFTER_SPREAD_MS = 1_000
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 export class HttpAgentRunApi implements AgentRunApi {
-  readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
   private readonly baseUrl: string
-  private readonly budget: RateBudget
-  private readonly random: () => number
+  private readonly budget = new RateBudget()
   private readonly requestTimeoutMs: number
-  private readonly maxAttempts: number
 
   constructor(private readonly config: HttpApiConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
-    this.budget = config.budget ?? new RateBudget()
-    this.random = config.random ?? Math.random
     this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000
-    this.maxAttempts = config.maxAttempts ?? 6
   }
 
   private get org(): string {
@@ -185,7 +172,7 @@ export class HttpAgentRunApi implements AgentRunApi {
     parse: (body: unknown) => T,
     options: CallOptions = {}
   ): Promise<T> {
-    const maxAttempts = options.maxAttempts ?? this.maxAttempts
+    const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS
     // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
     const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS
     let lastReason: string
@@ -200,12 +187,10 @@ export class HttpAgentRunApi implements AgentRunApi {
       }
       lastReason = outcome.reason
       if (outcome.rateLimited) {
-        this.stats.rateLimited++
         this.budget.congested(spec.budgets)
         if (++refusals >= maxRefusals) break
       } else if (++failures >= maxAttempts) break
-      this.stats.retries++
-      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random())
+      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, Math.random())
       this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
       await this.sleepWithin(delay, options)
     }
@@ -230,7 +215,6 @@ export class HttpAgentRunApi implements AgentRunApi {
     const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout
     const started = this.config.clock.now()
     this.budget.record(spec.budgets, started)
-    this.stats.requests++
 
     let response: Response
     let text: string
@@ -289,7 +273,7 @@ export class HttpAgentRunApi implements AgentRunApi {
         delayMs:
           retryAfter === undefined
             ? undefined
-            : retryAfter + Math.round(this.random() * RETRY_AFTER_SPREAD_MS),
+            : retryAfter + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
         rateLimited: true
       }
     }
