@@ -23,5 +23,11 @@ export default {
   // Most tests wait on child processes and loopback servers, not on the CPU: more workers than
   // cores (jest's default on 2 cores is a single worker).
   maxWorkers: 4,
-  testTimeout: 60000
+  testTimeout: 60000,
+  collectCoverageFrom: ['src/**/*.ts'],
+  coverageReporters: ['text-summary', 'text'],
+  coverageThreshold: {
+    global: { lines: 90 },
+    './src/**/*.ts': { lines: 80 }
+  }
 }
