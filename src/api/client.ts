@@ -212,6 +212,9 @@ export class HttpAgentRunApi implements AgentRunApi {
     const timeoutMs = this.timeoutWithin(options.deadline)
     const timeout = AbortSignal.timeout(timeoutMs)
     const cancellation = this.cancellation(options)
+    // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
+    // 'error' that would crash the step. A job cancelled before the request is never sent it.
+    if (cancellation?.aborted) throw new CancelledError()
     const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout
     const started = this.config.clock.now()
     this.budget.record(spec.budgets, started)

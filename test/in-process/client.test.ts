@@ -180,6 +180,15 @@ test('cancellation ends a call with CancelledError, except for a last read', asy
   expect((await api.getRun(id, { lastRead: true })).id).toBe(id)
 })
 
+test('a job cancelled before a write is sent does not send it (nor crash on the aborted signal)', async () => {
+  const cancellation = new AbortController()
+  cancellation.abort()
+  await expect(client({ signal: cancellation.signal }).createRun({ prompt: 'x' })).rejects.toBeInstanceOf(
+    CancelledError
+  )
+  expect(emulator.requests).toHaveLength(0)
+})
+
 test('a refused connection is retried for a read, and reported as not sent', async () => {
   const url = emulator.baseUrl
   await emulator.stop()
