@@ -21,8 +21,9 @@ export default {
   globalSetup: '<rootDir>/test/support/bundle-if-stale.js',
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes and loopback servers, not on the CPU: more workers than
-  // cores (jest's default on 2 cores is a single worker).
-  maxWorkers: 4,
+  // cores (jest's default on 2 cores is a single worker), the longest files first.
+  maxWorkers: 5,
+  testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],
   coverageReporters: ['text-summary', 'text'],
