@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../src/main.js'
+import { ActionsRunner } from '../../src/runner/runner.js'
 import { AgentRunEmulator, scenario } from '../emulator/index.js'
 import { inputEnvironment, parseOutputFile } from '../harness/runner-process.js'
 
@@ -125,4 +126,14 @@ test('the entry module runs the action when loaded', async () => {
   for (let waited = 0; !stdout.includes('::error::') && waited < 5_000; waited += 20)
     await new Promise(resolve => setTimeout(resolve, 20))
   expect(stdout).toContain('::error::Invalid input: org-id: expected a positive integer, got "acme"')
+})
+
+test('the runner writes notices as annotations, and no summary where the runner gives no file', async () => {
+  runnerEnvironment({})
+  delete process.env.GITHUB_STEP_SUMMARY
+  const runner = new ActionsRunner()
+  runner.notice('No agent run: not a trigger')
+  await runner.appendSummary('## not written')
+  expect(stdout).toContain('::notice::No agent run: not a trigger')
+  expect(stdout).toContain('::debug::GITHUB_STEP_SUMMARY is not set: no job summary written')
 })
