@@ -1,6 +1,8 @@
-import { mkdtempSync } from 'node:fs'
+/* eslint-disable @typescript-eslint/no-explicit-any -- a parsed workflow is untyped YAML */
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parse } from 'yaml'
 import { buildCommentPrompt } from '../../src/github/prompt.js'
 import { byCreation, markerSignature, verifyMarker, type CommentSummary } from '../../src/github/tracking.js'
 import { isAllowedBot, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
@@ -361,5 +363,33 @@ describe('settings of the new inputs', () => {
         'pull_request'
       )
     ).not.toThrow()
+  })
+})
+
+describe('the README recipe that wires every trigger', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+  const recipe = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map(match => parse(match[1]!) as Record<string, any>)
+    .find(workflow => workflow?.jobs?.agent?.steps?.[0]?.with?.['label-trigger'])!
+
+  test('listens to every event the action reads, with the actions it handles', () => {
+    expect(recipe.on).toEqual({
+      issue_comment: { types: ['created'] },
+      issues: { types: ['opened', 'labeled', 'assigned'] },
+      pull_request_target: { types: ['labeled'] },
+      pull_request_review_comment: { types: ['created'] },
+      pull_request_review: { types: ['submitted'] }
+    })
+    for (const event of Object.keys(recipe.on)) expect(isTriggerEvent(event, 'codegen')).toBe(true)
+  })
+
+  test('asks for the permissions the action uses, and filters events with a job-level if', () => {
+    expect(recipe.permissions).toEqual({ issues: 'write', 'pull-requests': 'write', contents: 'read' })
+    const condition = recipe.jobs.agent.if as string
+    const step = recipe.jobs.agent.steps[0].with
+    expect(condition).toContain(`github.event.label.name == '${step['label-trigger']}'`)
+    expect(condition).toContain(`github.event.assignee.login == '${step['assignee-trigger']}'`)
+    for (const field of ['comment.body', 'issue.title', 'issue.body', 'review.body'])
+      expect(condition).toContain(`contains(github.event.${field}, '/codegen')`)
   })
 })
