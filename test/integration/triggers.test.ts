@@ -314,6 +314,37 @@ describe('a /codegen comment on a pull request’s code', () => {
   })
 })
 
+describe('a /codegen comment on a pull request’s code, when GitHub fails or comments are off', () => {
+  test('review comments GitHub will not list fail the step with one clear error, and the reply says why', async () => {
+    github.injectClientError(1, /\/pulls\/7\/comments$/)
+    const result = await onEvent(reviewComment({ body: '/codegen fix' }).event)
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'error', trigger: 'review-comment' })
+    expect(result.stdout).toMatch(
+      /::error::Could not read the comments of #7 to find its tracking comment \(Not Found.*\); the run is not started/
+    )
+    expect(emulator.requests).toEqual([])
+    expect(trackingReplies()[0]!.body).toContain('⚠️ could not be followed')
+  })
+
+  test('comment: false writes no reply, and still resumes through an earlier one', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(reviewComment({ body: '/codegen fix' }).event)
+    const runId = emulator.runs()[0]!.id
+    emulator.queueScript(fast('success'))
+    const { stored, event } = reviewComment({ body: '/codegen and the docs' })
+    const result = await onEvent(event, { comment: 'false' })
+    expect(result.outputs).toMatchObject({ outcome: 'success', trigger: 'review-comment' })
+    expect(resumes()[0]!.body).toMatchObject({ agent_run_id: runId })
+    expect(
+      writes()
+        .slice(-1)
+        .map(request => `${request.method} ${request.path}`)
+    ).toEqual([`POST /repos/octo-org/octo-repo/pulls/comments/${stored.id}/reactions`])
+    expect(trackingReplies()).toHaveLength(1)
+  })
+})
+
 describe('a /codegen review', () => {
   test('starts a run on the review’s text, tracked on the pull request', async () => {
     emulator.queueScript(fast('success'))
