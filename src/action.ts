@@ -15,7 +15,7 @@ import type { Clock } from './runner/clock.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Runner } from './runner/runner.js'
 import { InputError, type Settings } from './settings/settings.js'
-import { COMMENT_EVENTS, readSettings } from './settings/read-settings.js'
+import { isTriggerEvent, readSettings } from './settings/read-settings.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -53,7 +53,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
   const start = await decideStart(settings, environment)
-  if ('report' in start) return publish(runner, redactDeep(start.report, secrets), mirror, settings)
+  if ('report' in start)
+    return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger)
   const { plan, tracking } = start
 
   // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
@@ -74,7 +75,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   )
   // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
   // GitHub may hold a comment edit for longer than that (its secondary rate limits).
-  const failure = await publish(runner, report, mirror, settings)
+  const failure = await publish(runner, report, mirror, settings, start.trigger)
   if (tracking)
     await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)])
   return failure
@@ -92,7 +93,8 @@ function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promi
   })
 }
 
-type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport }
+/** `trigger`: what started the step's run, for the output ('' when nothing did). */
+type Start = { trigger: string } & ({ plan: RunPlan; tracking?: TrackingComment } | { report: RunReport })
 
 /**
  * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
@@ -104,12 +106,20 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
   const context = settings.context
   const trigger = readTrigger(
     context.eventName,
-    COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined,
-    settings.triggerPhrase
+    isTriggerEvent(context.eventName, settings.labelTrigger)
+      ? environment.readEventPayload(context.eventPath)
+      : undefined,
+    {
+      phrase: settings.triggerPhrase,
+      labelTrigger: settings.labelTrigger,
+      assigneeTrigger: settings.assigneeTrigger,
+      allowedBots: settings.allowedBots
+    }
   )
   const plan = planFromInputs(settings)
-  if (trigger.kind === 'inputs') return { plan }
-  const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>): Start => ({
+  if (trigger.kind === 'inputs') return { plan, trigger: 'inputs' }
+  const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>, name = ''): Start => ({
+    trigger: name,
     report: {
       mode: 'create',
       status: '',
@@ -143,11 +153,12 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
       notice: message => runner.notice(message)
     })
   } catch (error) {
-    return notStarted({ outcome: 'error', error: (error as Error).message })
+    return notStarted({ outcome: 'error', error: (error as Error).message }, trigger.trigger)
   }
   if ('skip' in prepared) return skip(prepared.skip)
   await prepared.tracking?.open()
   return {
+    trigger: trigger.trigger,
     plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
     tracking: prepared.tracking
   }
@@ -176,9 +187,10 @@ async function publish(
   runner: Runner,
   report: RunReport,
   mirror: LogMirror,
-  settings: Settings
+  settings: Settings,
+  trigger: string
 ): Promise<string | undefined> {
-  const outputs = actionOutputs(report, mirror.logFile)
+  const outputs = actionOutputs(report, mirror.logFile, trigger)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
     `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${

@@ -1,10 +1,13 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
-import type { Author } from './trigger.js'
+import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'
+
+/** An issue comment, a comment on a pull request's code, or the issue or pull request itself. */
+export type ReactionTarget = { commentId: number } | { reviewCommentId: number } | { issueNumber: number }
 
 export interface Permission {
   role: string
@@ -18,11 +21,16 @@ export interface GitHubApi {
    * the legacy permission (admin, write, read or none; maintain reads as write there).
    */
   permission(login: string): Promise<Permission>
-  pullRequestBranches(number: number): Promise<{ head: string; base: string }>
+  pullRequestBranches(number: number): Promise<PullRequestInfo>
   listComments(issueNumber: number): Promise<CommentSummary[]>
   createComment(issueNumber: number, body: string): Promise<number>
   updateComment(commentId: number, body: string): Promise<void>
-  react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void>
+  /** The comments on a pull request's code, each with its review thread (`reviewThread`). */
+  listReviewComments(pullNumber: number): Promise<CommentSummary[]>
+  /** A reply in the review thread whose first comment is `threadId`. */
+  createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number>
+  updateReviewComment(commentId: number, body: string): Promise<void>
+  react(target: ReactionTarget, content: Reaction): Promise<void>
   /** The login the token acts as, when GitHub tells (a GITHUB_TOKEN cannot ask). */
   identity(): Promise<string | undefined>
 }
@@ -96,9 +104,9 @@ export class OctokitGitHubApi implements GitHubApi {
     }
   }
 
-  async pullRequestBranches(number: number): Promise<{ head: string; base: string }> {
+  async pullRequestBranches(number: number): Promise<PullRequestInfo> {
     const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
-    return { head: data.head.ref, base: data.base.ref }
+    return { head: data.head.ref, base: data.base.ref, headRepository: data.head.repo?.full_name ?? '' }
   }
 
   async listComments(issueNumber: number): Promise<CommentSummary[]> {
@@ -110,8 +118,38 @@ export class OctokitGitHubApi implements GitHubApi {
     return comments.map(comment => ({
       id: comment.id,
       body: comment.body ?? '',
-      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author
+      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
+      createdAt: comment.created_at
     }))
+  }
+
+  async listReviewComments(pullNumber: number): Promise<CommentSummary[]> {
+    const comments = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
+      ...this.repoParams,
+      pull_number: pullNumber,
+      per_page: 100
+    })
+    return comments.map(comment => ({
+      id: comment.id,
+      body: comment.body ?? '',
+      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
+      createdAt: comment.created_at,
+      reviewThread: comment.in_reply_to_id ?? comment.id
+    }))
+  }
+
+  async createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number> {
+    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
+      ...this.repoParams,
+      pull_number: pullNumber,
+      comment_id: threadId,
+      body
+    })
+    return data.id
+  }
+
+  async updateReviewComment(commentId: number, body: string): Promise<void> {
+    await this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body })
   }
 
   async createComment(issueNumber: number, body: string): Promise<number> {
@@ -127,8 +165,14 @@ export class OctokitGitHubApi implements GitHubApi {
     await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
   }
 
-  async react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void> {
-    if ('commentId' in target) {
+  async react(target: ReactionTarget, content: Reaction): Promise<void> {
+    if ('reviewCommentId' in target) {
+      await this.octokit.rest.reactions.createForPullRequestReviewComment({
+        ...this.repoParams,
+        comment_id: target.reviewCommentId,
+        content
+      })
+    } else if ('commentId' in target) {
       await this.octokit.rest.reactions.createForIssueComment({
         ...this.repoParams,
         comment_id: target.commentId,

@@ -22,17 +22,31 @@ export interface MarkerKey {
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
 const SIGNATURE_HEX_CHARS = 32
 
+/** Issue comments and review comments have ids of their own: a signature says which it is for. */
+export type CommentKind = 'issue' | 'review'
+
 /** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
-export function markerSignature(key: MarkerKey, commentId: number, runId: number): string {
+export function markerSignature(
+  key: MarkerKey,
+  commentId: number,
+  runId: number,
+  kind: CommentKind = 'issue'
+): string {
+  const comment = kind === 'review' ? `review-${commentId}` : String(commentId)
   return createHmac('sha256', key.secret)
-    .update(`${key.repository}#${key.issueNumber}#${commentId}#${runId}`)
+    .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
     .digest('hex')
     .slice(0, SIGNATURE_HEX_CHARS)
 }
 
-export function verifyMarker(key: MarkerKey, commentId: number, marker: Marker): boolean {
+export function verifyMarker(
+  key: MarkerKey,
+  commentId: number,
+  marker: Marker,
+  kind: CommentKind = 'issue'
+): boolean {
   if (!key.secret || marker.sig === undefined) return false
-  const expected = Buffer.from(markerSignature(key, commentId, marker.runId))
+  const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind))
   const given = Buffer.from(marker.sig)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
@@ -60,13 +74,25 @@ export interface CommentSummary {
   id: number
   body: string
   author: Author
+  /** ISO 8601, as GitHub gives it: orders issue comments and review comments together. */
+  createdAt?: string
+  /** A comment on the pull request's code: the first comment of its review thread. */
+  reviewThread?: number
 }
 
 export interface FoundTracking {
-  /** The tracking comment to follow, if any. */
-  found?: { id: number; runId: number }
+  /** The tracking comment to follow, if any (`reviewThread` when it is a reply on the code). */
+  found?: { id: number; runId: number; reviewThread?: number }
   /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
   ignored: Array<{ id: number; runId: number }>
+}
+
+/**
+ * A pull request's issue comments and review comments as one list, oldest first (by creation
+ * time, then id: GitHub's timestamps are to the second).
+ */
+export function byCreation(comments: CommentSummary[]): CommentSummary[] {
+  return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id)
 }
 
 /**
@@ -77,13 +103,21 @@ export interface FoundTracking {
 export function findTrackingComment(
   comments: CommentSummary[],
   trusted: (author: Author) => boolean,
-  verify: (marker: Marker, commentId: number) => boolean
+  verify: (marker: Marker, commentId: number, comment: CommentSummary) => boolean
 ): FoundTracking {
   const ignored: FoundTracking['ignored'] = []
   for (const comment of [...comments].reverse()) {
     const marker = readMarker(comment.body)
     if (marker === undefined || !trusted(comment.author)) continue
-    if (verify(marker, comment.id)) return { found: { id: comment.id, runId: marker.runId }, ignored }
+    if (verify(marker, comment.id, comment))
+      return {
+        found: {
+          id: comment.id,
+          runId: marker.runId,
+          ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+        },
+        ignored
+      }
     ignored.push({ id: comment.id, runId: marker.runId })
   }
   return { ignored }

@@ -11,13 +11,17 @@ export const OUTPUT_NAMES = [
   'github-pull-requests',
   'pull-request-url',
   'log-count',
-  'log-file'
+  'log-file',
+  'trigger'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 
-/** Outputs from the report: every name always set, '' where there is nothing to say. */
-export function actionOutputs(report: RunReport, logFile: string): Record<OutputName, string> {
+/**
+ * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
+ * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ */
+export function actionOutputs(report: RunReport, logFile: string, trigger = ''): Record<OutputName, string> {
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
   return {
@@ -30,6 +34,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'github-pull-requests': JSON.stringify(pullRequests),
     'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
     'log-count': String(report.entriesSeen),
-    'log-file': logFile
+    'log-file': logFile,
+    trigger
   }
 }

@@ -14,8 +14,21 @@ export type InputReader = (name: InputName) => string
 
 const AGENT_TYPES = ['codegen', 'claude_code']
 
-/** Events whose prompt comes from the comment or issue rather than from the `prompt` input. */
-export const COMMENT_EVENTS = new Set(['issue_comment', 'issues'])
+/** Events whose prompt comes from the comment, issue or pull request rather than from the `prompt` input. */
+export const COMMENT_EVENTS = new Set([
+  'issue_comment',
+  'issues',
+  'pull_request_review_comment',
+  'pull_request_review'
+])
+
+/** Pull request events: a label trigger when `label-trigger` is set, else a step run from its inputs as before. */
+export const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target'])
+
+/** Whether the event is read as a request for a run (a comment, label, assignment or review). */
+export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
+  return COMMENT_EVENTS.has(eventName) || (labelTrigger !== '' && PULL_REQUEST_EVENTS.has(eventName))
+}
 
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
@@ -33,9 +46,11 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   if (!orgText) problems.push('org-id: required; pass the organization id (an integer) or set CODEGEN_ORG_ID')
 
   const prompt = readInput('prompt').trim()
+  const labelTrigger = input('label-trigger')
+  const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
   const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
   const repoId = optionalInteger('repo-id', input('repo-id'), problems)
-  if (!prompt && !COMMENT_EVENTS.has(context.eventName)) {
+  if (!prompt && !triggerEvent) {
     problems.push(
       agentRunId === undefined
         ? 'prompt: required; the instruction of the new agent run'
@@ -72,11 +87,14 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     mirrorToConsole: mirror.has('console'),
     mirrorToSummary: mirror.has('summary'),
     triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
+    labelTrigger,
+    assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
+    allowedBots: allowedBots(input('allowed-bots'), problems),
     githubToken: input('github-token'),
     comment: boolean('comment', input('comment'), problems),
     context
   }
-  if (!settings.githubToken && COMMENT_EVENTS.has(context.eventName)) {
+  if (!settings.githubToken && triggerEvent) {
     problems.push(
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
     )
@@ -168,4 +186,37 @@ function baseUrl(text: string, problems: string[]): string {
 function triggerPhrase(text: string, problems: string[]): string {
   if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
   return text
+}
+
+/** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
+const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i
+
+function assigneeLogin(text: string, problems: string[]): string {
+  const login = text.replace(/^@/, '')
+  if (login && !LOGIN.test(login)) {
+    problems.push(`assignee-trigger: expected a GitHub login such as codegen-agent, got "${text}"`)
+  }
+  return login
+}
+
+/**
+ * `*`, or bot logins (comma, space or newline separated), kept lower case and without `[bot]`:
+ * `renovate` and `renovate[bot]` name the same app.
+ */
+function allowedBots(text: string, problems: string[]): ReadonlySet<string> | '*' {
+  const list = text
+    .split(/[\s,]+/)
+    .map(login => login.replace(/^@/, ''))
+    .filter(Boolean)
+  if (list.includes('*')) {
+    if (list.length > 1) problems.push('allowed-bots: expected either * or a list of bot logins, not both')
+    return '*'
+  }
+  const bad = list.filter(login => !LOGIN.test(login))
+  if (bad.length > 0) {
+    problems.push(
+      `allowed-bots: expected comma-separated bot logins such as renovate[bot] (or *), got "${bad.join(', ')}"`
+    )
+  }
+  return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')))
 }

@@ -24,6 +24,12 @@ export interface Settings {
   mirrorToConsole: boolean
   mirrorToSummary: boolean
   triggerPhrase: string
+  /** A label name that starts (or resumes) a run on the thread it is added to; '' for none. */
+  labelTrigger: string
+  /** A login: an issue assigned to it starts (or resumes) a run; '' for none. */
+  assigneeTrigger: string
+  /** Bot logins (lower case, without `[bot]`) allowed to trigger; `'*'` for every bot. */
+  allowedBots: ReadonlySet<string> | '*'
   githubToken: string
   comment: boolean
   context: WorkflowContext
@@ -47,6 +53,9 @@ export const INPUT_DEFAULTS = {
   'fail-on': 'failure,timeout',
   'mirror-logs': 'console,summary',
   'trigger-phrase': '/codegen',
+  'label-trigger': '',
+  'assignee-trigger': '',
+  'allowed-bots': '',
   'github-token': '',
   comment: 'true'
 } as const
