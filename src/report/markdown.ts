@@ -180,8 +180,9 @@ function markdownText(text: string): string {
     const c = text[i] as string
     const next = text[i + 1] ?? ''
     if (c === '\\' && ASCII_PUNCTUATION.test(next)) {
-      // An escaped character stays escaped: `\<` and `\&` are literal already.
-      out += c + next
+      // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+      // and stay text even where a GFM autolink literal takes the backslash into its address.
+      out += next === '<' ? '&lt;' : next === '&' ? '&amp;' : c + next
       i++
     } else if (c === '<') out += '&lt;'
     else if (c === '&') out += '&amp;'
