@@ -7,7 +7,7 @@ import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
-import { oneLine } from './report/entry-text.js'
+import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
@@ -182,7 +182,7 @@ async function publish(
   const outputs = actionOutputs(report, mirror.logFile)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
-    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${
+    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${
       mirror.logFile ? ` to ${mirror.logFile}` : ''
     }`
   )

@@ -55,9 +55,10 @@ const DETAIL_SECTION_CHARS = 2_000
 
 /** "12:04:05  ACTION            run_command · Running the test suite…" */
 export function entryHeadline(entry: LogEntry): string {
-  const toolName = entryTool(entry)
-  const tool = toolName ? `${inlineText(toolName)} · ` : ''
-  return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${tool}${inlineText(entryGist(entry, HEADLINE_GIST_CHARS))}`
+  const tool = inlineText(entryTool(entry))
+  const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS))
+  const what = tool && gist ? `${tool} · ${gist}` : tool || gist
+  return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`
 }
 
 /** The folded details of an entry, each line behind a gutter. */
