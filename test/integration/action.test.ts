@@ -132,6 +132,25 @@ describe('the bundled action, end to end', () => {
     expect(result.summary).toContain('## ❌ Agent run failed')
   })
 
+  test("the failure annotation quotes the result's first line: bounded, one line, no command", async () => {
+    await startEmulator()
+    emulator.queueScript({
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        { at: 50, status: 'ERROR', result: `\n  ##[error]forged ${'why '.repeat(500)}\n::error::second line` }
+      ]
+    })
+    const result = await action({})
+    expect(result.exitCode).toBe(1)
+    const annotation = result.stdout.split('\n').find(line => line.startsWith('::error::')) ?? ''
+    expect(annotation).toMatch(
+      /^::error::The agent run failed\. Result: ##\u2060\[error\]forged (why ){50,}why…%0AAgent run \d+, status ERROR: https:/
+    )
+    expect(annotation.length).toBeLessThan(500)
+    expect(annotation).not.toContain('second line')
+    expect(runnerCommands(result.stdout).filter(command => command.parser === 'legacy')).toEqual([])
+  })
+
   test('fail-on decides which outcomes fail the step', async () => {
     await startEmulator()
     emulator.queueScript(fast('failure'))
