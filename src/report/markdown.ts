@@ -220,8 +220,9 @@ const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/
  * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
  * with our own fences, longer than any backtick run inside, at the same indentation, every line of
  * their content indented at least as far, so that no line of the service's can end them early; a
- * fence left open is closed where the text ends. Indented code blocks are not recognised: their
- * `<` and `&` show as references.
+ * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
+ * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
+ * backticks are escaped, and in an indented code block `<` and `&` would show as references.
  */
 export function serviceMarkdown(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -236,11 +237,12 @@ export function serviceMarkdown(text: string): string {
     const indent = (open[1] as string).length
     const marker = open[2] as string
     const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`)
+    // CommonMark strips up to the fence's indentation from each content line.
+    const strip = new RegExp(`^ {0,${indent}}`)
     const content: string[] = []
     let j = i + 1
     while (j < lines.length && !closing.test(lines[j] as string)) {
-      // CommonMark strips up to the fence's indentation from each content line.
-      content.push((lines[j] as string).replace(new RegExp(`^ {0,${indent}}`), ''))
+      content.push((lines[j] as string).replace(strip, ''))
       j++
     }
     const pad = ' '.repeat(indent)
