@@ -7,6 +7,7 @@ import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
+import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
@@ -193,7 +194,7 @@ async function publish(
   const outputs = actionOutputs(report, mirror.logFile, trigger)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
-    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${
+    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${
       mirror.logFile ? ` to ${mirror.logFile}` : ''
     }`
   )
@@ -206,15 +207,49 @@ async function publish(
   const failure = failureMessage(report, settings)
   // An error that fail-on lets pass (a timeout before the run existed) is still said.
   if (!failure && report.error) runner.warning(report.error)
+  // A paused run that fail-on lets pass still waits for someone: an annotation says so and how.
+  if (!failure && report.outcome === 'paused' && report.run) runner.warning(pausedMessage(report, settings))
   return failure
 }
 
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300
+
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text: string | null | undefined): string {
+  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
+  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
+}
+
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report: RunReport): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : ''
+  return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`
+}
+
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report: RunReport, settings: Settings): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const question = firstLine(run.result) || firstLine(run.summary)
+  return [
+    `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+    `Answer with a comment \`${settings.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+    runWhere(report)
+  ].join('\n')
+}
+
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is.
+ */
 function failureMessage(report: RunReport, settings: Settings): string | undefined {
   const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return reason
-  // Bounded: the status and the link are the service's text.
-  const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : ''
-  return `${reason} Agent run ${report.run.id}, status ${statusText(report.status || 'unknown')}${link}`
+  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, settings)}`
+  const why =
+    report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
+  return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`
 }

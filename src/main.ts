@@ -4,8 +4,11 @@ import { systemClock } from './runner/clock.js'
 import { openLogFile } from './runner/log-file.js'
 import { ActionsRunner } from './runner/runner.js'
 
-/** Wires the real runner, clock and files to the action; the one place that fails the step. */
-export async function main(): Promise<void> {
+/**
+ * Wires the real runner, clock and files to the action; the one place that fails the step. Named
+ * `run` after the actions/typescript-action convention, which `@github/local-action` calls.
+ */
+export async function run(): Promise<void> {
   const runner = new ActionsRunner()
   const cancellation = new AbortController()
   const cancel = (signal: NodeJS.Signals): void => {

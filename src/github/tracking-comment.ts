@@ -2,7 +2,6 @@ import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { RunEvents, RunReport } from '../run/agent-run.js'
 import type { Clock } from '../runner/clock.js'
-import { entryHeadline } from '../report/console-text.js'
 import type { GitHubApi } from './api.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 
@@ -58,7 +57,7 @@ export class TrackingComment implements RunEvents {
   newEntries(entries: LogEntry[]): void {
     this.state.entriesSeen += entries.length
     const last = entries[entries.length - 1]
-    if (last) this.state.latestStep = entryHeadline(last)
+    if (last) this.state.latestEntry = last
     this.touch()
   }
 

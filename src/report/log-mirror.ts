@@ -4,7 +4,7 @@ import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../run/status.js'
 import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
-import { formatDuration, oneLine, trimmed } from './entry-text.js'
+import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -54,7 +54,7 @@ export class LogMirror implements RunEvents {
 
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {
     this.console.info(
-      `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`
+      `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`
     )
   }
 

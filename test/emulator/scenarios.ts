@@ -311,6 +311,9 @@ function hostile(): RunScript {
     '::error::pwned',
     '%0A::warning::x',
     '##[error]old-style command',
+    'Found it ##[error]forged',
+    'x ##[set-output name=outcome;]success',
+    'and ##[add-mask]x, ##[stop-commands]abc, ##[debug]d',
     'carriage\r::error::return'
   ].join('\n')
   const markup = [
@@ -325,6 +328,7 @@ function hostile(): RunScript {
   return {
     steps: [
       { at: 0, status: 'ACTIVE' },
+      { at: 150, status: 'WORKING ##[error]status' },
       { at: 300, log: planning(commands, markup) },
       {
         at: 600,
@@ -354,7 +358,7 @@ function hostile(): RunScript {
         pullRequests: [
           {
             id: 666,
-            title: `::error::pwned ${markup}`,
+            title: `::error::pwned ##[error]title ${markup}`,
             url: 'https://github.com/octo-org/octo-repo/pull/43',
             head_branch_name: '::add-mask::x'
           }

@@ -270,7 +270,7 @@ describe('the tracking comment', () => {
           runId: 12,
           webUrl: `https://app.codegen.com/${flood}`,
           status: flood,
-          latestStep: `tool ${flood}`
+          latestEntry: { agent_run_id: 12, tool_name: 'tool', thought: flood, message_type: flood }
         })
         check(working)
         expect(working.length).toBeLessThan(4_000)
@@ -319,7 +319,7 @@ describe('the tracking comment', () => {
       runId: 12,
       report: { ...report, run: { ...report.run!, github_pull_requests: odd } }
     })
-    expect(body).toContain('**Pull requests:** { &quot;text&quot;: &quot;x&quot; }')
+    expect(body).toContain('**Pull requests:** { "text": "x" }')
   })
 
   test('until the comment exists its marker names no run', () => {
