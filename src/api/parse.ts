@@ -127,12 +127,10 @@ export function parseIntegrations(body: unknown): OrganizationIntegrations {
   return {
     organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
     organization_name: optionalText(body.organization_name) ?? '',
-    integrations: body.integrations
-      .filter(isObject)
-      .map(item => ({
-        integration_type: optionalText(item.integration_type) ?? '',
-        active: item.active === true
-      }))
+    integrations: body.integrations.filter(isObject).map(item => ({
+      integration_type: optionalText(item.integration_type) ?? '',
+      active: item.active === true
+    }))
   }
 }
 
