@@ -85,7 +85,8 @@ export async function inspectSetup(
   try {
     me = await account.getCurrentUser(options)
   } catch (error) {
-    if (!isRefusal(error)) throw error
+    // 404 here is no verdict on the token (a service without the endpoint): reported as it is.
+    if (!isRefusal(error) || error.httpStatus === 404) throw error
     row('API token', 'problem', `rejected (${error.httpStatus})`)
     return stop(`The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`)
   }
