@@ -167,14 +167,21 @@ async function runOnOrganization(
       error,
       httpStatus
     }
-    return { report: await diagnose(report, apis, target, options) }
+    return { report: await diagnose(report, apis, { repository: '' }, options) }
   }
   const api = apis(found.orgId)
   const report = await runAgent(plan, { api, setupCommands: api, clock, signal, events })
-  return {
-    report: await diagnose(report, apis, { ...target, orgId: found.orgId }, options),
-    orgId: found.orgId
-  }
+  // Only what the step used is questioned: a resume names no repository; a create, the one it sent
+  // (or the one it was told to find).
+  const used: SetupTarget =
+    plan.resumeRunId !== undefined
+      ? { orgId: found.orgId, repository: '' }
+      : {
+          orgId: found.orgId,
+          repoId: report.repoId ?? target.repoId,
+          repository: plan.repositoryRequired || plan.setupCommands ? target.repository : ''
+        }
+  return { report: await diagnose(report, apis, used, options), orgId: found.orgId }
 }
 
 /** How long a cancelled job waits for its tracking comment's last edit. */

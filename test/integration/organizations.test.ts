@@ -194,6 +194,36 @@ describe('diagnosis of a refusal', () => {
     expect(errorOf(result.stdout)).toMatch(/^The repo-id 999 is not connected to Codegen organization 1/)
   })
 
+  test('no org-id and a rejected token: the token is named, not the organizations', async () => {
+    await startEmulator()
+    const result = await action({ 'api-token': 'cg_wrong_token_1234' })
+    expect(result.exitCode).toBe(1)
+    expect(errorOf(result.stdout)).toMatch(
+      /^The service rejected the api-token \(401\): check the api-token input.*\n\(Could not find the organization to act on: Authentication failed \(401\)/
+    )
+  })
+
+  test('a resume refused with 404 questions only what a resume uses: not the repository', async () => {
+    // The workflow's repository is not Codegen's: a create would go on without it; a resume never uses it.
+    await startEmulator()
+    const result = await runAction({
+      inputs: {
+        'api-token': TOKEN,
+        'base-url': emulator.baseUrl,
+        'org-id': '1',
+        'agent-run-id': '4242',
+        prompt: 'And the docs',
+        'timeout-minutes': '1'
+      },
+      env: { GITHUB_REPOSITORY: 'octo-org/not-on-codegen' },
+      killAfterMs: 60_000
+    })
+    expect(result.exitCode).toBe(1)
+    expect(errorOf(result.stdout)).toMatch(/^Not found \(404\) while trying to read agent run 4242/)
+    expect(routes('me', 'organizations', 'integrations')).toHaveLength(3)
+    expect(routes('repos')).toHaveLength(0)
+  })
+
   test('a named repository Codegen does not have fails before anything is created', async () => {
     await startEmulator()
     const result = await action({ 'org-id': '1', repository: 'octo-org/elsewhere' })
