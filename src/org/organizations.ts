@@ -57,8 +57,8 @@ export function organizationList(organizations: Organization[]): string {
  * control characters, no `##[` (the runner's legacy command prefix, read anywhere in a line), bounded.
  */
 export function oneLine(text: string, max = 100): string {
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
   const flat = text
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
     .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/##\[/g, '#[')
     .trim()
