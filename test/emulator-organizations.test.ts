@@ -1,4 +1,6 @@
 import { account, ACCOUNT_NAMES, AgentRunEmulator, type EmulatorOptions } from './emulator/index.js'
+import { HttpAgentRunApi } from '../src/api/client.js'
+import { FakeClock } from './support/fake-clock.js'
 import { responseSchema, schemaProblems } from './support/openapi.js'
 
 /**
@@ -246,6 +248,20 @@ describe('setup commands', () => {
     time += 60_001
     expect((await generate()).status).toBe(200)
   })
+})
+
+test("the client keeps setup-command generations to 5 a minute: the service's limit is never hit", async () => {
+  const clock = new FakeClock(START)
+  await emulator?.stop()
+  emulator = new AgentRunEmulator({ now: () => clock.time })
+  await emulator.start()
+  const api = new HttpAgentRunApi({ baseUrl: emulator.baseUrl, token: TOKEN, orgId: 1, clock })
+  for (let n = 0; n < 6; n++) await api.generateSetupCommands({ repo_id: 101 })
+  const generations = emulator.requests.filter(request => request.route === 'setup-commands')
+  expect(generations.map(request => request.status)).toEqual([200, 200, 200, 200, 200, 200])
+  // The sixth waited for the first to leave the minute (and the margin for clock skew).
+  expect(generations[5]!.at - generations[0]!.at).toBeGreaterThanOrEqual(60_000)
+  expect(api.stats.rateLimited).toBe(0)
 })
 
 test('accounts: each one builds an emulator; an unknown name is refused', async () => {
