@@ -1,18 +1,14 @@
-import { HttpAgentRunApi } from './api/client.js'
-import { RateBudget } from './api/rate-budget.js'
-import type { OrganizationApis, SetupTarget } from './org/inspect.js'
-import { checkSetup, diagnose, discoverOrganization } from './org/tasks.js'
-import { renderCheckSummary } from './report/check-summary.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
+import { runCheck, runOnOrganization, serviceClients } from './org/tasks.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
-import { runAgent, type RunEvents, type RunPlan, type RunReport } from './run/agent-run.js'
+import type { RunPlan, RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
 import { LogMirror } from './report/log-mirror.js'
-import { actionOutputs, OUTPUT_NAMES, setupOutputs, type ResolvedSetup } from './report/outputs.js'
+import { actionOutputs, OUTPUT_NAMES, type ResolvedSetup } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
 import { renderSummary } from './report/summary.js'
 import type { Clock } from './runner/clock.js'
@@ -51,13 +47,14 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     runner.mask(settings.githubToken)
     secrets.push(settings.githubToken)
   }
-  const apis = organizationClients(settings, environment)
-  const target: SetupTarget = {
-    orgId: settings.orgId,
-    repoId: settings.repoId,
-    repository: settings.repository
-  }
-  if (settings.task === 'check') return check(runner, apis, target, environment, settings, secrets)
+  const apis = serviceClients(
+    settings,
+    environment.clock,
+    environment.signal,
+    message => runner.debug(message),
+    env
+  )
+  if (settings.task === 'check') return runCheck(settings, apis, environment.clock, runner, secrets)
 
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
@@ -69,7 +66,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const { plan, tracking } = start
 
   const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
-  const { report: raw, orgId } = await runOnOrganization(plan, settings, apis, target, environment, events)
+  const { report: raw, orgId } = await runOnOrganization(plan, settings, {
+    apis,
+    clock: environment.clock,
+    signal: environment.signal,
+    notice: message => runner.notice(message),
+    events
+  })
   const report = redactDeep(raw, secrets)
   // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
   // GitHub may hold a comment edit for longer than that (its secondary rate limits).
@@ -77,111 +80,6 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   if (tracking)
     await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)])
   return failure
-}
-
-/**
- * The service's clients, one per organization id (undefined: the calls that are not scoped to one),
- * sharing one rate budget: the limits are the token's, whatever the organization.
- */
-function organizationClients(
-  settings: Settings,
-  environment: ActionEnvironment
-): (orgId: number | undefined) => HttpAgentRunApi {
-  const budget = new RateBudget()
-  const clients = new Map<number, HttpAgentRunApi>()
-  // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-  const requestTimeoutMs = Number(environment.env.CODEGEN_REQUEST_TIMEOUT_MS)
-  return (orgId: number | undefined) => {
-    const key = orgId ?? 0
-    let client = clients.get(key)
-    if (!client) {
-      client = new HttpAgentRunApi({
-        baseUrl: settings.baseUrl,
-        token: settings.apiToken,
-        orgId: key,
-        budget,
-        clock: environment.clock,
-        signal: environment.signal,
-        requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-        debug: message => environment.runner.debug(message)
-      })
-      clients.set(key, client)
-    }
-    return client
-  }
-}
-
-/** `task: check`: reads the set-up, shows it, creates nothing; fails naming the first problem. */
-async function check(
-  runner: Runner,
-  apis: OrganizationApis,
-  target: SetupTarget,
-  environment: ActionEnvironment,
-  settings: Settings,
-  secrets: string[]
-): Promise<string | undefined> {
-  const options = { deadline: environment.clock.now() + settings.timeoutMs }
-  const { inspection, error } = redactDeep(await checkSetup(apis, target, options), secrets)
-  const failure = inspection.problem ?? error
-  const outputs: Record<string, string> = {
-    ...Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])),
-    outcome: failure ? 'error' : 'success',
-    ...setupOutputs(inspection)
-  }
-  for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name] ?? '')
-  for (const row of inspection.rows)
-    runner.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`)
-  await runner.appendSummary(renderCheckSummary(inspection, error))
-  if (!failure) runner.info('The set-up is ready: nothing was created.')
-  return failure
-}
-
-/**
- * Runs the plan on the organization (org-id, else the token's only one, found before anything is
- * created); a refusal (401, 403, 404) before a run existed is explained by the check's reads.
- */
-async function runOnOrganization(
-  plan: RunPlan,
-  settings: Settings,
-  apis: (orgId: number | undefined) => HttpAgentRunApi,
-  target: SetupTarget,
-  environment: ActionEnvironment,
-  events: RunEvents
-): Promise<{ report: RunReport; orgId?: number }> {
-  const { clock, signal } = environment
-  const startedAt = clock.now()
-  const options = { deadline: startedAt + settings.timeoutMs }
-  const found =
-    settings.orgId === undefined
-      ? await discoverOrganization(apis, options, message => environment.runner.notice(message))
-      : { orgId: settings.orgId }
-  if ('error' in found) {
-    const { error, httpStatus } = found
-    const report: RunReport = {
-      outcome: 'error',
-      mode: 'create',
-      status: '',
-      startedAt,
-      endedAt: clock.now(),
-      entriesSeen: 0,
-      error,
-      httpStatus
-    }
-    return { report: await diagnose(report, apis, { repository: '' }, options) }
-  }
-  const api = apis(found.orgId)
-  const report = await runAgent(plan, { api, setupCommands: api, clock, signal, events })
-  // Only what the step used is questioned: a resume names no repository; a create, the one it sent
-  // (or the one it was told to find).
-  const used: SetupTarget =
-    plan.resumeRunId !== undefined
-      ? { orgId: found.orgId, repository: '' }
-      : {
-          orgId: found.orgId,
-          repoId: report.repoId ?? target.repoId,
-          repository: plan.repositoryRequired || plan.setupCommands ? target.repository : ''
-        }
-  return { report: await diagnose(report, apis, used, options), orgId: found.orgId }
 }
 
 /** How long a cancelled job waits for its tracking comment's last edit. */
