@@ -44,6 +44,19 @@ export type OrganizationApis = (orgId: number | undefined) => OrganizationApi
 const TOKEN_HELP =
   'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret'
 
+/** A read that ended the inspection (its problem recorded). */
+const STOPPED = Symbol('stopped')
+
+/** Rows for the items not reached, so the table always shows every item. */
+function notChecked(result: Inspection, role: boolean): void {
+  const items: CheckRow['item'][] = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository']
+  for (const item of items) {
+    if (item === 'Role' && !role) continue
+    if (!result.rows.some(existing => existing.item === item))
+      result.rows.push({ item, state: 'not checked', found: '' })
+  }
+}
+
 export function userLabel(user: User): string {
   return oneLine(user.github_username || user.email || String(user.id))
 }
@@ -56,27 +69,38 @@ export function userLabel(user: User): string {
 export async function inspectSetup(
   apis: OrganizationApis,
   target: SetupTarget,
-  options: CallOptions & { role?: boolean }
+  options: CallOptions & { role?: boolean },
+  /** Filled as the reads go: what was found before a fault cut them short stays for the caller. */
+  result: Inspection = { rows: [] }
 ): Promise<Inspection> {
-  const rows: CheckRow[] = []
-  const result: Inspection = { rows }
   const row = (item: CheckRow['item'], state: RowState, found: string): void => {
-    rows.push({ item, state, found })
+    result.rows.push({ item, state, found })
   }
   const stop = (problem: string): Inspection => {
     result.problem = problem
-    const items: CheckRow['item'][] = [
-      'API token',
-      'Organization',
-      'Role',
-      'GitHub integration',
-      'Repository'
-    ]
-    for (const item of items) {
-      if (item === 'Role' && !options.role) continue
-      if (!rows.some(existing => existing.item === item)) row(item, 'not checked', '')
-    }
+    notChecked(result, options.role ?? false)
     return result
+  }
+  /** One read; a refusal of it is the problem, any other fault ends the inspection there. */
+  const read = async <T>(
+    item: CheckRow['item'],
+    what: string,
+    call: () => Promise<T>
+  ): Promise<T | typeof STOPPED> => {
+    try {
+      return await call()
+    } catch (error) {
+      if (isRefusal(error)) {
+        row(item, 'problem', `refused (${error.httpStatus})`)
+        stop(
+          `Codegen refused to show ${what} (${error.httpStatus}): the token's user may lack access to it; ask an admin of the organization. ${error.message}`
+        )
+        return STOPPED
+      }
+      row(item, 'problem', 'could not be read')
+      notChecked(result, options.role ?? false)
+      throw error
+    }
   }
   const account = apis(target.orgId)
 
@@ -86,7 +110,11 @@ export async function inspectSetup(
     me = await account.getCurrentUser(options)
   } catch (error) {
     // 404 here is no verdict on the token (a service without the endpoint): reported as it is.
-    if (!isRefusal(error) || error.httpStatus === 404) throw error
+    if (!isRefusal(error) || error.httpStatus === 404) {
+      row('API token', 'problem', 'could not be read')
+      notChecked(result, options.role ?? false)
+      throw error
+    }
     row('API token', 'problem', `rejected (${error.httpStatus})`)
     return stop(`The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`)
   }
@@ -94,7 +122,10 @@ export async function inspectSetup(
   row('API token', 'ok', `accepted; user ${result.user}`)
 
   // 2. The organization: the given one among the token's, or the token's only one.
-  const organizations = await listOrganizations(account, options)
+  const organizations = await read('Organization', "the token's organizations", () =>
+    listOrganizations(account, options)
+  )
+  if (organizations === STOPPED) return result
   const choice =
     target.orgId === undefined
       ? chooseOrganization(organizations)
@@ -118,20 +149,19 @@ export async function inspectSetup(
   const api = apis(org.id)
 
   if (options.role) {
-    try {
-      const member = await api.getUser(me.id, options)
-      row('Role', 'ok', oneLine(member.role || 'member'))
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      row('Role', 'problem', `not readable (${error.httpStatus})`)
-      return stop(
-        `The token's user ${result.user} cannot be read as a member of organization ${org.id} (${error.httpStatus}): ask an admin of ${oneLine(org.name)} to add them.`
-      )
-    }
+    const member = await read('Role', `${result.user} as a member of organization ${org.id}`, () =>
+      api.getUser(me.id, options)
+    )
+    if (member === STOPPED) return result
+    row('Role', 'ok', oneLine(member.role || 'member'))
   }
 
   // 3. The GitHub integration: without it the agent cannot reach any repository.
-  const { integrations } = await api.getIntegrations(options)
+  const answer = await read('GitHub integration', `the integrations of organization ${org.id}`, () =>
+    api.getIntegrations(options)
+  )
+  if (answer === STOPPED) return result
+  const { integrations } = answer
   const github = integrations.find(item => item.integration_type.toLowerCase() === 'github')
   if (!github?.active) {
     row('GitHub integration', 'problem', github ? 'inactive' : 'not installed')
@@ -148,7 +178,10 @@ export async function inspectSetup(
   }
   const wanted =
     target.repoId !== undefined ? `repo-id ${target.repoId}` : `repository ${oneLine(target.repository)}`
-  const repo = await findRepository(api, target, options)
+  const repo = await read('Repository', `the repositories of organization ${org.id}`, () =>
+    findRepository(api, target, options)
+  )
+  if (repo === STOPPED) return result
   if (!repo) {
     row('Repository', 'problem', `${wanted} not connected`)
     return stop(

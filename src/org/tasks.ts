@@ -23,11 +23,13 @@ export async function checkSetup(
   target: SetupTarget,
   options: CallOptions
 ): Promise<{ inspection: Inspection; error?: string }> {
+  // What was found before a fault (a 5xx, the deadline) is shown with it.
+  const inspection: Inspection = { rows: [] }
   try {
-    return { inspection: await inspectSetup(apis, target, { ...options, role: true }) }
+    return { inspection: await inspectSetup(apis, target, { ...options, role: true }, inspection) }
   } catch (error) {
     if (error instanceof ServiceError || error instanceof DeadlineError || error instanceof CancelledError) {
-      return { inspection: { rows: [] }, error: `The check could not finish: ${error.message}` }
+      return { inspection, error: `The check could not finish: ${error.message}` }
     }
     throw error
   }

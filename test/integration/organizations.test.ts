@@ -163,6 +163,43 @@ describe('task: check', () => {
   })
 })
 
+test('hostile organization names and an echoed token: no workflow command, no broken table, no secret', async () => {
+  const secret = 'cg_secret_abcdef123456'
+  const name = '::error::pwned\n::add-mask::x ##[warning]legacy | cell <img src=x onerror=alert(1)>'
+  await startEmulator({
+    tokens: { [secret]: [1, 2] },
+    organizations: [
+      { id: 1, name },
+      { id: 2, name }
+    ]
+  })
+  emulator.injectFaults({
+    route: 'integrations',
+    fault: { kind: 'status', status: 403, body: { message: `no access for ${secret}` } }
+  })
+  const result = await action({ task: 'check', 'api-token': secret, 'org-id': '2' })
+  expect(result.exitCode).toBe(1)
+  const lines = result.stdout.split('\n')
+  // The runner's rules: a command is a line whose first non-blank characters are ::, or ##[ anywhere.
+  const commands = lines.filter(line => /^\s*::/.test(line) || line.includes('##['))
+  expect(commands.map(line => line.slice(0, line.indexOf('::', 2) + 2))).toEqual(
+    expect.arrayContaining(['::add-mask::', '::error::'])
+  )
+  expect(commands.every(line => /^::(add-mask|error|debug)::/.test(line))).toBe(true)
+  expect(commands.filter(line => line.startsWith('::add-mask::'))).toEqual([`::add-mask::${secret}`])
+  expect(result.stdout.split('\n').slice(1).join('\n')).not.toContain(secret)
+  expect(result.summary).not.toContain(secret)
+  expect(result.summary).not.toContain('<img')
+  expect(result.summary).toContain(
+    '| Organization | ✅ ok | 2 ::error::pwned ::add-mask::x #[warning]legacy \\| cell &lt;img'
+  )
+  // The refused read is the problem, after what was found before it.
+  expect(result.summary).toContain('| GitHub integration | ❌ problem | refused (403) |')
+  expect(errorOf(result.stdout)).toMatch(
+    /^Codegen refused to show the integrations of organization 2 \(403\)/
+  )
+})
+
 describe('diagnosis of a refusal', () => {
   test('an org-id the token may not use: the 403 becomes the list of its organizations', async () => {
     await startEmulator()

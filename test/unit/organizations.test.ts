@@ -2,6 +2,7 @@ import type { OrganizationApi } from '../../src/api/client.js'
 import { ServiceError } from '../../src/api/errors.js'
 import type { Organization, Page, Repo } from '../../src/api/types.js'
 import { inspectSetup } from '../../src/org/inspect.js'
+import { checkSetup } from '../../src/org/tasks.js'
 import {
   chooseOrganization,
   oneLine,
@@ -126,6 +127,31 @@ describe('inspectSetup', () => {
     await expect(inspectSetup(account({ meStatus: 404 }).apis, { repository: '' }, {})).rejects.toThrow(
       'refused'
     )
+  })
+
+  test('a fault mid-way: the check shows what it found before it, and why it stopped', async () => {
+    const { apis } = account()
+    const broken = (orgId: number | undefined): OrganizationApi => ({
+      ...apis(orgId),
+      getIntegrations: async () => {
+        throw new ServiceError(
+          'Could not read the integrations after 6 attempts: service error 502',
+          502,
+          true
+        )
+      }
+    })
+    const { inspection, error } = await checkSetup(broken, { repository: 'octo-org/octo-repo' }, {})
+    expect(error).toBe(
+      'The check could not finish: Could not read the integrations after 6 attempts: service error 502'
+    )
+    expect(inspection.rows.map(row => `${row.item}: ${row.state}`)).toEqual([
+      'API token: ok',
+      'Organization: ok',
+      'Role: ok',
+      'GitHub integration: problem',
+      'Repository: not checked'
+    ])
   })
 
   test('no repository named is not a problem', async () => {
