@@ -1,15 +1,15 @@
-import { HttpAgentRunApi } from './api/client.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
+import { runCheck, runOnOrganization, serviceClients } from './org/tasks.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
-import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
+import type { RunPlan, RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
 import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
-import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
+import { actionOutputs, OUTPUT_NAMES, type ResolvedSetup } from './report/outputs.js'
 import { redactDeep } from './report/redact.js'
 import { renderSummary } from './report/summary.js'
 import type { Clock } from './runner/clock.js'
@@ -48,6 +48,15 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     runner.mask(settings.githubToken)
     secrets.push(settings.githubToken)
   }
+  const apis = serviceClients(
+    settings,
+    environment.clock,
+    environment.signal,
+    message => runner.debug(message),
+    env
+  )
+  if (settings.task === 'check') return runCheck(settings, apis, environment.clock, runner, secrets)
+
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
@@ -55,28 +64,21 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   })
   const start = await decideStart(settings, environment)
   if ('report' in start)
-    return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger)
+    return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {})
   const { plan, tracking } = start
 
-  // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-  const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
-  const api = new HttpAgentRunApi({
-    baseUrl: settings.baseUrl,
-    token: settings.apiToken,
-    orgId: settings.orgId,
+  const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
+  const { report: raw, orgId } = await runOnOrganization(plan, settings, {
+    apis,
     clock: environment.clock,
     signal: environment.signal,
-    requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-    debug: message => runner.debug(message)
+    notice: message => runner.notice(message),
+    events
   })
-  const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
-  const report = redactDeep(
-    await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }),
-    secrets
-  )
+  const report = redactDeep(raw, secrets)
   // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
   // GitHub may hold a comment edit for longer than that (its secondary rate limits).
-  const failure = await publish(runner, report, mirror, settings, start.trigger)
+  const failure = await publish(runner, report, mirror, settings, start.trigger, { orgId })
   if (tracking)
     await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)])
   return failure
@@ -118,7 +120,8 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
     }
   )
   const plan = planFromInputs(settings)
-  if (trigger.kind === 'inputs') return { plan, trigger: 'inputs' }
+  // Only runs come from comments: other tasks act on their inputs.
+  if (trigger.kind === 'inputs' || settings.task !== 'run') return { plan, trigger: 'inputs' }
   const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>, name = ''): Start => ({
     trigger: name,
     report: {
@@ -172,7 +175,9 @@ export function planFromInputs(settings: Settings): RunPlan {
     images: settings.images,
     resumeRunId: settings.agentRunId,
     repoId: settings.repoId,
-    repository: settings.context.repository || undefined,
+    repository: settings.repository || undefined,
+    repositoryRequired: settings.repositoryNamed,
+    setupCommands: settings.task === 'setup-commands',
     model: settings.model,
     agentType: settings.agentType,
     metadata: settings.metadata,
@@ -189,9 +194,10 @@ async function publish(
   report: RunReport,
   mirror: LogMirror,
   settings: Settings,
-  trigger: string
+  trigger: string,
+  resolved: ResolvedSetup
 ): Promise<string | undefined> {
-  const outputs = actionOutputs(report, mirror.logFile, trigger)
+  const outputs = actionOutputs(report, mirror.logFile, trigger, resolved)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
     `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${

@@ -10,8 +10,29 @@ import {
 } from './errors.js'
 import { RateBudget, type BudgetName } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter } from './retry.js'
-import { parseLogPage, parsePage, parseRepo, parseRun } from './parse.js'
-import type { AgentRun, CreateRunRequest, LogPage, Page, Repo, ResumeRunRequest } from './types.js'
+import {
+  parseIntegrations,
+  parseLogPage,
+  parseOrganization,
+  parsePage,
+  parseRepo,
+  parseRun,
+  parseSetupCommandsAnswer,
+  parseUser
+} from './parse.js'
+import type {
+  AgentRun,
+  CreateRunRequest,
+  LogPage,
+  Organization,
+  OrganizationIntegrations,
+  Page,
+  Repo,
+  ResumeRunRequest,
+  SetupCommandsAnswer,
+  SetupCommandsRequest,
+  User
+} from './types.js'
 
 /** The two published paths of the ALPHA log endpoint. */
 export type LogPath = 'interface' | 'alpha'
@@ -35,6 +56,20 @@ export interface AgentRunApi {
   getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
   listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
   listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>>
+}
+
+/** The service's organization operations: who the token is, where it may act, setup commands. */
+export interface OrganizationApi {
+  /** The token's organizations (not scoped to the client's org id). */
+  listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>>
+  /** The token's user. */
+  getCurrentUser(options?: CallOptions): Promise<User>
+  /** One user of the organization (with their role in it). */
+  getUser(userId: number, options?: CallOptions): Promise<User>
+  getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations>
+  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
+  /** Starts the run that generates a repository's setup commands (5 a minute). */
+  generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer>
 }
 
 export interface HttpApiConfig {
@@ -81,7 +116,7 @@ const RETRY_AFTER_SPREAD_MS = 1_000
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
-export class HttpAgentRunApi implements AgentRunApi {
+export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
   private readonly baseUrl: string
   private readonly budget: RateBudget
@@ -177,6 +212,66 @@ export class HttpAgentRunApi implements AgentRunApi {
       what: 'list agent runs'
     }
     return this.send(spec, body => parsePage(body, parseRun), options)
+  }
+
+  async listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: '/v1/organizations',
+      query: { skip, limit },
+      budgets: ['general'],
+      write: false,
+      what: "list the token's organizations"
+    }
+    return this.send(spec, body => parsePage(body, parseOrganization), options)
+  }
+
+  async getCurrentUser(options?: CallOptions): Promise<User> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: '/v1/users/me',
+      budgets: ['general'],
+      write: false,
+      what: "read the token's user"
+    }
+    return this.send(spec, parseUser, options)
+  }
+
+  async getUser(userId: number, options?: CallOptions): Promise<User> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/users/${userId}`,
+      budgets: ['general'],
+      write: false,
+      what: `read user ${userId}`
+    }
+    return this.send(spec, parseUser, options)
+  }
+
+  async getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/integrations`,
+      budgets: ['general'],
+      write: false,
+      what: "read the organization's integrations"
+    }
+    return this.send(spec, parseIntegrations, options)
+  }
+
+  async generateSetupCommands(
+    body: SetupCommandsRequest,
+    options?: CallOptions
+  ): Promise<SetupCommandsAnswer> {
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: `${this.org}/setup-commands/generate`,
+      body,
+      budgets: ['general', 'setup'],
+      write: true,
+      what: `generate the setup commands of repository ${body.repo_id}`
+    }
+    return this.send(spec, parseSetupCommandsAnswer, options)
   }
 
   /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */

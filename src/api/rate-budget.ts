@@ -8,13 +8,17 @@ export interface RateWindow {
   windowMs: number
 }
 
-export type BudgetName = 'general' | 'create' | 'logs'
+export type BudgetName = 'general' | 'create' | 'logs' | 'setup'
 
-/** The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s. */
+/**
+ * The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s,
+ * 5 setup-command generations per minute.
+ */
 export const DOCUMENTED_BUDGETS: Record<BudgetName, RateWindow> = {
   general: { limit: 60, windowMs: 30_000 },
   create: { limit: 10, windowMs: 60_000 },
-  logs: { limit: 60, windowMs: 60_000 }
+  logs: { limit: 60, windowMs: 60_000 },
+  setup: { limit: 5, windowMs: 60_000 }
 }
 
 /** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
@@ -78,11 +82,15 @@ export class SlidingWindow {
 export class RateBudget {
   private readonly windows: Record<BudgetName, SlidingWindow>
 
-  constructor(budgets: Record<BudgetName, RateWindow> = DOCUMENTED_BUDGETS) {
+  /** A window left out (a budget set made before `setup` existed) keeps its documented limit. */
+  constructor(budgets: Partial<Record<BudgetName, RateWindow>> = DOCUMENTED_BUDGETS) {
+    const window = (name: BudgetName): SlidingWindow =>
+      new SlidingWindow(budgets[name] ?? DOCUMENTED_BUDGETS[name])
     this.windows = {
-      general: new SlidingWindow(budgets.general),
-      create: new SlidingWindow(budgets.create),
-      logs: new SlidingWindow(budgets.logs)
+      general: window('general'),
+      create: window('create'),
+      logs: window('logs'),
+      setup: window('setup')
     }
   }
 
@@ -102,11 +110,11 @@ export class RateBudget {
 
   /**
    * The service refused a request counted in `names` with 429: others share the token. The create
-   * window stays as it is: a step sends a few creates at most, and shrinking it would only hold the
+   * and setup windows stay as they are: a step sends a few creates at most, and shrinking it would only hold the
    * step's one run back by a minute (or end a short step at once, the wait being past its deadline).
    */
   congested(names: BudgetName[]): void {
-    for (const name of names) if (name !== 'create') this.windows[name].congested()
+    for (const name of names) if (name !== 'create' && name !== 'setup') this.windows[name].congested()
   }
 
   /** A request counted in `names` got through. */

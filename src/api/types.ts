@@ -73,3 +73,45 @@ export interface ResumeRunRequest {
   prompt: string
   images?: string[]
 }
+
+/** OrganizationResponse (settings left out: the action does not use them). */
+export interface Organization {
+  id: number
+  name: string
+}
+
+/** UserResponse, the fields the action shows. */
+export interface User {
+  id: number
+  email?: string | null
+  github_username?: string | null
+  full_name?: string | null
+  /** Role in the organization (ADMIN, MANAGER, MEMBER), on the organization's user endpoints. */
+  role?: string | null
+}
+
+/** IntegrationStatus: one of the organization's integrations (github, slack, linear...). */
+export interface Integration {
+  integration_type: string
+  active: boolean
+}
+
+/** OrganizationIntegrationsResponse. */
+export interface OrganizationIntegrations {
+  organization_id: number
+  organization_name: string
+  integrations: Integration[]
+}
+
+/** GenerateSetupCommandsInput. */
+export interface SetupCommandsRequest {
+  repo_id: number
+  prompt?: string
+}
+
+/** SetupCommandsResponse: the run that generates the commands, to follow like any other. */
+export interface SetupCommandsAnswer {
+  agent_run_id: number
+  status: string | null
+  url: string | null
+}

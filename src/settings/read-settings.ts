@@ -4,9 +4,11 @@ import {
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
+  TASKS,
   type FailCondition,
   type InputName,
-  type Settings
+  type Settings,
+  type Task
 } from './settings.js'
 
 /** Reads one input as the runner gives it ('' when unset). */
@@ -41,16 +43,27 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
   if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
 
+  const taskText = input('task').toLowerCase()
+  const task = taskText as Task
+  if (!TASKS.includes(task)) problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`)
+
+  // Empty: the token's only organization is used (looked up before anything is created).
   const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
   const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
-  if (!orgText) problems.push('org-id: required; pass the organization id (an integer) or set CODEGEN_ORG_ID')
 
   const prompt = readInput('prompt').trim()
   const labelTrigger = input('label-trigger')
   const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
   const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
   const repoId = optionalInteger('repo-id', input('repo-id'), problems)
-  if (!prompt && !triggerEvent) {
+  const repositoryInput = input('repository')
+  if (repositoryInput && !REPOSITORY.test(repositoryInput)) {
+    problems.push(`repository: expected owner/name such as octo-org/octo-repo, got "${repositoryInput}"`)
+  }
+  if (task === 'setup-commands' && agentRunId !== undefined) {
+    problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
+  }
+  if (task === 'run' && !prompt && !triggerEvent) {
     problems.push(
       agentRunId === undefined
         ? 'prompt: required; the instruction of the new agent run'
@@ -70,8 +83,11 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
 
   const settings: Settings = {
+    task,
     apiToken,
-    orgId: orgId ?? 0,
+    orgId,
+    repository: repositoryInput || context.repository,
+    repositoryNamed: !!repositoryInput,
     baseUrl: baseUrl(input('base-url'), problems),
     prompt,
     repoId,
@@ -94,7 +110,7 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     comment: boolean('comment', input('comment'), problems),
     context
   }
-  if (!settings.githubToken && triggerEvent) {
+  if (!settings.githubToken && task === 'run' && triggerEvent) {
     problems.push(
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
     )
@@ -102,6 +118,9 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   if (problems.length > 0) throw new InputError(problems)
   return settings
 }
+
+/** GitHub's owner and repository name characters. */
+const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/
 
 function positiveInteger(name: string, text: string, problems: string[]): number | undefined {
   const value = Number(text)

@@ -287,8 +287,9 @@ describe('the bundled action, end to end', () => {
     const result = await action({ 'api-token': secret })
     expect(result.exitCode).toBe(1)
     expect(result.outputs['outcome']).toBe('error')
+    // The check's reads say why, in place of the bare 401; the service's answer follows.
     expect(result.stdout).toMatch(
-      /::error::Authentication failed \(401\) while trying to .*check the api-token input/
+      /::error::The service rejected the api-token \(401\): check the api-token input.*%0A\(Authentication failed \(401\) while trying to/
     )
     expect(routes('create')).toHaveLength(0)
     // Masked first: the only line that holds it is the one that tells the runner to hide it.

@@ -114,6 +114,41 @@ describe('readSettings', () => {
     ).toEqual([])
   })
 
+  test('task: run by default, check or setup-commands; other words refused', () => {
+    expect(settingsFrom(valid).task).toBe('run')
+    expect(settingsFrom({ ...valid, task: 'Check' }).task).toBe('check')
+    expect(problemsOf({ ...valid, task: 'deploy' })).toEqual([
+      'task: expected one of run, check, setup-commands, got "deploy"'
+    ])
+    // Neither needs a prompt; setup-commands starts its own run, so an agent-run-id is a mistake.
+    expect(problemsOf({ ...valid, task: 'check', prompt: '' })).toEqual([])
+    expect(problemsOf({ ...valid, task: 'setup-commands', prompt: '' })).toEqual([])
+    expect(problemsOf({ ...valid, task: 'setup-commands', 'agent-run-id': '5' })).toEqual([
+      'agent-run-id: not used with task setup-commands, which starts its own run; remove it'
+    ])
+    // Only runs come from comments: no github-token needed for the others there.
+    expect(problemsOf({ ...valid, task: 'check' }, { GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+  })
+
+  test("org-id may be empty (the token's only organization is looked up)", () => {
+    expect(settingsFrom({ 'api-token': 'tok-123456', prompt: 'x' }).orgId).toBeUndefined()
+  })
+
+  test("repository: owner/name, else the workflow's repository", () => {
+    const own = settingsFrom(valid, { GITHUB_REPOSITORY: 'octo-org/octo-repo' })
+    expect([own.repository, own.repositoryNamed]).toEqual(['octo-org/octo-repo', false])
+    const named = settingsFrom(
+      { ...valid, repository: 'other-org/some.repo_2' },
+      { GITHUB_REPOSITORY: 'a/b' }
+    )
+    expect([named.repository, named.repositoryNamed]).toEqual(['other-org/some.repo_2', true])
+    for (const bad of ['octo-repo', 'a/b/c', 'https://github.com/a/b', 'a b/c']) {
+      expect(problemsOf({ ...valid, repository: bad })).toEqual([
+        `repository: expected owner/name such as octo-org/octo-repo, got "${bad}"`
+      ])
+    }
+  })
+
   test('github-token is required on comment events only', () => {
     expect(problemsOf({ ...valid }, { GITHUB_EVENT_NAME: 'issues' })).toEqual([
       "github-token: required on issues events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN"
