@@ -47,3 +47,32 @@ export class FaultPlan {
     return taken
   }
 }
+
+/**
+ * A hostile log: every read on either path answers a full page of `perPage` entries of about
+ * `entryBytes` each and a total far beyond it, for as long as the run is read (a lying, endless log).
+ */
+export function endlessLog(entryBytes: number, perPage = 100): FaultRule {
+  const padding = 'x'.repeat(Math.max(0, entryBytes))
+  return {
+    route: ['logs', 'logs-alpha'],
+    times: Number.MAX_SAFE_INTEGER,
+    fault: {
+      kind: 'drift',
+      mutate: body => {
+        const runId = Number(body.id)
+        const logs = Array.from({ length: perPage }, (_, i) => ({
+          agent_run_id: runId,
+          created_at: '2025-06-21 11:20:04.338000',
+          tool_name: 'run_command',
+          message_type: 'ACTION',
+          thought: `Step ${i}`,
+          observation: padding,
+          tool_input: null,
+          tool_output: null
+        }))
+        return { ...body, logs, total_logs: 1_000_000_000 }
+      }
+    }
+  }
+}
