@@ -48,6 +48,8 @@ export interface HttpApiConfig {
   random?: () => number
   requestTimeoutMs?: number
   maxAttempts?: number
+  /** Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number
   debug?: (message: string) => void
 }
 
@@ -79,7 +81,59 @@ const MAX_RATE_LIMITED_ATTEMPTS = 12
 /** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
 const RETRY_AFTER_SPREAD_MS = 1_000
 
+/**
+ * The largest answer read: a page of 100 log entries of 100 KB each fits ten times over, and what is
+ * read stays far below the step's memory target (200 MB) once parsed. Past it the read is stopped.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
+/** An answer larger than MAX_RESPONSE_BYTES: the read was stopped there. */
+class OversizedAnswerError extends Error {}
+
+/** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
+function discard(response: Response): void {
+  ;(response.body as unknown as { destroy?: () => void } | null)?.destroy?.()
+}
+
+/** The body as text, read as it arrives and stopped past `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  const tooLarge = (): OversizedAnswerError =>
+    new OversizedAnswerError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`)
+  const body = response.body
+  if (declared > maxBytes) {
+    discard(response)
+    throw tooLarge()
+  }
+  if (!body) return ''
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += buffer.length
+    if (size > maxBytes) {
+      discard(response)
+      throw tooLarge()
+    }
+    chunks.push(buffer)
+  }
+  return Buffer.concat(chunks, size).toString('utf8')
+}
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/** A 3xx is never followed: it names where it pointed, so a wrong base-url can be told from a hostile one. */
+function redirectMessage(what: string, response: Response, baseUrl: string): string {
+  const location = response.headers.get('location') ?? ''
+  let target = 'no Location'
+  try {
+    const url = new URL(location, baseUrl)
+    target = url.host === new URL(baseUrl).host ? `${url.protocol}//${url.host} (the same host)` : url.host
+  } catch {
+    if (location) target = 'an invalid Location'
+  }
+  return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`
+}
 
 export class HttpAgentRunApi implements AgentRunApi {
   readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
@@ -244,11 +298,29 @@ export class HttpAgentRunApi implements AgentRunApi {
           ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        // A redirect would carry the prompt (or the token) to wherever the answer points.
+        redirect: 'manual',
         signal
       })
-      text = await response.text()
+      if (response.status >= 300 && response.status < 400) {
+        discard(response)
+        throw new ServiceError(
+          this.redact(redirectMessage(spec.what, response, this.baseUrl)),
+          response.status,
+          false
+        )
+      }
+      text = await readCapped(response, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
     } catch (error) {
+      if (error instanceof ServiceError) throw error
       if (cancellation?.aborted) throw new CancelledError()
+      if (error instanceof OversizedAnswerError) {
+        // Stopped by us, not lost: the answer was there, and too large to be one we can use.
+        const reason = error.message
+        this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`)
+        if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`)
+        return { kind: 'retry', reason }
+      }
       const code = (error as { code?: string }).code ?? ''
       const reason = timeout.aborted
         ? `no answer within ${timeoutMs} ms`
