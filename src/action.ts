@@ -178,6 +178,7 @@ async function publish(
   mirror: LogMirror,
   settings: Settings
 ): Promise<string | undefined> {
+  mirror.finish()
   const outputs = actionOutputs(report, mirror.logFile)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
@@ -188,6 +189,7 @@ async function publish(
   const summary = renderSummary({
     report,
     entries: settings.mirrorToSummary ? mirror.entries : undefined,
+    entriesLeftOut: mirror.entriesLeftOut,
     logFile: mirror.logFile
   })
   await runner.appendSummary(summary)

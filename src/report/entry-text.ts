@@ -28,11 +28,33 @@ export function oneLine(text: string, max: number): string {
   return folded.length > max || cut ? `${cutChars(folded, max - 1)}…` : folded
 }
 
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/
+
 /** `text` cut to `max` characters, saying how much was left out. */
 export function trimmed(text: string, max: number): string {
   if (text.length <= max) return text
+  // Cut before (a kept entry): its note still tells the true count.
+  const note = CUT_NOTE.exec(text.slice(-40))
+  if (note && text.length - note[0].length <= max) return text
   const kept = cutChars(text, max)
   return `${kept}\n… (${text.length - kept.length} more characters)`
+}
+
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+export function cutEntry(entry: LogEntry, max: number): LogEntry {
+  const cut = (value: unknown): unknown => {
+    if (typeof value === 'string') return trimmed(value, max)
+    if (value === null || typeof value !== 'object') return value
+    const text = valueText(value)
+    return text.length > max ? trimmed(text, max) : value
+  }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(entry)) out[key] = cut(value)
+  return out as unknown as LogEntry
 }
 
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */

@@ -30,6 +30,8 @@ export interface SummaryInput {
   report: RunReport
   /** The entries mirrored by this step, for the timeline; undefined leaves the timeline out. */
   entries?: LogEntry[]
+  /** Entries not kept in `entries` (a long log): after how many of them, and how many. */
+  entriesLeftOut?: { after: number; count: number }
   logFile?: string
   limitBytes?: number
 }
@@ -75,7 +77,7 @@ export function renderSummary(input: SummaryInput): string {
   const text = head.join('\n')
   if (!input.entries || input.entries.length === 0) return fitBytes(text, limit)
   const budget = limit - Buffer.byteLength(text) - 1_000
-  return fitBytes(`${text}\n### Log\n\n${timeline(input.entries, budget)}`, limit)
+  return fitBytes(`${text}\n### Log\n\n${timeline(input.entries, budget, input.entriesLeftOut)}`, limit)
 }
 
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
@@ -128,18 +130,23 @@ function entryBlock(entry: LogEntry): string {
  * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
  * the last ones are kept (how it began, how it ended) and the count left out is said in between.
  */
-function timeline(entries: LogEntry[], budget: number): string {
+function timeline(
+  entries: LogEntry[],
+  budget: number,
+  leftOut: { after: number; count: number } = { after: entries.length, count: 0 }
+): string {
   const blocks = entries.map(entryBlock)
   const sizes = blocks.map(block => Buffer.byteLength(block))
-  if (sizes.reduce((sum, size) => sum + size, 0) <= budget) return blocks.join('')
+  if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget) return blocks.join('')
 
   const note = (count: number): string =>
     `\n> **${count} log entries left out here** to keep the summary under GitHub's 1 MiB limit; the log-file output has them all.\n\n`
-  const room = budget - Buffer.byteLength(note(entries.length))
+  const room = budget - Buffer.byteLength(note(entries.length + leftOut.count))
+  // The first ones up to half the room (never past those kept before the gap), the last ones after.
   let head = 0
   let used = 0
-  while (head < blocks.length && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
+  while (head < leftOut.after && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
   let tail = blocks.length
   while (tail > head && used + (sizes[tail - 1] as number) <= room) used += sizes[--tail] as number
-  return blocks.slice(0, head).join('') + note(tail - head) + blocks.slice(tail).join('')
+  return blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join('')
 }
