@@ -1,7 +1,9 @@
+import { StringDecoder } from 'node:string_decoder'
 import fetch, { type Response } from 'node-fetch'
 import type { Clock } from '../runner/clock.js'
 import {
   AmbiguousWriteError,
+  OversizedAnswerError,
   CancelledError,
   DeadlineError,
   ServiceError,
@@ -70,6 +72,8 @@ interface RequestSpec {
   write: boolean
   /** What the action was doing, for error messages ("create the agent run"). */
   what: string
+  /** Below the client's cap. */
+  maxBytes?: number
 }
 
 type Attempt<T> =
@@ -87,8 +91,14 @@ const RETRY_AFTER_SPREAD_MS = 1_000
  */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
-/** An answer larger than MAX_RESPONSE_BYTES: the read was stopped there. */
-class OversizedAnswerError extends Error {}
+/**
+ * A page of the log: far less, as every page is parsed, redacted, mirrored and written in turn. The
+ * log reader asks for fewer entries when they are large (pages of about 1 MiB).
+ */
+export const MAX_LOG_PAGE_BYTES = 4 * 1024 * 1024
+
+/** An answer larger than the cap: the read was stopped there. */
+class TooLargeError extends Error {}
 
 /** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
 function discard(response: Response): void {
@@ -98,15 +108,17 @@ function discard(response: Response): void {
 /** The body as text, read as it arrives and stopped past `maxBytes`. */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'))
-  const tooLarge = (): OversizedAnswerError =>
-    new OversizedAnswerError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`)
+  const tooLarge = (): TooLargeError =>
+    new TooLargeError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`)
   const body = response.body
   if (declared > maxBytes) {
     discard(response)
     throw tooLarge()
   }
   if (!body) return ''
-  const chunks: Buffer[] = []
+  // Decoded as it arrives: no second copy of the whole answer outside the heap.
+  const decoder = new StringDecoder('utf8')
+  const parts: string[] = []
   let size = 0
   for await (const chunk of body as AsyncIterable<Buffer | string>) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
@@ -115,9 +127,10 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
       discard(response)
       throw tooLarge()
     }
-    chunks.push(buffer)
+    parts.push(decoder.write(buffer))
   }
-  return Buffer.concat(chunks, size).toString('utf8')
+  parts.push(decoder.end())
+  return parts.join('')
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
@@ -204,9 +217,10 @@ export class HttpAgentRunApi implements AgentRunApi {
       query: { skip, limit },
       budgets: ['general', 'logs'],
       write: false,
-      what: `read the log of agent run ${runId}`
+      what: `read the log of agent run ${runId}`,
+      maxBytes: MAX_LOG_PAGE_BYTES
     }
-    return this.send(spec, body => parseLogPage(body, runId), options)
+    return this.send(spec, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), options)
   }
 
   async listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>> {
@@ -236,7 +250,7 @@ export class HttpAgentRunApi implements AgentRunApi {
   /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
   private async send<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     options: CallOptions = {}
   ): Promise<T> {
     const maxAttempts = options.maxAttempts ?? this.maxAttempts
@@ -272,7 +286,7 @@ export class HttpAgentRunApi implements AgentRunApi {
 
   private async attempt<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     attempt: number,
     options: CallOptions
   ): Promise<Attempt<T>> {
@@ -310,16 +324,20 @@ export class HttpAgentRunApi implements AgentRunApi {
           false
         )
       }
-      text = await readCapped(response, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
+      text = await readCapped(
+        response,
+        Math.min(spec.maxBytes ?? Infinity, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
+      )
     } catch (error) {
       if (error instanceof ServiceError) throw error
       if (cancellation?.aborted) throw new CancelledError()
-      if (error instanceof OversizedAnswerError) {
-        // Stopped by us, not lost: the answer was there, and too large to be one we can use.
+      if (error instanceof TooLargeError) {
+        // Stopped by us, not lost: the answer was there, too large to be one we can use; sent
+        // again, the same request would get it again.
         const reason = error.message
         this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`)
         if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`)
-        return { kind: 'retry', reason }
+        throw new OversizedAnswerError(`Could not ${spec.what}: ${reason}`)
       }
       const code = (error as { code?: string }).code ?? ''
       const reason = timeout.aborted
@@ -337,7 +355,7 @@ export class HttpAgentRunApi implements AgentRunApi {
     )
     if (response.ok) {
       try {
-        return { kind: 'done', value: parse(JSON.parse(text)) }
+        return { kind: 'done', value: parse(JSON.parse(text), text.length) }
       } catch (error) {
         const reason =
           error instanceof SyntaxError

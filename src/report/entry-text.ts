@@ -46,11 +46,13 @@ export function trimmed(text: string, max: number): string {
  * what is kept of it for later is bounded and still shows what the summary would show.
  */
 export function cutEntry(entry: LogEntry, max: number): LogEntry {
+  // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+  const copy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8')
   const cut = (value: unknown): unknown => {
-    if (typeof value === 'string') return trimmed(value, max)
+    if (typeof value === 'string') return value.length > max ? copy(trimmed(value, max)) : value
     if (value === null || typeof value !== 'object') return value
     const text = valueText(value)
-    return text.length > max ? trimmed(text, max) : value
+    return text.length > max ? copy(trimmed(text, max)) : value
   }
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(entry)) out[key] = cut(value)

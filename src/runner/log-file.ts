@@ -47,19 +47,19 @@ export function openLogFile(directory: string, runId: number, limitBytes = LOG_F
         leftOut += entries.length
         return
       }
-      let text = ''
+      // A line at a time: a page of large entries is never one string as large as the page.
       for (const [index, entry] of entries.entries()) {
         const line = `${JSON.stringify(entry)}\n`
-        if (written + Buffer.byteLength(line) > room) {
+        const size = Buffer.byteLength(line)
+        if (written + size > room) {
           leftOut = entries.length - index
+          appendFileSync(path, capNote())
           break
         }
-        written += Buffer.byteLength(line)
+        written += size
         entriesWritten++
-        text += line
+        appendFileSync(path, line)
       }
-      if (leftOut > 0) text += capNote()
-      if (text) appendFileSync(path, text)
     },
     close() {
       if (leftOut > 0 && !closed) appendFileSync(path, countNote(leftOut))

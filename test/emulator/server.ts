@@ -422,7 +422,8 @@ export class AgentRunEmulator {
         return
       }
       case 'drift':
-        if (isObject(answer.value)) answer = { ...answer, value: fault.mutate(structuredClone(answer.value)) }
+        if (isObject(answer.value))
+          answer = { ...answer, value: fault.mutate(structuredClone(answer.value), record.query) }
         break
       case 'huge':
         record.status = 200

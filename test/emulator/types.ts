@@ -164,7 +164,10 @@ export type Fault =
   /** Handle the request, then answer 200 with the first half of the JSON body. */
   | { kind: 'truncated' }
   /** Handle the request, then transform its JSON body before sending it (ALPHA endpoint drift). */
-  | { kind: 'drift'; mutate: (body: Record<string, unknown>) => Record<string, unknown> }
+  | {
+      kind: 'drift'
+      mutate: (body: Record<string, unknown>, query: Record<string, string>) => Record<string, unknown>
+    }
   /**
    * Hostile: handle the request, then answer 200 with a JSON body of `bytes` bytes (one long string
    * field), streamed in chunks so the emulator itself never holds it.

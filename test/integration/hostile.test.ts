@@ -44,6 +44,24 @@ test('an endless, lying log: the step ends at its deadline with outputs, summary
   expect(lines).toHaveLength(Number(result.outputs['log-count']))
 })
 
+test('a log whose pages stay too large however few entries are asked for: a clear error', async () => {
+  emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
+  // 100 entries of 100 KB whatever the limit: 10 MB a page.
+  emulator.injectFaults(endlessLog(100_000, 100))
+  const result = await runAction({ inputs: inputs(), killAfterMs: 30_000 })
+  expect(result.outputs.outcome).toBe('error')
+  expect(result.stdout).toMatch(
+    /::error::Could not read the log of agent run \d+: the answer was larger than 4 MiB/
+  )
+  expect(emulator.requests.filter(r => r.route === 'logs').map(r => r.query.limit)).toEqual([
+    '100',
+    '25',
+    '6',
+    '1'
+  ])
+  expect(result.summary).toContain('larger than 4 MiB')
+})
+
 test('an answer of 300 MB is not read past the cap: a clear warning, and the run is still followed', async () => {
   emulator.queueScript({
     steps: [

@@ -23,10 +23,7 @@ describe('the log mirror keeps what the summary can show', () => {
     const big = 'y'.repeat(100_000)
     const total = KEPT_FIRST_ENTRIES + KEPT_LAST_ENTRIES + 2_345
     for (let n = 1; n <= total; n += 100)
-      mirror.newEntries(
-        Array.from({ length: Math.min(100, total - n + 1) }, (_, i) => entry(n + i, big)),
-        n
-      )
+      mirror.newEntries(Array.from({ length: Math.min(100, total - n + 1) }, (_, i) => entry(n + i, big)))
     const kept = mirror.entries
     expect(kept).toHaveLength(KEPT_FIRST_ENTRIES + KEPT_LAST_ENTRIES)
     expect(kept[0]?.thought).toBe('Entry 1')
@@ -61,7 +58,7 @@ describe('the log mirror keeps what the summary can show', () => {
 
   test('a short log is kept whole', () => {
     const mirror = new LogMirror(quiet, { toConsole: false, keepEntries: true, openLogFile: () => noFile })
-    mirror.newEntries([entry(1), entry(2)], 0)
+    mirror.newEntries([entry(1), entry(2)])
     expect(mirror.entries.map(e => e.thought)).toEqual(['Entry 1', 'Entry 2'])
     expect(mirror.entriesLeftOut).toBeUndefined()
   })
