@@ -47,14 +47,33 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     runner.mask(settings.githubToken)
     secrets.push(settings.githubToken)
   }
+  // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
+  const deadline = environment.clock.now() + settings.timeoutMs
+  const githubStop = stopGitHub(environment, deadline)
+  try {
+    return await followRun(environment, settings, secrets, deadline, githubStop)
+  } finally {
+    githubStop.dispose()
+  }
+}
+
+async function followRun(
+  environment: ActionEnvironment,
+  settings: Settings,
+  secrets: string[],
+  deadline: number,
+  githubStop: GitHubStop
+): Promise<string | undefined> {
+  const { runner, env } = environment
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
     openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
-  const start = await decideStart(settings, environment)
+  const start = await decideStart(settings, environment, githubStop)
   if ('report' in start) return publish(runner, redactDeep(start.report, secrets), mirror, settings)
-  const { plan, tracking } = start
+  const { tracking } = start
+  const plan = { ...start.plan, timeoutMs: Math.max(0, deadline - environment.clock.now()) }
 
   // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
   const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
@@ -82,6 +101,44 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
 
 /** How long a cancelled job waits for its tracking comment's last edit. */
 const CANCELLED_COMMENT_MS = 4_000
+/** How long past timeout-minutes the tracking comment's last edit may take. */
+const DEADLINE_COMMENT_MS = 3_000
+
+interface GitHubStop {
+  /** Aborts at the deadline plus DEADLINE_COMMENT_MS, or CANCELLED_COMMENT_MS after a cancellation. */
+  signal: AbortSignal
+  /** The latest moment it aborts. */
+  stopAt: number
+  /** Clears its timers, once the step is done. */
+  dispose(): void
+}
+
+/**
+ * When GitHub's calls must end, whatever they wait for (an answer, a retry, a rate limit): the step
+ * ends within timeout-minutes plus a few seconds, and within the runner's 7.5 s of a cancellation.
+ */
+function stopGitHub({ clock, signal }: ActionEnvironment, deadline: number): GitHubStop {
+  const stop = new AbortController()
+  const done = new AbortController()
+  const stopAt = deadline + DEADLINE_COMMENT_MS
+  const after = (ms: number, reason: string): void =>
+    void clock.sleep(ms, done.signal).then(
+      () => stop.abort(new Error(reason)),
+      () => undefined
+    )
+  after(stopAt - clock.now(), 'timeout-minutes was reached')
+  const cancelled = (): void => after(CANCELLED_COMMENT_MS, 'the job was cancelled')
+  if (signal.aborted) cancelled()
+  else signal.addEventListener('abort', cancelled, { once: true })
+  return {
+    signal: stop.signal,
+    stopAt,
+    dispose: () => {
+      signal.removeEventListener('abort', cancelled)
+      done.abort()
+    }
+  }
+}
 
 /** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
 function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promise<void> {
@@ -99,7 +156,11 @@ type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
  * gets its report here.
  */
-async function decideStart(settings: Settings, environment: ActionEnvironment): Promise<Start> {
+async function decideStart(
+  settings: Settings,
+  environment: ActionEnvironment,
+  githubStop: GitHubStop
+): Promise<Start> {
   const { runner, clock } = environment
   const context = settings.context
   const trigger = readTrigger(
@@ -134,7 +195,9 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
       token: settings.githubToken,
       repository: context.repository,
       apiUrl: context.apiUrl,
-      warn
+      warn,
+      signal: githubStop.signal,
+      stopAt: githubStop.stopAt
     })
     prepared = await prepareCommentRun(trigger, settings, {
       github,
