@@ -137,3 +137,16 @@ describe('redirects are not followed', () => {
     expect(result.stdout).not.toContain('Unexpected error')
   })
 })
+
+test.each([
+  ['poll-interval', '2147484', 86400],
+  ['timeout-minutes', '40000', 35000]
+])(
+  '%s %s, beyond what timers hold, is one clear input error before any request',
+  async (name, value, max) => {
+    const result = await runAction({ inputs: inputs({ [name]: value }), killAfterMs: 30_000 })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain(`${name}: expected at most ${max}`)
+    expect(emulator.requests).toHaveLength(0)
+  }
+)
