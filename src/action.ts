@@ -9,7 +9,7 @@ import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
-import { redactDeep } from './report/redact.js'
+import { redactDeep, redactText } from './report/redact.js'
 import { renderSummary } from './report/summary.js'
 import type { Clock } from './runner/clock.js'
 import type { LogFile } from './runner/log-file.js'
@@ -84,7 +84,7 @@ async function followRun(
     clock: environment.clock,
     signal: environment.signal,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-    debug: message => runner.debug(message)
+    debug: message => runner.debug(redactText(message, secrets))
   })
   const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
   const report = redactDeep(

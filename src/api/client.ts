@@ -12,6 +12,7 @@ import {
 } from './errors.js'
 import { RateBudget, type BudgetName } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter } from './retry.js'
+import { redactText } from '../report/redact.js'
 import { parseLogPage, parsePage, parseRepo, parseRun } from './parse.js'
 import type { AgentRun, CreateRunRequest, LogPage, Page, Repo, ResumeRunRequest } from './types.js'
 
@@ -419,9 +420,9 @@ export class HttpAgentRunApi implements AgentRunApi {
     return Math.max(1, Math.min(this.requestTimeoutMs, left))
   }
 
-  /** Error bodies may echo the request (headers included): the token never leaves through them. */
+  /** Error bodies may echo the request (headers included): the token never leaves through them, in any form. */
   private redact(text: string): string {
-    return this.config.token ? text.split(this.config.token).join('***') : text
+    return this.config.token ? redactText(text, [this.config.token]) : text
   }
 
   private debug(message: string): void {
