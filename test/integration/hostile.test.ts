@@ -44,6 +44,10 @@ test('an endless, lying log: the step ends at its deadline with outputs, summary
   expect(result.summary.length).toBeLessThan(1_000_000)
   const lines = readFileSync(result.outputs['log-file']!, 'utf8').trim().split('\n')
   expect(lines).toHaveLength(Number(result.outputs['log-count']))
+  // Pages of 100 entries of 20 KB weigh 2 MB: the reader asks for fewer (memory follows what is read).
+  const limits = emulator.requests.filter(request => request.route === 'logs').map(r => Number(r.query.limit))
+  expect(limits[0]).toBe(100)
+  expect(Math.max(...limits.slice(1))).toBeLessThanOrEqual(60)
 })
 
 test('a log whose pages stay too large however few entries are asked for: a clear error', async () => {
