@@ -96,7 +96,7 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
  * A page of the log: far less, as every page is parsed, redacted, mirrored and written in turn. The
  * log reader asks for fewer entries when they are large (pages of about 1 MiB).
  */
-export const MAX_LOG_PAGE_BYTES = 4 * 1024 * 1024
+export const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024
 
 /** An answer larger than the cap: the read was stopped there. */
 class TooLargeError extends Error {}

@@ -57,7 +57,7 @@ test('a log whose pages stay too large however few entries are asked for: a clea
   const result = await runAction({ inputs: inputs(), killAfterMs: 30_000 })
   expect(result.outputs.outcome).toBe('error')
   expect(result.stdout).toMatch(
-    /::error::Could not read the log of agent run \d+: the answer was larger than 4 MiB/
+    /::error::Could not read the log of agent run \d+: the answer was larger than 8 MiB/
   )
   expect(emulator.requests.filter(r => r.route === 'logs').map(r => r.query.limit)).toEqual([
     '100',
@@ -65,7 +65,7 @@ test('a log whose pages stay too large however few entries are asked for: a clea
     '6',
     '1'
   ])
-  expect(result.summary).toContain('larger than 4 MiB')
+  expect(result.summary).toContain('larger than 8 MiB')
 })
 
 test('an answer of 300 MB is not read past the cap: a clear warning, and the run is still followed', async () => {
