@@ -2,7 +2,7 @@ import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
-import { runCheck, runOnOrganization, serviceClients } from './org/tasks.js'
+import { runCheck, runOnOrganization, serviceClients, type ServiceClients } from './org/tasks.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
 import type { RunPlan, RunReport } from './run/agent-run.js'
@@ -10,7 +10,7 @@ import { inlineText, statusText } from './report/console-text.js'
 import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES, type ResolvedSetup } from './report/outputs.js'
-import { redactDeep } from './report/redact.js'
+import { redactDeep, redactText } from './report/redact.js'
 import { renderSummary } from './report/summary.js'
 import type { Clock } from './runner/clock.js'
 import type { LogFile } from './runner/log-file.js'
@@ -52,20 +52,40 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     settings,
     environment.clock,
     environment.signal,
-    message => runner.debug(message),
+    message => runner.debug(redactText(message, secrets)),
     env
   )
   if (settings.task === 'check') return runCheck(settings, apis, environment.clock, runner, secrets)
 
+  // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
+  const deadline = environment.clock.now() + settings.timeoutMs
+  const githubStop = stopGitHub(environment, deadline)
+  try {
+    return await followRun(environment, settings, secrets, apis, deadline, githubStop)
+  } finally {
+    githubStop.dispose()
+  }
+}
+
+async function followRun(
+  environment: ActionEnvironment,
+  settings: Settings,
+  secrets: string[],
+  apis: ServiceClients,
+  deadline: number,
+  githubStop: GitHubStop
+): Promise<string | undefined> {
+  const { runner } = environment
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
     openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
-  const start = await decideStart(settings, environment)
+  const start = await decideStart(settings, environment, githubStop)
   if ('report' in start)
     return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {})
-  const { plan, tracking } = start
+  const { tracking } = start
+  const plan = { ...start.plan, timeoutMs: Math.max(0, deadline - environment.clock.now()) }
 
   const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
   const { report: raw, orgId } = await runOnOrganization(plan, settings, {
@@ -86,6 +106,44 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
 
 /** How long a cancelled job waits for its tracking comment's last edit. */
 const CANCELLED_COMMENT_MS = 4_000
+/** How long past timeout-minutes the tracking comment's last edit may take. */
+const DEADLINE_COMMENT_MS = 3_000
+
+interface GitHubStop {
+  /** Aborts at the deadline plus DEADLINE_COMMENT_MS, or CANCELLED_COMMENT_MS after a cancellation. */
+  signal: AbortSignal
+  /** The latest moment it aborts. */
+  stopAt: number
+  /** Clears its timers, once the step is done. */
+  dispose(): void
+}
+
+/**
+ * When GitHub's calls must end, whatever they wait for (an answer, a retry, a rate limit): the step
+ * ends within timeout-minutes plus a few seconds, and within the runner's 7.5 s of a cancellation.
+ */
+function stopGitHub({ clock, signal }: ActionEnvironment, deadline: number): GitHubStop {
+  const stop = new AbortController()
+  const done = new AbortController()
+  const stopAt = deadline + DEADLINE_COMMENT_MS
+  const after = (ms: number, reason: string): void =>
+    void clock.sleep(ms, done.signal).then(
+      () => stop.abort(new Error(reason)),
+      () => undefined
+    )
+  after(stopAt - clock.now(), 'timeout-minutes was reached')
+  const cancelled = (): void => after(CANCELLED_COMMENT_MS, 'the job was cancelled')
+  if (signal.aborted) cancelled()
+  else signal.addEventListener('abort', cancelled, { once: true })
+  return {
+    signal: stop.signal,
+    stopAt,
+    dispose: () => {
+      signal.removeEventListener('abort', cancelled)
+      done.abort()
+    }
+  }
+}
 
 /** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
 function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promise<void> {
@@ -104,7 +162,11 @@ type Start = { trigger: string } & ({ plan: RunPlan; tracking?: TrackingComment 
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
  * gets its report here.
  */
-async function decideStart(settings: Settings, environment: ActionEnvironment): Promise<Start> {
+async function decideStart(
+  settings: Settings,
+  environment: ActionEnvironment,
+  githubStop: GitHubStop
+): Promise<Start> {
   const { runner, clock } = environment
   const context = settings.context
   const trigger = readTrigger(
@@ -148,7 +210,9 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
       token: settings.githubToken,
       repository: context.repository,
       apiUrl: context.apiUrl,
-      warn
+      warn,
+      signal: githubStop.signal,
+      stopAt: githubStop.stopAt
     })
     prepared = await prepareCommentRun(trigger, settings, {
       github,
@@ -197,6 +261,7 @@ async function publish(
   trigger: string,
   resolved: ResolvedSetup
 ): Promise<string | undefined> {
+  mirror.finish()
   const outputs = actionOutputs(report, mirror.logFile, trigger, resolved)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
@@ -207,6 +272,7 @@ async function publish(
   const summary = renderSummary({
     report,
     entries: settings.mirrorToSummary ? mirror.entries : undefined,
+    entriesLeftOut: mirror.entriesLeftOut,
     logFile: mirror.logFile
   })
   await runner.appendSummary(summary)

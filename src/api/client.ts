@@ -1,7 +1,9 @@
+import { StringDecoder } from 'node:string_decoder'
 import fetch, { type Response } from 'node-fetch'
 import type { Clock } from '../runner/clock.js'
 import {
   AmbiguousWriteError,
+  OversizedAnswerError,
   CancelledError,
   DeadlineError,
   ServiceError,
@@ -10,6 +12,7 @@ import {
 } from './errors.js'
 import { RateBudget, type BudgetName } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter } from './retry.js'
+import { redactText } from '../report/redact.js'
 import {
   parseIntegrations,
   parseLogPage,
@@ -83,6 +86,8 @@ export interface HttpApiConfig {
   random?: () => number
   requestTimeoutMs?: number
   maxAttempts?: number
+  /** Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number
   debug?: (message: string) => void
 }
 
@@ -103,6 +108,8 @@ interface RequestSpec {
   write: boolean
   /** What the action was doing, for error messages ("create the agent run"). */
   what: string
+  /** Below the client's cap. */
+  maxBytes?: number
 }
 
 type Attempt<T> =
@@ -114,7 +121,68 @@ const MAX_RATE_LIMITED_ATTEMPTS = 12
 /** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
 const RETRY_AFTER_SPREAD_MS = 1_000
 
+/**
+ * The largest answer read: a page of 100 log entries of 100 KB each fits ten times over, and what is
+ * read stays far below the step's memory target (200 MB) once parsed. Past it the read is stopped.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
+/**
+ * A page of the log: far less, as every page is parsed, redacted, mirrored and written in turn. The
+ * log reader asks for fewer entries when they are large (pages of about 1 MiB).
+ */
+export const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024
+
+/** An answer larger than the cap: the read was stopped there. */
+class TooLargeError extends Error {}
+
+/** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
+function discard(response: Response): void {
+  ;(response.body as unknown as { destroy?: () => void } | null)?.destroy?.()
+}
+
+/** The body as text, read as it arrives and stopped past `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  const tooLarge = (): TooLargeError =>
+    new TooLargeError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`)
+  const body = response.body
+  if (declared > maxBytes) {
+    discard(response)
+    throw tooLarge()
+  }
+  if (!body) return ''
+  // Decoded as it arrives: no second copy of the whole answer outside the heap.
+  const decoder = new StringDecoder('utf8')
+  const parts: string[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += buffer.length
+    if (size > maxBytes) {
+      discard(response)
+      throw tooLarge()
+    }
+    parts.push(decoder.write(buffer))
+  }
+  parts.push(decoder.end())
+  return parts.join('')
+}
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/** A 3xx is never followed: it names where it pointed, so a wrong base-url can be told from a hostile one. */
+function redirectMessage(what: string, response: Response, baseUrl: string): string {
+  const location = response.headers.get('location') ?? ''
+  let target = 'no Location'
+  try {
+    const url = new URL(location, baseUrl)
+    target = url.host === new URL(baseUrl).host ? `${url.protocol}//${url.host} (the same host)` : url.host
+  } catch {
+    if (location) target = 'an invalid Location'
+  }
+  return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`
+}
 
 export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
@@ -185,9 +253,10 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       query: { skip, limit },
       budgets: ['general', 'logs'],
       write: false,
-      what: `read the log of agent run ${runId}`
+      what: `read the log of agent run ${runId}`,
+      maxBytes: MAX_LOG_PAGE_BYTES
     }
-    return this.send(spec, body => parseLogPage(body, runId), options)
+    return this.send(spec, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), options)
   }
 
   async listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>> {
@@ -277,7 +346,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
   private async send<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     options: CallOptions = {}
   ): Promise<T> {
     const maxAttempts = options.maxAttempts ?? this.maxAttempts
@@ -313,7 +382,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
 
   private async attempt<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     attempt: number,
     options: CallOptions
   ): Promise<Attempt<T>> {
@@ -339,11 +408,33 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
           ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        // A redirect would carry the prompt (or the token) to wherever the answer points.
+        redirect: 'manual',
         signal
       })
-      text = await response.text()
+      if (response.status >= 300 && response.status < 400) {
+        discard(response)
+        throw new ServiceError(
+          this.redact(redirectMessage(spec.what, response, this.baseUrl)),
+          response.status,
+          false
+        )
+      }
+      text = await readCapped(
+        response,
+        Math.min(spec.maxBytes ?? Infinity, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
+      )
     } catch (error) {
+      if (error instanceof ServiceError) throw error
       if (cancellation?.aborted) throw new CancelledError()
+      if (error instanceof TooLargeError) {
+        // Stopped by us, not lost: the answer was there, too large to be one we can use; sent
+        // again, the same request would get it again.
+        const reason = error.message
+        this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`)
+        if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`)
+        throw new OversizedAnswerError(`Could not ${spec.what}: ${reason}`)
+      }
       const code = (error as { code?: string }).code ?? ''
       const reason = timeout.aborted
         ? `no answer within ${timeoutMs} ms`
@@ -360,7 +451,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     )
     if (response.ok) {
       try {
-        return { kind: 'done', value: parse(JSON.parse(text)) }
+        return { kind: 'done', value: parse(JSON.parse(text), text.length) }
       } catch (error) {
         const reason =
           error instanceof SyntaxError
@@ -424,9 +515,9 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     return Math.max(1, Math.min(this.requestTimeoutMs, left))
   }
 
-  /** Error bodies may echo the request (headers included): the token never leaves through them. */
+  /** Error bodies may echo the request (headers included): the token never leaves through them, in any form. */
   private redact(text: string): string {
-    return this.config.token ? text.split(this.config.token).join('***') : text
+    return this.config.token ? redactText(text, [this.config.token]) : text
   }
 
   private debug(message: string): void {

@@ -43,6 +43,10 @@ export interface LogPage {
   totalLogs: number | null
   /** The run's result, which travels with the entries too (undefined: the page did not say). */
   result?: string | null
+  /** Size of the answer in characters, when read over HTTP: the log reader sizes its pages by it. */
+  bytes?: number
+  /** The page was as long as asked for (the reader may ask for fewer than its caller did). */
+  full?: boolean
 }
 
 export interface Page<T> {

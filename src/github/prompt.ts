@@ -15,13 +15,57 @@ function stripInvisible(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }
 
-/** Thread text without what a reader cannot see: HTML comments and invisible characters. */
+/** Thread text without what a reader cannot see: HTML comments, link reference definitions, invisible characters. */
 export function stripHidden(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(INVISIBLE, '')
-    .trim()
+  const normalized = text.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?(-->|$)/g, '')
+  return withoutLinkDefinitions(normalized).replace(INVISIBLE, '').trim()
+}
+
+/** A title of a link reference definition: no blank line inside. */
+const TITLE = String.raw`(?:"(?:[^"\\\n]|\\.|\n(?![ \t]*\n))*"|'(?:[^'\\\n]|\\.|\n(?![ \t]*\n))*'|\((?:[^()\\\n]|\\.|\n(?![ \t]*\n))*\))`
+/**
+ * CommonMark's link reference definition (`[label]: destination "title"`, the title on the next line
+ * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees.
+ */
+const LINK_DEFINITION = new RegExp(
+  String.raw`^ {0,3}\[(?=[^\]]*[^\s\]])(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)` +
+    String.raw`(?:(?:[ \t]+|[ \t]*\n[ \t]*)${TITLE})?[ \t]*(?:\n|$)`,
+  'y'
+)
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * The text without its link reference definitions, where CommonMark sees them: not inside a fenced
+ * code block, and not interrupting a paragraph (there they are shown as written).
+ */
+function withoutLinkDefinitions(text: string): string {
+  const out: string[] = []
+  let fence: string | undefined
+  let inParagraph = false
+  let at = 0
+  while (at < text.length) {
+    const end = text.indexOf('\n', at)
+    const lineEnd = end < 0 ? text.length : end + 1
+    const line = text.slice(at, end < 0 ? text.length : end)
+    const marker = FENCE.exec(line)?.[1]
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else if (marker) {
+      fence = marker
+      inParagraph = false
+    } else if (!inParagraph) {
+      LINK_DEFINITION.lastIndex = 0
+      const found = LINK_DEFINITION.exec(text.slice(at))
+      if (found && found[0].length > 0) {
+        at += found[0].length
+        continue
+      }
+    }
+    if (!fence && !marker) inParagraph = line.trim() !== '' && !/^ {4}|^\t/.test(line)
+    out.push(text.slice(at, lineEnd))
+    at = lineEnd
+  }
+  return out.join('')
 }
 
 function quoted(text: string, max: number): string {

@@ -94,6 +94,11 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
  * space or the end; undefined otherwise.
  */
 export function matchPhrase(body: string, phrase: string): string | undefined {
+  // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
+  // fenced block starts with its fence, so the phrase inside it is not at the start either.)
+  const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? ''
+  if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
+    return undefined
   const start = body.replace(/^\s+/, '')
   if (!start.toLowerCase().startsWith(phrase.toLowerCase())) return undefined
   const rest = start.slice(phrase.length)

@@ -39,11 +39,35 @@ export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`
 }
 
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/
+
 /** `text` cut to `max` characters, saying how much was left out. */
 export function trimmed(text: string, max: number): string {
   if (text.length <= max) return text
+  // Cut before (a kept entry): its note still tells the true count.
+  const note = CUT_NOTE.exec(text.slice(-40))
+  if (note && text.length - note[0].length <= max) return text
   const kept = cutChars(text, max)
   return `${kept}\n… (${text.length - kept.length} more characters)`
+}
+
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+export function cutEntry(entry: LogEntry, max: number): LogEntry {
+  // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+  const copy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8')
+  const cut = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.length > max ? copy(trimmed(value, max)) : value
+    if (value === null || typeof value !== 'object') return value
+    const text = valueText(value)
+    return text.length > max ? copy(trimmed(text, max)) : value
+  }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(entry)) out[key] = cut(value)
+  return out as unknown as LogEntry
 }
 
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */

@@ -31,6 +31,8 @@ export interface SummaryInput {
   report: RunReport
   /** The entries mirrored by this step, for the timeline; undefined leaves the timeline out. */
   entries?: LogEntry[]
+  /** Entries not kept in `entries` (a long log): after how many of them, and how many. */
+  entriesLeftOut?: { after: number; count: number }
   logFile?: string
   limitBytes?: number
 }
@@ -80,12 +82,10 @@ export function renderSummary(input: SummaryInput): string {
   const text = head.join('\n')
   if (entries.length > 0) {
     const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000
-    ;({ markdown: log, shown } = timeline(entries, budget))
+    ;({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut))
   }
-  const filled = text.replace(
-    LOG_ENTRIES_CELL,
-    logEntriesCell(report.entriesSeen, entries.length - shown, input.logFile)
-  )
+  const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown
+  const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile))
   return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit)
 }
 
@@ -99,7 +99,7 @@ function logEntriesCell(seen: number, leftOut: number, logFile?: string): string
   const where =
     logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : ''
   if (leftOut <= 0) return where ? `${seen} (${where})` : `${seen}`
-  return `${seen}, ${seen - leftOut} shown below${where ? ` (${where})` : ''}`
+  return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`
 }
 
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
@@ -185,22 +185,27 @@ const GIST_CHARS = 200
  * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
  * the last ones are kept (how it began, how it ended) and the count left out is said in between.
  */
-function timeline(entries: LogEntry[], budget: number): { markdown: string; shown: number } {
+function timeline(
+  entries: LogEntry[],
+  budget: number,
+  leftOut: { after: number; count: number } = { after: entries.length, count: 0 }
+): { markdown: string; shown: number } {
   const blocks = entries.map(entryBlock)
   const sizes = blocks.map(block => Buffer.byteLength(block))
-  if (sizes.reduce((sum, size) => sum + size, 0) <= budget)
+  if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
     return { markdown: blocks.join(''), shown: blocks.length }
 
   const note = (left: number): string =>
     `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`
-  const room = budget - Buffer.byteLength(note(entries.length))
+  const room = budget - Buffer.byteLength(note(entries.length + leftOut.count))
+  // The first ones up to half the room (never past those kept before the gap), the last ones after.
   let head = 0
   let used = 0
-  while (head < blocks.length && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
+  while (head < leftOut.after && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
   let tail = blocks.length
   while (tail > head && used + (sizes[tail - 1] as number) <= room) used += sizes[--tail] as number
   return {
-    markdown: blocks.slice(0, head).join('') + note(tail - head) + blocks.slice(tail).join(''),
+    markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
     shown: head + blocks.length - tail
   }
 }

@@ -133,6 +133,7 @@ export class RunWatcher {
           // A full page, or a total beyond what we have, means more is waiting right now.
           more =
             page.logs.length >= LOG_PAGE_LIMIT ||
+            page.full === true ||
             (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
           // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself,
           // unless it was just seen ended and this read only collected what it wrote before.

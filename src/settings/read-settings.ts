@@ -97,8 +97,10 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     agentType,
     metadata: metadataObject(input('metadata'), problems),
     wait: boolean('wait', input('wait'), problems),
-    timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems) * 60_000,
-    pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems) * 1000,
+    timeoutMs:
+      positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
+    pollIntervalMs:
+      positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000,
     failOn,
     mirrorToConsole: mirror.has('console'),
     mirrorToSummary: mirror.has('summary'),
@@ -135,10 +137,21 @@ function optionalInteger(name: string, text: string, problems: string[]): number
   return text ? positiveInteger(name, text, problems) : undefined
 }
 
-function positiveNumber(name: string, text: string, problems: string[]): number {
+/**
+ * Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. The
+ * documented maxima stay below it: 35,000 minutes (about 24.3 days), and a day between polls.
+ */
+export const MAX_TIMEOUT_MINUTES = 35_000
+export const MAX_POLL_INTERVAL_SECONDS = 86_400
+
+function positiveNumber(name: string, text: string, problems: string[], max: number): number {
   const value = Number(text)
   if (!/^\d*\.?\d+$/.test(text) || !Number.isFinite(value) || value <= 0) {
     problems.push(`${name}: expected a positive number (fractions allowed), got "${text}"`)
+    return 1
+  }
+  if (value > max) {
+    problems.push(`${name}: expected at most ${max} (what the runner's timers can hold), got "${text}"`)
     return 1
   }
   return value

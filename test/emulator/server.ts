@@ -360,6 +360,8 @@ export class AgentRunEmulator {
       let answer: Answer
       if (fault?.kind === 'status') {
         answer = faultAnswer(fault)
+      } else if (fault?.kind === 'redirect') {
+        answer = { status: fault.status, text: '', headers: { location: fault.location } }
       } else if (!match.route) {
         answer = match.allowed
           ? json({ detail: 'Method Not Allowed' }, 405, { allow: match.allowed })
@@ -443,8 +445,13 @@ export class AgentRunEmulator {
         return
       }
       case 'drift':
-        if (isObject(answer.value)) answer = { ...answer, value: fault.mutate(structuredClone(answer.value)) }
+        if (isObject(answer.value))
+          answer = { ...answer, value: fault.mutate(structuredClone(answer.value), record.query) }
         break
+      case 'huge':
+        record.status = 200
+        this.writeHuge(response, fault.bytes)
+        return
     }
     const logs = isObject(answer.value) ? answer.value.logs : undefined
     if (answer.status === 200 && Array.isArray(logs) && !response.destroyed) record.served = logs.length
@@ -454,6 +461,27 @@ export class AgentRunEmulator {
   private write(response: ServerResponse, answer: Answer): void {
     const { body, contentType } = encode(answer)
     this.writeRaw(response, answer.status, Buffer.from(body), contentType, answer.headers)
+  }
+
+  /** `{"padding":"xxx…"}` of exactly `bytes` bytes, written as the socket drains. */
+  private writeHuge(response: ServerResponse, bytes: number): void {
+    if (response.destroyed || response.socket?.destroyed) return
+    const head = '{"padding":"'
+    const tail = '"}'
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) })
+    response.write(head)
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    let left = Math.max(0, bytes - head.length - tail.length)
+    const pump = (): void => {
+      while (left > 0 && !response.destroyed) {
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
+        left -= piece.length
+        if (!response.write(piece)) return void response.once('drain', pump)
+      }
+      if (!response.destroyed) response.end(tail)
+    }
+    response.on('error', () => undefined)
+    pump()
   }
 
   private writeRaw(

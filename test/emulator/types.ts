@@ -220,7 +220,17 @@ export type Fault =
   /** Handle the request, then answer 200 with the first half of the JSON body. */
   | { kind: 'truncated' }
   /** Handle the request, then transform its JSON body before sending it (ALPHA endpoint drift). */
-  | { kind: 'drift'; mutate: (body: Record<string, unknown>) => Record<string, unknown> }
+  | {
+      kind: 'drift'
+      mutate: (body: Record<string, unknown>, query: Record<string, string>) => Record<string, unknown>
+    }
+  /**
+   * Hostile: handle the request, then answer 200 with a JSON body of `bytes` bytes (one long string
+   * field), streamed in chunks so the emulator itself never holds it.
+   */
+  | { kind: 'huge'; bytes: number }
+  /** Hostile: answer with a redirect (no side effect) to `location`. */
+  | { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location: string }
 
 export interface FaultRule {
   /** Default: any route. */

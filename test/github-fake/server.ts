@@ -360,6 +360,7 @@ export class FakeGitHub {
   private readonly storedReactions: StoredReaction[] = []
   private readonly pullRequests = new Map<number, StoredPullRequest>()
   private readonly faults: InjectedFault[] = []
+  private readonly hangs: Array<{ hitsLeft: number; pathPattern?: RegExp; method?: string }> = []
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
   private nextCommentId = FIRST_COMMENT_ID
@@ -561,6 +562,15 @@ export class FakeGitHub {
     this.faults.push({ hitsLeft: times, pathPattern, answer: () => gitHubError(status, message) })
   }
 
+  /**
+   * Hostile: the next `times` matching requests (path as for the other faults, and method when
+   * given) are never answered; the connection stays open until the fake stops.
+   */
+  injectHang(times: number, pathPattern?: RegExp, method?: string): void {
+    checkTimes(times)
+    this.hangs.push({ hitsLeft: times, pathPattern, method })
+  }
+
   // -- HTTP plumbing
 
   private receive(request: IncomingMessage, response: ServerResponse): void {
@@ -578,6 +588,17 @@ export class FakeGitHub {
       status: 0
     }
     this.requests.push(record)
+    const hang = this.hangs.find(
+      candidate =>
+        candidate.hitsLeft > 0 &&
+        (!candidate.method || candidate.method === record.method) &&
+        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+    )
+    if (hang) {
+      hang.hitsLeft--
+      request.resume()
+      return
+    }
 
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -65,6 +65,14 @@ describe('readSettings', () => {
       { 'poll-interval': 'soon' },
       'poll-interval: expected a positive number (fractions allowed), got "soon"'
     ],
+    [
+      { 'timeout-minutes': '40000' },
+      'timeout-minutes: expected at most 35000 (what the runner\'s timers can hold), got "40000"'
+    ],
+    [
+      { 'poll-interval': '2147484' },
+      'poll-interval: expected at most 86400 (what the runner\'s timers can hold), got "2147484"'
+    ],
     [{ wait: 'yes' }, 'wait: expected true or false, got "yes"'],
     [{ 'agent-type': 'gpt' }, 'agent-type: expected one of codegen, claude_code, got "gpt"'],
     [{ metadata: '[1,2]' }, 'metadata: expected a JSON object, such as {"team": "platform"}'],
@@ -72,6 +80,13 @@ describe('readSettings', () => {
     [{ 'trigger-phrase': '/code gen' }, 'trigger-phrase: expected one word such as /codegen, got "/code gen"']
   ])('rejects %j', (bad, problem) => {
     expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
+  })
+
+  test('timers up to the documented maxima are taken', () => {
+    const settings = settingsFrom({ ...valid, 'timeout-minutes': '35000', 'poll-interval': '86400' })
+    expect(settings.timeoutMs).toBe(35_000 * 60_000)
+    expect(settings.timeoutMs).toBeLessThan(2 ** 31)
+    expect(settings.pollIntervalMs).toBe(86_400_000)
   })
 
   test('fail-on and mirror-logs take known words or none', () => {
