@@ -205,7 +205,8 @@ function timeline(
   let tail = blocks.length
   while (tail > head && used + (sizes[tail - 1] as number) <= room) used += sizes[--tail] as number
   return {
-    markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
+    markdown:
+      blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
     shown: head + blocks.length - tail
   }
 }
