@@ -16,6 +16,7 @@ beforeEach(async () => {
   await emulator.start()
   github = new FakeGitHub({ permissions: { alice: 'write' } })
   await github.start()
+  github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
   // The run keeps working: the step ends at its deadline.
   emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
 })
@@ -51,6 +52,7 @@ const CALLS: Array<[string, RegExp, string]> = [
   ['the reaction', /\/reactions$/, 'POST'],
   ['the identity lookup', /^\/user$/, 'GET'],
   ['the comment listing', /\/issues\/7\/comments$/, 'GET'],
+  ['the review comment listing', /\/pulls\/7\/comments$/, 'GET'],
   ['the pull request lookup', /\/pulls\/7$/, 'GET'],
   ['the tracking comment', /\/issues\/7\/comments$/, 'POST'],
   ['every comment edit', /\/issues\/comments\/\d+$/, 'PATCH']

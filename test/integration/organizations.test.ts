@@ -1,5 +1,6 @@
 import { account, AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
 import { runAction } from '../harness/runner-process.js'
+import { readerText, renderMarkdown } from '../support/render-markdown.js'
 
 /** Organizations, the set-up check, diagnosis and setup commands: the bundled action against the emulator. */
 
@@ -190,9 +191,10 @@ test('hostile organization names and an echoed token: no workflow command, no br
   expect(result.stdout.split('\n').slice(1).join('\n')).not.toContain(secret)
   expect(result.summary).not.toContain(secret)
   expect(result.summary).not.toContain('<img')
-  expect(result.summary).toContain(
-    '| Organization | ✅ ok | 2 ::error::pwned ::add-mask::x #[warning]legacy \\| cell &lt;img'
-  )
+  // As a reader sees it: the hostile name stays in its one cell, shown as text.
+  const html = renderMarkdown(result.summary)
+  expect(html.match(/<tr>/g)).toHaveLength(6)
+  expect(readerText(result.summary)).toContain('2 ::error::pwned ::add-mask::x #[warning]legacy | cell <img')
   // The refused read is the problem, after what was found before it.
   expect(result.summary).toContain('| GitHub integration | ❌ problem | refused (403) |')
   expect(errorOf(result.stdout)).toMatch(
