@@ -117,11 +117,12 @@ describe('service errors', () => {
 })
 
 describe('congestion on a shared token', () => {
-  test('a 429 halves the window down to an eighth, and successes win it back slowly', () => {
+  test('a 429 halves the allowance down to an eighth, and successes win it back slowly', () => {
     const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
-    window.congested()
+    for (let i = 0; i < 64; i++) window.record(i)
+    window.congested(100)
     expect(window.limit).toBe(32)
-    for (let i = 0; i < 10; i++) window.congested()
+    for (let i = 0; i < 10; i++) window.congested(100)
     expect(window.limit).toBe(8)
     for (let i = 0; i < 8; i++) window.relieved()
     expect(window.limit).toBe(9)
@@ -129,11 +130,20 @@ describe('congestion on a shared token', () => {
     expect(window.limit).toBe(64)
   })
 
-  test('the smaller limit is the one enforced', () => {
+  test('the allowance is cut from what the job was sending, not from the limit', () => {
+    const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
+    for (let i = 0; i < 20; i++) window.record(i * 10)
+    window.congested(300)
+    expect(window.limit).toBe(10)
+  })
+
+  test('the smaller allowance is enforced as a gap between requests', () => {
     const window = new SlidingWindow({ limit: 4, windowMs: 1_000 })
-    window.congested()
     window.record(0)
     window.record(1)
-    expect(window.delayAt(2)).toBe(1_000 + 500 - 2)
+    window.congested(2)
+    // Allowance 1 per second (half of the 2 sent, above the floor of 4/8): 1 s after the last.
+    expect(window.delayAt(2)).toBe(1_000 + 1 - 2)
+    expect(window.delayAt(1_001)).toBe(0)
   })
 })
