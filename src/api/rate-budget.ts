@@ -11,7 +11,8 @@
  *   looks no sooner: what is left of the window is spread over the time until it frees;
  * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
  *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
- *   cut acts as a minimum gap between requests, never as a stall of a whole window.
+ *   cut slows the looks (the pace), never stalls a whole window; the refused request itself is
+ *   retried after the client's back-off (Retry-After, or exponential with jitter).
  */
 
 export interface RateWindow {
@@ -54,6 +55,8 @@ export class SlidingWindow {
   private readonly sent: number[] = []
   /** Requests per window this job allows itself after the 429s seen (the limit when none). */
   private allowed: number
+  /** When the first request was recorded: a young window's rate is measured over its age. */
+  private firstAt?: number
 
   constructor(
     private readonly window: RateWindow,
@@ -78,13 +81,14 @@ export class SlidingWindow {
     const room = end ? this.window.limit : this.usable
     const hard =
       this.sent.length < room ? 0 : (this.sent[this.sent.length - room] as number) + this.span - now
-    return Math.max(0, hard, this.congestionDelayAt(now))
+    return Math.max(0, hard)
   }
 
   /**
-   * How often requests can follow one another from `now` on without ever waiting on the hard rule
-   * or the congestion: the steady gap (window / usable), or what is left of the window spread
-   * over the time until its oldest request leaves, whichever is longer.
+   * How often requests can follow one another from `now` on without ever waiting on the hard rule,
+   * and within the rate congestion left: the steady gap (window / usable), what is left of the
+   * window spread over the time until its oldest request leaves, or window / allowed rate, whichever
+   * is longest.
    */
   paceAt(now: number): Pace {
     this.forget(now)
@@ -103,7 +107,9 @@ export class SlidingWindow {
    */
   congested(now: number): void {
     this.forget(now)
-    const sending = Math.max(1, this.sent.length)
+    // The requests sent in the window, and the refused one, over the window (or its age when younger).
+    const age = Math.min(this.window.windowMs, now - (this.firstAt ?? now))
+    const sending = ((this.sent.length + 1) * this.window.windowMs) / Math.max(1, age)
     this.allowed = Math.max(1, this.window.limit / CONGESTION_FLOOR, Math.min(this.allowed, sending) / 2)
   }
 
@@ -113,6 +119,7 @@ export class SlidingWindow {
   }
 
   record(now: number): void {
+    this.firstAt ??= now
     let index = this.sent.length
     while (index > 0 && (this.sent[index - 1] as number) > now) index--
     this.sent.splice(index, 0, now)
@@ -133,12 +140,6 @@ export class SlidingWindow {
   /** The window with its margin. */
   private get span(): number {
     return this.window.windowMs + SKEW_MARGIN_MS
-  }
-
-  private congestionDelayAt(now: number): number {
-    if (this.allowed >= this.window.limit) return 0
-    const last = this.sent[this.sent.length - 1]
-    return last === undefined ? 0 : last + this.window.windowMs / this.limit - now
   }
 
   private forget(now: number): void {

@@ -156,17 +156,25 @@ describe('the budget spends each window evenly, with a reserve for the end', () 
     expect(budget.delayAt(['logs'], 10_600)).toBe(0)
   })
 
-  test('congestion: a 429 halves the rate the job was sending, and sets the pace as a gap, not a stall', () => {
+  test('congestion: a 429 halves the rate the job was sending, and slows the looks, not the retry', () => {
     const budget = new RateBudget()
-    // A job looking every 5 s for a minute: 12 reads in the window.
+    // A job looking every 5 s for a minute: 12 reads in the window, and the 13th refused.
     for (let look = 0; look < 12; look++) budget.record([...LOOK], look * 5_000)
-    budget.congested([...LOOK], 56_000)
-    // 12 halved is 6, below the floor of an eighth of 60 (7.5 → 7): one look every 60 s / 7.
-    expect(budget.paceAt([...LOOK], 56_000)).toEqual({ gapMs: 8_572, congested: true })
-    // Not a stall until the window empties: the next look waits one gap after the last.
-    expect(budget.delayAt([...LOOK], 56_000)).toBe(55_000 + 60_000 / 7 - 56_000)
+    budget.congested([...LOOK], 60_000)
+    // 13 halved is 6.5, below the floor of an eighth of 60 (7.5 → 7): one look every 60 s / 7.
+    expect(budget.paceAt([...LOOK], 60_000)).toEqual({ gapMs: 8_572, congested: true })
+    // The refused request itself is retried after the client's back-off: the window has room.
+    expect(budget.delayAt([...LOOK], 60_000)).toBe(0)
     // Successes win it back: a window's worth of them, one more request per window.
     for (let i = 0; i < 7; i++) budget.relieved([...LOOK])
-    expect(budget.paceAt([...LOOK], 56_000).gapMs).toBe(7_500)
+    expect(budget.paceAt([...LOOK], 60_000).gapMs).toBe(7_500)
+  })
+
+  test('congestion on a young window: the rate is measured over its age, so a fast job is cut less', () => {
+    const budget = new RateBudget()
+    // Four reads in the first two seconds: 120 a minute, capped by the limit (60), halved.
+    for (let read = 0; read < 4; read++) budget.record([...LOOK], read * 500)
+    budget.congested([...LOOK], 2_000)
+    expect(budget.paceAt([...LOOK], 2_000)).toEqual({ gapMs: 2_000, congested: true })
   })
 })

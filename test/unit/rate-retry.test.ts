@@ -132,18 +132,19 @@ describe('congestion on a shared token', () => {
 
   test('the allowance is cut from what the job was sending, not from the limit', () => {
     const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
-    for (let i = 0; i < 20; i++) window.record(i * 10)
-    window.congested(300)
+    for (let i = 0; i < 19; i++) window.record(i * 50)
+    // 19 sent and one refused within the window: 20, halved.
+    window.congested(1_000)
     expect(window.limit).toBe(10)
   })
 
-  test('the smaller allowance is enforced as a gap between requests', () => {
+  test('the smaller allowance sets the pace, a gap between requests', () => {
     const window = new SlidingWindow({ limit: 4, windowMs: 1_000 })
     window.record(0)
     window.record(1)
-    window.congested(2)
-    // Allowance 1 per second (half of the 2 sent, above the floor of 4/8): 1 s after the last.
-    expect(window.delayAt(2)).toBe(1_000 + 1 - 2)
-    expect(window.delayAt(1_001)).toBe(0)
+    window.congested(1_000)
+    // 2 sent and 1 refused, halved: 1.5, the floor (4/8) below it; one request a second.
+    expect(window.paceAt(1_000)).toEqual({ gapMs: 1_000, congested: true })
+    expect(window.delayAt(1_000)).toBe(0)
   })
 })
