@@ -8,7 +8,8 @@
  *   margin); a request that sees the end of the run (the final run read, the last log page) may
  *   use the reserve, so seeing the end never waits on a window that the polling emptied;
  * - pace: the watcher asks `paceAt` how often it can look without ever meeting the hard rule, and
- *   looks no sooner: what is left of the window is spread over the time until it frees;
+ *   looks no sooner: past the first few requests, what is left of the window is spread over the
+ *   time until it frees;
  * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
  *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
  *   cut slows the looks (the pace), never stalls a whole window; the refused request itself is
@@ -37,6 +38,12 @@ export const END_RESERVE: Record<BudgetName, number> = { general: 2, create: 0, 
 
 /** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
 const CONGESTION_FLOOR = 8
+
+/**
+ * Requests a window lets go at the caller's own pace before it spreads the rest: a short run (or a
+ * test) is followed as closely as asked, and ten of sixty never empty a window.
+ */
+export const FREE_REQUESTS = 10
 
 /** Our clock and the service's disagree by the network's latency: keep a margin. */
 export const SKEW_MARGIN_MS = 500
@@ -92,13 +99,17 @@ export class SlidingWindow {
    */
   paceAt(now: number): Pace {
     this.forget(now)
+    const congestion = this.allowed < this.window.limit ? this.window.windowMs / this.limit : 0
+    if (this.sent.length < Math.min(FREE_REQUESTS, this.usable))
+      return { gapMs: Math.ceil(congestion), congested: congestion > 0 }
     const steady = this.span / this.usable
     const room = this.usable - this.sent.length
-    const oldest = this.sent[0]
-    const spread =
-      oldest === undefined ? 0 : room <= 0 ? this.delayAt(now) : (oldest + this.span - now) / room
-    const congestion = this.allowed < this.window.limit ? this.window.windowMs / this.limit : 0
-    return { gapMs: Math.ceil(Math.max(steady, spread, congestion)), congested: congestion > steady }
+    const oldest = this.sent[0] as number
+    const spread = room <= 0 ? this.delayAt(now) : (oldest + this.span - now) / room
+    return {
+      gapMs: Math.ceil(Math.max(steady, spread, congestion)),
+      congested: congestion > Math.max(steady, spread)
+    }
   }
 
   /**

@@ -84,12 +84,24 @@ describe('nextLook: the policy under the budget', () => {
 describe('the budget spends each window evenly, with a reserve for the end', () => {
   const LOOK = ['general', 'logs'] as const
 
+  test('the first ten requests of a window go at the pace asked, then the rest is spread', () => {
+    const budget = new RateBudget()
+    for (let look = 0; look < 10; look++) {
+      expect(budget.paceAt([...LOOK], look * 50)).toEqual({ gapMs: 0, congested: false })
+      budget.record([...LOOK], look * 50)
+    }
+    // 49 left of the 59 usable (one kept for the end) until the first leaves, 60.5 s after it.
+    expect(budget.paceAt([...LOOK], 500)).toEqual({ gapMs: Math.ceil(60_000 / 49), congested: false })
+  })
+
   test('the steady pace of a look is the log window spread over its limit less the reserve', () => {
     const budget = new RateBudget()
-    // 60 log reads per 60 s, one kept for the end, half a second of margin: 60.5 s / 59.
-    expect(budget.paceAt([...LOOK], 0)).toEqual({ gapMs: 1_026, congested: false })
-    // A run read alone: 60 per 30 s, two kept back: 30.5 s / 58.
-    expect(budget.paceAt(['general'], 0)).toEqual({ gapMs: 526, congested: false })
+    // Looks every 2 s for a minute, a window's worth: then 60.5 s / 59 (one kept for the end).
+    for (let look = 0; look < 31; look++) budget.record([...LOOK], look * 2_000)
+    expect(budget.paceAt([...LOOK], 60_400)).toEqual({ gapMs: 1_026, congested: false })
+    // A run read alone, past its first ten: 60 per 30 s, two kept back: 30.5 s / 58.
+    for (let read = 0; read < 10; read++) budget.record(['general'], 100_000 + read * 3_000)
+    expect(budget.paceAt(['general'], 130_000)).toEqual({ gapMs: 526, congested: false })
   })
 
   test('looks at the pace never wait on the window, over ten minutes', () => {
