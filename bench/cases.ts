@@ -162,11 +162,15 @@ function mirrorDelays(requests: RecordedRequest[], created: number, timeline: Ti
   const reads = requests.filter(isLogRead)
   return timeline.entryTimes.map((at, index) => {
     const appeared = created + at
-    const read = reads.find(request => {
+    const covers = (request: RecordedRequest): boolean => {
       const skip = Number(request.query.skip ?? 0)
-      return request.at >= appeared && skip <= index && index < skip + Number(request.query.limit ?? 100)
-    })
-    return read ? read.at - appeared : Number.NaN
+      return skip <= index && index < skip + Number(request.query.limit ?? 100)
+    }
+    const read = reads.find(request => request.at >= appeared && covers(request))
+    if (read) return read.at - appeared
+    // The entry appeared between a read's arrival (when it is recorded) and its handling: that
+    // read returned it at once.
+    return reads.some(covers) ? 0 : Number.NaN
   })
 }
 
