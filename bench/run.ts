@@ -36,6 +36,7 @@ import {
   realistic,
   startUp
 } from './cases.js'
+import { ENDLESS_ENTRY_BYTES, ENDLESS_TIMEOUT_MINUTES, endlessLogRun, hugeResponseRun } from './hostile.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const RESULTS = join(ROOT, 'bench', 'results', 'latest.json')
@@ -118,7 +119,7 @@ function commit(): { sha: string; dirty: boolean } {
   }
 }
 
-const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs', 'fast'] as const
+const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs', 'fast', 'hostile'] as const
 type CaseName = (typeof CASES)[number]
 
 /** `node build/bench/run.js startup large` runs only those cases (and writes only-….json, not latest.json). */
@@ -149,6 +150,13 @@ async function main(): Promise<void> {
     const large = await largeRunAndCatchUp()
     raw.large = large
     rows.push(...catchUpRows(large), ...largeRows(large))
+  }
+  if (cases.has('hostile')) {
+    console.log(`hostile service: an endless log for ${ENDLESS_TIMEOUT_MINUTES * 60} s, one 300 MB answer …`)
+    const endless = await endlessLogRun()
+    const huge = await hugeResponseRun()
+    raw.hostile = { endless, huge }
+    rows.push(...hostileRows(endless, huge))
   }
   // These run at the same time: mostly waiting, on emulators and tokens of their own.
   const concurrent = (['large', 'lag', 'realistic', 'jobs', 'fast'] as const).filter(name => cases.has(name))
@@ -222,7 +230,8 @@ async function main(): Promise<void> {
     'poll-interval',
     'Catch-up',
     'Large run',
-    `${JOBS} jobs`
+    `${JOBS} jobs`,
+    'Hostile'
   ]
   rows.sort(
     (a, b) => order.findIndex(p => a.group.startsWith(p)) - order.findIndex(p => b.group.startsWith(p))
@@ -552,6 +561,62 @@ function largeRows(large: Awaited<ReturnType<typeof largeRunAndCatchUp>>): Row[]
       target: 'complete',
       met: complete,
       values: { action: complete ? LARGE_ENTRIES : 0 }
+    }
+  ]
+}
+
+function hostileRows(
+  endless: Awaited<ReturnType<typeof endlessLogRun>>,
+  huge: Awaited<ReturnType<typeof hugeResponseRun>>
+): Row[] {
+  const limit = 200 * 1024 * 1024
+  const endlessGroup = `Hostile: endless log of ${ENDLESS_ENTRY_BYTES / 1024} KB entries, timeout-minutes ${ENDLESS_TIMEOUT_MINUTES}`
+  const hugeGroup = 'Hostile: one 300 MB answer'
+  return [
+    {
+      group: endlessGroup,
+      figure: 'endless log: peak RSS',
+      action: megabytes(endless.maxRssBytes),
+      beside: '',
+      target: '< 200 MB',
+      met: endless.maxRssBytes < limit,
+      values: { action: endless.maxRssBytes }
+    },
+    {
+      group: endlessGroup,
+      figure: 'endless log: step duration; outputs and summary written',
+      action: `${seconds(endless.stepMs)}; ${endless.reported ? `outcome ${endless.outcome}` : 'NO OUTPUTS'}`,
+      beside: '',
+      target: `<= ${ENDLESS_TIMEOUT_MINUTES * 60 + 5} s, written`,
+      met: endless.reported && endless.stepMs <= (ENDLESS_TIMEOUT_MINUTES * 60 + 5) * 1000,
+      values: { action: endless.stepMs }
+    },
+    {
+      group: endlessGroup,
+      figure: 'endless log: log file size',
+      action: megabytes(endless.logFileBytes),
+      beside: '',
+      target: '<= 256 MiB',
+      met: endless.logFileBytes <= 256 * 1024 * 1024 + 1024 * 1024,
+      values: { action: endless.logFileBytes }
+    },
+    {
+      group: hugeGroup,
+      figure: '300 MB answer: peak RSS',
+      action: megabytes(huge.maxRssBytes),
+      beside: '',
+      target: '< 200 MB',
+      met: huge.maxRssBytes < limit,
+      values: { action: huge.maxRssBytes }
+    },
+    {
+      group: hugeGroup,
+      figure: '300 MB answer: outputs and summary written',
+      action: huge.reported ? `outcome ${huge.outcome}, exit ${huge.exitCode}` : 'NO OUTPUTS',
+      beside: '',
+      target: 'written',
+      met: huge.reported,
+      values: { action: huge.stepMs }
     }
   ]
 }

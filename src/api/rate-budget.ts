@@ -21,20 +21,24 @@ export interface RateWindow {
   windowMs: number
 }
 
-export type BudgetName = 'general' | 'create' | 'logs'
+export type BudgetName = 'general' | 'create' | 'logs' | 'setup'
 
-/** The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s. */
+/**
+ * The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s,
+ * 5 setup-command generations per minute.
+ */
 export const DOCUMENTED_BUDGETS: Record<BudgetName, RateWindow> = {
   general: { limit: 60, windowMs: 30_000 },
   create: { limit: 10, windowMs: 60_000 },
-  logs: { limit: 60, windowMs: 60_000 }
+  logs: { limit: 60, windowMs: 60_000 },
+  setup: { limit: 5, windowMs: 60_000 }
 }
 
 /**
  * Kept back for the end in each window: the last log page (logs, general) and the final run read
  * (general). Creates have nothing to keep back.
  */
-export const END_RESERVE: Record<BudgetName, number> = { general: 2, create: 0, logs: 1 }
+export const END_RESERVE: Record<BudgetName, number> = { general: 2, create: 0, logs: 1, setup: 0 }
 
 /** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
 const CONGESTION_FLOOR = 8
@@ -162,11 +166,18 @@ export class SlidingWindow {
 export class RateBudget {
   private readonly windows: Record<BudgetName, SlidingWindow>
 
-  constructor(budgets: Record<BudgetName, RateWindow> = DOCUMENTED_BUDGETS, reserve = END_RESERVE) {
+  /** A window left out (a budget set made before `setup` existed) keeps its documented limit. */
+  constructor(
+    budgets: Partial<Record<BudgetName, RateWindow>> = DOCUMENTED_BUDGETS,
+    reserve: Partial<Record<BudgetName, number>> = END_RESERVE
+  ) {
+    const window = (name: BudgetName): SlidingWindow =>
+      new SlidingWindow(budgets[name] ?? DOCUMENTED_BUDGETS[name], reserve[name] ?? 0)
     this.windows = {
-      general: new SlidingWindow(budgets.general, reserve.general),
-      create: new SlidingWindow(budgets.create, reserve.create),
-      logs: new SlidingWindow(budgets.logs, reserve.logs)
+      general: window('general'),
+      create: window('create'),
+      logs: window('logs'),
+      setup: window('setup')
     }
   }
 
@@ -196,11 +207,11 @@ export class RateBudget {
 
   /**
    * The service refused a request counted in `names` with 429: others share the token. The create
-   * window stays as it is: a step sends a few creates at most, and slowing it would only hold the
-   * step's one run back by a minute (or end a short step at once, the wait being past its deadline).
+   * and setup windows stay as they are: a step sends a few of them at most, and slowing them would only
+   * hold the step's one run back by a minute (or end a short step at once, the wait being past its deadline).
    */
   congested(names: BudgetName[], now: number): void {
-    for (const name of names) if (name !== 'create') this.windows[name].congested(now)
+    for (const name of names) if (name !== 'create' && name !== 'setup') this.windows[name].congested(now)
   }
 
   /** A request counted in `names` got through. */

@@ -225,6 +225,7 @@ export class RunWatcher {
       // A full page, or a total beyond what we have, means more is waiting right now.
       more:
         page.logs.length >= LOG_PAGE_LIMIT ||
+        page.full === true ||
         (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > state.cursor),
       hadStatus: page.status !== null
     }

@@ -28,8 +28,17 @@ describe('SlidingWindow', () => {
     expect(DOCUMENTED_BUDGETS).toEqual({
       general: { limit: 60, windowMs: 30_000 },
       create: { limit: 10, windowMs: 60_000 },
-      logs: { limit: 60, windowMs: 60_000 }
+      logs: { limit: 60, windowMs: 60_000 },
+      setup: { limit: 5, windowMs: 60_000 }
     })
+    // Setup-command generations: 5 in any minute, the sixth waits for the first to slide out.
+    const setup = new RateBudget()
+    for (let n = 0; n < 5; n++) {
+      expect(setup.delayAt(['general', 'setup'], n)).toBe(0)
+      setup.record(['general', 'setup'], n)
+    }
+    expect(setup.delayAt(['general', 'setup'], 5)).toBe(60_500 - 5)
+    expect(setup.delayAt(['general'], 5)).toBe(0)
     // Creates: at most 10 in any minute, each also counted in the general window.
     const budget = new RateBudget()
     const creates: number[] = []
