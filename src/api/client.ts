@@ -10,7 +10,7 @@ import {
   describeHttpError,
   serviceMessage
 } from './errors.js'
-import { RateBudget, type BudgetName } from './rate-budget.js'
+import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter } from './retry.js'
 import { redactText } from '../report/redact.js'
 import {
@@ -49,6 +49,8 @@ export interface CallOptions {
    * and given up at once when a wait for the budget or a retry could not end before its deadline.
    */
   lastRead?: boolean
+  /** A read that sees the run's end (its final read, its last log page): may use the budget's reserve. */
+  end?: boolean
 }
 
 /** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
@@ -59,6 +61,8 @@ export interface AgentRunApi {
   getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
   listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
   listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>>
+  /** How often a look (one log read, or one run read) can go on within the rate budget, from now. */
+  lookPace?(look: 'logs' | 'run'): Pace | undefined
 }
 
 /** The service's organization operations: who the token is, where it may act, setup commands. */
@@ -283,6 +287,11 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     return this.send(spec, body => parsePage(body, parseRun), options)
   }
 
+  lookPace(look: 'logs' | 'run'): Pace {
+    const names: BudgetName[] = look === 'logs' ? ['general', 'logs'] : ['general']
+    return this.budget.paceAt(names, this.config.clock.now())
+  }
+
   async listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>> {
     const spec: RequestSpec = {
       method: 'GET',
@@ -365,7 +374,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       lastReason = outcome.reason
       if (outcome.rateLimited) {
         this.stats.rateLimited++
-        this.budget.congested(spec.budgets)
+        this.budget.congested(spec.budgets, this.config.clock.now())
         if (++refusals >= maxRefusals) break
       } else if (++failures >= maxAttempts) break
       this.stats.retries++
@@ -424,7 +433,12 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
         response,
         Math.min(spec.maxBytes ?? Infinity, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
       )
+      // The service counted it at some moment before its answer: it counts here from the answer.
+      // A 429 was refused, not processed, and does not count at all: refusals alone would fill a
+      // window that congestion has shrunk.
+      this.budget.settle(spec.budgets, started, response.status === 429 ? undefined : this.config.clock.now())
     } catch (error) {
+      this.budget.settle(spec.budgets, started, this.config.clock.now())
       if (error instanceof ServiceError) throw error
       if (cancellation?.aborted) throw new CancelledError()
       if (error instanceof TooLargeError) {
@@ -464,9 +478,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     // Redact before cutting: a token cut in two by the length cap would no longer match.
     const detail = serviceMessage(this.redact(text))
     if (response.status === 429) {
-      // A rate-limited request was refused, not processed: safe to send again, writes included. Nor
-      // does it count in our windows: refusals alone would fill one that congestion has shrunk.
-      this.budget.refused(spec.budgets, started)
+      // A rate-limited request was refused, not processed: safe to send again, writes included.
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock.now())
       return {
         kind: 'retry',
@@ -489,7 +501,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
 
   private async waitForBudget(budgets: BudgetName[], options: CallOptions): Promise<void> {
     for (;;) {
-      const delay = this.budget.delayAt(budgets, this.config.clock.now())
+      const delay = this.budget.delayAt(budgets, this.config.clock.now(), options.end)
       if (delay <= 0) return
       this.debug(`waiting ${delay} ms to stay within the service's rate limits`)
       await this.sleepWithin(delay, options)

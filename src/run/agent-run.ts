@@ -97,7 +97,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   let skipEntries = 0
   let earlierResult: string | null | undefined
   // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
-  let restartSeen = false
+  let restarted = false
   try {
     if (plan.resumeRunId !== undefined) {
       logs = new LogReader(deps.api, plan.resumeRunId, notice)
@@ -118,7 +118,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
         deadline
       )
       run = resumed.run
-      restartSeen = resumed.restarted
+      restarted = resumed.restarted
     } else if (plan.setupCommands) {
       repoId =
         plan.repoId ??
@@ -166,7 +166,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
       pollIntervalMs: plan.pollIntervalMs,
       skipEntries,
       initialStatus: run.status ?? null,
-      ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now(), earlierResult } : {})
+      ...(mode === 'resume' && !restarted ? { resumedAt: deps.clock.now(), earlierResult } : {})
     })
     const status = watched.status ?? ''
     if (!watched.restarted) return notRestarted(run, watched, report)
