@@ -4,17 +4,13 @@
  * it as JSON to bench/results/latest.json, for comparing two commits. Figures, not pass/fail: the
  * process fails only when a run itself goes wrong.
  *
- * Time. The lag, the catch-up, the large run and the N jobs run at real pace and default settings.
- * The realistic 10-minute timeline is compressed 4x: its script's times AND the action's
- * poll-interval are divided by 4 (1.25 s), and the figures are reported in uncompressed units.
- * Compression is faithful because the watcher's pacing is a function of poll-interval alone below
- * its 5 s default (src/run/pacing.ts, unit-tested for it). What is NOT time-scaled is the action's
- * client-side rate budget (60 log reads per 60 s, documented limits): a compressed run sends its
- * requests 4x faster in wall time, and a budget that paced it would hide requests from the count.
- * So the compression is moderate: 8 requests per run-minute become 32 per wall minute, half the
- * budget, and the table prints the busiest wall minute of log reads to show the budget never bound.
- * The naive client runs against an emulator without rate limits there: its requests are counted,
- * not refused.
+ * Time. Every case runs at real pace, the realistic 10-minute timeline included (about 11 minutes
+ * in all, the other cases side by side with it): the fast looks after a FINAL_ANSWER (1 s) sit at
+ * the client's rate budget's pace (about 1 s, not time-scaled), so a compressed run would have the
+ * budget hold them back and undercount its requests (COMPRESSION in cases.ts). The table prints the
+ * busiest wall minute of log reads to show the budget never bound there. The naive client runs
+ * against an emulator without rate limits in the realistic case: its requests are counted, not
+ * refused.
  */
 
 import { execFileSync } from 'node:child_process'
@@ -28,6 +24,7 @@ import {
   COMPRESSION,
   DEFAULT_POLL_MS,
   detectionLag,
+  fastPollInterval,
   JOBS,
   jobsOnOneToken,
   LARGE_ENTRIES,
@@ -39,6 +36,7 @@ import {
   realistic,
   startUp
 } from './cases.js'
+import { ENDLESS_ENTRY_BYTES, ENDLESS_TIMEOUT_MINUTES, endlessLogRun, hugeResponseRun } from './hostile.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const RESULTS = join(ROOT, 'bench', 'results', 'latest.json')
@@ -121,7 +119,7 @@ function commit(): { sha: string; dirty: boolean } {
   }
 }
 
-const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs'] as const
+const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs', 'fast', 'hostile'] as const
 type CaseName = (typeof CASES)[number]
 
 /** `node build/bench/run.js startup large` runs only those cases (and writes only-….json, not latest.json). */
@@ -153,12 +151,20 @@ async function main(): Promise<void> {
     raw.large = large
     rows.push(...catchUpRows(large), ...largeRows(large))
   }
+  if (cases.has('hostile')) {
+    console.log(`hostile service: an endless log for ${ENDLESS_TIMEOUT_MINUTES * 60} s, one 300 MB answer …`)
+    const endless = await endlessLogRun()
+    const huge = await hugeResponseRun()
+    raw.hostile = { endless, huge }
+    rows.push(...hostileRows(endless, huge))
+  }
   // These run at the same time: mostly waiting, on emulators and tokens of their own.
-  const concurrent = (['large', 'lag', 'realistic', 'jobs'] as const).filter(name => cases.has(name))
+  const concurrent = (['large', 'lag', 'realistic', 'jobs', 'fast'] as const).filter(name => cases.has(name))
   if (concurrent.length > 0) {
     const names = concurrent.map(name => (name === 'large' ? 'budget-bound catch-up' : name))
-    console.log(`${names.join(', ')}, side by side (about 3 min) …`)
-    const [bound, realisticRuns, jobs, advisedJobs, lagFinal, lagStress, lagError] = await Promise.all([
+    const minutes = cases.has('realistic') ? 11 : 3
+    console.log(`${names.join(', ')}, side by side (about ${minutes} min) …`)
+    const [bound, realisticRuns, jobs, advisedJobs, lagFinal, lagStress, lagError, fast] = await Promise.all([
       cases.has('large') ? budgetBoundCatchUp() : undefined,
       cases.has('realistic') ? realistic([1, 2, 3, 4, 5]) : undefined,
       cases.has('jobs') ? jobsOnOneToken(JOBS, 300) : undefined,
@@ -166,7 +172,8 @@ async function main(): Promise<void> {
       cases.has('jobs') ? jobsOnOneToken(JOBS, 300, JOBS * 1000) : undefined,
       cases.has('lag') ? detectionLag('final-answer', range(101, 24), 300) : undefined,
       cases.has('lag') ? detectionLag('stress', range(201, 8), 700) : undefined,
-      cases.has('lag') ? detectionLag('error', range(301, 16), 400) : undefined
+      cases.has('lag') ? detectionLag('error', range(301, 20), 400) : undefined,
+      cases.has('fast') ? fastPollInterval() : undefined
     ])
     if (lagFinal && lagStress && lagError) {
       Object.assign(raw, { lagFinal, lagStress, lagError })
@@ -176,16 +183,17 @@ async function main(): Promise<void> {
           'FINAL_ANSWER 2-10 s before the end: p95',
           lagFinal,
           values => percentile(values, 0.95),
-          '<= 3 s',
-          3_000
+          '<= 2 s',
+          2_000
         ),
         lagRow(
-          'no FINAL_ANSWER, the end at a random moment: mean',
+          'no FINAL_ANSWER, the end in a quiet stretch at a random moment: max',
           lagError,
-          mean,
-          `<= ${DEFAULT_POLL_MS / 1000} s (poll-interval)`,
-          DEFAULT_POLL_MS
+          values => Math.max(...values),
+          `<= ${DEFAULT_POLL_MS / 1000 + 1} s (poll-interval + 1 s)`,
+          DEFAULT_POLL_MS + 1_000
         ),
+        lagRow('no FINAL_ANSWER, the end in a quiet stretch at a random moment: mean', lagError, mean, ''),
         lagRow('stress, FINAL_ANSWER 0.5-2 s before the end: median', lagStress, median, '(no target)'),
         lagRow(
           'stress, FINAL_ANSWER 0.5-2 s before the end: p95',
@@ -203,15 +211,28 @@ async function main(): Promise<void> {
       raw.realistic = realisticRuns
       rows.push(...realisticRows(realisticRuns))
     }
+    if (fast) {
+      raw.fastPollInterval = fast
+      rows.push(...fastRows(fast))
+    }
     if (jobs && advisedJobs) {
       Object.assign(raw, { jobs, advisedJobs })
       rows.push(
-        ...jobRows(jobs, 'default settings'),
-        ...jobRows(advisedJobs, `poll-interval ${JOBS} as advised`)
+        ...jobRows(jobs, 'default settings', true),
+        ...jobRows(advisedJobs, `poll-interval ${JOBS} as advised`, false)
       )
     }
   }
-  const order = ['Start-up', 'Detection lag', 'Realistic', 'Catch-up', 'Large run', `${JOBS} jobs`]
+  const order = [
+    'Start-up',
+    'Detection lag',
+    'Realistic',
+    'poll-interval',
+    'Catch-up',
+    'Large run',
+    `${JOBS} jobs`,
+    'Hostile'
+  ]
   rows.sort(
     (a, b) => order.findIndex(p => a.group.startsWith(p)) - order.findIndex(p => b.group.startsWith(p))
   )
@@ -269,7 +290,8 @@ function startRows(start: Awaited<ReturnType<typeof startUp>>, node: string): Ro
 }
 
 function realisticRows(runs: Awaited<ReturnType<typeof realistic>>): Row[] {
-  const group = `Realistic 10-minute timeline (${runs.length} runs of ${runs.map(run => run.entries).join('/')} entries, run ${COMPRESSION}x faster, figures in real time)`
+  const pace = COMPRESSION === 1 ? 'in real time' : `run ${COMPRESSION}x faster, figures in real time`
+  const group = `Realistic 10-minute timeline, default settings (${runs.length} runs of ${runs.map(run => run.entries).join('/')} entries, ${pace})`
   const action = median(runs.map(run => run.actionPerMinute))
   const naive = median(runs.map(run => run.naivePerMinute))
   const mirrorAction = median(runs.map(run => run.actionMirrorMs))
@@ -281,8 +303,8 @@ function realisticRows(runs: Awaited<ReturnType<typeof realistic>>): Row[] {
       figure: 'requests per run-minute; beside: naive client',
       action: action.toFixed(1),
       beside: naive.toFixed(1),
-      target: '<= 8 and <= naive / 3',
-      met: action <= 8 && action * 3 <= naive,
+      target: '<= 12 and <= naive / 2',
+      met: action <= 12 && action * 2 <= naive,
       values: { action, beside: naive }
     },
     {
@@ -318,8 +340,9 @@ function catchUpRows(large: Awaited<ReturnType<typeof largeRunAndCatchUp>>): Row
       figure: `${LARGE_ENTRIES} entries of 2 KB, ${pages} reads (${large.samples.length} runs): first read to all mirrored`,
       action: seconds(action),
       beside: seconds(naive),
-      target: '<= 110% of allowed',
-      met: action <= 1.1 * allowed,
+      // Issue 11: unchanged or better than before it (0.20-0.31 s on this kind of machine).
+      target: '<= 0.31 s',
+      met: action <= 310,
       values: { action, beside: naive }
     },
     {
@@ -366,9 +389,32 @@ function budgetBoundRows(bound: Awaited<ReturnType<typeof budgetBoundCatchUp>>):
   ]
 }
 
-function jobRows(jobs: Awaited<ReturnType<typeof jobsOnOneToken>>, settings: string): Row[] {
-  const group = `${JOBS} jobs on one token, ${settings} (90 s runs; beside: ${JOBS} naive clients at the same interval)`
+function jobRows(
+  jobs: Awaited<ReturnType<typeof jobsOnOneToken>>,
+  settings: string,
+  targets: boolean
+): Row[] {
+  const group = `${JOBS} jobs on one token, ${settings} (runs that end together; beside: ${JOBS} naive clients at the same interval)`
+  const pollMs = targets ? DEFAULT_POLL_MS : JOBS * 1000
   return [
+    {
+      group,
+      figure: 'all succeeded',
+      action: jobs.action.allSucceeded ? 'yes' : 'NO',
+      beside: '',
+      target: targets ? 'all' : '',
+      met: targets ? jobs.action.allSucceeded : undefined,
+      values: { action: jobs.action.allSucceeded ? 1 : 0 }
+    },
+    {
+      group,
+      figure: 'most 429s drawn by one job',
+      action: String(jobs.action.most429PerJob),
+      beside: '',
+      target: targets ? '<= 1' : '',
+      met: targets ? jobs.action.most429PerJob <= 1 : undefined,
+      values: { action: jobs.action.most429PerJob }
+    },
     {
       group,
       figure: 'requests in all',
@@ -390,8 +436,54 @@ function jobRows(jobs: Awaited<ReturnType<typeof jobsOnOneToken>>, settings: str
       figure: 'worst detection lag',
       action: seconds(jobs.action.worstLagMs),
       beside: seconds(jobs.naive.worstLagMs),
-      target: '',
+      target: targets ? `<= ${(2 * pollMs) / 1000} s (2 x poll-interval)` : '',
+      met: targets ? jobs.action.worstLagMs <= 2 * pollMs : undefined,
       values: { action: jobs.action.worstLagMs, beside: jobs.naive.worstLagMs }
+    }
+  ]
+}
+
+function fastRows(samples: Awaited<ReturnType<typeof fastPollInterval>>): Row[] {
+  const group = `poll-interval 0.05 on a 25 s run of 200 entries, documented limits (${samples.length} runs, worst shown)`
+  const refused = Math.max(...samples.map(sample => sample.rateLimited))
+  const seen = Math.max(...samples.map(sample => sample.endSeenMs))
+  const step = Math.max(...samples.map(sample => sample.stepEndMs))
+  const reads = Math.max(...samples.map(sample => sample.logReads))
+  return [
+    {
+      group,
+      figure: 'answered 429',
+      action: String(refused),
+      beside: '',
+      target: '0',
+      met: refused === 0,
+      values: { action: refused }
+    },
+    {
+      group,
+      figure: 'end seen after COMPLETE (first read after it)',
+      action: seconds(seen),
+      beside: '',
+      target: '<= 2 s',
+      met: seen <= 2_000,
+      values: { action: seen }
+    },
+    {
+      group,
+      figure: 'step exit after COMPLETE',
+      action: seconds(step),
+      beside: '',
+      target: '<= 3 s',
+      met: step <= 3_000,
+      values: { action: step }
+    },
+    {
+      group,
+      figure: 'log reads in all (the budget: about one a second)',
+      action: String(reads),
+      beside: '',
+      target: '',
+      values: { action: reads }
     }
   ]
 }
@@ -469,6 +561,62 @@ function largeRows(large: Awaited<ReturnType<typeof largeRunAndCatchUp>>): Row[]
       target: 'complete',
       met: complete,
       values: { action: complete ? LARGE_ENTRIES : 0 }
+    }
+  ]
+}
+
+function hostileRows(
+  endless: Awaited<ReturnType<typeof endlessLogRun>>,
+  huge: Awaited<ReturnType<typeof hugeResponseRun>>
+): Row[] {
+  const limit = 200 * 1024 * 1024
+  const endlessGroup = `Hostile: endless log of ${ENDLESS_ENTRY_BYTES / 1024} KB entries, timeout-minutes ${ENDLESS_TIMEOUT_MINUTES}`
+  const hugeGroup = 'Hostile: one 300 MB answer'
+  return [
+    {
+      group: endlessGroup,
+      figure: 'endless log: peak RSS',
+      action: megabytes(endless.maxRssBytes),
+      beside: '',
+      target: '< 200 MB',
+      met: endless.maxRssBytes < limit,
+      values: { action: endless.maxRssBytes }
+    },
+    {
+      group: endlessGroup,
+      figure: 'endless log: step duration; outputs and summary written',
+      action: `${seconds(endless.stepMs)}; ${endless.reported ? `outcome ${endless.outcome}` : 'NO OUTPUTS'}`,
+      beside: '',
+      target: `<= ${ENDLESS_TIMEOUT_MINUTES * 60 + 5} s, written`,
+      met: endless.reported && endless.stepMs <= (ENDLESS_TIMEOUT_MINUTES * 60 + 5) * 1000,
+      values: { action: endless.stepMs }
+    },
+    {
+      group: endlessGroup,
+      figure: 'endless log: log file size',
+      action: megabytes(endless.logFileBytes),
+      beside: '',
+      target: '<= 256 MiB',
+      met: endless.logFileBytes <= 256 * 1024 * 1024 + 1024 * 1024,
+      values: { action: endless.logFileBytes }
+    },
+    {
+      group: hugeGroup,
+      figure: '300 MB answer: peak RSS',
+      action: megabytes(huge.maxRssBytes),
+      beside: '',
+      target: '< 200 MB',
+      met: huge.maxRssBytes < limit,
+      values: { action: huge.maxRssBytes }
+    },
+    {
+      group: hugeGroup,
+      figure: '300 MB answer: outputs and summary written',
+      action: huge.reported ? `outcome ${huge.outcome}, exit ${huge.exitCode}` : 'NO OUTPUTS',
+      beside: '',
+      target: 'written',
+      met: huge.reported,
+      values: { action: huge.stepMs }
     }
   ]
 }

@@ -34,6 +34,8 @@ export interface AgentTimelineOptions {
   /** The run's length; a final-answer ending falls within 10 s of it. */
   durationMs: number
   ending: Ending
+  /** A final-answer ending exactly this long after the create (runs that end together); the rest as seeded. */
+  endAtMs?: number
 }
 
 export const REALISTIC_FINAL_GAP: [number, number] = [2_000, 10_000]
@@ -81,7 +83,9 @@ export function agentTimeline(seed: number, options: AgentTimelineOptions): Time
   let finalAnswerAt: number | undefined
   let lastStepAt: number
   if (ending.kind === 'final-answer') {
-    endAt = durationMs + between(random, [-10_000, 10_000])
+    // Drawn even when endAtMs replaces it, so the rest of the timeline stays the seed's.
+    const seeded = durationMs + between(random, [-10_000, 10_000])
+    endAt = options.endAtMs ?? seeded
     finalAnswerAt = endAt - between(random, ending.finalGapMs)
     lastStepAt = finalAnswerAt - between(random, [4_000, 15_000])
   } else {
@@ -153,6 +157,32 @@ export function compressed(timeline: Timeline, factor: number): Timeline {
     },
     endAt: scale(timeline.endAt),
     entryTimes: timeline.entryTimes.map(scale)
+  }
+}
+
+/**
+ * A run that writes `count` short entries evenly over `durationMs`, the last a FINAL_ANSWER one
+ * model turn (2 s) before the end, then ends COMPLETE: a busy run, for a poll-interval far below
+ * what the rate limits allow.
+ */
+export function busyRun(count: number, durationMs: number): Timeline {
+  const steps: ScriptStep[] = [{ at: 0, status: 'ACTIVE' }]
+  const last = durationMs - 2_000
+  for (let n = 1; n <= count; n++) {
+    const at = Math.round((last * n) / count)
+    steps.push({
+      at,
+      log:
+        n === count
+          ? { message_type: 'FINAL_ANSWER', observation: `Done after ${count} steps.` }
+          : { message_type: 'ACTION', tool_name: 'run_command', observation: `Step ${n} of ${count}.` }
+    })
+  }
+  steps.push({ at: durationMs, status: 'COMPLETE', result: 'Done.', summary: 'A busy run.' })
+  return {
+    script: { steps },
+    endAt: durationMs,
+    entryTimes: steps.filter(step => step.log).map(step => step.at)
   }
 }
 

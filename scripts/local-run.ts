@@ -6,23 +6,33 @@
  *
  *   npm start                                  emulator, the 'success' scenario
  *   npm start -- --scenario failure "Fix it"   another scenario, another prompt
- *   CODEGEN_API_TOKEN=... CODEGEN_ORG_ID=... npm start -- "Fix the flaky test"
- *     (CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name to look it up, picks the repository)
+ *   npm start -- --task check                  the set-up check (token, organization, integration, repository)
+ *   npm start -- --task setup-commands         generate octo-org/octo-repo's setup commands and follow that run
+ *   npm start -- --account several-orgs        an account of the emulator: one-org, several-orgs,
+ *                                              inactive-integration, no-org (with --org-id N to pick one)
+ *   CODEGEN_API_TOKEN=... npm start -- "Fix the flaky test"
+ *     (CODEGEN_ORG_ID, else the token's only organization; CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name
+ *     to look it up, picks the repository)
  */
 import { parseArgs } from 'node:util'
-import { AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
+import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
 import { runAction } from '../test/harness/runner-process.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     scenario: { type: 'string', default: 'success' },
+    task: { type: 'string', default: 'run' },
+    account: { type: 'string', default: 'one-org' },
+    'org-id': { type: 'string', default: '' },
+    repository: { type: 'string', default: '' },
     speed: { type: 'string', default: '1' },
     'poll-interval': { type: 'string', default: '1' }
   }
 })
 
-const prompt = positionals.join(' ') || 'Fix the failing test in src/parser.ts'
+// Only a run needs a prompt; setup commands take one as extra guidance.
+const prompt = positionals.join(' ') || (values.task === 'run' ? 'Fix the failing test in src/parser.ts' : '')
 const realToken = process.env.CODEGEN_API_TOKEN
 let emulator: AgentRunEmulator | undefined
 let inputs: Record<string, string>
@@ -30,14 +40,12 @@ let inputs: Record<string, string>
 let env: Record<string, string> = {}
 
 if (realToken) {
-  if (!process.env.CODEGEN_ORG_ID) {
-    console.error('CODEGEN_ORG_ID must be set along with CODEGEN_API_TOKEN.')
-    process.exit(2)
-  }
   console.log('Running the action against the real Agent Run service (CODEGEN_API_TOKEN is set).\n')
   inputs = {
     'api-token': realToken,
-    'org-id': process.env.CODEGEN_ORG_ID,
+    task: values.task,
+    'org-id': values['org-id'] || (process.env.CODEGEN_ORG_ID ?? ''),
+    repository: values.repository,
     'base-url': process.env.CODEGEN_BASE_URL ?? 'https://api.codegen.com',
     'repo-id': process.env.CODEGEN_REPO_ID ?? '',
     prompt
@@ -55,12 +63,25 @@ if (realToken) {
     console.error(`Unknown scenario "${values.scenario}": one of ${SCENARIO_NAMES.join(', ')}.`)
     process.exit(2)
   }
-  emulator = new AgentRunEmulator({ defaultScenario: values.scenario, speed: Number(values.speed) })
+  if (!ACCOUNT_NAMES.includes(values.account)) {
+    console.error(`Unknown account "${values.account}": one of ${ACCOUNT_NAMES.join(', ')}.`)
+    process.exit(2)
+  }
+  emulator = new AgentRunEmulator({
+    defaultScenario: values.scenario,
+    speed: Number(values.speed),
+    ...account(values.account)
+  })
   const baseUrl = await emulator.start()
-  console.log(`Agent Run emulator on ${baseUrl}, scenario "${values.scenario}" (no CODEGEN_API_TOKEN set).\n`)
+  console.log(
+    `Agent Run emulator on ${baseUrl}, account "${values.account}", scenario "${values.scenario}" (no CODEGEN_API_TOKEN set).\n`
+  )
   inputs = {
+    task: values.task,
     'api-token': 'emulator-token',
-    'org-id': '1',
+    // Empty: the action finds the token's only organization (or says which to choose).
+    'org-id': values['org-id'],
+    repository: values.repository,
     'base-url': baseUrl,
     prompt,
     'poll-interval': values['poll-interval'],

@@ -27,13 +27,13 @@ mutant status-case src/run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
   'test/unit/status-outcome.test.ts'
 mutant log-cursor src/run/watcher.ts \
-  's/this\.logs\.read\(cursor, LOG_PAGE_LIMIT, options\)/this.logs.read(0, LOG_PAGE_LIMIT, options)/' \
+  's/this\.logs\.read\(state\.cursor, LOG_PAGE_LIMIT, options\)/this.logs.read(0, LOG_PAGE_LIMIT, options)/' \
   'test/unit/watcher.test.ts'
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \
   'test/in-process/run-action.test.ts test/integration/secrecy.test.ts'
 mutant entry src/index.ts \
-  's/void main\(\)/void main/' \
+  's/void run\(\)/void run/' \
   'test/integration/action.test.ts'
 
 

@@ -1,21 +1,22 @@
-import { HttpAgentRunApi } from './api/client.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
+import { runCheck, runOnOrganization, serviceClients, type ServiceClients } from './org/tasks.js'
 import { fanOut, redacting } from './run/fan-out.js'
 import { failureReason } from './run/outcome.js'
-import { runAgent, type RunPlan, type RunReport } from './run/agent-run.js'
+import type { RunPlan, RunReport } from './run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
+import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
-import { actionOutputs, OUTPUT_NAMES } from './report/outputs.js'
-import { redactDeep } from './report/redact.js'
+import { actionOutputs, OUTPUT_NAMES, type ResolvedSetup } from './report/outputs.js'
+import { redactDeep, redactText } from './report/redact.js'
 import { renderSummary } from './report/summary.js'
 import type { Clock } from './runner/clock.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Runner } from './runner/runner.js'
 import { InputError, type Settings } from './settings/settings.js'
-import { COMMENT_EVENTS, readSettings } from './settings/read-settings.js'
+import { isTriggerEvent, readSettings } from './settings/read-settings.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -47,34 +48,57 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     runner.mask(settings.githubToken)
     secrets.push(settings.githubToken)
   }
+  const apis = serviceClients(
+    settings,
+    environment.clock,
+    environment.signal,
+    message => runner.debug(redactText(message, secrets)),
+    env
+  )
+  if (settings.task === 'check') return runCheck(settings, apis, environment.clock, runner, secrets)
+
+  // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
+  const deadline = environment.clock.now() + settings.timeoutMs
+  const githubStop = stopGitHub(environment, deadline)
+  try {
+    return await followRun(environment, settings, secrets, apis, deadline, githubStop)
+  } finally {
+    githubStop.dispose()
+  }
+}
+
+async function followRun(
+  environment: ActionEnvironment,
+  settings: Settings,
+  secrets: string[],
+  apis: ServiceClients,
+  deadline: number,
+  githubStop: GitHubStop
+): Promise<string | undefined> {
+  const { runner } = environment
   const mirror = new LogMirror(runner, {
     toConsole: settings.mirrorToConsole,
     keepEntries: settings.mirrorToSummary,
     openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
-  const start = await decideStart(settings, environment)
-  if ('report' in start) return publish(runner, redactDeep(start.report, secrets), mirror, settings)
-  const { plan, tracking } = start
+  const start = await decideStart(settings, environment, githubStop)
+  if ('report' in start)
+    return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {})
+  const { tracking } = start
+  const plan = { ...start.plan, timeoutMs: Math.max(0, deadline - environment.clock.now()) }
 
-  // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-  const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
-  const api = new HttpAgentRunApi({
-    baseUrl: settings.baseUrl,
-    token: settings.apiToken,
-    orgId: settings.orgId,
+  const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
+  const { report: raw, orgId } = await runOnOrganization(plan, settings, {
+    apis,
     clock: environment.clock,
     signal: environment.signal,
-    requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-    debug: message => runner.debug(message)
+    notice: message => runner.notice(message),
+    events
   })
-  const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets))
-  const report = redactDeep(
-    await runAgent(plan, { api, clock: environment.clock, signal: environment.signal, events }),
-    secrets
-  )
+  const report = redactDeep(raw, secrets)
   // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
   // GitHub may hold a comment edit for longer than that (its secondary rate limits).
-  const failure = await publish(runner, report, mirror, settings)
+  const failure = await publish(runner, report, mirror, settings, start.trigger, { orgId })
   if (tracking)
     await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)])
   return failure
@@ -82,6 +106,44 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
 
 /** How long a cancelled job waits for its tracking comment's last edit. */
 const CANCELLED_COMMENT_MS = 4_000
+/** How long past timeout-minutes the tracking comment's last edit may take. */
+const DEADLINE_COMMENT_MS = 3_000
+
+interface GitHubStop {
+  /** Aborts at the deadline plus DEADLINE_COMMENT_MS, or CANCELLED_COMMENT_MS after a cancellation. */
+  signal: AbortSignal
+  /** The latest moment it aborts. */
+  stopAt: number
+  /** Clears its timers, once the step is done. */
+  dispose(): void
+}
+
+/**
+ * When GitHub's calls must end, whatever they wait for (an answer, a retry, a rate limit): the step
+ * ends within timeout-minutes plus a few seconds, and within the runner's 7.5 s of a cancellation.
+ */
+function stopGitHub({ clock, signal }: ActionEnvironment, deadline: number): GitHubStop {
+  const stop = new AbortController()
+  const done = new AbortController()
+  const stopAt = deadline + DEADLINE_COMMENT_MS
+  const after = (ms: number, reason: string): void =>
+    void clock.sleep(ms, done.signal).then(
+      () => stop.abort(new Error(reason)),
+      () => undefined
+    )
+  after(stopAt - clock.now(), 'timeout-minutes was reached')
+  const cancelled = (): void => after(CANCELLED_COMMENT_MS, 'the job was cancelled')
+  if (signal.aborted) cancelled()
+  else signal.addEventListener('abort', cancelled, { once: true })
+  return {
+    signal: stop.signal,
+    stopAt,
+    dispose: () => {
+      signal.removeEventListener('abort', cancelled)
+      done.abort()
+    }
+  }
+}
 
 /** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
 function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promise<void> {
@@ -92,24 +154,38 @@ function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promi
   })
 }
 
-type Start = { plan: RunPlan; tracking?: TrackingComment } | { report: RunReport }
+/** `trigger`: what started the step's run, for the output ('' when nothing did). */
+type Start = { trigger: string } & ({ plan: RunPlan; tracking?: TrackingComment } | { report: RunReport })
 
 /**
  * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
  * gets its report here.
  */
-async function decideStart(settings: Settings, environment: ActionEnvironment): Promise<Start> {
+async function decideStart(
+  settings: Settings,
+  environment: ActionEnvironment,
+  githubStop: GitHubStop
+): Promise<Start> {
   const { runner, clock } = environment
   const context = settings.context
   const trigger = readTrigger(
     context.eventName,
-    COMMENT_EVENTS.has(context.eventName) ? environment.readEventPayload(context.eventPath) : undefined,
-    settings.triggerPhrase
+    isTriggerEvent(context.eventName, settings.labelTrigger)
+      ? environment.readEventPayload(context.eventPath)
+      : undefined,
+    {
+      phrase: settings.triggerPhrase,
+      labelTrigger: settings.labelTrigger,
+      assigneeTrigger: settings.assigneeTrigger,
+      allowedBots: settings.allowedBots
+    }
   )
   const plan = planFromInputs(settings)
-  if (trigger.kind === 'inputs') return { plan }
-  const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>): Start => ({
+  // Only runs come from comments: other tasks act on their inputs.
+  if (trigger.kind === 'inputs' || settings.task !== 'run') return { plan, trigger: 'inputs' }
+  const notStarted = (fields: Pick<RunReport, 'outcome' | 'reason' | 'error'>, name = ''): Start => ({
+    trigger: name,
     report: {
       mode: 'create',
       status: '',
@@ -134,7 +210,9 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
       token: settings.githubToken,
       repository: context.repository,
       apiUrl: context.apiUrl,
-      warn
+      warn,
+      signal: githubStop.signal,
+      stopAt: githubStop.stopAt
     })
     prepared = await prepareCommentRun(trigger, settings, {
       github,
@@ -143,11 +221,12 @@ async function decideStart(settings: Settings, environment: ActionEnvironment): 
       notice: message => runner.notice(message)
     })
   } catch (error) {
-    return notStarted({ outcome: 'error', error: (error as Error).message })
+    return notStarted({ outcome: 'error', error: (error as Error).message }, trigger.trigger)
   }
   if ('skip' in prepared) return skip(prepared.skip)
   await prepared.tracking?.open()
   return {
+    trigger: trigger.trigger,
     plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
     tracking: prepared.tracking
   }
@@ -160,7 +239,9 @@ export function planFromInputs(settings: Settings): RunPlan {
     images: settings.images,
     resumeRunId: settings.agentRunId,
     repoId: settings.repoId,
-    repository: settings.context.repository || undefined,
+    repository: settings.repository || undefined,
+    repositoryRequired: settings.repositoryNamed,
+    setupCommands: settings.task === 'setup-commands',
     model: settings.model,
     agentType: settings.agentType,
     metadata: settings.metadata,
@@ -176,33 +257,71 @@ async function publish(
   runner: Runner,
   report: RunReport,
   mirror: LogMirror,
-  settings: Settings
+  settings: Settings,
+  trigger: string,
+  resolved: ResolvedSetup
 ): Promise<string | undefined> {
-  const outputs = actionOutputs(report, mirror.logFile)
+  mirror.finish()
+  const outputs = actionOutputs(report, mirror.logFile, trigger, resolved)
   for (const name of OUTPUT_NAMES) runner.setOutput(name, outputs[name])
   runner.info(
-    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${report.entriesSeen} log entries mirrored${
+    `Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${
       mirror.logFile ? ` to ${mirror.logFile}` : ''
     }`
   )
   const summary = renderSummary({
     report,
     entries: settings.mirrorToSummary ? mirror.entries : undefined,
+    entriesLeftOut: mirror.entriesLeftOut,
     logFile: mirror.logFile
   })
   await runner.appendSummary(summary)
   const failure = failureMessage(report, settings)
   // An error that fail-on lets pass (a timeout before the run existed) is still said.
   if (!failure && report.error) runner.warning(report.error)
+  // A paused run that fail-on lets pass still waits for someone: an annotation says so and how.
+  if (!failure && report.outcome === 'paused' && report.run) runner.warning(pausedMessage(report, settings))
   return failure
 }
 
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300
+
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text: string | null | undefined): string {
+  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
+  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
+}
+
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report: RunReport): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : ''
+  return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`
+}
+
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report: RunReport, settings: Settings): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const question = firstLine(run.result) || firstLine(run.summary)
+  return [
+    `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+    `Answer with a comment \`${settings.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+    runWhere(report)
+  ].join('\n')
+}
+
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is.
+ */
 function failureMessage(report: RunReport, settings: Settings): string | undefined {
   const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return reason
-  // Bounded: the status and the link are the service's text.
-  const link = report.run.web_url ? `: ${inlineText(report.run.web_url).slice(0, 500)}` : ''
-  return `${reason} Agent run ${report.run.id}, status ${statusText(report.status || 'unknown')}${link}`
+  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, settings)}`
+  const why =
+    report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
+  return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`
 }

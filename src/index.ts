@@ -1,3 +1,3 @@
-import { main } from './main.js'
+import { run } from './main.js'
 
-void main()
+void run()

@@ -4,8 +4,11 @@ import { systemClock } from './runner/clock.js'
 import { openLogFile } from './runner/log-file.js'
 import { ActionsRunner } from './runner/runner.js'
 
-/** Wires the real runner, clock and files to the action; the one place that fails the step. */
-export async function main(): Promise<void> {
+/**
+ * Wires the real runner, clock and files to the action; the one place that fails the step. Named
+ * `run` after the actions/typescript-action convention, which `@github/local-action` calls.
+ */
+export async function run(): Promise<void> {
   const runner = new ActionsRunner()
   const cancellation = new AbortController()
   const cancel = (signal: NodeJS.Signals): void => {
@@ -32,4 +35,10 @@ export async function main(): Promise<void> {
   if (failure) runner.fail(failure)
   // A cancelled job is given seconds to stop: do not wait for idle connections to close.
   if (cancellation.signal.aborted) process.exit(process.exitCode ?? 1)
+  // Everything is written. A GitHub call given up at the deadline may leave a socket or a retry
+  // timer behind: they do not hold the step past this.
+  setTimeout(() => process.exit(), LINGER_MS).unref()
 }
+
+/** How long the process may linger once its work is done. */
+const LINGER_MS = 1_000

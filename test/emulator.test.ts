@@ -467,7 +467,16 @@ describe('scenarios', () => {
     const normal = scenario('success')
     const fast = scenario('success', 4)
     expect(fast.steps.map(step => step.at)).toEqual(normal.steps.map(step => Math.round(step.at / 4)))
-    expect(SCENARIO_NAMES).toEqual(['success', 'failure', 'paused', 'endless', 'no-pr', 'hostile', 'big'])
+    expect(SCENARIO_NAMES).toEqual([
+      'success',
+      'failure',
+      'paused',
+      'endless',
+      'no-pr',
+      'hostile',
+      'big',
+      'setup-commands'
+    ])
     expect(() => scenario('nope')).toThrow(/Unknown scenario "nope"/)
     expect(() => new AgentRunEmulator({ defaultScenario: 'nope' })).toThrow(/Unknown scenario/)
   })
@@ -653,7 +662,8 @@ describe('limits', () => {
     expect(DOCUMENTED_RATE_LIMITS).toEqual({
       general: { limit: 60, windowMs: 30_000 },
       create: { limit: 10, windowMs: 60_000 },
-      logs: { limit: 60, windowMs: 60_000 }
+      logs: { limit: 60, windowMs: 60_000 },
+      setup: { limit: 5, windowMs: 60_000 }
     })
     await startEmulator()
     const statuses = []

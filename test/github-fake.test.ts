@@ -381,6 +381,118 @@ describe('reactions', () => {
   })
 })
 
+describe('review comments, labels and assignees', () => {
+  const PR = { number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' }
+
+  test('review comments list with their thread; a reply joins the thread of the comment it answers', async () => {
+    await startFake()
+    fake.addPullRequest(PR)
+    const root = fake.addReviewComment(7, {
+      body: '/codegen use a Map',
+      user: ALICE,
+      path: 'src/a.ts',
+      line: 4
+    })
+    const reply = await octokit.rest.pulls.createReplyForReviewComment({
+      ...REPO,
+      pull_number: 7,
+      comment_id: root.id,
+      body: 'On it'
+    })
+    expect(reply).toMatchObject({
+      status: 201,
+      data: { in_reply_to_id: root.id, path: 'src/a.ts', line: 4, side: 'RIGHT', user: ACTOR, body: 'On it' }
+    })
+    // A reply to the reply still lands in the root's thread.
+    const second = await octokit.rest.pulls.createReplyForReviewComment({
+      ...REPO,
+      pull_number: 7,
+      comment_id: reply.data.id,
+      body: 'Again'
+    })
+    expect(second.data.in_reply_to_id).toBe(root.id)
+    for (let i = 0; i < 30; i++) fake.addReviewComment(7, { body: `c${i}`, user: ALICE })
+    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...REPO, pull_number: 7 })
+    expect(all).toHaveLength(33)
+    expect(all[0]).toMatchObject({ id: root.id, body: '/codegen use a Map', subject_type: 'line' })
+    expect(all[0]!.html_url).toBe(`https://github.com/octo-org/octo-repo/pull/7#discussion_r${root.id}`)
+    expect(await statusOf(octokit.rest.pulls.listReviewComments({ ...REPO, pull_number: 8 }))).toBe(404)
+    expect(
+      await statusOf(
+        octokit.rest.pulls.createReplyForReviewComment({
+          ...REPO,
+          pull_number: 8,
+          comment_id: root.id,
+          body: 'x'
+        })
+      )
+    ).toBe(404)
+  })
+
+  test('review comments are edited by their author only; empty bodies are 422', async () => {
+    await startFake()
+    fake.addPullRequest(PR)
+    const root = fake.addReviewComment(7, { body: 'mine', user: ALICE })
+    const reply = await octokit.rest.pulls.createReplyForReviewComment({
+      ...REPO,
+      pull_number: 7,
+      comment_id: root.id,
+      body: 'first'
+    })
+    const edited = await octokit.rest.pulls.updateReviewComment({
+      ...REPO,
+      comment_id: reply.data.id,
+      body: 'second'
+    })
+    expect(edited).toMatchObject({ status: 200, data: { body: 'second' } })
+    expect(fake.reviewComments(7).map(c => c.body)).toEqual(['mine', 'second'])
+    expect(
+      await statusOf(octokit.rest.pulls.updateReviewComment({ ...REPO, comment_id: root.id, body: 'x' }))
+    ).toBe(403)
+    expect(
+      (
+        await call('PATCH', `/repos/octo-org/octo-repo/pulls/comments/${reply.data.id}`, {
+          body: { body: ' ' }
+        })
+      ).status
+    ).toBe(422)
+    expect(
+      await statusOf(octokit.rest.pulls.updateReviewComment({ ...REPO, comment_id: 1, body: 'x' }))
+    ).toBe(404)
+  })
+
+  test('reactions on review comments', async () => {
+    await startFake()
+    fake.addPullRequest(PR)
+    const root = fake.addReviewComment(7, { body: 'x', user: ALICE })
+    const reaction = await octokit.rest.reactions.createForPullRequestReviewComment({
+      ...REPO,
+      comment_id: root.id,
+      content: 'eyes'
+    })
+    expect(reaction.status).toBe(201)
+    expect(
+      await statusOf(
+        octokit.rest.reactions.createForPullRequestReviewComment({ ...REPO, comment_id: 1, content: 'eyes' })
+      )
+    ).toBe(404)
+    expect(fake.reactions).toEqual([{ target: { reviewCommentId: root.id }, content: 'eyes', user: ACTOR }])
+  })
+
+  test('labels and assignees show on the pull request', async () => {
+    await startFake()
+    fake.addPullRequest(PR)
+    fake.addLabel(7, 'codegen')
+    fake.addLabel(7, 'Codegen')
+    fake.assign(7, 'alice')
+    const { data } = await octokit.rest.pulls.get({ ...REPO, pull_number: 7 })
+    expect(data.labels.map(label => label.name)).toEqual(['codegen'])
+    expect(data.assignees?.map(user => user.login)).toEqual(['alice'])
+    expect(fake.labels(7)).toEqual(['codegen'])
+    expect(fake.assignees(7)).toEqual(['alice'])
+  })
+})
+
 describe('GitHub Enterprise Server', () => {
   test('under /api/v3: the base URL, links and web URLs carry it, recorded paths do not', async () => {
     await startFake({ pathPrefix: '/api/v3' })

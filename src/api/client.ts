@@ -1,17 +1,41 @@
+import { StringDecoder } from 'node:string_decoder'
 import fetch, { type Response } from 'node-fetch'
 import type { Clock } from '../runner/clock.js'
 import {
   AmbiguousWriteError,
+  OversizedAnswerError,
   CancelledError,
   DeadlineError,
   ServiceError,
   describeHttpError,
   serviceMessage
 } from './errors.js'
-import { RateBudget, type BudgetName } from './rate-budget.js'
+import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter } from './retry.js'
-import { parseLogPage, parsePage, parseRepo, parseRun } from './parse.js'
-import type { AgentRun, CreateRunRequest, LogPage, Page, Repo, ResumeRunRequest } from './types.js'
+import { redactText } from '../report/redact.js'
+import {
+  parseIntegrations,
+  parseLogPage,
+  parseOrganization,
+  parsePage,
+  parseRepo,
+  parseRun,
+  parseSetupCommandsAnswer,
+  parseUser
+} from './parse.js'
+import type {
+  AgentRun,
+  CreateRunRequest,
+  LogPage,
+  Organization,
+  OrganizationIntegrations,
+  Page,
+  Repo,
+  ResumeRunRequest,
+  SetupCommandsAnswer,
+  SetupCommandsRequest,
+  User
+} from './types.js'
 
 /** The two published paths of the ALPHA log endpoint. */
 export type LogPath = 'interface' | 'alpha'
@@ -25,6 +49,8 @@ export interface CallOptions {
    * and given up at once when a wait for the budget or a retry could not end before its deadline.
    */
   lastRead?: boolean
+  /** A read that sees the run's end (its final read, its last log page): may use the budget's reserve. */
+  end?: boolean
 }
 
 /** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
@@ -35,6 +61,22 @@ export interface AgentRunApi {
   getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
   listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
   listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>>
+  /** How often a look (one log read, or one run read) can go on within the rate budget, from now. */
+  lookPace?(look: 'logs' | 'run'): Pace | undefined
+}
+
+/** The service's organization operations: who the token is, where it may act, setup commands. */
+export interface OrganizationApi {
+  /** The token's organizations (not scoped to the client's org id). */
+  listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>>
+  /** The token's user. */
+  getCurrentUser(options?: CallOptions): Promise<User>
+  /** One user of the organization (with their role in it). */
+  getUser(userId: number, options?: CallOptions): Promise<User>
+  getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations>
+  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
+  /** Starts the run that generates a repository's setup commands (5 a minute). */
+  generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer>
 }
 
 export interface HttpApiConfig {
@@ -45,6 +87,10 @@ export interface HttpApiConfig {
   /** Aborted when the job is cancelled. */
   signal?: AbortSignal
   requestTimeoutMs?: number
+  /** Shared by the clients of one step (one per organization): the token's limits are the same. */
+  budget?: RateBudget
+  /** Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number
   debug?: (message: string) => void
 }
 
@@ -58,6 +104,8 @@ interface RequestSpec {
   write: boolean
   /** What the action was doing, for error messages ("create the agent run"). */
   what: string
+  /** Below the client's cap. */
+  maxBytes?: number
 }
 
 type Attempt<T> =
@@ -72,15 +120,77 @@ const MAX_RATE_LIMITED_ATTEMPTS = 12
 /** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
 const RETRY_AFTER_SPREAD_MS = 1_000
 
+/**
+ * The largest answer read: a page of 100 log entries of 100 KB each fits ten times over, and what is
+ * read stays far below the step's memory target (200 MB) once parsed. Past it the read is stopped.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
+/**
+ * A page of the log: far less, as every page is parsed, redacted, mirrored and written in turn. The
+ * log reader asks for fewer entries when they are large (pages of about 1 MiB).
+ */
+export const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024
+
+/** An answer larger than the cap: the read was stopped there. */
+class TooLargeError extends Error {}
+
+/** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
+function discard(response: Response): void {
+  ;(response.body as unknown as { destroy?: () => void } | null)?.destroy?.()
+}
+
+/** The body as text, read as it arrives and stopped past `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  const tooLarge = (): TooLargeError =>
+    new TooLargeError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`)
+  const body = response.body
+  if (declared > maxBytes) {
+    discard(response)
+    throw tooLarge()
+  }
+  if (!body) return ''
+  // Decoded as it arrives: no second copy of the whole answer outside the heap.
+  const decoder = new StringDecoder('utf8')
+  const parts: string[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += buffer.length
+    if (size > maxBytes) {
+      discard(response)
+      throw tooLarge()
+    }
+    parts.push(decoder.write(buffer))
+  }
+  parts.push(decoder.end())
+  return parts.join('')
+}
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
-export class HttpAgentRunApi implements AgentRunApi {
+/** A 3xx is never followed: it names where it pointed, so a wrong base-url can be told from a hostile one. */
+function redirectMessage(what: string, response: Response, baseUrl: string): string {
+  const location = response.headers.get('location') ?? ''
+  let target = 'no Location'
+  try {
+    const url = new URL(location, baseUrl)
+    target = url.host === new URL(baseUrl).host ? `${url.protocol}//${url.host} (the same host)` : url.host
+  } catch {
+    if (location) target = 'an invalid Location'
+  }
+  return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`
+}
+
+export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   private readonly baseUrl: string
-  private readonly budget = new RateBudget()
+  private readonly budget: RateBudget
   private readonly requestTimeoutMs: number
 
   constructor(private readonly config: HttpApiConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
+    this.budget = config.budget ?? new RateBudget()
     this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000
   }
 
@@ -137,9 +247,10 @@ export class HttpAgentRunApi implements AgentRunApi {
       query: { skip, limit },
       budgets: ['general', 'logs'],
       write: false,
-      what: `read the log of agent run ${runId}`
+      what: `read the log of agent run ${runId}`,
+      maxBytes: MAX_LOG_PAGE_BYTES
     }
-    return this.send(spec, body => parseLogPage(body, runId), options)
+    return this.send(spec, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), options)
   }
 
   async listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>> {
@@ -166,10 +277,75 @@ export class HttpAgentRunApi implements AgentRunApi {
     return this.send(spec, body => parsePage(body, parseRun), options)
   }
 
+  lookPace(look: 'logs' | 'run'): Pace {
+    const names: BudgetName[] = look === 'logs' ? ['general', 'logs'] : ['general']
+    return this.budget.paceAt(names, this.config.clock.now())
+  }
+
+  async listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: '/v1/organizations',
+      query: { skip, limit },
+      budgets: ['general'],
+      write: false,
+      what: "list the token's organizations"
+    }
+    return this.send(spec, body => parsePage(body, parseOrganization), options)
+  }
+
+  async getCurrentUser(options?: CallOptions): Promise<User> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: '/v1/users/me',
+      budgets: ['general'],
+      write: false,
+      what: "read the token's user"
+    }
+    return this.send(spec, parseUser, options)
+  }
+
+  async getUser(userId: number, options?: CallOptions): Promise<User> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/users/${userId}`,
+      budgets: ['general'],
+      write: false,
+      what: `read user ${userId}`
+    }
+    return this.send(spec, parseUser, options)
+  }
+
+  async getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: `${this.org}/integrations`,
+      budgets: ['general'],
+      write: false,
+      what: "read the organization's integrations"
+    }
+    return this.send(spec, parseIntegrations, options)
+  }
+
+  async generateSetupCommands(
+    body: SetupCommandsRequest,
+    options?: CallOptions
+  ): Promise<SetupCommandsAnswer> {
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: `${this.org}/setup-commands/generate`,
+      body,
+      budgets: ['general', 'setup'],
+      write: true,
+      what: `generate the setup commands of repository ${body.repo_id}`
+    }
+    return this.send(spec, parseSetupCommandsAnswer, options)
+  }
+
   /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
   private async send<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     options: CallOptions = {}
   ): Promise<T> {
     const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS
@@ -187,7 +363,7 @@ export class HttpAgentRunApi implements AgentRunApi {
       }
       lastReason = outcome.reason
       if (outcome.rateLimited) {
-        this.budget.congested(spec.budgets)
+        this.budget.congested(spec.budgets, this.config.clock.now())
         if (++refusals >= maxRefusals) break
       } else if (++failures >= maxAttempts) break
       const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, Math.random())
@@ -203,7 +379,7 @@ export class HttpAgentRunApi implements AgentRunApi {
 
   private async attempt<T>(
     spec: RequestSpec,
-    parse: (body: unknown) => T,
+    parse: (body: unknown, size: number) => T,
     attempt: number,
     options: CallOptions
   ): Promise<Attempt<T>> {
@@ -231,11 +407,38 @@ export class HttpAgentRunApi implements AgentRunApi {
           ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        // A redirect would carry the prompt (or the token) to wherever the answer points.
+        redirect: 'manual',
         signal
       })
-      text = await response.text()
+      if (response.status >= 300 && response.status < 400) {
+        discard(response)
+        throw new ServiceError(
+          this.redact(redirectMessage(spec.what, response, this.baseUrl)),
+          response.status,
+          false
+        )
+      }
+      text = await readCapped(
+        response,
+        Math.min(spec.maxBytes ?? Infinity, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES)
+      )
+      // The service counted it at some moment before its answer: it counts here from the answer.
+      // A 429 was refused, not processed, and does not count at all: refusals alone would fill a
+      // window that congestion has shrunk.
+      this.budget.settle(spec.budgets, started, response.status === 429 ? undefined : this.config.clock.now())
     } catch (error) {
+      this.budget.settle(spec.budgets, started, this.config.clock.now())
+      if (error instanceof ServiceError) throw error
       if (cancellation?.aborted) throw new CancelledError()
+      if (error instanceof TooLargeError) {
+        // Stopped by us, not lost: the answer was there, too large to be one we can use; sent
+        // again, the same request would get it again.
+        const reason = error.message
+        this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`)
+        if (spec.write) throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`)
+        throw new OversizedAnswerError(`Could not ${spec.what}: ${reason}`)
+      }
       const code = (error as { code?: string }).code ?? ''
       const reason = timeout.aborted
         ? `no answer within ${timeoutMs} ms`
@@ -252,7 +455,7 @@ export class HttpAgentRunApi implements AgentRunApi {
     )
     if (response.ok) {
       try {
-        return { kind: 'done', value: parse(JSON.parse(text)) }
+        return { kind: 'done', value: parse(JSON.parse(text), text.length) }
       } catch (error) {
         const reason =
           error instanceof SyntaxError
@@ -265,9 +468,7 @@ export class HttpAgentRunApi implements AgentRunApi {
     // Redact before cutting: a token cut in two by the length cap would no longer match.
     const detail = serviceMessage(this.redact(text))
     if (response.status === 429) {
-      // A rate-limited request was refused, not processed: safe to send again, writes included. Nor
-      // does it count in our windows: refusals alone would fill one that congestion has shrunk.
-      this.budget.refused(spec.budgets, started)
+      // A rate-limited request was refused, not processed: safe to send again, writes included.
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock.now())
       return {
         kind: 'retry',
@@ -290,7 +491,7 @@ export class HttpAgentRunApi implements AgentRunApi {
 
   private async waitForBudget(budgets: BudgetName[], options: CallOptions): Promise<void> {
     for (;;) {
-      const delay = this.budget.delayAt(budgets, this.config.clock.now())
+      const delay = this.budget.delayAt(budgets, this.config.clock.now(), options.end)
       if (delay <= 0) return
       this.debug(`waiting ${delay} ms to stay within the service's rate limits`)
       await this.sleepWithin(delay, options)
@@ -316,9 +517,9 @@ export class HttpAgentRunApi implements AgentRunApi {
     return Math.max(1, Math.min(this.requestTimeoutMs, left))
   }
 
-  /** Error bodies may echo the request (headers included): the token never leaves through them. */
+  /** Error bodies may echo the request (headers included): the token never leaves through them, in any form. */
   private redact(text: string): string {
-    return this.config.token ? text.split(this.config.token).join('***') : text
+    return this.config.token ? redactText(text, [this.config.token]) : text
   }
 
   private debug(message: string): void {

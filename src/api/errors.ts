@@ -23,6 +23,14 @@ export class AmbiguousWriteError extends ServiceError {
   }
 }
 
+/** An answer past the size the action reads (its read was stopped there): the same request would get it again. */
+export class OversizedAnswerError extends ServiceError {
+  constructor(message: string) {
+    super(message, undefined, false)
+    this.name = 'OversizedAnswerError'
+  }
+}
+
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 export class DeadlineError extends Error {
   constructor() {

@@ -1,5 +1,16 @@
 import { ServiceError } from './errors.js'
-import type { AgentRun, LogEntry, LogPage, Page, PullRequest, Repo } from './types.js'
+import type {
+  AgentRun,
+  LogEntry,
+  LogPage,
+  Organization,
+  OrganizationIntegrations,
+  Page,
+  PullRequest,
+  Repo,
+  SetupCommandsAnswer,
+  User
+} from './types.js'
 
 /**
  * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
@@ -92,4 +103,39 @@ export function parsePage<T>(body: unknown, parseItem: (raw: unknown) => T | und
     size: number(body.size, items.length),
     pages: number(body.pages, 1)
   }
+}
+
+export function parseOrganization(raw: unknown): Organization | undefined {
+  if (!isObject(raw) || !isInteger(raw.id)) return undefined
+  return { id: raw.id, name: optionalText(raw.name) ?? '' }
+}
+
+export function parseUser(raw: unknown): User {
+  if (!isObject(raw) || !isInteger(raw.id)) throw new MalformedAnswerError('a user')
+  return {
+    id: raw.id,
+    email: optionalText(raw.email),
+    github_username: optionalText(raw.github_username),
+    full_name: optionalText(raw.full_name),
+    role: optionalText(raw.role)
+  }
+}
+
+export function parseIntegrations(body: unknown): OrganizationIntegrations {
+  if (!isObject(body) || !Array.isArray(body.integrations))
+    throw new MalformedAnswerError("the organization's integrations")
+  return {
+    organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
+    organization_name: optionalText(body.organization_name) ?? '',
+    integrations: body.integrations.filter(isObject).map(item => ({
+      integration_type: optionalText(item.integration_type) ?? '',
+      active: item.active === true
+    }))
+  }
+}
+
+export function parseSetupCommandsAnswer(body: unknown): SetupCommandsAnswer {
+  if (!isObject(body) || !isInteger(body.agent_run_id))
+    throw new MalformedAnswerError('the run generating the setup commands')
+  return { agent_run_id: body.agent_run_id, status: optionalText(body.status), url: optionalText(body.url) }
 }

@@ -43,6 +43,10 @@ export interface LogPage {
   totalLogs: number | null
   /** The run's result, which travels with the entries too (undefined: the page did not say). */
   result?: string | null
+  /** Size of the answer in characters, when read over HTTP: the log reader sizes its pages by it. */
+  bytes?: number
+  /** The page was as long as asked for (the reader may ask for fewer than its caller did). */
+  full?: boolean
 }
 
 export interface Page<T> {
@@ -72,4 +76,46 @@ export interface ResumeRunRequest {
   agent_run_id: number
   prompt: string
   images?: string[]
+}
+
+/** OrganizationResponse (settings left out: the action does not use them). */
+export interface Organization {
+  id: number
+  name: string
+}
+
+/** UserResponse, the fields the action shows. */
+export interface User {
+  id: number
+  email?: string | null
+  github_username?: string | null
+  full_name?: string | null
+  /** Role in the organization (ADMIN, MANAGER, MEMBER), on the organization's user endpoints. */
+  role?: string | null
+}
+
+/** IntegrationStatus: one of the organization's integrations (github, slack, linear...). */
+export interface Integration {
+  integration_type: string
+  active: boolean
+}
+
+/** OrganizationIntegrationsResponse. */
+export interface OrganizationIntegrations {
+  organization_id: number
+  organization_name: string
+  integrations: Integration[]
+}
+
+/** GenerateSetupCommandsInput. */
+export interface SetupCommandsRequest {
+  repo_id: number
+  prompt?: string
+}
+
+/** SetupCommandsResponse: the run that generates the commands, to follow like any other. */
+export interface SetupCommandsAnswer {
+  agent_run_id: number
+  status: string | null
+  url: string | null
 }

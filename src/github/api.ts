@@ -1,10 +1,30 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
-import type { Author } from './trigger.js'
+import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 
+/** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
+export const GITHUB_REQUEST_TIMEOUT_MS = 30_000
+
+/** The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. */
+function timedFetch(stop: AbortSignal | undefined): typeof fetch {
+  return (input, init) => {
+    const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)]
+    return fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) })
+  }
+}
+
+/** Why GitHub calls were stopped, from the signal's reason. */
+function stopReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped'
+}
+
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'
+
+/** An issue comment, a comment on a pull request's code, or the issue or pull request itself. */
+export type ReactionTarget = { commentId: number } | { reviewCommentId: number } | { issueNumber: number }
 
 export interface Permission {
   role: string
@@ -18,11 +38,16 @@ export interface GitHubApi {
    * the legacy permission (admin, write, read or none; maintain reads as write there).
    */
   permission(login: string): Promise<Permission>
-  pullRequestBranches(number: number): Promise<{ head: string; base: string }>
+  pullRequestBranches(number: number): Promise<PullRequestInfo>
   listComments(issueNumber: number): Promise<CommentSummary[]>
   createComment(issueNumber: number, body: string): Promise<number>
   updateComment(commentId: number, body: string): Promise<void>
-  react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void>
+  /** The comments on a pull request's code, each with its review thread (`reviewThread`). */
+  listReviewComments(pullNumber: number): Promise<CommentSummary[]>
+  /** A reply in the review thread whose first comment is `threadId`. */
+  createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number>
+  updateReviewComment(commentId: number, body: string): Promise<void>
+  react(target: ReactionTarget, content: Reaction): Promise<void>
   /** The login the token acts as, when GitHub tells (a GITHUB_TOKEN cannot ask). */
   identity(): Promise<string | undefined>
 }
@@ -33,6 +58,13 @@ export interface OctokitConfig {
   /** GITHUB_API_URL: GitHub Enterprise Server has its own. */
   apiUrl: string
   warn: (message: string) => void
+  /**
+   * Aborted when GitHub calls must end (the step's deadline, or soon after a cancellation): every
+   * request, retry and rate-limit wait gives up then.
+   */
+  signal?: AbortSignal
+  /** When `signal` aborts at the latest (epoch ms): a rate-limit wait that would end later is not made. */
+  stopAt?: number
 }
 
 /**
@@ -43,15 +75,22 @@ export class OctokitGitHubApi implements GitHubApi {
   private readonly octokit
   private readonly owner: string
   private readonly repo: string
+  private readonly signal?: AbortSignal
 
   constructor(config: OctokitConfig) {
     const [owner = '', repo = ''] = config.repository.split('/')
     this.owner = owner
     this.repo = repo
+    this.signal = config.signal
+    // A wait for a rate limit is made only when it ends before the calls must end.
+    const mayWait = (retryAfter: number): boolean =>
+      !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity)
     this.octokit = getOctokit(
       config.token,
       {
         baseUrl: config.apiUrl,
+        // Each attempt has its own time limit, and every one is aborted with the signal.
+        request: { fetch: timedFetch(config.signal) },
         throttle: {
           onRateLimit: (
             retryAfter: number,
@@ -59,6 +98,12 @@ export class OctokitGitHubApi implements GitHubApi {
             _octokit: unknown,
             retryCount: number
           ) => {
+            if (!mayWait(retryAfter)) {
+              config.warn(
+                `GitHub rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`
+              )
+              return false
+            }
             config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`)
             return retryCount < 2
           },
@@ -68,6 +113,12 @@ export class OctokitGitHubApi implements GitHubApi {
             _octokit: unknown,
             retryCount: number
           ) => {
+            if (!mayWait(retryAfter)) {
+              config.warn(
+                `GitHub secondary rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`
+              )
+              return false
+            }
             config.warn(
               `GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`
             )
@@ -84,11 +135,33 @@ export class OctokitGitHubApi implements GitHubApi {
     return { owner: this.owner, repo: this.repo }
   }
 
-  async permission(login: string): Promise<Permission> {
-    const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
-      ...this.repoParams,
-      username: login
+  /**
+   * The call, or its end when the signal aborts: the retry and throttling plugins wait between
+   * attempts on timers no request signal reaches.
+   */
+  private bounded<T>(call: Promise<T>): Promise<T> {
+    const signal = this.signal
+    if (!signal) return call
+    call.catch(() => undefined)
+    return new Promise<T>((resolve, reject) => {
+      const stop = (): void => reject(new Error(`GitHub did not answer in time (${stopReason(signal)})`))
+      if (signal.aborted) return stop()
+      signal.addEventListener('abort', stop, { once: true })
+      call.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
     })
+  }
+
+  async permission(login: string): Promise<Permission> {
+    let data: { permission: string; role_name?: string }
+    try {
+      ;({ data } = await this.bounded(
+        this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...this.repoParams, username: login })
+      ))
+    } catch (error) {
+      // GitHub answers 404 for a login that is no collaborator (and for one that does not exist).
+      if ((error as { status?: number }).status === 404) return { role: 'none', permission: 'none' }
+      throw error
+    }
     // role_name tells maintain and triage apart from write and read, or names a custom role.
     return {
       role: (data as { role_name?: string }).role_name || data.permission,
@@ -96,56 +169,108 @@ export class OctokitGitHubApi implements GitHubApi {
     }
   }
 
-  async pullRequestBranches(number: number): Promise<{ head: string; base: string }> {
-    const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
-    return { head: data.head.ref, base: data.base.ref }
+  async pullRequestBranches(number: number): Promise<PullRequestInfo> {
+    const { data } = await this.bounded(
+      this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
+    )
+    return { head: data.head.ref, base: data.base.ref, headRepository: data.head.repo?.full_name ?? '' }
   }
 
   async listComments(issueNumber: number): Promise<CommentSummary[]> {
-    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-      ...this.repoParams,
-      issue_number: issueNumber,
-      per_page: 100
-    })
+    const comments = await this.bounded(
+      this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.repoParams,
+        issue_number: issueNumber,
+        per_page: 100
+      })
+    )
     return comments.map(comment => ({
       id: comment.id,
       body: comment.body ?? '',
-      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author
+      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
+      createdAt: comment.created_at
     }))
   }
 
+  async listReviewComments(pullNumber: number): Promise<CommentSummary[]> {
+    const comments = await this.bounded(
+      this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
+        ...this.repoParams,
+        pull_number: pullNumber,
+        per_page: 100
+      })
+    )
+    return comments.map(comment => ({
+      id: comment.id,
+      body: comment.body ?? '',
+      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
+      createdAt: comment.created_at,
+      reviewThread: comment.in_reply_to_id ?? comment.id
+    }))
+  }
+
+  async createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number> {
+    const { data } = await this.bounded(
+      this.octokit.rest.pulls.createReplyForReviewComment({
+        ...this.repoParams,
+        pull_number: pullNumber,
+        comment_id: threadId,
+        body
+      })
+    )
+    return data.id
+  }
+
+  async updateReviewComment(commentId: number, body: string): Promise<void> {
+    await this.bounded(
+      this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body })
+    )
+  }
+
   async createComment(issueNumber: number, body: string): Promise<number> {
-    const { data } = await this.octokit.rest.issues.createComment({
-      ...this.repoParams,
-      issue_number: issueNumber,
-      body
-    })
+    const { data } = await this.bounded(
+      this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body })
+    )
     return data.id
   }
 
   async updateComment(commentId: number, body: string): Promise<void> {
-    await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
+    await this.bounded(
+      this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
+    )
   }
 
-  async react(target: { commentId: number } | { issueNumber: number }, content: Reaction): Promise<void> {
-    if ('commentId' in target) {
-      await this.octokit.rest.reactions.createForIssueComment({
-        ...this.repoParams,
-        comment_id: target.commentId,
-        content
-      })
+  async react(target: ReactionTarget, content: Reaction): Promise<void> {
+    if ('reviewCommentId' in target) {
+      await this.bounded(
+        this.octokit.rest.reactions.createForPullRequestReviewComment({
+          ...this.repoParams,
+          comment_id: target.reviewCommentId,
+          content
+        })
+      )
+    } else if ('commentId' in target) {
+      await this.bounded(
+        this.octokit.rest.reactions.createForIssueComment({
+          ...this.repoParams,
+          comment_id: target.commentId,
+          content
+        })
+      )
     } else {
-      await this.octokit.rest.reactions.createForIssue({
-        ...this.repoParams,
-        issue_number: target.issueNumber,
-        content
-      })
+      await this.bounded(
+        this.octokit.rest.reactions.createForIssue({
+          ...this.repoParams,
+          issue_number: target.issueNumber,
+          content
+        })
+      )
     }
   }
 
   async identity(): Promise<string | undefined> {
     try {
-      return (await this.octokit.rest.users.getAuthenticated()).data.login
+      return (await this.bounded(this.octokit.rest.users.getAuthenticated())).data.login
     } catch {
       return undefined
     }

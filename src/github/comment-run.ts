@@ -1,11 +1,12 @@
 import type { Clock } from '../runner/clock.js'
 import type { RunReport } from '../run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
-import type { GitHubApi } from './api.js'
+import type { GitHubApi, Permission } from './api.js'
 import { workflowRunUrl } from './context.js'
 import { buildCommentPrompt } from './prompt.js'
-import { TrackingComment } from './tracking-comment.js'
+import { TrackingComment, type ReviewThread } from './tracking-comment.js'
 import {
+  byCreation,
   findTrackingComment,
   markerSignature,
   verifyMarker,
@@ -20,6 +21,7 @@ import { isBot, type Author, type Trigger } from './trigger.js'
  */
 const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
 const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
+const ALLOWED_BOT: Permission = { role: 'allowed-bots', permission: 'write' }
 
 export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
 
@@ -48,11 +50,15 @@ export async function prepareCommentRun(
 ): Promise<CommentRun | { skip: string }> {
   const { github } = deps
   const login = trigger.author.login
-  const permission = await github.permission(login).catch((error: Error) => {
-    throw new Error(
-      `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
-    )
-  })
+  // A bot that allowed-bots names is let in by the workflow's author: an app has no collaborator
+  // permission to read.
+  const permission = trigger.allowedBot
+    ? ALLOWED_BOT
+    : await github.permission(login).catch((error: Error) => {
+        throw new Error(
+          `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
+        )
+      })
   if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
     return {
       skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
@@ -60,9 +66,11 @@ export async function prepareCommentRun(
   }
 
   const acknowledged =
-    trigger.commentId !== undefined
-      ? { commentId: trigger.commentId }
-      : { issueNumber: trigger.thread.number }
+    trigger.commentId === undefined
+      ? { issueNumber: trigger.thread.number }
+      : trigger.code
+        ? { reviewCommentId: trigger.commentId }
+        : { commentId: trigger.commentId }
   await github
     .react(acknowledged, 'eyes')
     .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
@@ -76,16 +84,21 @@ export async function prepareCommentRun(
     repository: settings.context.repository,
     issueNumber: trigger.thread.number
   }
+  // A request on the code is answered in its review thread; any other on the issue or pull request.
+  const place: number | ReviewThread = trigger.code
+    ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
+    : trigger.thread.number
+  const kind = trigger.code ? 'review' : 'issue'
   const track = (commentId: number | undefined, resumed: boolean): TrackingComment =>
     new TrackingComment(
       github,
-      trigger.thread.number,
+      place,
       commentId,
       {
         requestedBy: trigger.author,
         instruction: trigger.instruction,
         workflowRunUrl: workflowRunUrl(settings.context),
-        sign: (commentId, runId) => markerSignature(key, commentId, runId),
+        sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
         entriesSeen: 0,
         resumed,
         triggerPhrase: settings.triggerPhrase
@@ -94,17 +107,20 @@ export async function prepareCommentRun(
       deps.warn
     )
 
+  // A pull request's run may be tracked on the pull request or in a review thread of its code.
   let comments: CommentSummary[]
   try {
     comments = await github.listComments(trigger.thread.number)
+    if (trigger.thread.isPullRequest)
+      comments = byCreation([...comments, ...(await github.listReviewComments(trigger.thread.number))])
   } catch (error) {
     // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
     const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${(error as Error).message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`
     if (settings.comment) await track(undefined, false).finish(notStarted(message, deps.clock.now()))
     throw new Error(message, { cause: error })
   }
-  const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId) =>
-    verifyMarker(key, commentId, marker)
+  const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId, comment) =>
+    verifyMarker(key, commentId, marker, comment.reviewThread === undefined ? 'issue' : 'review')
   )
   const resume = found && !trigger.fresh ? found : undefined
   if (!trigger.fresh && ignored.length > 0) {
@@ -115,12 +131,15 @@ export async function prepareCommentRun(
     )
   }
 
-  const branches = trigger.thread.isPullRequest
-    ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
-        deps.warn(`Could not read the pull request's branches: ${error.message}`)
-        return undefined
-      })
-    : undefined
+  // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
+  const branches =
+    trigger.pullRequest ??
+    (trigger.thread.isPullRequest
+      ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
+          deps.warn(`Could not read the pull request's branches: ${error.message}`)
+          return undefined
+        })
+      : undefined)
   const prompt = buildCommentPrompt({
     standing: settings.prompt,
     instruction: trigger.instruction,
@@ -128,10 +147,21 @@ export async function prepareCommentRun(
     author: trigger.author,
     repository: settings.context.repository,
     branches,
-    followUp: resume !== undefined
+    followUp: resume !== undefined,
+    trigger: trigger.trigger,
+    label: trigger.label,
+    assignee: trigger.assignee,
+    reviewState: trigger.reviewState,
+    code: trigger.code,
+    requestUrl: trigger.commentUrl
   })
 
-  const tracking = settings.comment ? track(resume?.id, resume !== undefined) : undefined
+  // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
+  // pull request's conversation) gets a comment of its own there.
+  const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
+  const tracking = settings.comment
+    ? track(samePlace ? resume.id : undefined, resume !== undefined)
+    : undefined
   return { prompt, resumeRunId: resume?.runId, tracking }
 }
 

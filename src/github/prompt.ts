@@ -1,4 +1,4 @@
-import type { Author, Thread } from './trigger.js'
+import type { Author, CodeLocation, Thread, TriggerName } from './trigger.js'
 
 /**
  * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
@@ -10,13 +10,62 @@ import type { Author, Thread } from './trigger.js'
 const INVISIBLE =
   /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\u3164\uffa0]|\u034f|(?![\t\n])\p{Cc}/gu
 
-/** Thread text without what a reader cannot see: HTML comments and invisible characters. */
+/** Code without invisible characters (its HTML comments are visible in a diff, so they stay). */
+function stripInvisible(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
+}
+
+/** Thread text without what a reader cannot see: HTML comments, link reference definitions, invisible characters. */
 export function stripHidden(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(INVISIBLE, '')
-    .trim()
+  const normalized = text.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?(-->|$)/g, '')
+  return withoutLinkDefinitions(normalized).replace(INVISIBLE, '').trim()
+}
+
+/** A title of a link reference definition: no blank line inside. */
+const TITLE = String.raw`(?:"(?:[^"\\\n]|\\.|\n(?![ \t]*\n))*"|'(?:[^'\\\n]|\\.|\n(?![ \t]*\n))*'|\((?:[^()\\\n]|\\.|\n(?![ \t]*\n))*\))`
+/**
+ * CommonMark's link reference definition (`[label]: destination "title"`, the title on the next line
+ * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees.
+ */
+const LINK_DEFINITION = new RegExp(
+  String.raw`^ {0,3}\[(?=[^\]]*[^\s\]])(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)` +
+    String.raw`(?:(?:[ \t]+|[ \t]*\n[ \t]*)${TITLE})?[ \t]*(?:\n|$)`,
+  'y'
+)
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * The text without its link reference definitions, where CommonMark sees them: not inside a fenced
+ * code block, and not interrupting a paragraph (there they are shown as written).
+ */
+function withoutLinkDefinitions(text: string): string {
+  const out: string[] = []
+  let fence: string | undefined
+  let inParagraph = false
+  let at = 0
+  while (at < text.length) {
+    const end = text.indexOf('\n', at)
+    const lineEnd = end < 0 ? text.length : end + 1
+    const line = text.slice(at, end < 0 ? text.length : end)
+    const marker = FENCE.exec(line)?.[1]
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else if (marker) {
+      fence = marker
+      inParagraph = false
+    } else if (!inParagraph) {
+      LINK_DEFINITION.lastIndex = 0
+      const found = LINK_DEFINITION.exec(text.slice(at))
+      if (found && found[0].length > 0) {
+        at += found[0].length
+        continue
+      }
+    }
+    if (!fence && !marker) inParagraph = line.trim() !== '' && !/^ {4}|^\t/.test(line)
+    out.push(text.slice(at, lineEnd))
+    at = lineEnd
+  }
+  return out.join('')
 }
 
 function quoted(text: string, max: number): string {
@@ -36,10 +85,88 @@ export interface CommentPromptInput {
   thread: Thread
   author: Author
   repository: string
-  /** Pull request branches, when the thread is a pull request. */
-  branches?: { head: string; base: string }
+  /** Pull request branches, when the thread is a pull request (the head's repository when known). */
+  branches?: { head: string; base: string; headRepository?: string }
   /** A follow-up of a run that already has the thread's text: the thread is not quoted again. */
   followUp?: boolean
+  /** How it was asked (default: a comment or the issue's text). */
+  trigger?: TriggerName
+  /** label: the label added; assignment: the assignee. */
+  label?: string
+  assignee?: string
+  /** review: its state; review-comment: where the comment sits on the diff. */
+  reviewState?: string
+  code?: CodeLocation
+  /** The review or review comment, linked in the prompt. */
+  requestUrl?: string
+}
+
+/** One line of text that came from GitHub, for a sentence of the prompt. */
+const inline = (text: string, max = 300): string =>
+  stripInvisible(text).replace(/\s+/g, ' ').trim().slice(0, max)
+
+/** Where the request came from, in one sentence. */
+function origin(input: CommentPromptInput, kind: string): string {
+  const where = `${kind} #${input.thread.number} in ${input.repository}`
+  const who = `@${input.author.login}`
+  switch (input.trigger) {
+    case 'label':
+      return `${who} added the label "${inline(input.label ?? '')}" to ${where}: ${input.thread.url}`
+    case 'assignment':
+      return `${who} assigned ${where} to @${inline(input.assignee ?? '')}: ${input.thread.url}`
+    case 'review-comment':
+      return `${who} asked for this in a comment on the code of ${where}: ${input.requestUrl || input.thread.url}`
+    case 'review': {
+      const state = input.reviewState ? ` (${inline(input.reviewState.replace(/_/g, ' '), 50)})` : ''
+      return `${who} asked for this in a review${state} of ${where}: ${input.requestUrl || input.thread.url}`
+    }
+    default:
+      return `${who} asked for this on ${where}: ${input.thread.url}`
+  }
+}
+
+const HUNK_LIMIT = 8_000
+
+function sideName(side: string): string {
+  return side.toUpperCase() === 'LEFT'
+    ? 'the base version (left side of the diff)'
+    : 'the pull request’s version (right side of the diff)'
+}
+
+/** The file, lines and side a review comment is on, then its diff hunk as a fenced, quoted block. */
+function codeContext(code: CodeLocation): string {
+  const file = `\`${inline(code.path, 500).replace(/`/g, "'")}\``
+  let place: string
+  if (code.line === undefined) place = `The comment is on the file ${file} as a whole.`
+  else if (code.startLine === undefined || code.startLine === code.line)
+    place = `The comment is on line ${code.line} of ${file}, in ${sideName(code.side)}.`
+  else if (code.startSide.toUpperCase() === code.side.toUpperCase())
+    place = `The comment is on lines ${code.startLine} to ${code.line} of ${file}, in ${sideName(code.side)}.`
+  else
+    place = `The comment is on ${file} from line ${code.startLine} in ${sideName(code.startSide)} to line ${code.line} in ${sideName(code.side)}.`
+  let hunk = stripInvisible(code.diffHunk).replace(/\n+$/, '')
+  if (!hunk) return place
+  // The hunk ends at the commented line: a long one keeps its end.
+  if (hunk.length > HUNK_LIMIT) {
+    const cut = hunk.slice(hunk.length - HUNK_LIMIT)
+    hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`
+  }
+  const longest = Math.max(2, ...(hunk.match(/`+/g) ?? []).map(run => run.length))
+  const fence = '`'.repeat(longest + 1)
+  return [
+    place,
+    'The diff hunk it is on, ending at the commented line (quoted from the pull request):',
+    '',
+    `${fence}diff\n${hunk}\n${fence}`
+  ].join('\n')
+}
+
+function branchLine(branches: NonNullable<CommentPromptInput['branches']>, repository: string): string {
+  const fork =
+    branches.headRepository && branches.headRepository.toLowerCase() !== repository.toLowerCase()
+      ? ` of the fork ${inline(branches.headRepository, 200)}`
+      : ''
+  return `The pull request merges branch ${inline(branches.head, 300)}${fork} into ${inline(branches.base, 300)}.`
 }
 
 const THREAD_TEXT_LIMIT = 20_000
@@ -56,12 +183,11 @@ export function buildCommentPrompt(input: CommentPromptInput): string {
   parts.push(
     input.instruction ? stripHidden(input.instruction) : `Work on the ${kind} below as it is written.`
   )
-  const where = [
-    `@${input.author.login} asked for this on ${kind} #${input.thread.number} in ${input.repository}: ${input.thread.url}`
-  ]
-  if (input.branches)
-    where.push(`The pull request merges branch ${input.branches.head} into ${input.branches.base}.`)
+  const where = [origin(input, kind)]
+  if (input.branches) where.push(branchLine(input.branches, input.repository))
   parts.push(where.join('\n'))
+  // The code a review comment points at is part of the request, on a follow-up too.
+  if (input.code) parts.push(codeContext(input.code))
   if (input.followUp) return parts.join('\n\n')
   parts.push(
     [

@@ -2,12 +2,17 @@ import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { RunEvents, RunReport } from '../run/agent-run.js'
 import type { Clock } from '../runner/clock.js'
-import { entryHeadline } from '../report/console-text.js'
 import type { GitHubApi } from './api.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 export const COMMENT_EDIT_INTERVAL_MS = 5_000
+
+/** A review thread: the tracking comment is a reply to its first comment, next to the code. */
+export interface ReviewThread {
+  pullNumber: number
+  threadId: number
+}
 
 /**
  * The one comment on the thread that follows the run: created (or taken over) at the start, edited
@@ -23,7 +28,8 @@ export class TrackingComment implements RunEvents {
 
   constructor(
     private readonly github: GitHubApi,
-    private readonly issueNumber: number,
+    /** An issue's (or pull request's) number, or a review thread on a pull request's code. */
+    private readonly place: number | ReviewThread,
     private commentId: number | undefined,
     private readonly state: Omit<TrackingState, 'updatedAt'>,
     private readonly clock: Clock,
@@ -47,7 +53,7 @@ export class TrackingComment implements RunEvents {
   newEntries(entries: LogEntry[]): void {
     this.state.entriesSeen += entries.length
     const last = entries[entries.length - 1]
-    if (last) this.state.latestStep = entryHeadline(last)
+    if (last) this.state.latestEntry = last
     this.touch()
   }
 
@@ -100,17 +106,30 @@ export class TrackingComment implements RunEvents {
     return this.writing
   }
 
+  private create(body: string): Promise<number> {
+    const place = this.place
+    return typeof place === 'number'
+      ? this.github.createComment(place, body)
+      : this.github.createReviewReply(place.pullNumber, place.threadId, body)
+  }
+
+  private update(commentId: number, body: string): Promise<void> {
+    return typeof this.place === 'number'
+      ? this.github.updateComment(commentId, body)
+      : this.github.updateReviewComment(commentId, body)
+  }
+
   private async writeNow(): Promise<void> {
     this.dirty = false
     const render = (): string =>
       renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() })
     try {
       if (this.commentId === undefined) {
-        this.commentId = await this.github.createComment(this.issueNumber, render())
+        this.commentId = await this.create(render())
         // The marker is signed for its comment: a comment made with a run already known gets it now.
         if (this.state.runId !== undefined || this.state.report?.run)
-          await this.github.updateComment(this.commentId, render())
-      } else await this.github.updateComment(this.commentId, render())
+          await this.update(this.commentId, render())
+      } else await this.update(this.commentId, render())
     } catch (error) {
       if (this.failures++ < 3) this.warn(`Could not write the tracking comment: ${(error as Error).message}`)
     }

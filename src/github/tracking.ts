@@ -1,8 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { PullRequest } from '../api/types.js'
 import type { RunReport } from '../run/agent-run.js'
-import { formatDuration, oneLine, valueText } from '../report/entry-text.js'
-import { escapeHtml, link, quoteBlock } from '../report/markdown.js'
+import type { LogEntry, PullRequest } from '../api/types.js'
+import {
+  count,
+  entryGist,
+  entryTime,
+  entryTool,
+  entryType,
+  formatDuration,
+  oneLine,
+  valueText
+} from '../report/entry-text.js'
+import { codeSpan, escapeHtml, link, markdownInline, quoteBlock } from '../report/markdown.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
@@ -22,17 +31,31 @@ export interface MarkerKey {
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
 const SIGNATURE_HEX_CHARS = 32
 
+/** Issue comments and review comments have ids of their own: a signature says which it is for. */
+export type CommentKind = 'issue' | 'review'
+
 /** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
-export function markerSignature(key: MarkerKey, commentId: number, runId: number): string {
+export function markerSignature(
+  key: MarkerKey,
+  commentId: number,
+  runId: number,
+  kind: CommentKind = 'issue'
+): string {
+  const comment = kind === 'review' ? `review-${commentId}` : String(commentId)
   return createHmac('sha256', key.secret)
-    .update(`${key.repository}#${key.issueNumber}#${commentId}#${runId}`)
+    .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
     .digest('hex')
     .slice(0, SIGNATURE_HEX_CHARS)
 }
 
-export function verifyMarker(key: MarkerKey, commentId: number, marker: Marker): boolean {
+export function verifyMarker(
+  key: MarkerKey,
+  commentId: number,
+  marker: Marker,
+  kind: CommentKind = 'issue'
+): boolean {
   if (!key.secret || marker.sig === undefined) return false
-  const expected = Buffer.from(markerSignature(key, commentId, marker.runId))
+  const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind))
   const given = Buffer.from(marker.sig)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
@@ -60,13 +83,25 @@ export interface CommentSummary {
   id: number
   body: string
   author: Author
+  /** ISO 8601, as GitHub gives it: orders issue comments and review comments together. */
+  createdAt?: string
+  /** A comment on the pull request's code: the first comment of its review thread. */
+  reviewThread?: number
 }
 
 export interface FoundTracking {
-  /** The tracking comment to follow, if any. */
-  found?: { id: number; runId: number }
+  /** The tracking comment to follow, if any (`reviewThread` when it is a reply on the code). */
+  found?: { id: number; runId: number; reviewThread?: number }
   /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
   ignored: Array<{ id: number; runId: number }>
+}
+
+/**
+ * A pull request's issue comments and review comments as one list, oldest first (by creation
+ * time, then id: GitHub's timestamps are to the second).
+ */
+export function byCreation(comments: CommentSummary[]): CommentSummary[] {
+  return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id)
 }
 
 /**
@@ -77,13 +112,21 @@ export interface FoundTracking {
 export function findTrackingComment(
   comments: CommentSummary[],
   trusted: (author: Author) => boolean,
-  verify: (marker: Marker, commentId: number) => boolean
+  verify: (marker: Marker, commentId: number, comment: CommentSummary) => boolean
 ): FoundTracking {
   const ignored: FoundTracking['ignored'] = []
   for (const comment of [...comments].reverse()) {
     const marker = readMarker(comment.body)
     if (marker === undefined || !trusted(comment.author)) continue
-    if (verify(marker, comment.id)) return { found: { id: comment.id, runId: marker.runId }, ignored }
+    if (verify(marker, comment.id, comment))
+      return {
+        found: {
+          id: comment.id,
+          runId: marker.runId,
+          ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+        },
+        ignored
+      }
     ignored.push({ id: comment.id, runId: marker.runId })
   }
   return { ignored }
@@ -101,7 +144,8 @@ export interface TrackingState {
   webUrl?: string | null
   status?: string | null
   entriesSeen: number
-  latestStep?: string
+  /** The last entry seen, shown as the run's latest step while it works. */
+  latestEntry?: LogEntry
   resumed: boolean
   /** Set once the run ended (or could not be followed). */
   report?: RunReport
@@ -131,22 +175,34 @@ function serviceLink(text: string, url: string | null | undefined): string {
   return link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined)
 }
 
-const code = (text: string, max: number): string => `\`${escapeHtml(oneLine(text.replace(/`/g, "'"), max))}\``
+const code = (text: string, max: number): string => codeSpan(oneLine(text, max))
+
+/** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
+function latestStep(entry: LogEntry): string {
+  const tool = entryTool(entry)
+  const gist = entryGist(entry, CAPS.step)
+  return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${
+    tool && gist ? ' ·' : ''
+  }${gist ? ` ${markdownInline(gist)}` : ''}`
+}
 
 /**
- * Text as a quoted block of at most `max` characters once escaped: escaping (`&` to `&amp;`, a
- * `> ` per line) can grow it several times, so the cut is made on the final text, never mid-entity.
+ * Text as a quoted block of at most `max` characters once rendered: escaping (`&` to `&amp;`, a `> `
+ * per line, our fences) can grow it several times, so the source is cut until its rendering fits,
+ * and the cut is made in the source, never inside a reference or a fence of ours.
  */
 export function quoteWithin(text: string, max: number): string {
-  // Escaping never shrinks text: a prefix of `max` characters holds all that can fit.
-  const quoted = quoteBlock(text.length > max ? text.slice(0, max) : text)
-  if (text.length <= max && quoted.length <= max) return quoted
+  let quoted = quoteBlock(text)
+  if (quoted.length <= max) return quoted
   const room = Math.max(0, max - TRIMMED_NOTE.length - 4)
-  const cut = quoted
-    .slice(0, room)
-    .replace(/&[a-z]*$/, '')
-    .replace(/[\ud800-\udbff]$/, '')
-  return `${cut}\n>\n> ${TRIMMED_NOTE}`
+  let keep = Math.min(text.length, room)
+  for (;;) {
+    quoted = quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''))
+    if (quoted.length <= room || keep === 0) break
+    // Shrink in proportion, and by at least a little, so that this ends in a few rounds.
+    keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * room) / quoted.length)))
+  }
+  return `${quoted}\n>\n> ${TRIMMED_NOTE}`
 }
 
 function pullRequestLine(pullRequests: PullRequest[]): string {
@@ -184,15 +240,15 @@ export function renderTrackingComment(state: TrackingState): string {
     lines.push(
       `### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`,
       '',
-      `${status} · ${state.entriesSeen} log entries so far`
+      `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
     )
-    if (state.latestStep) lines.push('', `Latest step: ${escapeHtml(oneLine(state.latestStep, CAPS.step))}`)
+    if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
     const facts = [
       report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
       `${formatDuration(report.endedAt - report.startedAt)}`,
-      `${report.entriesSeen} log entries`
+      count(report.entriesSeen, 'log entry', 'log entries')
     ].filter(Boolean)
     lines.push(facts.join(' · '))
     const pullRequests = report.run?.github_pull_requests ?? []

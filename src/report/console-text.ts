@@ -2,19 +2,38 @@ import type { LogEntry } from '../api/types.js'
 import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entry-text.js'
 
 /**
- * Console lines built from the service's text. The runner reads any line whose first non-blank
- * characters are `::` (or `##[`) as a workflow command, splitting lines at \r as well as \n; so
- * service text is cut at every line break, stripped of control characters, and each line starts
- * with our own prefix, never with the service's characters.
+ * Console lines built from the service's text. The runner has two command parsers: `::name` after
+ * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
+ * So service text is cut at every line break, stripped of control characters, each line starts
+ * with our own prefix, never with the service's characters, and every `##[` gets an invisible
+ * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
  */
 
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g
 const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/
 
+const LEGACY_COMMAND = /##\[/g
+/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
+const BROKEN_LEGACY_COMMAND = '##\u2060['
+/** `::` as the first non-blank characters of a line, whatever the line break before it. */
+const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g
+
+/**
+ * Any text made unable to be read as a runner command by either parser, for the last guard before
+ * the console: the action's own commands are written elsewhere, never through this.
+ */
+export function noCommands(text: string): string {
+  return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:')
+}
+
 /** Service text made safe to print inside one of our lines. */
 export function inlineText(text: string): string {
-  return text.split(LINE_BREAKS).join(' ').replace(CONTROL_CHARACTERS, ' ')
+  return text
+    .split(LINE_BREAKS)
+    .join(' ')
+    .replace(CONTROL_CHARACTERS, ' ')
+    .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND)
 }
 
 /** A run status inside one of our lines: one line, and short (the service does not bound it). */
@@ -24,7 +43,11 @@ export function statusText(status: string | null): string {
 
 /** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
 export function prefixedLines(text: string, prefix: string): string[] {
-  return text.split(LINE_BREAKS).map(line => prefix + line.replace(CONTROL_CHARACTERS, ' '))
+  return text
+    .split(LINE_BREAKS)
+    .map(
+      line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND)
+    )
 }
 
 const HEADLINE_GIST_CHARS = 160
@@ -32,13 +55,14 @@ const DETAIL_SECTION_CHARS = 2_000
 
 /** "12:04:05  ACTION            run_command · Running the test suite…" */
 export function entryHeadline(entry: LogEntry): string {
-  const toolName = entryTool(entry)
-  const tool = toolName ? `${inlineText(toolName)} · ` : ''
-  return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${tool}${inlineText(entryGist(entry, HEADLINE_GIST_CHARS))}`
+  const tool = inlineText(entryTool(entry))
+  const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS))
+  const what = tool && gist ? `${tool} · ${gist}` : tool || gist
+  return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`
 }
 
 /** The folded details of an entry, each line behind a gutter. */
 export function entryDetailLines(entry: LogEntry): string[] {
-  const details = entryDetails(entry, DETAIL_SECTION_CHARS)
+  const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS)
   return details ? prefixedLines(details, '  │ ') : []
 }

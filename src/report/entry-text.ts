@@ -19,20 +19,55 @@ function cutChars(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
 }
 
-/** `text` on one line, whitespace folded, cut to `max` characters with an ellipsis. */
+/**
+ * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
+ * when one is near, so that a headline does not stop mid-word.
+ */
 export function oneLine(text: string, max: number): string {
   // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
   const window = max * 4
   const cut = text.length > window
   const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim()
-  return folded.length > max || cut ? `${cutChars(folded, max - 1)}…` : folded
+  if (folded.length <= max && !cut) return folded
+  const head = cutChars(folded, max - 1)
+  const space = head.lastIndexOf(' ')
+  return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`
 }
+
+/** "1 log entry", "3 log entries". */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/
 
 /** `text` cut to `max` characters, saying how much was left out. */
 export function trimmed(text: string, max: number): string {
   if (text.length <= max) return text
+  // Cut before (a kept entry): its note still tells the true count.
+  const note = CUT_NOTE.exec(text.slice(-40))
+  if (note && text.length - note[0].length <= max) return text
   const kept = cutChars(text, max)
   return `${kept}\n… (${text.length - kept.length} more characters)`
+}
+
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+export function cutEntry(entry: LogEntry, max: number): LogEntry {
+  // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+  const copy = (text: string): string => Buffer.from(text, 'utf8').toString('utf8')
+  const cut = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.length > max ? copy(trimmed(value, max)) : value
+    if (value === null || typeof value !== 'object') return value
+    const text = valueText(value)
+    return text.length > max ? copy(trimmed(text, max)) : value
+  }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(entry)) out[key] = cut(value)
+  return out as unknown as LogEntry
 }
 
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
@@ -56,14 +91,13 @@ export function entryTool(entry: LogEntry): string {
   return oneLine(entry.tool_name ?? '', TOOL_CHARS)
 }
 
-/** The short thought that heads an entry: its reasoning, else what it concluded or observed. */
+/**
+ * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
+ * neither (the tool's name, shown beside it, says what it did).
+ */
 export function entryGist(entry: LogEntry, max: number): string {
   // Tried in order, each made only when the one before is empty.
-  const candidates = [
-    () => entry.thought,
-    () => valueText(entry.observation),
-    () => (entry.tool_name ? `ran ${entry.tool_name}` : '')
-  ]
+  const candidates = [() => entry.thought, () => valueText(entry.observation)]
   for (const candidate of candidates) {
     const text = candidate()
     if (text && text.trim()) return oneLine(text, max)
@@ -71,18 +105,50 @@ export function entryGist(entry: LogEntry, max: number): string {
   return ''
 }
 
-/** The entry's details in labelled sections, each trimmed: tool input, tool output, observation, full thought. */
-export function entryDetails(entry: LogEntry, maxPerSection: number): string {
-  const sections: string[] = []
-  const add = (label: string, value: unknown): void => {
+/** One labelled part of an entry's details; `prose` is text written for people, the rest is data. */
+export interface DetailSection {
+  label: string
+  text: string
+  prose: boolean
+}
+
+const isMultiLine = (value: unknown): value is string => typeof value === 'string' && value.includes('\n')
+
+/**
+ * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
+ * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
+ * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
+ * rather than one JSON line full of `\n`.
+ */
+export function entrySections(entry: LogEntry, maxPerSection: number, gistChars: number): DetailSection[] {
+  const sections: DetailSection[] = []
+  const push = (label: string, value: unknown, prose = false): void => {
     const text = valueText(value).trim()
-    if (text) sections.push(`${label}:\n${trimmed(text, maxPerSection)}`)
+    if (text) sections.push({ label, text: trimmed(text, maxPerSection), prose })
   }
-  if (entry.thought && entry.thought.length > 120) add('thought', entry.thought)
+  const add = (label: string, value: unknown): void => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return push(label, value)
+    const fields = Object.entries(value as Record<string, unknown>)
+    const long = fields.filter(([, field]) => isMultiLine(field))
+    if (long.length === 0) return push(label, value)
+    const rest = fields.filter(([, field]) => !isMultiLine(field))
+    if (rest.length > 0) push(label, Object.fromEntries(rest))
+    for (const [key, field] of long) push(`${label} · ${key}`, field)
+  }
+  const thought = entry.thought ?? ''
+  if (thought.trim() && oneLine(thought, gistChars) !== thought.trim()) push('thought', thought, true)
   add('tool input', entry.tool_input)
   add('tool output', entry.tool_output)
-  add('observation', entry.observation)
-  return sections.join('\n\n')
+  if (typeof entry.observation === 'string') push('observation', entry.observation, true)
+  else add('observation', entry.observation)
+  return sections
+}
+
+/** The entry's details as text: each section under its label. */
+export function entryDetails(entry: LogEntry, maxPerSection: number, gistChars: number): string {
+  return entrySections(entry, maxPerSection, gistChars)
+    .map(section => `${section.label}:\n${section.text}`)
+    .join('\n\n')
 }
 
 export function formatDuration(ms: number): string {

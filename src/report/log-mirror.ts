@@ -4,7 +4,7 @@ import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../run/status.js'
 import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
-import { formatDuration, oneLine, trimmed } from './entry-text.js'
+import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -13,9 +13,22 @@ export interface MirrorOptions {
   openLogFile: (runId: number) => LogFile
 }
 
+/**
+ * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
+ * log file only, so memory stays bounded however long the log (an endless one included).
+ */
+export const KEPT_FIRST_ENTRIES = 500
+export const KEPT_LAST_ENTRIES = 500
+/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
+export const KEPT_FIELD_CHARS = 4_000
+
 /** Follows the run as it happens: the job log shows each entry, the log file gets all of them. */
 export class LogMirror implements RunEvents {
-  readonly entries: LogEntry[] = []
+  private readonly first: LogEntry[] = []
+  /** A ring of the last entries; `next` is where the next one goes once it is full. */
+  private readonly last: LogEntry[] = []
+  private next = 0
+  private leftOut = 0
   private file?: LogFile
 
   constructor(
@@ -23,8 +36,23 @@ export class LogMirror implements RunEvents {
     private readonly options: MirrorOptions
   ) {}
 
+  /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
+  get entries(): LogEntry[] {
+    return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)]
+  }
+
+  /** Entries between the first and the last kept ones that were not kept: where and how many. */
+  get entriesLeftOut(): { after: number; count: number } | undefined {
+    return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined
+  }
+
   get logFile(): string {
     return this.file?.path ?? ''
+  }
+
+  /** Ends the log file: past its cap, it says how many entries were left out. */
+  finish(): void {
+    this.file?.close?.()
   }
 
   started(run: AgentRun, mode: 'create' | 'resume'): void {
@@ -37,12 +65,23 @@ export class LogMirror implements RunEvents {
 
   newEntries(entries: LogEntry[]): void {
     this.file?.append(entries)
-    if (this.options.keepEntries) this.entries.push(...entries)
+    if (this.options.keepEntries) entries.forEach(entry => this.keep(entry))
     if (!this.options.toConsole) return
     for (const entry of entries) {
       const details = entryDetailLines(entry)
       if (details.length > 0) this.console.group(entryHeadline(entry), details)
       else this.console.info(entryHeadline(entry))
+    }
+  }
+
+  private keep(entry: LogEntry): void {
+    const cut = cutEntry(entry, KEPT_FIELD_CHARS)
+    if (this.first.length < KEPT_FIRST_ENTRIES) this.first.push(cut)
+    else if (this.last.length < KEPT_LAST_ENTRIES) this.last.push(cut)
+    else {
+      this.last[this.next] = cut
+      this.next = (this.next + 1) % KEPT_LAST_ENTRIES
+      this.leftOut++
     }
   }
 
@@ -54,7 +93,7 @@ export class LogMirror implements RunEvents {
 
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {
     this.console.info(
-      `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${entriesSeen} log entries so far`
+      `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`
     )
   }
 

@@ -1,24 +1,108 @@
-/** Escaping for the job summary (GitHub-flavoured Markdown with HTML). */
+/**
+ * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
+ * that a reader sees it as written. Two rules hold for all of it:
+ * - no `<` of the service's reaches the renderer raw outside code, so it cannot open or close HTML
+ *   (our `<details>`, a `<script>`), and every backtick or tilde fence the renderer sees is one we
+ *   wrote around text we know is code;
+ * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
+ *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
+ *   escaped, never with escaped text inside Markdown code.
+ * Mentions (`@user`, `@org/team`) from the service are broken with an invisible word joiner, so
+ * agent text cannot notify people; they still read the same.
+ */
+
+/** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
+const WORD_JOINER = '\u2060'
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
+/** `@name` as text that no longer notifies `name` (an email address is left as it is). */
+export function unmention(text: string): string {
+  return text.replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+}
+
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/
+/** What can mean something to GFM in the middle of a line (`$` is GitHub's math). */
+const INLINE_SPECIAL = /[\\`*_[\]|~!$]/
+
+/** The longest run of `char` in `text`. */
+function longestRun(text: string, char: string): number {
+  let longest = 0
+  let run = 0
+  for (const c of text) {
+    run = c === char ? run + 1 : 0
+    if (run > longest) longest = run
+  }
+  return longest
+}
+
 /**
- * Service text as a block quote: its Markdown still renders, but every construct it opens (a code
- * fence, a list) closes with the quote, and raw HTML (`</details>`, comments, scripts) shows as text.
+ * Inline code as HTML that shows `text` literally wherever Markdown puts it in a line (a paragraph,
+ * a table cell, a link label): `<`, `&`, `>` as references and the characters that mean something
+ * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
  */
-export function quoteBlock(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map(line => `> ${line.replace(/&/g, '&amp;').replace(/</g, '&lt;')}`.trimEnd())
-    .join('\n')
+export function htmlCode(text: string): string {
+  let out = ''
+  for (const c of text.replace(/\s+/g, ' ')) {
+    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
+    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
+  }
+  return `<code>${out}</code>`
+}
+
+/** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
+export function codeSpan(text: string): string {
+  const line = text.replace(/\s+/g, ' ')
+  const ticks = '`'.repeat(longestRun(line, '`') + 1)
+  const pad = /^[` ]|[` ]$/.test(line) ? ' ' : ''
+  return `${ticks}${pad}${line}${pad}${ticks}`
+}
+
+/** A fenced code block showing `text` literally: its fence is longer than any backtick run inside. */
+export function fence(text: string, info = ''): string {
+  const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '')
+  const ticks = '`'.repeat(Math.max(3, longestRun(body, '`') + 1))
+  return `${ticks}${info.replace(/[^\w.+#-]/g, '')}\n${body}\n${ticks}`
+}
+
+/**
+ * One line of service text for an HTML context (a `<summary>`, a `<p>`), where Markdown does not
+ * apply: escaped, with its backtick code spans shown as code.
+ */
+export function htmlInline(text: string): string {
+  return mapCodeSpans(
+    text.replace(/\s+/g, ' '),
+    content => `<code>${escapeHtml(content)}</code>`,
+    plain => unmention(escapeHtml(plain))
+  )
+}
+
+/**
+ * One line of service text in a Markdown inline context (a table cell, a link label, after a
+ * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
+ */
+export function plainInline(text: string): string {
+  let out = ''
+  for (const c of text.replace(/\s+/g, ' ')) {
+    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
+    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
+  }
+  return unmention(out)
+}
+
+/**
+ * One line of service text in a Markdown inline context, its backtick code spans shown as code and
+ * the rest literally (plainInline).
+ */
+export function markdownInline(text: string): string {
+  return mapCodeSpans(text.replace(/\s+/g, ' ').trim(), htmlCode, plainInline)
 }
 
 /** Text for one cell of a Markdown table. */
 export function tableCell(text: string): string {
-  return escapeHtml(text.replace(/\s+/g, ' ').trim()).replace(/\|/g, '\\|')
+  return markdownInline(text)
 }
 
 /** Longer addresses are not real ones: the label shows alone. */
@@ -26,7 +110,163 @@ const URL_CHARS = 2_000
 
 /** A link whose text and address cannot break out of the Markdown. */
 export function link(text: string, url: unknown): string {
-  const label = tableCell(text).replace(/[[\]]/g, '\\$&')
+  const label = markdownInline(text) || plainInline(String(url))
   if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url)) return label
   return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`
+}
+
+/**
+ * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
+ * of exactly n), mapping the code and the rest apart. A run without its match is plain text.
+ */
+function mapCodeSpans(
+  line: string,
+  code: (content: string) => string,
+  plain: (text: string) => string
+): string {
+  let out = ''
+  let start = 0
+  let i = 0
+  while (i < line.length) {
+    const c = line[i]
+    if (c === '\\' && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1] as string)) {
+      i += 2
+      continue
+    }
+    if (c !== '`') {
+      i++
+      continue
+    }
+    let run = 1
+    while (line[i + run] === '`') run++
+    const close = findRun(line, i + run, run)
+    if (close < 0) {
+      i += run
+      continue
+    }
+    out += plain(line.slice(start, i))
+    let content = line.slice(i + run, close)
+    if (/^ .*[^ ].* $/.test(content)) content = content.slice(1, -1)
+    out += code(content)
+    i = start = close + run
+  }
+  return out + plain(line.slice(start))
+}
+
+/** Index of the next run of exactly `length` backticks at or after `from`, or -1. */
+function findRun(line: string, from: number, length: number): number {
+  let i = from
+  while (i < line.length) {
+    if (line[i] !== '`') {
+      i++
+      continue
+    }
+    let run = 1
+    while (line[i + run] === '`') run++
+    if (run === length) return i
+    i += run
+  }
+  return -1
+}
+
+/**
+ * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
+ * open code escaped (only code we recognised is code), mentions broken, and links kept visible
+ * (an image shows as a link with its text, an empty link label shows literally).
+ */
+function markdownText(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string
+    const next = text[i + 1] ?? ''
+    if (c === '\\' && ASCII_PUNCTUATION.test(next)) {
+      // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+      // and stay text even where a GFM autolink literal takes the backslash into its address.
+      out += next === '<' ? '&lt;' : next === '&' ? '&amp;' : c + next
+      i++
+    } else if (c === '<') out += '&lt;'
+    else if (c === '&') out += '&amp;'
+    else if (c === '`') out += '\\`'
+    else if (c === '~' && tildeRun(text, i) >= 3) out += '\\~'
+    else if (c === '!' && next === '[') out += '\\!'
+    else if (c === '[' && /^\[[\s\u200b-\u200d\u2060\ufeff]*\]/.test(text.slice(i, i + 40))) out += '\\['
+    else out += c
+  }
+  return unmention(out)
+}
+
+/** Length of the run of tildes around `index` (a run of three opens a fence). */
+function tildeRun(text: string, index: number): number {
+  let start = index
+  let end = index
+  while (text[start - 1] === '~') start--
+  while (text[end] === '~') end++
+  return end - start
+}
+
+/** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
+function markdownLine(line: string): string {
+  // A link reference definition renders as nothing: its bracket is escaped so that it shows as text.
+  const definition = /^( {0,3})\[(?=[^\]]*\]:)/.exec(line)
+  if (definition)
+    return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`
+  return mapCodeSpans(line, htmlCode, markdownText)
+}
+
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/
+
+/**
+ * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
+ * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
+ * with our own fences, longer than any backtick run inside, at the same indentation, every line of
+ * their content indented at least as far, so that no line of the service's can end them early; a
+ * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
+ * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
+ * backticks are escaped, and in an indented code block `<` and `&` would show as references.
+ */
+export function serviceMarkdown(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n')
+  const out: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string
+    const open = FENCE_OPEN.exec(line)
+    if (!open || (open[2]?.[0] === '`' && open[3]?.includes('`'))) {
+      out.push(markdownLine(line))
+      continue
+    }
+    const indent = (open[1] as string).length
+    const marker = open[2] as string
+    const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`)
+    // CommonMark strips up to the fence's indentation from each content line.
+    const strip = new RegExp(`^ {0,${indent}}`)
+    const content: string[] = []
+    let j = i + 1
+    while (j < lines.length && !closing.test(lines[j] as string)) {
+      content.push((lines[j] as string).replace(strip, ''))
+      j++
+    }
+    const pad = ' '.repeat(indent)
+    const info = (open[3] ?? '').trim().split(/\s+/)[0] ?? ''
+    out.push(
+      ...fence(content.join('\n'), info)
+        .split('\n')
+        .map((fenceLine, index, all) =>
+          index === 0 || index === all.length - 1 || fenceLine ? pad + fenceLine : fenceLine
+        )
+    )
+    if (content.length === 0) out.splice(out.length - 2, 1) // fence() wrote one empty line for no content
+    i = j
+  }
+  return out.join('\n')
+}
+
+/**
+ * Service text as a block quote: its Markdown still renders (serviceMarkdown), and every construct
+ * it opens (a list, a table) closes with the quote.
+ */
+export function quoteBlock(text: string): string {
+  return serviceMarkdown(text)
+    .split('\n')
+    .map(line => `> ${line}`.trimEnd())
+    .join('\n')
 }

@@ -11,13 +11,32 @@ export const OUTPUT_NAMES = [
   'github-pull-requests',
   'pull-request-url',
   'log-count',
-  'log-file'
+  'log-file',
+  'trigger',
+  'org-id',
+  'repo-id',
+  'user'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 
-/** Outputs from the report: every name always set, '' where there is nothing to say. */
-export function actionOutputs(report: RunReport, logFile: string): Record<OutputName, string> {
+/** The organization, repository and token user as the step resolved them ('' where it did not). */
+export interface ResolvedSetup {
+  orgId?: number
+  repoId?: number
+  user?: string
+}
+
+/**
+ * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
+ * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ */
+export function actionOutputs(
+  report: RunReport,
+  logFile: string,
+  trigger = '',
+  resolved: ResolvedSetup = {}
+): Record<OutputName, string> {
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
   return {
@@ -30,6 +49,17 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'github-pull-requests': JSON.stringify(pullRequests),
     'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
     'log-count': String(report.entriesSeen),
-    'log-file': logFile
+    'log-file': logFile,
+    trigger,
+    ...setupOutputs({ ...resolved, repoId: resolved.repoId ?? report.repoId })
+  }
+}
+
+/** The org-id, repo-id and user outputs alone (task: check sets only these and outcome). */
+export function setupOutputs(resolved: ResolvedSetup): Record<'org-id' | 'repo-id' | 'user', string> {
+  return {
+    'org-id': resolved.orgId === undefined ? '' : String(resolved.orgId),
+    'repo-id': resolved.repoId === undefined ? '' : String(resolved.repoId),
+    user: resolved.user ?? ''
   }
 }

@@ -1,8 +1,9 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
 import type { RunReport } from '../run/agent-run.js'
 import {
-  entryDetails,
+  count,
   entryGist,
+  entrySections,
   entryTime,
   entryTool,
   entryType,
@@ -11,7 +12,7 @@ import {
   trimmed,
   valueText
 } from './entry-text.js'
-import { escapeHtml, link, quoteBlock, tableCell } from './markdown.js'
+import { fence, htmlInline, link, quoteBlock, serviceMarkdown, tableCell } from './markdown.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 export const SUMMARY_LIMIT_BYTES = 1_000_000
@@ -30,6 +31,8 @@ export interface SummaryInput {
   report: RunReport
   /** The entries mirrored by this step, for the timeline; undefined leaves the timeline out. */
   entries?: LogEntry[]
+  /** Entries not kept in `entries` (a long log): after how many of them, and how many. */
+  entriesLeftOut?: { after: number; count: number }
   logFile?: string
   limitBytes?: number
 }
@@ -45,21 +48,25 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   error: '⚠️ Agent run could not be followed'
 }
 
-/** The job summary as Markdown: header table, result and summary texts, then the timeline. */
+/** The job summary as Markdown: facts table, result and summary texts, then the timeline. */
 export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
   const head: string[] = [`## ${HEADLINES[report.outcome]}`, '']
+  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
+  const entries = input.entries ?? []
+  let log = ''
+  let shown = entries.length
   if (run) {
+    // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
     head.push(
-      '| | |',
-      '|---|---|',
       `| Agent run | ${link(`#${run.id}`, run.web_url)} |`,
+      '|---|---|',
       `| Status | ${tableCell(oneLine(report.status, STATUS_CHARS) || 'unknown')} |`,
       `| Outcome | ${report.outcome} |`,
       `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`,
       `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`,
-      `| Log entries | ${report.entriesSeen}${input.logFile ? ` (all in \`${tableCell(input.logFile)}\`)` : ''} |`,
+      `| Log entries | ${LOG_ENTRIES_CELL} |`,
       ''
     )
   }
@@ -71,11 +78,28 @@ export function renderSummary(input: SummaryInput): string {
   if (run?.result) head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '')
   if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')
 
-  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
+  const cellRoom = 300
   const text = head.join('\n')
-  if (!input.entries || input.entries.length === 0) return fitBytes(text, limit)
-  const budget = limit - Buffer.byteLength(text) - 1_000
-  return fitBytes(`${text}\n### Log\n\n${timeline(input.entries, budget)}`, limit)
+  if (entries.length > 0) {
+    const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000
+    ;({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut))
+  }
+  const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown
+  const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile))
+  return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit)
+}
+
+const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
+
+/**
+ * How many entries the run wrote, how many the timeline shows, and where all of them are: the
+ * `log-file` output (a path on the runner means nothing to a reader of the summary).
+ */
+function logEntriesCell(seen: number, leftOut: number, logFile?: string): string {
+  const where =
+    logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : ''
+  if (leftOut <= 0) return where ? `${seen} (${where})` : `${seen}`
+  return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`
 }
 
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
@@ -90,12 +114,13 @@ function pullRequestLinks(pullRequests: PullRequest[]): string {
   return links.join('<br>')
 }
 
-const CLOSING_TAGS = ['pre', 'details']
+const CLOSING_TAGS = ['details']
 
 /**
  * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
  * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
- * titles and cells), the blocks left open are closed, and a note says how much was left out.
+ * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
+ * <details> left open, and a note says how much was left out.
  */
 export function fitBytes(markdown: string, limit: number): string {
   const bytes = Buffer.from(markdown)
@@ -110,36 +135,78 @@ export function fitBytes(markdown: string, limit: number): string {
   const open = (tag: string): number =>
     (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
     (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0)
+  const fenceOpen = openFence(kept)
+  if (fenceOpen) kept += `\n${fenceOpen}`
   const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('')
-  return `${kept}${closers}${note(bytes.length - Buffer.byteLength(kept))}`
+  return `${kept}${closers ? `\n\n${closers}` : ''}${note(bytes.length - Buffer.byteLength(kept))}`
 }
 
+/** The fence left open at the end of `markdown` (all fences in it are ours), or ''. */
+function openFence(markdown: string): string {
+  let open = ''
+  for (const line of markdown.split('\n')) {
+    const ticks = /^ {0,3}(`{3,})/.exec(line)?.[1]
+    if (!ticks) continue
+    if (!open) open = ticks
+    else if (ticks.length >= open.length && /^ {0,3}`+\s*$/.test(line)) open = ''
+  }
+  return open
+}
+
+const entryCount = (n: number): string => count(n, 'log entry', 'log entries')
+
+/** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
+function detailsMarkdown(entry: LogEntry): string {
+  return entrySections(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
+    .map(section =>
+      section.prose
+        ? `**${section.label}**\n\n${serviceMarkdown(section.text)}`
+        : `**${section.label}**\n\n${fence(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`
+    )
+    .join('\n\n')
+}
+
+/** One timeline entry: its headline, folding its details when it has any. */
 function entryBlock(entry: LogEntry): string {
   const tool = entryTool(entry)
-  const title = `<code>${entryTime(entry)}</code> <b>${escapeHtml(entryType(entry))}</b>${
-    tool ? ` ${escapeHtml(tool)}` : ''
-  } ${escapeHtml(entryGist(entry, 200))}`
-  const details = entryDetails(entry, DETAIL_SECTION_CHARS)
-  if (!details) return `<details><summary>${title}</summary></details>\n`
-  return `<details><summary>${title}</summary>\n\n<pre>${escapeHtml(details)}</pre>\n\n</details>\n`
+  const gist = entryGist(entry, GIST_CHARS)
+  // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
+  const title = `<code>${entryTime(entry)}</code> <b>${htmlInline(entryType(entry))}</b>${
+    tool ? ` ${htmlInline(tool)}` : ''
+  }${tool && gist ? ' ·' : ''}${gist ? ` ${htmlInline(gist)}` : ''}`
+  const details = detailsMarkdown(entry)
+  if (!details) return `<p>${title}</p>\n\n`
+  return `<details><summary>${title}</summary>\n\n${details}\n\n</details>\n\n`
 }
+
+const GIST_CHARS = 200
 
 /**
  * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
  * the last ones are kept (how it began, how it ended) and the count left out is said in between.
  */
-function timeline(entries: LogEntry[], budget: number): string {
+function timeline(
+  entries: LogEntry[],
+  budget: number,
+  leftOut: { after: number; count: number } = { after: entries.length, count: 0 }
+): { markdown: string; shown: number } {
   const blocks = entries.map(entryBlock)
   const sizes = blocks.map(block => Buffer.byteLength(block))
-  if (sizes.reduce((sum, size) => sum + size, 0) <= budget) return blocks.join('')
+  if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
+    return { markdown: blocks.join(''), shown: blocks.length }
 
-  const note = (count: number): string =>
-    `\n> **${count} log entries left out here** to keep the summary under GitHub's 1 MiB limit; the log-file output has them all.\n\n`
-  const room = budget - Buffer.byteLength(note(entries.length))
+  const note = (left: number): string =>
+    `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`
+  const room = budget - Buffer.byteLength(note(entries.length + leftOut.count))
+  // The first ones up to half the room (never past those kept before the gap), the last ones after.
   let head = 0
   let used = 0
-  while (head < blocks.length && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
+  while (head < leftOut.after && used + (sizes[head] as number) <= room / 2) used += sizes[head++] as number
   let tail = blocks.length
   while (tail > head && used + (sizes[tail - 1] as number) <= room) used += sizes[--tail] as number
-  return blocks.slice(0, head).join('') + note(tail - head) + blocks.slice(tail).join('')
+  return {
+    markdown:
+      blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
+    shown: head + blocks.length - tail
+  }
 }

@@ -1,4 +1,4 @@
-import type { AgentRunApi } from '../api/client.js'
+import type { AgentRunApi, OrganizationApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
@@ -24,6 +24,10 @@ export interface RunPlan {
   repoId?: number
   /** owner/name to look up among the organization's repositories when repoId is not given. */
   repository?: string
+  /** The repository was named by the user: not finding it fails rather than going on without one. */
+  repositoryRequired?: boolean
+  /** Start the run that generates the repository's setup commands instead of creating one. */
+  setupCommands?: boolean
   model?: string
   agentType?: string
   metadata: Record<string, unknown>
@@ -49,6 +53,10 @@ export interface RunReport {
   error?: string
   /** Why no run was started (outcome skipped). */
   reason?: string
+  /** The repository the run was started on, when one was. */
+  repoId?: number
+  /** The HTTP status of the refusal that stopped the step before a run existed, if one did. */
+  httpStatus?: number
 }
 
 /** Everything the run needs from outside, each behind its own small interface. */
@@ -57,6 +65,8 @@ export interface RunDeps {
   clock: Clock
   signal?: AbortSignal
   random?: () => number
+  /** For plans with setupCommands. */
+  setupCommands?: Pick<OrganizationApi, 'generateSetupCommands'>
   /** Receives log entries, status changes, heartbeats and notices as they happen. */
   events: RunEvents
 }
@@ -69,8 +79,10 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   const startedAt = deps.clock.now()
   const deadline = startedAt + plan.timeoutMs
   const mode = plan.resumeRunId === undefined ? 'create' : 'resume'
+  let repoId: number | undefined
   const report = (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): RunReport => ({
     mode,
+    ...(repoId !== undefined ? { repoId } : {}),
     status: fields.run?.status ?? '',
     startedAt,
     endedAt: deps.clock.now(),
@@ -85,7 +97,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
   let skipEntries = 0
   let earlierResult: string | null | undefined
   // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
-  let restartSeen = false
+  let restarted = false
   try {
     if (plan.resumeRunId !== undefined) {
       logs = new LogReader(deps.api, plan.resumeRunId, notice)
@@ -106,9 +118,20 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
         deadline
       )
       run = resumed.run
-      restartSeen = resumed.restarted
+      restarted = resumed.restarted
+    } else if (plan.setupCommands) {
+      repoId =
+        plan.repoId ??
+        (await lookUpRepository({ ...plan, repositoryRequired: true }, deps.api, deadline, notice))
+      if (!deps.setupCommands) throw new Error('runAgent: a setup-commands plan needs deps.setupCommands')
+      const answer = await deps.setupCommands.generateSetupCommands(
+        { repo_id: repoId as number, ...(plan.prompt ? { prompt: plan.prompt } : {}) },
+        { deadline }
+      )
+      run = await deps.api.getRun(answer.agent_run_id, { deadline })
+      logs = new LogReader(deps.api, run.id, notice)
     } else {
-      const repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice))
+      repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice))
       const key = newIdempotencyKey()
       const created = await createRunOnce(
         startDeps,
@@ -143,7 +166,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
       pollIntervalMs: plan.pollIntervalMs,
       skipEntries,
       initialStatus: run.status ?? null,
-      ...(mode === 'resume' && !restartSeen ? { resumedAt: deps.clock.now(), earlierResult } : {})
+      ...(mode === 'resume' && !restarted ? { resumedAt: deps.clock.now(), earlierResult } : {})
     })
     const status = watched.status ?? ''
     if (!watched.restarted) return notRestarted(run, watched, report)
@@ -210,8 +233,24 @@ async function lookUpRepository(
   deadline: number,
   notice: (message: string) => void
 ): Promise<number | undefined> {
-  if (!plan.repository) return undefined
+  if (!plan.repository) {
+    if (plan.repositoryRequired)
+      throw new ServiceError(
+        'No repository to act on: set the repo-id or repository input.',
+        undefined,
+        false
+      )
+    return undefined
+  }
   const repoId = await findRepoId(api, plan.repository, deadline)
+  if (repoId === undefined && plan.repositoryRequired) {
+    // A 404 like the service's own "not found", so that the step says why (diagnosis).
+    throw new ServiceError(
+      `Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
+      404,
+      false
+    )
+  }
   if (repoId === undefined) {
     notice(
       `Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`
@@ -220,18 +259,24 @@ async function lookUpRepository(
   return repoId
 }
 
-function failedBeforeRun(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
+function failedBeforeRun(error: unknown): Pick<RunReport, 'outcome' | 'error' | 'httpStatus'> {
   if (error instanceof CancelledError) return { outcome: 'cancelled', error: error.message }
   if (error instanceof DeadlineError)
     return { outcome: 'timeout', error: `The wait ended: ${error.message}.` }
-  if (error instanceof ServiceError) return { outcome: 'error', error: error.message }
+  if (error instanceof ServiceError)
+    return {
+      outcome: 'error',
+      error: error.message,
+      ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
+    }
   throw error
 }
 
 /** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
 function failedAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
   try {
-    return failedBeforeRun(error)
+    const { outcome, error: message } = failedBeforeRun(error)
+    return { outcome, error: message }
   } catch {
     // The message only: the summary and the tracking comment are public.
     const detail = error instanceof Error ? error.message : String(error)

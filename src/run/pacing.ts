@@ -1,59 +1,66 @@
+import type { Pace } from '../api/rate-budget.js'
+
 /**
- * When to poll next: pure, so the policy is unit-tested without a clock.
+ * When to look at the run next: pure, so the policy is unit-tested without a clock.
  *
- * Every figure is a multiple of the poll-interval input (the base), so a run followed at a base of
- * 1 s behaves like one at 5 s, five times faster; absolute caps only apply above the 5 s default.
- * At the default: every 7 s while entries flow and for one quiet poll after, then 8.5 s, then 10 s
- * while the run stays quiet; every second after a FINAL_ANSWER.
- *
- * - After a FINAL_ANSWER entry the end is seconds away: poll every second (a fifth of the base below
- *   the default) for up to 30 s (six bases below the default): at most 30 polls.
- * - While entries flow (the last poll brought new entries or a new status), and for one quiet poll
- *   after: every 1.4 bases. An agent writes its FINAL_ANSWER one model turn (seconds) after its
- *   last entries, so the polls in the 15 s after activity decide how soon the end is seen.
- * - Then, while the run stays quiet (a long tool, a build, a test suite): 1.7 bases, then twice the
- *   base. A run that ends in a long quiet stretch is still seen on average within one base of its
- *   end, as with a fixed poll at the base, for half the requests.
- * - A resumed run that still shows its earlier ending is polled at the base until it restarts.
- *
- * The shape was chosen on a model of an agent's log (bench/timelines.ts) as the one that keeps both
- * the requests per run-minute and the lag after a FINAL_ANSWER low; polling at the base while
- * entries flow, or backing off sooner, buys one with the other. The client's rate budget still
- * applies below all this: no pace makes the action exceed it.
+ * `poll-interval` (the base) is a promise: while the run works, the time between the starts of two
+ * looks never exceeds it. The pacing may only look sooner:
+ * - after a FINAL_ANSWER entry the end is seconds away: every second (a fifth of the base when that
+ *   is shorter) for up to 30 s (six bases when that is shorter), at most 30 looks;
+ * - otherwise every base, whatever the run does (quiet stretches included): a run that ends in a
+ *   quiet stretch is seen within one base of its end.
+ * The rate budget comes on top: no look goes sooner than the pace the budget can keep (what is left
+ * of each window, spread over it). Only when that pace is slower than the base does a look come
+ * later than promised, and the watcher then says so once (`paceNotice`).
  */
 
-export interface PaceState {
+export interface LookTiming {
   /** The poll-interval input. */
   baseMs: number
-  /** Polls in a row that brought nothing new (0: the last one brought entries or a new status). */
-  quietPolls: number
-  /** Milliseconds since the poll that brought the latest FINAL_ANSWER entry; undefined when none did. */
+  /** Milliseconds since the last look started. */
+  sinceLookMs: number
+  /** Milliseconds since the look that brought the latest FINAL_ANSWER entry; undefined when none did. */
   sinceFinalAnswerMs?: number
-  /** A resumed run still reports its earlier ending: waiting for it to restart. */
-  awaitingRestart?: boolean
 }
 
-/** After a FINAL_ANSWER: poll every second, or a fifth of the base when that is shorter. */
+/** After a FINAL_ANSWER: look every second, or a fifth of the base when that is shorter. */
 export const FAST_POLL_MS = 1_000
 const FAST_POLL_SHARE = 1 / 5
-/** How long the fast polling lasts after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
+/** How long the fast looks last after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
 export const FINAL_WINDOW_MS = 30_000
 const FINAL_WINDOW_BASES = 6
-/** While entries flow, and for one quiet poll after: this many bases between polls. */
-export const FLOW_BASES = 1.4
-/** Each further quiet poll waits this many bases longer, up to CEILING_BASES. */
-const QUIET_STEP_BASES = 0.3
-export const CEILING_BASES = 2
 
 export function fastPollMs(baseMs: number): number {
   return Math.min(FAST_POLL_MS, baseMs * FAST_POLL_SHARE)
 }
 
-export function nextPollDelay(state: PaceState): number {
-  const { baseMs, quietPolls, sinceFinalAnswerMs } = state
+/** Milliseconds between the starts of two looks that the policy wants, before the budget: at most the base. */
+export function lookIntervalMs(baseMs: number, sinceFinalAnswerMs?: number): number {
   const finalWindow = Math.min(FINAL_WINDOW_MS, FINAL_WINDOW_BASES * baseMs)
   if (sinceFinalAnswerMs !== undefined && sinceFinalAnswerMs < finalWindow) return fastPollMs(baseMs)
-  if (state.awaitingRestart) return baseMs
-  const bases = Math.min(CEILING_BASES, FLOW_BASES + QUIET_STEP_BASES * Math.max(0, quietPolls - 1))
-  return Math.round(bases * baseMs)
+  return baseMs
+}
+
+export interface NextLook {
+  /** Milliseconds to wait from now. */
+  waitMs: number
+  /** Set when the budget makes this look come later than the base after the last one. */
+  lateBy?: Pace
+}
+
+/** How long to wait from now before the next look: the policy's interval, never sooner than the budget's pace. */
+export function nextLook(timing: LookTiming, pace?: Pace): NextLook {
+  const wanted = Math.max(0, lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs) - timing.sinceLookMs)
+  const waitMs = Math.max(wanted, pace?.gapMs ?? 0)
+  const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.baseMs
+  return late ? { waitMs, lateBy: pace } : { waitMs }
+}
+
+/** The one notice given when the budget holds the looks back past the base: the pace it keeps and why. */
+export function paceNotice(baseMs: number, pace: Pace): string {
+  const every = `${(pace.gapMs / 1000).toFixed(1)} s`
+  const promised = `${baseMs / 1000} s`
+  return pace.congested
+    ? `Other jobs share the API token (the service answered 429): looking at the run about every ${every}, not every ${promised} (poll-interval), until the service has room again.`
+    : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`
 }

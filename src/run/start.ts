@@ -114,7 +114,7 @@ export async function countLogEntries(logs: LogReader, deadline: number): Promis
   let count = 0
   let page: LogPage | undefined = first
   if (
-    first.logs.length === LOG_PAGE_LIMIT &&
+    (first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
     first.totalLogs !== null &&
     first.totalLogs > LOG_PAGE_LIMIT + 1
   ) {
@@ -129,7 +129,8 @@ export async function countLogEntries(logs: LogReader, deadline: number): Promis
   for (;;) {
     if (!page) return { count, status: first.status, result }
     count += page.logs.length
-    if (page.logs.length < LOG_PAGE_LIMIT) return { count, status: page.status, result }
+    // A short page ends the log, unless the reader asked for fewer (large entries).
+    if (page.logs.length < LOG_PAGE_LIMIT && !page.full) return { count, status: page.status, result }
     page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
   }
 }

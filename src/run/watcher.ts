@@ -1,9 +1,10 @@
 import type { AgentRunApi, CallOptions } from '../api/client.js'
 import { CancelledError, DeadlineError } from '../api/errors.js'
-import type { AgentRun, LogEntry } from '../api/types.js'
+import type { Pace } from '../api/rate-budget.js'
+import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
-import { nextPollDelay } from './pacing.js'
+import { nextLook, paceNotice } from './pacing.js'
 import { classifyStatus, isKnownStatus } from './status.js'
 
 export interface WatchPlan {
@@ -15,7 +16,10 @@ export interface WatchPlan {
   skipEntries: number
   /** The status the create or resume answer carried. */
   initialStatus: string | null
-  /** Set when the run was just resumed: its earlier terminal status may linger for a while. */
+  /**
+   * Set when the run was just resumed and not yet seen restarted: its earlier terminal status may
+   * linger for a while, and only a sign of a restart makes an ending its own.
+   */
   resumedAt?: number
   resumeGraceMs?: number
   /** A resumed run's result before the resume (read from the run), when known: a new one proves a restart. */
@@ -42,8 +46,8 @@ export interface WatchResult {
   /** Entries mirrored by this step. */
   entriesSeen: number
   /**
-   * False when a resumed run never showed a sign of restarting (a working status, new entries or a
-   * new result): its status and result are then still those of its earlier ending.
+   * False when a resumed run never showed a sign of restarting (a working status, new entries, a
+   * new result or another ending): its status and result are then still those of its earlier ending.
    */
   restarted: boolean
 }
@@ -56,6 +60,94 @@ export function resumeGraceMs(pollIntervalMs: number): number {
 
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
 const FINAL_READ_MS = 3_000
+
+// ---------------------------------------------------------------------------------------------
+// The state of a watch, and the pure decisions taken on it
+
+/** What the last read was, as far as the next decision cares. */
+export type LastRead =
+  /** A log page: `more` when a full page or a total beyond it says more is waiting right now. */
+  | { kind: 'page'; more: boolean; hadStatus: boolean }
+  /** The run itself. */
+  | { kind: 'run' }
+
+export interface WatchState {
+  status: string | null
+  /** Index of the next log entry to read. */
+  cursor: number
+  /**
+   * The one name for "this status is the run's own": always true for a new run; for a resumed one,
+   * true once it is seen working, writes new entries, shows a new result or another ending.
+   */
+  restarted: boolean
+  /**
+   * How far the run's own end is known: not yet; from a read of the run (the log may still hold
+   * entries written before it); or with the log read after it (all there is to read).
+   */
+  endSeen: 'no' | 'by-run' | 'with-log'
+  lastRead: LastRead
+  /** The run as the last read returned it, when the last read was of the run: it may stand for the final one. */
+  lastRun?: AgentRun
+  /** When the last look (a read after a wait, or the first) started. */
+  lookAt: number
+  finalAnswerAt?: number
+  lastProgressAt: number
+  lastHeartbeatAt: number
+  unknownStatuses: Set<string>
+  /** The budget's pace was said once. */
+  paceNoticed: boolean
+}
+
+export type Step =
+  /** Read the next log page now: a backlog, or what the run wrote before its end. */
+  | { kind: 'read-page' }
+  /** Read the run itself now: the page said nothing of its status, or the grace period is over. */
+  | { kind: 'read-run' }
+  /** Wait, then look again. */
+  | { kind: 'wait' }
+  /** The run ended (or, resumed, never restarted: `restarted` false in the state). */
+  | { kind: 'stop' }
+
+export const isEnded = (status: string | null): boolean => classifyStatus(status) !== 'working'
+
+/** A status seen on a page or the run: whether it proves a resumed run restarted. */
+export function provesRestart(before: string | null, after: string | null): boolean {
+  if (after === null) return false
+  if (!isEnded(after)) return true
+  // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+  const from = classifyStatus(before)
+  return before !== null && from !== 'working' && from !== classifyStatus(after)
+}
+
+/**
+ * What to do after a read. In order: a page without a status sends us to the run; an end learnt
+ * from the run (not from a page) sends us to the log once more for what was written before it; a
+ * resumed run that still shows its earlier ending past the grace period is looked at once more,
+ * then given up on; an end of the run's own stops the watch once the backlog is read; otherwise a
+ * backlog is read at once, and a quiet log waits for the next look.
+ */
+export function decide(state: WatchState, pastGrace: boolean, logsAvailable: boolean): Step {
+  const read = state.lastRead
+  const more = read.kind === 'page' && read.more
+  if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
+    return { kind: 'read-run' }
+  if (!isEnded(state.status)) return more ? { kind: 'read-page' } : { kind: 'wait' }
+  if (!state.restarted) {
+    if (!pastGrace) return more ? { kind: 'read-page' } : { kind: 'wait' }
+    // Past the grace period, one last look at the run itself before calling it stale.
+    return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' }
+  }
+  if (more || (logsAvailable && state.endSeen !== 'with-log')) return { kind: 'read-page' }
+  return { kind: 'stop' }
+}
+
+/** A heartbeat is due after a minute without progress, and a minute after the last one. */
+export function heartbeatDue(state: WatchState, now: number, heartbeatMs: number): boolean {
+  return now - state.lastProgressAt >= heartbeatMs && now - state.lastHeartbeatAt >= heartbeatMs
+}
+
+// ---------------------------------------------------------------------------------------------
+// The loop: read, observe, decide
 
 export class RunWatcher {
   constructor(
@@ -70,106 +162,35 @@ export class RunWatcher {
     const started = this.clock.now()
     const heartbeatMs = plan.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
     const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs)
-    const unknownStatuses = new Set<string>()
-    let status = plan.initialStatus
-    let cursor = plan.skipEntries
-    let lastRun: AgentRun | undefined
-    let lastProgress = started
-    let lastHeartbeat = started
-    let quietPolls = 0
-    let finalAnswerAt: number | undefined
-    // A resumed run counts as fresh once it is seen working, writes new entries or has a new result.
-    let fresh = plan.resumedAt === undefined
-    // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
-    const newResult = (run: AgentRun): boolean =>
-      plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult
-
-    const observe = (next: string | null): void => {
-      // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-      const before = classifyStatus(status)
-      const after = classifyStatus(next)
-      if (status !== null && next !== null && before !== 'working' && after !== 'working' && before !== after)
-        fresh = true
-      if (next !== status) {
-        this.events.statusChanged(status, next)
-        status = next
-        lastProgress = this.clock.now()
-      }
-      if (next !== null && !isKnownStatus(next) && !unknownStatuses.has(next)) {
-        unknownStatuses.add(next)
-        this.events.notice(`Unknown run status "${next}": treating it as still working.`)
-      }
-      if (next !== null && after === 'working') fresh = true
+    const state: WatchState = {
+      status: plan.initialStatus,
+      cursor: plan.skipEntries,
+      restarted: plan.resumedAt === undefined,
+      endSeen: 'no',
+      lastRead: { kind: 'run' },
+      lookAt: started,
+      lastProgressAt: started,
+      lastHeartbeatAt: started,
+      unknownStatuses: new Set(),
+      paceNoticed: false
     }
-    const readRun = async (options: CallOptions): Promise<void> => {
-      lastRun = await this.api.getRun(plan.runId, options)
-      observe(lastRun.status ?? null)
-      if (newResult(lastRun)) fresh = true
-    }
+    const pastGrace = (): boolean => this.clock.now() - (plan.resumedAt ?? started) >= grace
 
     let ending: WatchEnding = 'ended'
     try {
-      const options = { deadline: plan.deadline }
-      let collectNext = false
+      const options: CallOptions = { deadline: plan.deadline }
+      let step: Step = { kind: this.logs.available ? 'read-page' : 'read-run' }
       for (;;) {
-        let more = false
-        let progressed = false
-        const statusBefore = status
-        // Only a run read in this very turn may stand for the final one.
-        lastRun = undefined
-        const collecting = collectNext
-        collectNext = false
-        const page = this.logs.available ? await this.logs.read(cursor, LOG_PAGE_LIMIT, options) : undefined
-        if (page) {
-          if (page.logs.length > 0) {
-            this.events.newEntries(page.logs, cursor)
-            cursor += page.logs.length
-            progressed = true
-            lastProgress = this.clock.now()
-            if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
-              finalAnswerAt = this.clock.now()
-            fresh = true
-          }
-          // A full page, or a total beyond what we have, means more is waiting right now.
-          more =
-            page.logs.length >= LOG_PAGE_LIMIT ||
-            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > cursor)
-          // A page without a status (the ALPHA endpoint drifts) says nothing: ask the run itself,
-          // unless it was just seen ended and this read only collected what it wrote before.
-          if (page.status !== null) observe(page.status)
-          else if (!more && !collecting) {
-            await readRun(options)
-            // It ended after this page was read: one more read collects what it wrote before.
-            if (fresh && classifyStatus(status) !== 'working') more = collectNext = true
-          }
-        } else await readRun(options)
-
-        if (classifyStatus(status) !== 'working') {
-          // Past the grace period, one last look at the run itself before calling it stale.
-          if (!fresh && this.clock.now() - (plan.resumedAt ?? started) >= grace) {
-            if (page) await readRun(options)
-            if (!fresh) break
-          }
-          if (fresh && !more && classifyStatus(status) !== 'working') break
+        // Reads once the end is known see the end: they may use the budget's reserve.
+        const readOptions = { ...options, end: isEnded(state.status) && state.restarted }
+        if (step.kind === 'read-page') await this.readPage(state, readOptions)
+        else await this.readRun(state, plan, readOptions)
+        step = decide(state, pastGrace(), this.logs.available)
+        if (step.kind === 'stop') break
+        if (step.kind === 'wait') {
+          await this.wait(state, plan, heartbeatMs, started)
+          step = { kind: this.logs.available ? 'read-page' : 'read-run' }
         }
-        if (more) continue
-
-        // New entries or a new status: the run is moving, and its end may be near.
-        quietPolls = progressed || status !== statusBefore ? 0 : quietPolls + 1
-        const now = this.clock.now()
-        if (now - lastProgress >= heartbeatMs && now - lastHeartbeat >= heartbeatMs) {
-          this.events.heartbeat(now - started, status, cursor - plan.skipEntries)
-          lastHeartbeat = now
-        }
-        const delay = nextPollDelay({
-          baseMs: plan.pollIntervalMs,
-          quietPolls,
-          sinceFinalAnswerMs: finalAnswerAt === undefined ? undefined : now - finalAnswerAt,
-          awaitingRestart: !fresh
-        })
-        const left = plan.deadline - now
-        if (left <= 0) throw new DeadlineError()
-        await this.clock.sleep(Math.min(delay, left), this.signal)
       }
     } catch (error) {
       if (error instanceof DeadlineError) ending = 'timeout'
@@ -177,12 +198,109 @@ export class RunWatcher {
       else throw error
     }
 
-    const run = await this.finalRead(plan, ending, lastRun)
+    const run = await this.finalRead(plan, ending, state.lastRun)
+    let status = state.status
     // The log page and the run may disagree for a moment: keep the ending we saw.
-    if (run && ending === 'ended' && classifyStatus(run.status) === 'working') run.status = status
+    if (run && ending === 'ended' && !isEnded(run.status ?? null)) run.status = status
     if (run && ending !== 'ended') status = run.status ?? status
-    const restarted = fresh || (run !== undefined && newResult(run))
-    return { ending, status, run, entriesSeen: cursor - plan.skipEntries, restarted }
+    const restarted = state.restarted || (run !== undefined && this.newResult(plan, run))
+    return { ending, status, run, entriesSeen: state.cursor - plan.skipEntries, restarted }
+  }
+
+  private async readPage(state: WatchState, options: CallOptions): Promise<void> {
+    const page = await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options)
+    state.lastRun = undefined
+    // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
+    if (!page) {
+      state.lastRead = { kind: 'page', more: false, hadStatus: false }
+      return
+    }
+    this.observePage(state, page)
+    if (page.status !== null) this.observeStatus(state, page.status)
+    // The page showed the end itself, or was read after the run did: it holds what came before the end.
+    if (isEnded(state.status) && state.restarted && (page.status !== null || state.endSeen === 'by-run'))
+      state.endSeen = 'with-log'
+    state.lastRead = {
+      kind: 'page',
+      // A full page, or a total beyond what we have, means more is waiting right now.
+      more:
+        page.logs.length >= LOG_PAGE_LIMIT ||
+        page.full === true ||
+        (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > state.cursor),
+      hadStatus: page.status !== null
+    }
+  }
+
+  private async readRun(state: WatchState, plan: WatchPlan, options: CallOptions): Promise<void> {
+    const run = await this.api.getRun(plan.runId, options)
+    this.observeStatus(state, run.status ?? null)
+    // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
+    if (this.newResult(plan, run)) state.restarted = true
+    state.lastRun = run
+    // Without a log, the run read is all there is to read after the end.
+    if (isEnded(state.status) && state.restarted && state.endSeen === 'no')
+      state.endSeen = this.logs.available ? 'by-run' : 'with-log'
+    state.lastRead = { kind: 'run' }
+  }
+
+  private observePage(state: WatchState, page: LogPage): void {
+    if (page.logs.length === 0) return
+    this.events.newEntries(page.logs, state.cursor)
+    state.cursor += page.logs.length
+    state.lastProgressAt = this.clock.now()
+    if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
+      state.finalAnswerAt = this.clock.now()
+    state.restarted = true
+  }
+
+  private observeStatus(state: WatchState, next: string | null): void {
+    if (provesRestart(state.status, next)) state.restarted = true
+    // Working again (a page and the run disagreeing for a moment): the end is not known after all.
+    if (!isEnded(next)) state.endSeen = 'no'
+    if (next !== state.status) {
+      this.events.statusChanged(state.status, next)
+      state.status = next
+      state.lastProgressAt = this.clock.now()
+    }
+    if (next !== null && !isKnownStatus(next) && !state.unknownStatuses.has(next)) {
+      state.unknownStatuses.add(next)
+      this.events.notice(`Unknown run status "${next}": treating it as still working.`)
+    }
+  }
+
+  /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
+  private async wait(
+    state: WatchState,
+    plan: WatchPlan,
+    heartbeatMs: number,
+    started: number
+  ): Promise<void> {
+    const now = this.clock.now()
+    if (heartbeatDue(state, now, heartbeatMs)) {
+      this.events.heartbeat(now - started, state.status, state.cursor - plan.skipEntries)
+      state.lastHeartbeatAt = now
+    }
+    const pace: Pace | undefined = this.api.lookPace?.(this.logs.available ? 'logs' : 'run')
+    const next = nextLook(
+      {
+        baseMs: plan.pollIntervalMs,
+        sinceLookMs: now - state.lookAt,
+        sinceFinalAnswerMs: state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
+      },
+      pace
+    )
+    if (next.lateBy && !state.paceNoticed) {
+      state.paceNoticed = true
+      this.events.notice(paceNotice(plan.pollIntervalMs, next.lateBy))
+    }
+    const left = plan.deadline - now
+    if (left <= 0) throw new DeadlineError()
+    await this.clock.sleep(Math.min(next.waitMs, left), this.signal)
+    state.lookAt = this.clock.now()
+  }
+
+  private newResult(plan: WatchPlan, run: AgentRun): boolean {
+    return plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult
   }
 
   private async finalRead(
@@ -190,15 +308,16 @@ export class RunWatcher {
     ending: WatchEnding,
     lastRun?: AgentRun
   ): Promise<AgentRun | undefined> {
-    if (ending === 'ended' && lastRun && classifyStatus(lastRun.status) !== 'working') return lastRun
+    if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null)) return lastRun
     try {
       if (ending === 'ended')
-        return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS })
+        return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS, end: true })
       // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
       return await this.api.getRun(plan.runId, {
         deadline: this.clock.now() + FINAL_READ_MS,
         maxAttempts: 1,
-        lastRead: true
+        lastRead: true,
+        end: true
       })
     } catch (error) {
       if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))

@@ -3,25 +3,67 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LogEntry } from '../api/types.js'
 
+/**
+ * The log file's cap: a runner's disk is shared with the job's other steps. Past it, one last line
+ * says how many entries were left out, and nothing more is written.
+ */
+export const LOG_FILE_LIMIT_BYTES = 256 * 1024 * 1024
+
 /** The run's log as JSON Lines on the runner's disk: complete even when the summary had to be trimmed. */
 export interface LogFile {
   readonly path: string
   append(entries: LogEntry[]): void
+  /** Writes the note of the entries left out past the cap, if any were; called once at the end. */
+  close?(): void
 }
 
 /** Opens a new file under `directory` (RUNNER_TEMP, else the system's temp folder). */
-export function openLogFile(directory: string, runId: number): LogFile {
+export function openLogFile(directory: string, runId: number, limitBytes = LOG_FILE_LIMIT_BYTES): LogFile {
   const folder = directory || tmpdir()
   mkdirSync(folder, { recursive: true })
   let path = join(folder, `codegen-agent-run-${runId}.jsonl`)
   // A resume later in the same job gets a file of its own.
   for (let n = 2; existsSync(path); n++) path = join(folder, `codegen-agent-run-${runId}-${n}.jsonl`)
   writeFileSync(path, '')
+  let written = 0
+  let entriesWritten = 0
+  let leftOut = 0
+  let closed = false
+  const reason = `the log file reached its limit of ${limitBytes} bytes; the entries after it are left out`
+  // Said when the cap is reached (so a killed step still tells), and the count once more at the end.
+  const capNote = (): string =>
+    `${JSON.stringify({ log_file_limit_reached: true, entries_written: entriesWritten, reason })}\n`
+  const countNote = (count: number): string => `${JSON.stringify({ entries_left_out: count, reason })}\n`
+  // Room for both notes: the file never passes the cap, notes included.
+  const room =
+    limitBytes -
+    Buffer.byteLength(capNote().replace(/\d+/, String(Number.MAX_SAFE_INTEGER))) -
+    Buffer.byteLength(countNote(Number.MAX_SAFE_INTEGER))
   return {
     path,
     append(entries) {
-      if (entries.length > 0)
-        appendFileSync(path, entries.map(entry => `${JSON.stringify(entry)}\n`).join(''))
+      if (closed) return
+      if (leftOut > 0) {
+        leftOut += entries.length
+        return
+      }
+      // A line at a time: a page of large entries is never one string as large as the page.
+      for (const [index, entry] of entries.entries()) {
+        const line = `${JSON.stringify(entry)}\n`
+        const size = Buffer.byteLength(line)
+        if (written + size > room) {
+          leftOut = entries.length - index
+          appendFileSync(path, capNote())
+          break
+        }
+        written += size
+        entriesWritten++
+        appendFileSync(path, line)
+      }
+    },
+    close() {
+      if (leftOut > 0 && !closed) appendFileSync(path, countNote(leftOut))
+      closed = true
     }
   }
 }

@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { EOL } from 'node:os'
+import { noCommands } from '../report/console-text.js'
 import type { InputName } from '../settings/settings.js'
 
 /** The job log as the action writes to it. */
@@ -27,7 +28,11 @@ function escapeCommandData(data: string): string {
   return data.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 }
 
-/** The runner of GitHub Actions, through @actions/core (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY). */
+/**
+ * The runner of GitHub Actions, through @actions/core (INPUT_*, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY).
+ * Every message goes through noCommands first: @actions/core escapes a command's data for the `::`
+ * parser, but the runner's legacy parser acts on `##[` anywhere in a line, messages included.
+ */
 export class ActionsRunner implements Runner {
   input(name: InputName): string {
     return core.getInput(name)
@@ -36,23 +41,23 @@ export class ActionsRunner implements Runner {
     if (secret) core.setSecret(secret)
   }
   info(line: string): void {
-    core.info(line)
+    core.info(noCommands(line))
   }
   group(title: string, lines: string[]): void {
     // One write, not one a line: a 3,000-entry backlog is tens of thousands of lines. The same
     // commands core.startGroup and core.endGroup write, title escaped the same way.
     process.stdout.write(
-      `::group::${escapeCommandData(title)}${EOL}${lines.map(line => line + EOL).join('')}::endgroup::${EOL}`
+      `::group::${escapeCommandData(noCommands(title))}${EOL}${lines.map(line => noCommands(line) + EOL).join('')}::endgroup::${EOL}`
     )
   }
   notice(message: string): void {
-    core.notice(message)
+    core.notice(noCommands(message))
   }
   warning(message: string): void {
-    core.warning(message)
+    core.warning(noCommands(message))
   }
   debug(message: string): void {
-    core.debug(message)
+    core.debug(noCommands(message))
   }
   setOutput(name: string, value: string): void {
     core.setOutput(name, value)
@@ -65,6 +70,6 @@ export class ActionsRunner implements Runner {
     await core.summary.addRaw(markdown, true).write()
   }
   fail(message: string): void {
-    core.setFailed(message)
+    core.setFailed(noCommands(message))
   }
 }

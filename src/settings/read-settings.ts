@@ -4,9 +4,11 @@ import {
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
+  TASKS,
   type FailCondition,
   type InputName,
-  type Settings
+  type Settings,
+  type Task
 } from './settings.js'
 
 /** Reads one input as the runner gives it ('' when unset). */
@@ -14,8 +16,21 @@ export type InputReader = (name: InputName) => string
 
 const AGENT_TYPES = ['codegen', 'claude_code']
 
-/** Events whose prompt comes from the comment or issue rather than from the `prompt` input. */
-export const COMMENT_EVENTS = new Set(['issue_comment', 'issues'])
+/** Events whose prompt comes from the comment, issue or pull request rather than from the `prompt` input. */
+export const COMMENT_EVENTS = new Set([
+  'issue_comment',
+  'issues',
+  'pull_request_review_comment',
+  'pull_request_review'
+])
+
+/** Pull request events: a label trigger when `label-trigger` is set, else a step run from its inputs as before. */
+export const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target'])
+
+/** Whether the event is read as a request for a run (a comment, label, assignment or review). */
+export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
+  return COMMENT_EVENTS.has(eventName) || (labelTrigger !== '' && PULL_REQUEST_EVENTS.has(eventName))
+}
 
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
@@ -28,14 +43,27 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
   if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
 
+  const taskText = input('task').toLowerCase()
+  const task = taskText as Task
+  if (!TASKS.includes(task)) problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`)
+
+  // Empty: the token's only organization is used (looked up before anything is created).
   const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
   const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
-  if (!orgText) problems.push('org-id: required; pass the organization id (an integer) or set CODEGEN_ORG_ID')
 
   const prompt = readInput('prompt').trim()
+  const labelTrigger = input('label-trigger')
+  const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
   const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
   const repoId = optionalInteger('repo-id', input('repo-id'), problems)
-  if (!prompt && !COMMENT_EVENTS.has(context.eventName)) {
+  const repositoryInput = input('repository')
+  if (repositoryInput && !REPOSITORY.test(repositoryInput)) {
+    problems.push(`repository: expected owner/name such as octo-org/octo-repo, got "${repositoryInput}"`)
+  }
+  if (task === 'setup-commands' && agentRunId !== undefined) {
+    problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
+  }
+  if (task === 'run' && !prompt && !triggerEvent) {
     problems.push(
       agentRunId === undefined
         ? 'prompt: required; the instruction of the new agent run'
@@ -55,8 +83,11 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
 
   const settings: Settings = {
+    task,
     apiToken,
-    orgId: orgId ?? 0,
+    orgId,
+    repository: repositoryInput || context.repository,
+    repositoryNamed: !!repositoryInput,
     baseUrl: baseUrl(input('base-url'), problems),
     prompt,
     repoId,
@@ -66,17 +97,22 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     agentType,
     metadata: metadataObject(input('metadata'), problems),
     wait: boolean('wait', input('wait'), problems),
-    timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems) * 60_000,
-    pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems) * 1000,
+    timeoutMs:
+      positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
+    pollIntervalMs:
+      positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000,
     failOn,
     mirrorToConsole: mirror.has('console'),
     mirrorToSummary: mirror.has('summary'),
     triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
+    labelTrigger,
+    assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
+    allowedBots: allowedBots(input('allowed-bots'), problems),
     githubToken: input('github-token'),
     comment: boolean('comment', input('comment'), problems),
     context
   }
-  if (!settings.githubToken && COMMENT_EVENTS.has(context.eventName)) {
+  if (!settings.githubToken && task === 'run' && triggerEvent) {
     problems.push(
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
     )
@@ -84,6 +120,9 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
   if (problems.length > 0) throw new InputError(problems)
   return settings
 }
+
+/** GitHub's owner and repository name characters. */
+const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/
 
 function positiveInteger(name: string, text: string, problems: string[]): number | undefined {
   const value = Number(text)
@@ -98,10 +137,21 @@ function optionalInteger(name: string, text: string, problems: string[]): number
   return text ? positiveInteger(name, text, problems) : undefined
 }
 
-function positiveNumber(name: string, text: string, problems: string[]): number {
+/**
+ * Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. The
+ * documented maxima stay below it: 35,000 minutes (about 24.3 days), and a day between polls.
+ */
+export const MAX_TIMEOUT_MINUTES = 35_000
+export const MAX_POLL_INTERVAL_SECONDS = 86_400
+
+function positiveNumber(name: string, text: string, problems: string[], max: number): number {
   const value = Number(text)
   if (!/^\d*\.?\d+$/.test(text) || !Number.isFinite(value) || value <= 0) {
     problems.push(`${name}: expected a positive number (fractions allowed), got "${text}"`)
+    return 1
+  }
+  if (value > max) {
+    problems.push(`${name}: expected at most ${max} (what the runner's timers can hold), got "${text}"`)
     return 1
   }
   return value
@@ -168,4 +218,37 @@ function baseUrl(text: string, problems: string[]): string {
 function triggerPhrase(text: string, problems: string[]): string {
   if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
   return text
+}
+
+/** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
+const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i
+
+function assigneeLogin(text: string, problems: string[]): string {
+  const login = text.replace(/^@/, '')
+  if (login && !LOGIN.test(login)) {
+    problems.push(`assignee-trigger: expected a GitHub login such as codegen-agent, got "${text}"`)
+  }
+  return login
+}
+
+/**
+ * `*`, or bot logins (comma, space or newline separated), kept lower case and without `[bot]`:
+ * `renovate` and `renovate[bot]` name the same app.
+ */
+function allowedBots(text: string, problems: string[]): ReadonlySet<string> | '*' {
+  const list = text
+    .split(/[\s,]+/)
+    .map(login => login.replace(/^@/, ''))
+    .filter(Boolean)
+  if (list.includes('*')) {
+    if (list.length > 1) problems.push('allowed-bots: expected either * or a list of bot logins, not both')
+    return '*'
+  }
+  const bad = list.filter(login => !LOGIN.test(login))
+  if (bad.length > 0) {
+    problems.push(
+      `allowed-bots: expected comma-separated bot logins such as renovate[bot] (or *), got "${bad.join(', ')}"`
+    )
+  }
+  return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')))
 }

@@ -4,10 +4,20 @@ import type { WorkflowContext } from '../github/context.js'
 export type FailCondition = 'failure' | 'timeout' | 'paused' | 'no-pull-request'
 export const FAIL_CONDITIONS: readonly FailCondition[] = ['failure', 'timeout', 'paused', 'no-pull-request']
 
+/** What the step does (the `task` input). */
+export type Task = 'run' | 'check' | 'setup-commands'
+export const TASKS: readonly Task[] = ['run', 'check', 'setup-commands']
+
 /** The action's inputs, validated and typed: everything past the edge works from this. */
 export interface Settings {
+  task: Task
   apiToken: string
-  orgId: number
+  /** Undefined: discovered from the token's organizations. */
+  orgId?: number
+  /** owner/name to act on when repoId is not given: the `repository` input, else the workflow's. */
+  repository: string
+  /** True when `repository` was named by the input rather than taken from the workflow. */
+  repositoryNamed: boolean
   baseUrl: string
   prompt: string
   repoId?: number
@@ -24,6 +34,12 @@ export interface Settings {
   mirrorToConsole: boolean
   mirrorToSummary: boolean
   triggerPhrase: string
+  /** A label name that starts (or resumes) a run on the thread it is added to; '' for none. */
+  labelTrigger: string
+  /** A login: an issue assigned to it starts (or resumes) a run; '' for none. */
+  assigneeTrigger: string
+  /** Bot logins (lower case, without `[bot]`) allowed to trigger; `'*'` for every bot. */
+  allowedBots: ReadonlySet<string> | '*'
   githubToken: string
   comment: boolean
   context: WorkflowContext
@@ -31,10 +47,12 @@ export interface Settings {
 
 /** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
 export const INPUT_DEFAULTS = {
+  task: 'run',
   'api-token': '',
   'org-id': '',
   prompt: '',
   'repo-id': '',
+  repository: '',
   'agent-run-id': '',
   images: '',
   model: '',
@@ -47,6 +65,9 @@ export const INPUT_DEFAULTS = {
   'fail-on': 'failure,timeout',
   'mirror-logs': 'console,summary',
   'trigger-phrase': '/codegen',
+  'label-trigger': '',
+  'assignee-trigger': '',
+  'allowed-bots': '',
   'github-token': '',
   comment: 'true'
 } as const

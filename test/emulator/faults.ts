@@ -47,3 +47,34 @@ export class FaultPlan {
     return taken
   }
 }
+
+/**
+ * A hostile log: every read on either path answers a full page (as many entries as asked for, or
+ * `perPage` whatever was asked) of about `entryBytes` each and a total far beyond it, for as long
+ * as the run is read (a lying, endless log).
+ */
+export function endlessLog(entryBytes: number, perPage?: number): FaultRule {
+  const padding = 'x'.repeat(Math.max(0, entryBytes))
+  return {
+    route: ['logs', 'logs-alpha'],
+    times: Number.MAX_SAFE_INTEGER,
+    fault: {
+      kind: 'drift',
+      mutate: (body, query) => {
+        const runId = Number(body.id)
+        const length = perPage ?? Math.min(100, Number(query.limit) || 100)
+        const logs = Array.from({ length }, (_, i) => ({
+          agent_run_id: runId,
+          created_at: '2025-06-21 11:20:04.338000',
+          tool_name: 'run_command',
+          message_type: 'ACTION',
+          thought: `Step ${i}`,
+          observation: padding,
+          tool_input: null,
+          tool_output: null
+        }))
+        return { ...body, logs, total_logs: 1_000_000_000 }
+      }
+    }
+  }
+}

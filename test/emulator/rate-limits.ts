@@ -1,14 +1,15 @@
-import type { RateLimitConfig } from './types.js'
+import type { RateLimitConfig, RateLimitWindow } from './types.js'
 
 /**
  * The limits the service documents: "60 requests per 30 seconds" for the standard endpoints,
  * "10 requests per minute" for agent creation, and "60 requests per 60 seconds per API token" for
- * the log endpoint.
+ * the log endpoint, and "5 requests per minute" for setup commands.
  */
 export const DOCUMENTED_RATE_LIMITS: RateLimitConfig = {
   general: { limit: 60, windowMs: 30_000 },
   create: { limit: 10, windowMs: 60_000 },
-  logs: { limit: 60, windowMs: 60_000 }
+  logs: { limit: 60, windowMs: 60_000 },
+  setup: { limit: 5, windowMs: 60_000 }
 }
 
 export type RateLimitName = keyof RateLimitConfig
@@ -31,7 +32,7 @@ export class SlidingWindowLimiter {
 
     let retryAfterMs = 0
     for (const name of windows) {
-      const { limit, windowMs } = this.config[name]
+      const { limit, windowMs } = this.config[name] ?? (DOCUMENTED_RATE_LIMITS[name] as RateLimitWindow)
       const times = (perWindow.get(name) ?? []).filter(time => time > now - windowMs)
       perWindow.set(name, times)
       if (times.length >= limit) {

@@ -64,7 +64,9 @@ export class EmulatedRun {
     readonly createdAt: number,
     readonly input: RunInput,
     readonly webUrl: string,
-    script: RunScript
+    script: RunScript,
+    /** API for runs created through the API; SETUP_COMMANDS for setup-command generation. */
+    readonly sourceType = 'API'
   ) {
     this.follow(script, createdAt)
   }
@@ -132,7 +134,7 @@ export class EmulatedRun {
       web_url: this.webUrl,
       result: state.result,
       summary: state.summary,
-      source_type: 'API',
+      source_type: this.sourceType,
       github_pull_requests: state.pullRequests,
       metadata: this.input.metadata
     }

@@ -311,6 +311,9 @@ function hostile(): RunScript {
     '::error::pwned',
     '%0A::warning::x',
     '##[error]old-style command',
+    'Found it ##[error]forged',
+    'x ##[set-output name=outcome;]success',
+    'and ##[add-mask]x, ##[stop-commands]abc, ##[debug]d',
     'carriage\r::error::return'
   ].join('\n')
   const markup = [
@@ -325,6 +328,7 @@ function hostile(): RunScript {
   return {
     steps: [
       { at: 0, status: 'ACTIVE' },
+      { at: 150, status: 'WORKING ##[error]status' },
       { at: 300, log: planning(commands, markup) },
       {
         at: 600,
@@ -354,7 +358,7 @@ function hostile(): RunScript {
         pullRequests: [
           {
             id: 666,
-            title: `::error::pwned ${markup}`,
+            title: `::error::pwned ##[error]title ${markup}`,
             url: 'https://github.com/octo-org/octo-repo/pull/43',
             head_branch_name: '::add-mask::x'
           }
@@ -401,6 +405,49 @@ function big(): RunScript {
   return { steps }
 }
 
+/**
+ * The run of a setup-commands generation: it reads the repository and ends with the commands that
+ * prepare its sandbox, one a line, as its result.
+ */
+function setupCommands(): RunScript {
+  const commands = ['npm ci', 'npm run build', 'npx playwright install --with-deps chromium']
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      {
+        at: 800,
+        log: action(
+          'view_file',
+          { path: 'package.json' },
+          { content: '{ "scripts": { "build": "tsc", "test": "jest", "e2e": "playwright test" } }' },
+          'Reading how the repository builds and tests.'
+        )
+      },
+      {
+        at: 1_900,
+        log: action(
+          'run_command',
+          { command: commands.join(' && ') },
+          { exit_code: 0, stdout: 'added 812 packages in 21s' },
+          undefined,
+          'The setup commands run cleanly in a fresh sandbox'
+        )
+      },
+      {
+        at: 2_800,
+        log: { message_type: 'FINAL_ANSWER', observation: `Setup commands:\n${commands.join('\n')}` }
+      },
+      {
+        at: 3_300,
+        status: 'COMPLETE',
+        result: commands.join('\n'),
+        summary: `${commands.length} setup commands generated and verified.`,
+        pullRequests: []
+      }
+    ]
+  }
+}
+
 const SCENARIOS: Record<string, () => RunScript> = {
   success,
   failure,
@@ -408,7 +455,8 @@ const SCENARIOS: Record<string, () => RunScript> = {
   endless,
   'no-pr': noPr,
   hostile,
-  big
+  big,
+  'setup-commands': setupCommands
 }
 
 export const SCENARIO_NAMES: readonly string[] = Object.keys(SCENARIOS)

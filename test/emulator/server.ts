@@ -6,7 +6,13 @@ import { defaultRepos } from './repos.js'
 import { checkScript, EmulatedRun, type RunInput } from './runs.js'
 import { scenario, scenarioDirective } from './scenarios.js'
 import type {
+  EmulatedOrganization,
   EmulatedRunView,
+  IntegrationStatus,
+  Organization,
+  OrganizationIntegrations,
+  SetupCommandsResponse,
+  User,
   EmulatorOptions,
   Fault,
   FaultRule,
@@ -55,7 +61,13 @@ const ROUTES: Route[] = [
     'org_id'
   ]),
   route('list-runs', 'GET', '/v1/organizations/{org_id}/agent/runs'),
-  route('repos', 'GET', '/v1/organizations/{org_id}/repos')
+  route('repos', 'GET', '/v1/organizations/{org_id}/repos'),
+  route('organizations', 'GET', '/v1/organizations', []),
+  route('me', 'GET', '/v1/users/me', []),
+  route('users', 'GET', '/v1/organizations/{org_id}/users'),
+  route('user', 'GET', '/v1/organizations/{org_id}/users/{user_id}', ['org_id', 'user_id']),
+  route('integrations', 'GET', '/v1/organizations/{org_id}/integrations'),
+  route('setup-commands', 'POST', '/v1/organizations/{org_id}/setup-commands/generate')
 ]
 
 const LOG_PATH_OF: Partial<Record<RouteName, LogPathName>> = { logs: 'interface', 'logs-alpha': 'alpha' }
@@ -64,7 +76,8 @@ const LOG_PATH_OF: Partial<Record<RouteName, LogPathName>> = { logs: 'interface'
 const EXTRA_WINDOWS: Partial<Record<RouteName, RateLimitName>> = {
   create: 'create',
   logs: 'logs',
-  'logs-alpha': 'logs'
+  'logs-alpha': 'logs',
+  'setup-commands': 'setup'
 }
 
 const SOURCE_TYPES = [
@@ -182,6 +195,9 @@ interface Call {
 
 type Admission = { admitted: true; userId: number } | { admitted: false; answer: Answer }
 
+/** The refusal of a create in an organization whose GitHub integration is inactive (an assumption: not documented). */
+const GITHUB_INACTIVE = 'The GitHub integration of this organization is not active.'
+
 /**
  * The Agent Run service on a loopback port: the routes of the interface and OpenAPI documents with
  * their auth, validation, pagination, rate limits and error bodies, runs that follow scripts, and
@@ -192,6 +208,7 @@ export class AgentRunEmulator {
   readonly requests: RecordedRequest[] = []
 
   private readonly tokens: Map<string, { orgIds: number[]; userId: number }>
+  private readonly organizations: Map<number, EmulatedOrganization>
   private readonly repos: Repo[]
   private readonly limiter: SlidingWindowLimiter | undefined
   private readonly logPaths: LogPathName[]
@@ -215,6 +232,12 @@ export class AgentRunEmulator {
     // Each token stands for one user; list-runs' user_id filter refers to these ids (1, 2, ...).
     const tokens = Object.entries(options.tokens ?? { 'emulator-token': [1] })
     this.tokens = new Map(tokens.map(([token, orgIds], index) => [token, { orgIds, userId: index + 1 }]))
+    const named = options.organizations ?? [{ id: 1, name: 'Octo Org' }]
+    this.organizations = new Map(named.map(org => [org.id, { githubIntegration: true, ...org }]))
+    for (const { orgIds } of this.tokens.values()) {
+      for (const id of orgIds)
+        if (!this.organizations.has(id)) this.organizations.set(id, { id, name: `Organization ${id}` })
+    }
     this.repos = options.repos ?? defaultRepos(options.manyRepos)
     const rateLimits = options.rateLimits ?? DOCUMENTED_RATE_LIMITS
     this.limiter = rateLimits === false ? undefined : new SlidingWindowLimiter(rateLimits)
@@ -337,6 +360,8 @@ export class AgentRunEmulator {
       let answer: Answer
       if (fault?.kind === 'status') {
         answer = faultAnswer(fault)
+      } else if (fault?.kind === 'redirect') {
+        answer = { status: fault.status, text: '', headers: { location: fault.location } }
       } else if (!match.route) {
         answer = match.allowed
           ? json({ detail: 'Method Not Allowed' }, 405, { allow: match.allowed })
@@ -420,8 +445,13 @@ export class AgentRunEmulator {
         return
       }
       case 'drift':
-        if (isObject(answer.value)) answer = { ...answer, value: fault.mutate(structuredClone(answer.value)) }
+        if (isObject(answer.value))
+          answer = { ...answer, value: fault.mutate(structuredClone(answer.value), record.query) }
         break
+      case 'huge':
+        record.status = 200
+        this.writeHuge(response, fault.bytes)
+        return
     }
     const logs = isObject(answer.value) ? answer.value.logs : undefined
     if (answer.status === 200 && Array.isArray(logs) && !response.destroyed) record.served = logs.length
@@ -431,6 +461,27 @@ export class AgentRunEmulator {
   private write(response: ServerResponse, answer: Answer): void {
     const { body, contentType } = encode(answer)
     this.writeRaw(response, answer.status, Buffer.from(body), contentType, answer.headers)
+  }
+
+  /** `{"padding":"xxx…"}` of exactly `bytes` bytes, written as the socket drains. */
+  private writeHuge(response: ServerResponse, bytes: number): void {
+    if (response.destroyed || response.socket?.destroyed) return
+    const head = '{"padding":"'
+    const tail = '"}'
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) })
+    response.write(head)
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    let left = Math.max(0, bytes - head.length - tail.length)
+    const pump = (): void => {
+      while (left > 0 && !response.destroyed) {
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
+        left -= piece.length
+        if (!response.write(piece)) return void response.once('drain', pump)
+      }
+      if (!response.destroyed) response.end(tail)
+    }
+    response.on('error', () => undefined)
+    pump()
   }
 
   private writeRaw(
@@ -470,6 +521,18 @@ export class AgentRunEmulator {
         return this.listRuns(call)
       case 'repos':
         return this.listRepos(call)
+      case 'organizations':
+        return this.listOrganizations(call)
+      case 'me':
+        return this.currentUser(call)
+      case 'users':
+        return this.listUsers(call)
+      case 'user':
+        return this.getUser(call)
+      case 'integrations':
+        return this.integrations(call)
+      case 'setup-commands':
+        return this.generateSetupCommands(call)
     }
   }
 
@@ -478,7 +541,7 @@ export class AgentRunEmulator {
    * the endpoint, which runs only once the parameters are valid). A request counts toward its token's
    * windows from here on, refused ones excepted.
    */
-  private admit(call: Call, orgId: number): Admission {
+  private admit(call: Call, orgId: number | undefined): Admission {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(call.authorization ?? '')?.[1]
     const holder = token === undefined ? undefined : this.tokens.get(token)
     if (token === undefined || !holder) return { admitted: false, answer: serviceError(401) }
@@ -495,7 +558,8 @@ export class AgentRunEmulator {
       }
     }
 
-    if (!holder.orgIds.includes(orgId)) return { admitted: false, answer: serviceError(403) }
+    if (orgId !== undefined && !holder.orgIds.includes(orgId))
+      return { admitted: false, answer: serviceError(403) }
     return { admitted: true, userId: holder.userId }
   }
 
@@ -542,6 +606,7 @@ export class AgentRunEmulator {
     ) {
       return serviceError(404, NO_REPOS_FOUND)
     }
+    if (this.organizations.get(orgId)?.githubIntegration === false) return serviceError(403, GITHUB_INACTIVE)
     const orgRuns = [...this.runsById.values()].filter(run => run.organizationId === orgId).length
     if (orgRuns >= this.runAllowance) return serviceError(402)
 
@@ -639,5 +704,163 @@ export class AgentRunEmulator {
         limit
       )
     )
+  }
+
+  // -- organizations, users, integrations, setup commands
+
+  /** The user a token stands for: user 1 is octocat, the others member-N. */
+  private user(userId: number, orgId?: number): User {
+    const login = userId === 1 ? 'octocat' : `member-${userId}`
+    const admin = userId === 1
+    return {
+      id: userId,
+      email: `${login}@example.com`,
+      github_user_id: String(583_230 + userId),
+      github_username: login,
+      avatar_url: `https://avatars.githubusercontent.com/u/${583_230 + userId}`,
+      full_name: userId === 1 ? 'The Octocat' : `Member ${userId}`,
+      role: orgId === undefined ? null : admin ? 'ADMIN' : 'MEMBER',
+      is_admin: orgId === undefined ? null : admin
+    }
+  }
+
+  /** Ids of the users (one per token) that belong to the organization. */
+  private members(orgId: number): number[] {
+    return [...this.tokens.values()]
+      .filter(holder => holder.orgIds.includes(orgId))
+      .map(holder => holder.userId)
+  }
+
+  private organizationResponse(id: number): Organization {
+    const org = this.organizations.get(id)
+    return {
+      id,
+      name: org?.name ?? `Organization ${id}`,
+      settings: { enable_pr_creation: true, enable_rules_detection: true }
+    }
+  }
+
+  private listOrganizations(call: Call): Answer {
+    const v = new Validator()
+    const skip = v.queryInteger(call.query, 'skip', 0, { ge: 0 })
+    const limit = v.queryInteger(call.query, 'limit', 100, { ge: 1, le: 100 })
+    if (v.failed) return json(v.body, 422)
+
+    const admission = this.admit(call, undefined)
+    if (!admission.admitted) return admission.answer
+    const holder = [...this.tokens.values()].find(entry => entry.userId === admission.userId)
+    const ids = [...(holder?.orgIds ?? [])].sort((a, b) => a - b)
+    return json(
+      pageOf(
+        ids.map(id => this.organizationResponse(id)),
+        skip,
+        limit
+      )
+    )
+  }
+
+  private currentUser(call: Call): Answer {
+    const admission = this.admit(call, undefined)
+    if (!admission.admitted) return admission.answer
+    return json(this.user(admission.userId))
+  }
+
+  private listUsers(call: Call): Answer {
+    const v = new Validator()
+    const { orgId } = this.pathIds(v, call)
+    const skip = v.queryInteger(call.query, 'skip', 0, { ge: 0 })
+    const limit = v.queryInteger(call.query, 'limit', 100, { ge: 1, le: 100 })
+    if (v.failed) return json(v.body, 422)
+
+    const admission = this.admit(call, orgId)
+    if (!admission.admitted) return admission.answer
+    return json(
+      pageOf(
+        this.members(orgId).map(id => this.user(id, orgId)),
+        skip,
+        limit
+      )
+    )
+  }
+
+  private getUser(call: Call): Answer {
+    const v = new Validator()
+    const { orgId } = this.pathIds(v, call)
+    if (v.failed) return json(v.body, 422)
+    // Validated with the other path ids, in the route's order.
+    const userId = Number(call.params.user_id)
+
+    const admission = this.admit(call, orgId)
+    if (!admission.admitted) return admission.answer
+    return this.members(orgId).includes(userId)
+      ? json(this.user(userId, orgId))
+      : serviceError(404, 'User not found.')
+  }
+
+  private integrations(call: Call): Answer {
+    const v = new Validator()
+    const { orgId } = this.pathIds(v, call)
+    if (v.failed) return json(v.body, 422)
+
+    const admission = this.admit(call, orgId)
+    if (!admission.admitted) return admission.answer
+    const github = this.organizations.get(orgId)?.githubIntegration !== false
+    const integrations: IntegrationStatus[] = [
+      {
+        integration_type: 'github',
+        active: github,
+        token_id: null,
+        installation_id: github ? 40_000_000 + orgId : null,
+        metadata: github ? { account: 'octo-org' } : null
+      },
+      { integration_type: 'slack', active: false, token_id: null, installation_id: null, metadata: null }
+    ]
+    return json({
+      organization_id: orgId,
+      organization_name: this.organizationResponse(orgId).name,
+      integrations,
+      total_active_integrations: integrations.filter(item => item.active).length
+    } satisfies OrganizationIntegrations)
+  }
+
+  /** A run of the setup-commands scenario (or a queued script), source_type SETUP_COMMANDS. */
+  private generateSetupCommands(call: Call): Answer {
+    const v = new Validator()
+    const { orgId } = this.pathIds(v, call)
+    const body = v.bodyObject(call.body)
+    // GenerateSetupCommandsInput's field order.
+    const input = body && {
+      repo_id: v.requiredInteger(body, 'repo_id'),
+      prompt: v.optionalString(body, 'prompt'),
+      trigger_source: v.optionalString(body, 'trigger_source')
+    }
+    if (v.failed || !input) return json(v.body, 422)
+
+    const admission = this.admit(call, orgId)
+    if (!admission.admitted) return admission.answer
+    if (!this.repos.some(repo => repo.id === input.repo_id && repo.organization_id === orgId))
+      return serviceError(404, 'Repository not found.')
+    if (this.organizations.get(orgId)?.githubIntegration === false) return serviceError(403, GITHUB_INACTIVE)
+
+    const id = this.nextRunId++
+    const run = new EmulatedRun(
+      id,
+      orgId,
+      admission.userId,
+      call.now,
+      {
+        prompt: input.prompt ?? '',
+        images: null,
+        repo_id: input.repo_id,
+        model: null,
+        agent_type: null,
+        metadata: null
+      },
+      `${this.webBaseUrl}/agent/trace/${id}`,
+      this.queuedScripts.shift() ?? scenario('setup-commands', this.speed),
+      'SETUP_COMMANDS'
+    )
+    this.runsById.set(id, run)
+    return json({ agent_run_id: id, status: 'ACTIVE', url: run.webUrl } satisfies SetupCommandsResponse)
   }
 }

@@ -73,6 +73,49 @@ export interface Repo {
   language: string | null
 }
 
+/** OrganizationResponse. */
+export interface Organization {
+  id: number
+  name: string
+  settings: { enable_pr_creation: boolean; enable_rules_detection: boolean }
+}
+
+/** UserResponse. */
+export interface User {
+  id: number
+  email: string | null
+  github_user_id: string
+  github_username: string
+  avatar_url: string | null
+  full_name: string | null
+  role: string | null
+  is_admin: boolean | null
+}
+
+/** IntegrationStatus. */
+export interface IntegrationStatus {
+  integration_type: string
+  active: boolean
+  token_id: number | null
+  installation_id: number | null
+  metadata: Record<string, unknown> | null
+}
+
+/** OrganizationIntegrationsResponse. */
+export interface OrganizationIntegrations {
+  organization_id: number
+  organization_name: string
+  integrations: IntegrationStatus[]
+  total_active_integrations: number
+}
+
+/** SetupCommandsResponse. */
+export interface SetupCommandsResponse {
+  agent_run_id: number
+  status: string
+  url: string
+}
+
 /** Page_*_: fastapi-pagination's page. */
 export interface Page<T> {
   items: T[]
@@ -126,7 +169,20 @@ export interface RunScript {
 // ---------------------------------------------------------------------------------------------
 // Requests, faults and options
 
-export type RouteName = 'create' | 'get' | 'resume' | 'logs' | 'logs-alpha' | 'list-runs' | 'repos'
+export type RouteName =
+  | 'create'
+  | 'get'
+  | 'resume'
+  | 'logs'
+  | 'logs-alpha'
+  | 'list-runs'
+  | 'repos'
+  | 'organizations'
+  | 'me'
+  | 'users'
+  | 'user'
+  | 'integrations'
+  | 'setup-commands'
 
 export interface RecordedRequest {
   /** Clock time of arrival. */
@@ -164,7 +220,17 @@ export type Fault =
   /** Handle the request, then answer 200 with the first half of the JSON body. */
   | { kind: 'truncated' }
   /** Handle the request, then transform its JSON body before sending it (ALPHA endpoint drift). */
-  | { kind: 'drift'; mutate: (body: Record<string, unknown>) => Record<string, unknown> }
+  | {
+      kind: 'drift'
+      mutate: (body: Record<string, unknown>, query: Record<string, string>) => Record<string, unknown>
+    }
+  /**
+   * Hostile: handle the request, then answer 200 with a JSON body of `bytes` bytes (one long string
+   * field), streamed in chunks so the emulator itself never holds it.
+   */
+  | { kind: 'huge'; bytes: number }
+  /** Hostile: answer with a redirect (no side effect) to `location`. */
+  | { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location: string }
 
 export interface FaultRule {
   /** Default: any route. */
@@ -188,13 +254,29 @@ export interface RateLimitConfig {
   create: RateLimitWindow
   /** Log reads on either path, in addition to general. */
   logs: RateLimitWindow
+  /** Setup-command generations, in addition to general; default the documented 5 a minute. */
+  setup?: RateLimitWindow
 }
 
 export type LogPathName = 'interface' | 'alpha'
 
+/** An organization of the emulated service. */
+export interface EmulatedOrganization {
+  id: number
+  name: string
+  /** Whether its GitHub integration is active; default true. When not, creates answer 403. */
+  githubIntegration?: boolean
+}
+
 export interface EmulatorOptions {
-  /** Bearer token -> ids of the organizations it may access. Default `{ 'emulator-token': [1] }`. */
+  /**
+   * Bearer token -> ids of the organizations it may access. Default `{ 'emulator-token': [1] }`.
+   * Each token stands for one user (ids 1, 2, ... in this order; the first is octocat).
+   */
   tokens?: Record<string, number[]>
+  /** Names and integrations of the organizations; default organization 1, "Octo Org". Ids the
+   * tokens name without an entry here are called "Organization N". */
+  organizations?: EmulatedOrganization[]
   /** Default: three repositories of organization 1 (octo-org/octo-repo is 101). */
   repos?: Repo[]
   /** With the default repositories: put 147 filler repositories before them (a second page). */

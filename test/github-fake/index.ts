@@ -1,3 +1,3 @@
-/** A fake of GitHub's REST API for the action's comment workflow: `new FakeGitHub().start()`. */
+/** A fake of GitHub's REST API for the action's comment, label, assignment and review workflows: `new FakeGitHub().start()`. */
 export { FakeGitHub } from './server.js'
 export type * from './types.js'

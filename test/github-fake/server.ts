@@ -7,12 +7,16 @@ import type {
   FakeGitHubOptions,
   FakePullRequest,
   FakeReaction,
+  FakeReviewComment,
   FakeUser,
+  NewReviewComment,
   GitHubErrorBody,
   GitHubIssueComment,
   GitHubPermissionAnswer,
+  GitHubLabel,
   GitHubPullRequest,
   GitHubReaction,
+  GitHubReviewComment,
   GitHubRepositoryRef,
   GitHubUser,
   Permission,
@@ -31,6 +35,10 @@ type RouteName =
   | 'update-comment'
   | 'comment-reaction'
   | 'issue-reaction'
+  | 'list-review-comments'
+  | 'create-review-reply'
+  | 'update-review-comment'
+  | 'review-comment-reaction'
   | 'user'
 
 interface Route {
@@ -85,6 +93,30 @@ const ROUTES: Route[] = [
     'POST',
     '/repos/{owner}/{repo}/issues/{issue_number}/reactions',
     'reactions/reactions#create-reaction-for-an-issue'
+  ),
+  route(
+    'list-review-comments',
+    'GET',
+    '/repos/{owner}/{repo}/pulls/{pull_number}/comments',
+    'pulls/comments#list-review-comments-on-a-pull-request'
+  ),
+  route(
+    'create-review-reply',
+    'POST',
+    '/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies',
+    'pulls/comments#create-a-reply-for-a-review-comment'
+  ),
+  route(
+    'update-review-comment',
+    'PATCH',
+    '/repos/{owner}/{repo}/pulls/comments/{comment_id}',
+    'pulls/comments#update-a-review-comment-for-a-pull-request'
+  ),
+  route(
+    'review-comment-reaction',
+    'POST',
+    '/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
+    'reactions/reactions#create-reaction-for-a-pull-request-review-comment'
   ),
   route('user', 'GET', '/user', 'users/users#get-the-authenticated-user')
 ]
@@ -255,6 +287,21 @@ interface StoredComment {
   updatedAt: number
 }
 
+interface StoredReviewComment {
+  id: number
+  pullNumber: number
+  body: string
+  user: FakeUser
+  path: string
+  line: number | null
+  startLine: number | null
+  side: 'LEFT' | 'RIGHT'
+  diffHunk: string
+  inReplyTo?: number
+  createdAt: number
+  updatedAt: number
+}
+
 interface StoredReaction {
   id: number
   target: FakeReaction['target']
@@ -285,7 +332,8 @@ interface Call {
 
 /**
  * The part of GitHub's REST API the action uses, on a loopback port: collaborator permissions, pull
- * requests, issue comments (paginated as GitHub paginates) and reactions on one repository, with
+ * requests (with labels and assignees), issue comments and review comments with their replies
+ * (paginated as GitHub paginates) and reactions on one repository, with
  * GitHub's status codes, error bodies and rate limit headers, and injectable secondary rate limits
  * and server errors. State lives in memory for the life of the object.
  */
@@ -305,9 +353,14 @@ export class FakeGitHub {
   /** Lower-cased login -> the user as first seen, and its id. */
   private readonly users = new Map<string, { user: FakeUser; id: number }>()
   private readonly commentsById = new Map<number, StoredComment>()
+  private readonly reviewCommentsById = new Map<number, StoredReviewComment>()
+  /** Issue or pull request number -> its labels and its assignees' logins, in the order added. */
+  private readonly labelsByNumber = new Map<number, string[]>()
+  private readonly assigneesByNumber = new Map<number, string[]>()
   private readonly storedReactions: StoredReaction[] = []
   private readonly pullRequests = new Map<number, StoredPullRequest>()
   private readonly faults: InjectedFault[] = []
+  private readonly hangs: Array<{ hitsLeft: number; pathPattern?: RegExp; method?: string }> = []
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
   private nextCommentId = FIRST_COMMENT_ID
@@ -361,6 +414,71 @@ export class FakeGitHub {
     return [...this.commentsById.values()]
       .filter(comment => comment.issueNumber === issueNumber)
       .map(comment => this.commentView(comment))
+  }
+
+  /** The comments on a pull request's code, in creation order. */
+  reviewComments(pullNumber: number): FakeReviewComment[] {
+    return [...this.reviewCommentsById.values()]
+      .filter(comment => comment.pullNumber === pullNumber)
+      .map(comment => this.reviewCommentView(comment))
+  }
+
+  /**
+   * A comment someone wrote (now) on a line of a pull request's diff, or a reply in a thread. Ids
+   * come from the issue comments' sequence, so ids of both kinds grow with time.
+   */
+  addReviewComment(pullNumber: number, comment: NewReviewComment): FakeReviewComment {
+    const root = comment.inReplyTo === undefined ? undefined : this.reviewCommentsById.get(comment.inReplyTo)
+    if (comment.inReplyTo !== undefined && (!root || root.pullNumber !== pullNumber))
+      throw new Error(`No review comment ${comment.inReplyTo} on pull request ${pullNumber}`)
+    const line = comment.line === undefined ? 12 : comment.line
+    const stored = this.storeReviewComment(
+      {
+        pullNumber,
+        body: comment.body,
+        user: comment.user,
+        path: root?.path ?? comment.path ?? 'src/parser.ts',
+        line: root?.line ?? line,
+        startLine: root?.startLine ?? comment.startLine ?? null,
+        side: root?.side ?? comment.side ?? 'RIGHT',
+        diffHunk:
+          root?.diffHunk ?? comment.diffHunk ?? '@@ -10,3 +10,3 @@\n const a = 1\n-const b = 2\n+const b = 3',
+        inReplyTo: root ? (root.inReplyTo ?? root.id) : undefined
+      },
+      Date.now()
+    )
+    return this.reviewCommentView(stored)
+  }
+
+  /** Edits a review comment as its author would through the web interface. */
+  editReviewComment(id: number, body: string): FakeReviewComment {
+    const comment = this.reviewCommentsById.get(id)
+    if (!comment) throw new Error(`No review comment ${id}`)
+    comment.body = body
+    comment.updatedAt = Date.now()
+    return this.reviewCommentView(comment)
+  }
+
+  /** Adds a label to an issue or pull request, as someone would through the web interface. */
+  addLabel(number: number, name: string): void {
+    const labels = this.labelsByNumber.get(number) ?? []
+    if (!labels.some(label => label.toLowerCase() === name.toLowerCase())) labels.push(name)
+    this.labelsByNumber.set(number, labels)
+  }
+
+  labels(number: number): string[] {
+    return [...(this.labelsByNumber.get(number) ?? [])]
+  }
+
+  /** Assigns an issue or pull request to `login`, as someone would through the web interface. */
+  assign(number: number, login: string): void {
+    const assignees = this.assigneesByNumber.get(number) ?? []
+    if (!assignees.some(known => known.toLowerCase() === login.toLowerCase())) assignees.push(login)
+    this.assigneesByNumber.set(number, assignees)
+  }
+
+  assignees(number: number): string[] {
+    return [...(this.assigneesByNumber.get(number) ?? [])]
   }
 
   /** Every reaction made through the API, in order. */
@@ -444,6 +562,15 @@ export class FakeGitHub {
     this.faults.push({ hitsLeft: times, pathPattern, answer: () => gitHubError(status, message) })
   }
 
+  /**
+   * Hostile: the next `times` matching requests (path as for the other faults, and method when
+   * given) are never answered; the connection stays open until the fake stops.
+   */
+  injectHang(times: number, pathPattern?: RegExp, method?: string): void {
+    checkTimes(times)
+    this.hangs.push({ hitsLeft: times, pathPattern, method })
+  }
+
   // -- HTTP plumbing
 
   private receive(request: IncomingMessage, response: ServerResponse): void {
@@ -461,6 +588,17 @@ export class FakeGitHub {
       status: 0
     }
     this.requests.push(record)
+    const hang = this.hangs.find(
+      candidate =>
+        candidate.hitsLeft > 0 &&
+        (!candidate.method || candidate.method === record.method) &&
+        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+    )
+    if (hang) {
+      hang.hitsLeft--
+      request.resume()
+      return
+    }
 
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -592,7 +730,14 @@ export class FakeGitHub {
         return this.updateComment(call)
       case 'comment-reaction':
       case 'issue-reaction':
+      case 'review-comment-reaction':
         return this.createReaction(call)
+      case 'list-review-comments':
+        return this.listReviewComments(call)
+      case 'create-review-reply':
+        return this.createReviewReply(call)
+      case 'update-review-comment':
+        return this.updateReviewComment(call)
       case 'user':
         return this.identityVisible
           ? json({ ...this.wireUser(this.actor, call.api), name: null, email: null })
@@ -665,9 +810,66 @@ export class FakeGitHub {
         user: this.wireUser({ login: this.owner, type: 'User' }, call.api),
         repo: this.repositoryRef(ours, call.api)
       },
+      labels: this.labels(pr.number).map(name => this.wireLabel(name, call.api)),
+      assignees: this.assignees(pr.number).map(login => this.wireUser(this.userNamed(login), call.api)),
       author_association: this.association(user.login)
     }
     return json(answer)
+  }
+
+  private listReviewComments(call: Call): Answer {
+    const pullNumber = positiveInteger(call.params.pull_number)
+    if (pullNumber === undefined || !this.pullRequests.has(pullNumber))
+      return notFound(call.route.documentationUrl)
+    const perPage = Math.min(queryInteger(call.query.per_page, 30), 100)
+    const page = queryInteger(call.query.page, 1)
+    const all = [...this.reviewCommentsById.values()].filter(comment => comment.pullNumber === pullNumber)
+    const items = all
+      .slice((page - 1) * perPage, page * perPage)
+      .map(comment => this.wireReviewComment(comment, call.api))
+    const link = linkHeader(call.api + call.path, call.query, page, Math.ceil(all.length / perPage))
+    return json(items, 200, link ? { link } : undefined)
+  }
+
+  /** A reply joins the thread of the comment it answers (GitHub keeps threads flat). */
+  private createReviewReply(call: Call): Answer {
+    const pullNumber = positiveInteger(call.params.pull_number)
+    const id = positiveInteger(call.params.comment_id)
+    const answered = id === undefined ? undefined : this.reviewCommentsById.get(id)
+    if (!answered || answered.pullNumber !== pullNumber) return notFound(call.route.documentationUrl)
+    const body = this.commentBody(call, 'PullRequestReviewComment')
+    if (typeof body !== 'string') return body
+    const comment = this.storeReviewComment(
+      {
+        pullNumber: answered.pullNumber,
+        body,
+        user: this.actor,
+        path: answered.path,
+        line: answered.line,
+        startLine: answered.startLine,
+        side: answered.side,
+        diffHunk: answered.diffHunk,
+        inReplyTo: answered.inReplyTo ?? answered.id
+      },
+      call.now
+    )
+    return json(this.wireReviewComment(comment, call.api), 201)
+  }
+
+  private updateReviewComment(call: Call): Answer {
+    const id = positiveInteger(call.params.comment_id)
+    const schemaError = this.commentSchemaError(call)
+    if (schemaError) return schemaError
+    const comment = id === undefined ? undefined : this.reviewCommentsById.get(id)
+    if (!comment) return notFound(call.route.documentationUrl)
+    if (comment.user.login.toLowerCase() !== this.actor.login.toLowerCase()) {
+      return gitHubError(403, 'Resource not accessible by integration', call.route.documentationUrl)
+    }
+    const body = this.commentBody(call, 'PullRequestReviewComment')
+    if (typeof body !== 'string') return body
+    comment.body = body
+    comment.updatedAt = call.now
+    return json(this.wireReviewComment(comment, call.api))
   }
 
   private listComments(call: Call): Answer {
@@ -720,19 +922,19 @@ export class FakeGitHub {
   }
 
   /** The comment text, or the 422 GitHub gives for it: the schema check, then the model's validations. */
-  private commentBody(call: Call): string | Answer {
+  private commentBody(call: Call, resource = 'IssueComment'): string | Answer {
     const schemaError = this.commentSchemaError(call)
     if (schemaError) return schemaError
     const body = (call.body as { body: string }).body
     if (body.trim() === '') {
       return gitHubError(422, 'Validation Failed', call.route.documentationUrl, [
-        { resource: 'IssueComment', code: 'missing_field', field: 'body' }
+        { resource, code: 'missing_field', field: 'body' }
       ])
     }
     if ([...body].length > MAX_COMMENT_LENGTH) {
       return gitHubError(422, 'Validation Failed', call.route.documentationUrl, [
         {
-          resource: 'IssueComment',
+          resource,
           code: 'custom',
           field: 'body',
           message: `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)`
@@ -767,15 +969,19 @@ export class FakeGitHub {
     const target: FakeReaction['target'] =
       call.route.name === 'comment-reaction'
         ? { commentId: positiveInteger(call.params.comment_id) ?? 0 }
-        : { issueNumber: positiveInteger(call.params.issue_number) ?? 0 }
-    if ('commentId' in target ? !this.commentsById.has(target.commentId) : target.issueNumber === 0) {
-      return notFound(call.route.documentationUrl)
-    }
+        : call.route.name === 'review-comment-reaction'
+          ? { reviewCommentId: positiveInteger(call.params.comment_id) ?? 0 }
+          : { issueNumber: positiveInteger(call.params.issue_number) ?? 0 }
+    const exists =
+      'commentId' in target
+        ? this.commentsById.has(target.commentId)
+        : 'reviewCommentId' in target
+          ? this.reviewCommentsById.has(target.reviewCommentId)
+          : target.issueNumber !== 0
+    if (!exists) return notFound(call.route.documentationUrl)
     const content = (call.body as { content: string }).content
     const sameTarget = (other: FakeReaction['target']): boolean =>
-      'commentId' in target
-        ? 'commentId' in other && other.commentId === target.commentId
-        : 'issueNumber' in other && other.issueNumber === target.issueNumber
+      JSON.stringify(other) === JSON.stringify(target)
     // The same person reacting the same way again gets the existing reaction back, with 200.
     const existing = this.storedReactions.find(
       reaction =>
@@ -810,6 +1016,28 @@ export class FakeGitHub {
     }
     this.commentsById.set(comment.id, comment)
     return comment
+  }
+
+  private storeReviewComment(
+    fields: Omit<StoredReviewComment, 'id' | 'createdAt' | 'updatedAt'>,
+    now: number
+  ): StoredReviewComment {
+    const user = { ...fields.user }
+    this.knownUser(user)
+    const comment: StoredReviewComment = {
+      ...fields,
+      user,
+      id: this.nextCommentId++,
+      createdAt: now,
+      updatedAt: now
+    }
+    this.reviewCommentsById.set(comment.id, comment)
+    return comment
+  }
+
+  /** A known user by login, or a person of that name. */
+  private userNamed(login: string): FakeUser {
+    return this.users.get(login.toLowerCase())?.user ?? { login, type: 'User' }
   }
 
   /** Remembers a user (the first spelling of a login wins) and gives it an id. */
@@ -855,6 +1083,73 @@ export class FakeGitHub {
       created_at: view.created_at,
       updated_at: view.updated_at,
       author_association: this.association(view.user.login)
+    }
+  }
+
+  private reviewCommentView(comment: StoredReviewComment): FakeReviewComment {
+    return {
+      id: comment.id,
+      pullNumber: comment.pullNumber,
+      body: comment.body,
+      user: { ...comment.user },
+      path: comment.path,
+      line: comment.line,
+      start_line: comment.startLine,
+      side: comment.side,
+      diff_hunk: comment.diffHunk,
+      ...(comment.inReplyTo !== undefined ? { in_reply_to_id: comment.inReplyTo } : {}),
+      created_at: timestamp(comment.createdAt),
+      updated_at: timestamp(comment.updatedAt),
+      html_url: `${this.webBase()}/${this.owner}/${this.repo}/pull/${comment.pullNumber}#discussion_r${comment.id}`
+    }
+  }
+
+  private wireReviewComment(comment: StoredReviewComment, api: string): GitHubReviewComment {
+    const view = this.reviewCommentView(comment)
+    const repository = `${api}/repos/${this.owner}/${this.repo}`
+    const pr = this.pullRequests.get(comment.pullNumber)
+    const headRepository = pr?.headRepository ?? `${this.owner}/${this.repo}`
+    const sha = createHash('sha1')
+      .update(`${headRepository}:${pr?.head ?? ''}`)
+      .digest('hex')
+    return {
+      id: view.id,
+      node_id: nodeId('PullRequestReviewComment', view.id),
+      url: `${repository}/pulls/comments/${view.id}`,
+      html_url: view.html_url,
+      pull_request_url: `${repository}/pulls/${view.pullNumber}`,
+      pull_request_review_id: 3_000_000_000 + view.id,
+      diff_hunk: view.diff_hunk,
+      path: view.path,
+      commit_id: sha,
+      original_commit_id: sha,
+      line: view.line,
+      original_line: view.line,
+      start_line: view.start_line,
+      original_start_line: view.start_line,
+      side: view.side,
+      start_side: view.start_line === null ? null : view.side,
+      subject_type: view.line === null ? 'file' : 'line',
+      ...(view.in_reply_to_id !== undefined ? { in_reply_to_id: view.in_reply_to_id } : {}),
+      body: view.body,
+      user: this.wireUser(view.user, api),
+      created_at: view.created_at,
+      updated_at: view.updated_at,
+      author_association: this.association(view.user.login)
+    }
+  }
+
+  private wireLabel(name: string, api: string): GitHubLabel {
+    const id =
+      600_000_000 + [...name].reduce((sum, char) => (sum * 31 + char.codePointAt(0)!) % 100_000_000, 7)
+    return {
+      id,
+      node_id: nodeId('Label', id),
+      url: `${api}/repos/${this.owner}/${this.repo}/labels/${encodeURIComponent(name)}`,
+      name,
+      color: 'ededed',
+      default: false,
+      description: null
     }
   }
 

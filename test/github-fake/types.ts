@@ -34,9 +34,41 @@ export interface FakeComment {
   html_url: string
 }
 
+/** A comment on a pull request's code (a review comment), as the fake holds it. */
+export interface FakeReviewComment {
+  id: number
+  pullNumber: number
+  body: string
+  user: FakeUser
+  path: string
+  /** The (last) line commented on; null for a comment on the whole file. */
+  line: number | null
+  start_line: number | null
+  side: 'LEFT' | 'RIGHT'
+  diff_hunk: string
+  /** The thread's first comment, for a reply; GitHub keeps threads flat. */
+  in_reply_to_id?: number
+  created_at: string
+  updated_at: string
+  html_url: string
+}
+
+/** What a test seeds as a review comment: someone's comment on a line of the diff. */
+export interface NewReviewComment {
+  body: string
+  user: FakeUser
+  path?: string
+  line?: number | null
+  startLine?: number | null
+  side?: 'LEFT' | 'RIGHT'
+  diffHunk?: string
+  /** Reply in the thread of this comment. */
+  inReplyTo?: number
+}
+
 /** A reaction someone (the actor, through the API) put on a comment or on an issue. */
 export interface FakeReaction {
-  target: { commentId: number } | { issueNumber: number }
+  target: { commentId: number } | { reviewCommentId: number } | { issueNumber: number }
   content: string
   user: FakeUser
 }
@@ -120,6 +152,42 @@ export interface GitHubIssueComment {
   author_association: AuthorAssociation
 }
 
+export interface GitHubReviewComment {
+  id: number
+  node_id: string
+  url: string
+  html_url: string
+  pull_request_url: string
+  pull_request_review_id: number
+  diff_hunk: string
+  path: string
+  commit_id: string
+  original_commit_id: string
+  line: number | null
+  original_line: number | null
+  start_line: number | null
+  original_start_line: number | null
+  side: 'LEFT' | 'RIGHT'
+  start_side: 'LEFT' | 'RIGHT' | null
+  subject_type: 'line' | 'file'
+  in_reply_to_id?: number
+  body: string
+  user: GitHubUser
+  created_at: string
+  updated_at: string
+  author_association: AuthorAssociation
+}
+
+export interface GitHubLabel {
+  id: number
+  node_id: string
+  url: string
+  name: string
+  color: string
+  default: boolean
+  description: string | null
+}
+
 export interface GitHubReaction {
   id: number
   node_id: string
@@ -166,6 +234,8 @@ export interface GitHubPullRequest {
   merged: boolean
   head: GitHubBranchRef
   base: GitHubBranchRef
+  labels: GitHubLabel[]
+  assignees: GitHubUser[]
   author_association: AuthorAssociation
 }
 

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { main } from '../../src/main.js'
+import { run } from '../../src/main.js'
 import { ActionsRunner } from '../../src/runner/runner.js'
 import { AgentRunEmulator, scenario } from '../emulator/index.js'
 import { inputEnvironment, parseOutputFile } from '../harness/runner-process.js'
@@ -41,7 +41,7 @@ afterEach(async () => {
   jest.restoreAllMocks()
   process.env = { ...savedEnv }
   process.exitCode = undefined
-  // main() listens for the job's cancellation; the test's process keeps only its own listeners.
+  // run() listens for the job's cancellation; the test's process keeps only its own listeners.
   for (const name of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(name))
       if (!signalListeners[name].includes(listener)) process.off(name, listener)
@@ -77,7 +77,7 @@ function runnerEnvironment(inputs: Record<string, string>): void {
 test('runs the action through @actions/core: outputs, summary, the live log, and a passing step', async () => {
   emulator.queueScript(scenario('success', 20))
   runnerEnvironment({})
-  await main()
+  await run()
   const outputs = parseOutputFile(readFileSync(join(temp, 'output'), 'utf8'))
   expect(outputs).toMatchObject({ outcome: 'success', status: 'COMPLETE' })
   expect(readFileSync(join(temp, 'summary.md'), 'utf8')).toContain('## ✅ Agent run succeeded')
@@ -90,7 +90,7 @@ test('runs the action through @actions/core: outputs, summary, the live log, and
 test('a failed run fails the step, once, through setFailed', async () => {
   emulator.queueScript(scenario('failure', 20))
   runnerEnvironment({})
-  await main()
+  await run()
   expect(stdout.match(/^::error::/gm)).toHaveLength(1)
   expect(stdout).toMatch(/^::error::The agent run failed\. Agent run \d+, status ERROR/m)
   expect(process.exitCode).toBe(1)
@@ -100,7 +100,7 @@ test('SIGTERM cancels the job: outputs and summary are written, and the process 
   emulator.queueScript(scenario('endless'))
   runnerEnvironment({})
   const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as () => never)
-  const running = main()
+  const running = run()
   const runs = (): number => emulator.runs().length
   while (runs() === 0) await new Promise(resolve => setTimeout(resolve, 20))
   process.emit('SIGTERM', 'SIGTERM')
@@ -115,7 +115,7 @@ test('an unexpected error fails the step with its message, not a crash', async (
   runnerEnvironment({ 'github-token': 'github-token' })
   process.env.GITHUB_EVENT_NAME = 'issue_comment'
   process.env.GITHUB_EVENT_PATH = join(temp, 'missing-event.json')
-  await main()
+  await run()
   expect(stdout).toMatch(/^::error::Unexpected error: Error: ENOENT/m)
   expect(process.exitCode).toBe(1)
 })

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../emulator/index.js'
 import { entryHeadline } from '../../src/report/console-text.js'
+import { entrySections } from '../../src/report/entry-text.js'
+import { renderMarkdown, visibleText } from '../support/render-markdown.js'
+import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 import { runAction, type RunnerResult } from '../harness/runner-process.js'
 
 /** The bundled action against the emulator over real HTTP on loopback, as the runner runs it. */
@@ -105,7 +108,10 @@ describe('the bundled action, end to end', () => {
     expect(result.summary).toContain(`| Agent run | [#${run.id}](${run.web_url}) |`)
     expect(result.summary).toContain('### Result')
     expect(result.summary).toContain('### Log')
-    expect(result.summary.match(/<details>/g)).toHaveLength(run.logs.length)
+    // One <details> per entry with something to unfold; the others are a line.
+    const withDetails = run.logs.filter(entry => entrySections(entry, 4_000, 200).length > 0)
+    expect(withDetails.length).toBeGreaterThan(0)
+    expect(renderMarkdown(result.summary).match(/<details>/g)).toHaveLength(withDetails.length)
   })
 
   test('a failed run fails the step, with every output set', async () => {
@@ -119,8 +125,30 @@ describe('the bundled action, end to end', () => {
       'github-pull-requests': '[]'
     })
     expect(result.outputs['result']).toBe(emulator.runs()[0]!.result)
-    expect(result.stdout).toMatch(/::error::The agent run failed\. Agent run \d+, status ERROR/)
+    // The annotation says why (the result's first line), then where the run is.
+    expect(result.stdout).toMatch(
+      /::error::The agent run failed\. Result: The agent could not finish: installing the dependencies failed because the private package `@octo-org\/private-utils` is not reachable from the sandbox\. Add a registry token to the repository's setup commands and try again\.%0AAgent run \d+, status ERROR: https:\/\/app\.codegen\.com\/agent\/trace\/\d+$/m
+    )
     expect(result.summary).toContain('## ❌ Agent run failed')
+  })
+
+  test("the failure annotation quotes the result's first line: bounded, one line, no command", async () => {
+    await startEmulator()
+    emulator.queueScript({
+      steps: [
+        { at: 0, status: 'ACTIVE' },
+        { at: 50, status: 'ERROR', result: `\n  ##[error]forged ${'why '.repeat(500)}\n::error::second line` }
+      ]
+    })
+    const result = await action({})
+    expect(result.exitCode).toBe(1)
+    const annotation = result.stdout.split('\n').find(line => line.startsWith('::error::')) ?? ''
+    expect(annotation).toMatch(
+      /^::error::The agent run failed\. Result: ##\u2060\[error\]forged (why ){50,}why…%0AAgent run \d+, status ERROR: https:/
+    )
+    expect(annotation.length).toBeLessThan(500)
+    expect(annotation).not.toContain('second line')
+    expect(runnerCommands(result.stdout).filter(command => command.parser === 'legacy')).toEqual([])
   })
 
   test('fail-on decides which outcomes fail the step', async () => {
@@ -131,6 +159,10 @@ describe('the bundled action, end to end', () => {
     const paused = await action({})
     expect([paused.exitCode, paused.outputs['outcome']]).toEqual([0, 'paused'])
     expect(paused.summary).toMatch(/Resume it with `agent-run-id: \d+` and a follow-up `prompt`/)
+    // Green, but not silent: a warning annotation with the question and how to answer it.
+    expect(paused.stdout).toMatch(
+      /^::warning::The agent run paused, waiting for an answer: Waiting for an answer: remove `legacyMode`, or only document it\?%0AAnswer with a comment `\/codegen <answer>` on the issue or pull request that started it, or resume it in a step with `agent-run-id: (\d+)` and the answer as `prompt`\.%0AAgent run \1, status PAUSED/m
+    )
     emulator.queueScript(fast('no-pr'))
     const noPr = await action({ 'fail-on': 'failure,no-pull-request' })
     expect([noPr.exitCode, noPr.outputs['outcome']]).toEqual([1, 'success'])
@@ -255,8 +287,9 @@ describe('the bundled action, end to end', () => {
     const result = await action({ 'api-token': secret })
     expect(result.exitCode).toBe(1)
     expect(result.outputs['outcome']).toBe('error')
+    // The check's reads say why, in place of the bare 401; the service's answer follows.
     expect(result.stdout).toMatch(
-      /::error::Authentication failed \(401\) while trying to .*check the api-token input/
+      /::error::The service rejected the api-token \(401\): check the api-token input.*%0A\(Authentication failed \(401\) while trying to/
     )
     expect(routes('create')).toHaveLength(0)
     // Masked first: the only line that holds it is the one that tells the runner to hide it.
@@ -318,24 +351,26 @@ describe('the bundled action, end to end', () => {
     emulator.queueScript(fast('hostile'))
     const result = await action({})
     expect(result.outputs['outcome']).toBe('success')
-    const commands = result.stdout
-      .split('\n')
-      .map(line => line.trimStart())
-      .filter(line => line.startsWith('::') || line.startsWith('##['))
-      .map(line => line.replace(/^::([a-z-]+).*$/, '$1'))
-    expect(new Set(commands)).toEqual(
-      new Set(['add-mask', 'group', 'endgroup', 'debug'].filter(c => commands.includes(c)))
+    // Read by both of the runner's parsers (`::` after blanks, `##[` anywhere): only our own commands.
+    const commands = runnerCommands(result.stdout)
+    expect(commands.filter(command => command.parser === 'legacy')).toEqual([])
+    expect(commands.filter(command => !OWN_COMMANDS.has(command.name))).toEqual([])
+    expect(new Set(commands.map(command => command.name))).toEqual(
+      new Set(['add-mask', 'group', 'endgroup', 'debug'])
     )
     expect(result.stdout).not.toMatch(/^\s*::(set-output|stop-commands|add-mask::x|error::pwned)/m)
+    // The hostile text stays readable: `##[` shows as written (a word joiner hides in it).
+    expect(result.stdout.replace(/\u2060/g, '')).toContain('Found it ##[error]forged')
 
-    // Nor break the summary: raw HTML shows as text, every block it opens is closed.
-    expect(result.summary).not.toMatch(/<script|<!--/)
+    // Nor break the summary: as rendered, its raw HTML is text, and only our <details> are elements.
+    const html = renderMarkdown(result.summary)
+    expect(html).not.toMatch(/<script|<img|<!--/)
     // Balanced, and not because nothing rendered: the entries' blocks are there.
-    const count = (pattern: RegExp): number => result.summary.match(pattern)?.length ?? 0
-    expect(count(/<details>/g)).toBeGreaterThan(0)
-    expect(count(/<\/details>/g)).toBe(count(/<details>/g))
-    expect(count(/<pre>/g)).toBeGreaterThan(0)
-    expect(count(/<\/pre>/g)).toBe(count(/<pre>/g))
+    expect(html.match(/<details>/g)?.length ?? 0).toBeGreaterThan(0)
+    expect(html.match(/<details>/g)?.length).toBe(html.match(/<\/details>/g)?.length)
+    const text = visibleText(html)
+    expect(text).toContain('</details></summary><script>alert(1)</script>')
+    expect(text).toContain('::error::pwned ##[error]title')
     expect(Buffer.byteLength(result.summary)).toBeLessThan(1024 * 1024)
   })
 
@@ -351,7 +386,11 @@ describe('the bundled action, end to end', () => {
     expect(logFile).toHaveLength(3_000)
     expect(Buffer.byteLength(result.summary)).toBeLessThanOrEqual(1_000_000)
     const leftOut = Number(/\*\*(\d+) log entries left out here\*\*/.exec(result.summary)?.[1])
-    expect(leftOut + (result.summary.match(/<details>/g)?.length ?? 0)).toBe(3_000)
+    const shown = renderMarkdown(result.summary).match(/<details>/g)?.length ?? 0
+    expect(leftOut + shown).toBe(3_000)
+    expect(result.summary).toContain(
+      `| Log entries | 3000, ${shown} shown below (all in the \`log-file\` output`
+    )
     // Catching up reads full pages back to back: 30 pages, within the documented 60 log reads a minute.
     expect(emulator.requests.filter(request => request.route === 'logs').length).toBeLessThanOrEqual(35)
   })

@@ -81,11 +81,12 @@ describe("a /codegen comment: GitHub's limits and errors", () => {
   })
 
   test('a permission check GitHub refuses fails the step with one clear error, and posts nothing', async () => {
-    github.injectClientError(1, /\/permission$/)
+    // (A 404 is an answer: no such collaborator, so no permission; a 403 is a refusal.)
+    github.injectClientError(1, /\/permission$/, 403, 'Resource not accessible by integration')
     const result = await onEvent(comment({ body: '/codegen fix' }))
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(
-      /::error::Could not read @alice's permission on octo-org\/octo-repo \(Not Found.*\); the run is not started/
+      /::error::Could not read @alice's permission on octo-org\/octo-repo \(Resource not accessible by integration.*\); the run is not started/
     )
     expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
     expect(emulator.requests).toHaveLength(0)

@@ -134,3 +134,75 @@ test('the tracking comment never shows the tokens', async () => {
   expect(comments).not.toContain(GITHUB_TOKEN)
   expect(visible(result)).not.toContain(GITHUB_TOKEN)
 })
+
+describe('the token in every form', () => {
+  const b64 = (text: string): string => Buffer.from(text).toString('base64')
+  const forms = (secret: string): string[] => [
+    secret.toUpperCase(),
+    `${secret.slice(0, 8)}\n${secret.slice(8)}`,
+    `${secret.slice(0, 10)}\u200b${secret.slice(10)}`,
+    encodeURIComponent(`${secret}`),
+    b64(secret),
+    b64(`a${secret}`),
+    b64(`ab${secret}`)
+  ]
+  /** Whether `text` shows the secret in any of those forms (breaks and case undone, base64 searched). */
+  function leaks(text: string, secret: string): boolean {
+    const plain = text.replace(/[\s\u200b]/g, '').toLowerCase()
+    if (plain.includes(secret.toLowerCase())) return true
+    return [0, 1, 2].some(offset => {
+      const encoded = Buffer.from(`${'x'.repeat(offset)}${secret}`).toString('base64')
+      const core = encoded.slice(Math.ceil((offset * 8) / 6), -2)
+      return text.replace(/\s/g, '').includes(core)
+    })
+  }
+  const everywhere = (secret: string): string => forms(secret).join(' | ')
+
+  const script = (): RunScript => ({
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      {
+        at: 50,
+        log: {
+          message_type: 'ACTION',
+          tool_name: 'run_command',
+          thought: `env: ${everywhere(TOKEN)}`,
+          tool_input: { [TOKEN]: 'valid', [GITHUB_TOKEN]: everywhere(GITHUB_TOKEN) },
+          tool_output: { encoded: everywhere(TOKEN) },
+          observation: everywhere(GITHUB_TOKEN)
+        }
+      },
+      {
+        at: 7_000,
+        status: 'COMPLETE',
+        result: `Result ${everywhere(TOKEN)}`,
+        summary: `Summary ${everywhere(GITHUB_TOKEN)}`
+      }
+    ]
+  })
+
+  test('reaches no comment, summary, output, log file or console line', async () => {
+    emulator.queueScript(script())
+    const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
+    const result = await runAction({
+      inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
+      env: { ...debug, GITHUB_API_URL: github.baseUrl },
+      event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
+    })
+    expect(result.exitCode).toBe(0)
+    const comments = github.requests
+      .filter(request => request.method !== 'GET')
+      .map(request => String((request.body as { body?: string })?.body ?? ''))
+      .join('\n')
+    expect(comments).toContain('Result ***')
+    for (const secret of [TOKEN, GITHUB_TOKEN]) {
+      expect(leaks(comments, secret)).toBe(false)
+      expect(leaks(result.summary, secret)).toBe(false)
+      expect(leaks(JSON.stringify(result.outputs), secret)).toBe(false)
+      expect(leaks(readFileSync(result.outputs['log-file']!, 'utf8'), secret)).toBe(false)
+      expect(leaks(visible(result), secret)).toBe(false)
+    }
+    // The test's own detector finds every form it planted.
+    for (const form of forms(TOKEN)) expect(leaks(form, TOKEN)).toBe(true)
+  }, 30_000)
+})

@@ -1,5 +1,6 @@
 import type { AgentRunApi, LogPath } from '../../src/api/client.js'
 import { ServiceError } from '../../src/api/errors.js'
+import type { Pace } from '../../src/api/rate-budget.js'
 import type { AgentRun, LogEntry, LogPage, Page, Repo } from '../../src/api/types.js'
 import type { FakeClock } from './fake-clock.js'
 
@@ -25,6 +26,8 @@ export class FakeApi implements AgentRunApi {
   pageDrift: { noStatus?: boolean; nullResult?: boolean } = {}
   /** The run endpoint sees the script this much sooner than the log endpoint (they lag differently). */
   runAheadMs = 0
+  /** The rate budget's pace for a look, when the test gives one. */
+  pace?: Pace
   private readonly start: number
 
   constructor(
@@ -50,6 +53,10 @@ export class FakeApi implements AgentRunApi {
         logs.push({ agent_run_id: this.runId, message_type: 'FINAL_ANSWER', observation: 'done' })
     }
     return { status, logs, result }
+  }
+
+  lookPace(): Pace | undefined {
+    return this.pace
   }
 
   async getRun(runId: number): Promise<AgentRun> {

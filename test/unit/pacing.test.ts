@@ -1,82 +1,192 @@
-import { fastPollMs, nextPollDelay, type PaceState } from '../../src/run/pacing.js'
+import { DOCUMENTED_BUDGETS, RateBudget } from '../../src/api/rate-budget.js'
+import { fastPollMs, lookIntervalMs, nextLook, paceNotice } from '../../src/run/pacing.js'
 
-const at = (state: Partial<PaceState> = {}): number =>
-  nextPollDelay({ baseMs: 5_000, quietPolls: 0, ...state })
+// The pacing policy as pure functions of (time, budget state, what the last look saw). Bounds are
+// written out here, not taken from the module's constants: a change of policy must change the test.
 
-describe('nextPollDelay', () => {
-  test('polls every 1.4 bases while entries flow', () => {
-    expect(at({ quietPolls: 0 })).toBe(7_000)
+describe('lookIntervalMs: poll-interval is the longest wait', () => {
+  test('looks every base while the run works, quiet or not', () => {
+    expect(lookIntervalMs(5_000)).toBe(5_000)
+    expect(lookIntervalMs(60_000)).toBe(60_000)
+    expect(lookIntervalMs(50)).toBe(50)
   })
 
-  test('keeps that pace for one quiet poll, then backs off to twice the base', () => {
-    expect([1, 2, 3, 4, 10, 1_000].map(quietPolls => at({ quietPolls }))).toEqual([
-      7_000, 8_500, 10_000, 10_000, 10_000, 10_000
-    ])
+  test('after a FINAL_ANSWER: every second for 30 s, then every base again', () => {
+    expect(lookIntervalMs(5_000, 0)).toBe(1_000)
+    expect(lookIntervalMs(5_000, 29_999)).toBe(1_000)
+    expect(lookIntervalMs(5_000, 30_000)).toBe(5_000)
   })
 
-  test('after a FINAL_ANSWER: every second for 30 s, then the usual pace', () => {
-    expect(at({ sinceFinalAnswerMs: 0, quietPolls: 0 })).toBe(1_000)
-    expect(at({ sinceFinalAnswerMs: 29_999, quietPolls: 29 })).toBe(1_000)
-    expect(at({ sinceFinalAnswerMs: 30_000, quietPolls: 30 })).toBe(10_000)
-    expect(at({ sinceFinalAnswerMs: 30_000, quietPolls: 0 })).toBe(7_000)
+  test('below the default, the fast looks scale with the base (what the benchmark relies on)', () => {
+    expect(fastPollMs(1_250)).toBe(250)
+    expect(lookIntervalMs(1_250, 7_499)).toBe(250)
+    expect(lookIntervalMs(1_250, 7_500)).toBe(1_250)
   })
 
-  test('a resumed run that still shows its earlier ending is polled at the base', () => {
-    expect(at({ awaitingRestart: true, quietPolls: 7 })).toBe(5_000)
+  test('above the default, the fast looks keep their absolute second and 30 s', () => {
+    expect(lookIntervalMs(60_000, 29_000)).toBe(1_000)
+    expect(lookIntervalMs(60_000, 30_000)).toBe(60_000)
   })
 
-  test('is the same policy at any base up to the default, scaled (what the benchmark relies on)', () => {
-    const states: Array<Omit<PaceState, 'baseMs'>> = [
-      { quietPolls: 0 },
-      { quietPolls: 1 },
-      { quietPolls: 5 },
-      { quietPolls: 3, sinceFinalAnswerMs: 0 },
-      { quietPolls: 3, awaitingRestart: true }
-    ]
-    for (const base of [100, 500, 1_250, 2_000]) {
-      const scale = base / 5_000
-      for (const state of states) {
-        const scaled = nextPollDelay({
-          ...state,
-          baseMs: base,
-          sinceFinalAnswerMs:
-            state.sinceFinalAnswerMs === undefined ? undefined : state.sinceFinalAnswerMs * scale
-        })
-        expect(scaled).toBeCloseTo(nextPollDelay({ ...state, baseMs: 5_000 }) * scale, 0)
-      }
-    }
-    expect(fastPollMs(500)).toBe(100)
+  test('never later than the base, whatever was seen', () => {
+    for (const base of [50, 1_000, 5_000, 120_000])
+      for (const since of [undefined, 0, 500, 10_000, 31_000, 10 ** 9])
+        expect(lookIntervalMs(base, since)).toBeLessThanOrEqual(base)
   })
 
-  test('above the default, the fast polling keeps its absolute second and 30 s', () => {
-    const base = 60_000
-    expect(nextPollDelay({ baseMs: base, quietPolls: 0, sinceFinalAnswerMs: 29_000 })).toBe(1_000)
-    expect(nextPollDelay({ baseMs: base, quietPolls: 30, sinceFinalAnswerMs: 30_000 })).toBe(120_000)
-  })
-
-  test('stays inside the budget: at most 30 fast polls per FINAL_ANSWER, whatever the base', () => {
-    // Each base with its fast poll: a second, or a fifth of the base when that is shorter.
-    for (const [base, fast] of [
-      [100, 20],
-      [1_000, 200],
-      [5_000, 1_000],
-      [30_000, 1_000]
-    ] as const) {
+  test('at most 30 fast looks per FINAL_ANSWER, whatever the base', () => {
+    for (const base of [100, 1_000, 5_000, 30_000]) {
       let elapsed = 0
-      let polls = 0
-      for (;;) {
-        const delay = nextPollDelay({ baseMs: base, quietPolls: polls, sinceFinalAnswerMs: elapsed })
-        if (delay > fast) break
-        elapsed += delay
-        polls++
+      let looks = 0
+      while (lookIntervalMs(base, elapsed) < base) {
+        elapsed += lookIntervalMs(base, elapsed)
+        looks++
       }
-      expect(polls).toBeLessThanOrEqual(30)
+      expect(looks).toBeLessThanOrEqual(30)
+    }
+  })
+})
+
+describe('nextLook: the policy under the budget', () => {
+  test('the wait counts from the start of the last look', () => {
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 120 })).toEqual({ waitMs: 4_880 })
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 7_000 })).toEqual({ waitMs: 0 })
+  })
+
+  test('a budget pace shorter than the base changes nothing', () => {
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 0 }, { gapMs: 1_026, congested: false })).toEqual({
+      waitMs: 5_000
+    })
+  })
+
+  test('the fast looks after a FINAL_ANSWER wait for the budget, silently while within the base', () => {
+    const pace = { gapMs: 1_026, congested: false }
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 10, sinceFinalAnswerMs: 10 }, pace)).toEqual({
+      waitMs: 1_026
+    })
+  })
+
+  test('a budget pace beyond the base delays the look and is reported', () => {
+    const pace = { gapMs: 1_026, congested: false }
+    expect(nextLook({ baseMs: 50, sinceLookMs: 5 }, pace)).toEqual({ waitMs: 1_026, lateBy: pace })
+  })
+
+  test('the notice says the pace it keeps and why', () => {
+    expect(paceNotice(50, { gapMs: 1_026, congested: false })).toBe(
+      "poll-interval 0.05 s is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every 1.0 s."
+    )
+    expect(paceNotice(5_000, { gapMs: 8_125, congested: true })).toMatch(
+      /Other jobs share the API token \(the service answered 429\): looking at the run about every 8\.1 s, not every 5 s \(poll-interval\)/
+    )
+  })
+})
+
+describe('the budget spends each window evenly, with a reserve for the end', () => {
+  const LOOK = ['general', 'logs'] as const
+
+  test('the first ten requests of a window go at the pace asked, then the rest is spread', () => {
+    const budget = new RateBudget()
+    for (let look = 0; look < 10; look++) {
+      expect(budget.paceAt([...LOOK], look * 50)).toEqual({ gapMs: 0, congested: false })
+      budget.record([...LOOK], look * 50)
+    }
+    // 49 left of the 59 usable (one kept for the end) until the first leaves, 60.5 s after it.
+    expect(budget.paceAt([...LOOK], 500)).toEqual({ gapMs: Math.ceil(60_000 / 49), congested: false })
+  })
+
+  test('the steady pace of a look is the log window spread over its limit less the reserve', () => {
+    const budget = new RateBudget()
+    // Looks every 2 s for a minute, a window's worth: then 60.5 s / 59 (one kept for the end).
+    for (let look = 0; look < 31; look++) budget.record([...LOOK], look * 2_000)
+    expect(budget.paceAt([...LOOK], 60_400)).toEqual({ gapMs: 1_026, congested: false })
+    // A run read alone, past its first ten: 60 per 30 s, two kept back: 30.5 s / 58.
+    for (let read = 0; read < 10; read++) budget.record(['general'], 100_000 + read * 3_000)
+    expect(budget.paceAt(['general'], 130_000)).toEqual({ gapMs: 526, congested: false })
+  })
+
+  test('looks at the pace never wait on the window, over ten minutes', () => {
+    const budget = new RateBudget()
+    let now = 0
+    for (let look = 0; look < 600; look++) {
+      expect(budget.delayAt([...LOOK], now)).toBe(0)
+      budget.record([...LOOK], now)
+      now += budget.paceAt([...LOOK], now).gapMs
     }
   })
 
-  test('never waits beyond the ceiling: a run ending in a quiet stretch is seen within 2 bases', () => {
-    for (let quietPolls = 0; quietPolls < 50; quietPolls++) {
-      expect(at({ quietPolls })).toBeLessThanOrEqual(10_000)
+  test('after a backlog burst, what is left of the window is spread until the burst leaves', () => {
+    const budget = new RateBudget()
+    for (let page = 0; page < 31; page++) budget.record([...LOOK], page * 5)
+    // 59 usable, 31 spent: 28 left for the 60.5 s until the first page leaves.
+    const pace = budget.paceAt([...LOOK], 200)
+    expect(pace.gapMs).toBe(Math.ceil((60_500 - 200) / 28))
+    // Looking at that pace, no look ever waits on the window.
+    let now = 200
+    for (let look = 0; look < 80; look++) {
+      expect(budget.delayAt([...LOOK], now)).toBe(0)
+      budget.record([...LOOK], now)
+      now += budget.paceAt([...LOOK], now).gapMs
     }
+  })
+
+  test('the reserve: when the window is spent, the end still reads at once', () => {
+    const budget = new RateBudget()
+    // A backlog read as fast as the budget lets it: it stops short of the reserve.
+    let now = 0
+    let pages = 0
+    while (budget.delayAt([...LOOK], now) === 0) {
+      budget.record([...LOOK], now++)
+      pages++
+    }
+    expect(pages).toBe(58)
+    expect(budget.delayAt([...LOOK], now)).toBeGreaterThan(29_000)
+    // The last log page and the final run read go at once.
+    expect(budget.delayAt([...LOOK], now, true)).toBe(0)
+    budget.record([...LOOK], now++)
+    expect(budget.delayAt(['general'], now, true)).toBe(0)
+    budget.record(['general'], now++)
+    // Beyond the reserve, even the end waits: the service's limit is never passed.
+    expect(budget.delayAt(['general'], now, true)).toBeGreaterThan(29_000)
+  })
+
+  test('a request counts from its answer, so latency never lets the window slide early', () => {
+    const budget = new RateBudget(
+      { ...DOCUMENTED_BUDGETS, logs: { limit: 2, windowMs: 10_000 } },
+      {
+        general: 0,
+        create: 0,
+        logs: 0
+      }
+    )
+    budget.record(['logs'], 0)
+    budget.settle(['logs'], 0, 3_000)
+    budget.record(['logs'], 3_000)
+    // Counted at 3 s, not 0: the window frees at 13.5 s.
+    expect(budget.delayAt(['logs'], 10_600)).toBe(13_500 - 10_600)
+    // A refusal is not counted at all.
+    budget.settle(['logs'], 3_000)
+    expect(budget.delayAt(['logs'], 10_600)).toBe(0)
+  })
+
+  test('congestion: a 429 halves the rate the job was sending, and slows the looks, not the retry', () => {
+    const budget = new RateBudget()
+    // A job looking every 5 s for a minute: 12 reads in the window, and the 13th refused.
+    for (let look = 0; look < 12; look++) budget.record([...LOOK], look * 5_000)
+    budget.congested([...LOOK], 60_000)
+    // 13 halved is 6.5, below the floor of an eighth of 60 (7.5 → 7): one look every 60 s / 7.
+    expect(budget.paceAt([...LOOK], 60_000)).toEqual({ gapMs: 8_572, congested: true })
+    // The refused request itself is retried after the client's back-off: the window has room.
+    expect(budget.delayAt([...LOOK], 60_000)).toBe(0)
+    // Successes win it back: a window's worth of them, one more request per window.
+    for (let i = 0; i < 7; i++) budget.relieved([...LOOK])
+    expect(budget.paceAt([...LOOK], 60_000).gapMs).toBe(7_500)
+  })
+
+  test('congestion on a young window: the rate is measured over its age, so a fast job is cut less', () => {
+    const budget = new RateBudget()
+    // Four reads in the first two seconds: 120 a minute, capped by the limit (60), halved.
+    for (let read = 0; read < 4; read++) budget.record([...LOOK], read * 500)
+    budget.congested([...LOOK], 2_000)
+    expect(budget.paceAt([...LOOK], 2_000)).toEqual({ gapMs: 2_000, congested: true })
   })
 })

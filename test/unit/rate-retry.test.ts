@@ -28,8 +28,17 @@ describe('SlidingWindow', () => {
     expect(DOCUMENTED_BUDGETS).toEqual({
       general: { limit: 60, windowMs: 30_000 },
       create: { limit: 10, windowMs: 60_000 },
-      logs: { limit: 60, windowMs: 60_000 }
+      logs: { limit: 60, windowMs: 60_000 },
+      setup: { limit: 5, windowMs: 60_000 }
     })
+    // Setup-command generations: 5 in any minute, the sixth waits for the first to slide out.
+    const setup = new RateBudget()
+    for (let n = 0; n < 5; n++) {
+      expect(setup.delayAt(['general', 'setup'], n)).toBe(0)
+      setup.record(['general', 'setup'], n)
+    }
+    expect(setup.delayAt(['general', 'setup'], 5)).toBe(60_500 - 5)
+    expect(setup.delayAt(['general'], 5)).toBe(0)
     // Creates: at most 10 in any minute, each also counted in the general window.
     const budget = new RateBudget()
     const creates: number[] = []
@@ -117,11 +126,12 @@ describe('service errors', () => {
 })
 
 describe('congestion on a shared token', () => {
-  test('a 429 halves the window down to an eighth, and successes win it back slowly', () => {
+  test('a 429 halves the allowance down to an eighth, and successes win it back slowly', () => {
     const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
-    window.congested()
+    for (let i = 0; i < 64; i++) window.record(i)
+    window.congested(100)
     expect(window.limit).toBe(32)
-    for (let i = 0; i < 10; i++) window.congested()
+    for (let i = 0; i < 10; i++) window.congested(100)
     expect(window.limit).toBe(8)
     for (let i = 0; i < 8; i++) window.relieved()
     expect(window.limit).toBe(9)
@@ -129,11 +139,21 @@ describe('congestion on a shared token', () => {
     expect(window.limit).toBe(64)
   })
 
-  test('the smaller limit is the one enforced', () => {
+  test('the allowance is cut from what the job was sending, not from the limit', () => {
+    const window = new SlidingWindow({ limit: 64, windowMs: 1_000 })
+    for (let i = 0; i < 19; i++) window.record(i * 50)
+    // 19 sent and one refused within the window: 20, halved.
+    window.congested(1_000)
+    expect(window.limit).toBe(10)
+  })
+
+  test('the smaller allowance sets the pace, a gap between requests', () => {
     const window = new SlidingWindow({ limit: 4, windowMs: 1_000 })
-    window.congested()
     window.record(0)
     window.record(1)
-    expect(window.delayAt(2)).toBe(1_000 + 500 - 2)
+    window.congested(1_000)
+    // 2 sent and 1 refused, halved: 1.5, the floor (4/8) below it; one request a second.
+    expect(window.paceAt(1_000)).toEqual({ gapMs: 1_000, congested: true })
+    expect(window.delayAt(1_000)).toBe(0)
   })
 })

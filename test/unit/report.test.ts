@@ -3,6 +3,7 @@ import type { RunReport } from '../../src/run/agent-run.js'
 import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
 import { entryTime, formatDuration } from '../../src/report/entry-text.js'
 import { quoteBlock, link } from '../../src/report/markdown.js'
+import { renderMarkdown } from '../support/render-markdown.js'
 import { actionOutputs, OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { redactDeep } from '../../src/report/redact.js'
 import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
@@ -110,8 +111,8 @@ describe('job summary', () => {
     expect(text).toContain('| Pull requests | [Fix flaky test](https://github.com/o/r/pull/9) |')
     expect(text).toContain('### Result\n\n> Fixed the **flaky** test.')
     expect(text).toContain('### Summary\n\n> Changed one line.')
-    expect(text).toContain('<summary><code>--:--:--</code> <b>ACTION</b> view_file Reading</summary>')
-    expect(text).toContain('<pre>tool input:\n{\n  &quot;path&quot;: &quot;a.ts&quot;\n}</pre>')
+    expect(text).toContain('<summary><code>--:--:--</code> <b>ACTION</b> view_file · Reading</summary>')
+    expect(text).toContain('**tool input**\n\n```json\n{\n  "path": "a.ts"\n}\n```')
   })
 
   test('a paused run says how to resume it', () => {
@@ -125,11 +126,11 @@ describe('job summary', () => {
       report: { ...report, run: { ...report.run!, result: hostile, summary: hostile } },
       entries: [entry({ thought: hostile, observation: hostile })]
     })
-    expect(text).not.toMatch(/<script|<!--|<\/details><\/summary>/)
-    // Balanced, and not because nothing rendered: the entry's block is there.
-    const opened = text.match(/<details>/g)?.length ?? 0
-    expect(opened).toBeGreaterThan(0)
-    expect(text.match(/<\/details>/g)?.length ?? 0).toBe(opened)
+    // As rendered: the hostile text is code or text, never HTML.
+    const html = renderMarkdown(text)
+    expect(html).not.toMatch(/<script|<!--|<\/details><\/summary>/)
+    expect(html.match(/<details>/g)?.length).toBe(1)
+    expect(html.match(/<\/details>/g)?.length).toBe(1)
     expect(
       quoteBlock(hostile)
         .split('\n')

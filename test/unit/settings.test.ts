@@ -66,6 +66,14 @@ describe('readSettings', () => {
       { 'poll-interval': 'soon' },
       'poll-interval: expected a positive number (fractions allowed), got "soon"'
     ],
+    [
+      { 'timeout-minutes': '40000' },
+      'timeout-minutes: expected at most 35000 (what the runner\'s timers can hold), got "40000"'
+    ],
+    [
+      { 'poll-interval': '2147484' },
+      'poll-interval: expected at most 86400 (what the runner\'s timers can hold), got "2147484"'
+    ],
     [{ wait: 'yes' }, 'wait: expected true or false, got "yes"'],
     [{ 'agent-type': 'gpt' }, 'agent-type: expected one of codegen, claude_code, got "gpt"'],
     [{ metadata: '[1,2]' }, 'metadata: expected a JSON object, such as {"team": "platform"}'],
@@ -73,6 +81,13 @@ describe('readSettings', () => {
     [{ 'trigger-phrase': '/code gen' }, 'trigger-phrase: expected one word such as /codegen, got "/code gen"']
   ])('rejects %j', (bad, problem) => {
     expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
+  })
+
+  test('timers up to the documented maxima are taken', () => {
+    const settings = settingsFrom({ ...valid, 'timeout-minutes': '35000', 'poll-interval': '86400' })
+    expect(settings.timeoutMs).toBe(35_000 * 60_000)
+    expect(settings.timeoutMs).toBeLessThan(2 ** 31)
+    expect(settings.pollIntervalMs).toBe(86_400_000)
   })
 
   test('fail-on and mirror-logs take known words or none', () => {
@@ -113,6 +128,41 @@ describe('readSettings', () => {
     expect(
       problemsOf({ ...valid, prompt: '', 'github-token': 'ghs_x' }, { GITHUB_EVENT_NAME: 'issue_comment' })
     ).toEqual([])
+  })
+
+  test('task: run by default, check or setup-commands; other words refused', () => {
+    expect(settingsFrom(valid).task).toBe('run')
+    expect(settingsFrom({ ...valid, task: 'Check' }).task).toBe('check')
+    expect(problemsOf({ ...valid, task: 'deploy' })).toEqual([
+      'task: expected one of run, check, setup-commands, got "deploy"'
+    ])
+    // Neither needs a prompt; setup-commands starts its own run, so an agent-run-id is a mistake.
+    expect(problemsOf({ ...valid, task: 'check', prompt: '' })).toEqual([])
+    expect(problemsOf({ ...valid, task: 'setup-commands', prompt: '' })).toEqual([])
+    expect(problemsOf({ ...valid, task: 'setup-commands', 'agent-run-id': '5' })).toEqual([
+      'agent-run-id: not used with task setup-commands, which starts its own run; remove it'
+    ])
+    // Only runs come from comments: no github-token needed for the others there.
+    expect(problemsOf({ ...valid, task: 'check' }, { GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+  })
+
+  test("org-id may be empty (the token's only organization is looked up)", () => {
+    expect(settingsFrom({ 'api-token': 'tok-123456', prompt: 'x' }).orgId).toBeUndefined()
+  })
+
+  test("repository: owner/name, else the workflow's repository", () => {
+    const own = settingsFrom(valid, { GITHUB_REPOSITORY: 'octo-org/octo-repo' })
+    expect([own.repository, own.repositoryNamed]).toEqual(['octo-org/octo-repo', false])
+    const named = settingsFrom(
+      { ...valid, repository: 'other-org/some.repo_2' },
+      { GITHUB_REPOSITORY: 'a/b' }
+    )
+    expect([named.repository, named.repositoryNamed]).toEqual(['other-org/some.repo_2', true])
+    for (const bad of ['octo-repo', 'a/b/c', 'https://github.com/a/b', 'a b/c']) {
+      expect(problemsOf({ ...valid, repository: bad })).toEqual([
+        `repository: expected owner/name such as octo-org/octo-repo, got "${bad}"`
+      ])
+    }
   })
 
   test('github-token is required on comment events only', () => {

