@@ -92,7 +92,7 @@ test('a failed run fails the step, once, through setFailed', async () => {
   runnerEnvironment({})
   await run()
   expect(stdout.match(/^::error::/gm)).toHaveLength(1)
-  expect(stdout).toMatch(/^::error::The agent run failed\. Agent run \d+, status ERROR/m)
+  expect(stdout).toMatch(/^::error::The agent run failed\. Result: .+%0AAgent run \d+, status ERROR/m)
   expect(process.exitCode).toBe(1)
 })
 
@@ -120,12 +120,18 @@ test('an unexpected error fails the step with its message, not a crash', async (
   expect(process.exitCode).toBe(1)
 })
 
-test('the entry module runs the action when loaded', async () => {
+test('the entry module runs the action when loaded, then ends the process a second later', async () => {
   runnerEnvironment({ 'org-id': 'acme' })
+  const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as () => never)
   await import('../../src/index.js')
   for (let waited = 0; !stdout.includes('::error::') && waited < 5_000; waited += 20)
     await new Promise(resolve => setTimeout(resolve, 20))
   expect(stdout).toContain('::error::Invalid input: org-id: expected a positive integer, got "acme"')
+  // A socket or timer left behind does not hold the step: the entry exits once the work is written.
+  expect(exit).not.toHaveBeenCalled()
+  for (let waited = 0; exit.mock.calls.length === 0 && waited < 3_000; waited += 50)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  expect(exit).toHaveBeenCalled()
 })
 
 test('the runner writes notices as annotations, and no summary where the runner gives no file', async () => {

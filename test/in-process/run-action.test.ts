@@ -121,7 +121,10 @@ test('a failed run fails the step with the run named', async () => {
   emulator.queueScript(scenario('failure'))
   const { runner, failure } = await step({})
   const run = emulator.runs()[0]!
-  expect(failure).toBe(`The agent run failed. Agent run ${run.id}, status ERROR: ${run.web_url}`)
+  // Why (the first line of the run's result), then where the run is.
+  expect(failure).toBe(
+    `The agent run failed. Result: ${run.result!.split('\n')[0]}\nAgent run ${run.id}, status ERROR: ${run.web_url}`
+  )
   expect(runner.outputs['outcome']).toBe('failure')
   expect(runner.summary).toContain('## ❌ Agent run failed')
 })
@@ -348,6 +351,7 @@ describe('on a comment event', () => {
   })
 
   test('a pull request whose branches GitHub will not tell still gets its run', async () => {
+    github!.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
     github!.injectClientError(1, /\/pulls\/7$/, 404, 'Not Found')
     emulator.queueScript(scenario('success'))
     const { runner, failure } = await onComment(comment('/codegen rebase', 'alice', true))
