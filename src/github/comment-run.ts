@@ -1,5 +1,5 @@
 import type { Clock } from '../runner/clock.js'
-import type { RunReport } from '../run/agent-run.js'
+import type { RunReport } from '../agent-run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi, Permission } from './api.js'
 import { workflowRunUrl } from './context.js'
