@@ -1,7 +1,7 @@
 import type { AgentRunApi, OrganizationApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import { LogReader } from './log-reader.js'
 import type { Outcome } from './outcome.js'
 import {

@@ -1,8 +1,8 @@
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import type { RunReport } from '../agent-run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi, Permission } from './api.js'
-import { workflowRunUrl } from './context.js'
+import { workflowRunUrl } from '../settings/workflow-context.js'
 import { buildCommentPrompt } from './prompt.js'
 import { TrackingComment, type ReviewThread } from './tracking-comment.js'
 import {

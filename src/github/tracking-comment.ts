@@ -1,7 +1,7 @@
 import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { RunEvents, RunReport } from '../agent-run/agent-run.js'
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 

@@ -6,7 +6,7 @@ import { parse } from 'yaml'
 import { buildCommentPrompt } from '../../src/github/prompt.js'
 import { byCreation, markerSignature, verifyMarker, type CommentSummary } from '../../src/github/tracking.js'
 import { isAllowedBot, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
-import { readWorkflowContext } from '../../src/github/context.js'
+import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { isTriggerEvent, readSettings } from '../../src/settings/read-settings.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
 import {
