@@ -13,7 +13,7 @@ import {
   type CommentSummary,
   type MarkerKey
 } from './tracking.js'
-import { isBot, type Author, type Trigger } from './trigger.js'
+import { isBot, type Author, type ThreadTrigger } from './trigger.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -22,8 +22,6 @@ import { isBot, type Author, type Trigger } from './trigger.js'
 const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
 const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
 const ALLOWED_BOT: Permission = { role: 'allowed-bots', permission: 'write' }
-
-export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
 
 export interface CommentRun {
   prompt: string
@@ -44,7 +42,7 @@ export interface CommentDeps {
  * a reason to skip when the commenter may not trigger runs.
  */
 export async function prepareCommentRun(
-  trigger: CommentTrigger,
+  trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps
 ): Promise<CommentRun | { skip: string }> {

@@ -41,7 +41,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
   test('a label on an issue, matched without regard to case; the sender asked', () => {
     const { name, payload } = labeledEvent({ label: 'CodeGen', sender: 'bob' })
     expect(readTrigger(name, payload, rules)).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       trigger: 'label',
       label: 'CodeGen',
       instruction: '',
@@ -110,7 +110,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
     const file = reviewCommentEvent({ ...stored, line: null, start_line: null })
     file.payload.comment.original_line = null
     const trigger = readTrigger(file.name, file.payload, rules)
-    expect(trigger.kind === 'comment' && trigger.code?.line).toBeUndefined()
+    expect(trigger.kind === 'thread' && trigger.code?.line).toBeUndefined()
   })
 
   test('the oldest webhook example of a review comment (position only) still reads', () => {
@@ -195,7 +195,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
   test('allowed bots trigger, and are marked so the permission check is skipped', () => {
     const comment = issueCommentEvent({ body: '/codegen bump', login: 'renovate[bot]', userType: 'Bot' })
     expect(readTrigger(comment.name, comment.payload, rules)).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       allowedBot: true
     })
     expect(readTrigger(comment.name, comment.payload, '/codegen')).toMatchObject({ kind: 'skip' })
