@@ -1,4 +1,14 @@
-/** jest in ESM mode (the @actions and @octokit packages are ESM-only); run with --experimental-vm-modules. */
+/**
+ * jest in ESM mode (the @actions and @octokit packages are ESM-only); run with --experimental-vm-modules.
+ *
+ * `npm test` runs every test but the long fault-injection suite, which `npm run test:faults` runs
+ * (and .ci/run). Before any test, dist/ is rebuilt when it is older than src/: the end-to-end tests
+ * spawn the bundle, and must never test an old one.
+ */
+
+/** Test files `npm test` leaves to their own scripts (`npm run test:faults`). */
+export const LONG_SUITES = ['<rootDir>/test/integration/faults.test.ts']
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -7,5 +17,18 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.tools.json' }]
   },
   testMatch: ['**/test/**/*.test.ts'],
-  testTimeout: 60000
+  testPathIgnorePatterns: ['/node_modules/', ...LONG_SUITES],
+  globalSetup: '<rootDir>/test/support/bundle-if-stale.js',
+  setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
+  // Most tests wait on child processes and loopback servers, not on the CPU: more workers than
+  // cores (jest's default on 2 cores is a single worker), the longest files first.
+  maxWorkers: 6,
+  testSequencer: '<rootDir>/test/support/longest-first.js',
+  testTimeout: 60000,
+  collectCoverageFrom: ['src/**/*.ts'],
+  coverageReporters: ['text-summary', 'text'],
+  coverageThreshold: {
+    global: { lines: 90 },
+    './src/**/*.ts': { lines: 80 }
+  }
 }

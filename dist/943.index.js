@@ -8,12 +8,27 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   OctokitGitHubApi: () => (/* binding */ OctokitGitHubApi)
 /* harmony export */ });
+/* unused harmony export GITHUB_REQUEST_TIMEOUT_MS */
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
 /* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9735);
 /* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6856);
 
 
 
+/** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
+const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
+/** The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. */
+function timedFetch(stop) {
+    return (input, init) => {
+        const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)];
+        return fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) });
+    };
+}
+/** Why GitHub calls were stopped, from the signal's reason. */
+function stopReason(signal) {
+    const reason = signal.reason;
+    return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped';
+}
 /**
  * @actions/github's client with the retry plugin (5xx) and the throttling plugin (primary and
  * secondary rate limits): a well-kept answer to GitHub's rate limit rules we would not want to re-write.
@@ -22,18 +37,32 @@ class OctokitGitHubApi {
     octokit;
     owner;
     repo;
+    signal;
     constructor(config) {
         const [owner = '', repo = ''] = config.repository.split('/');
         this.owner = owner;
         this.repo = repo;
+        this.signal = config.signal;
+        // A wait for a rate limit is made only when it ends before the calls must end.
+        const mayWait = (retryAfter) => !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity);
         this.octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(config.token, {
             baseUrl: config.apiUrl,
+            // Each attempt has its own time limit, and every one is aborted with the signal.
+            request: { fetch: timedFetch(config.signal) },
             throttle: {
                 onRateLimit: (retryAfter, options, _octokit, retryCount) => {
+                    if (!mayWait(retryAfter)) {
+                        config.warn(`GitHub rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
+                        return false;
+                    }
                     config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
                     return retryCount < 2;
                 },
                 onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) => {
+                    if (!mayWait(retryAfter)) {
+                        config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
+                        return false;
+                    }
                     config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
                     return retryCount < 3;
                 }
@@ -43,11 +72,35 @@ class OctokitGitHubApi {
     get repoParams() {
         return { owner: this.owner, repo: this.repo };
     }
-    async permission(login) {
-        const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
-            ...this.repoParams,
-            username: login
+    /**
+     * The call, or its end when the signal aborts: the retry and throttling plugins wait between
+     * attempts on timers no request signal reaches.
+     */
+    bounded(call) {
+        const signal = this.signal;
+        if (!signal)
+            return call;
+        call.catch(() => undefined);
+        return new Promise((resolve, reject) => {
+            const stop = () => reject(new Error(`GitHub did not answer in time (${stopReason(signal)})`));
+            if (signal.aborted)
+                return stop();
+            signal.addEventListener('abort', stop, { once: true });
+            call.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
         });
+    }
+    async permission(login) {
+        let data;
+        try {
+            ;
+            ({ data } = await this.bounded(this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...this.repoParams, username: login })));
+        }
+        catch (error) {
+            // GitHub answers 404 for a login that is no collaborator (and for one that does not exist).
+            if (error.status === 404)
+                return { role: 'none', permission: 'none' };
+            throw error;
+        }
         // role_name tells maintain and triage apart from write and read, or names a custom role.
         return {
             role: data.role_name || data.permission,
@@ -55,51 +108,81 @@ class OctokitGitHubApi {
         };
     }
     async pullRequestBranches(number) {
-        const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number });
-        return { head: data.head.ref, base: data.base.ref };
+        const { data } = await this.bounded(this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }));
+        return { head: data.head.ref, base: data.base.ref, headRepository: data.head.repo?.full_name ?? '' };
     }
     async listComments(issueNumber) {
-        const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.issues.listComments, {
             ...this.repoParams,
             issue_number: issueNumber,
             per_page: 100
-        });
+        }));
         return comments.map(comment => ({
             id: comment.id,
             body: comment.body ?? '',
-            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' }
+            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+            createdAt: comment.created_at
         }));
     }
-    async createComment(issueNumber, body) {
-        const { data } = await this.octokit.rest.issues.createComment({
+    async listReviewComments(pullNumber) {
+        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
             ...this.repoParams,
-            issue_number: issueNumber,
+            pull_number: pullNumber,
+            per_page: 100
+        }));
+        return comments.map(comment => ({
+            id: comment.id,
+            body: comment.body ?? '',
+            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+            createdAt: comment.created_at,
+            reviewThread: comment.in_reply_to_id ?? comment.id
+        }));
+    }
+    async createReviewReply(pullNumber, threadId, body) {
+        const { data } = await this.bounded(this.octokit.rest.pulls.createReplyForReviewComment({
+            ...this.repoParams,
+            pull_number: pullNumber,
+            comment_id: threadId,
             body
-        });
+        }));
+        return data.id;
+    }
+    async updateReviewComment(commentId, body) {
+        await this.bounded(this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body }));
+    }
+    async createComment(issueNumber, body) {
+        const { data } = await this.bounded(this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }));
         return data.id;
     }
     async updateComment(commentId, body) {
-        await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body });
+        await this.bounded(this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body }));
     }
     async react(target, content) {
-        if ('commentId' in target) {
-            await this.octokit.rest.reactions.createForIssueComment({
+        if ('reviewCommentId' in target) {
+            await this.bounded(this.octokit.rest.reactions.createForPullRequestReviewComment({
+                ...this.repoParams,
+                comment_id: target.reviewCommentId,
+                content
+            }));
+        }
+        else if ('commentId' in target) {
+            await this.bounded(this.octokit.rest.reactions.createForIssueComment({
                 ...this.repoParams,
                 comment_id: target.commentId,
                 content
-            });
+            }));
         }
         else {
-            await this.octokit.rest.reactions.createForIssue({
+            await this.bounded(this.octokit.rest.reactions.createForIssue({
                 ...this.repoParams,
                 issue_number: target.issueNumber,
                 content
-            });
+            }));
         }
     }
     async identity() {
         try {
-            return (await this.octokit.rest.users.getAuthenticated()).data.login;
+            return (await this.bounded(this.octokit.rest.users.getAuthenticated())).data.login;
         }
         catch {
             return undefined;

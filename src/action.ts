@@ -127,7 +127,7 @@ function stopGitHub({ clock, signal }: ActionEnvironment, deadline: number): Git
   const done = new AbortController()
   const stopAt = deadline + DEADLINE_COMMENT_MS
   const after = (ms: number, reason: string): void =>
-    void clock.sleep(ms, done.signal).then(
+    void clock.alarm(ms, done.signal).then(
       () => stop.abort(new Error(reason)),
       () => undefined
     )
@@ -148,7 +148,7 @@ function stopGitHub({ clock, signal }: ActionEnvironment, deadline: number): Git
 /** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
 function afterCancelled({ signal, clock }: ActionEnvironment, ms: number): Promise<void> {
   return new Promise(resolve => {
-    const wait = (): void => void clock.sleep(ms).then(resolve)
+    const wait = (): void => void clock.alarm(ms).then(resolve)
     if (signal.aborted) wait()
     else signal.addEventListener('abort', wait, { once: true })
   })

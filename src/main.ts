@@ -35,10 +35,4 @@ export async function run(): Promise<void> {
   if (failure) runner.fail(failure)
   // A cancelled job is given seconds to stop: do not wait for idle connections to close.
   if (cancellation.signal.aborted) process.exit(process.exitCode ?? 1)
-  // Everything is written. A GitHub call given up at the deadline may leave a socket or a retry
-  // timer behind: they do not hold the step past this.
-  setTimeout(() => process.exit(), LINGER_MS).unref()
 }
-
-/** How long the process may linger once its work is done. */
-const LINGER_MS = 1_000

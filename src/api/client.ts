@@ -86,20 +86,12 @@ export interface HttpApiConfig {
   clock: Clock
   /** Aborted when the job is cancelled. */
   signal?: AbortSignal
-  budget?: RateBudget
-  random?: () => number
   requestTimeoutMs?: number
-  maxAttempts?: number
+  /** Shared by the clients of one step (one per organization): the token's limits are the same. */
+  budget?: RateBudget
   /** Default MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number
   debug?: (message: string) => void
-}
-
-/** Counters for the benchmark and the fault suite. */
-export interface ApiStats {
-  requests: number
-  retries: number
-  rateLimited: number
 }
 
 interface RequestSpec {
@@ -118,6 +110,9 @@ interface RequestSpec {
 
 type Attempt<T> =
   { kind: 'done'; value: T } | { kind: 'retry'; reason: string; delayMs?: number; rateLimited?: boolean }
+
+/** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
+const MAX_ATTEMPTS = 6
 
 /** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
 const MAX_RATE_LIMITED_ATTEMPTS = 12
@@ -189,19 +184,14 @@ function redirectMessage(what: string, response: Response, baseUrl: string): str
 }
 
 export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
-  readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0 }
   private readonly baseUrl: string
   private readonly budget: RateBudget
-  private readonly random: () => number
   private readonly requestTimeoutMs: number
-  private readonly maxAttempts: number
 
   constructor(private readonly config: HttpApiConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
     this.budget = config.budget ?? new RateBudget()
-    this.random = config.random ?? Math.random
     this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000
-    this.maxAttempts = config.maxAttempts ?? 6
   }
 
   private get org(): string {
@@ -358,7 +348,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     parse: (body: unknown, size: number) => T,
     options: CallOptions = {}
   ): Promise<T> {
-    const maxAttempts = options.maxAttempts ?? this.maxAttempts
+    const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS
     // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
     const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS
     let lastReason: string
@@ -373,12 +363,10 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       }
       lastReason = outcome.reason
       if (outcome.rateLimited) {
-        this.stats.rateLimited++
         this.budget.congested(spec.budgets, this.config.clock.now())
         if (++refusals >= maxRefusals) break
       } else if (++failures >= maxAttempts) break
-      this.stats.retries++
-      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, this.random())
+      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, Math.random())
       this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
       await this.sleepWithin(delay, options)
     }
@@ -400,10 +388,12 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     const timeoutMs = this.timeoutWithin(options.deadline)
     const timeout = AbortSignal.timeout(timeoutMs)
     const cancellation = this.cancellation(options)
+    // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
+    // 'error' that would crash the step. A job cancelled before the request is never sent it.
+    if (cancellation?.aborted) throw new CancelledError()
     const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout
     const started = this.config.clock.now()
     this.budget.record(spec.budgets, started)
-    this.stats.requests++
 
     let response: Response
     let text: string
@@ -487,7 +477,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
         delayMs:
           retryAfter === undefined
             ? undefined
-            : retryAfter + Math.round(this.random() * RETRY_AFTER_SPREAD_MS),
+            : retryAfter + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
         rateLimited: true
       }
     }

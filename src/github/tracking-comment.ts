@@ -37,10 +37,6 @@ export class TrackingComment implements RunEvents {
     private readonly minIntervalMs = COMMENT_EDIT_INTERVAL_MS
   ) {}
 
-  get id(): number | undefined {
-    return this.commentId
-  }
-
   /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
   async open(): Promise<void> {
     await this.enqueue(() => this.writeNow())

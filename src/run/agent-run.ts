@@ -3,7 +3,7 @@ import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../runner/clock.js'
 import { LogReader } from './log-reader.js'
-import { outcomeOfStatus, type Outcome } from './outcome.js'
+import type { Outcome } from './outcome.js'
 import {
   countLogEntries,
   createRunOnce,
@@ -174,11 +174,7 @@ export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport>
     const statusClass = classifyStatus(status)
     // A run seen ended in the last read counts as ended, whatever stopped the wait.
     const outcome: Outcome =
-      watched.ending === 'cancelled'
-        ? 'cancelled'
-        : statusClass === 'working'
-          ? 'timeout'
-          : outcomeOfStatus(statusClass)
+      watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass
     return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen })
   } catch (error) {
     return report({

@@ -1,5 +1,4 @@
 import type { FailCondition } from '../settings/settings.js'
-import type { StatusClass } from './status.js'
 
 /**
  * What became of the step: the run's ending (success, failure, paused), or the step's own
@@ -8,10 +7,6 @@ import type { StatusClass } from './status.js'
  */
 export type Outcome =
   'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
-
-export function outcomeOfStatus(statusClass: Exclude<StatusClass, 'working'>): Outcome {
-  return statusClass
-}
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
 export function failureReason(

@@ -52,10 +52,10 @@ export async function createRunOnce(
   request: CreateRunRequest,
   idempotencyKey: string,
   deadline: number
-): Promise<{ run: AgentRun; recovered: boolean }> {
+): Promise<{ run: AgentRun }> {
   for (let send = 1; ; send++) {
     try {
-      return { run: await deps.api.createRun(request, { deadline }), recovered: false }
+      return { run: await deps.api.createRun(request, { deadline }) }
     } catch (error) {
       if (!(error instanceof AmbiguousWriteError)) throw error
       deps.notice(`${error.message}. Checking whether the run was created before sending again.`)
@@ -63,7 +63,7 @@ export async function createRunOnce(
       const found = await findRunByKey(deps.api, idempotencyKey, deadline)
       if (found) {
         deps.notice(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`)
-        return { run: found, recovered: true }
+        return { run: found }
       }
       if (send >= MAX_WRITE_SENDS) {
         throw new ServiceError(

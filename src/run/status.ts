@@ -26,7 +26,3 @@ export function classifyStatus(status: string | null | undefined): StatusClass {
 export function isKnownStatus(status: string | null | undefined): boolean {
   return status === null || status === undefined || status.trim().toUpperCase() in CLASSES
 }
-
-export function isTerminal(status: string | null | undefined): boolean {
-  return classifyStatus(status) !== 'working'
-}

@@ -48,8 +48,7 @@ export interface ScheduleResult {
   consoleTail: string[]
 }
 
-export const replayCommand = (seeds: number[]): string =>
-  `FAULT_SEEDS=${seeds.join(',')} npm test -- test/integration/faults.test.ts`
+export const replayCommand = (seeds: number[]): string => `FAULT_SEEDS=${seeds.join(',')} npm run test:faults`
 
 export async function runSeed(seed: number): Promise<ScheduleResult> {
   return runSchedule(faultSchedule(seed))

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -111,8 +111,18 @@ export interface RunnerFolder {
   env: Record<string, string>
 }
 
+/** Every runner folder made here and not yet removed. */
+const runnerFolders = new Set<string>()
+
+/** Removes every runner folder made so far (jest does after each test: test/support/remove-runner-folders.ts). */
+export function removeRunnerFolders(): void {
+  for (const root of runnerFolders) rmSync(root, { recursive: true, force: true })
+  runnerFolders.clear()
+}
+
 export function prepareRunner(options: Pick<RunnerOptions, 'inputs' | 'env' | 'event'>): RunnerFolder {
   const root = mkdtempSync(join(tmpdir(), 'codegen-action-'))
+  runnerFolders.add(root)
   const workspace = join(root, 'workspace')
   const runnerTemp = join(root, 'runner-temp')
   mkdirSync(workspace)

@@ -9,9 +9,9 @@ import { faultSchedule, type FaultSchedule } from '../faults/schedule.js'
  * Retry-After, 5xx, resets before and after the handler, slow answers past the request time limit,
  * malformed and truncated JSON, the log endpoint's drift, and permanent faults), a few at a time.
  *
- *   FAULT_SCHEDULES=500 npm test -- test/integration/faults.test.ts   more seeds (1..500)
- *   FAULT_SEEDS=17,40-45 npm test -- test/integration/faults.test.ts  these seeds only
- *   FAULT_CONCURRENCY=4                                                steps at a time (default 10)
+ *   FAULT_SCHEDULES=500 npm run test:faults   more seeds (1..500)
+ *   FAULT_SEEDS=17,40-45 npm run test:faults  these seeds only
+ *   FAULT_CONCURRENCY=4                       steps at a time (default 10)
  *   FAULT_TRACE=1     each step's console and requests to <tmp>/codegen-fault-seed-<seed>.log
  */
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
@@ -7,6 +7,7 @@ import { readSettings } from '../../src/settings/read-settings.js'
 import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
+afterAll(() => rmSync(workspace, { recursive: true, force: true }))
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
 
 function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {

@@ -1,0 +1,97 @@
+import { scenario } from '../emulator/index.js'
+import {
+  emulator,
+  github,
+  fast,
+  signedMarker,
+  addMarkedComment,
+  onEvent,
+  comment,
+  resumes,
+  trackingComments
+} from '../support/comment-world.js'
+
+/** The comment workflow end to end (the world, its hooks and helpers: test/support/comment-world.ts). */
+
+describe('a /codegen comment: how its run ends', () => {
+  test('a failed run fails the step and says so in the tracking comment', async () => {
+    emulator.queueScript(fast('failure'))
+    const result = await onEvent(comment({ body: '/codegen break it' }))
+    expect(result.exitCode).toBe(1)
+    expect(trackingComments()[0]!.body).toContain('❌ **failed**')
+    expect(trackingComments()[0]!.body).toContain('status `ERROR`')
+  })
+
+  test('a timeout is written to the tracking comment', async () => {
+    emulator.queueScript(scenario('endless'))
+    const result = await onEvent(comment({ body: '/codegen take forever' }), { 'timeout-minutes': '0.03' })
+    expect(result.outputs['outcome']).toBe('timeout')
+    expect(trackingComments()[0]!.body).toContain('was still working when the workflow stopped waiting')
+  })
+
+  test('a paused run is written to the tracking comment, with how to resume it', async () => {
+    emulator.queueScript(fast('paused'))
+    const result = await onEvent(comment({ body: '/codegen ask me first' }))
+    expect(result.outputs['outcome']).toBe('paused')
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⏸️ **paused**, waiting for a follow-up')
+    expect(body).toContain('Reply `/codegen <follow-up>` to continue this run')
+  })
+
+  test('a cancelled job writes the tracking comment before it exits', async () => {
+    emulator.queueScript(scenario('endless'))
+    const result = await onEvent(
+      comment({ body: '/codegen take your time' }),
+      { 'poll-interval': '1' },
+      { terminateAfterMs: 4_000 }
+    )
+    expect(result.outputs['outcome']).toBe('cancelled')
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
+    expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
+  })
+
+  test('a cancelled job sets its outputs and exits within seconds even while GitHub holds the comment edits', async () => {
+    emulator.queueScript(scenario('endless'))
+    github.injectSecondaryRateLimit(20, /\/issues\/comments\/\d+$/, 60)
+    const result = await onEvent(
+      comment({ body: '/codegen take your time' }),
+      { 'poll-interval': '1' },
+      { terminateAfterMs: 3_000, killAfterMs: 30_000 }
+    )
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'cancelled',
+      'agent-run-id': String(emulator.runs()[0]!.id)
+    })
+    expect(result.summary).toContain('Job cancelled')
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(6_000)
+  })
+
+  test('a service error is written to the tracking comment', async () => {
+    const result = await onEvent(comment({ body: '/codegen fix' }), { 'api-token': 'wrong-token' })
+    expect(result.exitCode).toBe(1)
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('Authentication failed (401)')
+  })
+
+  test('comment: false posts nothing, and still resumes through an earlier tracking comment', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix it' }), { comment: 'false' })
+    expect(trackingComments()).toHaveLength(0)
+    const runId = emulator.runs()[0]!.id
+
+    addMarkedComment(id => signedMarker(runId, id), 'earlier tracking comment', {
+      login: 'github-actions[bot]',
+      type: 'Bot'
+    })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen and the docs' }), { comment: 'false' })
+    expect(resumes()).toHaveLength(1)
+    expect(resumes()[0]!.body).toMatchObject({ agent_run_id: runId })
+    expect(github.requests.filter(request => request.method !== 'GET')).toEqual([
+      expect.objectContaining({ method: 'POST', path: expect.stringContaining('/reactions') }),
+      expect.objectContaining({ method: 'POST', path: expect.stringContaining('/reactions') })
+    ])
+  })
+})

@@ -1,0 +1,90 @@
+import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
+import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
+import { runAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
+import { markerLine, markerSignature } from '../../src/github/tracking.js'
+import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { issueCommentEvent, type CommentOptions } from './webhooks.js'
+
+/**
+ * The world of the comment workflow's end-to-end tests (comments, comment-endings and
+ * comment-limits .test.ts, split so that jest runs them side by side): the bundled action, the
+ * service emulator and a fake GitHub, all on loopback, fresh for each test. Importing this module
+ * registers the hooks that start and stop them.
+ */
+
+export let emulator: AgentRunEmulator
+export let github: FakeGitHub
+
+beforeEach(async () => {
+  emulator = new AgentRunEmulator()
+  await emulator.start()
+  github = new FakeGitHub({
+    permissions: {
+      alice: 'write',
+      bob: 'admin',
+      carol: 'maintain',
+      dave: { name: 'deployer', base: 'write' },
+      erin: { name: 'auditor', base: 'read' },
+      reader: 'read',
+      tri: 'triage'
+    }
+  })
+  await github.start()
+})
+
+afterEach(async () => {
+  await Promise.all([emulator.stop(), github.stop()])
+})
+
+export const fast = (name: string): RunScript => scenario(name, 20)
+/** The marker this workflow (API token emulator-token) writes for a run in a comment of octo-org/octo-repo. */
+export const signedMarker = (runId: number, commentId: number, issueNumber = 7): string =>
+  markerLine(
+    runId,
+    markerSignature(
+      { secret: 'emulator-token', repository: 'octo-org/octo-repo', issueNumber },
+      commentId,
+      runId
+    )
+  )
+
+/** A comment on thread 7 whose first line is `marker(its own id)`, the rest `text`. */
+export function addMarkedComment(marker: (commentId: number) => string, text: string, user: FakeUser): void {
+  const { id } = github.addComment(7, text, user)
+  github.editComment(id, `${marker(id)}\n${text}`)
+}
+
+export async function onEvent(
+  event: { name: string; payload: unknown },
+  inputs: Record<string, string> = {},
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'killAfterMs'> = {}
+): Promise<RunnerResult> {
+  return runAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      'github-token': 'github-token',
+      'poll-interval': '0.1',
+      'timeout-minutes': '1',
+      ...inputs
+    },
+    env: { GITHUB_API_URL: github.baseUrl },
+    event,
+    killAfterMs: 60_000,
+    ...runner
+  })
+}
+
+/** The comment as GitHub has it (stored in the fake) and the event it sends. */
+export function comment(options: CommentOptions): ReturnType<typeof issueCommentEvent> {
+  const user = { login: options.login ?? 'alice', type: options.userType ?? ('User' as const) }
+  const stored = github.addComment(options.issueNumber ?? 7, options.body, user)
+  return issueCommentEvent({ ...options, commentId: stored.id })
+}
+export const creates = () => emulator.requests.filter(request => request.route === 'create')
+export const resumes = () => emulator.requests.filter(request => request.route === 'resume')
+export const edits = () => github.requests.filter(request => request.method === 'PATCH')
+/** The action's own comments on the thread (a tracking comment of a run that never started has no run id). */
+export const trackingComments = (issue = 7) =>
+  github.comments(issue).filter(c => c.body.startsWith(OWN_COMMENT_MARK))
