@@ -250,6 +250,20 @@ describe('diagnosis of a refused create', () => {
     expect(routes('me', 'integrations', 'repos').map(request => request.status)).toEqual([200, 200, 200])
   })
 
+  test('a refusal whose explaining reads fail too keeps the service answer', async () => {
+    await startEmulator({ rateLimits: false })
+    emulator!.injectFaults({ route: 'create', fault: { kind: 'status', status: 403 } })
+    emulator!.injectFaults({
+      route: ['me', 'organizations', 'user', 'integrations', 'repos'],
+      times: 1_000,
+      fault: { kind: 'status', status: 500 }
+    })
+    const { runner, failure } = await step({ 'org-id': '1', 'repo-id': '101', 'timeout-minutes': '1' })
+    expect(failure).toMatch(/^Permission denied \(403\) while trying to create the agent run: /)
+    expect(routes('me').length).toBeGreaterThan(0)
+    expect(runner.outputs).toMatchObject({ outcome: 'error', 'agent-run-id': '' })
+  })
+
   test('a named repository Codegen does not have fails before anything is created', async () => {
     await startEmulator()
     const { failure } = await step({ 'org-id': '1', repository: 'octo-org/elsewhere' })
