@@ -29,10 +29,7 @@ const TIMEOUT_MS = 1_500
 /** timeout-minutes, then the last edit's 3 s, then the process's start and end (slow on a loaded machine). */
 const ENDS_WITHIN_MS = TIMEOUT_MS + 3_000 + 5_000
 
-function onComment(
-  extra: { terminateAfterMs?: number } = {},
-  timeoutMs = TIMEOUT_MS
-): Promise<RunnerResult> {
+function onComment(extra: { terminateAfterMs?: number } = {}, timeoutMs = TIMEOUT_MS): Promise<RunnerResult> {
   return runAction({
     inputs: {
       'api-token': 'emulator-token',
