@@ -37696,8 +37696,10 @@ function fixResponseChunkedTransferBadEnding(request, errorCallback) {
  *   time until it frees;
  * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
  *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
- *   cut slows the looks (the pace), never stalls a whole window; the refused request itself is
- *   retried after the client's back-off (Retry-After, or exponential with jitter).
+ *   cut slows the looks (the pace), never stalls a whole window. The refused request itself is
+ *   retried after Retry-After when the service sends one; without it, a refused read waits for the
+ *   moment its own oldest request leaves the window (`slotFreedIn`): the window is full, and a slot
+ *   is sure to free only then; a retry after a second or two mostly meets it still full.
  */
 /**
  * The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s,
@@ -37721,6 +37723,12 @@ const CONGESTION_FLOOR = 8;
  * test) is followed as closely as asked, and ten of sixty never empty a window.
  */
 const FREE_REQUESTS = 10;
+/**
+ * A refused read waits for its own oldest request to leave the window only when that is at most
+ * this share of the window away: a job that has sent for most of a window is among those that
+ * filled it. A younger one (a short step, a single refusal) keeps the ordinary back-off.
+ */
+const SLOT_WAIT_SHARE = 1 / 4;
 /** Our clock and the service's disagree by the network's latency: keep a margin. */
 const SKEW_MARGIN_MS = 500;
 /** A sliding window of the moments requests were sent, with the congestion seen on it. */
@@ -37787,6 +37795,19 @@ class SlidingWindow {
     /** One more request per window for a window's worth of successes. */
     relieved() {
         this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit));
+    }
+    /**
+     * After a 429: milliseconds from `now` until this job's oldest request in the window leaves it,
+     * freeing a slot that the service counted; undefined when the window holds none of ours, or when
+     * that is further off than SLOT_WAIT_SHARE of the window.
+     */
+    slotFreedIn(now) {
+        this.forget(now);
+        const oldest = this.sent[0];
+        if (oldest === undefined)
+            return undefined;
+        const wait = Math.max(0, oldest + this.span - now);
+        return wait <= this.span * SLOT_WAIT_SHARE ? Math.ceil(wait) : undefined;
     }
     record(now) {
         this.firstAt ??= now;
@@ -37862,6 +37883,17 @@ class RateBudget {
             if (name !== 'create' && name !== 'setup')
                 this.windows[name].congested(now);
     }
+    /**
+     * After a 429 without Retry-After on a request counted in `names`: how long until a slot the
+     * service counted for this job frees in the windows that may be full (the longest of those in
+     * reach), or undefined when none is in reach and the ordinary back-off applies.
+     */
+    slotFreedIn(names, now) {
+        const waits = names
+            .map(name => this.windows[name].slotFreedIn(now))
+            .filter((wait) => wait !== undefined);
+        return waits.length === 0 ? undefined : Math.max(...waits);
+    }
     /** A request counted in `names` got through. */
     relieved(names) {
         for (const name of names)
@@ -37892,6 +37924,20 @@ function parseRetryAfter(header, now) {
     if (Number.isNaN(date))
         return undefined;
     return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now));
+}
+/**
+ * The wait before a refused request is sent again. Retry-After is obeyed. Without it a 429 means the
+ * service's window is full: a read retried after a second or two mostly meets it still full (another
+ * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
+ * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
+ */
+function refusedRetryDelay(refusal) {
+    if (refusal.retryAfterMs !== undefined)
+        return refusal.retryAfterMs;
+    const slot = refusal.slotFreedInMs;
+    if (refusal.write || slot === undefined || slot >= refusal.leftMs)
+        return refusal.backoffMs;
+    return Math.max(refusal.backoffMs, slot);
 }
 
 ;// CONCATENATED MODULE: ./src/report/redact.ts
@@ -38339,7 +38385,9 @@ class HttpAgentRunApi {
             }
             else if (++failures >= maxAttempts)
                 break;
-            const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, Math.random());
+            const delay = outcome.rateLimited
+                ? this.refusedDelay(spec, refusals, outcome.delayMs, options)
+                : (outcome.delayMs ?? backoffDelay(failures, Math.random()));
             this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
             await this.sleepWithin(delay, options);
         }
@@ -38446,6 +38494,17 @@ class HttpAgentRunApi {
             return { kind: 'retry', reason };
         }
         throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false);
+    }
+    /** The wait before a request refused with 429 is sent again (see refusedRetryDelay). */
+    refusedDelay(spec, refusals, retryAfterMs, options) {
+        const now = this.config.clock.now();
+        return refusedRetryDelay({
+            retryAfterMs,
+            backoffMs: backoffDelay(refusals, Math.random()),
+            write: spec.write,
+            slotFreedInMs: this.budget.slotFreedIn(spec.budgets, now),
+            leftMs: options.deadline === undefined ? Infinity : options.deadline - now
+        });
     }
     async waitForBudget(budgets, options) {
         for (;;) {

@@ -11,7 +11,7 @@ import {
   serviceMessage
 } from './errors.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
-import { backoffDelay, parseRetryAfter } from './retry.js'
+import { backoffDelay, parseRetryAfter, refusedRetryDelay } from './retry.js'
 import { redactText } from '../redact.js'
 import {
   parseIntegrations,
@@ -366,7 +366,9 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
         this.budget.congested(spec.budgets, this.config.clock.now())
         if (++refusals >= maxRefusals) break
       } else if (++failures >= maxAttempts) break
-      const delay = outcome.delayMs ?? backoffDelay(outcome.rateLimited ? refusals : failures, Math.random())
+      const delay = outcome.rateLimited
+        ? this.refusedDelay(spec, refusals, outcome.delayMs, options)
+        : (outcome.delayMs ?? backoffDelay(failures, Math.random()))
       this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
       await this.sleepWithin(delay, options)
     }
@@ -487,6 +489,23 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       return { kind: 'retry', reason }
     }
     throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false)
+  }
+
+  /** The wait before a request refused with 429 is sent again (see refusedRetryDelay). */
+  private refusedDelay(
+    spec: RequestSpec,
+    refusals: number,
+    retryAfterMs: number | undefined,
+    options: CallOptions
+  ): number {
+    const now = this.config.clock.now()
+    return refusedRetryDelay({
+      retryAfterMs,
+      backoffMs: backoffDelay(refusals, Math.random()),
+      write: spec.write,
+      slotFreedInMs: this.budget.slotFreedIn(spec.budgets, now),
+      leftMs: options.deadline === undefined ? Infinity : options.deadline - now
+    })
   }
 
   private async waitForBudget(budgets: BudgetName[], options: CallOptions): Promise<void> {

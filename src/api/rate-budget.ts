@@ -12,8 +12,10 @@
  *   time until it frees;
  * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
  *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
- *   cut slows the looks (the pace), never stalls a whole window; the refused request itself is
- *   retried after the client's back-off (Retry-After, or exponential with jitter).
+ *   cut slows the looks (the pace), never stalls a whole window. The refused request itself is
+ *   retried after Retry-After when the service sends one; without it, a refused read waits for the
+ *   moment its own oldest request leaves the window (`slotFreedIn`): the window is full, and a slot
+ *   is sure to free only then; a retry after a second or two mostly meets it still full.
  */
 
 export interface RateWindow {
@@ -48,6 +50,13 @@ const CONGESTION_FLOOR = 8
  * test) is followed as closely as asked, and ten of sixty never empty a window.
  */
 export const FREE_REQUESTS = 10
+
+/**
+ * A refused read waits for its own oldest request to leave the window only when that is at most
+ * this share of the window away: a job that has sent for most of a window is among those that
+ * filled it. A younger one (a short step, a single refusal) keeps the ordinary back-off.
+ */
+export const SLOT_WAIT_SHARE = 1 / 4
 
 /** Our clock and the service's disagree by the network's latency: keep a margin. */
 export const SKEW_MARGIN_MS = 500
@@ -133,6 +142,19 @@ export class SlidingWindow {
     this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit))
   }
 
+  /**
+   * After a 429: milliseconds from `now` until this job's oldest request in the window leaves it,
+   * freeing a slot that the service counted; undefined when the window holds none of ours, or when
+   * that is further off than SLOT_WAIT_SHARE of the window.
+   */
+  slotFreedIn(now: number): number | undefined {
+    this.forget(now)
+    const oldest = this.sent[0]
+    if (oldest === undefined) return undefined
+    const wait = Math.max(0, oldest + this.span - now)
+    return wait <= this.span * SLOT_WAIT_SHARE ? Math.ceil(wait) : undefined
+  }
+
   record(now: number): void {
     this.firstAt ??= now
     let index = this.sent.length
@@ -212,6 +234,18 @@ export class RateBudget {
    */
   congested(names: BudgetName[], now: number): void {
     for (const name of names) if (name !== 'create' && name !== 'setup') this.windows[name].congested(now)
+  }
+
+  /**
+   * After a 429 without Retry-After on a request counted in `names`: how long until a slot the
+   * service counted for this job frees in the windows that may be full (the longest of those in
+   * reach), or undefined when none is in reach and the ordinary back-off applies.
+   */
+  slotFreedIn(names: BudgetName[], now: number): number | undefined {
+    const waits = names
+      .map(name => this.windows[name].slotFreedIn(now))
+      .filter((wait): wait is number => wait !== undefined)
+    return waits.length === 0 ? undefined : Math.max(...waits)
   }
 
   /** A request counted in `names` got through. */

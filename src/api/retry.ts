@@ -21,3 +21,30 @@ export function parseRetryAfter(header: string | null | undefined, now: number):
   if (Number.isNaN(date)) return undefined
   return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now))
 }
+
+/** What is known when a request was refused with 429, for the wait before its retry. */
+export interface Refusal {
+  /** The service's Retry-After with its jitter, when it sent one. */
+  retryAfterMs?: number
+  /** The ordinary back-off for this refusal. */
+  backoffMs: number
+  /** A write (create, resume): keeps the ordinary back-off. */
+  write: boolean
+  /** For a read: until the job's own oldest request leaves the full window (RateBudget.slotFreedIn). */
+  slotFreedInMs?: number
+  /** Milliseconds left before the step's deadline (Infinity when none). */
+  leftMs: number
+}
+
+/**
+ * The wait before a refused request is sent again. Retry-After is obeyed. Without it a 429 means the
+ * service's window is full: a read retried after a second or two mostly meets it still full (another
+ * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
+ * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
+ */
+export function refusedRetryDelay(refusal: Refusal): number {
+  if (refusal.retryAfterMs !== undefined) return refusal.retryAfterMs
+  const slot = refusal.slotFreedInMs
+  if (refusal.write || slot === undefined || slot >= refusal.leftMs) return refusal.backoffMs
+  return Math.max(refusal.backoffMs, slot)
+}

@@ -1,5 +1,5 @@
 import { DOCUMENTED_BUDGETS, RateBudget, SlidingWindow } from '../../src/api/rate-budget.js'
-import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js'
+import { backoffDelay, parseRetryAfter, refusedRetryDelay } from '../../src/api/retry.js'
 import { describeHttpError, serviceMessage } from '../../src/api/errors.js'
 
 describe('SlidingWindow', () => {
@@ -155,5 +155,59 @@ describe('congestion on a shared token', () => {
     // 2 sent and 1 refused, halved: 1.5, the floor (4/8) below it; one request a second.
     expect(window.paceAt(1_000)).toEqual({ gapMs: 1_000, congested: true })
     expect(window.delayAt(1_000)).toBe(0)
+  })
+})
+
+describe('the retry of a refused read', () => {
+  const logs = { limit: 60, windowMs: 60_000 }
+
+  test('waits for the oldest request of its own to leave the window, when that is near', () => {
+    const window = new SlidingWindow(logs)
+    // A job that has looked every 5 s since 0: at 50 s the window is full and its 0 s read leaves at 60.5 s.
+    for (let t = 0; t <= 45_000; t += 5_000) window.record(t)
+    expect(window.slotFreedIn(50_000)).toBe(10_500)
+    // Past the share of the window (a quarter): a young job is not among those that filled it.
+    expect(window.slotFreedIn(45_000 - 1)).toBeUndefined()
+    expect(new SlidingWindow(logs).slotFreedIn(50_000)).toBeUndefined()
+  })
+
+  test('a request the service refused does not count as a slot held', () => {
+    const window = new SlidingWindow(logs)
+    window.record(0)
+    window.record(50_000)
+    window.settle(0)
+    expect(window.slotFreedIn(50_000)).toBeUndefined()
+  })
+
+  test('a budget waits for the windows in reach, the longest of them', () => {
+    const budget = new RateBudget()
+    for (let t = 0; t <= 45_000; t += 5_000) budget.record(['general', 'logs'], t)
+    // At 50 s general (30 s) holds 20 s..45 s, its oldest leaving at 50.5 s; logs holds 0 s..45 s.
+    expect(budget.slotFreedIn(['general'], 50_000)).toBe(500)
+    expect(budget.slotFreedIn(['general', 'logs'], 50_000)).toBe(10_500)
+    // A young job: its oldest request leaves general 18.5 s on, further than a quarter of the window.
+    const young = new RateBudget()
+    young.record(['general'], 0)
+    expect(young.slotFreedIn(['general'], 12_000)).toBeUndefined()
+    expect(young.slotFreedIn(['general'], 23_000)).toBe(7_500)
+  })
+
+  const refusal = { backoffMs: 700, write: false, leftMs: Infinity }
+
+  test('Retry-After is obeyed as told', () => {
+    expect(refusedRetryDelay({ ...refusal, retryAfterMs: 1_300, slotFreedInMs: 9_000 })).toBe(1_300)
+    expect(refusedRetryDelay({ ...refusal, retryAfterMs: 0 })).toBe(0)
+  })
+
+  test('without it a read waits for its slot, never less than the back-off', () => {
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500 })).toBe(10_500)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 200 })).toBe(700)
+    expect(refusedRetryDelay({ ...refusal })).toBe(700)
+  })
+
+  test('writes, and reads whose slot frees past the deadline, keep the back-off', () => {
+    expect(refusedRetryDelay({ ...refusal, write: true, slotFreedInMs: 10_500 })).toBe(700)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500, leftMs: 10_500 })).toBe(700)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500, leftMs: 12_000 })).toBe(10_500)
   })
 })
