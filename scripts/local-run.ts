@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
-import { runAction } from '../test/harness/runner-process.js'
+import { runBundledAction } from '../test/harness/runner-process.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -89,7 +89,7 @@ if (realToken) {
   }
 }
 
-const result = await runAction({ inputs, env, inheritOutput: true, killAfterMs: 60 * 60_000 })
+const result = await runBundledAction({ inputs, env, inheritOutput: true, killAfterMs: 60 * 60_000 })
 await emulator?.stop()
 
 console.log('\nOutputs:')

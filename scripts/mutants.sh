@@ -17,16 +17,16 @@ done
 # the test files that should catch it.
 names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
-mutant idempotency src/run/start.ts \
+mutant idempotency src/agent-run/start.ts \
   's/const found = await findRunByKey\(deps\.api, idempotencyKey, deadline\)/const found = undefined as AgentRun | undefined/' \
   'test/in-process/run-action.test.ts test/integration/action.test.ts'
 mutant first-write src/github/tracking-comment.ts \
   's/async open\(\): Promise<void> \{\n    await this\.enqueue\(\(\) => this\.writeNow\(\)\)\n  \}/async open(): Promise<void> {}/' \
   'test/in-process/tracking-comment.test.ts test/integration/comment-endings.test.ts'
-mutant status-case src/run/status.ts \
+mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
   'test/unit/status-outcome.test.ts'
-mutant log-cursor src/run/watcher.ts \
+mutant log-cursor src/agent-run/watcher.ts \
   's/this\.logs\.read\(state\.cursor, LOG_PAGE_LIMIT, options\)/this.logs.read(0, LOG_PAGE_LIMIT, options)/' \
   'test/unit/watcher.test.ts'
 mutant mask src/action.ts \

@@ -1,18 +1,18 @@
 import { prepareCommentRun } from './github/comment-run.js'
-import { readWorkflowContext, originMetadata, type Env } from './github/context.js'
+import { readWorkflowContext, originMetadata, type Env } from './settings/workflow-context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
 import { runCheck, runOnOrganization, serviceClients, type ServiceClients } from './org/tasks.js'
-import { fanOut, redacting } from './run/fan-out.js'
-import { failureReason } from './run/outcome.js'
-import type { RunPlan, RunReport } from './run/agent-run.js'
+import { fanOut, redacting } from './agent-run/fan-out.js'
+import { failureReason } from './agent-run/outcome.js'
+import type { RunPlan, RunReport } from './agent-run/agent-run.js'
 import { inlineText, statusText } from './report/console-text.js'
 import { count, oneLine } from './report/entry-text.js'
 import { LogMirror } from './report/log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES, type ResolvedSetup } from './report/outputs.js'
-import { redactDeep, redactText } from './report/redact.js'
+import { redactDeep, redactText } from './redact.js'
 import { renderSummary } from './report/summary.js'
-import type { Clock } from './runner/clock.js'
+import type { Clock } from './clock.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Runner } from './runner/runner.js'
 import { InputError, type Settings } from './settings/settings.js'
@@ -81,7 +81,7 @@ async function followRun(
     keepEntries: settings.mirrorToSummary,
     openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
   })
-  const start = await decideStart(settings, environment, githubStop)
+  const start = await decideStart(settings, environment, githubStop, secrets)
   if ('report' in start)
     return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {})
   const { tracking } = start
@@ -165,9 +165,13 @@ type Start = { trigger: string } & ({ plan: RunPlan; tracking?: TrackingComment 
 async function decideStart(
   settings: Settings,
   environment: ActionEnvironment,
-  githubStop: GitHubStop
+  githubStop: GitHubStop,
+  secrets: string[]
 ): Promise<Start> {
   const { runner, clock } = environment
+  // What GitHub answers (an error's message, a comment it quotes) may carry a token: redacted too.
+  const warn = (message: string): void => runner.warning(redactText(message, secrets))
+  const notice = (message: string): void => runner.notice(redactText(message, secrets))
   const context = settings.context
   const trigger = readTrigger(
     context.eventName,
@@ -196,12 +200,11 @@ async function decideStart(
     }
   })
   const skip = (reason: string): Start => {
-    runner.notice(`No agent run: ${reason}`)
+    notice(`No agent run: ${reason}`)
     return notStarted({ outcome: 'skipped', reason })
   }
   if (trigger.kind === 'skip') return skip(trigger.reason)
 
-  const warn = (message: string): void => runner.warning(message)
   // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
   const { OctokitGitHubApi } = await import('./github/api.js')
   let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
@@ -218,7 +221,7 @@ async function decideStart(
       github,
       clock,
       warn,
-      notice: message => runner.notice(message)
+      notice
     })
   } catch (error) {
     return notStarted({ outcome: 'error', error: (error as Error).message }, trigger.trigger)

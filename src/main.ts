@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { runAction } from './action.js'
-import { systemClock } from './runner/clock.js'
+import { systemClock } from './clock.js'
 import { openLogFile } from './runner/log-file.js'
 import { ActionsRunner } from './runner/runner.js'
 

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder'
 import fetch, { type Response } from 'node-fetch'
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import {
   AmbiguousWriteError,
   OversizedAnswerError,
@@ -12,7 +12,7 @@ import {
 } from './errors.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
 import { backoffDelay, parseRetryAfter, refusedRetryDelay } from './retry.js'
-import { redactText } from '../report/redact.js'
+import { redactText } from '../redact.js'
 import {
   parseIntegrations,
   parseLogPage,

@@ -1,8 +1,8 @@
-import type { Clock } from '../runner/clock.js'
-import type { RunReport } from '../run/agent-run.js'
+import type { Clock } from '../clock.js'
+import type { RunReport } from '../agent-run/agent-run.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi, Permission } from './api.js'
-import { workflowRunUrl } from './context.js'
+import { workflowRunUrl } from '../settings/workflow-context.js'
 import { buildCommentPrompt } from './prompt.js'
 import { TrackingComment, type ReviewThread } from './tracking-comment.js'
 import {
@@ -11,9 +11,10 @@ import {
   markerSignature,
   verifyMarker,
   type CommentSummary,
+  type FoundTracking,
   type MarkerKey
 } from './tracking.js'
-import { isBot, type Author, type Trigger } from './trigger.js'
+import { isBot, type Author, type ThreadTrigger } from './trigger.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -22,8 +23,6 @@ import { isBot, type Author, type Trigger } from './trigger.js'
 const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
 const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
 const ALLOWED_BOT: Permission = { role: 'allowed-bots', permission: 'write' }
-
-export type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
 
 export interface CommentRun {
   prompt: string
@@ -44,11 +43,38 @@ export interface CommentDeps {
  * a reason to skip when the commenter may not trigger runs.
  */
 export async function prepareCommentRun(
-  trigger: CommentTrigger,
+  trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps
 ): Promise<CommentRun | { skip: string }> {
-  const { github } = deps
+  const refusal = await authorize(trigger, settings, deps.github)
+  if (refusal) return { skip: refusal }
+  await acknowledge(trigger, deps)
+  const key: MarkerKey = {
+    secret: settings.apiToken,
+    repository: settings.context.repository,
+    issueNumber: trigger.thread.number
+  }
+  const resume = await findRunToResume(trigger, settings, deps, key)
+  const prompt = await buildPrompt(trigger, settings, deps, resume !== undefined)
+  // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
+  // pull request's conversation) gets a comment of its own there.
+  const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
+  const tracking = settings.comment
+    ? trackingComment(trigger, settings, deps, key, {
+        commentId: samePlace ? resume.id : undefined,
+        resumed: resume !== undefined
+      })
+    : undefined
+  return { prompt, resumeRunId: resume?.runId, tracking }
+}
+
+/** Why the author may not trigger a run, or undefined when they may. */
+async function authorize(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  github: GitHubApi
+): Promise<string | undefined> {
   const login = trigger.author.login
   // A bot that allowed-bots names is let in by the workflow's author: an app has no collaborator
   // permission to read.
@@ -59,64 +85,78 @@ export async function prepareCommentRun(
           `Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`
         )
       })
-  if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
-    return {
-      skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
-    }
-  }
+  if (TRIGGERING_ROLES.has(permission.role) || TRIGGERING_PERMISSIONS.has(permission.permission))
+    return undefined
+  return `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
+}
 
+/** 👀 on the request (or on the thread when the event has no comment): a failure only warns. */
+async function acknowledge(trigger: ThreadTrigger, deps: CommentDeps): Promise<void> {
   const acknowledged =
     trigger.commentId === undefined
       ? { issueNumber: trigger.thread.number }
       : trigger.code
         ? { reviewCommentId: trigger.commentId }
         : { commentId: trigger.commentId }
-  await github
+  await deps.github
     .react(acknowledged, 'eyes')
     .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
+}
 
-  // Only markers on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it,
-  // of a bot) that are signed for this thread with the API token are followed.
-  const identity = await github.identity()
-  const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
-  const key: MarkerKey = {
-    secret: settings.apiToken,
-    repository: settings.context.repository,
-    issueNumber: trigger.thread.number
-  }
+function trackingComment(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  deps: CommentDeps,
+  key: MarkerKey,
+  { commentId, resumed }: { commentId: number | undefined; resumed: boolean }
+): TrackingComment {
   // A request on the code is answered in its review thread; any other on the issue or pull request.
   const place: number | ReviewThread = trigger.code
     ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
     : trigger.thread.number
   const kind = trigger.code ? 'review' : 'issue'
-  const track = (commentId: number | undefined, resumed: boolean): TrackingComment =>
-    new TrackingComment(
-      github,
-      place,
-      commentId,
-      {
-        requestedBy: trigger.author,
-        instruction: trigger.instruction,
-        workflowRunUrl: workflowRunUrl(settings.context),
-        sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
-        entriesSeen: 0,
-        resumed,
-        triggerPhrase: settings.triggerPhrase
-      },
-      deps.clock,
-      deps.warn
-    )
+  return new TrackingComment({
+    github: deps.github,
+    place,
+    commentId,
+    state: {
+      requestedBy: trigger.author,
+      instruction: trigger.instruction,
+      workflowRunUrl: workflowRunUrl(settings.context),
+      sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
+      entriesSeen: 0,
+      resumed,
+      triggerPhrase: settings.triggerPhrase
+    },
+    clock: deps.clock,
+    warn: deps.warn
+  })
+}
 
-  // A pull request's run may be tracked on the pull request or in a review thread of its code.
+/**
+ * The thread's tracking comment whose run a follow-up resumes, unless `/codegen new`. Only markers
+ * on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it, of a bot) that
+ * are signed for this thread with the API token are followed.
+ */
+async function findRunToResume(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  deps: CommentDeps,
+  key: MarkerKey
+): Promise<FoundTracking['found']> {
+  const { github } = deps
+  const identity = await github.identity()
+  const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
   let comments: CommentSummary[]
   try {
-    comments = await github.listComments(trigger.thread.number)
-    if (trigger.thread.isPullRequest)
-      comments = byCreation([...comments, ...(await github.listReviewComments(trigger.thread.number))])
+    comments = await threadComments(github, trigger.thread)
   } catch (error) {
     // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
     const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${(error as Error).message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`
-    if (settings.comment) await track(undefined, false).finish(notStarted(message, deps.clock.now()))
+    if (settings.comment) {
+      const tracking = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false })
+      await tracking.finish(notStarted(message, deps.clock.now()))
+    }
     throw new Error(message, { cause: error })
   }
   const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId, comment) =>
@@ -130,24 +170,39 @@ export async function prepareCommentRun(
       `Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
     )
   }
+  return resume
+}
 
+/** A pull request's run may be tracked on the pull request or in a review thread of its code. */
+async function threadComments(github: GitHubApi, thread: ThreadTrigger['thread']): Promise<CommentSummary[]> {
+  const comments = await github.listComments(thread.number)
+  if (!thread.isPullRequest) return comments
+  return byCreation([...comments, ...(await github.listReviewComments(thread.number))])
+}
+
+async function buildPrompt(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  deps: CommentDeps,
+  followUp: boolean
+): Promise<string> {
   // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
   const branches =
     trigger.pullRequest ??
     (trigger.thread.isPullRequest
-      ? await github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
+      ? await deps.github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
           deps.warn(`Could not read the pull request's branches: ${error.message}`)
           return undefined
         })
       : undefined)
-  const prompt = buildCommentPrompt({
+  return buildCommentPrompt({
     standing: settings.prompt,
     instruction: trigger.instruction,
     thread: trigger.thread,
     author: trigger.author,
     repository: settings.context.repository,
     branches,
-    followUp: resume !== undefined,
+    followUp,
     trigger: trigger.trigger,
     label: trigger.label,
     assignee: trigger.assignee,
@@ -155,14 +210,6 @@ export async function prepareCommentRun(
     code: trigger.code,
     requestUrl: trigger.commentUrl
   })
-
-  // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
-  // pull request's conversation) gets a comment of its own there.
-  const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
-  const tracking = settings.comment
-    ? track(samePlace ? resume.id : undefined, resume !== undefined)
-    : undefined
-  return { prompt, resumeRunId: resume?.runId, tracking }
 }
 
 function notStarted(error: string, now: number): RunReport {

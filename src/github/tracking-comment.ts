@@ -1,7 +1,7 @@
 import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunEvents, RunReport } from '../run/agent-run.js'
-import type { Clock } from '../runner/clock.js'
+import type { RunEvents, RunReport } from '../agent-run/agent-run.js'
+import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 
@@ -12,6 +12,20 @@ export const COMMENT_EDIT_INTERVAL_MS = 5_000
 export interface ReviewThread {
   pullNumber: number
   threadId: number
+}
+
+export interface TrackingCommentOptions {
+  github: GitHubApi
+  /** An issue's (or pull request's) number, or a review thread on a pull request's code. */
+  place: number | ReviewThread
+  /** The thread's earlier tracking comment to take over; none posts a new one. */
+  commentId?: number
+  state: Omit<TrackingState, 'updatedAt'>
+  clock: Clock
+  /** GitHub's failures, reported as warnings: they never change the run's outcome. */
+  warn: (message: string) => void
+  /** The least time between two edits. */
+  minIntervalMs?: number
 }
 
 /**
@@ -26,16 +40,23 @@ export class TrackingComment implements RunEvents {
   private dirty = false
   private failures = 0
 
-  constructor(
-    private readonly github: GitHubApi,
-    /** An issue's (or pull request's) number, or a review thread on a pull request's code. */
-    private readonly place: number | ReviewThread,
-    private commentId: number | undefined,
-    private readonly state: Omit<TrackingState, 'updatedAt'>,
-    private readonly clock: Clock,
-    private readonly warn: (message: string) => void,
-    private readonly minIntervalMs = COMMENT_EDIT_INTERVAL_MS
-  ) {}
+  private readonly github: GitHubApi
+  private readonly place: number | ReviewThread
+  private commentId: number | undefined
+  private readonly state: Omit<TrackingState, 'updatedAt'>
+  private readonly clock: Clock
+  private readonly warn: (message: string) => void
+  private readonly minIntervalMs: number
+
+  constructor(options: TrackingCommentOptions) {
+    this.github = options.github
+    this.place = options.place
+    this.commentId = options.commentId
+    this.state = options.state
+    this.clock = options.clock
+    this.warn = options.warn
+    this.minIntervalMs = options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS
+  }
 
   /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
   async open(): Promise<void> {

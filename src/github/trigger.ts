@@ -44,11 +44,12 @@ export interface CodeLocation {
 }
 
 export type Trigger =
-  /** Not a comment event: the step runs from its inputs (issue #2's behaviour). */
+  /** Not a triggering event: the step runs from its inputs (issue #2's behaviour). */
   | { kind: 'inputs' }
   | { kind: 'skip'; reason: string }
+  /** An event that asks for a run on an issue or pull request (a comment, the issue itself, a label…). */
   | {
-      kind: 'comment'
+      kind: 'thread'
       trigger: TriggerName
       event: string
       thread: Thread
@@ -174,7 +175,7 @@ export function readTrigger(eventName: string, payload: unknown, given: TriggerR
   }
   const fresh = /^new(\s|$)/i.test(instruction)
   return {
-    kind: 'comment',
+    kind: 'thread',
     trigger: eventName === 'issue_comment' ? 'comment' : 'issue',
     event: eventName,
     thread,
@@ -192,7 +193,7 @@ export function readTrigger(eventName: string, payload: unknown, given: TriggerR
 // ---------------------------------------------------------------------------------------------
 // Labels, assignment, reviews and review comments
 
-type CommentTrigger = Extract<Trigger, { kind: 'comment' }>
+export type ThreadTrigger = Extract<Trigger, { kind: 'thread' }>
 
 const skip = (reason: string): Trigger => ({ kind: 'skip', reason })
 
@@ -253,7 +254,7 @@ function threadRequest(
   eventName: string,
   event: Json,
   rules: TriggerRules,
-  fields: Pick<CommentTrigger, 'trigger' | 'label' | 'assignee'>
+  fields: Pick<ThreadTrigger, 'trigger' | 'label' | 'assignee'>
 ): Trigger {
   const isIssue = eventName === 'issues'
   const { thread, pullRequest } = isIssue
@@ -264,7 +265,7 @@ function threadRequest(
   const bot = botRefusal(author, rules)
   if (bot) return skip(bot)
   return {
-    kind: 'comment',
+    kind: 'thread',
     event: eventName,
     thread,
     instruction: '',
@@ -304,7 +305,7 @@ function pullRequestRequest(
   source: Json,
   rules: TriggerRules,
   what: string
-): CommentTrigger | Extract<Trigger, { kind: 'skip' }> {
+): ThreadTrigger | Extract<Trigger, { kind: 'skip' }> {
   const { thread, pullRequest } = pullRequestOf(object(event.pull_request))
   if (!validNumber(thread)) return { kind: 'skip', reason: 'The event names no pull request.' }
   const author = userOf(source.user)
@@ -318,7 +319,7 @@ function pullRequestRequest(
     return { kind: 'skip', reason: `The ${what} does not start with ${rules.phrase}.` }
   const fresh = /^new(\s|$)/i.test(instruction)
   return {
-    kind: 'comment',
+    kind: 'thread',
     trigger: 'review',
     event: eventName,
     thread,

@@ -1,5 +1,6 @@
 import type { LogEntry } from '../api/types.js'
 import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entry-text.js'
+import { BROKEN_LEGACY_COMMAND, LEGACY_COMMAND } from '../runner/commands.js'
 
 /**
  * Console lines built from the service's text. The runner has two command parsers: `::name` after
@@ -12,20 +13,6 @@ import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entr
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g
 const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/
-
-const LEGACY_COMMAND = /##\[/g
-/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
-const BROKEN_LEGACY_COMMAND = '##\u2060['
-/** `::` as the first non-blank characters of a line, whatever the line break before it. */
-const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g
-
-/**
- * Any text made unable to be read as a runner command by either parser, for the last guard before
- * the console: the action's own commands are written elsewhere, never through this.
- */
-export function noCommands(text: string): string {
-  return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:')
-}
 
 /** Service text made safe to print inside one of our lines. */
 export function inlineText(text: string): string {

@@ -1,8 +1,8 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunEvents } from '../run/agent-run.js'
+import type { RunEvents } from '../agent-run/agent-run.js'
 import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
-import { classifyStatus } from '../run/status.js'
+import { classifyStatus } from '../agent-run/status.js'
 import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
 import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
 

@@ -1,4 +1,4 @@
-import type { RunReport } from '../run/agent-run.js'
+import type { RunReport } from '../agent-run/agent-run.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [

@@ -1,6 +1,6 @@
 import * as core from '@actions/core'
 import { EOL } from 'node:os'
-import { noCommands } from '../report/console-text.js'
+import { noCommands } from './commands.js'
 import type { InputName } from '../settings/settings.js'
 
 /** The job log as the action writes to it. */

@@ -1,4 +1,4 @@
-import type { Env, WorkflowContext } from '../github/context.js'
+import type { Env, WorkflowContext } from './workflow-context.js'
 import { readImages } from './images.js'
 import {
   FAIL_CONDITIONS,

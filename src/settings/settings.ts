@@ -1,4 +1,4 @@
-import type { WorkflowContext } from '../github/context.js'
+import type { WorkflowContext } from './workflow-context.js'
 
 /** Outcomes that can fail the step (the `fail-on` input). */
 export type FailCondition = 'failure' | 'timeout' | 'paused' | 'no-pull-request'

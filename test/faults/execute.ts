@@ -10,7 +10,7 @@ import {
   type RecordedRequest,
   type RunScript
 } from '../emulator/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   entryMark,
@@ -87,7 +87,7 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
     const firstRequest = emulator.requests.length
     emulator.injectFaults(...schedule.faults)
 
-    const result = await runAction({
+    const result = await runBundledAction({
       inputs: {
         'api-token': TOKEN,
         'org-id': '1',

@@ -159,7 +159,7 @@ export function prepareRunner(options: Pick<RunnerOptions, 'inputs' | 'env' | 'e
   return { root, workspace, outputPath, summaryPath, env }
 }
 
-export async function runAction(options: RunnerOptions): Promise<RunnerResult> {
+export async function runBundledAction(options: RunnerOptions): Promise<RunnerResult> {
   const { workspace, outputPath, summaryPath, env } = prepareRunner(options)
   const runnerTemp = env.RUNNER_TEMP ?? ''
   const started = Date.now()

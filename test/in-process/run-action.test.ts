@@ -350,6 +350,17 @@ describe('on a comment event', () => {
     expect(runner.lines.some(line => line.startsWith('warning: Could not react to the comment'))).toBe(true)
   })
 
+  test("GitHub's own words in a warning are redacted: a refusal that echoes the tokens shows ***", async () => {
+    github!.injectClientError(1, /reactions/, 403, `Forbidden for github-token and ${TOKEN}`)
+    emulator.queueScript(scenario('success'))
+    const { runner, failure } = await onComment(comment('/codegen fix'))
+    expect(failure).toBeUndefined()
+    const warning = runner.lines.find(line => line.startsWith('warning: Could not react to the comment'))
+    expect(warning).toContain('Forbidden for *** and ***')
+    expect(runner.everything).not.toContain(TOKEN)
+    expect(runner.everything).not.toContain('github-token')
+  })
+
   test('a pull request whose branches GitHub will not tell still gets its run', async () => {
     github!.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
     github!.injectClientError(1, /\/pulls\/7$/, 404, 'Not Found')

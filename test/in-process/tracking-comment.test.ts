@@ -1,7 +1,7 @@
 import { OctokitGitHubApi } from '../../src/github/api.js'
 import { TrackingComment } from '../../src/github/tracking-comment.js'
 import { readMarker, markerSignature, verifyMarker } from '../../src/github/tracking.js'
-import type { RunReport } from '../../src/run/agent-run.js'
+import type { RunReport } from '../../src/agent-run/agent-run.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 
@@ -32,11 +32,11 @@ function tracking(commentId?: number, minIntervalMs = 5_000): TrackingComment {
     apiUrl: github.baseUrl,
     warn: message => warnings.push(message)
   })
-  return new TrackingComment(
-    api,
-    7,
+  return new TrackingComment({
+    github: api,
+    place: 7,
     commentId,
-    {
+    state: {
       requestedBy: { login: 'alice', type: 'User' },
       instruction: 'fix the typo',
       workflowRunUrl: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
@@ -46,9 +46,9 @@ function tracking(commentId?: number, minIntervalMs = 5_000): TrackingComment {
       triggerPhrase: '/codegen'
     },
     clock,
-    message => warnings.push(message),
+    warn: message => warnings.push(message),
     minIntervalMs
-  )
+  })
 }
 
 const run = {

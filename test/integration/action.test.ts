@@ -4,7 +4,7 @@ import { entryHeadline } from '../../src/report/console-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
 import { renderMarkdown, visibleText } from '../support/render-markdown.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 
 /** The bundled action against the emulator over real HTTP on loopback, as the runner runs it. */
 
@@ -20,8 +20,11 @@ afterEach(async () => {
   await emulator?.stop()
 })
 
-async function action(inputs: Record<string, string>, extra: Partial<Parameters<typeof runAction>[0]> = {}) {
-  return runAction({
+async function action(
+  inputs: Record<string, string>,
+  extra: Partial<Parameters<typeof runBundledAction>[0]> = {}
+) {
+  return runBundledAction({
     inputs: {
       'api-token': TOKEN,
       'org-id': '1',

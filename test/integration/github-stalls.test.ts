@@ -1,6 +1,6 @@
 import { AgentRunEmulator } from '../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
@@ -30,7 +30,7 @@ const TIMEOUT_MS = 1_500
 const ENDS_WITHIN_MS = TIMEOUT_MS + 3_000 + 5_000
 
 function onComment(extra: { terminateAfterMs?: number } = {}, timeoutMs = TIMEOUT_MS): Promise<RunnerResult> {
-  return runAction({
+  return runBundledAction({
     inputs: {
       'api-token': 'emulator-token',
       'org-id': '1',

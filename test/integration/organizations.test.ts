@@ -1,5 +1,5 @@
 import { account, AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
-import { runAction } from '../harness/runner-process.js'
+import { runBundledAction } from '../harness/runner-process.js'
 import { readerText, renderMarkdown } from '../support/render-markdown.js'
 
 /** Organizations, the set-up check, diagnosis and setup commands: the bundled action against the emulator. */
@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 function action(inputs: Record<string, string>) {
-  return runAction({
+  return runBundledAction({
     inputs: {
       'api-token': TOKEN,
       'base-url': emulator.baseUrl,
@@ -245,7 +245,7 @@ describe('diagnosis of a refusal', () => {
   test('a resume refused with 404 questions only what a resume uses: not the repository', async () => {
     // The workflow's repository is not Codegen's: a create would go on without it; a resume never uses it.
     await startEmulator()
-    const result = await runAction({
+    const result = await runBundledAction({
       inputs: {
         'api-token': TOKEN,
         'base-url': emulator.baseUrl,

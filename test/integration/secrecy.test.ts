@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { AgentRunEmulator, type RunScript } from '../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
@@ -91,7 +91,7 @@ test('a run that echoes the token everywhere shows it nowhere, step debug on', a
     }
   })
   // As on a runner, where github-token defaults to the job's token.
-  const result = await runAction({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
+  const result = await runBundledAction({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
   expect(result.exitCode).toBe(0)
   expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
   expect(result.stdout).toContain('::debug::')
@@ -105,7 +105,7 @@ test('an error body that echoes the token is reported without it', async () => {
     route: 'create',
     fault: { kind: 'status', status: 403, body: { message: `Token ${TOKEN} may not create runs` } }
   })
-  const result = await runAction({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
+  const result = await runBundledAction({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
   expect(result.exitCode).toBe(1)
   expect(result.stdout).toMatch(
     /::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/
@@ -117,7 +117,7 @@ test('the tracking comment never shows the tokens', async () => {
   // Slow enough for an edit while it works (one every 5 s), which shows the latest step.
   emulator.queueScript({ steps: echoing.steps.map(step => (step.at > 100 ? { ...step, at: 7_000 } : step)) })
   const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-  const result = await runAction({
+  const result = await runBundledAction({
     inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
     env: { ...debug, GITHUB_API_URL: github.baseUrl },
     event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
@@ -184,7 +184,7 @@ describe('the token in every form', () => {
   test('reaches no comment, summary, output, log file or console line', async () => {
     emulator.queueScript(script())
     const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-    const result = await runAction({
+    const result = await runBundledAction({
       inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
       env: { ...debug, GITHUB_API_URL: github.baseUrl },
       event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })

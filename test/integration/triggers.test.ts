@@ -1,6 +1,6 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
 import { FakeGitHub, type FakeReviewComment, type NewReviewComment } from '../github-fake/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import {
@@ -45,7 +45,7 @@ function onEvent(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {}
 ): Promise<RunnerResult> {
-  return runAction({
+  return runBundledAction({
     inputs: {
       'api-token': 'emulator-token',
       'org-id': '1',

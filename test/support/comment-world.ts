@@ -1,6 +1,6 @@
 import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
 import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
-import { runAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
 import { markerLine, markerSignature } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'
@@ -59,7 +59,7 @@ export async function onEvent(
   inputs: Record<string, string> = {},
   runner: Pick<RunnerOptions, 'terminateAfterMs' | 'killAfterMs'> = {}
 ): Promise<RunnerResult> {
-  return runAction({
+  return runBundledAction({
     inputs: {
       'api-token': 'emulator-token',
       'org-id': '1',

@@ -1,5 +1,5 @@
 import { CancelledError } from '../../src/api/errors.js'
-import type { Clock } from '../../src/runner/clock.js'
+import type { Clock } from '../../src/clock.js'
 
 interface Alarm {
   due: number

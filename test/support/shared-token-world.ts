@@ -4,7 +4,7 @@ import {
   type RecordedRequest,
   type RunScript
 } from '../emulator/index.js'
-import { runAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
 
 /**
  * The world of the shared-token tests (shared-token and shared-token-documented .test.ts, split so
@@ -48,7 +48,7 @@ export function run(
 export async function matrix(jobs: number, pollInterval: string): Promise<RunnerResult[]> {
   return Promise.all(
     Array.from({ length: jobs }, (_, i) =>
-      runAction({
+      runBundledAction({
         inputs: {
           'api-token': 'emulator-token',
           'org-id': '1',

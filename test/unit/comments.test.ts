@@ -10,7 +10,7 @@ import {
   COMMENT_LIMIT_CHARS
 } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
-import type { RunReport } from '../../src/run/agent-run.js'
+import type { RunReport } from '../../src/agent-run/agent-run.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'
 
 describe('matchPhrase', () => {
@@ -47,7 +47,7 @@ describe('readTrigger', () => {
   test('a created comment on an issue triggers, with the thread', () => {
     const { name, payload } = issueCommentEvent({ body: '/codegen fix the typo in the README' })
     expect(readTrigger(name, payload, '/codegen')).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       instruction: 'fix the typo in the README',
       fresh: false,
       author: { login: 'alice', type: 'User' },
@@ -59,7 +59,7 @@ describe('readTrigger', () => {
   test('a comment on a pull request is known as one', () => {
     const { name, payload } = issueCommentEvent({ body: '/codegen rebase', pullRequest: true })
     expect(readTrigger(name, payload, '/codegen')).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       thread: { isPullRequest: true }
     })
   })
@@ -77,13 +77,13 @@ describe('readTrigger', () => {
   test('an opened issue triggers through its title or body', () => {
     const title = issuesOpenedEvent({ title: '/codegen Add a CSV export', body: 'Details here' })
     expect(readTrigger(title.name, title.payload, '/codegen')).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       event: 'issues',
       instruction: 'Add a CSV export'
     })
     const body = issuesOpenedEvent({ title: 'CSV export', body: '/codegen' })
     expect(readTrigger(body.name, body.payload, '/codegen')).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       instruction: ''
     })
   })

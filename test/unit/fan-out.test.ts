@@ -1,6 +1,6 @@
 import type { AgentRun, LogEntry } from '../../src/api/types.js'
-import type { RunEvents } from '../../src/run/agent-run.js'
-import { fanOut, redacting } from '../../src/run/fan-out.js'
+import type { RunEvents } from '../../src/agent-run/agent-run.js'
+import { fanOut, redacting } from '../../src/agent-run/fan-out.js'
 
 /** The event plumbing between the run and its listeners (console mirror, tracking comment). */
 

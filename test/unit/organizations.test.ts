@@ -9,7 +9,7 @@ import {
   organizationList,
   pickOrganization
 } from '../../src/org/organizations.js'
-import { renderCheckSummary } from '../../src/report/check-summary.js'
+import { renderCheckSummary } from '../../src/org/check-summary.js'
 
 const org = (id: number, name = `Org ${id}`): Organization => ({ id, name })
 

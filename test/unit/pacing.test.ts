@@ -1,5 +1,5 @@
 import { DOCUMENTED_BUDGETS, RateBudget } from '../../src/api/rate-budget.js'
-import { fastPollMs, lookIntervalMs, nextLook, paceNotice } from '../../src/run/pacing.js'
+import { fastPollMs, lookIntervalMs, nextLook, paceNotice } from '../../src/agent-run/pacing.js'
 
 // The pacing policy as pure functions of (time, budget state, what the last look saw). Bounds are
 // written out here, not taken from the module's constants: a change of policy must change the test.

@@ -1,4 +1,4 @@
-import { base64Forms, redactDeep, redactText } from '../../src/report/redact.js'
+import { base64Forms, redactDeep, redactText } from '../../src/redact.js'
 
 /** Every form of a secret the service's text could carry is redacted, wherever it sits. */
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, readFileSync, rmSync, symlinkSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { readWorkflowContext } from '../../src/github/context.js'
+import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
 

@@ -1,5 +1,5 @@
-import { failureReason } from '../../src/run/outcome.js'
-import { classifyStatus, isKnownStatus } from '../../src/run/status.js'
+import { failureReason } from '../../src/agent-run/outcome.js'
+import { classifyStatus, isKnownStatus } from '../../src/agent-run/status.js'
 
 describe('classifyStatus', () => {
   test.each([

@@ -1,6 +1,6 @@
 import { serviceMessage } from '../../src/api/errors.js'
 import type { LogEntry, PullRequest } from '../../src/api/types.js'
-import type { RunReport } from '../../src/run/agent-run.js'
+import type { RunReport } from '../../src/agent-run/agent-run.js'
 import { entryHeadline } from '../../src/report/console-text.js'
 import { oneLine, trimmed } from '../../src/report/entry-text.js'
 import { LogMirror } from '../../src/report/log-mirror.js'

@@ -6,7 +6,7 @@ import { parse } from 'yaml'
 import { buildCommentPrompt } from '../../src/github/prompt.js'
 import { byCreation, markerSignature, verifyMarker, type CommentSummary } from '../../src/github/tracking.js'
 import { isAllowedBot, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
-import { readWorkflowContext } from '../../src/github/context.js'
+import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { isTriggerEvent, readSettings } from '../../src/settings/read-settings.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
 import {
@@ -41,7 +41,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
   test('a label on an issue, matched without regard to case; the sender asked', () => {
     const { name, payload } = labeledEvent({ label: 'CodeGen', sender: 'bob' })
     expect(readTrigger(name, payload, rules)).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       trigger: 'label',
       label: 'CodeGen',
       instruction: '',
@@ -110,7 +110,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
     const file = reviewCommentEvent({ ...stored, line: null, start_line: null })
     file.payload.comment.original_line = null
     const trigger = readTrigger(file.name, file.payload, rules)
-    expect(trigger.kind === 'comment' && trigger.code?.line).toBeUndefined()
+    expect(trigger.kind === 'thread' && trigger.code?.line).toBeUndefined()
   })
 
   test('the oldest webhook example of a review comment (position only) still reads', () => {
@@ -195,7 +195,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
   test('allowed bots trigger, and are marked so the permission check is skipped', () => {
     const comment = issueCommentEvent({ body: '/codegen bump', login: 'renovate[bot]', userType: 'Bot' })
     expect(readTrigger(comment.name, comment.payload, rules)).toMatchObject({
-      kind: 'comment',
+      kind: 'thread',
       allowedBot: true
     })
     expect(readTrigger(comment.name, comment.payload, '/codegen')).toMatchObject({ kind: 'skip' })

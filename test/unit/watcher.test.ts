@@ -1,6 +1,6 @@
 import type { LogEntry } from '../../src/api/types.js'
-import { runAgent, type RunEvents, type RunPlan } from '../../src/run/agent-run.js'
-import { LogReader } from '../../src/run/log-reader.js'
+import { runAgent, type RunEvents, type RunPlan } from '../../src/agent-run/agent-run.js'
+import { LogReader } from '../../src/agent-run/log-reader.js'
 import {
   decide,
   heartbeatDue,
@@ -9,7 +9,7 @@ import {
   type WatchEvents,
   type WatchPlan,
   type WatchState
-} from '../../src/run/watcher.js'
+} from '../../src/agent-run/watcher.js'
 import { FakeApi, type Moment } from '../support/fake-api.js'
 import { FakeClock } from '../support/fake-clock.js'
 

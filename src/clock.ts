@@ -1,4 +1,4 @@
-import { CancelledError } from '../api/errors.js'
+import { CancelledError } from './api/errors.js'
 
 /** Time as the action sees it; tests hand in a fake to step through hours in milliseconds. */
 export interface Clock {

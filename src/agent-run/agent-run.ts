@@ -1,7 +1,7 @@
 import type { AgentRunApi, OrganizationApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import { LogReader } from './log-reader.js'
 import type { Outcome } from './outcome.js'
 import {
@@ -10,7 +10,8 @@ import {
   findRepoId,
   METADATA_KEY,
   newIdempotencyKey,
-  resumeRunOnce
+  resumeRunOnce,
+  type StartDeps
 } from './start.js'
 import { classifyStatus } from './status.js'
 import { RunWatcher, resumeGraceMs, type WatchEvents, type WatchResult } from './watcher.js'
@@ -75,135 +76,204 @@ export interface RunEvents extends WatchEvents {
   started(run: AgentRun, mode: 'create' | 'resume'): void
 }
 
+/** A report's fields that the run decides; the rest (mode, times, repository) the step knows. */
+type ReportFields = Partial<RunReport> & Pick<RunReport, 'outcome'>
+
+/** What every report of this step carries, whatever became of the run. */
+interface ReportBase {
+  mode: RunReport['mode']
+  startedAt: number
+  repoId?: number
+}
+
+/** A run this step started or resumed, with what following it needs. */
+interface StartedRun {
+  run: AgentRun
+  logs: LogReader
+  /** Entries written before this step (a resume's earlier ones): not mirrored again. */
+  skipEntries: number
+  repoId?: number
+  /** A resume not yet seen to act on: its earlier result, which a new one replaces. */
+  earlierResult?: string | null
+  /** A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out. */
+  restarted: boolean
+}
+
+type StartAttempt =
+  ({ kind: 'started' } & StartedRun) | { kind: 'not-started'; fields: ReportFields; repoId?: number }
+
+/** Starts the run the plan asks for, then follows it to its end (or the plan's wait), as plain data. */
 export async function runAgent(plan: RunPlan, deps: RunDeps): Promise<RunReport> {
   const startedAt = deps.clock.now()
   const deadline = startedAt + plan.timeoutMs
   const mode = plan.resumeRunId === undefined ? 'create' : 'resume'
-  let repoId: number | undefined
-  const report = (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): RunReport => ({
+  const attempt = await startRun(plan, deps, deadline)
+  const base: ReportBase = {
     mode,
-    ...(repoId !== undefined ? { repoId } : {}),
-    status: fields.run?.status ?? '',
     startedAt,
-    endedAt: deps.clock.now(),
+    ...(attempt.repoId !== undefined ? { repoId: attempt.repoId } : {})
+  }
+  const fields =
+    attempt.kind === 'started' ? await followRun(plan, deps, deadline, mode, attempt) : attempt.fields
+  return toReport(base, deps.clock.now(), fields)
+}
+
+function toReport(base: ReportBase, endedAt: number, fields: ReportFields): RunReport {
+  return {
+    mode: base.mode,
+    ...(base.repoId !== undefined ? { repoId: base.repoId } : {}),
+    status: fields.run?.status ?? '',
+    startedAt: base.startedAt,
+    endedAt,
     entriesSeen: 0,
     ...fields
-  })
-  const notice = (message: string): void => deps.events.notice(message)
-  const startDeps = { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random }
+  }
+}
 
-  let run: AgentRun
-  let logs: LogReader
-  let skipEntries = 0
-  let earlierResult: string | null | undefined
-  // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
-  let restarted = false
+// ---------------------------------------------------------------------------------------------
+// Starting: create, resume or setup-commands, each sent exactly once
+
+/** What sending a create or resume needs: the service, the clock, the cancellation and notices. */
+function startDepsOf(deps: RunDeps): StartDeps {
+  const notice = (message: string): void => deps.events.notice(message)
+  return { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random }
+}
+
+async function startRun(plan: RunPlan, deps: RunDeps, deadline: number): Promise<StartAttempt> {
+  let repoId: number | undefined
   try {
-    if (plan.resumeRunId !== undefined) {
-      logs = new LogReader(deps.api, plan.resumeRunId, notice)
-      // The result it ended with: a new one proves the resume took effect.
-      earlierResult = (await deps.api.getRun(plan.resumeRunId, { deadline })).result ?? null
-      const before = await countLogEntries(logs, deadline)
-      skipEntries = before.count
-      const resumed = await resumeRunOnce(
-        startDeps,
-        logs,
-        {
-          agent_run_id: plan.resumeRunId,
-          prompt: plan.prompt,
-          ...(plan.images.length ? { images: plan.images } : {})
-        },
-        before,
-        resumeGraceMs(plan.pollIntervalMs),
-        deadline
-      )
-      run = resumed.run
-      restarted = resumed.restarted
-    } else if (plan.setupCommands) {
-      repoId =
-        plan.repoId ??
-        (await lookUpRepository({ ...plan, repositoryRequired: true }, deps.api, deadline, notice))
-      if (!deps.setupCommands) throw new Error('runAgent: a setup-commands plan needs deps.setupCommands')
-      const answer = await deps.setupCommands.generateSetupCommands(
-        { repo_id: repoId as number, ...(plan.prompt ? { prompt: plan.prompt } : {}) },
-        { deadline }
-      )
-      run = await deps.api.getRun(answer.agent_run_id, { deadline })
-      logs = new LogReader(deps.api, run.id, notice)
-    } else {
-      repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice))
-      const key = newIdempotencyKey()
-      const created = await createRunOnce(
-        startDeps,
-        {
-          prompt: plan.prompt,
-          ...(repoId !== undefined ? { repo_id: repoId } : {}),
-          ...(plan.images.length ? { images: plan.images } : {}),
-          ...(plan.model ? { model: plan.model } : {}),
-          ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-          metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
-        },
-        key,
-        deadline
-      )
-      run = created.run
-      logs = new LogReader(deps.api, run.id, notice)
+    if (plan.resumeRunId !== undefined)
+      return { kind: 'started', ...(await resume(plan, plan.resumeRunId, deps, deadline)) }
+    const { notice } = startDepsOf(deps)
+    const lookUp = plan.setupCommands ? { ...plan, repositoryRequired: true } : plan
+    repoId = plan.repoId ?? (await lookUpRepository(lookUp, deps.api, deadline, notice))
+    const run = plan.setupCommands
+      ? await startSetupCommands(plan, repoId, deps, deadline)
+      : await create(plan, repoId, deps, deadline)
+    return {
+      kind: 'started',
+      run,
+      logs: new LogReader(deps.api, run.id, notice),
+      skipEntries: 0,
+      repoId,
+      restarted: false
     }
   } catch (error) {
-    return report(failedBeforeRun(error))
+    return { kind: 'not-started', fields: failedBeforeRun(error), repoId }
   }
+}
+
+async function resume(plan: RunPlan, runId: number, deps: RunDeps, deadline: number): Promise<StartedRun> {
+  const startDeps = startDepsOf(deps)
+  const logs = new LogReader(deps.api, runId, startDeps.notice)
+  // The result it ended with: a new one proves the resume took effect.
+  const earlierResult = (await deps.api.getRun(runId, { deadline })).result ?? null
+  const before = await countLogEntries(logs, deadline)
+  const request = {
+    agent_run_id: runId,
+    prompt: plan.prompt,
+    ...(plan.images.length ? { images: plan.images } : {})
+  }
+  const grace = resumeGraceMs(plan.pollIntervalMs)
+  const resumed = await resumeRunOnce(startDeps, logs, request, before, grace, deadline)
+  return { run: resumed.run, logs, skipEntries: before.count, earlierResult, restarted: resumed.restarted }
+}
+
+async function startSetupCommands(
+  plan: RunPlan,
+  repoId: number | undefined,
+  deps: RunDeps,
+  deadline: number
+): Promise<AgentRun> {
+  if (!deps.setupCommands) throw new Error('runAgent: a setup-commands plan needs deps.setupCommands')
+  const answer = await deps.setupCommands.generateSetupCommands(
+    { repo_id: repoId as number, ...(plan.prompt ? { prompt: plan.prompt } : {}) },
+    { deadline }
+  )
+  return deps.api.getRun(answer.agent_run_id, { deadline })
+}
+
+async function create(
+  plan: RunPlan,
+  repoId: number | undefined,
+  deps: RunDeps,
+  deadline: number
+): Promise<AgentRun> {
+  const key = newIdempotencyKey()
+  const request = {
+    prompt: plan.prompt,
+    ...(repoId !== undefined ? { repo_id: repoId } : {}),
+    ...(plan.images.length ? { images: plan.images } : {}),
+    ...(plan.model ? { model: plan.model } : {}),
+    ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+    metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+  }
+  return (await createRunOnce(startDepsOf(deps), request, key, deadline)).run
+}
+
+// ---------------------------------------------------------------------------------------------
+// Following: watch the run, then say how it ended
+
+async function followRun(
+  plan: RunPlan,
+  deps: RunDeps,
+  deadline: number,
+  mode: RunReport['mode'],
+  started: StartedRun
+): Promise<ReportFields> {
+  const { run } = started
   // What the step has shown so far: a failure after the run started still reports it.
   const seen = { status: run.status ?? null, entries: 0 }
   try {
     deps.events.started(run, mode)
     // A resume's answer may still carry the earlier ending: not the follow-up's.
-    if (!plan.wait) return report({ outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run })
-
-    const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal)
+    if (!plan.wait) return { outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run }
+    const watcher = new RunWatcher(deps.api, started.logs, deps.clock, noting(deps.events, seen), deps.signal)
     const watched = await watcher.watch({
       runId: run.id,
       deadline,
       pollIntervalMs: plan.pollIntervalMs,
-      skipEntries,
+      skipEntries: started.skipEntries,
       initialStatus: run.status ?? null,
-      ...(mode === 'resume' && !restarted ? { resumedAt: deps.clock.now(), earlierResult } : {})
+      ...(mode === 'resume' && !started.restarted
+        ? { resumedAt: deps.clock.now(), earlierResult: started.earlierResult }
+        : {})
     })
-    const status = watched.status ?? ''
-    if (!watched.restarted) return notRestarted(run, watched, report)
-    const finalRun = watched.run ?? { ...run, status: watched.status }
-    const statusClass = classifyStatus(status)
-    // A run seen ended in the last read counts as ended, whatever stopped the wait.
-    const outcome: Outcome =
-      watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass
-    return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen })
+    return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched)
   } catch (error) {
-    return report({
+    return {
       ...failedAfterStart(error),
       run: { ...run, status: seen.status },
       status: seen.status ?? '',
       entriesSeen: seen.entries
-    })
+    }
   }
+}
+
+function howItEnded(run: AgentRun, watched: WatchResult): ReportFields {
+  const status = watched.status ?? ''
+  const finalRun = watched.run ?? { ...run, status: watched.status }
+  const statusClass = classifyStatus(status)
+  // A run seen ended in the last read counts as ended, whatever stopped the wait.
+  const outcome: Outcome =
+    watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass
+  return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen }
 }
 
 /**
  * A resumed run that never showed a sign of restarting still carries its earlier ending: that is
  * reported as what it is, never as the follow-up's result.
  */
-function notRestarted(
-  run: AgentRun,
-  watched: WatchResult,
-  report: (fields: Partial<RunReport> & Pick<RunReport, 'outcome'>) => RunReport
-): RunReport {
+function notRestarted(run: AgentRun, watched: WatchResult): ReportFields {
   const earlier = withoutEnding(watched.run ?? run)
   const status = watched.status ?? ''
   const common = { run: earlier, status, entriesSeen: watched.entriesSeen }
-  if (watched.ending !== 'ended') return report({ outcome: watched.ending, ...common })
-  return report({
+  if (watched.ending !== 'ended') return { outcome: watched.ending, ...common }
+  return {
     outcome: 'error',
     ...common,
     error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
-  })
+  }
 }
 
 /** The run without what its earlier ending left: result, summary, pull requests. */

@@ -3,7 +3,7 @@ import type { AgentRunApi } from '../api/client.js'
 import { AmbiguousWriteError, ServiceError } from '../api/errors.js'
 import { backoffDelay } from '../api/retry.js'
 import type { AgentRun, CreateRunRequest, LogPage } from '../api/types.js'
-import type { Clock } from '../runner/clock.js'
+import type { Clock } from '../clock.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { classifyStatus } from './status.js'
 

@@ -1,5 +1,5 @@
-import type { CheckRow, Inspection } from '../org/inspect.js'
-import { tableCell } from './markdown.js'
+import type { CheckRow, Inspection } from './inspect.js'
+import { tableCell } from '../report/markdown.js'
 
 const STATE_MARK: Record<CheckRow['state'], string> = {
   ok: '✅ ok',
