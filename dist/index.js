@@ -34083,7 +34083,7 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: ./src/github/context.ts
+;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 function readWorkflowContext(env) {
     const read = (name, fallback = '') => env[name]?.trim() || fallback;
     return {
@@ -34911,7 +34911,7 @@ function readTrigger(eventName, payload, given) {
     }
     const fresh = /^new(\s|$)/i.test(instruction);
     return {
-        kind: 'comment',
+        kind: 'thread',
         trigger: eventName === 'issue_comment' ? 'comment' : 'issue',
         event: eventName,
         thread,
@@ -34989,7 +34989,7 @@ function threadRequest(eventName, event, rules, fields) {
     if (bot)
         return skip(bot);
     return {
-        kind: 'comment',
+        kind: 'thread',
         event: eventName,
         thread,
         instruction: '',
@@ -35035,7 +35035,7 @@ function pullRequestRequest(eventName, event, source, rules, what) {
         return { kind: 'skip', reason: `The ${what} does not start with ${rules.phrase}.` };
     const fresh = /^new(\s|$)/i.test(instruction);
     return {
-        kind: 'comment',
+        kind: 'thread',
         trigger: 'review',
         event: eventName,
         thread,
@@ -35292,6 +35292,11 @@ const COMMENT_EDIT_INTERVAL_MS = 5_000;
  * warnings; they never change the run's outcome.
  */
 class TrackingComment {
+    lastWrite = Number.NEGATIVE_INFINITY;
+    writing = Promise.resolve();
+    pendingWait;
+    dirty = false;
+    failures = 0;
     github;
     place;
     commentId;
@@ -35299,21 +35304,14 @@ class TrackingComment {
     clock;
     warn;
     minIntervalMs;
-    lastWrite = Number.NEGATIVE_INFINITY;
-    writing = Promise.resolve();
-    pendingWait;
-    dirty = false;
-    failures = 0;
-    constructor(github, 
-    /** An issue's (or pull request's) number, or a review thread on a pull request's code. */
-    place, commentId, state, clock, warn, minIntervalMs = COMMENT_EDIT_INTERVAL_MS) {
-        this.github = github;
-        this.place = place;
-        this.commentId = commentId;
-        this.state = state;
-        this.clock = clock;
-        this.warn = warn;
-        this.minIntervalMs = minIntervalMs;
+    constructor(options) {
+        this.github = options.github;
+        this.place = options.place;
+        this.commentId = options.commentId;
+        this.state = options.state;
+        this.clock = options.clock;
+        this.warn = options.warn;
+        this.minIntervalMs = options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS;
     }
     /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
     async open() {
@@ -35432,7 +35430,30 @@ const ALLOWED_BOT = { role: 'allowed-bots', permission: 'write' };
  * a reason to skip when the commenter may not trigger runs.
  */
 async function prepareCommentRun(trigger, settings, deps) {
-    const { github } = deps;
+    const refusal = await authorize(trigger, settings, deps.github);
+    if (refusal)
+        return { skip: refusal };
+    await acknowledge(trigger, deps);
+    const key = {
+        secret: settings.apiToken,
+        repository: settings.context.repository,
+        issueNumber: trigger.thread.number
+    };
+    const resume = await findRunToResume(trigger, settings, deps, key);
+    const prompt = await buildPrompt(trigger, settings, deps, resume !== undefined);
+    // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
+    // pull request's conversation) gets a comment of its own there.
+    const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId;
+    const tracking = settings.comment
+        ? trackingComment(trigger, settings, deps, key, {
+            commentId: samePlace ? resume.id : undefined,
+            resumed: resume !== undefined
+        })
+        : undefined;
+    return { prompt, resumeRunId: resume?.runId, tracking };
+}
+/** Why the author may not trigger a run, or undefined when they may. */
+async function authorize(trigger, settings, github) {
     const login = trigger.author.login;
     // A bot that allowed-bots names is let in by the workflow's author: an app has no collaborator
     // permission to read.
@@ -35441,54 +35462,64 @@ async function prepareCommentRun(trigger, settings, deps) {
         : await github.permission(login).catch((error) => {
             throw new Error(`Could not read @${login}'s permission on ${settings.context.repository} (${error.message}); the run is not started. The workflow needs the default token permissions, or a github-token that can read collaborators.`);
         });
-    if (!TRIGGERING_ROLES.has(permission.role) && !TRIGGERING_PERMISSIONS.has(permission.permission)) {
-        return {
-            skip: `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`
-        };
-    }
+    if (TRIGGERING_ROLES.has(permission.role) || TRIGGERING_PERMISSIONS.has(permission.permission))
+        return undefined;
+    return `@${login} has ${permission.role} permission on ${settings.context.repository}; write, maintain or admin is needed to trigger a run.`;
+}
+/** 👀 on the request (or on the thread when the event has no comment): a failure only warns. */
+async function acknowledge(trigger, deps) {
     const acknowledged = trigger.commentId === undefined
         ? { issueNumber: trigger.thread.number }
         : trigger.code
             ? { reviewCommentId: trigger.commentId }
             : { commentId: trigger.commentId };
-    await github
+    await deps.github
         .react(acknowledged, 'eyes')
         .catch((error) => deps.warn(`Could not react to the comment: ${error.message}`));
-    // Only markers on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it,
-    // of a bot) that are signed for this thread with the API token are followed.
-    const identity = await github.identity();
-    const trusted = (author) => (identity ? author.login === identity : isBot(author));
-    const key = {
-        secret: settings.apiToken,
-        repository: settings.context.repository,
-        issueNumber: trigger.thread.number
-    };
+}
+function trackingComment(trigger, settings, deps, key, { commentId, resumed }) {
     // A request on the code is answered in its review thread; any other on the issue or pull request.
     const place = trigger.code
         ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
         : trigger.thread.number;
     const kind = trigger.code ? 'review' : 'issue';
-    const track = (commentId, resumed) => new TrackingComment(github, place, commentId, {
-        requestedBy: trigger.author,
-        instruction: trigger.instruction,
-        workflowRunUrl: workflowRunUrl(settings.context),
-        sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
-        entriesSeen: 0,
-        resumed,
-        triggerPhrase: settings.triggerPhrase
-    }, deps.clock, deps.warn);
-    // A pull request's run may be tracked on the pull request or in a review thread of its code.
+    return new TrackingComment({
+        github: deps.github,
+        place,
+        commentId,
+        state: {
+            requestedBy: trigger.author,
+            instruction: trigger.instruction,
+            workflowRunUrl: workflowRunUrl(settings.context),
+            sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
+            entriesSeen: 0,
+            resumed,
+            triggerPhrase: settings.triggerPhrase
+        },
+        clock: deps.clock,
+        warn: deps.warn
+    });
+}
+/**
+ * The thread's tracking comment whose run a follow-up resumes, unless `/codegen new`. Only markers
+ * on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it, of a bot) that
+ * are signed for this thread with the API token are followed.
+ */
+async function findRunToResume(trigger, settings, deps, key) {
+    const { github } = deps;
+    const identity = await github.identity();
+    const trusted = (author) => (identity ? author.login === identity : isBot(author));
     let comments;
     try {
-        comments = await github.listComments(trigger.thread.number);
-        if (trigger.thread.isPullRequest)
-            comments = byCreation([...comments, ...(await github.listReviewComments(trigger.thread.number))]);
+        comments = await threadComments(github, trigger.thread);
     }
     catch (error) {
         // Without the thread's comments the run to resume is unknown: starting a fresh one could fork it.
         const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${error.message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`;
-        if (settings.comment)
-            await track(undefined, false).finish(notStarted(message, deps.clock.now()));
+        if (settings.comment) {
+            const tracking = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false });
+            await tracking.finish(notStarted(message, deps.clock.now()));
+        }
         throw new Error(message, { cause: error });
     }
     const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId, comment) => verifyMarker(key, commentId, marker, comment.reviewThread === undefined ? 'issue' : 'review'));
@@ -35499,22 +35530,32 @@ async function prepareCommentRun(trigger, settings, deps) {
             which.push(`${ignored.length - 3} more`);
         deps.notice(`Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`);
     }
+    return resume;
+}
+/** A pull request's run may be tracked on the pull request or in a review thread of its code. */
+async function threadComments(github, thread) {
+    const comments = await github.listComments(thread.number);
+    if (!thread.isPullRequest)
+        return comments;
+    return byCreation([...comments, ...(await github.listReviewComments(thread.number))]);
+}
+async function buildPrompt(trigger, settings, deps, followUp) {
     // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
     const branches = trigger.pullRequest ??
         (trigger.thread.isPullRequest
-            ? await github.pullRequestBranches(trigger.thread.number).catch((error) => {
+            ? await deps.github.pullRequestBranches(trigger.thread.number).catch((error) => {
                 deps.warn(`Could not read the pull request's branches: ${error.message}`);
                 return undefined;
             })
             : undefined);
-    const prompt = buildCommentPrompt({
+    return buildCommentPrompt({
         standing: settings.prompt,
         instruction: trigger.instruction,
         thread: trigger.thread,
         author: trigger.author,
         repository: settings.context.repository,
         branches,
-        followUp: resume !== undefined,
+        followUp,
         trigger: trigger.trigger,
         label: trigger.label,
         assignee: trigger.assignee,
@@ -35522,13 +35563,6 @@ async function prepareCommentRun(trigger, settings, deps) {
         code: trigger.code,
         requestUrl: trigger.commentUrl
     });
-    // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
-    // pull request's conversation) gets a comment of its own there.
-    const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId;
-    const tracking = settings.comment
-        ? track(samePlace ? resume.id : undefined, resume !== undefined)
-        : undefined;
-    return { prompt, resumeRunId: resume?.runId, tracking };
 }
 function notStarted(error, now) {
     return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error };
@@ -37940,7 +37974,7 @@ function refusedRetryDelay(refusal) {
     return Math.max(refusal.backoffMs, slot);
 }
 
-;// CONCATENATED MODULE: ./src/report/redact.ts
+;// CONCATENATED MODULE: ./src/redact.ts
 /**
  * Secrets in every form the service's text could carry them: as they are, in any case, URL-encoded,
  * base64-encoded at any of the three alignments (standard and URL-safe alphabets), and broken by
@@ -38544,7 +38578,7 @@ class HttpAgentRunApi {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/check-summary.ts
+;// CONCATENATED MODULE: ./src/org/check-summary.ts
 
 const STATE_MARK = {
     ok: '✅ ok',
@@ -38626,7 +38660,7 @@ function setupOutputs(resolved) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/log-reader.ts
+;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
 
 /** The service's page size limit for the log endpoint. */
 const LOG_PAGE_LIMIT = 100;
@@ -38695,7 +38729,7 @@ class LogReader {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/status.ts
+;// CONCATENATED MODULE: ./src/agent-run/status.ts
 const CLASSES = {
     COMPLETE: 'success',
     COMPLETED: 'success',
@@ -38720,7 +38754,7 @@ function isKnownStatus(status) {
     return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
 }
 
-;// CONCATENATED MODULE: ./src/run/start.ts
+;// CONCATENATED MODULE: ./src/agent-run/start.ts
 
 
 
@@ -38866,7 +38900,7 @@ async function waitForRestart(deps, logs, runId, before, windowMs, deadline) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/run/pacing.ts
+;// CONCATENATED MODULE: ./src/agent-run/pacing.ts
 /** After a FINAL_ANSWER: look every second, or a fifth of the base when that is shorter. */
 const FAST_POLL_MS = 1_000;
 const FAST_POLL_SHARE = 1 / 5;
@@ -38899,7 +38933,7 @@ function paceNotice(baseMs, pace) {
         : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`;
 }
 
-;// CONCATENATED MODULE: ./src/run/watcher.ts
+;// CONCATENATED MODULE: ./src/agent-run/watcher.ts
 
 
 
@@ -39129,126 +39163,157 @@ class RunWatcher {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/agent-run.ts
+;// CONCATENATED MODULE: ./src/agent-run/agent-run.ts
 
 
 
 
 
+/** Starts the run the plan asks for, then follows it to its end (or the plan's wait), as plain data. */
 async function runAgent(plan, deps) {
     const startedAt = deps.clock.now();
     const deadline = startedAt + plan.timeoutMs;
     const mode = plan.resumeRunId === undefined ? 'create' : 'resume';
-    let repoId;
-    const report = (fields) => ({
+    const attempt = await startRun(plan, deps, deadline);
+    const base = {
         mode,
-        ...(repoId !== undefined ? { repoId } : {}),
-        status: fields.run?.status ?? '',
         startedAt,
-        endedAt: deps.clock.now(),
+        ...(attempt.repoId !== undefined ? { repoId: attempt.repoId } : {})
+    };
+    const fields = attempt.kind === 'started' ? await followRun(plan, deps, deadline, mode, attempt) : attempt.fields;
+    return toReport(base, deps.clock.now(), fields);
+}
+function toReport(base, endedAt, fields) {
+    return {
+        mode: base.mode,
+        ...(base.repoId !== undefined ? { repoId: base.repoId } : {}),
+        status: fields.run?.status ?? '',
+        startedAt: base.startedAt,
+        endedAt,
         entriesSeen: 0,
         ...fields
-    });
+    };
+}
+// ---------------------------------------------------------------------------------------------
+// Starting: create, resume or setup-commands, each sent exactly once
+/** What sending a create or resume needs: the service, the clock, the cancellation and notices. */
+function startDepsOf(deps) {
     const notice = (message) => deps.events.notice(message);
-    const startDeps = { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random };
-    let run;
-    let logs;
-    let skipEntries = 0;
-    let earlierResult;
-    // A resume whose fate was unknown and that the run was then seen to act on: no staleness to wait out.
-    let restarted = false;
+    return { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random };
+}
+async function startRun(plan, deps, deadline) {
+    let repoId;
     try {
-        if (plan.resumeRunId !== undefined) {
-            logs = new LogReader(deps.api, plan.resumeRunId, notice);
-            // The result it ended with: a new one proves the resume took effect.
-            earlierResult = (await deps.api.getRun(plan.resumeRunId, { deadline })).result ?? null;
-            const before = await countLogEntries(logs, deadline);
-            skipEntries = before.count;
-            const resumed = await resumeRunOnce(startDeps, logs, {
-                agent_run_id: plan.resumeRunId,
-                prompt: plan.prompt,
-                ...(plan.images.length ? { images: plan.images } : {})
-            }, before, resumeGraceMs(plan.pollIntervalMs), deadline);
-            run = resumed.run;
-            restarted = resumed.restarted;
-        }
-        else if (plan.setupCommands) {
-            repoId =
-                plan.repoId ??
-                    (await lookUpRepository({ ...plan, repositoryRequired: true }, deps.api, deadline, notice));
-            if (!deps.setupCommands)
-                throw new Error('runAgent: a setup-commands plan needs deps.setupCommands');
-            const answer = await deps.setupCommands.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
-            run = await deps.api.getRun(answer.agent_run_id, { deadline });
-            logs = new LogReader(deps.api, run.id, notice);
-        }
-        else {
-            repoId = plan.repoId ?? (await lookUpRepository(plan, deps.api, deadline, notice));
-            const key = newIdempotencyKey();
-            const created = await createRunOnce(startDeps, {
-                prompt: plan.prompt,
-                ...(repoId !== undefined ? { repo_id: repoId } : {}),
-                ...(plan.images.length ? { images: plan.images } : {}),
-                ...(plan.model ? { model: plan.model } : {}),
-                ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-                metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
-            }, key, deadline);
-            run = created.run;
-            logs = new LogReader(deps.api, run.id, notice);
-        }
+        if (plan.resumeRunId !== undefined)
+            return { kind: 'started', ...(await resume(plan, plan.resumeRunId, deps, deadline)) };
+        const { notice } = startDepsOf(deps);
+        const lookUp = plan.setupCommands ? { ...plan, repositoryRequired: true } : plan;
+        repoId = plan.repoId ?? (await lookUpRepository(lookUp, deps.api, deadline, notice));
+        const run = plan.setupCommands
+            ? await startSetupCommands(plan, repoId, deps, deadline)
+            : await create(plan, repoId, deps, deadline);
+        return {
+            kind: 'started',
+            run,
+            logs: new LogReader(deps.api, run.id, notice),
+            skipEntries: 0,
+            repoId,
+            restarted: false
+        };
     }
     catch (error) {
-        return report(failedBeforeRun(error));
+        return { kind: 'not-started', fields: failedBeforeRun(error), repoId };
     }
+}
+async function resume(plan, runId, deps, deadline) {
+    const startDeps = startDepsOf(deps);
+    const logs = new LogReader(deps.api, runId, startDeps.notice);
+    // The result it ended with: a new one proves the resume took effect.
+    const earlierResult = (await deps.api.getRun(runId, { deadline })).result ?? null;
+    const before = await countLogEntries(logs, deadline);
+    const request = {
+        agent_run_id: runId,
+        prompt: plan.prompt,
+        ...(plan.images.length ? { images: plan.images } : {})
+    };
+    const grace = resumeGraceMs(plan.pollIntervalMs);
+    const resumed = await resumeRunOnce(startDeps, logs, request, before, grace, deadline);
+    return { run: resumed.run, logs, skipEntries: before.count, earlierResult, restarted: resumed.restarted };
+}
+async function startSetupCommands(plan, repoId, deps, deadline) {
+    if (!deps.setupCommands)
+        throw new Error('runAgent: a setup-commands plan needs deps.setupCommands');
+    const answer = await deps.setupCommands.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
+    return deps.api.getRun(answer.agent_run_id, { deadline });
+}
+async function create(plan, repoId, deps, deadline) {
+    const key = newIdempotencyKey();
+    const request = {
+        prompt: plan.prompt,
+        ...(repoId !== undefined ? { repo_id: repoId } : {}),
+        ...(plan.images.length ? { images: plan.images } : {}),
+        ...(plan.model ? { model: plan.model } : {}),
+        ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+        metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+    };
+    return (await createRunOnce(startDepsOf(deps), request, key, deadline)).run;
+}
+// ---------------------------------------------------------------------------------------------
+// Following: watch the run, then say how it ended
+async function followRun(plan, deps, deadline, mode, started) {
+    const { run } = started;
     // What the step has shown so far: a failure after the run started still reports it.
     const seen = { status: run.status ?? null, entries: 0 };
     try {
         deps.events.started(run, mode);
         // A resume's answer may still carry the earlier ending: not the follow-up's.
         if (!plan.wait)
-            return report({ outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run });
-        const watcher = new RunWatcher(deps.api, logs, deps.clock, noting(deps.events, seen), deps.signal);
+            return { outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run };
+        const watcher = new RunWatcher(deps.api, started.logs, deps.clock, noting(deps.events, seen), deps.signal);
         const watched = await watcher.watch({
             runId: run.id,
             deadline,
             pollIntervalMs: plan.pollIntervalMs,
-            skipEntries,
+            skipEntries: started.skipEntries,
             initialStatus: run.status ?? null,
-            ...(mode === 'resume' && !restarted ? { resumedAt: deps.clock.now(), earlierResult } : {})
+            ...(mode === 'resume' && !started.restarted
+                ? { resumedAt: deps.clock.now(), earlierResult: started.earlierResult }
+                : {})
         });
-        const status = watched.status ?? '';
-        if (!watched.restarted)
-            return notRestarted(run, watched, report);
-        const finalRun = watched.run ?? { ...run, status: watched.status };
-        const statusClass = classifyStatus(status);
-        // A run seen ended in the last read counts as ended, whatever stopped the wait.
-        const outcome = watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass;
-        return report({ outcome, run: finalRun, status, entriesSeen: watched.entriesSeen });
+        return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched);
     }
     catch (error) {
-        return report({
+        return {
             ...failedAfterStart(error),
             run: { ...run, status: seen.status },
             status: seen.status ?? '',
             entriesSeen: seen.entries
-        });
+        };
     }
+}
+function howItEnded(run, watched) {
+    const status = watched.status ?? '';
+    const finalRun = watched.run ?? { ...run, status: watched.status };
+    const statusClass = classifyStatus(status);
+    // A run seen ended in the last read counts as ended, whatever stopped the wait.
+    const outcome = watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass;
+    return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen };
 }
 /**
  * A resumed run that never showed a sign of restarting still carries its earlier ending: that is
  * reported as what it is, never as the follow-up's result.
  */
-function notRestarted(run, watched, report) {
+function notRestarted(run, watched) {
     const earlier = withoutEnding(watched.run ?? run);
     const status = watched.status ?? '';
     const common = { run: earlier, status, entriesSeen: watched.entriesSeen };
     if (watched.ending !== 'ended')
-        return report({ outcome: watched.ending, ...common });
-    return report({
+        return { outcome: watched.ending, ...common };
+    return {
         outcome: 'error',
         ...common,
         error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
-    });
+    };
 }
 /** The run without what its earlier ending left: result, summary, pull requests. */
 function withoutEnding(run) {
@@ -39683,7 +39748,7 @@ async function runOnOrganization(plan, settings, deps) {
     return { report: await diagnose(report, apis, used, options), orgId: found.orgId };
 }
 
-;// CONCATENATED MODULE: ./src/run/fan-out.ts
+;// CONCATENATED MODULE: ./src/agent-run/fan-out.ts
 /** One listener that passes every event on to several (the console mirror and the tracking comment). */
 function fanOut(...listeners) {
     return {
@@ -39705,7 +39770,7 @@ function redacting(listener, redact) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/outcome.ts
+;// CONCATENATED MODULE: ./src/agent-run/outcome.ts
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
 function failureReason(outcome, failOn, pullRequestCount) {
     switch (outcome) {
@@ -39728,18 +39793,11 @@ function failureReason(outcome, failOn, pullRequestCount) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/console-text.ts
-
+;// CONCATENATED MODULE: ./src/runner/commands.ts
 /**
- * Console lines built from the service's text. The runner has two command parsers: `::name` after
- * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
- * So service text is cut at every line break, stripped of control characters, each line starts
- * with our own prefix, never with the service's characters, and every `##[` gets an invisible
- * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
+ * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
+ * in a line. What breaks each lives here, beside the console that must never carry them.
  */
-// eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
 const LEGACY_COMMAND = /##\[/g;
 /** U+2060 WORD JOINER: invisible, and not part of `##[`. */
 const BROKEN_LEGACY_COMMAND = '##\u2060[';
@@ -39752,6 +39810,20 @@ const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::
 function noCommands(text) {
     return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
 }
+
+;// CONCATENATED MODULE: ./src/report/console-text.ts
+
+
+/**
+ * Console lines built from the service's text. The runner has two command parsers: `::name` after
+ * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
+ * So service text is cut at every line break, stripped of control characters, each line starts
+ * with our own prefix, never with the service's characters, and every `##[` gets an invisible
+ * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
+ */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
 /** Service text made safe to print inside one of our lines. */
 function inlineText(text) {
     return text
@@ -40433,20 +40505,20 @@ async function runAction(environment) {
     const deadline = environment.clock.now() + settings.timeoutMs;
     const githubStop = stopGitHub(environment, deadline);
     try {
-        return await followRun(environment, settings, secrets, apis, deadline, githubStop);
+        return await action_followRun(environment, settings, secrets, apis, deadline, githubStop);
     }
     finally {
         githubStop.dispose();
     }
 }
-async function followRun(environment, settings, secrets, apis, deadline, githubStop) {
+async function action_followRun(environment, settings, secrets, apis, deadline, githubStop) {
     const { runner } = environment;
     const mirror = new LogMirror(runner, {
         toConsole: settings.mirrorToConsole,
         keepEntries: settings.mirrorToSummary,
         openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
     });
-    const start = await decideStart(settings, environment, githubStop);
+    const start = await decideStart(settings, environment, githubStop, secrets);
     if ('report' in start)
         return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {});
     const { tracking } = start;
@@ -40510,8 +40582,11 @@ function afterCancelled({ signal, clock }, ms) {
  * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
  * gets its report here.
  */
-async function decideStart(settings, environment, githubStop) {
+async function decideStart(settings, environment, githubStop, secrets) {
     const { runner, clock } = environment;
+    // What GitHub answers (an error's message, a comment it quotes) may carry a token: redacted too.
+    const warn = (message) => runner.warning(redactText(message, secrets));
+    const notice = (message) => runner.notice(redactText(message, secrets));
     const context = settings.context;
     const trigger = readTrigger(context.eventName, isTriggerEvent(context.eventName, settings.labelTrigger)
         ? environment.readEventPayload(context.eventPath)
@@ -40537,12 +40612,11 @@ async function decideStart(settings, environment, githubStop) {
         }
     });
     const skip = (reason) => {
-        runner.notice(`No agent run: ${reason}`);
+        notice(`No agent run: ${reason}`);
         return notStarted({ outcome: 'skipped', reason });
     };
     if (trigger.kind === 'skip')
         return skip(trigger.reason);
-    const warn = (message) => runner.warning(message);
     // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
     const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
     let prepared;
@@ -40559,7 +40633,7 @@ async function decideStart(settings, environment, githubStop) {
             github,
             clock,
             warn,
-            notice: message => runner.notice(message)
+            notice
         });
     }
     catch (error) {
@@ -40657,7 +40731,7 @@ function failureMessage(report, settings) {
     return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`;
 }
 
-;// CONCATENATED MODULE: ./src/runner/clock.ts
+;// CONCATENATED MODULE: ./src/clock.ts
 
 function wait(ms, signal) {
     return new Promise((resolve, reject) => {
