@@ -25,9 +25,27 @@ function newestSource() {
   return newest
 }
 
+const git = args =>
+  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+
+/**
+ * True when the committed bundle stands as it was committed, for the source as it was committed, and
+ * was committed no earlier than that source: CI checks that a committed dist/ is the build of the
+ * committed src/. A fresh clone's file times say nothing (git writes dist/ before src/).
+ */
+function committedBundleIsCurrent() {
+  try {
+    if (git(['status', '--porcelain', '--', 'src', 'dist', 'package-lock.json']) !== '') return false
+    const lastChange = paths => Number(git(['log', '-1', '--format=%ct', '--', ...paths]) || 0)
+    return lastChange(['dist']) >= lastChange(['src', 'package-lock.json'])
+  } catch {
+    return false // not a git checkout: the file times decide
+  }
+}
+
 export default function bundleIfStale() {
   const bundle = join(root, 'dist', 'index.js')
-  if (existsSync(bundle) && statSync(bundle).mtimeMs >= newestSource()) return
+  if (existsSync(bundle) && (committedBundleIsCurrent() || statSync(bundle).mtimeMs >= newestSource())) return
   process.stderr.write('\ndist/index.js is older than src/: rebuilding it (npm run bundle)\n')
   execFileSync('npm', ['run', '--silent', 'bundle'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
 }
