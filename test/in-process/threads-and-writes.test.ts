@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { runAction, type ActionEnvironment } from '../../src/action.js'
 import { readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
-import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
-import { AgentRunEmulator, scenario, type EmulatorOptions } from '../emulator/index.js'
+import { scenario } from '../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
-import { FakeRunner } from '../support/fake-runner.js'
+import { InProcessWorld } from '../support/in-process-world.js'
 import { labeledEvent, reviewCommentEvent } from '../support/webhooks.js'
 
 /**
@@ -18,72 +13,17 @@ import { labeledEvent, reviewCommentEvent } from '../support/webhooks.js'
  * on loopback. What the runner would show: outputs, summary, console lines, the step's failure.
  */
 
-const TOKEN = 'emulator-token'
-let clock: FakeClock
-let emulator: AgentRunEmulator | undefined
+const world = new InProcessWorld()
 let github: FakeGitHub | undefined
-let temp: string
-
-async function startEmulator(options: EmulatorOptions = {}): Promise<AgentRunEmulator> {
-  emulator = new AgentRunEmulator({ now: () => clock.now(), ...options })
-  await emulator.start()
-  return emulator
-}
-
-beforeEach(() => {
-  clock = new FakeClock()
-  temp = mkdtempSync(join(tmpdir(), 'codegen-action-'))
-})
 
 afterEach(async () => {
-  await Promise.all([emulator?.stop(), github?.stop()])
-  emulator = undefined
+  await github?.stop()
   github = undefined
-  rmSync(temp, { recursive: true, force: true })
 })
-
-interface Step {
-  runner: FakeRunner
-  failure: string | undefined
-}
-
-async function step(
-  inputs: Partial<Record<InputName, string>>,
-  options: { env?: Record<string, string>; event?: { name: string; payload: unknown } } = {}
-): Promise<Step> {
-  const runner = new FakeRunner({
-    'api-token': TOKEN,
-    'base-url': emulator!.baseUrl,
-    prompt: 'Fix the failing test',
-    'timeout-minutes': '5',
-    'poll-interval': '5',
-    ...inputs
-  })
-  const environment: ActionEnvironment = {
-    runner,
-    env: {
-      GITHUB_REPOSITORY: 'octo-org/octo-repo',
-      GITHUB_RUN_ID: '4242',
-      GITHUB_EVENT_NAME: options.event?.name ?? 'workflow_dispatch',
-      GITHUB_EVENT_PATH: join(temp, 'event.json'),
-      GITHUB_WORKSPACE: temp,
-      RUNNER_TEMP: temp,
-      ...options.env
-    },
-    clock,
-    signal: new AbortController().signal,
-    openLogFile,
-    readEventPayload: () => options.event?.payload ?? {}
-  }
-  const failure = await runAction(environment)
-  return { runner, failure }
-}
-
-const routes = (...names: string[]) => emulator!.requests.filter(request => names.includes(request.route))
 
 describe('a /codegen comment on the code of a pull request', () => {
   beforeEach(async () => {
-    await startEmulator()
+    await world.startEmulator()
     github = new FakeGitHub({ permissions: { alice: 'write' } })
     await github.start()
     github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
@@ -103,33 +43,33 @@ describe('a /codegen comment on the code of a pull request', () => {
   }
 
   const onEvent = (event: { name: string; payload: unknown }) =>
-    step(
+    world.step(
       { 'github-token': 'github-token', 'org-id': '1', prompt: '' },
       { event, env: { GITHUB_API_URL: github!.baseUrl } }
     )
   const replies = () => github!.reviewComments(7).filter(c => c.body.startsWith(OWN_COMMENT_MARK))
 
   test('answers in the review thread, and a reply there resumes the run in the same reply', async () => {
-    emulator!.queueScript(scenario('success'))
+    world.emulator.queueScript(scenario('success'))
     const first = reviewComment('/codegen start the index at 0 again')
     const { runner, failure } = await onEvent(first.event)
     expect(failure).toBeUndefined()
     expect(runner.outputs).toMatchObject({ outcome: 'success', trigger: 'review-comment' })
     const [tracking] = replies()
     expect(tracking).toMatchObject({ in_reply_to_id: first.stored.id, path: 'src/parser.ts' })
-    expect(readMarker(tracking!.body)?.runId).toBe(emulator!.runs()[0]!.id)
+    expect(readMarker(tracking!.body)?.runId).toBe(world.emulator.runs()[0]!.id)
     expect(tracking!.body).toContain('✅ **succeeded**')
     expect(github!.comments(7).filter(c => c.body.startsWith(OWN_COMMENT_MARK))).toEqual([])
     expect(github!.reactions).toEqual([
       expect.objectContaining({ target: { reviewCommentId: first.stored.id }, content: 'eyes' })
     ])
 
-    emulator!.queueScript(scenario('success'))
+    world.emulator.queueScript(scenario('success'))
     const reply = reviewComment('/codegen and add a test for it', tracking!.id)
     const second = await onEvent(reply.event)
     expect(second.failure).toBeUndefined()
-    expect(routes('create')).toHaveLength(1)
-    expect(routes('resume')[0]!.body).toMatchObject({ agent_run_id: emulator!.runs()[0]!.id })
+    expect(world.routes('create')).toHaveLength(1)
+    expect(world.routes('resume')[0]!.body).toMatchObject({ agent_run_id: world.emulator.runs()[0]!.id })
     expect(replies().map(c => c.id)).toEqual([tracking!.id])
     expect(github!.reactions.at(-1)).toMatchObject({ target: { reviewCommentId: reply.stored.id } })
   })
@@ -139,13 +79,13 @@ describe('a /codegen comment on the code of a pull request', () => {
     const { runner, failure } = await onEvent(reviewComment('/codegen fix').event)
     expect(failure).toMatch(/^Could not read the comments of #7 to find its tracking comment/)
     expect(runner.outputs['outcome']).toBe('error')
-    expect(emulator!.requests).toEqual([])
+    expect(world.emulator.requests).toEqual([])
     expect(replies()[0]!.body).toContain('⚠️ could not be followed')
   })
 
   test('a refused reaction on a review comment is a warning only', async () => {
     github!.injectClientError(1, /pulls\/comments\/\d+\/reactions/, 403, 'Forbidden')
-    emulator!.queueScript(scenario('success'))
+    world.emulator.queueScript(scenario('success'))
     const { runner, failure } = await onEvent(reviewComment('/codegen fix').event)
     expect(failure).toBeUndefined()
     expect(runner.lines.some(line => line.startsWith('warning: Could not react to the comment'))).toBe(true)
@@ -155,7 +95,7 @@ describe('a /codegen comment on the code of a pull request', () => {
 
 describe('GitHub on a trigger event', () => {
   beforeEach(async () => {
-    await startEmulator()
+    await world.startEmulator()
     github = new FakeGitHub({ permissions: { alice: 'write' } })
     await github.start()
   })
@@ -164,14 +104,14 @@ describe('GitHub on a trigger event', () => {
     event: { name: string; payload: unknown },
     inputs: Partial<Record<InputName, string>> = {}
   ) =>
-    step(
+    world.step(
       { 'github-token': 'github-token', 'org-id': '1', prompt: '', ...inputs },
       { event, env: { GITHUB_API_URL: github!.baseUrl } }
     )
 
   test('a labelled issue: the reaction is on the issue itself', async () => {
     github!.addLabel(9, 'codegen')
-    emulator!.queueScript(scenario('success'))
+    world.emulator.queueScript(scenario('success'))
     const { runner, failure } = await onEvent(labeledEvent({ label: 'codegen', number: 9 }), {
       'label-trigger': 'codegen'
     })
@@ -183,12 +123,12 @@ describe('GitHub on a trigger event', () => {
   })
 
   test('a secondary rate limit is waited out, with a warning that names the call', async () => {
-    // The Octokit throttle compares its wait with the wall clock (Date.now), not the injected one:
-    // start the fake clock at the wall's time so the deadline is the same on both.
-    clock = new FakeClock(Date.now())
+    // The Octokit throttle compares its wait with the wall world.clock (Date.now), not the injected one:
+    // start the fake world.clock at the wall's time so the deadline is the same on both.
+    world.clock = new FakeClock(Date.now())
     github!.injectSecondaryRateLimit(1, /collaborators/, 1)
     github!.addLabel(9, 'codegen')
-    emulator!.queueScript(scenario('success'))
+    world.emulator.queueScript(scenario('success'))
     const { runner, failure } = await onEvent(labeledEvent({ label: 'codegen', number: 9 }), {
       'label-trigger': 'codegen'
     })
@@ -198,11 +138,11 @@ describe('GitHub on a trigger event', () => {
         /^warning: GitHub secondary rate limit on GET .*collaborators.*: retrying in 1 s$/.test(line)
       )
     ).toBe(true)
-    expect(routes('create')).toHaveLength(1)
+    expect(world.routes('create')).toHaveLength(1)
   })
 
   test('a secondary rate limit longer than the time left is not waited out', async () => {
-    clock = new FakeClock(Date.now())
+    world.clock = new FakeClock(Date.now())
     github!.injectSecondaryRateLimit(5, /collaborators/, 3600)
     github!.addLabel(9, 'codegen')
     const { runner, failure } = await onEvent(labeledEvent({ label: 'codegen', number: 9 }), {
@@ -216,28 +156,28 @@ describe('GitHub on a trigger event', () => {
         )
       )
     ).toBe(true)
-    expect(routes('create')).toHaveLength(0)
+    expect(world.routes('create')).toHaveLength(0)
   })
 })
 
 describe('writes whose fate stays unknown', () => {
   test('a create lost on every send ends in an error that says no run was created', async () => {
-    await startEmulator({ rateLimits: false })
-    emulator!.injectFaults({ route: 'create', times: 100, fault: { kind: 'reset-before' } })
-    const { runner, failure } = await step({ 'org-id': '1', 'repo-id': '101' })
+    await world.startEmulator({ rateLimits: false })
+    world.emulator.injectFaults({ route: 'create', times: 100, fault: { kind: 'reset-before' } })
+    const { runner, failure } = await world.step({ 'org-id': '1', 'repo-id': '101' })
     expect(failure).toMatch(/\(sent \d+ times; no run was created\)/)
-    expect(emulator!.runs()).toHaveLength(0)
-    expect(routes('list-runs').length).toBeGreaterThan(0)
+    expect(world.emulator.runs()).toHaveLength(0)
+    expect(world.routes('list-runs').length).toBeGreaterThan(0)
     expect(runner.outputs).toMatchObject({ outcome: 'error', 'agent-run-id': '' })
   })
 
   test('a resume lost on every send ends in an error that says the run did not restart', async () => {
-    await startEmulator({ rateLimits: false })
-    emulator!.queueScript(scenario('success'))
-    const runId = (await step({ 'org-id': '1' })).runner.outputs['agent-run-id']!
-    emulator!.injectFaults({ route: 'resume', times: 100, fault: { kind: 'reset-before' } })
-    const { failure } = await step({ 'org-id': '1', 'agent-run-id': runId, prompt: 'Again' })
+    await world.startEmulator({ rateLimits: false })
+    world.emulator.queueScript(scenario('success'))
+    const runId = (await world.step({ 'org-id': '1' })).runner.outputs['agent-run-id']!
+    world.emulator.injectFaults({ route: 'resume', times: 100, fault: { kind: 'reset-before' } })
+    const { failure } = await world.step({ 'org-id': '1', 'agent-run-id': runId, prompt: 'Again' })
     expect(failure).toMatch(/\(sent \d+ times; the run did not restart\)/)
-    expect(emulator!.run(Number(runId))!.resumes).toHaveLength(0)
+    expect(world.emulator.run(Number(runId))!.resumes).toHaveLength(0)
   })
 })

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runAction, type ActionEnvironment } from '../../src/action.js'
+import { openLogFile } from '../../src/runner/log-file.js'
+import type { InputName } from '../../src/settings/settings.js'
+import { AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
+import { FakeClock } from './fake-clock.js'
+import { FakeRunner } from './fake-runner.js'
+
+export const TOKEN = 'emulator-token'
+
+export interface Step {
+  runner: FakeRunner
+  failure: string | undefined
+}
+
+export interface StepOptions {
+  env?: Record<string, string>
+  event?: { name: string; payload: unknown }
+}
+
+/**
+ * A test file's world for runAction in process: a fake clock shared with the emulator (real HTTP on
+ * loopback), a temp folder for the runner's files, and a step run with a fake runner. It registers
+ * its own hooks: each test gets a new clock and folder, and what it started is stopped after it.
+ */
+export class InProcessWorld {
+  /** Replaceable within a test (the emulator reads it through the world). */
+  clock = new FakeClock()
+  temp = ''
+  private started?: AgentRunEmulator
+
+  constructor() {
+    beforeEach(() => {
+      this.clock = new FakeClock()
+      this.temp = mkdtempSync(join(tmpdir(), 'codegen-action-'))
+    })
+    afterEach(async () => {
+      await this.started?.stop()
+      this.started = undefined
+      rmSync(this.temp, { recursive: true, force: true })
+    })
+  }
+
+  get emulator(): AgentRunEmulator {
+    if (!this.started) throw new Error('startEmulator() first')
+    return this.started
+  }
+
+  async startEmulator(options: EmulatorOptions = {}): Promise<AgentRunEmulator> {
+    this.started = new AgentRunEmulator({ now: () => this.clock.now(), ...options })
+    await this.started.start()
+    return this.started
+  }
+
+  /** One step of the action: the inputs over defaults for a run on the emulator. */
+  async step(inputs: Partial<Record<InputName, string>>, options: StepOptions = {}): Promise<Step> {
+    const runner = new FakeRunner({
+      'api-token': TOKEN,
+      'base-url': this.emulator.baseUrl,
+      prompt: 'Fix the failing test',
+      'timeout-minutes': '5',
+      'poll-interval': '5',
+      ...inputs
+    })
+    const environment: ActionEnvironment = {
+      runner,
+      env: {
+        GITHUB_REPOSITORY: 'octo-org/octo-repo',
+        GITHUB_RUN_ID: '4242',
+        GITHUB_EVENT_NAME: options.event?.name ?? 'workflow_dispatch',
+        GITHUB_EVENT_PATH: join(this.temp, 'event.json'),
+        GITHUB_WORKSPACE: this.temp,
+        RUNNER_TEMP: this.temp,
+        ...options.env
+      },
+      clock: this.clock,
+      signal: new AbortController().signal,
+      openLogFile,
+      readEventPayload: () => options.event?.payload ?? {}
+    }
+    const failure = await runAction(environment)
+    return { runner, failure }
+  }
+
+  /** The requests the emulator received on these routes. */
+  routes(...names: string[]): AgentRunEmulator['requests'] {
+    return this.emulator.requests.filter(request => names.includes(request.route))
+  }
+}
