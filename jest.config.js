@@ -22,7 +22,7 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes and loopback servers, not on the CPU: more workers than
   // cores (jest's default on 2 cores is a single worker), the longest files first.
-  maxWorkers: 6,
+  maxWorkers: 8,
   testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],
