@@ -1,6 +1,5 @@
-import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
-import { FakeGitHub, type FakeReviewComment, type NewReviewComment } from '../github-fake/index.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+import type { FakeReviewComment, NewReviewComment } from '../github-fake/index.js'
+import { emulator, fast, github, onEvent } from '../support/comment-world.js'
 import { markerLine, markerSignature, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import {
@@ -18,14 +17,9 @@ import {
  * fake GitHub, all on loopback; the events are GitHub's own webhook examples.
  */
 
-let emulator: AgentRunEmulator
-let github: FakeGitHub
-
-beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-  github = new FakeGitHub({ permissions: { alice: 'write', bob: 'admin', reader: 'read', tri: 'triage' } })
-  await github.start()
+// The comment workflow's world (emulator, fake GitHub and the bundled action, fresh for each test),
+// with the pull request these events are about.
+beforeEach(() => {
   github.addPullRequest({
     number: 7,
     title: 'Parse quoted fields',
@@ -34,32 +28,6 @@ beforeEach(async () => {
     base: 'main'
   })
 })
-
-afterEach(async () => {
-  await Promise.all([emulator.stop(), github.stop()])
-})
-
-const fast = (name: string): RunScript => scenario(name, 20)
-
-function onEvent(
-  event: { name: string; payload: unknown },
-  inputs: Record<string, string> = {}
-): Promise<RunnerResult> {
-  return runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      'github-token': 'github-token',
-      'poll-interval': '0.1',
-      'timeout-minutes': '1',
-      ...inputs
-    },
-    env: { GITHUB_API_URL: github.baseUrl },
-    event,
-    killAfterMs: 60_000
-  })
-}
 
 const creates = () => emulator.requests.filter(request => request.route === 'create')
 const resumes = () => emulator.requests.filter(request => request.route === 'resume')
