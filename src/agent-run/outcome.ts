@@ -1,12 +1,22 @@
 import type { FailCondition } from '../settings/settings.js'
 
 /**
- * What became of the step: the run's ending (success, failure, paused), or the step's own
- * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
- * service could not be used).
+ * What became of the step: the run's ending (success, failure, paused), what its answer said when
+ * one was asked (rejected: the verdict is fail; invalid-output: no valid answer, repairs included),
+ * or the step's own (timeout, started when not waiting, skipped when not triggered, cancelled,
+ * error when the service could not be used).
  */
 export type Outcome =
-  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
+  | 'success'
+  | 'failure'
+  | 'timeout'
+  | 'paused'
+  | 'rejected'
+  | 'invalid-output'
+  | 'started'
+  | 'skipped'
+  | 'cancelled'
+  | 'error'
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
 export function failureReason(
@@ -25,6 +35,10 @@ export function failureReason(
       return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined
     case 'paused':
       return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined
+    case 'rejected':
+      return failOn.has('rejected') ? "The agent's verdict is fail." : undefined
+    case 'invalid-output':
+      return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined
     case 'success':
       return failOn.has('no-pull-request') && pullRequestCount === 0
         ? 'The agent run ended without a pull request (fail-on: no-pull-request).'

@@ -159,6 +159,8 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   failure: '❌ **failed**',
   timeout: '⏱️ was still working when the workflow stopped waiting',
   paused: '⏸️ **paused**, waiting for a follow-up',
+  rejected: '👎 **rejected**: its verdict is fail',
+  'invalid-output': '❔ ended **without a valid answer**',
   started: '🚀 started',
   skipped: '⏭️ skipped',
   cancelled: '🛑 was left running: the workflow job was cancelled',

@@ -42,6 +42,8 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   failure: '❌ Agent run failed',
   timeout: '⏱️ Agent run still working when the wait timed out',
   paused: '⏸️ Agent run paused, waiting for a follow-up',
+  rejected: '👎 Agent run’s verdict: fail',
+  'invalid-output': '❔ Agent run ended without a valid answer',
   started: '🚀 Agent run started',
   skipped: '⏭️ Agent run skipped',
   cancelled: '🛑 Job cancelled while following the agent run',
