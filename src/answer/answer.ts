@@ -29,6 +29,14 @@ export type Answer =
     }
   | { valid: false; problem: AnswerProblem }
 
+/** What became of the answer of a run that was asked for one: plain data for the reporters. */
+export interface AnswerReport {
+  /** The last result's answer (the repaired one when repairs were asked). */
+  answer: Answer
+  /** Why each repair follow-up was sent, in order (problemLine of the answer it repaired). */
+  repairs: string[]
+}
+
 /** The answer in a run's final result, checked against the schema. */
 export function readAnswer(result: string | null | undefined, spec: AnswerSpec): Answer {
   const extracted = extractAnswer(result ?? '')
