@@ -2,7 +2,7 @@ import { problemLine, readAnswer, type AnswerSpec } from '../../src/answer/answe
 import { answerFormatSection, repairPrompt, withAnswerFormat } from '../../src/answer/prompt.js'
 import { answerSchema, compileSchema, VERDICT_SCHEMA, type JsonSchema } from '../../src/answer/schema.js'
 import { extractAnswer } from '../../src/answer/extract.js'
-import { readerText } from '../support/render-markdown.js'
+import { readerText } from '../../scripts/render-markdown.js'
 
 function spec(verdict: boolean, given?: JsonSchema, retries = 1): AnswerSpec {
   const schema = answerSchema(verdict, given)

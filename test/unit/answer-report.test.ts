@@ -6,7 +6,7 @@ import {
   verdictMarkdown,
   verdictRow
 } from '../../src/report/answer-text.js'
-import { readerText, renderMarkdown } from '../support/render-markdown.js'
+import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 
 const verdictAnswer = (verdict: 'pass' | 'fail', reason: string): Answer => ({
   valid: true,
