@@ -1,11 +1,55 @@
 import type { AgentRunApi, CallOptions } from '../api/client.js'
 import { CancelledError, DeadlineError } from '../api/errors.js'
-import type { Pace } from '../api/rate-budget.js'
 import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
 import type { Clock } from '../clock.js'
+import type { RunEvents } from '../model.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { nextLook, paceNotice } from './pacing.js'
 import { classifyStatus, isKnownStatus } from './status.js'
+
+/**
+ * The poll loop: read (a log page or the run), step the state (pure), do what the step says (read
+ * again, wait for the next look, or stop). A look is the reads after one wait; a read is one request.
+ */
+
+/**
+ * "Restarted": what the run shows is its own doing since this step. Always so for a new run; for a
+ * resumed one, once it is seen working, writing new entries, showing a new result or another kind
+ * of ending. Until then its earlier ending may linger, and is not taken for the follow-up's.
+ */
+export interface ResumeGuard {
+  restarted: boolean
+  /** When the resume was answered (a resume not yet seen restarted). */
+  resumedAt?: number
+  /** The result before the resume (read from the run), when known: a new one proves a restart. */
+  earlierResult?: string | null
+}
+
+/** What was seen in one read, as far as a restart goes. */
+export interface Seen {
+  /** The status before this read, and the one it showed (undefined: it showed none). */
+  before: string | null
+  status?: string | null
+  entries?: number
+  /** The run's result: compared from the run's endpoint only (the ALPHA log endpoint's may drift). */
+  result?: string | null
+}
+
+/** The guard after a read: restarted when the read proves it. */
+export function sees(guard: ResumeGuard, seen: Seen): ResumeGuard {
+  return !guard.restarted && provesRestart(guard, seen) ? { ...guard, restarted: true } : guard
+}
+
+function provesRestart(guard: ResumeGuard, seen: Seen): boolean {
+  if ((seen.entries ?? 0) > 0) return true
+  if (guard.earlierResult !== undefined && !!seen.result && seen.result !== guard.earlierResult) return true
+  const { before, status: after } = seen
+  if (after === undefined || after === null) return false
+  if (!isEnded(after)) return true
+  // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+  const from = classifyStatus(before)
+  return before !== null && from !== 'working' && from !== classifyStatus(after)
+}
 
 export interface WatchPlan {
   runId: number
@@ -13,26 +57,12 @@ export interface WatchPlan {
   deadline: number
   pollIntervalMs: number
   /** Entries already in the log that this step does not mirror (a resumed run's earlier work). */
-  skipEntries: number
+  earlierEntries: number
   /** The status the create or resume answer carried. */
   initialStatus: string | null
-  /**
-   * Set when the run was just resumed and not yet seen restarted: its earlier terminal status may
-   * linger for a while, and only a sign of a restart makes an ending its own.
-   */
-  resumedAt?: number
+  guard: ResumeGuard
+  /** How long a resumed run may show its earlier ending (default: resumeGraceMs). */
   resumeGraceMs?: number
-  /** A resumed run's result before the resume (read from the run), when known: a new one proves a restart. */
-  earlierResult?: string | null
-  heartbeatMs?: number
-}
-
-/** What the watcher reports as it goes; the console mirror and the log file listen. */
-export interface WatchEvents {
-  newEntries(entries: LogEntry[], firstIndex: number): void
-  statusChanged(from: string | null, to: string | null): void
-  heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void
-  notice(message: string): void
 }
 
 export type WatchEnding = 'ended' | 'timeout' | 'cancelled'
@@ -45,24 +75,22 @@ export interface WatchResult {
   run?: AgentRun
   /** Entries mirrored by this step. */
   entriesSeen: number
-  /**
-   * False when a resumed run never showed a sign of restarting (a working status, new entries, a
-   * new result or another ending): its status and result are then still those of its earlier ending.
-   */
+  /** False when a resumed run never restarted: its status and result are its earlier ending's. */
   restarted: boolean
 }
 
-export const DEFAULT_HEARTBEAT_MS = 60_000
 /** How long a resumed run may keep showing its earlier ending before we report what we see. */
 export function resumeGraceMs(pollIntervalMs: number): number {
   return Math.min(120_000, Math.max(30_000, 6 * pollIntervalMs))
 }
 
+/** A heartbeat after a minute without progress, and each minute after it. */
+export const HEARTBEAT_MS = 60_000
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
 const FINAL_READ_MS = 3_000
 
 // ---------------------------------------------------------------------------------------------
-// The state of a watch, and the pure decisions taken on it
+// The state of a watch, and the pure step from (state, what was read) to the next state and step
 
 /** What the last read was, as far as the next decision cares. */
 export type LastRead =
@@ -75,11 +103,7 @@ export interface WatchState {
   status: string | null
   /** Index of the next log entry to read. */
   cursor: number
-  /**
-   * The one name for "this status is the run's own": always true for a new run; for a resumed one,
-   * true once it is seen working, writes new entries, shows a new result or another ending.
-   */
-  restarted: boolean
+  guard: ResumeGuard
   /**
    * How far the run's own end is known: not yet; from a read of the run (the log may still hold
    * entries written before it); or with the log read after it (all there is to read).
@@ -88,15 +112,40 @@ export interface WatchState {
   lastRead: LastRead
   /** The run as the last read returned it, when the last read was of the run: it may stand for the final one. */
   lastRun?: AgentRun
-  /** When the last look (a read after a wait, or the first) started. */
+  /** When the last look started. */
   lookAt: number
+  /** When the latest FINAL_ANSWER entry was read: the end is seconds away. */
   finalAnswerAt?: number
   lastProgressAt: number
   lastHeartbeatAt: number
-  unknownStatuses: Set<string>
+  unknownStatuses: ReadonlySet<string>
   /** The budget's pace was said once. */
   paceNoticed: boolean
 }
+
+export function initialState(plan: WatchPlan, now: number): WatchState {
+  return {
+    status: plan.initialStatus,
+    cursor: plan.earlierEntries,
+    guard: plan.guard,
+    endSeen: 'no',
+    lastRead: { kind: 'run' },
+    lookAt: now,
+    lastProgressAt: now,
+    lastHeartbeatAt: now,
+    unknownStatuses: new Set(),
+    paceNoticed: false
+  }
+}
+
+/** One read's answer: a log page (undefined when the log is unavailable), or the run. */
+export type Read = { kind: 'page'; page: LogPage | undefined } | { kind: 'run'; run: AgentRun }
+
+/** What a read makes the watcher say to the reporters. */
+export type Said =
+  | { kind: 'entries'; entries: LogEntry[]; firstIndex: number }
+  | { kind: 'status'; from: string | null; to: string | null }
+  | { kind: 'warning'; message: string }
 
 export type Step =
   /** Read the next log page now: a backlog, or what the run wrote before its end. */
@@ -105,18 +154,95 @@ export type Step =
   | { kind: 'read-run' }
   /** Wait, then look again. */
   | { kind: 'wait' }
-  /** The run ended (or, resumed, never restarted: `restarted` false in the state). */
+  /** The run ended (or, resumed, never restarted). */
   | { kind: 'stop' }
+
+export interface StepContext {
+  now: number
+  /** When a resumed run still showing its earlier ending is given up on. */
+  graceEndsAt: number
+  logsAvailable: boolean
+}
 
 export const isEnded = (status: string | null): boolean => classifyStatus(status) !== 'working'
 
-/** A status seen on a page or the run: whether it proves a resumed run restarted. */
-export function provesRestart(before: string | null, after: string | null): boolean {
-  if (after === null) return false
-  if (!isEnded(after)) return true
-  // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-  const from = classifyStatus(before)
-  return before !== null && from !== 'working' && from !== classifyStatus(after)
+/** The pure step: the state after `read`, what to say, and what to do next. */
+export function advance(
+  state: WatchState,
+  read: Read,
+  context: StepContext
+): { state: WatchState; said: Said[]; step: Step } {
+  const said: Said[] = []
+  const next =
+    read.kind === 'page'
+      ? afterPage(state, read.page, context, said)
+      : afterRun(state, read.run, context, said)
+  return { state: next, said, step: decide(next, context.now >= context.graceEndsAt, context.logsAvailable) }
+}
+
+function afterPage(
+  state: WatchState,
+  page: LogPage | undefined,
+  context: StepContext,
+  said: Said[]
+): WatchState {
+  // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
+  if (!page)
+    return { ...state, lastRun: undefined, lastRead: { kind: 'page', more: false, hadStatus: false } }
+  let next: WatchState = { ...state, lastRun: undefined }
+  if (page.logs.length > 0) {
+    said.push({ kind: 'entries', entries: page.logs, firstIndex: state.cursor })
+    const finalAnswer = page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER')
+    next = {
+      ...next,
+      cursor: state.cursor + page.logs.length,
+      lastProgressAt: context.now,
+      guard: sees(state.guard, { before: state.status, entries: page.logs.length }),
+      ...(finalAnswer ? { finalAnswerAt: context.now } : {})
+    }
+  }
+  if (page.status !== null) next = afterStatus(next, page.status, context.now, said)
+  // The page showed the end itself, or was read after the run did: it holds what came before the end.
+  if (isEnded(next.status) && next.guard.restarted && (page.status !== null || next.endSeen === 'by-run'))
+    next.endSeen = 'with-log'
+  next.lastRead = {
+    kind: 'page',
+    // A full page, or a total beyond what we have, means more is waiting right now.
+    more:
+      page.logs.length >= LOG_PAGE_LIMIT ||
+      page.full === true ||
+      (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > next.cursor),
+    hadStatus: page.status !== null
+  }
+  return next
+}
+
+function afterRun(state: WatchState, run: AgentRun, context: StepContext, said: Said[]): WatchState {
+  const next = afterStatus(state, run.status ?? null, context.now, said)
+  next.guard = sees(next.guard, { before: next.status, result: run.result })
+  next.lastRun = run
+  // Without a log, the run read is all there is to read after the end.
+  if (isEnded(next.status) && next.guard.restarted && next.endSeen === 'no')
+    next.endSeen = context.logsAvailable ? 'by-run' : 'with-log'
+  next.lastRead = { kind: 'run' }
+  return next
+}
+
+/** A copy of the state after a status was seen on a page or the run. */
+function afterStatus(state: WatchState, status: string | null, now: number, said: Said[]): WatchState {
+  const next: WatchState = { ...state, guard: sees(state.guard, { before: state.status, status }) }
+  // Working again (a page and the run disagreeing for a moment): the end is not known after all.
+  if (!isEnded(status)) next.endSeen = 'no'
+  if (status !== state.status) {
+    said.push({ kind: 'status', from: state.status, to: status })
+    next.status = status
+    next.lastProgressAt = now
+  }
+  if (status !== null && !isKnownStatus(status) && !state.unknownStatuses.has(status)) {
+    next.unknownStatuses = new Set([...state.unknownStatuses, status])
+    said.push({ kind: 'warning', message: `Unknown run status "${status}": treating it as still working.` })
+  }
+  return next
 }
 
 /**
@@ -132,7 +258,7 @@ export function decide(state: WatchState, pastGrace: boolean, logsAvailable: boo
   if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
     return { kind: 'read-run' }
   if (!isEnded(state.status)) return more ? { kind: 'read-page' } : { kind: 'wait' }
-  if (!state.restarted) {
+  if (!state.guard.restarted) {
     if (!pastGrace) return more ? { kind: 'read-page' } : { kind: 'wait' }
     // Past the grace period, one last look at the run itself before calling it stale.
     return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' }
@@ -142,53 +268,68 @@ export function decide(state: WatchState, pastGrace: boolean, logsAvailable: boo
 }
 
 /** A heartbeat is due after a minute without progress, and a minute after the last one. */
-export function heartbeatDue(state: WatchState, now: number, heartbeatMs: number): boolean {
-  return now - state.lastProgressAt >= heartbeatMs && now - state.lastHeartbeatAt >= heartbeatMs
+export function heartbeatDue(state: WatchState, now: number): boolean {
+  return now - state.lastProgressAt >= HEARTBEAT_MS && now - state.lastHeartbeatAt >= HEARTBEAT_MS
+}
+
+/**
+ * How the watch ended, from its last state and the run read at the end. The log page and the run
+ * may disagree for a moment: an ended watch keeps the ending it saw.
+ */
+export function settle(
+  state: WatchState,
+  ending: WatchEnding,
+  run: AgentRun | undefined,
+  earlierEntries: number
+): WatchResult {
+  const finalRun =
+    run && ending === 'ended' && !isEnded(run.status ?? null) ? { ...run, status: state.status } : run
+  const status = run && ending !== 'ended' ? (run.status ?? state.status) : state.status
+  const guard = finalRun ? sees(state.guard, { before: status, result: finalRun.result }) : state.guard
+  return {
+    ending,
+    status,
+    run: finalRun,
+    entriesSeen: state.cursor - earlierEntries,
+    restarted: guard.restarted
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
-// The loop: read, observe, decide
+// The loop: read, step, wait
 
 export class RunWatcher {
   constructor(
     private readonly api: AgentRunApi,
     private readonly logs: LogReader,
     private readonly clock: Clock,
-    private readonly events: WatchEvents,
+    private readonly events: Omit<RunEvents, 'started'>,
     private readonly signal?: AbortSignal
   ) {}
 
   async watch(plan: WatchPlan): Promise<WatchResult> {
     const started = this.clock.now()
-    const heartbeatMs = plan.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
     const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs)
-    const state: WatchState = {
-      status: plan.initialStatus,
-      cursor: plan.skipEntries,
-      restarted: plan.resumedAt === undefined,
-      endSeen: 'no',
-      lastRead: { kind: 'run' },
-      lookAt: started,
-      lastProgressAt: started,
-      lastHeartbeatAt: started,
-      unknownStatuses: new Set(),
-      paceNoticed: false
-    }
-    const pastGrace = (): boolean => this.clock.now() - (plan.resumedAt ?? started) >= grace
-
+    const graceEndsAt = (plan.guard.resumedAt ?? started) + grace
+    let state = initialState(plan, started)
     let ending: WatchEnding = 'ended'
     try {
-      const options: CallOptions = { deadline: plan.deadline }
       let step: Step = { kind: this.logs.available ? 'read-page' : 'read-run' }
       for (;;) {
         // Reads once the end is known see the end: they may use the budget's reserve.
-        const readOptions = { ...options, end: isEnded(state.status) && state.restarted }
-        if (step.kind === 'read-page') await this.readPage(state, readOptions)
-        else await this.readRun(state, plan, readOptions)
-        step = decide(state, pastGrace(), this.logs.available)
+        const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted }
+        const read = await this.read(step, state, plan.runId, options)
+        const next = advance(state, read, {
+          now: this.clock.now(),
+          graceEndsAt,
+          logsAvailable: this.logs.available
+        })
+        next.said.forEach(said => this.say(said))
+        state = next.state
+        step = next.step
         if (step.kind === 'stop') break
         if (step.kind === 'wait') {
-          await this.wait(state, plan, heartbeatMs, started)
+          state = await this.wait(state, plan, started)
           step = { kind: this.logs.available ? 'read-page' : 'read-run' }
         }
       }
@@ -197,110 +338,44 @@ export class RunWatcher {
       else if (error instanceof CancelledError) ending = 'cancelled'
       else throw error
     }
-
     const run = await this.finalRead(plan, ending, state.lastRun)
-    let status = state.status
-    // The log page and the run may disagree for a moment: keep the ending we saw.
-    if (run && ending === 'ended' && !isEnded(run.status ?? null)) run.status = status
-    if (run && ending !== 'ended') status = run.status ?? status
-    const restarted = state.restarted || (run !== undefined && this.newResult(plan, run))
-    return { ending, status, run, entriesSeen: state.cursor - plan.skipEntries, restarted }
+    return settle(state, ending, run, plan.earlierEntries)
   }
 
-  private async readPage(state: WatchState, options: CallOptions): Promise<void> {
-    const page = await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options)
-    state.lastRun = undefined
-    // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
-    if (!page) {
-      state.lastRead = { kind: 'page', more: false, hadStatus: false }
-      return
-    }
-    this.observePage(state, page)
-    if (page.status !== null) this.observeStatus(state, page.status)
-    // The page showed the end itself, or was read after the run did: it holds what came before the end.
-    if (isEnded(state.status) && state.restarted && (page.status !== null || state.endSeen === 'by-run'))
-      state.endSeen = 'with-log'
-    state.lastRead = {
-      kind: 'page',
-      // A full page, or a total beyond what we have, means more is waiting right now.
-      more:
-        page.logs.length >= LOG_PAGE_LIMIT ||
-        page.full === true ||
-        (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > state.cursor),
-      hadStatus: page.status !== null
-    }
+  private async read(step: Step, state: WatchState, runId: number, options: CallOptions): Promise<Read> {
+    if (step.kind === 'read-page')
+      return { kind: 'page', page: await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options) }
+    return { kind: 'run', run: await this.api.getRun(runId, options) }
   }
 
-  private async readRun(state: WatchState, plan: WatchPlan, options: CallOptions): Promise<void> {
-    const run = await this.api.getRun(plan.runId, options)
-    this.observeStatus(state, run.status ?? null)
-    // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
-    if (this.newResult(plan, run)) state.restarted = true
-    state.lastRun = run
-    // Without a log, the run read is all there is to read after the end.
-    if (isEnded(state.status) && state.restarted && state.endSeen === 'no')
-      state.endSeen = this.logs.available ? 'by-run' : 'with-log'
-    state.lastRead = { kind: 'run' }
-  }
-
-  private observePage(state: WatchState, page: LogPage): void {
-    if (page.logs.length === 0) return
-    this.events.newEntries(page.logs, state.cursor)
-    state.cursor += page.logs.length
-    state.lastProgressAt = this.clock.now()
-    if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
-      state.finalAnswerAt = this.clock.now()
-    state.restarted = true
-  }
-
-  private observeStatus(state: WatchState, next: string | null): void {
-    if (provesRestart(state.status, next)) state.restarted = true
-    // Working again (a page and the run disagreeing for a moment): the end is not known after all.
-    if (!isEnded(next)) state.endSeen = 'no'
-    if (next !== state.status) {
-      this.events.statusChanged(state.status, next)
-      state.status = next
-      state.lastProgressAt = this.clock.now()
-    }
-    if (next !== null && !isKnownStatus(next) && !state.unknownStatuses.has(next)) {
-      state.unknownStatuses.add(next)
-      this.events.notice(`Unknown run status "${next}": treating it as still working.`)
-    }
+  private say(said: Said): void {
+    if (said.kind === 'entries') this.events.newEntries(said.entries, said.firstIndex)
+    else if (said.kind === 'status') this.events.statusChanged(said.from, said.to)
+    else this.events.warning(said.message)
   }
 
   /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
-  private async wait(
-    state: WatchState,
-    plan: WatchPlan,
-    heartbeatMs: number,
-    started: number
-  ): Promise<void> {
+  private async wait(state: WatchState, plan: WatchPlan, started: number): Promise<WatchState> {
     const now = this.clock.now()
-    if (heartbeatDue(state, now, heartbeatMs)) {
-      this.events.heartbeat(now - started, state.status, state.cursor - plan.skipEntries)
-      state.lastHeartbeatAt = now
+    const next = { ...state }
+    if (heartbeatDue(state, now)) {
+      this.events.heartbeat(now - started, state.status, state.cursor - plan.earlierEntries)
+      next.lastHeartbeatAt = now
     }
-    const pace: Pace | undefined = this.api.lookPace?.(this.logs.available ? 'logs' : 'run')
-    const next = nextLook(
-      {
-        baseMs: plan.pollIntervalMs,
-        sinceLookMs: now - state.lookAt,
-        sinceFinalAnswerMs: state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
-      },
+    const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run')
+    const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
+    const look = nextLook(
+      { baseMs: plan.pollIntervalMs, sinceLookMs: now - state.lookAt, sinceFinalAnswerMs },
       pace
     )
-    if (next.lateBy && !state.paceNoticed) {
-      state.paceNoticed = true
-      this.events.notice(paceNotice(plan.pollIntervalMs, next.lateBy))
+    if (look.lateBy && !state.paceNoticed) {
+      next.paceNoticed = true
+      this.events.warning(paceNotice(plan.pollIntervalMs, look.lateBy))
     }
     const left = plan.deadline - now
     if (left <= 0) throw new DeadlineError()
-    await this.clock.sleep(Math.min(next.waitMs, left), this.signal)
-    state.lookAt = this.clock.now()
-  }
-
-  private newResult(plan: WatchPlan, run: AgentRun): boolean {
-    return plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult
+    await this.clock.sleep(Math.min(look.waitMs, left), this.signal)
+    return { ...next, lookAt: this.clock.now() }
   }
 
   private async finalRead(
