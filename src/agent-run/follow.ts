@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js'
 import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../model.js'
 import { failedBeforeRun, type StartedRun } from './start.js'
 import { classifyStatus } from './status.js'
-import { RunWatcher, type WatchResult } from './watcher.js'
+import type { WatchResult } from './watch-step.js'
+import { RunWatcher } from './watcher.js'
 
 export interface FollowDeps {
   clock: Clock

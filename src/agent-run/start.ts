@@ -9,7 +9,7 @@ import { diagnose } from '../org/inspect.js'
 import { discoverOrganization, findRepository } from '../org/organizations.js'
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
-import { resumeGraceMs, type ResumeGuard } from './watcher.js'
+import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
 
 /**
  * Starting a run, in one place: the organization (org-id, else the token's only one), the

@@ -7,13 +7,13 @@ import {
   decide,
   heartbeatDue,
   initialState,
-  RunWatcher,
   sees,
   settle,
   type ResumeGuard,
   type WatchPlan,
   type WatchState
-} from '../../src/agent-run/watcher.js'
+} from '../../src/agent-run/watch-step.js'
+import { RunWatcher } from '../../src/agent-run/watcher.js'
 import type { RunEvents, RunPlan, RunReport } from '../../src/model.js'
 import { FakeApi, type Moment } from '../support/fake-api.js'
 import { FakeClock } from '../support/fake-clock.js'
