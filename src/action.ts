@@ -67,28 +67,24 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       () => deadlines.afterCancelled()
     )
     let report: RunReport
-    if (start.kind === 'check') {
+    if (start.kind === 'none') report = start.report
+    else if (start.kind === 'check') {
       const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
-      report = await checkSetup(apis, target, {
-        deadline: deadlines.step,
-        startedAt: clock.now(),
-        now: () => clock.now()
-      })
-    } else if (start.kind === 'none') report = start.report
-    else {
+      report = await checkSetup(apis, target, { deadline: deadlines.step, clock })
+    } else {
       const deadline = deadlines.step
+      const warning = (message: string): void => reporters.warning(message)
       const started = await startRun(start.plan, {
         apis,
         clock,
         signal,
         deadline,
-        warning: message => reporters.warning(message),
+        warning,
         notice: say.notice
       })
-      const events = reporters
       report =
         started.kind === 'started'
-          ? await followRun(started, start.plan, { clock, signal, deadline, events })
+          ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
           : started.report
       report = { ...report, trigger: start.trigger }
     }

@@ -1,5 +1,6 @@
 import type { CallOptions } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
+import type { Clock } from '../clock.js'
 import { reportOf, type Inspection, type RunReport } from '../model.js'
 import { inspectSetup, type OrganizationApis, type SetupTarget } from './inspect.js'
 
@@ -10,8 +11,9 @@ import { inspectSetup, type OrganizationApis, type SetupTarget } from './inspect
 export async function checkSetup(
   apis: OrganizationApis,
   target: SetupTarget,
-  options: CallOptions & { startedAt: number; now: () => number }
+  { clock, ...options }: CallOptions & { clock: Clock }
 ): Promise<RunReport> {
+  const startedAt = clock.now()
   const { inspection, error } = await inspectAll(apis, target, options)
   const failure = inspection.problem ?? error
   const { orgId, repoId, user } = inspection
@@ -24,8 +26,8 @@ export async function checkSetup(
       user,
       check: { inspection, ...(error ? { error } : {}) }
     },
-    options.startedAt,
-    options.now()
+    startedAt,
+    clock.now()
   )
 }
 

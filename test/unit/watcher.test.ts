@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../src/api/types.js'
 import { followRun } from '../../src/agent-run/follow.js'
-import { startRun, type ServiceApis } from '../../src/agent-run/start.js'
+import { startRun, type ServiceApis, type StartedRun } from '../../src/agent-run/start.js'
+import { ServiceError } from '../../src/api/errors.js'
 import { LogReader } from '../../src/agent-run/log-reader.js'
 import {
   advance,
@@ -555,5 +556,59 @@ describe('decide: what the watcher does after each read (pure)', () => {
     expect(heartbeatDue(quiet, 59_999)).toBe(false)
     expect(heartbeatDue(quiet, 60_000)).toBe(true)
     expect(heartbeatDue({ ...quiet, lastHeartbeatAt: 60_000 }, 100_000)).toBe(false)
+  })
+})
+
+describe('followRun when following fails', () => {
+  /** A new run 7 that writes two entries, then a log read that fails with `error`. */
+  async function failing(error: Error): Promise<RunReport> {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'ACTIVE', entries: 2 }])
+    const read = api.getLogs.bind(api)
+    let reads = 0
+    api.getLogs = async (...args) => {
+      if (++reads > 1) throw error
+      return read(...args)
+    }
+    const events = new Recorder()
+    const run = await api.getRun(api.runId)
+    const started: StartedRun = {
+      kind: 'started',
+      run,
+      api,
+      logs: new LogReader(api, run.id, message => events.warning(message)),
+      earlierEntries: 0,
+      guard: { restarted: true },
+      base: { mode: 'create', startedAt: clock.now() }
+    }
+    const plan: RunPlan = {
+      prompt: 'go',
+      images: [],
+      metadata: {},
+      origin: {},
+      wait: true,
+      pollIntervalMs: 5_000
+    }
+    const listener = Object.assign(events, { started: () => undefined })
+    return followRun(started, plan, { clock, deadline: clock.now() + 60_000, events: listener })
+  }
+
+  test('a service error still reports the run as last seen, with the entries mirrored', async () => {
+    const report = await failing(new ServiceError('service error 500', 500, true))
+    expect(report).toMatchObject({
+      outcome: 'error',
+      error: 'service error 500',
+      status: 'ACTIVE',
+      entriesSeen: 2
+    })
+    expect(report.run).toMatchObject({ id: 7, status: 'ACTIVE' })
+  })
+
+  test('an unexpected error ends as a report too, its message only', async () => {
+    const report = await failing(new TypeError('boom'))
+    expect(report).toMatchObject({
+      outcome: 'error',
+      error: 'Unexpected error while following the run: boom'
+    })
   })
 })
