@@ -1,3 +1,4 @@
+import type { AnswerReport } from './answer/answer.js'
 import type { AgentRun, LogEntry } from './api/types.js'
 
 /**
@@ -89,6 +90,8 @@ export interface RunReport {
   httpStatus?: number
   /** What started the step's run (inputs, comment, label...; '' when nothing did), for the output. */
   trigger?: string
+  /** What the run answered, when the step asked for an answer (verdict, output-schema) and it completed. */
+  answer?: AnswerReport
   /** `task: check`: what the reads found (no run is started then). */
   check?: { inspection: Inspection; error?: string }
 }
@@ -109,4 +112,6 @@ export interface RunEvents {
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void
   /** Something the user should know while the run goes (shown as a warning annotation). */
   warning(message: string): void
+  /** The run completed without a valid answer: it is resumed to ask for one (repair `attempt` of `retries`). */
+  repairAsked(reason: string, attempt: number, retries: number): void
 }

@@ -31,6 +31,8 @@ export type Answer =
 
 /** What became of the answer of a run that was asked for one: plain data for the reporters. */
 export interface AnswerReport {
+  /** The step asked for a verdict (the facts table has its row even when none came). */
+  verdictAsked: boolean
   /** The last result's answer (the repaired one when repairs were asked). */
   answer: Answer
   /** Why each repair follow-up was sent, in order (problemLine of the answer it repaired). */

@@ -18,8 +18,7 @@ export function verdictMarkdown(report: AnswerReport): string {
 }
 
 /** The facts table's verdict row (a verdict was asked): the verdict and reason, or that none was valid. */
-export function verdictRow(report: AnswerReport, verdictAsked: boolean): string {
-  if (!verdictAsked) return ''
+export function verdictRow(report: AnswerReport): string {
   return `| Verdict | ${verdictMarkdown(report) || 'none: no valid answer'} |`
 }
 
@@ -66,9 +65,10 @@ export function answerSection(report: AnswerReport): string {
   return parts.join('\n')
 }
 
-/** The console's line when a repair is asked: which one, and why. */
-export function repairAskedText(problem: AnswerProblem, attempt: number, retries: number): string {
-  return `No valid answer (${problemLine(problem)}): asking the agent to repair it (${attempt} of ${retries}).`
+/** The console's line when a repair is asked: why, and which one. */
+export function repairAskedText(reason: string, attempt: number, retries: number): string {
+  const why = oneLine(reason, ANSWER_CAPS.message)
+  return `No valid answer (${why}): asking the agent to repair it (${attempt} of ${retries}).`
 }
 
 /**

@@ -23,18 +23,21 @@ const visibleLines = (markdown: string): string =>
     .filter(line => line !== '')
     .join('\n')
 
-const report = (answer: Answer, repairs: string[] = []): AnswerReport => ({ answer, repairs })
+const report = (answer: Answer, repairs: string[] = []): AnswerReport => ({
+  verdictAsked: true,
+  answer,
+  repairs
+})
 
 describe('the answer where people look', () => {
   test('the verdict row: the verdict and the reason, or that none was valid', () => {
     const failed = report(verdictAnswer('fail', 'It removes the exported parse().'))
-    expect(readerText(`| a | b |\n|---|---|\n${verdictRow(failed, true)}`)).toMatch(
+    expect(readerText(`| a | b |\n|---|---|\n${verdictRow(failed)}`)).toMatch(
       /\n *Verdict \| +❌ fail: It removes the exported parse\(\)\. \|$/
     )
-    expect(verdictRow(report({ valid: false, problem: { kind: 'missing' } }), true)).toBe(
+    expect(verdictRow(report({ valid: false, problem: { kind: 'missing' } }))).toBe(
       '| Verdict | none: no valid answer |'
     )
-    expect(verdictRow(failed, false)).toBe('')
   })
 
   test('the reason is the agent’s text: shown as written, nothing opens HTML, nobody is mentioned', () => {
@@ -101,7 +104,7 @@ describe('the answer where people look', () => {
     expect(answerAnnotation(report(verdictAnswer('fail', 'It breaks\nthe API.')))).toBe(
       'Reason: It breaks the API.'
     )
-    expect(repairAskedText({ kind: 'unreadable', problem: 'it nests deeper than 64 levels' }, 1, 2)).toBe(
+    expect(repairAskedText("the answer's JSON could not be read: it nests deeper than 64 levels", 1, 2)).toBe(
       "No valid answer (the answer's JSON could not be read: it nests deeper than 64 levels): asking the agent to repair it (1 of 2)."
     )
   })
