@@ -1,4 +1,6 @@
 import type { Answer, AnswerReport } from '../../src/answer/answer.js'
+import { renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
+import type { RunReport } from '../../src/model.js'
 import {
   answerAnnotation,
   answerSection,
@@ -107,5 +109,59 @@ describe('the answer where people look', () => {
     expect(repairAskedText("the answer's JSON could not be read: it nests deeper than 64 levels", 1, 2)).toBe(
       "No valid answer (the answer's JSON could not be read: it nests deeper than 64 levels): asking the agent to repair it (1 of 2)."
     )
+  })
+})
+
+describe('the tracking comment', () => {
+  const state: TrackingState = {
+    requestedBy: { login: 'alice', type: 'User' },
+    instruction: 'review it',
+    workflowRunUrl: '',
+    sign: () => 'sig',
+    commentId: 5,
+    runId: 12,
+    entriesSeen: 3,
+    resumed: true,
+    triggerPhrase: '/codegen',
+    updatedAt: 0
+  }
+  const ended: RunReport = {
+    outcome: 'rejected',
+    mode: 'create',
+    status: 'COMPLETE',
+    startedAt: 0,
+    endedAt: 1_000,
+    entriesSeen: 3,
+    run: { id: 12, organization_id: 1, result: 'It breaks.' },
+    answer: { ...report(verdictAnswer('fail', 'It breaks @octocat <script>.'), ['no block']) }
+  }
+  const lines = (markdown: string): string[] => visibleLines(markdown).split('\n')
+
+  test('while a repair runs, it says one was asked and why', () => {
+    const working = renderTrackingComment({
+      ...state,
+      repair: { reason: 'the final answer has no fenced json block', attempt: 1, retries: 2 }
+    })
+    expect(lines(working)).toContain(
+      'No valid answer (the final answer has no fenced json block): asking the agent to repair it (1 of 2).'
+    )
+  })
+
+  test('at the end it leads with the verdict and the reason, shown as written', () => {
+    const body = renderTrackingComment({ ...state, report: ended })
+    expect(lines(body).slice(0, 2)).toEqual([
+      'Codegen agent run #12 👎 rejected: its verdict is fail',
+      'Verdict: ❌ fail: It breaks @\u2060octocat <script>. (after 1 repair)'
+    ])
+    expect(renderMarkdown(body)).not.toContain('<script>')
+    const invalid = renderTrackingComment({
+      ...state,
+      report: {
+        ...ended,
+        outcome: 'invalid-output',
+        answer: report({ valid: false, problem: { kind: 'missing' } })
+      }
+    })
+    expect(lines(invalid)[1]).toBe('No valid answer: the final answer has no fenced json block')
   })
 })
