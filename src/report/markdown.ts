@@ -31,8 +31,6 @@ export function unmention(text: string): string {
 }
 
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/
-/** What can mean something to GFM in the middle of a line (`$` is GitHub's math). */
-const INLINE_SPECIAL = /[\\`*_[\]|~!$]/
 
 /** The longest run of `char` in `text`. */
 function longestRun(text: string, char: string): number {
@@ -51,12 +49,16 @@ function longestRun(text: string, char: string): number {
  * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
  */
 export function htmlCode(text: string): string {
-  let out = ''
-  for (const c of text.replace(/\s+/g, ' ')) {
-    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
-    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
-  }
-  return `<code>${out}</code>`
+  return `<code>${inlineLiteral(text)}</code>`
+}
+
+/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
+const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g
+const LITERAL: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' }
+
+/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
+function inlineLiteral(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`)
 }
 
 /** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
@@ -91,12 +93,7 @@ export function htmlInline(text: string): string {
  * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
  */
 export function plainInline(text: string): string {
-  let out = ''
-  for (const c of text.replace(/\s+/g, ' ')) {
-    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
-    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
-  }
-  return unmention(out)
+  return unmention(inlineLiteral(text))
 }
 
 /**
@@ -193,29 +190,25 @@ function runFinder(line: string): (from: number, length: number) => number {
  * (an image shows as a link with its text, an empty link label shows literally).
  */
 function markdownText(text: string): string {
-  let out = ''
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string
-    const next = text[i + 1] ?? ''
-    if (c === '\\' && ASCII_PUNCTUATION.test(next)) {
-      // An escaped character stays escaped; `\<` and `\&` become references, which show the same
-      // and stay text even where a GFM autolink literal takes the backslash into its address.
-      out += next === '<' ? '&lt;' : next === '&' ? '&amp;' : c + next
-      i++
-    } else if (c === '<') out += '&lt;'
-    else if (c === '&') out += '&amp;'
-    else if (c === '`') out += '\\`'
-    else if (c === '~') {
-      // A run of three or more could open a fence: each of its tildes is escaped.
-      let end = i
-      while (text[end] === '~') end++
-      out += end - i >= 3 ? '\\~'.repeat(end - i) : '~'.repeat(end - i)
-      i = end - 1
-    } else if (c === '!' && next === '[') out += '\\!'
-    else if (c === '[' && /^\[[\s\u200b-\u200d\u2060\ufeff]*\]/.test(text.slice(i, i + 40))) out += '\\['
-    else out += c
-  }
-  return unmention(out)
+  return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape))
+}
+
+/**
+ * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
+ * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
+ * `[` that opens an empty link label.
+ */
+const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g
+
+function markdownEscape(match: string): string {
+  // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+  // and stay text even where a GFM autolink literal takes the backslash into its address.
+  if (match.length === 2 && match[0] === '\\')
+    return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match
+  if (match === '<') return '&lt;'
+  if (match === '&') return '&amp;'
+  if (match[0] === '~') return '\\~'.repeat(match.length)
+  return `\\${match}`
 }
 
 /** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
