@@ -25,8 +25,8 @@ function collidingKeys(): Record<string, number> {
 }
 
 /** `levels` nested objects around a string. */
-function nested(levels: number): unknown {
-  let value: unknown = 'the bottom'
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { bottom: true }
   for (let n = 0; n < levels; n++) value = { deeper: value }
   return value
 }
