@@ -26,8 +26,8 @@ import { noCommands } from '../../src/runner/commands.js'
  * The guard of issue #17: every renderer and reader of text from the service, GitHub or a thread
  * runs in time linear in its input. Each is fed adversarial inputs of 140 KB and of twice that;
  * CPU time at 2n over CPU time at n above 3 fails (quadratic work gives 4). Each time is the best of
- * two, calls batched to at least 3 ms; a case over the limit is measured again, longer (best of five
- * batches of at least 15 ms), (twice) before it fails, so a loaded machine does not fail it.
+ * two, calls batched to at least 3 ms; a case over the limit is measured again, up to twice and
+ * longer (best of five batches of at least 20 ms), before it fails: a loaded machine does not fail it.
  */
 
 /** Above 128 KiB: V8 keeps larger strings apart (large-object space), a step that is not growth. */
