@@ -305,11 +305,7 @@ async function lookUpRepository(
 ): Promise<number | undefined> {
   if (!plan.repository) {
     if (plan.repositoryRequired)
-      throw new ServiceError(
-        'No repository to act on: set the repo-id or repository input.',
-        undefined,
-        false
-      )
+      throw new ServiceError('No repository to act on: set the repo-id or repository input.')
     return undefined
   }
   const repoId = await findRepoId(api, plan.repository, deadline)
@@ -317,8 +313,7 @@ async function lookUpRepository(
     // A 404 like the service's own "not found", so that the step says why (diagnosis).
     throw new ServiceError(
       `Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
-      404,
-      false
+      404
     )
   }
   if (repoId === undefined) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentRunApi } from '../api/client.js'
 import { AmbiguousWriteError, ServiceError } from '../api/errors.js'
+import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
 import type { AgentRun, CreateRunRequest, LogPage } from '../api/types.js'
 import type { Clock } from '../clock.js'
@@ -12,8 +13,6 @@ export const METADATA_KEY = 'github_action'
 
 /** A write whose fate was unknown is sent at most this many times in all, each after checking. */
 const MAX_WRITE_SENDS = 3
-const REPO_PAGE_LIMIT = 100
-const MAX_REPO_PAGES = 50
 
 export interface StartDeps {
   api: AgentRunApi
@@ -30,13 +29,9 @@ export async function findRepoId(
   deadline: number
 ): Promise<number | undefined> {
   const wanted = fullName.toLowerCase()
-  for (let page = 0; page < MAX_REPO_PAGES; page++) {
-    const result = await api.listRepos(page * REPO_PAGE_LIMIT, REPO_PAGE_LIMIT, { deadline })
-    const match = result.items.find(repo => repo.full_name.toLowerCase() === wanted)
-    if (match) return match.id
-    if (result.items.length < REPO_PAGE_LIMIT || page + 1 >= result.pages) return undefined
-  }
-  return undefined
+  const read = (skip: number, limit: number) => api.listRepos(skip, limit, { deadline })
+  const match = await searchPages(read, repo => repo.full_name.toLowerCase() === wanted)
+  return match?.id
 }
 
 export function newIdempotencyKey(): string {
@@ -66,32 +61,27 @@ export async function createRunOnce(
         return { run: found }
       }
       if (send >= MAX_WRITE_SENDS) {
-        throw new ServiceError(
-          `${error.message} (sent ${send} times; no run was created)`,
-          error.httpStatus,
-          true
-        )
+        throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus)
       }
     }
   }
 }
 
 async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Promise<AgentRun | undefined> {
-  // The newest runs come first: the one we look for is among the first two pages.
-  for (let page = 0; page < 2; page++) {
-    const result = await api.listRuns(page * 100, 100, { deadline })
-    const found = result.items.find(run => {
+  // The newest runs come first: the one we look for is among the first two pages. Runs created
+  // meanwhile move the listing: only a short page ends it.
+  return searchPages(
+    (skip, limit) => api.listRuns(skip, limit, { deadline }),
+    run => {
       const origin = run.metadata?.[METADATA_KEY]
       return (
         typeof origin === 'object' &&
         origin !== null &&
         (origin as Record<string, unknown>).idempotency_key === key
       )
-    })
-    if (found) return found
-    if (result.items.length < 100) return undefined
-  }
-  return undefined
+    },
+    { maxPages: 2, trustPageCount: false }
+  )
 }
 
 /** The log as it stood before a resume: its entries, and the run's status and result then. */
@@ -170,8 +160,7 @@ export async function resumeRunOnce(
       if (send >= MAX_WRITE_SENDS) {
         throw new ServiceError(
           `${error.message} (sent ${send} times; the run did not restart)`,
-          error.httpStatus,
-          true
+          error.httpStatus
         )
       }
     }
