@@ -1,7 +1,7 @@
 import { prepareCommentRun } from './github/comment-run.js'
 import { readWorkflowContext, originMetadata, type Env } from './settings/workflow-context.js'
 import type { TrackingComment } from './github/tracking-comment.js'
-import { readTrigger } from './github/trigger.js'
+import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { runCheck, runOnOrganization, serviceClients, type ServiceClients } from './org/tasks.js'
 import { fanOut, redacting } from './agent-run/fan-out.js'
 import { failureReason } from './agent-run/outcome.js'
@@ -16,7 +16,7 @@ import type { Clock } from './clock.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Runner } from './runner/runner.js'
 import { InputError, type Settings } from './settings/settings.js'
-import { isTriggerEvent, readSettings } from './settings/read-settings.js'
+import { readSettings } from './settings/read-settings.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -38,7 +38,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
 
   let settings: Settings
   try {
-    settings = readSettings(name => runner.input(name), env, readWorkflowContext(env))
+    settings = readSettings(name => runner.input(name), env, readWorkflowContext(env), isTriggerEvent)
   } catch (error) {
     if (error instanceof InputError) return error.message
     throw error

@@ -61,15 +61,14 @@ export class FakeApi implements AgentRunApi {
 
   async getRun(runId: number): Promise<AgentRun> {
     this.calls.push('get')
-    if (runId !== this.runId) throw new ServiceError('Not found (404)', 404, false)
+    if (runId !== this.runId) throw new ServiceError('Not found (404)', 404)
     const { status, result } = this.state(this.runAheadMs)
     return { id: runId, organization_id: 1, status, result, summary: `summary of ${result}` }
   }
 
   async getLogs(runId: number, path: LogPath, skip: number, limit: number): Promise<LogPage> {
     this.calls.push(`logs:${path}:${skip}`)
-    if (runId !== this.runId || !this.logPaths.includes(path))
-      throw new ServiceError('Not found (404)', 404, false)
+    if (runId !== this.runId || !this.logPaths.includes(path)) throw new ServiceError('Not found (404)', 404)
     const { status, logs, result } = this.state()
     return {
       status: this.pageDrift.noStatus ? null : status,
