@@ -233,7 +233,7 @@ describe('readers of GitHub and service text grow linearly with it', () => {
         readTrigger(
           'issue_comment',
           { action: 'created', issue: thread(text), comment: { id: 1, body: text, user: { login: 'a' } } },
-          '/codegen'
+          { phrase: '/codegen' }
         )
     ],
     [
