@@ -8,6 +8,17 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = ['failure', 'timeout', 
 export type Task = 'run' | 'check' | 'setup-commands'
 export const TASKS: readonly Task[] = ['run', 'check', 'setup-commands']
 
+/** One item of the `runs` input: a run of a fan-out, named (by the user, or by its position). */
+export interface RunItem {
+  name: string
+  prompt: string
+  repoId?: number
+  repository?: string
+  model?: string
+  agentType?: string
+  metadata?: Record<string, unknown>
+}
+
 /** The action's inputs, validated and typed: everything past the edge works from this. */
 export interface Settings {
   task: Task
@@ -42,6 +53,10 @@ export interface Settings {
   allowedBots: ReadonlySet<string> | '*'
   githubToken: string
   comment: boolean
+  /** The `runs` input's items, in order: a fan-out instead of one run; undefined when empty. */
+  runs?: RunItem[]
+  /** How many of `runs` work at once. */
+  maxParallel: number
   context: WorkflowContext
 }
 
@@ -69,7 +84,9 @@ export const INPUT_DEFAULTS = {
   'assignee-trigger': '',
   'allowed-bots': '',
   'github-token': '',
-  comment: 'true'
+  comment: 'true',
+  runs: '',
+  'max-parallel': '10'
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
