@@ -1,0 +1,85 @@
+import type { RunReport } from '../agent-run/agent-run.js'
+import type { LogEntry } from '../api/types.js'
+import { failureReason, type Outcome } from '../agent-run/outcome.js'
+import type { FailCondition } from '../settings/settings.js'
+
+/**
+ * What became of each item of a fan-out, and of the step: plain data for the outputs, the summary,
+ * the console and the annotation.
+ */
+
+/** The outcomes of a run, with the verdict's (a run whose verdict refused it, or whose output did not fit). */
+export type ItemOutcome = Outcome | 'rejected' | 'invalid-output'
+
+/** One item of `runs` and what became of it. */
+export interface ItemReport {
+  name: string
+  /** Its report once it started (or could not); undefined while it waits for its turn. */
+  report?: RunReport & { outcome: ItemOutcome }
+  /** The verdict on its result, when `verdict` asked for one. */
+  verdict?: string
+  verdictReason?: string
+  /** Its log entries mirrored by this step, for its timeline; entries left out of them, when a long log was cut. */
+  entries?: LogEntry[]
+  entriesLeftOut?: { after: number; count: number }
+}
+
+/** An item as the console's line of states shows it while the runs work. */
+export interface ItemState {
+  name: string
+  phase: 'queued' | 'working' | 'ended'
+  /** The last status seen (null: none yet). */
+  status: string | null
+  outcome?: ItemOutcome
+}
+
+/**
+ * From the most severe down: the step's outcome is the first of these that any run has, `success`
+ * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
+ */
+export const SEVERITY: readonly ItemOutcome[] = [
+  'error',
+  'failure',
+  'rejected',
+  'invalid-output',
+  'timeout',
+  'paused',
+  'cancelled',
+  'started',
+  'skipped',
+  'success'
+]
+
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+export function itemOutcome(item: ItemReport): ItemOutcome {
+  return item.report?.outcome ?? 'cancelled'
+}
+
+/** `success` when every run succeeded, else the most severe outcome among them. */
+export function aggregateOutcome(items: readonly ItemReport[]): ItemOutcome {
+  if (items.length === 0) return 'error'
+  const outcomes = new Set(items.map(itemOutcome))
+  return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error'
+}
+
+/** Why a run fails the step, or undefined: `fail-on`'s rule for one run; a refused verdict or an invalid output always fails. */
+export function itemFailure(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
+  const outcome = itemOutcome(item)
+  if (outcome === 'rejected')
+    return `the verdict rejected it${item.verdictReason ? `: ${item.verdictReason}` : ''}`
+  if (outcome === 'invalid-output') return 'its output did not match output-schema'
+  if (!item.report) return 'it never started: the job was cancelled first'
+  const reason = failureReason(outcome, failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  return reason && (item.report.error ?? reason)
+}
+
+/** The runs that fail the step, in the list's order, each with why. */
+export function failingItems(
+  items: readonly ItemReport[],
+  failOn: ReadonlySet<FailCondition>
+): Array<{ item: ItemReport; reason: string }> {
+  return items.flatMap(item => {
+    const reason = itemFailure(item, failOn)
+    return reason ? [{ item, reason }] : []
+  })
+}
