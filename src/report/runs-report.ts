@@ -1,11 +1,6 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
-import {
-  aggregateOutcome,
-  itemOutcome,
-  type ItemOutcome,
-  type ItemReport,
-  type ItemState
-} from '../runs/outcome.js'
+import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/outcome.js'
+import type { ItemReport } from '../model.js'
 import { inlineText, statusText } from './console-text.js'
 import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
 import { htmlInline, link, tableCell } from './markdown.js'
@@ -172,7 +167,6 @@ function foldOf(item: ItemReport, limitBytes: number): { markdown: string; cut: 
   const own = renderSummary({
     report: {
       ...report,
-      outcome: report.outcome as RunReportOutcome,
       ...(run ? { run } : {}),
       ...(report.error ? { error: part(report.error) as string } : {})
     },
@@ -219,8 +213,6 @@ function timelineWithin(
     entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
   }
 }
-
-type RunReportOutcome = Parameters<typeof renderSummary>[0]['report']['outcome']
 
 /**
  * The console's line of every run's state, once a minute: how many are queued, working and ended,

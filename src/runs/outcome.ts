@@ -1,6 +1,5 @@
-import type { RunReport } from '../agent-run/agent-run.js'
-import type { LogEntry } from '../api/types.js'
-import { failureReason, type Outcome } from '../agent-run/outcome.js'
+import { failureReason } from '../agent-run/outcome.js'
+import type { ItemReport, Outcome } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 
 /**
@@ -10,19 +9,6 @@ import type { FailCondition } from '../settings/settings.js'
 
 /** The outcomes of a run, with the verdict's (a run whose verdict refused it, or whose output did not fit). */
 export type ItemOutcome = Outcome | 'rejected' | 'invalid-output'
-
-/** One item of `runs` and what became of it. */
-export interface ItemReport {
-  name: string
-  /** Its report once it started (or could not); undefined while it waits for its turn. */
-  report?: RunReport & { outcome: ItemOutcome }
-  /** The verdict on its result, when `verdict` asked for one. */
-  verdict?: string
-  verdictReason?: string
-  /** Its log entries mirrored by this step, for its timeline; entries left out of them, when a long log was cut. */
-  entries?: LogEntry[]
-  entriesLeftOut?: { after: number; count: number }
-}
 
 /** An item as the console's line of states shows it while the runs work. */
 export interface ItemState {
@@ -69,7 +55,7 @@ export function itemFailure(item: ItemReport, failOn: ReadonlySet<FailCondition>
     return `the verdict rejected it${item.verdictReason ? `: ${item.verdictReason}` : ''}`
   if (outcome === 'invalid-output') return 'its output did not match output-schema'
   if (!item.report) return 'it never started: the job was cancelled first'
-  const reason = failureReason(outcome, failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  const reason = failureReason(outcome as Outcome, failOn, item.report.run?.github_pull_requests?.length ?? 0)
   return reason && (item.report.error ?? reason)
 }
 

@@ -1,5 +1,5 @@
 import type { LogEntry } from '../../src/api/types.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 import {
   failingRunsMessage,
@@ -8,13 +8,8 @@ import {
   runsOutput,
   runsStateLine
 } from '../../src/report/runs-report.js'
-import {
-  aggregateOutcome,
-  failingItems,
-  SEVERITY,
-  type ItemOutcome,
-  type ItemReport
-} from '../../src/runs/outcome.js'
+import { aggregateOutcome, failingItems, SEVERITY, type ItemOutcome } from '../../src/runs/outcome.js'
+import type { ItemReport } from '../../src/model.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { runnerCommands } from '../support/runner-commands.js'
 
