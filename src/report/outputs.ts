@@ -1,4 +1,5 @@
 import type { RunReport } from '../model.js'
+import { runsOutput } from './runs-report.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [
@@ -15,7 +16,8 @@ export const OUTPUT_NAMES = [
   'trigger',
   'org-id',
   'repo-id',
-  'user'
+  'user',
+  'runs'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -31,10 +33,17 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'repo-id': report.repoId === undefined ? '' : String(report.repoId),
     user: report.user ?? ''
   }
-  if (report.check) {
-    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
-    return { ...blank, outcome: report.outcome, ...setup }
-  }
+  const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
+  if (report.check) return { ...blank, outcome: report.outcome, ...setup }
+  // A fan-out: the single-run outputs are '', `runs` has them per run.
+  if (report.runs)
+    return {
+      ...blank,
+      outcome: report.outcome,
+      trigger: report.trigger ?? '',
+      ...setup,
+      runs: runsOutput(report.runs)
+    }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
   return {
@@ -49,6 +58,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'log-count': String(report.entriesSeen),
     'log-file': logFile,
     trigger: report.trigger ?? '',
-    ...setup
+    ...setup,
+    runs: ''
   }
 }

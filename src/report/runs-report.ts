@@ -1,6 +1,7 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
 import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/outcome.js'
 import type { ItemReport } from '../model.js'
+import type { Console } from '../runner/runner.js'
 import { inlineText, statusText } from './console-text.js'
 import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
 import { htmlInline, link, tableCell } from './markdown.js'
@@ -228,6 +229,23 @@ export function runsStateLine(states: readonly ItemState[], elapsedMs: number): 
   })
   const of = (phase: ItemState['phase']): number => states.filter(state => state.phase === phase).length
   return `Agent runs after ${formatDuration(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`
+}
+
+/** An item as the last line of states shows it, once every run ended (or never started). */
+export function endedState(item: ItemReport): ItemState {
+  return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: itemOutcome(item) }
+}
+
+/** The job log of one run of a fan-out: every line begins with the run's name. */
+export function namedConsole(console: Console, name: string): Console {
+  const tag = `[${inlineText(oneLine(name, 40))}] `
+  return {
+    info: line => console.info(tag + line),
+    group: (title, lines) => console.group(tag + title, lines),
+    notice: message => console.notice(tag + message),
+    warning: message => console.warning(tag + message),
+    debug: message => console.debug(tag + message)
+  }
 }
 
 /** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
