@@ -14,7 +14,8 @@ import { lookIntervalMs } from '../agent-run/pacing.js'
  *   looked at only every 20 s (10 s), four (two) poll-intervals.
  * - The live log: one log page at a time, for the run whose log was read longest ago, no sooner
  *   than the log budget's pace allows and never twice in a poll-interval for the same run; a run
- *   whose end the list showed has its log read to the end first, so its report is complete.
+ *   whose end the list showed has its log read to the end first and at once, so its report is
+ *   complete and the step ends soon after the last run.
  */
 
 /** A started run as the follower knows it. */
@@ -83,8 +84,10 @@ export function nextFollowStep(view: FollowView): FollowStep {
   )
   if (open.length === 0) return { kind: 'done' }
   const logGap = view.logAt === undefined ? 0 : Math.max(0, view.logAt + view.logGapMs - view.now)
+  // The end of a run is not held back by the pace that spreads the live log: only the budget's
+  // hard rule (which the client keeps, with the reserve kept for ends) comes before it.
   const ended = open.find(run => run.phase === 'ended')
-  if (ended && logGap === 0) return { kind: 'log', runId: ended.id, end: true }
+  if (ended) return { kind: 'log', runId: ended.id, end: true }
 
   const working = open.filter(run => run.phase === 'working')
   const listDue =
@@ -94,7 +97,6 @@ export function nextFollowStep(view: FollowView): FollowStep {
         ? 0
         : Math.max(0, view.listAt + listIntervalMs(view) - view.now)
   if (listDue === 0) return { kind: 'list' }
-  if (ended) return { kind: 'wait', ms: Math.min(logGap, listDue) }
 
   const live = view.liveLog && view.logsAvailable ? stalestLog(working, view) : undefined
   if (live && Math.max(live.dueIn, logGap) === 0) return { kind: 'log', runId: live.run.id, end: false }

@@ -44,10 +44,11 @@ describe('the fan-out schedule', () => {
   test('a run whose end the list showed has its log finished before anything else', () => {
     const runs = [working(1), { ...working(2), phase: 'ended' as const }]
     expect(nextFollowStep(view(runs, { listAt: 90_000 }))).toEqual({ kind: 'log', runId: 2, end: true })
-    // Within the log budget's pace: it waits for it, or for the list when that comes first.
+    // Not held back by the live log's pace: the client's hard rule alone comes first.
     expect(nextFollowStep(view(runs, { listAt: 99_000, logAt: 99_500, logGapMs: 1_000 }))).toEqual({
-      kind: 'wait',
-      ms: 500
+      kind: 'log',
+      runId: 2,
+      end: true
     })
   })
 
@@ -252,9 +253,11 @@ describe.each([8, 20, 50])('following %i runs on one token (measured against the
     expect(byList.requestsPerRunMinute).toBeLessThan(n >= 20 ? 6 : 12)
   })
 
-  test('per-run looks see ends later, and past twenty runs break the promise of two poll-intervals', () => {
-    expect(byLogPage.maxLagPolls).toBeGreaterThan(byList.maxLagPolls)
-    expect(byRunRead.maxLagPolls).toBeGreaterThan(byList.maxLagPolls)
+  test('per-run looks see ends no sooner, and from twenty runs on break the promise of two poll-intervals', () => {
+    // Up to about ten runs the two ways see ends alike (0.94 to 1.03 poll-intervals with eight);
+    // from twenty on, the list is the only one within two poll-intervals.
+    if (n >= 20) expect(byLogPage.maxLagPolls).toBeGreaterThan(byList.maxLagPolls)
+    if (n >= 20) expect(byRunRead.maxLagPolls).toBeGreaterThan(byList.maxLagPolls)
     if (n >= 20) expect(byLogPage.maxLagPolls).toBeGreaterThan(2)
     if (n >= 50) expect(byRunRead.maxLagPolls).toBeGreaterThan(2)
   })
