@@ -60,8 +60,6 @@ interface Slot {
 }
 
 const STATES_EVERY_MS = 60_000
-/** While a create is on its way, the loop looks again this soon: the new run joins the list's reads. */
-const STARTING_TICK_MS = 250
 
 /** Starts and follows every item; returns their reports in the list's order. */
 export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<ItemReport[]> {
@@ -117,7 +115,7 @@ class Follower {
         const step = nextFollowStep(this.view())
         const waiting = this.slots.some(slot => slot.phase === 'queued' || slot.phase === 'starting')
         if (step.kind === 'done' && !waiting) break
-        this.saySates()
+        this.sayStates()
         if (step.kind === 'list') await this.readList()
         else if (step.kind === 'log') await this.readLog(this.slotOf(step.runId), step.end)
         else await this.wait(step.kind === 'wait' ? step.ms : Infinity, waiting)
@@ -324,17 +322,24 @@ class Follower {
     }
   }
 
+  /**
+   * Waits for the next step, or, when no run is followed yet, for a start to settle: nothing is
+   * polled while a create is on its way (a run that starts meanwhile joins the next list read).
+   */
   private async wait(ms: number, starting: boolean): Promise<void> {
     const now = this.deps.clock.now()
     const left = this.deps.deadline - now
     if (left <= 0) throw new DeadlineError()
+    if (ms === Infinity && starting) {
+      await Promise.race(this.starts)
+      return
+    }
     const untilStates = this.statesAt + STATES_EVERY_MS - now
-    const tick = starting ? STARTING_TICK_MS : Infinity
-    await this.deps.clock.sleep(Math.max(1, Math.min(ms, tick, untilStates, left)), this.deps.signal)
+    await this.deps.clock.sleep(Math.max(1, Math.min(ms, untilStates, left)), this.deps.signal)
   }
 
   /** The line of every run's state, once a minute. */
-  private saySates(): void {
+  private sayStates(): void {
     const now = this.deps.clock.now()
     if (now - this.statesAt < STATES_EVERY_MS) return
     this.statesAt = now
