@@ -69,25 +69,80 @@ export function redactText(text: string, secrets: string[]): string {
   return pattern ? text.replace(pattern, '***') : text
 }
 
-/** Replaces every secret in every string of `value` (deeply), object keys included, with ***. */
+/** Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). */
+export const MAX_DEPTH = 64
+export const DEEPER_CUT = '[… nested too deep: cut]'
+
+/**
+ * Replaces every secret in every string of `value` (deeply), object keys included, with ***. A
+ * copy, walked without recursion to MAX_DEPTH levels; anything deeper is cut (DEEPER_CUT), so that
+ * a value of any depth can be printed, stringified and walked again afterwards.
+ */
 export function redactDeep<T>(value: T, secrets: string[]): T {
   const pattern = patternOf(secrets)
-  if (!pattern) return value
-  const redact = (text: string): string => text.replace(pattern, '***')
-  const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return redact(node)
-    if (Array.isArray(node)) return node.map(walk)
-    if (node && typeof node === 'object') {
-      const out: Record<string, unknown> = {}
-      for (const [key, child] of Object.entries(node)) {
-        let name = redact(key)
-        // Two keys that were secrets stay two keys.
-        for (let n = 2; name in out; n++) name = `${redact(key)} (${n})`
-        out[name] = walk(child)
+  const redact = (text: string): string => (pattern ? text.replace(pattern, '***') : text)
+  const root: Record<string, unknown> = { value: undefined }
+  // A stack of slots to fill, as parallel arrays (no object or closure per value: a wide value
+  // walked this way stays linear, garbage collection included). Each slot of a copy exists
+  // already, so assigning fills it, and a key `__proto__` stays a key.
+  const nodes: unknown[] = [value]
+  const intos: Array<Record<string | number, unknown>> = [root]
+  const keys: Array<string | number> = ['value']
+  const depths: number[] = [0]
+  while (nodes.length > 0) {
+    const node = nodes.pop()
+    const into = intos.pop() as Record<string | number, unknown>
+    const key = keys.pop() as string | number
+    const depth = depths.pop() as number
+    if (typeof node === 'string') into[key] = redact(node)
+    else if (!node || typeof node !== 'object') into[key] = node
+    else if (depth >= MAX_DEPTH) into[key] = DEEPER_CUT
+    else {
+      // Object.keys, not Object.entries: on an object of many keys, V8's entries grows faster.
+      const entries: Array<[string | number, unknown]> = Array.isArray(node)
+        ? node.map((child, index): [number, unknown] => [index, child])
+        : uniqueKeys(node as Record<string, unknown>, redact)
+      // Object.fromEntries defines every key at once; defining them one by one grows an object in
+      // quadratic time past some thousands of keys.
+      const copy = Array.isArray(node)
+        ? new Array<unknown>(node.length)
+        : Object.fromEntries(entries.map(([name]) => [name, undefined]))
+      into[key] = copy
+      for (const [name, child] of entries) {
+        nodes.push(child)
+        intos.push(copy as Record<string | number, unknown>)
+        keys.push(name)
+        depths.push(depth + 1)
       }
-      return out
     }
-    return node
   }
-  return walk(value) as T
+  return root.value as T
+}
+
+/**
+ * Each entry under its redacted key. Keys that redaction made equal (two secrets, both ***) stay
+ * apart as `*** (2)`, `*** (3)`; a key redaction left alone keeps its name. Only the object's own
+ * keys count, and each base name's counter only goes up: linear in the number of keys.
+ */
+function uniqueKeys(
+  node: Record<string, unknown>,
+  redact: (text: string) => string
+): Array<[string, unknown]> {
+  const keys = Object.keys(node)
+  const names = keys.map(redact)
+  const taken = new Set(keys.filter((key, index) => names[index] === key))
+  const counters = new Map<string, number>()
+  return keys.map((key, index) => {
+    const base = names[index] as string
+    if (base === key) return [key, node[key]]
+    let name = base
+    if (taken.has(name)) {
+      let n = counters.get(base) ?? 2
+      while (taken.has(`${base} (${n})`)) n++
+      counters.set(base, n + 1)
+      name = `${base} (${n})`
+    }
+    taken.add(name)
+    return [name, node[key]]
+  })
 }

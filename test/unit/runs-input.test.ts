@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
@@ -14,7 +15,7 @@ const base = { 'api-token': 'tok-123456', 'org-id': '7' }
 
 function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {
   const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, ...env })
-  return readSettings(name => ({ ...base, ...inputs })[name] ?? '', env, context)
+  return readSettings(name => ({ ...base, ...inputs })[name] ?? '', env, context, isTriggerEvent)
 }
 
 function problemsOf(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}): string[] {
