@@ -113,13 +113,7 @@ describe('many runs from one step', () => {
       ...output.map((run, i) => endOf(Number(run['agent-run-id']), EIGHT[i]!.scenario))
     )
     const exitedAt = emulator.requests.at(-1)!.at
-    if (process.env.SHOW_FIGURES)
-      console.log(
-        emulator.requests
-          .filter(request => request.at >= lastEnd - 3_000)
-          .map(request => `${request.at - lastEnd} ${request.route} ${request.path} ${JSON.stringify(request.query)} ${request.status}`)
-          .join('\n')
-      )
+    if (process.env.SHOW_FIGURES) console.log(`last request ${exitedAt - lastEnd} ms after the last end`)
     expect(exitedAt - lastEnd).toBeLessThanOrEqual(2 * POLL_S * 1000)
 
     // The error annotation names the two, and why.
@@ -181,6 +175,9 @@ describe('many runs from one step', () => {
     const result = await action({ runs }, { terminateAfterMs: 2_500, terminateSignal: 'SIGINT' })
     expect(emulator.runs()).toHaveLength(4)
     expect(result.terminatedAtMs).toBeDefined()
+    // The runner kills the step 7.5 s after SIGINT; 17 to 34 ms were used at a load of 15 on 2 cores.
+    if (process.env.SHOW_FIGURES)
+      console.log(`exit ${result.durationMs - result.terminatedAtMs!} ms after SIGINT`)
     expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(7_500)
     expect(result.exitCode).toBe(1)
     const output = JSON.parse(result.outputs['runs']!) as Array<Record<string, string>>
