@@ -1,4 +1,7 @@
+import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
+import type { AnswerSpec } from './answer/answer.js'
+import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
@@ -9,7 +12,7 @@ import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
 import { serviceClients, type ServiceClients } from './org/clients.js'
 import { namedConsole, runsStateLine } from './report/runs-report.js'
-import { runFanOut } from './runs/fan-out.js'
+import { runFanOut, type FanOutDeps } from './runs/fan-out.js'
 import { aggregateOutcome } from './runs/outcome.js'
 import { failureMessage } from './report/failure.js'
 import { JobSummary } from './report/job-summary.js'
@@ -79,18 +82,16 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     } else {
       const deadline = deadlines.step
       const warning = (message: string): void => reporters.warning(message)
-      const started = await startRun(start.plan, {
-        apis,
-        clock,
-        signal,
-        deadline,
-        warning,
-        notice: say.notice
-      })
-      report =
-        started.kind === 'started'
-          ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
-          : started.report
+      const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
+      const followDeps = { clock, signal, deadline, events: reporters }
+      const started = await startRun(start.plan, startDeps)
+      report = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
+      // Asked for an answer: read it, and ask again while it is not valid.
+      if (settings.answer && start.plan.wait)
+        report = await settleAnswer(report, start.plan, settings.answer, {
+          start: startDeps,
+          follow: followDeps
+        })
       report = { ...report, trigger: start.trigger }
     }
     return failureMessage(await reporters.finish(report), settings)
@@ -187,7 +188,11 @@ async function decideStart(
   return {
     kind: 'run',
     trigger: trigger.trigger,
-    plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
+    plan: {
+      ...plan,
+      prompt: withAnswerFormat(prepared.prompt, settings.answer),
+      resumeRunId: prepared.resumeRunId
+    },
     tracking: prepared.tracking
   }
 }
@@ -195,7 +200,8 @@ async function decideStart(
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
 export function planFromInputs(settings: Settings): RunPlan {
   return {
-    prompt: settings.prompt,
+    // The answer-format section ends the prompt when an answer is asked; else it is as written.
+    prompt: withAnswerFormat(settings.prompt, settings.answer),
     images: settings.images,
     resumeRunId: settings.agentRunId,
     orgId: settings.orgId,
@@ -253,6 +259,10 @@ async function runMany(
     maxParallel: settings.maxParallel,
     liveLog: settings.mirrorToConsole,
     notice: say.notice,
+    // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
+    ...(settings.answer && settings.wait
+      ? { settle: settler(settings.answer, apis, environment, deadlines) }
+      : {}),
     states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
   })
   const runs = await Promise.all(
@@ -267,8 +277,7 @@ async function runMany(
   )
   const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined)
   const fields = {
-    // Every item's outcome is a RunReport's: so is the most severe of them.
-    outcome: aggregateOutcome(runs) as RunReport['outcome'],
+    outcome: aggregateOutcome(runs),
     runs,
     trigger: 'inputs',
     ...(orgId !== undefined ? { orgId } : {})
@@ -276,12 +285,30 @@ async function runMany(
   return reportOf(fields, startedAt, clock.now())
 }
 
+/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
+function settler(
+  spec: AnswerSpec,
+  apis: ServiceClients,
+  { clock, signal }: ActionEnvironment,
+  deadlines: Deadlines
+): NonNullable<FanOutDeps['settle']> {
+  return (report, plan, events) => {
+    const deadline = deadlines.step
+    const warning = (message: string): void => events.warning(message)
+    return settleAnswer(report, plan, spec, {
+      start: { apis, clock, signal, deadline, warning, notice: warning },
+      follow: { clock, signal, deadline, events }
+    })
+  }
+}
+
 /** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
 export function planFromItem(settings: Settings, item: RunItem): RunPlan {
   const own = item.repoId !== undefined || item.repository !== undefined
   return {
     ...planFromInputs(settings),
-    prompt: item.prompt,
+    // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
+    prompt: withAnswerFormat(item.prompt, settings.answer),
     resumeRunId: undefined,
     setupCommands: false,
     // The item's repository when it names one; else the step's.

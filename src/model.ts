@@ -1,3 +1,4 @@
+import type { AnswerReport } from './answer/answer.js'
 import type { AgentRun, LogEntry } from './api/types.js'
 
 /**
@@ -6,12 +7,22 @@ import type { AgentRun, LogEntry } from './api/types.js'
  */
 
 /**
- * What became of the step: the run's ending (success, failure, paused), or the step's own
- * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
- * service could not be used).
+ * What became of the step: the run's ending (success, failure, paused), what its answer said when
+ * one was asked (rejected: the verdict is fail; invalid-output: no valid answer, repairs included),
+ * or the step's own (timeout, started when not waiting, skipped when not triggered, cancelled,
+ * error when the service could not be used).
  */
 export type Outcome =
-  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
+  | 'success'
+  | 'failure'
+  | 'timeout'
+  | 'paused'
+  | 'rejected'
+  | 'invalid-output'
+  | 'started'
+  | 'skipped'
+  | 'cancelled'
+  | 'error'
 
 /** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
 export interface RunPlan {
@@ -79,6 +90,8 @@ export interface RunReport {
   httpStatus?: number
   /** What started the step's run (inputs, comment, label...; '' when nothing did), for the output. */
   trigger?: string
+  /** What the run answered, when the step asked for an answer (verdict, output-schema) and it completed. */
+  answer?: AnswerReport
   /** `task: check`: what the reads found (no run is started then). */
   check?: { inspection: Inspection; error?: string }
   /** A fan-out (the `runs` input): each item and what became of it; the report's outcome is theirs together. */
@@ -90,9 +103,6 @@ export interface ItemReport {
   name: string
   /** Its report once it started (or could not); undefined when it never got its turn. */
   report?: RunReport
-  /** The verdict on its result, when `verdict` asked for one. */
-  verdict?: string
-  verdictReason?: string
   /** Its log entries kept by this step, for its timeline; entries left out of them, when a long log was cut. */
   entries?: LogEntry[]
   entriesLeftOut?: { after: number; count: number }
@@ -114,4 +124,6 @@ export interface RunEvents {
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void
   /** Something the user should know while the run goes (shown as a warning annotation). */
   warning(message: string): void
+  /** The run completed without a valid answer: it is resumed to ask for one (repair `attempt` of `retries`). */
+  repairAsked(reason: string, attempt: number, retries: number): void
 }

@@ -2,6 +2,7 @@ import type { LogEntry, PullRequest } from '../api/types.js'
 import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/outcome.js'
 import type { ItemReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
+import { answerAnnotation } from './answer-text.js'
 import { inlineText, statusText } from './console-text.js'
 import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
 import { htmlInline, link, tableCell } from './markdown.js'
@@ -28,8 +29,7 @@ export function runsOutput(items: readonly ItemReport[]): string {
         outcome: itemOutcome(item),
         'web-url': run?.web_url ?? '',
         'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
-        verdict: item.verdict ?? '',
-        'verdict-reason': item.verdictReason ?? '',
+        ...verdictOf(item),
         result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
       }
     })
@@ -38,6 +38,14 @@ export function runsOutput(items: readonly ItemReport[]): string {
 
 function firstPullRequestUrl(pullRequests: readonly PullRequest[]): string {
   return pullRequests.map(pr => pr.url).find((url): url is string => typeof url === 'string' && !!url) ?? ''
+}
+
+/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
+function verdictOf(item: ItemReport): { verdict: string; 'verdict-reason': string } {
+  const answer = item.report?.answer?.answer
+  return answer?.valid
+    ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
+    : { verdict: '', 'verdict-reason': '' }
 }
 
 /** The first `max` UTF-16 units, never half of a surrogate pair. */
@@ -62,7 +70,6 @@ const ICONS: Record<ItemOutcome, string> = {
 
 const NAME_CHARS = 100
 const STATUS_CHARS = 100
-const VERDICT_CHARS = 200
 const TITLE_CHARS = 200
 
 /** "8 agent runs: 6 succeeded, 2 failed" headline. */
@@ -95,7 +102,7 @@ function tableRow(item: ItemReport): string {
     tableCell(oneLine(item.name, NAME_CHARS)),
     `${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`,
     tableCell(oneLine(report?.status ?? '', STATUS_CHARS)) || '—',
-    item.verdict ? tableCell(oneLine(item.verdict, VERDICT_CHARS)) : '—',
+    verdictOf(item).verdict || '—',
     report && run ? formatDuration(report.endedAt - report.startedAt) : '—',
     pullRequest,
     run ? link(`#${run.id}`, run.web_url) : '—'
@@ -177,12 +184,9 @@ function foldOf(item: ItemReport, limitBytes: number): { markdown: string; cut: 
   }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '')
   // A summary cut to its share fills most of it: such a run gets more room in the second pass.
   const cut = Buffer.byteLength(own) >= limitBytes * 0.8
-  const verdict = item.verdictReason
-    ? `**Verdict:** ${tableCell(oneLine(`${item.verdict ?? ''}: ${item.verdictReason}`, 2_000))}\n\n`
-    : ''
   // HTML, not Markdown: the name sits in a <summary>.
   const title = `<b>${htmlInline(oneLine(item.name, NAME_CHARS))}</b> · ${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`
-  return { markdown: `<details><summary>${title}</summary>\n\n${verdict}${own}\n\n</details>\n`, cut }
+  return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut }
 }
 
 /** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
@@ -262,10 +266,12 @@ export function failingRunsMessage(
   const lines = failing.map(({ item, reason }) => {
     const run = item.report?.run
     const result = itemOutcome(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : ''
+    // rejected quotes the agent's reason; invalid-output names the first problem.
+    const answer = item.report?.answer ? firstLine(answerAnnotation(item.report.answer)) : ''
     const where = run
       ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
       : ''
-    return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${where}`
+    return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`
   })
   return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join(
     '\n'

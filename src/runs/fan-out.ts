@@ -46,12 +46,18 @@ export interface FanOutDeps {
   notice(message: string): void
   /** The line of every run's state, once a minute. */
   states(states: ItemState[], elapsedMs: number): void
+  /**
+   * What follows a run's end before its report is final (verdict, output-schema: its answer read,
+   * repairs asked by resuming it); the run keeps its place among max-parallel meanwhile.
+   */
+  settle?(report: RunReport, plan: RunPlan, events: RunEvents): Promise<RunReport>
 }
 
 /** One item on its way: queued, starting, followed, then its report. */
 interface Slot {
   item: FanOutItem
-  phase: 'queued' | 'starting' | 'following' | 'done'
+  phase: 'queued' | 'starting' | 'following' | 'settling' | 'done'
+  plan?: RunPlan
   started?: StartedRun
   watch?: WatchState
   follow?: FollowedRun
@@ -113,7 +119,7 @@ class Follower {
       for (;;) {
         this.startWhatMay(plans)
         const step = nextFollowStep(this.view())
-        const waiting = this.slots.some(slot => slot.phase === 'queued' || slot.phase === 'starting')
+        const waiting = this.slots.some(slot => ['queued', 'starting', 'settling'].includes(slot.phase))
         if (step.kind === 'done' && !waiting) break
         this.sayStates()
         if (step.kind === 'list') await this.readList()
@@ -150,10 +156,13 @@ class Follower {
 
   /** Starts the next queued items while fewer than max-parallel work. */
   private startWhatMay(plans: RunPlan[]): void {
-    const working = this.slots.filter(slot => slot.phase === 'starting' || slot.phase === 'following').length
+    const working = this.slots.filter(slot =>
+      ['starting', 'following', 'settling'].includes(slot.phase)
+    ).length
     const queued = this.slots.filter(slot => slot.phase === 'queued')
     for (const slot of queued.slice(0, startable(working, queued.length, this.deps.maxParallel))) {
       slot.phase = 'starting'
+      slot.plan = plans[this.slots.indexOf(slot)]
       const start = this.start(slot, plans[this.slots.indexOf(slot)] as RunPlan).finally(() =>
         this.starts.delete(start)
       )
@@ -293,15 +302,29 @@ class Follower {
 
   private finish(slot: Slot, fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): void {
     const started = slot.started as StartedRun
-    slot.report = {
+    const report: RunReport = {
       ...started.base,
       status: fields.run?.status ?? '',
       endedAt: this.deps.clock.now(),
       entriesSeen: 0,
       ...fields
     }
-    slot.phase = 'done'
     ;(slot.follow as FollowedRun).phase = 'done'
+    const settle = this.deps.settle
+    if (!settle || slot.phase !== 'following') {
+      slot.report = report
+      slot.phase = 'done'
+      return
+    }
+    slot.phase = 'settling'
+    const settling = settle(report, slot.plan as RunPlan, slot.item.events)
+      .catch((error: unknown) => ({ ...report, ...startFailure(error) }))
+      .then(settled => {
+        slot.report = settled
+        slot.phase = 'done'
+      })
+      .finally(() => this.starts.delete(settling))
+    this.starts.add(settling)
   }
 
   /** After a timeout or a cancellation: every run still followed ends so, as last seen; the queued never started. */

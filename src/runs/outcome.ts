@@ -7,8 +7,8 @@ import type { FailCondition } from '../settings/settings.js'
  * the console and the annotation.
  */
 
-/** The outcomes of a run, with the verdict's (a run whose verdict refused it, or whose output did not fit). */
-export type ItemOutcome = Outcome | 'rejected' | 'invalid-output'
+/** The outcome of an item of `runs`: a run's (the verdict's rejected and invalid-output included). */
+export type ItemOutcome = Outcome
 
 /** An item as the console's line of states shows it while the runs work. */
 export interface ItemState {
@@ -48,14 +48,10 @@ export function aggregateOutcome(items: readonly ItemReport[]): ItemOutcome {
   return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error'
 }
 
-/** Why a run fails the step, or undefined: `fail-on`'s rule for one run; a refused verdict or an invalid output always fails. */
+/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
 export function itemFailure(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
-  const outcome = itemOutcome(item)
-  if (outcome === 'rejected')
-    return `the verdict rejected it${item.verdictReason ? `: ${item.verdictReason}` : ''}`
-  if (outcome === 'invalid-output') return 'its output did not match output-schema'
-  if (!item.report) return 'it never started: the job was cancelled first'
-  const reason = failureReason(outcome as Outcome, failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  if (!item.report) return 'it never started: the job ended first'
+  const reason = failureReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
   return reason && (item.report.error ?? reason)
 }
 

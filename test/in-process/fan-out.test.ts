@@ -135,3 +135,34 @@ test('a run whose log is unavailable is followed by the list alone', async () =>
     'warning: [x] The run log is unavailable (the log endpoint answered 404 on both published paths); following the run status only.'
   )
 })
+
+test('verdict applies to every run: each answer read as its run ends, a missing one asked for again by resuming that run', async () => {
+  await world.startEmulator()
+  const scenarios = ['verdict-pass', 'verdict-fail', 'verdict-repaired', 'verdict-never']
+  const { runner, failure } = await world.step({
+    prompt: '',
+    'org-id': '1',
+    verdict: 'true',
+    runs: list(scenarios.map(name => ({ name, prompt: `Review the API [emulator:${name}]` })))
+  })
+  const runs = runsOf(runner.outputs)
+  expect(runs.map(run => [run.name, run.outcome, run.verdict])).toEqual([
+    ['verdict-pass', 'success', 'pass'],
+    ['verdict-fail', 'rejected', 'fail'],
+    ['verdict-repaired', 'rejected', 'fail'],
+    ['verdict-never', 'invalid-output', '']
+  ])
+  expect(runs[1]!['verdict-reason']).toBe('It renames the exported parseLine, which v1 clients import.')
+  // Each create carries the answer-format section; the repairs resume only the runs without an answer.
+  for (const create of world.routes('create'))
+    expect((create.body as { prompt: string }).prompt).toMatch(/^Review the API \[emulator:[a-z-]+\]\n\n/)
+  expect(world.routes('resume')).toHaveLength(2)
+  expect(runner.outputs['outcome']).toBe('rejected')
+  expect(failure).toMatch(
+    /^3 of 4 agent runs failed the step:\n- verdict-fail: rejected, The agent's verdict is fail\. Reason: It renames/
+  )
+  expect(failure).toContain(
+    '- verdict-never: invalid-output, The agent run ended without a valid answer. No valid answer (after 1 repair)'
+  )
+  expect(readerText(runner.summary)).toMatch(/verdict-pass \| +✅ success \| +COMPLETE \| +pass \|/)
+})

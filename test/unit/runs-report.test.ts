@@ -17,6 +17,7 @@ const STATUS: Partial<Record<ItemOutcome, string>> = {
   success: 'COMPLETE',
   failure: 'FAILED',
   paused: 'PAUSED',
+  rejected: 'COMPLETE',
   timeout: 'ACTIVE',
   cancelled: 'ACTIVE'
 }
@@ -46,7 +47,13 @@ function item(name: string, outcome: ItemOutcome, id = 100, extra: Partial<RunRe
   }
 }
 
-const failOn = new Set<FailCondition>(['failure', 'timeout'])
+const failOn = new Set<FailCondition>(['failure', 'timeout', 'rejected', 'invalid-output'])
+
+/** An item whose run completed with a verdict (valid answer). */
+function judged(base: ItemReport, verdict: 'pass' | 'fail', reason: string): ItemReport {
+  const answer = { valid: true as const, value: { verdict, reason }, json: '{}', verdict, reason }
+  return { ...base, report: { ...base.report!, answer: { verdictAsked: true, answer, repairs: [] } } }
+}
 
 describe('the outcome of a fan-out', () => {
   test('success only when every run succeeded', () => {
@@ -89,19 +96,19 @@ describe('the outcome of a fan-out', () => {
       item('docs', 'paused'),
       item('cli', 'timeout'),
       item('ops', 'error', 5, { error: 'Could not create the agent run: 402 allowance used up' }),
-      { ...item('lint', 'rejected'), verdict: 'reject', verdictReason: 'tests missing' }
+      judged(item('lint', 'rejected'), 'fail', 'tests missing')
     ]
     const failing = failingItems(items, failOn)
     expect(failing.map(({ item: failed, reason }) => [failed.name, reason])).toEqual([
       ['web', 'The agent run failed.'],
       ['cli', 'The agent run did not end within timeout-minutes.'],
       ['ops', 'Could not create the agent run: 402 allowance used up'],
-      ['lint', 'the verdict rejected it: tests missing']
+      ['lint', "The agent's verdict is fail."]
     ])
+    // rejected follows fail-on like the other outcomes; an error always fails.
     expect(failingItems(items, new Set(['paused'])).map(({ item: failed }) => failed.name)).toEqual([
       'docs',
-      'ops',
-      'lint'
+      'ops'
     ])
   })
 })
@@ -116,7 +123,7 @@ describe('the runs output', () => {
     ]
     const items: ItemReport[] = [
       first,
-      { ...item('web', 'failure', 12), verdict: 'reject', verdictReason: 'no tests' },
+      judged(item('web', 'rejected', 12), 'fail', 'no tests'),
       { name: 'run 3' }
     ]
     const output = JSON.parse(runsOutput(items)) as Array<Record<string, string>>
@@ -142,7 +149,7 @@ describe('the runs output', () => {
     })
     // Cut before the emoji that would be split in half.
     expect(output[0]!.result).toBe('é'.repeat(RUNS_RESULT_CHARS - 1))
-    expect(output[1]).toMatchObject({ outcome: 'failure', verdict: 'reject', 'verdict-reason': 'no tests' })
+    expect(output[1]).toMatchObject({ outcome: 'rejected', verdict: 'fail', 'verdict-reason': 'no tests' })
     expect(output[2]).toEqual({
       name: 'run 3',
       'agent-run-id': '',
@@ -177,11 +184,7 @@ describe('the summary of a fan-out', () => {
     }
     const api = item('api', 'success', 21)
     api.report!.run!.github_pull_requests = [pr, { ...pr, id: 8 }]
-    const items = [
-      api,
-      { ...item('web', 'failure', 22), verdict: 'reject', verdictReason: 'no tests' },
-      { name: 'run 3' }
-    ]
+    const items = [api, judged(item('web', 'rejected', 22), 'fail', 'no tests'), { name: 'run 3' }]
     const html = renderMarkdown(renderRunsSummary({ items }))
     const rows = [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(match =>
       [...(match[1] ?? '').matchAll(/<t[hd]>([\s\S]*?)<\/t[hd]>/g)].map(cell => readerText(cell[1] ?? ''))
@@ -189,17 +192,17 @@ describe('the summary of a fan-out', () => {
     expect(rows).toEqual([
       ['Run', 'Outcome', 'Status', 'Verdict', 'Duration', 'Pull request', 'Link'],
       ['api', '✅ success', 'COMPLETE', '—', '4m 14s', 'Upgrade lodash and 1 more', '#21'],
-      ['web', '❌ failure', 'FAILED', 'reject', '4m 14s', '—', '#22'],
+      ['web', '🚫 rejected', 'COMPLETE', 'fail', '4m 14s', '—', '#22'],
       ['run 3', '🛑 cancelled', '—', '—', '—', '—', '—']
     ])
     expect(html).toContain('<a href="https://app.codegen.com/agent/trace/21">#21</a>')
     // One table: the folds do not repeat each run's facts.
     expect(html.match(/<table>/g)).toHaveLength(1)
     const text = readerText(renderRunsSummary({ items }))
-    expect(text.split('\n')[0]).toBe('❌ 3 agent runs: 1 success, 1 failure, 1 cancelled')
+    expect(text.split('\n')[0]).toBe('🚫 3 agent runs: 1 success, 1 rejected, 1 cancelled')
     // Each started run's result folded under its name, after the table.
     expect(text).toMatch(
-      /api · ✅ success[\s\S]*Result of api[\s\S]*web · ❌ failure[\s\S]*no tests[\s\S]*Result of web/
+      /api · ✅ success[\s\S]*Result of api[\s\S]*web · 🚫 rejected[\s\S]*(no tests[\s\S]*Result of web|Result of web[\s\S]*no tests)/
     )
     expect(html.match(/<details><summary><b>/g)).toHaveLength(2)
   })
