@@ -36,6 +36,7 @@ import {
   realistic,
   startUp
 } from './cases.js'
+import { fanOutBeside, fanOutRows } from './fan-out.js'
 import { ENDLESS_ENTRY_BYTES, ENDLESS_TIMEOUT_MINUTES, endlessLogRun, hugeResponseRun } from './hostile.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -119,7 +120,7 @@ function commit(): { sha: string; dirty: boolean } {
   }
 }
 
-const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs', 'fast', 'hostile'] as const
+const CASES = ['startup', 'large', 'lag', 'realistic', 'jobs', 'fast', 'hostile', 'fanout'] as const
 type CaseName = (typeof CASES)[number]
 
 /** `node build/bench/run.js startup large` runs only those cases (and writes only-….json, not latest.json). */
@@ -159,22 +160,30 @@ async function main(): Promise<void> {
     rows.push(...hostileRows(endless, huge))
   }
   // These run at the same time: mostly waiting, on emulators and tokens of their own.
-  const concurrent = (['large', 'lag', 'realistic', 'jobs', 'fast'] as const).filter(name => cases.has(name))
+  const concurrent = (['large', 'lag', 'realistic', 'jobs', 'fast', 'fanout'] as const).filter(name =>
+    cases.has(name)
+  )
   if (concurrent.length > 0) {
     const names = concurrent.map(name => (name === 'large' ? 'budget-bound catch-up' : name))
-    const minutes = cases.has('realistic') ? 11 : 3
+    const minutes = cases.has('fanout') ? 13 : cases.has('realistic') ? 11 : 3
     console.log(`${names.join(', ')}, side by side (about ${minutes} min) …`)
-    const [bound, realisticRuns, jobs, advisedJobs, lagFinal, lagStress, lagError, fast] = await Promise.all([
-      cases.has('large') ? budgetBoundCatchUp() : undefined,
-      cases.has('realistic') ? realistic([1, 2, 3, 4, 5]) : undefined,
-      cases.has('jobs') ? jobsOnOneToken(JOBS, 300) : undefined,
-      // The README's advice for a matrix: poll-interval N seconds for N jobs.
-      cases.has('jobs') ? jobsOnOneToken(JOBS, 300, JOBS * 1000) : undefined,
-      cases.has('lag') ? detectionLag('final-answer', range(101, 24), 300) : undefined,
-      cases.has('lag') ? detectionLag('stress', range(201, 8), 700) : undefined,
-      cases.has('lag') ? detectionLag('error', range(301, 20), 400) : undefined,
-      cases.has('fast') ? fastPollInterval() : undefined
-    ])
+    const [bound, realisticRuns, jobs, advisedJobs, lagFinal, lagStress, lagError, fast, fanOut] =
+      await Promise.all([
+        cases.has('large') ? budgetBoundCatchUp() : undefined,
+        cases.has('realistic') ? realistic([1, 2, 3, 4, 5]) : undefined,
+        cases.has('jobs') ? jobsOnOneToken(JOBS, 300) : undefined,
+        // The README's advice for a matrix: poll-interval N seconds for N jobs.
+        cases.has('jobs') ? jobsOnOneToken(JOBS, 300, JOBS * 1000) : undefined,
+        cases.has('lag') ? detectionLag('final-answer', range(101, 24), 300) : undefined,
+        cases.has('lag') ? detectionLag('stress', range(201, 8), 700) : undefined,
+        cases.has('lag') ? detectionLag('error', range(301, 20), 400) : undefined,
+        cases.has('fast') ? fastPollInterval() : undefined,
+        cases.has('fanout') ? fanOutBeside() : undefined
+      ])
+    if (fanOut) {
+      raw.fanOut = fanOut
+      rows.push(...fanOutRows(fanOut))
+    }
     if (lagFinal && lagStress && lagError) {
       Object.assign(raw, { lagFinal, lagStress, lagError })
       rows.push(
@@ -231,6 +240,7 @@ async function main(): Promise<void> {
     'Catch-up',
     'Large run',
     `${JOBS} jobs`,
+    'Fan-out',
     'Hostile'
   ]
   rows.sort(

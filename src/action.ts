@@ -1,5 +1,6 @@
 import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
+import type { AnswerSpec } from './answer/answer.js'
 import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
@@ -9,7 +10,10 @@ import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
-import { serviceClients } from './org/clients.js'
+import { serviceClients, type ServiceClients } from './org/clients.js'
+import { namedConsole, runsStateLine } from './report/runs-report.js'
+import { runFanOut, type FanOutDeps } from './runs/fan-out.js'
+import { aggregateOutcome } from './runs/outcome.js'
 import { failureMessage } from './report/failure.js'
 import { JobSummary } from './report/job-summary.js'
 import { LogMirror } from './report/log-mirror.js'
@@ -17,7 +21,7 @@ import { redactor, Reporters, type Redact } from './report/reporters.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Console, Runner } from './runner/runner.js'
 import { readSettings } from './settings/read-settings.js'
-import { InputError, type Settings } from './settings/settings.js'
+import { InputError, type RunItem, type Settings } from './settings/settings.js'
 import { originMetadata, readWorkflowContext, type Env } from './settings/workflow-context.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
@@ -70,6 +74,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     )
     let report: RunReport
     if (start.kind === 'none') report = start.report
+    else if (start.kind === 'runs')
+      report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say })
     else if (start.kind === 'check') {
       const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
       report = await checkSetup(apis, target, { deadline: deadlines.step, clock })
@@ -103,9 +109,11 @@ function redacted(runner: Console, redact: Redact): Pick<Console, 'notice' | 'wa
   }
 }
 
-/** What the step starts: a run (from its inputs or a thread trigger), the set-up check, or nothing. */
+/** What the step starts: a run (from its inputs or a thread trigger), many runs, the set-up check, or nothing. */
 type Start =
   | { kind: 'run'; plan: RunPlan; trigger: string; tracking?: TrackingComment }
+  /** The `runs` input: a plan for each item. */
+  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }> }
   | { kind: 'check' }
   /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
   | { kind: 'none'; report: RunReport }
@@ -122,6 +130,12 @@ async function decideStart(
 ): Promise<Start> {
   const { clock } = environment
   if (settings.task === 'check') return { kind: 'check' }
+  // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
+  if (settings.runs)
+    return {
+      kind: 'runs',
+      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) }))
+    }
   const context = settings.context
   const trigger = readTrigger(
     context.eventName,
@@ -201,5 +215,109 @@ export function planFromInputs(settings: Settings): RunPlan {
     origin: originMetadata(settings.context),
     wait: settings.wait,
     pollIntervalMs: settings.pollIntervalMs
+  }
+}
+
+/** What a fan-out's start needs of the step: its surroundings, deadlines, clients and redaction. */
+interface StepParts {
+  environment: ActionEnvironment
+  deadlines: Deadlines
+  apis: ServiceClients
+  redact: Redact
+  say: Pick<Console, 'notice'>
+}
+
+/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
+const ITEM_KEPT = { first: 25, last: 25 }
+
+/**
+ * The `runs` input: every item started and followed on one budget (runFanOut), each with reporters
+ * of its own (its console lines named, its log file), then one report of them all.
+ */
+async function runMany(
+  items: Array<{ name: string; plan: RunPlan }>,
+  settings: Settings,
+  { environment, deadlines, apis, redact, say }: StepParts
+): Promise<RunReport> {
+  const { runner, clock, signal } = environment
+  const startedAt = clock.now()
+  const perItem = items.map(({ name, plan }) => {
+    const mirror = new LogMirror(namedConsole(runner, name), {
+      toConsole: settings.mirrorToConsole,
+      keepEntries: settings.mirrorToSummary,
+      openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+      policy: settings,
+      kept: ITEM_KEPT
+    })
+    return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) }
+  })
+  const reports = await runFanOut(perItem, {
+    apis,
+    clock,
+    signal,
+    deadline: deadlines.step,
+    maxParallel: settings.maxParallel,
+    liveLog: settings.mirrorToConsole,
+    notice: say.notice,
+    // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
+    ...(settings.answer && settings.wait
+      ? { settle: settler(settings.answer, apis, environment, deadlines) }
+      : {}),
+    states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
+  })
+  const runs = await Promise.all(
+    reports.map(async (item, i) => {
+      const { mirror, events } = perItem[i] as (typeof perItem)[number]
+      const report = item.report && (await events.finish(item.report))
+      const entries = settings.mirrorToSummary
+        ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
+        : {}
+      return { ...item, ...(report ? { report } : {}), ...entries }
+    })
+  )
+  const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined)
+  const fields = {
+    outcome: aggregateOutcome(runs),
+    runs,
+    trigger: 'inputs',
+    ...(orgId !== undefined ? { orgId } : {})
+  }
+  return reportOf(fields, startedAt, clock.now())
+}
+
+/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
+function settler(
+  spec: AnswerSpec,
+  apis: ServiceClients,
+  { clock, signal }: ActionEnvironment,
+  deadlines: Deadlines
+): NonNullable<FanOutDeps['settle']> {
+  return (report, plan, events) => {
+    const deadline = deadlines.step
+    const warning = (message: string): void => events.warning(message)
+    return settleAnswer(report, plan, spec, {
+      start: { apis, clock, signal, deadline, warning, notice: warning },
+      follow: { clock, signal, deadline, events }
+    })
+  }
+}
+
+/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
+export function planFromItem(settings: Settings, item: RunItem): RunPlan {
+  const own = item.repoId !== undefined || item.repository !== undefined
+  return {
+    ...planFromInputs(settings),
+    // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
+    prompt: withAnswerFormat(item.prompt, settings.answer),
+    resumeRunId: undefined,
+    setupCommands: false,
+    // The item's repository when it names one; else the step's.
+    repoId: own ? item.repoId : settings.repoId,
+    repository: own ? item.repository : settings.repository || undefined,
+    repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
+    model: item.model ?? settings.model,
+    agentType: item.agentType ?? settings.agentType,
+    metadata: { ...settings.metadata, ...item.metadata },
+    origin: { ...originMetadata(settings.context), run_name: item.name }
   }
 }

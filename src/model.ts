@@ -94,6 +94,18 @@ export interface RunReport {
   answer?: AnswerReport
   /** `task: check`: what the reads found (no run is started then). */
   check?: { inspection: Inspection; error?: string }
+  /** A fan-out (the `runs` input): each item and what became of it; the report's outcome is theirs together. */
+  runs?: ItemReport[]
+}
+
+/** One item of `runs` and what became of it. */
+export interface ItemReport {
+  name: string
+  /** Its report once it started (or could not); undefined when it never got its turn. */
+  report?: RunReport
+  /** Its log entries kept by this step, for its timeline; entries left out of them, when a long log was cut. */
+  entries?: LogEntry[]
+  entriesLeftOut?: { after: number; count: number }
 }
 
 /** A report's fields that say what happened; the rest have defaults for a run that never started. */

@@ -47,7 +47,7 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
       initialStatus: run.status ?? null,
       guard: started.guard
     })
-    return report(watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched))
+    return report(watchedFields(run, watched))
   } catch (error) {
     return report({
       ...failedAfterStart(error),
@@ -56,6 +56,11 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
       entriesSeen: seen.entries
     })
   }
+}
+
+/** What a watch found, as a report's fields: how the run ended, or that a resumed one never restarted. */
+export function watchedFields(run: AgentRun, watched: WatchResult): ReportFields {
+  return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched)
 }
 
 function howItEnded(run: AgentRun, watched: WatchResult): ReportFields {

@@ -4,6 +4,8 @@ import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
+import { failingItems } from '../runs/outcome.js'
+import { failingRunsMessage } from './runs-report.js'
 
 /** What the step's failure and its annotations need of the settings. */
 export interface FailurePolicy {
@@ -22,6 +24,10 @@ const ANNOTATION_QUOTE_CHARS = 300
  * then where the run is; undefined when the step passes.
  */
 export function failureMessage(report: RunReport, policy: FailurePolicy): string | undefined {
+  if (report.runs) {
+    const failing = failingItems(report.runs, policy.failOn)
+    return failing.length > 0 ? failingRunsMessage(failing, report.runs.length) : undefined
+  }
   const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
@@ -40,7 +46,8 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
  * existed) is still said; a paused run still waits for someone: an annotation says so and how.
  */
 export function passingWarnings(report: RunReport, policy: FailurePolicy): string[] {
-  if (failureMessage(report, policy)) return []
+  // A fan-out's runs say their own warnings, each under its name.
+  if (report.runs || failureMessage(report, policy)) return []
   const warnings: string[] = []
   if (report.error) warnings.push(report.error)
   if (report.outcome === 'paused' && report.run) warnings.push(pausedMessage(report, policy))

@@ -4,6 +4,7 @@ import { renderCheckSummary } from './check-summary.js'
 import type { LogMirror } from './log-mirror.js'
 import { actionOutputs, OUTPUT_NAMES } from './outputs.js'
 import type { Reporter } from './reporters.js'
+import { renderRunsSummary } from './runs-report.js'
 import { renderSummary } from './summary.js'
 
 /**
@@ -31,12 +32,14 @@ export class JobSummary implements Reporter {
     const { check } = report
     const summary = check
       ? renderCheckSummary(check.inspection, check.error)
-      : renderSummary({
-          report,
-          entries: this.timeline ? this.mirror.entries : undefined,
-          entriesLeftOut: this.mirror.entriesLeftOut,
-          logFile: this.mirror.logFile
-        })
+      : report.runs
+        ? renderRunsSummary({ items: report.runs })
+        : renderSummary({
+            report,
+            entries: this.timeline ? this.mirror.entries : undefined,
+            entriesLeftOut: this.mirror.entriesLeftOut,
+            logFile: this.mirror.logFile
+          })
     await this.runner.appendSummary(summary)
   }
 }

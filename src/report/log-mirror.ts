@@ -8,6 +8,7 @@ import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.
 import { passingWarnings, type FailurePolicy } from './failure.js'
 import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
+import { endedState, runsStateLine } from './runs-report.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -16,6 +17,8 @@ export interface MirrorOptions {
   openLogFile: (runId: number) => LogFile
   /** For the warnings of a step that passes (a paused run, an error fail-on lets pass). */
   policy?: FailurePolicy
+  /** Entries kept for the timeline, first and last (default KEPT_FIRST_ENTRIES, KEPT_LAST_ENTRIES): fewer for each run of a fan-out. */
+  kept?: { first: number; last: number }
 }
 
 /**
@@ -67,6 +70,12 @@ export class LogMirror implements Reporter {
       if (report.outcome === 'success') this.console.info('The set-up is ready: nothing was created.')
       return
     }
+    if (report.runs) {
+      // A fan-out: every run's state, then the outcome they make together.
+      this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt))
+      this.console.info(`Outcome: ${report.outcome}`)
+      return
+    }
     const status = report.status ? ` (status ${statusText(report.status)})` : ''
     const where = this.logFile ? ` to ${this.logFile}` : ''
     this.console.info(
@@ -98,11 +107,13 @@ export class LogMirror implements Reporter {
 
   private keep(entry: LogEntry): void {
     const cut = cutEntry(entry, KEPT_FIELD_CHARS)
-    if (this.first.length < KEPT_FIRST_ENTRIES) this.first.push(cut)
-    else if (this.last.length < KEPT_LAST_ENTRIES) this.last.push(cut)
+    const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES }
+    if (this.first.length < first) this.first.push(cut)
+    else if (this.last.length < last) this.last.push(cut)
+    else if (last === 0) this.leftOut++
     else {
       this.last[this.next] = cut
-      this.next = (this.next + 1) % KEPT_LAST_ENTRIES
+      this.next = (this.next + 1) % last
       this.leftOut++
     }
   }

@@ -1,4 +1,5 @@
 import type { RunReport } from '../model.js'
+import { runsOutput } from './runs-report.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [
@@ -18,7 +19,8 @@ export const OUTPUT_NAMES = [
   'user',
   'structured-output',
   'verdict',
-  'verdict-reason'
+  'verdict-reason',
+  'runs'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -34,10 +36,17 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'repo-id': report.repoId === undefined ? '' : String(report.repoId),
     user: report.user ?? ''
   }
-  if (report.check) {
-    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
-    return { ...blank, outcome: report.outcome, ...setup }
-  }
+  const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
+  if (report.check) return { ...blank, outcome: report.outcome, ...setup }
+  // A fan-out: the single-run outputs are '', `runs` has them per run.
+  if (report.runs)
+    return {
+      ...blank,
+      outcome: report.outcome,
+      trigger: report.trigger ?? '',
+      ...setup,
+      runs: runsOutput(report.runs)
+    }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
   const answer = report.answer?.answer.valid ? report.answer.answer : undefined
@@ -57,6 +66,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
     'structured-output': answer?.json ?? '',
     verdict: answer?.verdict ?? '',
-    'verdict-reason': answer?.reason ?? ''
+    'verdict-reason': answer?.reason ?? '',
+    runs: ''
   }
 }

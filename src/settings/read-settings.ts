@@ -1,6 +1,7 @@
 import type { Env, WorkflowContext } from './workflow-context.js'
 import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
+import { readMaxParallel, readRuns } from './runs.js'
 import {
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
@@ -60,7 +61,13 @@ export function readSettings(
   if (task === 'setup-commands' && agentRunId !== undefined) {
     problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
   }
-  if (task === 'run' && !prompt && !triggerEvent) {
+  const runsInput = readInput('runs').trim()
+  const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace)
+  problems.push(
+    ...runsProblems,
+    ...runsConflicts(runsInput, { task, prompt, agentRunId, triggerEvent, context })
+  )
+  if (task === 'run' && !prompt && !triggerEvent && !runsInput) {
     problems.push(
       agentRunId === undefined
         ? 'prompt: required; the instruction of the new agent run'
@@ -119,6 +126,8 @@ export function readSettings(
     githubToken: input('github-token'),
     comment: boolean('comment', input('comment'), problems),
     answer,
+    ...(runs ? { runs } : {}),
+    maxParallel: readMaxParallel(input('max-parallel'), problems),
     context
   }
   if (!settings.githubToken && task === 'run' && triggerEvent) {
@@ -128,6 +137,27 @@ export function readSettings(
   }
   if (problems.length > 0) throw new InputError(problems)
   return settings
+}
+
+/** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
+function runsConflicts(
+  runsInput: string,
+  given: { task: Task; prompt: string; agentRunId?: number; triggerEvent: boolean; context: WorkflowContext }
+): string[] {
+  if (!runsInput) return []
+  const problems: string[] = []
+  if (given.task !== 'run') problems.push(`runs: only with task run, not ${given.task}`)
+  if (given.prompt)
+    problems.push('runs: replaces prompt (each item has its own); give one or the other, not both')
+  if (given.agentRunId !== undefined)
+    problems.push(
+      'runs: starts new runs and cannot be given with agent-run-id; resume a run in a step of its own'
+    )
+  if (given.triggerEvent)
+    problems.push(
+      `runs: not used on ${given.context.eventName} events, where the thread asks for one run; start a fan-out from another event (push, workflow_dispatch, schedule)`
+    )
+  return problems
 }
 
 /** GitHub's owner and repository name characters. */

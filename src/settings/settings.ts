@@ -17,6 +17,17 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = [
 export type Task = 'run' | 'check' | 'setup-commands'
 export const TASKS: readonly Task[] = ['run', 'check', 'setup-commands']
 
+/** One item of the `runs` input: a run of a fan-out, named (by the user, or by its position). */
+export interface RunItem {
+  name: string
+  prompt: string
+  repoId?: number
+  repository?: string
+  model?: string
+  agentType?: string
+  metadata?: Record<string, unknown>
+}
+
 /** The action's inputs, validated and typed: everything past the edge works from this. */
 export interface Settings {
   task: Task
@@ -56,6 +67,10 @@ export interface Settings {
    * schema compiled; undefined when nothing is asked, and the prompt is left as it is.
    */
   answer?: AnswerSpec
+  /** The `runs` input's items, in order: a fan-out instead of one run; undefined when empty. */
+  runs?: RunItem[]
+  /** How many of `runs` work at once. */
+  maxParallel: number
   context: WorkflowContext
 }
 
@@ -87,7 +102,9 @@ export const INPUT_DEFAULTS = {
   comment: 'true',
   verdict: 'false',
   'output-schema': '',
-  'output-retries': '1'
+  'output-retries': '1',
+  runs: '',
+  'max-parallel': '10'
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
