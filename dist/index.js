@@ -44438,11 +44438,11 @@ __webpack_unused_export__ = Alias.Alias;
 __webpack_unused_export__ = identity.isAlias;
 __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
-__webpack_unused_export__ = identity.isMap;
+exports.jh = identity.isMap;
 __webpack_unused_export__ = identity.isNode;
 __webpack_unused_export__ = identity.isPair;
 __webpack_unused_export__ = identity.isScalar;
-__webpack_unused_export__ = identity.isSeq;
+exports.oP = identity.isSeq;
 __webpack_unused_export__ = Pair.Pair;
 __webpack_unused_export__ = Scalar.Scalar;
 __webpack_unused_export__ = YAMLMap.YAMLMap;
@@ -44453,7 +44453,7 @@ __webpack_unused_export__ = lineCounter.LineCounter;
 __webpack_unused_export__ = parser.Parser;
 exports.qg = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
-__webpack_unused_export__ = publicApi.parseDocument;
+exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
 __webpack_unused_export__ = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
@@ -52703,7 +52703,7 @@ async function followRun(started, plan, deps) {
             initialStatus: run.status ?? null,
             guard: started.guard
         });
-        return report(watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched));
+        return report(watchedFields(run, watched));
     }
     catch (error) {
         return report({
@@ -52713,6 +52713,10 @@ async function followRun(started, plan, deps) {
             entriesSeen: seen.entries
         });
     }
+}
+/** What a watch found, as a report's fields: how the run ended, or that a resumed one never restarted. */
+function watchedFields(run, watched) {
+    return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched);
 }
 function howItEnded(run, watched) {
     const status = watched.status ?? '';
@@ -57513,6 +57517,50 @@ function failureReason(outcome, failOn, pullRequestCount) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/runs/outcome.ts
+
+/**
+ * From the most severe down: the step's outcome is the first of these that any run has, `success`
+ * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
+ */
+const SEVERITY = [
+    'error',
+    'failure',
+    'rejected',
+    'invalid-output',
+    'timeout',
+    'paused',
+    'cancelled',
+    'started',
+    'skipped',
+    'success'
+];
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+function itemOutcome(item) {
+    return item.report?.outcome ?? 'cancelled';
+}
+/** `success` when every run succeeded, else the most severe outcome among them. */
+function aggregateOutcome(items) {
+    if (items.length === 0)
+        return 'error';
+    const outcomes = new Set(items.map(itemOutcome));
+    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
+}
+/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+function itemFailure(item, failOn) {
+    if (!item.report)
+        return 'it never started: the job ended first';
+    const reason = failureReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    return reason && (item.report.error ?? reason);
+}
+/** The runs that fail the step, in the list's order, each with why. */
+function failingItems(items, failOn) {
+    return items.flatMap(item => {
+        const reason = itemFailure(item, failOn);
+        return reason ? [{ item, reason }] : [];
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/report/console-text.ts
 
 
@@ -57557,162 +57605,6 @@ function entryHeadline(entry) {
 function entryDetailLines(entry) {
     const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
     return details ? prefixedLines(details, '  │ ') : [];
-}
-
-;// CONCATENATED MODULE: ./src/report/failure.ts
-
-
-
-
-/** The outcomes an annotation explains from the answer. */
-const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300;
-/**
- * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
- * then where the run is; undefined when the step passes.
- */
-function failureMessage(report, policy) {
-    const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason)
-        return undefined;
-    if (report.error)
-        return report.error;
-    if (!report.run)
-        return reason;
-    if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy)}`;
-    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
-    // rejected quotes the agent's reason; invalid-output names the first problem.
-    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : '';
-    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
-}
-/**
- * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
- * existed) is still said; a paused run still waits for someone: an annotation says so and how.
- */
-function passingWarnings(report, policy) {
-    if (failureMessage(report, policy))
-        return [];
-    const warnings = [];
-    if (report.error)
-        warnings.push(report.error);
-    if (report.outcome === 'paused' && report.run)
-        warnings.push(pausedMessage(report, policy));
-    return warnings;
-}
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
-}
-/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
-function runWhere(report) {
-    const run = report.run;
-    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
-}
-/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
-function pausedMessage(report, policy) {
-    const run = report.run;
-    const question = firstLine(run.result) || firstLine(run.summary);
-    return [
-        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
-        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
-        runWhere(report)
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/check-summary.ts
-
-const STATE_MARK = {
-    ok: '✅ ok',
-    problem: '❌ problem',
-    'not checked': '➖ not checked'
-};
-/** The job summary of `task: check`: a table of what was found, then what to fix. */
-function renderCheckSummary(inspection, error) {
-    const failed = inspection.problem !== undefined || error !== undefined;
-    const lines = [
-        `## ${failed ? '❌ Codegen set-up: something to fix' : '✅ Codegen set-up: ready'}`,
-        '',
-        '| Item | State | Found |',
-        '|---|---|---|',
-        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${tableCell(row.found) || ' '} |`),
-        ''
-    ];
-    const fix = inspection.problem ?? error;
-    if (fix) {
-        const [first = '', ...rest] = fix.split('\n');
-        lines.push('### What to fix', '', tableCell(first));
-        // An organization list: one item a line.
-        if (rest.length > 0)
-            lines.push('', ...rest.map(line => `- ${tableCell(line)}`));
-        lines.push('');
-    }
-    else {
-        lines.push('Nothing was created. Remove `task: check` (or set `task: run`) to start agent runs.', '');
-    }
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-/** The action's outputs, in action.yml's order. */
-const OUTPUT_NAMES = [
-    'agent-run-id',
-    'status',
-    'outcome',
-    'web-url',
-    'result',
-    'summary',
-    'github-pull-requests',
-    'pull-request-url',
-    'log-count',
-    'log-file',
-    'trigger',
-    'org-id',
-    'repo-id',
-    'user',
-    'structured-output',
-    'verdict',
-    'verdict-reason'
-];
-/**
- * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
- * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
- * `task: check` sets only outcome, org-id, repo-id and user.
- */
-function actionOutputs(report, logFile) {
-    const setup = {
-        'org-id': report.orgId === undefined ? '' : String(report.orgId),
-        'repo-id': report.repoId === undefined ? '' : String(report.repoId),
-        user: report.user ?? ''
-    };
-    if (report.check) {
-        const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
-        return { ...blank, outcome: report.outcome, ...setup };
-    }
-    const run = report.run;
-    const pullRequests = run?.github_pull_requests ?? [];
-    const answer = report.answer?.answer.valid ? report.answer.answer : undefined;
-    return {
-        'agent-run-id': run ? String(run.id) : '',
-        status: report.status,
-        outcome: report.outcome,
-        'web-url': run?.web_url ?? '',
-        result: run?.result ?? '',
-        summary: run?.summary ?? '',
-        'github-pull-requests': JSON.stringify(pullRequests),
-        'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
-        'log-count': String(report.entriesSeen),
-        'log-file': logFile,
-        trigger: report.trigger ?? '',
-        ...setup,
-        // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
-        'structured-output': answer?.json ?? '',
-        verdict: answer?.verdict ?? '',
-        'verdict-reason': answer?.reason ?? ''
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -57887,7 +57779,834 @@ function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/runs-report.ts
+
+
+
+
+
+
+/**
+ * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
+ * folded under its name), the console's line of every run's state, and the failure annotation.
+ * Every text of the service's is cut and made safe where it is shown; the reports come redacted.
+ */
+/** The `runs` output's `result`, cut: the whole text of 100 runs would not fit an output. */
+const RUNS_RESULT_CHARS = 2_000;
+/** The `runs` output: one object per item in its order, the keys as the issue names them. */
+function runsOutput(items) {
+    return JSON.stringify(items.map(item => {
+        const run = item.report?.run;
+        return {
+            name: item.name,
+            'agent-run-id': run ? String(run.id) : '',
+            status: item.report?.status ?? '',
+            outcome: itemOutcome(item),
+            'web-url': run?.web_url ?? '',
+            'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
+            ...verdictOf(item),
+            result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
+        };
+    }));
+}
+function firstPullRequestUrl(pullRequests) {
+    return pullRequests.map(pr => pr.url).find((url) => typeof url === 'string' && !!url) ?? '';
+}
+/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
+function verdictOf(item) {
+    const answer = item.report?.answer?.answer;
+    return answer?.valid
+        ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
+        : { verdict: '', 'verdict-reason': '' };
+}
+/** The first `max` UTF-16 units, never half of a surrogate pair. */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+const ICONS = {
+    success: '✅',
+    failure: '❌',
+    rejected: '🚫',
+    'invalid-output': '⚠️',
+    timeout: '⏱️',
+    paused: '⏸️',
+    started: '🚀',
+    skipped: '⏭️',
+    cancelled: '🛑',
+    error: '⚠️'
+};
+const NAME_CHARS = 100;
+const runs_report_STATUS_CHARS = 100;
+const runs_report_TITLE_CHARS = 200;
+/** "8 agent runs: 6 succeeded, 2 failed" headline. */
+function headline(items) {
+    const outcome = aggregateOutcome(items);
+    const counts = tally(items);
+    return `## ${ICONS[outcome]} ${count(items.length, 'agent run', 'agent runs')}: ${counts}`;
+}
+/** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
+function tally(items) {
+    const byOutcome = new Map();
+    for (const item of items)
+        byOutcome.set(itemOutcome(item), (byOutcome.get(itemOutcome(item)) ?? 0) + 1);
+    return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+/** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
+function tableRow(item) {
+    const report = item.report;
+    const run = report?.run;
+    const pullRequests = run?.github_pull_requests ?? [];
+    const first = pullRequests[0];
+    const pullRequest = first
+        ? markdown_link(oneLine(valueText(first.title), runs_report_TITLE_CHARS) || `#${oneLine(valueText(first.id), 20)}`, first.url) + (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
+        : '—';
+    const cells = [
+        tableCell(oneLine(item.name, NAME_CHARS)),
+        `${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`,
+        tableCell(oneLine(report?.status ?? '', runs_report_STATUS_CHARS)) || '—',
+        verdictOf(item).verdict || '—',
+        report && run ? formatDuration(report.endedAt - report.startedAt) : '—',
+        pullRequest,
+        run ? markdown_link(`#${run.id}`, run.web_url) : '—'
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
+const FOLD_OVERHEAD = 600;
+/**
+ * The job summary of a fan-out: the table first, then each run's own summary (result, error,
+ * timeline) folded under its name, each within its share of GitHub's 1 MiB. A run that needs less
+ * than its share leaves the rest to those that were cut.
+ */
+function renderRunsSummary(input) {
+    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
+    const items = input.items;
+    const table = [
+        headline(items),
+        '',
+        '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
+        '|---|---|---|---|---|---|---|',
+        ...items.map(tableRow),
+        ''
+    ].join('\n');
+    let room = limit - Buffer.byteLength(table) - 1_000;
+    const started = items.filter(item => item.report);
+    const folds = new Map();
+    // Twice: an equal share each, then what the short ones left to those that were cut.
+    let cutOnes = started;
+    let lastShare = 0;
+    for (let pass = 0; pass < 2 && cutOnes.length > 0; pass++) {
+        const share = Math.max(2_000, Math.floor(room / cutOnes.length) - FOLD_OVERHEAD);
+        // A second pass that would add little room is not worth rendering the cut runs again.
+        if (share < lastShare * 1.2)
+            break;
+        lastShare = share;
+        const nextCut = [];
+        for (const item of cutOnes) {
+            const fold = foldOf(item, share);
+            folds.set(item, fold.markdown);
+            if (fold.cut)
+                nextCut.push(item);
+        }
+        room = limit - Buffer.byteLength(table) - 1_000;
+        for (const [item, markdown] of folds)
+            if (!nextCut.includes(item))
+                room -= Buffer.byteLength(markdown);
+        cutOnes = nextCut;
+    }
+    const body = started.map(item => folds.get(item) ?? '').join('\n');
+    return fitBytes(`${table}\n${body}`, limit);
+}
+/** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
+function foldOf(item, limitBytes) {
+    const report = item.report;
+    // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
+    // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
+    // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
+    const part = (text) => text ? trimmed(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
+    const run = report.run && {
+        ...report.run,
+        result: part(report.run.result),
+        summary: part(report.run.summary)
+    };
+    const own = renderSummary({
+        report: {
+            ...report,
+            ...(run ? { run } : {}),
+            ...(report.error ? { error: part(report.error) } : {})
+        },
+        ...timelineWithin(item, limitBytes),
+        limitBytes
+        // Its headline and facts table are the fold's title and the table's row already.
+    }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '');
+    // A summary cut to its share fills most of it: such a run gets more room in the second pass.
+    const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
+    // HTML, not Markdown: the name sits in a <summary>.
+    const title = `<b>${htmlInline(oneLine(item.name, NAME_CHARS))}</b> · ${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`;
+    return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
+}
+/** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
+const TEXT_SHARE = 4;
+/** An entry of the timeline takes a few KB at most: no more of them are rendered than the fold can show. */
+const ENTRY_BYTES = 1_500;
+/**
+ * The entries a fold can show: its first and last ones, as many as its share holds, the rest
+ * counted as left out (one gap, where the kept log already had its own).
+ */
+function timelineWithin(item, limitBytes) {
+    const entries = item.entries;
+    if (!entries)
+        return {};
+    const room = Math.max(2, Math.floor(limitBytes / 2 / ENTRY_BYTES));
+    if (entries.length <= room)
+        return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) };
+    // Entries before the kept log's own gap belong to the head: the tail never reaches past it.
+    const gapAt = item.entriesLeftOut?.after ?? entries.length;
+    const head = entries.slice(0, Math.min(Math.ceil(room / 2), gapAt));
+    const tailFloor = item.entriesLeftOut ? gapAt : head.length;
+    const tail = entries.slice(Math.max(tailFloor, entries.length - (room - head.length)));
+    const dropped = entries.length - head.length - tail.length;
+    return {
+        entries: [...head, ...tail],
+        entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
+    };
+}
+/**
+ * The console's line of every run's state, once a minute: how many are queued, working and ended,
+ * then each run by name with its status or outcome; one line, the service's text unable to issue
+ * commands.
+ */
+function runsStateLine(states, elapsedMs) {
+    const shown = states.map(state => {
+        const name = inlineText(oneLine(state.name, 40));
+        if (state.phase === 'queued')
+            return `${name}: queued`;
+        if (state.phase === 'ended')
+            return `${name}: ${state.outcome ?? 'ended'}`;
+        return `${name}: ${statusText(state.status ?? 'starting')}`;
+    });
+    const of = (phase) => states.filter(state => state.phase === phase).length;
+    return `Agent runs after ${formatDuration(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
+}
+/** An item as the last line of states shows it, once every run ended (or never started). */
+function endedState(item) {
+    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: itemOutcome(item) };
+}
+/** The job log of one run of a fan-out: every line begins with the run's name. */
+function namedConsole(console, name) {
+    const tag = `[${inlineText(oneLine(name, 40))}] `;
+    return {
+        info: line => console.info(tag + line),
+        group: (title, lines) => console.group(tag + title, lines),
+        notice: message => console.notice(tag + message),
+        warning: message => console.warning(tag + message),
+        debug: message => console.debug(tag + message)
+    };
+}
+/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
+const REASON_CHARS = 300;
+/**
+ * The step's error annotation: how many runs failed it, then each by name with why (its error, or
+ * the first line of its result) and where it is.
+ */
+function failingRunsMessage(failing, total) {
+    const lines = failing.map(({ item, reason }) => {
+        const run = item.report?.run;
+        const result = itemOutcome(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
+        // rejected quotes the agent's reason; invalid-output names the first problem.
+        const answer = item.report?.answer ? firstLine(answerAnnotation(item.report.answer)) : '';
+        const where = run
+            ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
+            : '';
+        return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+    });
+    return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
+}
+function firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return inlineText(oneLine(line, REASON_CHARS));
+}
+
+;// CONCATENATED MODULE: ./src/runs/schedule.ts
+
+/** How many of the queued runs may start now. */
+function startable(working, queued, maxParallel) {
+    return Math.max(0, Math.min(queued, maxParallel - working));
+}
+/** The list's next read: every poll-interval, sooner for 30 s after a run's FINAL_ANSWER (pacing's rule). */
+function listIntervalMs(view) {
+    const answers = view.runs
+        .filter(run => run.phase === 'working' && run.finalAnswerAt !== undefined)
+        .map(run => view.now - run.finalAnswerAt);
+    const since = answers.length > 0 ? Math.min(...answers) : undefined;
+    return lookIntervalMs(view.pollIntervalMs, since);
+}
+/**
+ * The next thing to do. In order: a run whose end the list showed has its log finished (so a
+ * report is never held back by the live log of others); the list when its interval is up; a log
+ * page of the working run read longest ago when the log budget's pace allows; else wait for the
+ * first of these to come due.
+ */
+function nextFollowStep(view) {
+    // Without a log to finish, a run whose end the list showed is done.
+    const open = view.runs.filter(run => run.phase === 'working' || (run.phase === 'ended' && view.logsAvailable));
+    if (open.length === 0)
+        return { kind: 'done' };
+    const logGap = view.logAt === undefined ? 0 : Math.max(0, view.logAt + view.logGapMs - view.now);
+    // The end of a run is not held back by the pace that spreads the live log: only the budget's
+    // hard rule (which the client keeps, with the reserve kept for ends) comes before it.
+    const ended = open.find(run => run.phase === 'ended');
+    if (ended)
+        return { kind: 'log', runId: ended.id, end: true };
+    const working = open.filter(run => run.phase === 'working');
+    const listDue = working.length === 0
+        ? Infinity
+        : view.listAt === undefined
+            ? 0
+            : Math.max(0, view.listAt + listIntervalMs(view) - view.now);
+    if (listDue === 0)
+        return { kind: 'list' };
+    const live = view.liveLog && view.logsAvailable ? stalestLog(working, view) : undefined;
+    if (live && Math.max(live.dueIn, logGap) === 0)
+        return { kind: 'log', runId: live.run.id, end: false };
+    const logDue = live ? Math.max(live.dueIn, logGap) : Infinity;
+    return { kind: 'wait', ms: Math.min(listDue, logDue) };
+}
+/** The working run whose log waits longest, and how soon it is due (a backlog at once, else a poll-interval on). */
+function stalestLog(working, view) {
+    let best;
+    for (const run of working) {
+        const dueIn = run.logReadAt === undefined || run.logBacklog
+            ? 0
+            : Math.max(0, run.logReadAt + view.pollIntervalMs - view.now);
+        const older = best && (run.logReadAt ?? -Infinity) < (best.run.logReadAt ?? -Infinity);
+        if (!best || dueIn < best.dueIn || (dueIn === best.dueIn && older))
+            best = { run, dueIn };
+    }
+    return best;
+}
+/** The list's answers are newest first: pages past this many are not read; those runs are read one by one. */
+const MAX_LIST_PAGES = 5;
+/**
+ * Whether the list needs another page: some working run was not on the pages read yet, this page was
+ * full, and its last (oldest) run is still newer than that run (ids grow with creation).
+ */
+function needsAnotherPage(pageIds, full, unseen, pagesRead) {
+    if (unseen.size === 0 || !full || pagesRead >= MAX_LIST_PAGES)
+        return false;
+    const oldestOnPage = Math.min(...pageIds);
+    return [...unseen].some(id => id < oldestOnPage);
+}
+
+;// CONCATENATED MODULE: ./src/runs/fan-out.ts
+
+
+
+
+
+
+
+
+const STATES_EVERY_MS = 60_000;
+/** Starts and follows every item; returns their reports in the list's order. */
+async function runFanOut(items, deps) {
+    const startedAt = deps.clock.now();
+    const slots = items.map(item => ({ item, phase: 'queued' }));
+    const orgId = await oneOrganization(items, deps);
+    if (typeof orgId === 'object') {
+        for (const slot of slots)
+            slot.report = reportOf({ outcome: 'error', ...orgId }, startedAt, deps.clock.now());
+        return slots.map(reportOfSlot);
+    }
+    const follower = new Follower(slots, deps, deps.apis(orgId), startedAt);
+    const plans = slots.map(slot => ({ ...slot.item.plan, orgId }));
+    await follower.run(plans);
+    return slots.map(reportOfSlot);
+}
+/** The organization every item acts on: org-id, else the token's only one, found once for all. */
+async function oneOrganization(items, deps) {
+    const given = items[0]?.plan.orgId;
+    if (given !== undefined)
+        return given;
+    const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice);
+    return 'error' in found ? found : found.orgId;
+}
+function reportOfSlot(slot) {
+    return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) };
+}
+class Follower {
+    slots;
+    deps;
+    api;
+    startedAt;
+    listAt;
+    logAt;
+    statesAt;
+    starts = new Set();
+    constructor(slots, deps, api, startedAt) {
+        this.slots = slots;
+        this.deps = deps;
+        this.api = api;
+        this.startedAt = startedAt;
+        this.statesAt = startedAt;
+    }
+    async run(plans) {
+        let ending = 'ended';
+        try {
+            for (;;) {
+                this.startWhatMay(plans);
+                const step = nextFollowStep(this.view());
+                const waiting = this.slots.some(slot => ['queued', 'starting', 'settling'].includes(slot.phase));
+                if (step.kind === 'done' && !waiting)
+                    break;
+                this.sayStates();
+                if (step.kind === 'list')
+                    await this.readList();
+                else if (step.kind === 'log')
+                    await this.readLog(this.slotOf(step.runId), step.end);
+                else
+                    await this.wait(step.kind === 'wait' ? step.ms : Infinity, waiting);
+            }
+        }
+        catch (error) {
+            if (error instanceof DeadlineError)
+                ending = 'timeout';
+            else if (error instanceof CancelledError)
+                ending = 'cancelled';
+            else
+                throw error;
+        }
+        // The starts under way end at once now (the same deadline and signal), as reports.
+        await Promise.all(this.starts);
+        if (ending !== 'ended')
+            this.endAll(ending);
+    }
+    view() {
+        const followed = this.slots.filter(slot => slot.follow).map(slot => slot.follow);
+        return {
+            runs: followed,
+            now: this.deps.clock.now(),
+            pollIntervalMs: this.slots[0]?.item.plan.pollIntervalMs ?? 5_000,
+            listAt: this.listAt,
+            logAt: this.logAt,
+            logGapMs: this.api.lookPace?.('logs')?.gapMs ?? 0,
+            liveLog: this.deps.liveLog,
+            logsAvailable: true
+        };
+    }
+    slotOf(runId) {
+        return this.slots.find(slot => slot.started?.run.id === runId);
+    }
+    /** Starts the next queued items while fewer than max-parallel work. */
+    startWhatMay(plans) {
+        const working = this.slots.filter(slot => ['starting', 'following', 'settling'].includes(slot.phase)).length;
+        const queued = this.slots.filter(slot => slot.phase === 'queued');
+        for (const slot of queued.slice(0, startable(working, queued.length, this.deps.maxParallel))) {
+            slot.phase = 'starting';
+            slot.plan = plans[this.slots.indexOf(slot)];
+            const start = this.start(slot, plans[this.slots.indexOf(slot)]).finally(() => this.starts.delete(start));
+            this.starts.add(start);
+        }
+    }
+    /** Starts one item; whatever goes wrong ends as its report, never as the step's. */
+    async start(slot, plan) {
+        try {
+            await this.startAndWatch(slot, plan);
+        }
+        catch (error) {
+            const fields = startFailure(error);
+            if (slot.started)
+                this.finish(slot, { ...fields, run: slot.lastRun });
+            else {
+                slot.report = reportOf(fields, this.deps.clock.now());
+                slot.phase = 'done';
+            }
+        }
+    }
+    async startAndWatch(slot, plan) {
+        const { deps } = this;
+        const events = slot.item.events;
+        const started = await startRun(plan, {
+            apis: deps.apis,
+            clock: deps.clock,
+            signal: deps.signal,
+            deadline: deps.deadline,
+            warning: message => events.warning(message),
+            notice: message => events.warning(message)
+        });
+        if (started.kind === 'not-started') {
+            slot.report = started.report;
+            slot.phase = 'done';
+            return;
+        }
+        if (!plan.wait) {
+            slot.report = await followRun(started, plan, { clock: deps.clock, deadline: deps.deadline, events });
+            slot.phase = 'done';
+            return;
+        }
+        events.started(started.run, started.base.mode);
+        const now = deps.clock.now();
+        const watch = initialState({
+            runId: started.run.id,
+            deadline: deps.deadline,
+            pollIntervalMs: plan.pollIntervalMs,
+            earlierEntries: started.earlierEntries,
+            initialStatus: started.run.status ?? null,
+            guard: started.guard
+        }, now);
+        Object.assign(slot, {
+            started,
+            watch,
+            lastRun: started.run,
+            phase: 'following',
+            follow: { id: started.run.id, phase: 'working', logBacklog: false }
+        });
+    }
+    /** One read of the organization's runs (page after page until every working run was seen). */
+    async readList() {
+        this.listAt = this.deps.clock.now();
+        const working = this.slots.filter(slot => slot.follow?.phase === 'working');
+        const unseen = new Set(working.map(slot => slot.started?.run.id));
+        for (let page = 0;; page++) {
+            const answer = await this.api.listRuns(page * LOG_PAGE_LIMIT, LOG_PAGE_LIMIT, {
+                deadline: this.deps.deadline
+            });
+            for (const run of answer.items) {
+                if (!unseen.delete(run.id))
+                    continue;
+                this.step(this.slotOf(run.id), { kind: 'run', run });
+            }
+            const ids = answer.items.map(run => run.id);
+            if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1))
+                break;
+        }
+        // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
+        for (const runId of unseen)
+            this.step(this.slotOf(runId), {
+                kind: 'run',
+                run: await this.api.getRun(runId, { deadline: this.deps.deadline })
+            });
+    }
+    async readLog(slot, end) {
+        const { started, watch } = slot;
+        this.logAt = this.deps.clock.now();
+        try {
+            const page = await started.logs.read(watch.cursor, LOG_PAGE_LIMIT, {
+                deadline: this.deps.deadline,
+                end
+            });
+            slot.follow.logReadAt = this.logAt;
+            this.step(slot, { kind: 'page', page });
+        }
+        catch (error) {
+            if (!(error instanceof ServiceError))
+                throw error;
+            // This run's log could not be read: it ends as an error; the others go on.
+            this.finish(slot, {
+                ...watchedFields(started.run, settle(watch, 'ended', slot.lastRun, started.earlierEntries)),
+                outcome: 'error',
+                error: error.message
+            });
+        }
+    }
+    /** The watcher's pure step on what was read, its events said, the schedule's view of the run updated. */
+    step(slot, read) {
+        const { started } = slot;
+        const now = this.deps.clock.now();
+        const next = advance(slot.watch, read, {
+            now,
+            graceEndsAt: Infinity,
+            logsAvailable: started.logs.available
+        });
+        const events = slot.item.events;
+        for (const said of next.said) {
+            if (said.kind === 'entries')
+                events.newEntries(said.entries, said.firstIndex);
+            else if (said.kind === 'status')
+                events.statusChanged(said.from, said.to);
+            else
+                events.warning(said.message);
+        }
+        slot.watch = next.state;
+        if (read.kind === 'run')
+            slot.lastRun = read.run;
+        const follow = slot.follow;
+        follow.finalAnswerAt = next.state.finalAnswerAt;
+        if (next.step.kind === 'stop') {
+            const watched = settle(next.state, 'ended', slot.lastRun, started.earlierEntries);
+            this.finish(slot, watchedFields(started.run, watched));
+        }
+        else if (next.step.kind === 'read-page') {
+            follow.phase = isEnded(next.state.status) && next.state.guard.restarted ? 'ended' : 'working';
+            follow.logBacklog = true;
+        }
+        else
+            follow.logBacklog = false;
+    }
+    finish(slot, fields) {
+        const started = slot.started;
+        const report = {
+            ...started.base,
+            status: fields.run?.status ?? '',
+            endedAt: this.deps.clock.now(),
+            entriesSeen: 0,
+            ...fields
+        };
+        slot.follow.phase = 'done';
+        const settle = this.deps.settle;
+        if (!settle || slot.phase !== 'following') {
+            slot.report = report;
+            slot.phase = 'done';
+            return;
+        }
+        slot.phase = 'settling';
+        const settling = settle(report, slot.plan, slot.item.events)
+            .catch((error) => ({ ...report, ...startFailure(error) }))
+            .then(settled => {
+            slot.report = settled;
+            slot.phase = 'done';
+        })
+            .finally(() => this.starts.delete(settling));
+        this.starts.add(settling);
+    }
+    /** After a timeout or a cancellation: every run still followed ends so, as last seen; the queued never started. */
+    endAll(ending) {
+        for (const slot of this.slots) {
+            if (slot.phase === 'following') {
+                const started = slot.started;
+                const watched = settle(slot.watch, ending, slot.lastRun, started.earlierEntries);
+                this.finish(slot, watchedFields(started.run, watched));
+            }
+            else if (slot.phase === 'queued') {
+                const why = ending === 'cancelled' ? 'The job was cancelled' : 'timeout-minutes was reached';
+                slot.report = reportOf({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, this.deps.clock.now());
+                slot.phase = 'done';
+            }
+        }
+    }
+    /**
+     * Waits for the next step, or, when no run is followed yet, for a start to settle: nothing is
+     * polled while a create is on its way (a run that starts meanwhile joins the next list read).
+     */
+    async wait(ms, starting) {
+        const now = this.deps.clock.now();
+        const left = this.deps.deadline - now;
+        if (left <= 0)
+            throw new DeadlineError();
+        if (ms === Infinity && starting) {
+            await Promise.race(this.starts);
+            return;
+        }
+        const untilStates = this.statesAt + STATES_EVERY_MS - now;
+        await this.deps.clock.sleep(Math.max(1, Math.min(ms, untilStates, left)), this.deps.signal);
+    }
+    /** The line of every run's state, once a minute. */
+    sayStates() {
+        const now = this.deps.clock.now();
+        if (now - this.statesAt < STATES_EVERY_MS)
+            return;
+        this.statesAt = now;
+        this.deps.states(this.slots.map(stateOf), now - this.startedAt);
+    }
+}
+/** Why an item could not be started: the start unit's reasons, or the error's own message. */
+function startFailure(error) {
+    try {
+        const { outcome, error: message } = failedBeforeRun(error);
+        return { outcome, error: message };
+    }
+    catch {
+        return { outcome: 'error', error: `Unexpected error while starting the run: ${error.message}` };
+    }
+}
+function stateOf(slot) {
+    const name = slot.item.name;
+    if (slot.phase === 'queued' || slot.phase === 'starting')
+        return { name, phase: 'queued', status: null };
+    if (slot.phase === 'done')
+        return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome };
+    return { name, phase: 'working', status: slot.watch?.status ?? null };
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+
+
+
+
+
+
+/** The outcomes an annotation explains from the answer. */
+const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300;
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+function failureMessage(report, policy) {
+    if (report.runs) {
+        const failing = failingItems(report.runs, policy.failOn);
+        return failing.length > 0 ? failingRunsMessage(failing, report.runs.length) : undefined;
+    }
+    const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
+    if (report.error)
+        return report.error;
+    if (!report.run)
+        return reason;
+    if (report.outcome === 'paused')
+        return `${reason}\n${pausedMessage(report, policy)}`;
+    const why = report.outcome === 'failure' ? failure_firstLine(report.run.result) || failure_firstLine(report.run.summary) : '';
+    // rejected quotes the agent's reason; invalid-output names the first problem.
+    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : '';
+    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
+}
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+function passingWarnings(report, policy) {
+    // A fan-out's runs say their own warnings, each under its name.
+    if (report.runs || failureMessage(report, policy))
+        return [];
+    const warnings = [];
+    if (report.error)
+        warnings.push(report.error);
+    if (report.outcome === 'paused' && report.run)
+        warnings.push(pausedMessage(report, policy));
+    return warnings;
+}
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function failure_firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
+}
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report) {
+    const run = report.run;
+    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
+}
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report, policy) {
+    const run = report.run;
+    const question = failure_firstLine(run.result) || failure_firstLine(run.summary);
+    return [
+        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+        runWhere(report)
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/check-summary.ts
+
+const STATE_MARK = {
+    ok: '✅ ok',
+    problem: '❌ problem',
+    'not checked': '➖ not checked'
+};
+/** The job summary of `task: check`: a table of what was found, then what to fix. */
+function renderCheckSummary(inspection, error) {
+    const failed = inspection.problem !== undefined || error !== undefined;
+    const lines = [
+        `## ${failed ? '❌ Codegen set-up: something to fix' : '✅ Codegen set-up: ready'}`,
+        '',
+        '| Item | State | Found |',
+        '|---|---|---|',
+        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${tableCell(row.found) || ' '} |`),
+        ''
+    ];
+    const fix = inspection.problem ?? error;
+    if (fix) {
+        const [first = '', ...rest] = fix.split('\n');
+        lines.push('### What to fix', '', tableCell(first));
+        // An organization list: one item a line.
+        if (rest.length > 0)
+            lines.push('', ...rest.map(line => `- ${tableCell(line)}`));
+        lines.push('');
+    }
+    else {
+        lines.push('Nothing was created. Remove `task: check` (or set `task: run`) to start agent runs.', '');
+    }
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+/** The action's outputs, in action.yml's order. */
+const OUTPUT_NAMES = [
+    'agent-run-id',
+    'status',
+    'outcome',
+    'web-url',
+    'result',
+    'summary',
+    'github-pull-requests',
+    'pull-request-url',
+    'log-count',
+    'log-file',
+    'trigger',
+    'org-id',
+    'repo-id',
+    'user',
+    'structured-output',
+    'verdict',
+    'verdict-reason',
+    'runs'
+];
+/**
+ * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
+ * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ * `task: check` sets only outcome, org-id, repo-id and user.
+ */
+function actionOutputs(report, logFile) {
+    const setup = {
+        'org-id': report.orgId === undefined ? '' : String(report.orgId),
+        'repo-id': report.repoId === undefined ? '' : String(report.repoId),
+        user: report.user ?? ''
+    };
+    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
+    if (report.check)
+        return { ...blank, outcome: report.outcome, ...setup };
+    // A fan-out: the single-run outputs are '', `runs` has them per run.
+    if (report.runs)
+        return {
+            ...blank,
+            outcome: report.outcome,
+            trigger: report.trigger ?? '',
+            ...setup,
+            runs: runsOutput(report.runs)
+        };
+    const run = report.run;
+    const pullRequests = run?.github_pull_requests ?? [];
+    const answer = report.answer?.answer.valid ? report.answer.answer : undefined;
+    return {
+        'agent-run-id': run ? String(run.id) : '',
+        status: report.status,
+        outcome: report.outcome,
+        'web-url': run?.web_url ?? '',
+        result: run?.result ?? '',
+        summary: run?.summary ?? '',
+        'github-pull-requests': JSON.stringify(pullRequests),
+        'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
+        'log-count': String(report.entriesSeen),
+        'log-file': logFile,
+        trigger: report.trigger ?? '',
+        ...setup,
+        // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
+        'structured-output': answer?.json ?? '',
+        verdict: answer?.verdict ?? '',
+        'verdict-reason': answer?.reason ?? '',
+        runs: ''
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/job-summary.ts
+
 
 
 
@@ -57919,17 +58638,20 @@ class JobSummary {
         const { check } = report;
         const summary = check
             ? renderCheckSummary(check.inspection, check.error)
-            : renderSummary({
-                report,
-                entries: this.timeline ? this.mirror.entries : undefined,
-                entriesLeftOut: this.mirror.entriesLeftOut,
-                logFile: this.mirror.logFile
-            });
+            : report.runs
+                ? renderRunsSummary({ items: report.runs })
+                : renderSummary({
+                    report,
+                    entries: this.timeline ? this.mirror.entries : undefined,
+                    entriesLeftOut: this.mirror.entriesLeftOut,
+                    logFile: this.mirror.logFile
+                });
         await this.runner.appendSummary(summary);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
+
 
 
 
@@ -57981,6 +58703,12 @@ class LogMirror {
                 this.console.info('The set-up is ready: nothing was created.');
             return;
         }
+        if (report.runs) {
+            // A fan-out: every run's state, then the outcome they make together.
+            this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt));
+            this.console.info(`Outcome: ${report.outcome}`);
+            return;
+        }
         const status = report.status ? ` (status ${statusText(report.status)})` : '';
         const where = this.logFile ? ` to ${this.logFile}` : '';
         this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
@@ -58009,13 +58737,16 @@ class LogMirror {
     }
     keep(entry) {
         const cut = cutEntry(entry, KEPT_FIELD_CHARS);
-        if (this.first.length < KEPT_FIRST_ENTRIES)
+        const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
+        if (this.first.length < first)
             this.first.push(cut);
-        else if (this.last.length < KEPT_LAST_ENTRIES)
+        else if (this.last.length < last)
             this.last.push(cut);
+        else if (last === 0)
+            this.leftOut++;
         else {
             this.last[this.next] = cut;
-            this.next = (this.next + 1) % KEPT_LAST_ENTRIES;
+            this.next = (this.next + 1) % last;
             this.leftOut++;
         }
     }
@@ -58308,6 +59039,223 @@ function readImageFile(path, workspace, room) {
     return `data:image/${kind.type};base64,${bytes.toString('base64')}`;
 }
 
+;// CONCATENATED MODULE: ./src/settings/runs.ts
+
+
+
+/** A fan-out holds at most this many runs: more belong in a matrix of jobs. */
+const MAX_RUNS = 100;
+/** `max-parallel`'s bounds: at least one run at a time, never more than a list can hold. */
+const MAX_PARALLEL = 100;
+/** The list's text (inline or the file's) at most: 100 long prompts fit; a log file by mistake does not. */
+const MAX_RUNS_BYTES = 4 * 1024 * 1024;
+/** Names show in console lines and table cells: one short line. */
+const MAX_NAME_CHARS = 100;
+/** Problems of single items listed at most; the rest are counted. */
+const ITEM_PROBLEMS_SHOWN = 10;
+const ITEM_KEYS = ['prompt', 'name', 'repo-id', 'repository', 'model', 'agent-type', 'metadata'];
+const AGENT_TYPES = ['codegen', 'claude_code'];
+const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const EXPECTED = 'expected a YAML or JSON list of runs (each with a prompt), or the path of such a file in the workspace';
+/**
+ * The `runs` input: a YAML or JSON list, inline or in a file of the workspace, as validated items.
+ * `items` is undefined when the input is empty; any problem names `runs` and, for an item, its
+ * position. Nothing is sent before this.
+ */
+function readRuns(input, workspace) {
+    const text = input.trim();
+    if (!text)
+        return { problems: [] };
+    const source = looksInline(text) ? { text } : readRunsFile(text, workspace);
+    if ('problem' in source)
+        return { problems: [source.problem] };
+    const parsed = parseList(source.text);
+    if ('problem' in parsed)
+        return { problems: [parsed.problem] };
+    return checkItems(parsed.list);
+}
+/**
+ * A list written inline spans lines or opens with `-` or `[` (JSON's and YAML's flow list);
+ * anything else on one line is a file's path.
+ */
+function looksInline(text) {
+    return text.includes('\n') || /^[-[{]/.test(text);
+}
+function readRunsFile(path, workspace) {
+    let real;
+    let root;
+    try {
+        root = (0,external_node_fs_.realpathSync)(workspace);
+        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
+    }
+    catch {
+        return { problem: `runs: "${path.slice(0, 200)}" is not a file in the workspace; ${EXPECTED}` };
+    }
+    const inside = (0,external_node_path_.relative)(root, real);
+    // A name may begin with two dots ("..runs.yml"); only a first segment of exactly ".." climbs out.
+    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside))
+        return {
+            problem: `runs: "${path.slice(0, 200)}" is outside the workspace; only a file inside it is read`
+        };
+    const stats = (0,external_node_fs_.statSync)(real);
+    if (!stats.isFile())
+        return { problem: `runs: "${path.slice(0, 200)}" is not a file` };
+    if (stats.size > MAX_RUNS_BYTES)
+        return { problem: `runs: "${path.slice(0, 200)}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` };
+    return { text: (0,external_node_fs_.readFileSync)(real, 'utf8') };
+}
+/** YAML 1.2 (JSON is YAML): one document, keys unique, aliases bounded, a list at the top. */
+function parseList(text) {
+    if (Buffer.byteLength(text) > MAX_RUNS_BYTES)
+        return { problem: `runs: the list is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` };
+    const document = (0,yaml_dist/* parseDocument */.Tp)(text, { uniqueKeys: true, prettyErrors: false });
+    const error = document.errors[0];
+    if (error) {
+        const where = ` at line ${lineOf(text, error.pos[0])}`;
+        return {
+            problem: `runs: does not parse as YAML or JSON${where} (${runs_firstLine(error.message)}); ${EXPECTED}`
+        };
+    }
+    if (!(0,yaml_dist/* isSeq */.oP)(document.contents)) {
+        const got = (0,yaml_dist/* isMap */.jh)(document.contents) ? 'a single mapping' : 'a single value';
+        return { problem: `runs: ${EXPECTED}; got ${got} (write each run as a list item starting with "-")` };
+    }
+    try {
+        return { list: document.toJS({ maxAliasCount: 100 }) };
+    }
+    catch (error) {
+        return { problem: `runs: does not parse as YAML or JSON (${runs_firstLine(error.message)})` };
+    }
+}
+/** The 1-based line of an offset. */
+function lineOf(text, offset) {
+    let line = 1;
+    for (let i = 0; i < offset && i < text.length; i++)
+        if (text.charCodeAt(i) === 10)
+            line++;
+    return line;
+}
+function runs_firstLine(text) {
+    return (text.split('\n')[0] ?? '').slice(0, 200);
+}
+function checkItems(list) {
+    if (list.length === 0)
+        return { problems: [`runs: the list is empty; ${EXPECTED}`] };
+    if (list.length > MAX_RUNS)
+        return {
+            problems: [
+                `runs: ${list.length} runs; at most ${MAX_RUNS} are accepted (use a matrix of jobs for more)`
+            ]
+        };
+    const problems = [];
+    const items = list.map((value, index) => checkItem(value, index + 1, problems));
+    const seen = new Map();
+    items.forEach((item, index) => {
+        const first = seen.get(item.name);
+        if (first !== undefined)
+            problems.push(`runs: item ${index + 1}'s name "${item.name}" is item ${first}'s too; names must differ`);
+        else
+            seen.set(item.name, index + 1);
+    });
+    if (problems.length > ITEM_PROBLEMS_SHOWN) {
+        const more = problems.length - ITEM_PROBLEMS_SHOWN;
+        return { problems: [...problems.slice(0, ITEM_PROBLEMS_SHOWN), `runs: and ${more} more problems`] };
+    }
+    return problems.length > 0 ? { problems } : { items, problems };
+}
+/** The name an item without one gets: its position in the list. */
+function positionName(position) {
+    return `run ${position}`;
+}
+function checkItem(value, position, problems) {
+    const at = `runs: item ${position}`;
+    const item = { name: positionName(position), prompt: '' };
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        problems.push(`${at}: expected a mapping with a prompt, such as {prompt: "Fix the tests"}`);
+        return item;
+    }
+    const fields = value;
+    const unknown = Object.keys(fields).filter(key => !ITEM_KEYS.includes(key));
+    if (unknown.length > 0)
+        problems.push(`${at}: unknown key ${unknown.map(key => `"${key.slice(0, 50)}"`).join(', ')}; expected ${ITEM_KEYS.join(', ')}`);
+    const text = (key) => {
+        const field = fields[key];
+        if (field === undefined || field === null)
+            return undefined;
+        if (typeof field === 'string')
+            return field.trim() || undefined;
+        problems.push(`${at}: ${key}: expected text, got ${describe(field)}`);
+        return undefined;
+    };
+    const prompt = text('prompt');
+    if (prompt === undefined && !problems.some(problem => problem.startsWith(`${at}: prompt:`)))
+        problems.push(`${at}: prompt: required; the instruction of that run`);
+    item.prompt = prompt ?? '';
+    item.name = itemName(fields.name, at, problems) ?? item.name;
+    const repoId = repoIdOf(fields['repo-id'], at, problems);
+    if (repoId !== undefined)
+        item.repoId = repoId;
+    const repository = text('repository');
+    if (repository !== undefined && !REPOSITORY.test(repository))
+        problems.push(`${at}: repository: expected owner/name such as octo-org/octo-repo, got "${repository.slice(0, 100)}"`);
+    else if (repository !== undefined)
+        item.repository = repository;
+    const model = text('model');
+    if (model !== undefined)
+        item.model = model;
+    const agentType = text('agent-type');
+    if (agentType !== undefined && !AGENT_TYPES.includes(agentType))
+        problems.push(`${at}: agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType.slice(0, 50)}"`);
+    else if (agentType !== undefined)
+        item.agentType = agentType;
+    const metadata = fields.metadata;
+    if (metadata !== undefined && metadata !== null) {
+        if (typeof metadata === 'object' && !Array.isArray(metadata))
+            item.metadata = metadata;
+        else
+            problems.push(`${at}: metadata: expected a mapping (a JSON object), got ${describe(metadata)}`);
+    }
+    return item;
+}
+/** A name as text on one line: numbers are taken as written (`name: 2024`). */
+function itemName(value, at, problems) {
+    if (value === undefined || value === null)
+        return undefined;
+    const name = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
+    if (name === undefined || !name || /[\r\n]/.test(name) || name.length > MAX_NAME_CHARS) {
+        problems.push(`${at}: name: expected one line of text of at most ${MAX_NAME_CHARS} characters`);
+        return undefined;
+    }
+    return name;
+}
+function repoIdOf(value, at, problems) {
+    if (value === undefined || value === null)
+        return undefined;
+    const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0)
+        return number;
+    problems.push(`${at}: repo-id: expected a positive integer, got ${describe(value)}`);
+    return undefined;
+}
+function describe(value) {
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object' && value !== null)
+        return 'a mapping';
+    if (typeof value === 'string')
+        return `"${value.slice(0, 50)}"`;
+    return String(value);
+}
+/** `max-parallel`: a whole number from 1 to MAX_PARALLEL. */
+function readMaxParallel(text, problems) {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < 1 || value > MAX_PARALLEL) {
+        problems.push(`max-parallel: expected a whole number from 1 to ${MAX_PARALLEL}, got "${text.slice(0, 50)}"`);
+        return 1;
+    }
+    return value;
+}
+
 ;// CONCATENATED MODULE: ./src/settings/settings.ts
 const FAIL_CONDITIONS = [
     'failure',
@@ -58346,7 +59294,9 @@ const INPUT_DEFAULTS = {
     comment: 'true',
     verdict: 'false',
     'output-schema': '',
-    'output-retries': '1'
+    'output-retries': '1',
+    runs: '',
+    'max-parallel': '10'
 };
 /** Raised for bad inputs before any request is sent; its message lists every problem found. */
 class InputError extends Error {
@@ -58364,7 +59314,8 @@ class InputError extends Error {
 
 
 
-const AGENT_TYPES = ['codegen', 'claude_code'];
+
+const read_settings_AGENT_TYPES = ['codegen', 'claude_code'];
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
  * problem is collected, so one failed run tells the author everything to fix; nothing is sent first.
@@ -58388,20 +59339,23 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems);
     const repoId = optionalInteger('repo-id', input('repo-id'), problems);
     const repositoryInput = input('repository');
-    if (repositoryInput && !REPOSITORY.test(repositoryInput)) {
+    if (repositoryInput && !read_settings_REPOSITORY.test(repositoryInput)) {
         problems.push(`repository: expected owner/name such as octo-org/octo-repo, got "${repositoryInput}"`);
     }
     if (task === 'setup-commands' && agentRunId !== undefined) {
         problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it');
     }
-    if (task === 'run' && !prompt && !triggerEvent) {
+    const runsInput = readInput('runs').trim();
+    const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace);
+    problems.push(...runsProblems, ...runsConflicts(runsInput, { task, prompt, agentRunId, triggerEvent, context }));
+    if (task === 'run' && !prompt && !triggerEvent && !runsInput) {
         problems.push(agentRunId === undefined
             ? 'prompt: required; the instruction of the new agent run'
             : 'prompt: required; the follow-up instruction that resumes the agent run');
     }
     const agentType = input('agent-type') || undefined;
-    if (agentType && !AGENT_TYPES.includes(agentType)) {
-        problems.push(`agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType}"`);
+    if (agentType && !read_settings_AGENT_TYPES.includes(agentType)) {
+        problems.push(`agent-type: expected one of ${read_settings_AGENT_TYPES.join(', ')}, got "${agentType}"`);
     }
     const { images, problems: imageProblems } = readImages(readInput('images'), context.workspace);
     problems.push(...imageProblems);
@@ -58439,6 +59393,8 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         githubToken: input('github-token'),
         comment: read_settings_boolean('comment', input('comment'), problems),
         answer,
+        ...(runs ? { runs } : {}),
+        maxParallel: readMaxParallel(input('max-parallel'), problems),
         context
     };
     if (!settings.githubToken && task === 'run' && triggerEvent) {
@@ -58448,8 +59404,23 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         throw new InputError(problems);
     return settings;
 }
+/** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
+function runsConflicts(runsInput, given) {
+    if (!runsInput)
+        return [];
+    const problems = [];
+    if (given.task !== 'run')
+        problems.push(`runs: only with task run, not ${given.task}`);
+    if (given.prompt)
+        problems.push('runs: replaces prompt (each item has its own); give one or the other, not both');
+    if (given.agentRunId !== undefined)
+        problems.push('runs: starts new runs and cannot be given with agent-run-id; resume a run in a step of its own');
+    if (given.triggerEvent)
+        problems.push(`runs: not used on ${given.context.eventName} events, where the thread asks for one run; start a fan-out from another event (push, workflow_dispatch, schedule)`);
+    return problems;
+}
 /** GitHub's owner and repository name characters. */
-const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const read_settings_REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 function positiveInteger(name, text, problems) {
     const value = Number(text);
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
@@ -58589,6 +59560,9 @@ function allowedBots(text, problems) {
 
 
 
+
+
+
 /**
  * Runs the action: reads the settings, decides what to start, starts it, follows it, and hands the
  * report to every reporter. Returns why the step fails, or undefined when it passes.
@@ -58627,6 +59601,8 @@ async function runAction(environment) {
         let report;
         if (start.kind === 'none')
             report = start.report;
+        else if (start.kind === 'runs')
+            report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say });
         else if (start.kind === 'check') {
             const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
             report = await checkSetup(apis, target, { deadline: deadlines.step, clock });
@@ -58668,6 +59644,12 @@ async function decideStart(settings, environment, deadlines, say) {
     const { clock } = environment;
     if (settings.task === 'check')
         return { kind: 'check' };
+    // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
+    if (settings.runs)
+        return {
+            kind: 'runs',
+            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) }))
+        };
     const context = settings.context;
     const trigger = readTrigger(context.eventName, isTriggerEvent(context.eventName, settings.labelTrigger)
         ? environment.readEventPayload(context.eventPath)
@@ -58742,6 +59724,86 @@ function planFromInputs(settings) {
         origin: originMetadata(settings.context),
         wait: settings.wait,
         pollIntervalMs: settings.pollIntervalMs
+    };
+}
+/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
+const ITEM_KEPT = { first: 25, last: 25 };
+/**
+ * The `runs` input: every item started and followed on one budget (runFanOut), each with reporters
+ * of its own (its console lines named, its log file), then one report of them all.
+ */
+async function runMany(items, settings, { environment, deadlines, apis, redact, say }) {
+    const { runner, clock, signal } = environment;
+    const startedAt = clock.now();
+    const perItem = items.map(({ name, plan }) => {
+        const mirror = new LogMirror(namedConsole(runner, name), {
+            toConsole: settings.mirrorToConsole,
+            keepEntries: settings.mirrorToSummary,
+            openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+            policy: settings,
+            kept: ITEM_KEPT
+        });
+        return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) };
+    });
+    const reports = await runFanOut(perItem, {
+        apis,
+        clock,
+        signal,
+        deadline: deadlines.step,
+        maxParallel: settings.maxParallel,
+        liveLog: settings.mirrorToConsole,
+        notice: say.notice,
+        // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
+        ...(settings.answer && settings.wait
+            ? { settle: settler(settings.answer, apis, environment, deadlines) }
+            : {}),
+        states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
+    });
+    const runs = await Promise.all(reports.map(async (item, i) => {
+        const { mirror, events } = perItem[i];
+        const report = item.report && (await events.finish(item.report));
+        const entries = settings.mirrorToSummary
+            ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
+            : {};
+        return { ...item, ...(report ? { report } : {}), ...entries };
+    }));
+    const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
+    const fields = {
+        outcome: aggregateOutcome(runs),
+        runs,
+        trigger: 'inputs',
+        ...(orgId !== undefined ? { orgId } : {})
+    };
+    return reportOf(fields, startedAt, clock.now());
+}
+/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
+function settler(spec, apis, { clock, signal }, deadlines) {
+    return (report, plan, events) => {
+        const deadline = deadlines.step;
+        const warning = (message) => events.warning(message);
+        return settleAnswer(report, plan, spec, {
+            start: { apis, clock, signal, deadline, warning, notice: warning },
+            follow: { clock, signal, deadline, events }
+        });
+    };
+}
+/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
+function planFromItem(settings, item) {
+    const own = item.repoId !== undefined || item.repository !== undefined;
+    return {
+        ...planFromInputs(settings),
+        // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
+        prompt: withAnswerFormat(item.prompt, settings.answer),
+        resumeRunId: undefined,
+        setupCommands: false,
+        // The item's repository when it names one; else the step's.
+        repoId: own ? item.repoId : settings.repoId,
+        repository: own ? item.repository : settings.repository || undefined,
+        repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
+        model: item.model ?? settings.model,
+        agentType: item.agentType ?? settings.agentType,
+        metadata: { ...settings.metadata, ...item.metadata },
+        origin: { ...originMetadata(settings.context), run_name: item.name }
     };
 }
 
