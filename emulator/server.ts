@@ -3,6 +3,15 @@ import { close, listen } from './loopback-server.js'
 import { FaultPlan } from './faults.js'
 import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter, type RateLimitName } from './rate-limits.js'
 import { defaultRepos } from './repos.js'
+import {
+  MEMBERS_ADMIN_ONLY,
+  PENDING_MS,
+  pendingFirst,
+  resumeRefusal,
+  userMessage,
+  withExtraStatuses,
+  type ModeName
+} from './modes.js'
 import { checkScript, EmulatedRun, type RunInput } from './runs.js'
 import { scenario, scenarioDirective } from './scenarios.js'
 import type {
@@ -218,6 +227,9 @@ export class AgentRunEmulator {
   private readonly retryAfterHeader: boolean
   private readonly webBaseUrl: string
   private readonly clock: () => number
+  private readonly modes: ReadonlySet<ModeName>
+  private readonly pendingMs: number
+  private readonly onAnswer: EmulatorOptions['onAnswer']
 
   private readonly runsById = new Map<number, EmulatedRun>()
   private readonly queuedScripts: RunScript[] = []
@@ -251,6 +263,9 @@ export class AgentRunEmulator {
     this.webBaseUrl = (options.webBaseUrl ?? 'https://app.codegen.com').replace(/\/+$/, '')
     this.clock = options.now ?? Date.now
     this.nextRunId = options.firstRunId ?? 1000
+    this.onAnswer = options.onAnswer
+    this.modes = new Set(options.modes ?? [])
+    this.pendingMs = options.pendingMs ?? Math.round(PENDING_MS / this.speed)
   }
 
   /** Listens (default: any free port on 127.0.0.1) and resolves to the base URL. */
@@ -380,6 +395,7 @@ export class AgentRunEmulator {
       record.status = answer.status
       const retryAfter = answer.headers?.['retry-after']
       if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
+      this.onAnswer?.(record, answer.value ?? answer.text)
       this.deliver(response, answer, fault, record)
     })
   }
@@ -576,11 +592,22 @@ export class AgentRunEmulator {
     return run?.organizationId === orgId ? run : undefined
   }
 
-  /** A queued script first; else the scenario the prompt names; else the default scenario. */
-  private nextScript(prompt: string): RunScript {
-    return (
+  /**
+   * A queued script first; else the scenario the prompt names; else the default scenario. Then the
+   * modes that change scripts: extra statuses, and for a new run a pending start.
+   */
+  private nextScript(prompt: string, start: 'create' | 'resume'): RunScript {
+    let script =
       this.queuedScripts.shift() ?? scenario(scenarioDirective(prompt) ?? this.defaultScenario, this.speed)
-    )
+    if (this.modes.has('extra-statuses')) script = withExtraStatuses(script)
+    if (start === 'create' && this.modes.has('pending-start')) script = pendingFirst(script, this.pendingMs)
+    return script
+  }
+
+  /** The mode that refuses resuming a run that is not paused, if one is on. */
+  private resumePausedOnly(): 'resume-paused-only' | 'resume-paused-only-400' | undefined {
+    if (this.modes.has('resume-paused-only-400')) return 'resume-paused-only-400'
+    return this.modes.has('resume-paused-only') ? 'resume-paused-only' : undefined
   }
 
   private createRun(call: Call): Answer {
@@ -618,7 +645,7 @@ export class AgentRunEmulator {
       call.now,
       input,
       `${this.webBaseUrl}/agent/trace/${id}`,
-      this.nextScript(input.prompt)
+      this.nextScript(input.prompt, 'create')
     )
     this.runsById.set(id, run)
     return json(run.response(call.now))
@@ -639,7 +666,14 @@ export class AgentRunEmulator {
     if (!admission.admitted) return admission.answer
     const run = this.findRun(orgId, input.runId)
     if (!run) return serviceError(404)
-    run.resume(this.nextScript(input.prompt), input.prompt, input.images, call.now)
+    const pausedOnly = this.resumePausedOnly()
+    const { status } = run.response(call.now)
+    if (pausedOnly && status?.toUpperCase() !== 'PAUSED') {
+      const refusal = resumeRefusal(pausedOnly, run.id, status)
+      return json(refusal.body, refusal.status)
+    }
+    const entry = this.modes.has('resume-user-message') ? userMessage(input.prompt) : undefined
+    run.resume(this.nextScript(input.prompt, 'resume'), input.prompt, input.images, call.now, entry)
     return json(run.response(call.now))
   }
 
@@ -724,6 +758,12 @@ export class AgentRunEmulator {
     }
   }
 
+  /** `members-admin-only`: the refusal of a member read to a token that is not an admin. */
+  private membersRefused(userId: number, orgId: number): Answer | undefined {
+    if (!this.modes.has('members-admin-only') || this.user(userId, orgId).is_admin) return undefined
+    return serviceError(403, MEMBERS_ADMIN_ONLY)
+  }
+
   /** Ids of the users (one per token) that belong to the organization. */
   private members(orgId: number): number[] {
     return [...this.tokens.values()]
@@ -774,6 +814,8 @@ export class AgentRunEmulator {
 
     const admission = this.admit(call, orgId)
     if (!admission.admitted) return admission.answer
+    const refused = this.membersRefused(admission.userId, orgId)
+    if (refused) return refused
     return json(
       pageOf(
         this.members(orgId).map(id => this.user(id, orgId)),
@@ -792,6 +834,8 @@ export class AgentRunEmulator {
 
     const admission = this.admit(call, orgId)
     if (!admission.admitted) return admission.answer
+    const refused = this.membersRefused(admission.userId, orgId)
+    if (refused) return refused
     return this.members(orgId).includes(userId)
       ? json(this.user(userId, orgId))
       : serviceError(404, 'User not found.')
