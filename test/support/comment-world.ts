@@ -16,7 +16,8 @@ export let emulator: AgentRunEmulator
 export let github: FakeGitHub
 
 beforeEach(async () => {
-  emulator = new AgentRunEmulator()
+  // New runs start PENDING and go RUNNING and EVALUATION, as the live service's may.
+  emulator = new AgentRunEmulator({ modes: ['pending-start', 'extra-statuses'], pendingMs: 300 })
   await emulator.start()
   github = new FakeGitHub({
     permissions: {
