@@ -56,7 +56,6 @@ async function call(
   return { status: response.status, body: text ? JSON.parse(text) : undefined }
 }
 
-
 /** Calls `path` and checks the answer against the document's schema for `template`, method and status. */
 async function conforming(
   method: 'GET' | 'POST',
