@@ -49,7 +49,7 @@ describe('carryOnPrompt', () => {
     expect(prompt).toContain(
       `> ${'a'.repeat(CARRIED_RESULT_LIMIT)}\n> [… cut: ${long.length + 1} characters in all]`
     )
-    expect(prompt).not.toMatch(/[\u200b\u202e\u0007]/)
+    for (const hidden of ['\u200b', '\u202e', '\u0007']) expect(prompt).not.toContain(hidden)
     expect(prompt).toContain('This continues agent run 7, which')
     const bare = carryOnPrompt(fresh, { id: 7, webUrl: null, result: null }, 'refused')
     expect(bare).not.toContain('quoted')
