@@ -10,7 +10,7 @@ import {
   COMMENT_LIMIT_CHARS
 } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'
 
 describe('matchPhrase', () => {
