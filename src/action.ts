@@ -174,7 +174,12 @@ async function decideStart(
   return {
     kind: 'run',
     trigger: trigger.trigger,
-    plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
+    plan: {
+      ...plan,
+      prompt: prepared.prompt,
+      resumeRunId: prepared.resumeRunId,
+      ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+    },
     tracking: prepared.tracking
   }
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { RunReport } from '../model.js'
+import type { CarriedFrom, RunReport } from '../model.js'
 import type { LogEntry, PullRequest } from '../api/types.js'
 import {
   count,
@@ -147,6 +147,8 @@ export interface TrackingState {
   /** The last entry seen, shown as the run's latest step while it works. */
   latestEntry?: LogEntry
   resumed: boolean
+  /** The thread's earlier run, when the service refused to resume it and this run carries the thread on. */
+  carriedFrom?: CarriedFrom
   /** Set once the run ended (or could not be followed). */
   report?: RunReport
   /** How a run of this thread is resumed, for a paused run's comment. */
@@ -176,6 +178,12 @@ function serviceLink(text: string, url: string | null | undefined): string {
 }
 
 const code = (text: string, max: number): string => codeSpan(oneLine(text, max))
+
+/** The line that says this run carries the thread on from one the service would not resume. */
+function carriedLine(from: CarriedFrom): string {
+  const earlier = serviceLink(`#${from.runId}`, from.webUrl)
+  return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`
+}
 
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry: LogEntry): string {
@@ -244,9 +252,12 @@ export function renderTrackingComment(state: TrackingState): string {
       '',
       `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
     )
+    if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
+    const carriedFrom = report.carriedFrom ?? state.carriedFrom
+    if (carriedFrom) lines.push(carriedLine(carriedFrom), '')
     const facts = [
       report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
       `${formatDuration(report.endedAt - report.startedAt)}`,
