@@ -1,4 +1,4 @@
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { serviceMessage } from '../../src/api/errors.js'
 import { parseLogPage, parseRun } from '../../src/api/parse.js'
 import type { LogEntry } from '../../src/api/types.js'
@@ -233,7 +233,7 @@ describe('readers of GitHub and service text grow linearly with it', () => {
         readTrigger(
           'issue_comment',
           { action: 'created', issue: thread(text), comment: { id: 1, body: text, user: { login: 'a' } } },
-          '/codegen'
+          { phrase: '/codegen' }
         )
     ],
     [
