@@ -274,7 +274,7 @@ async function resumeRefusal(
       `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${reasonLine(serviceReason(error))}". ` +
       'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
     const carriedFrom = { runId, webUrl: earlier.webUrl, reason }
-    return { error: new RefusedResume(message, error.httpStatus, false), earlier, carriedFrom }
+    return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom }
   }
 }
 

@@ -793,11 +793,11 @@ function permanentFault(
   add({ route, after: 0, times: FOREVER, fault })
   const refused = fault.kind === 'status' && fault.status === 429
   const ambiguousCreate = route === 'create' && !refused
-  // The client's allowance for one request: 12 attempts when refused with 429, 6 when failing.
-  const attempts = refused ? 12 : 6
+  // The client's allowance for one request: 20 attempts when refused with 429, 6 when failing.
+  const attempts = refused ? 20 : 6
   return {
     ...base,
-    estimateMs: refused ? 13_000 : ambiguousCreate ? 8_000 : 17_000,
+    estimateMs: refused ? 21_000 : ambiguousCreate ? 8_000 : 17_000,
     permanent: {
       kind,
       message: ambiguousCreate
