@@ -254,41 +254,71 @@ async function resumeRefusal(
   deps: StartDeps,
   orgId: number
 ): Promise<{ resumed: Resumed } | { error: RefusedResume; earlier: EarlierRun; carriedFrom: CarriedFrom }> {
-  let earlier: EarlierRun = { id: runId, webUrl: null, result: null }
-  try {
-    const run = await api.getRun(runId, { deadline: deps.deadline })
-    earlier = { id: runId, webUrl: run.web_url ?? null, result: run.result ?? null }
-    return { resumed: await resume(plan, run, api, deps) }
-  } catch (error) {
-    if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError) throw error
-    const setupFine = async (): Promise<boolean> => {
-      const target = { orgId, repository: '' }
-      const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(
-        () => undefined
-      )
-      return inspection !== undefined && !inspection.problem
-    }
-    if (!(await refusesTheRun(error.httpStatus, setupFine))) throw error
-    const reason = `the service answered ${error.httpStatus}: ${reasonLine(serviceReason(error))}`
-    const message =
-      `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${reasonLine(serviceReason(error))}". ` +
-      'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
-    const carriedFrom = { runId, webUrl: earlier.webUrl, reason }
-    return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom }
+  const earlier: EarlierRun = { id: runId, webUrl: null, result: null }
+  const refused = async (error: unknown) => {
+    const carried = await refusalOfTheRun(error, runId, earlier, deps, orgId)
+    if (!carried) throw error
+    return carried
   }
+  // Only the answers about the run itself count: reading it, and resuming it (not its log's reads).
+  let run: AgentRun
+  try {
+    run = await api.getRun(runId, { deadline: deps.deadline })
+  } catch (error) {
+    return refused(error)
+  }
+  Object.assign(earlier, { webUrl: run.web_url ?? null, result: run.result ?? null })
+  const logs = new LogReader(api, runId, deps.warning)
+  const before = await countLogEntries(logs, deps.deadline)
+  try {
+    return { resumed: await resume(plan, run, logs, before, api, deps) }
+  } catch (error) {
+    return refused(error)
+  }
+}
+
+/** The refusal of the run as the user is told it, or undefined when the error is not one. */
+async function refusalOfTheRun(
+  error: unknown,
+  runId: number,
+  earlier: EarlierRun,
+  deps: StartDeps,
+  orgId: number
+): Promise<{ error: RefusedResume; earlier: EarlierRun; carriedFrom: CarriedFrom } | undefined> {
+  if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError) return undefined
+  const setupFine = async (): Promise<boolean> => {
+    const target = { orgId, repository: '' }
+    const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(
+      () => undefined
+    )
+    return inspection !== undefined && !inspection.problem
+  }
+  if (!(await refusesTheRun(error.httpStatus, setupFine))) return undefined
+  const said = reasonLine(serviceReason(error))
+  const message =
+    `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${said}". ` +
+    'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
+  const reason = `the service answered ${error.httpStatus}: ${said}`
+  const carriedFrom = { runId, webUrl: earlier.webUrl, reason }
+  return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom }
 }
 
 /**
  * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
  * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
  */
-async function resume(plan: RunPlan, earlier: AgentRun, api: AgentRunApi, deps: StartDeps): Promise<Resumed> {
+async function resume(
+  plan: RunPlan,
+  earlier: AgentRun,
+  logs: LogReader,
+  before: LogBaseline,
+  api: AgentRunApi,
+  deps: StartDeps
+): Promise<Resumed> {
   const { deadline } = deps
   const runId = earlier.id
-  const logs = new LogReader(api, runId, deps.warning)
   // The result it ended with: a new one proves the resume took effect.
   const earlierResult = earlier.result ?? null
-  const before = await countLogEntries(logs, deadline)
   const request = {
     agent_run_id: runId,
     prompt: plan.prompt,
