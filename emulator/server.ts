@@ -316,12 +316,14 @@ export class AgentRunEmulator {
   }
 
   /**
-   * A queued script first; else the scenario the prompt names; else the default scenario. Then the
-   * modes that change scripts: extra statuses, and for a new run a pending start.
+   * A queued script first; else, for a resume, the run's own follow-up; else the scenario the prompt names;
+   * else the default scenario. Then the modes that change scripts: extra statuses, a pending start.
    */
-  private nextScript(prompt: string, start: 'create' | 'resume'): RunScript {
+  private nextScript(prompt: string, start: 'create' | 'resume', resumed?: EmulatedRun): RunScript {
     let script =
-      this.queuedScripts.shift() ?? scenario(scenarioDirective(prompt) ?? this.defaultScenario, this.speed)
+      this.queuedScripts.shift() ??
+      resumed?.nextFollowUp() ??
+      scenario(scenarioDirective(prompt) ?? this.defaultScenario, this.speed)
     if (this.modes.has('extra-statuses')) script = withExtraStatuses(script)
     if (start === 'create' && this.modes.has('pending-start')) script = pendingFirst(script, this.pendingMs)
     return script
@@ -396,7 +398,7 @@ export class AgentRunEmulator {
       return json(refusal.body, refusal.status)
     }
     const entry = this.modes.has('resume-user-message') ? userMessage(input.prompt) : undefined
-    run.resume(this.nextScript(input.prompt, 'resume'), input.prompt, input.images, call.now, entry)
+    run.resume(this.nextScript(input.prompt, 'resume', run), input.prompt, input.images, call.now, entry)
     return json(run.response(call.now))
   }
 

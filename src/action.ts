@@ -1,4 +1,6 @@
+import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
+import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
@@ -74,18 +76,16 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     } else {
       const deadline = deadlines.step
       const warning = (message: string): void => reporters.warning(message)
-      const started = await startRun(start.plan, {
-        apis,
-        clock,
-        signal,
-        deadline,
-        warning,
-        notice: say.notice
-      })
-      report =
-        started.kind === 'started'
-          ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
-          : started.report
+      const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
+      const followDeps = { clock, signal, deadline, events: reporters }
+      const started = await startRun(start.plan, startDeps)
+      report = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
+      // Asked for an answer: read it, and ask again while it is not valid.
+      if (settings.answer && start.plan.wait)
+        report = await settleAnswer(report, start.plan, settings.answer, {
+          start: startDeps,
+          follow: followDeps
+        })
       report = { ...report, trigger: start.trigger }
     }
     return failureMessage(await reporters.finish(report), settings)
@@ -176,9 +176,11 @@ async function decideStart(
     trigger: trigger.trigger,
     plan: {
       ...plan,
-      prompt: prepared.prompt,
+      prompt: withAnswerFormat(prepared.prompt, settings.answer),
       resumeRunId: prepared.resumeRunId,
-      ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+      ...(prepared.freshPrompt !== undefined
+        ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
+        : {})
     },
     tracking: prepared.tracking
   }
@@ -187,7 +189,8 @@ async function decideStart(
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
 export function planFromInputs(settings: Settings): RunPlan {
   return {
-    prompt: settings.prompt,
+    // The answer-format section ends the prompt when an answer is asked; else it is as written.
+    prompt: withAnswerFormat(settings.prompt, settings.answer),
     images: settings.images,
     resumeRunId: settings.agentRunId,
     orgId: settings.orgId,

@@ -15,7 +15,10 @@ export const OUTPUT_NAMES = [
   'trigger',
   'org-id',
   'repo-id',
-  'user'
+  'user',
+  'structured-output',
+  'verdict',
+  'verdict-reason'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -37,6 +40,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
   }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
+  const answer = report.answer?.answer.valid ? report.answer.answer : undefined
   return {
     'agent-run-id': run ? String(run.id) : '',
     status: report.status,
@@ -49,6 +53,10 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'log-count': String(report.entriesSeen),
     'log-file': logFile,
     trigger: report.trigger ?? '',
-    ...setup
+    ...setup,
+    // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
+    'structured-output': answer?.json ?? '',
+    verdict: answer?.verdict ?? '',
+    'verdict-reason': answer?.reason ?? ''
   }
 }
