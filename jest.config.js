@@ -6,8 +6,11 @@
  * spawn the bundle, and must never test an old one.
  */
 
-/** Test files `npm test` leaves to their own scripts (`npm run test:faults`). */
-export const LONG_SUITES = ['<rootDir>/test/integration/faults.test.ts']
+/** Test files `npm test` leaves to their own scripts (`npm run test:faults`, `npm run test:windows`). */
+export const LONG_SUITES = [
+  '<rootDir>/test/integration/faults.test.ts',
+  '<rootDir>/test/integration/shared-token-windows.test.ts'
+]
 
 export default {
   testEnvironment: 'node',

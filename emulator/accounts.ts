@@ -18,6 +18,8 @@ const ACCOUNTS: Record<string, Pick<EmulatorOptions, 'tokens' | 'organizations'>
   },
   /** Organization 1 whose GitHub integration is inactive: creates are refused. */
   'inactive-integration': { organizations: [{ id: 1, name: 'Octo Org', githubIntegration: false }] },
+  /** emulator-token is a member of organization 1 but not its admin (admin-token is). */
+  member: { tokens: { 'admin-token': [1], 'emulator-token': [1] } },
   /** A token that belongs to no organization. */
   'no-org': { tokens: { 'emulator-token': [] } }
 }

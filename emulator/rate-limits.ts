@@ -14,6 +14,29 @@ export const DOCUMENTED_RATE_LIMITS: RateLimitConfig = {
 
 export type RateLimitName = keyof RateLimitConfig
 
+const NAMES: readonly RateLimitName[] = ['general', 'create', 'logs', 'setup']
+
+/**
+ * Windows written as `general=20/20,logs=20/20` (requests / seconds; the others stay documented),
+ * or `off`: what `--rate-limits` of `npm start` and `npm run emulator` take.
+ */
+export function parseRateLimits(text: string): Partial<RateLimitConfig> | false {
+  if (text.trim() === 'off') return false
+  const config: Partial<RateLimitConfig> = {}
+  for (const part of text.split(',').map(item => item.trim())) {
+    const found = /^(\w+)=(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(part)
+    const name = found?.[1] as RateLimitName | undefined
+    const limit = Number(found?.[2])
+    const seconds = Number(found?.[3])
+    if (!found || !NAMES.includes(name as RateLimitName) || !(limit >= 1) || !(seconds > 0))
+      throw new Error(
+        `Rate limits: expected NAME=REQUESTS/SECONDS, comma-separated (NAME one of ${NAMES.join(', ')}), or off; got "${part}"`
+      )
+    config[name as RateLimitName] = { limit, windowMs: Math.round(seconds * 1000) }
+  }
+  return config
+}
+
 export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number }
 
 /**
@@ -24,7 +47,12 @@ export class SlidingWindowLimiter {
   /** key -> window name -> times of the admitted requests still inside the window. */
   private readonly admitted = new Map<string, Map<RateLimitName, number[]>>()
 
-  constructor(private readonly config: RateLimitConfig) {}
+  private readonly config: RateLimitConfig
+
+  /** Windows not given are the documented ones. */
+  constructor(config: Partial<RateLimitConfig>) {
+    this.config = { ...DOCUMENTED_RATE_LIMITS, ...config }
+  }
 
   admit(key: string, windows: RateLimitName[], now: number): Admission {
     const perWindow = this.admitted.get(key) ?? new Map<RateLimitName, number[]>()
@@ -32,7 +60,7 @@ export class SlidingWindowLimiter {
 
     let retryAfterMs = 0
     for (const name of windows) {
-      const { limit, windowMs } = this.config[name] ?? (DOCUMENTED_RATE_LIMITS[name] as RateLimitWindow)
+      const { limit, windowMs } = this.config[name] as RateLimitWindow
       const times = (perWindow.get(name) ?? []).filter(time => time > now - windowMs)
       perWindow.set(name, times)
       if (times.length >= limit) {

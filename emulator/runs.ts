@@ -77,9 +77,17 @@ export class EmulatedRun {
    * starts after its staleness, until when the old status and result are still reported (the live
    * service takes a moment to pick a resumed run up).
    */
-  resume(script: RunScript, prompt: string, images: string[] | null, now: number): void {
+  resume(
+    script: RunScript,
+    prompt: string,
+    images: string[] | null,
+    now: number,
+    /** An entry the resume itself writes, at once (the `resume-user-message` mode). */
+    entry?: Partial<LogEntry>
+  ): void {
     this.timeline = this.timeline.filter(timed => timed.at <= now)
     this.resumes.push({ at: now, prompt, images })
+    if (entry) this.timeline.push({ at: now, step: { at: 0, log: entry }, entry: this.logEntry(entry, now) })
     this.follow(script, now + (script.staleAfterResumeMs ?? 0))
   }
 

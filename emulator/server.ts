@@ -1,9 +1,29 @@
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import {
+  faultAnswer,
+  GITHUB_INACTIVE,
+  json,
+  NO_REPOS_FOUND,
+  pageOf,
+  serviceError,
+  type Answer
+} from './answers.js'
+import { deliver } from './delivery.js'
 import { close, listen } from './loopback-server.js'
 import { FaultPlan } from './faults.js'
-import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter, type RateLimitName } from './rate-limits.js'
+import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter } from './rate-limits.js'
 import { defaultRepos } from './repos.js'
+import {
+  MEMBERS_ADMIN_ONLY,
+  PENDING_MS,
+  pendingFirst,
+  resumeRefusal,
+  userMessage,
+  withExtraStatuses,
+  type ModeName
+} from './modes.js'
 import { checkScript, EmulatedRun, type RunInput } from './runs.js'
+import { AGENT_TYPES, EXTRA_WINDOWS, LOG_PATH_OF, matchRoute, SOURCE_TYPES, type Call } from './routes.js'
 import { scenario, scenarioDirective } from './scenarios.js'
 import type {
   EmulatedOrganization,
@@ -14,189 +34,18 @@ import type {
   SetupCommandsResponse,
   User,
   EmulatorOptions,
-  Fault,
   FaultRule,
   LogPathName,
-  Page,
   RecordedRequest,
   Repo,
-  RouteName,
-  RunScript,
-  ServiceErrorBody
+  RunScript
 } from './types.js'
-import { readBody, recordedBody, Validator, type RequestBody } from './validation.js'
-
-// ---------------------------------------------------------------------------------------------
-// Routes
-
-interface Route {
-  name: RouteName
-  method: 'GET' | 'POST'
-  pattern: RegExp
-  /** Path parameters in the order FastAPI validates (and reports) them: the OpenAPI listing's. */
-  params: string[]
-}
-
-function route(
-  name: RouteName,
-  method: Route['method'],
-  template: string,
-  params: string[] = ['org_id']
-): Route {
-  const source = template.replace(/\{(\w+)\}/g, (_, param: string) => `(?<${param}>[^/]+)`)
-  return { name, method, pattern: new RegExp(`^${source}$`), params }
-}
-
-/** In FastAPI's registration order: the first route whose path and method match takes the request. */
-const ROUTES: Route[] = [
-  route('create', 'POST', '/v1/organizations/{org_id}/agent/run'),
-  route('resume', 'POST', '/v1/organizations/{org_id}/agent/run/resume'),
-  route('get', 'GET', '/v1/organizations/{org_id}/agent/run/{agent_run_id}', ['agent_run_id', 'org_id']),
-  route('logs', 'GET', '/v1/organizations/{org_id}/agent/run/{agent_run_id}/logs', [
-    'org_id',
-    'agent_run_id'
-  ]),
-  route('logs-alpha', 'GET', '/v1/alpha/organizations/{org_id}/agent/run/{agent_run_id}/logs', [
-    'agent_run_id',
-    'org_id'
-  ]),
-  route('list-runs', 'GET', '/v1/organizations/{org_id}/agent/runs'),
-  route('repos', 'GET', '/v1/organizations/{org_id}/repos'),
-  route('organizations', 'GET', '/v1/organizations', []),
-  route('me', 'GET', '/v1/users/me', []),
-  route('users', 'GET', '/v1/organizations/{org_id}/users'),
-  route('user', 'GET', '/v1/organizations/{org_id}/users/{user_id}', ['org_id', 'user_id']),
-  route('integrations', 'GET', '/v1/organizations/{org_id}/integrations'),
-  route('setup-commands', 'POST', '/v1/organizations/{org_id}/setup-commands/generate')
-]
-
-const LOG_PATH_OF: Partial<Record<RouteName, LogPathName>> = { logs: 'interface', 'logs-alpha': 'alpha' }
-
-/** The rate-limit windows a request counts in, besides `general`. */
-const EXTRA_WINDOWS: Partial<Record<RouteName, RateLimitName>> = {
-  create: 'create',
-  logs: 'logs',
-  'logs-alpha': 'logs',
-  'setup-commands': 'setup'
-}
-
-const SOURCE_TYPES = [
-  'LOCAL',
-  'SLACK',
-  'GITHUB',
-  'GITHUB_CHECK_SUITE',
-  'GITHUB_PR_REVIEW',
-  'LINEAR',
-  'API',
-  'CHAT',
-  'JIRA',
-  'CLICKUP',
-  'MONDAY',
-  'SETUP_COMMANDS'
-] as const
-
-const AGENT_TYPES = ['codegen', 'claude_code'] as const
-
-// ---------------------------------------------------------------------------------------------
-// Answers
-
-/** What a handler produces; `value` is sent as JSON, `text` as is. */
-interface Answer {
-  status: number
-  value?: unknown
-  text?: string
-  contentType?: string
-  headers?: Record<string, string>
-}
-
-const json = (value: unknown, status = 200, headers?: Record<string, string>): Answer => ({
-  status,
-  value,
-  headers
-})
-
-/** The live service's own errors: `{"message": ..., "status_code": ...}` (OpenAPI's defaults). */
-const MESSAGES: Record<number, string> = {
-  401: 'Invalid or missing API token.',
-  402: 'Alloted agent runs for the current billing plan have been reached. Please upgrade your plan to continue.',
-  403: 'You do not have access to this organization.',
-  404: 'Agent run not found.',
-  429: 'Rate limit exceeded. Please try again later.'
-}
-
-const serviceError = (
-  status: number,
-  message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error'
-): Answer => json({ message, status_code: status } satisfies ServiceErrorBody, status)
-
-const NO_REPOS_FOUND = 'No repos found in the organization. Please add some repos and try again.'
-
-/** Default bodies of injected status faults: what each status looks like when it comes from where it would. */
-function faultAnswer(fault: Extract<Fault, { kind: 'status' }>): Answer {
-  const headers = fault.retryAfter === undefined ? undefined : { 'retry-after': String(fault.retryAfter) }
-  const { status } = fault
-  if (fault.body !== undefined) {
-    return typeof fault.body === 'string'
-      ? { status, text: fault.body, contentType: 'text/plain; charset=utf-8', headers }
-      : json(fault.body, status, headers)
-  }
-  if (MESSAGES[status]) return { ...serviceError(status), headers }
-  // Starlette's answer to an unhandled exception.
-  if (status === 500)
-    return { status, text: 'Internal Server Error', contentType: 'text/plain; charset=utf-8', headers }
-  // Gateway errors come from the load balancer in front of the service, as HTML.
-  if (status >= 502 && status <= 504) {
-    const title = `${status} ${STATUS_CODES[status]}`
-    const text = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`
-    return { status, text, contentType: 'text/html', headers }
-  }
-  return json({ detail: STATUS_CODES[status] ?? 'Error' }, status, headers)
-}
-
-function encode(answer: Answer): { body: string; contentType: string } {
-  if (answer.text !== undefined) return { body: answer.text, contentType: answer.contentType ?? 'text/plain' }
-  return { body: JSON.stringify(answer.value), contentType: 'application/json' }
-}
-
-function pageOf<T>(all: T[], skip: number, limit: number): Page<T> {
-  return {
-    items: all.slice(skip, skip + limit),
-    total: all.length,
-    page: Math.floor(skip / limit) + 1,
-    size: limit,
-    pages: Math.ceil(all.length / limit)
-  }
-}
-
-/** A path segment as FastAPI sees it (percent-decoded); a broken escape stays as it came. */
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { readBody, recordedBody, Validator } from './validation.js'
 
 // ---------------------------------------------------------------------------------------------
 // The emulator
 
-/** One routed request as the handlers see it. */
-interface Call {
-  route: Route
-  params: Record<string, string>
-  query: Record<string, string>
-  body: RequestBody
-  authorization: string | undefined
-  now: number
-}
-
 type Admission = { admitted: true; userId: number } | { admitted: false; answer: Answer }
-
-/** The refusal of a create in an organization whose GitHub integration is inactive (an assumption: not documented). */
-const GITHUB_INACTIVE = 'The GitHub integration of this organization is not active.'
 
 /**
  * The Agent Run service on a loopback port: the routes of the interface and OpenAPI documents with
@@ -218,6 +67,9 @@ export class AgentRunEmulator {
   private readonly retryAfterHeader: boolean
   private readonly webBaseUrl: string
   private readonly clock: () => number
+  private readonly modes: ReadonlySet<ModeName>
+  private readonly pendingMs: number
+  private readonly onAnswer: EmulatorOptions['onAnswer']
 
   private readonly runsById = new Map<number, EmulatedRun>()
   private readonly queuedScripts: RunScript[] = []
@@ -251,6 +103,9 @@ export class AgentRunEmulator {
     this.webBaseUrl = (options.webBaseUrl ?? 'https://app.codegen.com').replace(/\/+$/, '')
     this.clock = options.now ?? Date.now
     this.nextRunId = options.firstRunId ?? 1000
+    this.onAnswer = options.onAnswer
+    this.modes = new Set(options.modes ?? [])
+    this.pendingMs = options.pendingMs ?? Math.round(PENDING_MS / this.speed)
   }
 
   /** Listens (default: any free port on 127.0.0.1) and resolves to the base URL. */
@@ -331,7 +186,7 @@ export class AgentRunEmulator {
     const query: Record<string, string> = {}
     // FastAPI reads the last value of a repeated query parameter.
     for (const [name, value] of url.searchParams) query[name] = value
-    const match = this.match(request.method ?? 'GET', url.pathname)
+    const match = matchRoute(request.method ?? 'GET', url.pathname)
     const record: RecordedRequest = {
       at: this.clock(),
       method: request.method ?? 'GET',
@@ -380,125 +235,9 @@ export class AgentRunEmulator {
       record.status = answer.status
       const retryAfter = answer.headers?.['retry-after']
       if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
-      this.deliver(response, answer, fault, record)
+      this.onAnswer?.(record, answer.value ?? answer.text)
+      deliver(response, answer, fault, record, this.heldAnswers)
     })
-  }
-
-  /** The route of a request, or (for a path that exists under another method) the allowed method. */
-  private match(
-    method: string,
-    path: string
-  ): { route?: Route; params: Record<string, string>; allowed?: string } {
-    let allowed: string | undefined
-    for (const candidate of ROUTES) {
-      const found = candidate.pattern.exec(path)
-      if (!found) continue
-      if (candidate.method !== method) {
-        allowed ??= candidate.method
-        continue
-      }
-      const params = Object.fromEntries(
-        Object.entries(found.groups ?? {}).map(([name, value]) => [name, decodePathSegment(value)])
-      )
-      return { route: candidate, params }
-    }
-    return { params: {}, allowed }
-  }
-
-  private deliver(
-    response: ServerResponse,
-    answer: Answer,
-    fault: Fault | undefined,
-    record: RecordedRequest
-  ): void {
-    switch (fault?.kind) {
-      case 'reset-after':
-        response.socket?.destroy()
-        return
-      case 'slow': {
-        const timer = setTimeout(() => {
-          this.heldAnswers.delete(timer)
-          this.write(response, answer)
-        }, fault.delayMs)
-        this.heldAnswers.add(timer)
-        return
-      }
-      case 'malformed':
-        // A proxy's error page under a JSON content type: the header is not to be trusted.
-        record.status = 200
-        this.write(response, {
-          status: 200,
-          text: '<html><body><h1>Upstream connect error</h1></body></html>',
-          contentType: 'application/json'
-        })
-        return
-      case 'truncated': {
-        const full = Buffer.from(encode(answer).body)
-        record.status = 200
-        this.writeRaw(
-          response,
-          200,
-          full.subarray(0, Math.floor(full.length / 2)),
-          'application/json',
-          answer.headers
-        )
-        return
-      }
-      case 'drift':
-        if (isObject(answer.value))
-          answer = { ...answer, value: fault.mutate(structuredClone(answer.value), record.query) }
-        break
-      case 'huge':
-        record.status = 200
-        this.writeHuge(response, fault.bytes)
-        return
-    }
-    const logs = isObject(answer.value) ? answer.value.logs : undefined
-    if (answer.status === 200 && Array.isArray(logs) && !response.destroyed) record.served = logs.length
-    this.write(response, answer)
-  }
-
-  private write(response: ServerResponse, answer: Answer): void {
-    const { body, contentType } = encode(answer)
-    this.writeRaw(response, answer.status, Buffer.from(body), contentType, answer.headers)
-  }
-
-  /** `{"padding":"xxx…"}` of exactly `bytes` bytes, written as the socket drains. */
-  private writeHuge(response: ServerResponse, bytes: number): void {
-    if (response.destroyed || response.socket?.destroyed) return
-    const head = '{"padding":"'
-    const tail = '"}'
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) })
-    response.write(head)
-    const chunk = Buffer.alloc(64 * 1024, 'x')
-    let left = Math.max(0, bytes - head.length - tail.length)
-    const pump = (): void => {
-      while (left > 0 && !response.destroyed) {
-        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
-        left -= piece.length
-        if (!response.write(piece)) return void response.once('drain', pump)
-      }
-      if (!response.destroyed) response.end(tail)
-    }
-    response.on('error', () => undefined)
-    pump()
-  }
-
-  private writeRaw(
-    response: ServerResponse,
-    status: number,
-    body: Buffer,
-    contentType: string,
-    headers: Record<string, string> = {}
-  ): void {
-    // A client that gave up (or a stopped emulator) has no socket left to answer on.
-    if (response.destroyed || response.socket?.destroyed) return
-    response.writeHead(status, {
-      ...headers,
-      'content-type': contentType,
-      'content-length': String(body.length)
-    })
-    response.end(body)
   }
 
   // -- the service
@@ -576,11 +315,24 @@ export class AgentRunEmulator {
     return run?.organizationId === orgId ? run : undefined
   }
 
-  /** A queued script first; else the scenario the prompt names; else the default scenario. */
-  private nextScript(prompt: string): RunScript {
-    return (
-      this.queuedScripts.shift() ?? scenario(scenarioDirective(prompt) ?? this.defaultScenario, this.speed)
-    )
+  /**
+   * A queued script first; else, for a resume, the run's own follow-up; else the scenario the prompt names;
+   * else the default scenario. Then the modes that change scripts: extra statuses, a pending start.
+   */
+  private nextScript(prompt: string, start: 'create' | 'resume', resumed?: EmulatedRun): RunScript {
+    let script =
+      this.queuedScripts.shift() ??
+      resumed?.nextFollowUp() ??
+      scenario(scenarioDirective(prompt) ?? this.defaultScenario, this.speed)
+    if (this.modes.has('extra-statuses')) script = withExtraStatuses(script)
+    if (start === 'create' && this.modes.has('pending-start')) script = pendingFirst(script, this.pendingMs)
+    return script
+  }
+
+  /** The mode that refuses resuming a run that is not paused, if one is on. */
+  private resumePausedOnly(): 'resume-paused-only' | 'resume-paused-only-400' | undefined {
+    if (this.modes.has('resume-paused-only-400')) return 'resume-paused-only-400'
+    return this.modes.has('resume-paused-only') ? 'resume-paused-only' : undefined
   }
 
   private createRun(call: Call): Answer {
@@ -618,7 +370,7 @@ export class AgentRunEmulator {
       call.now,
       input,
       `${this.webBaseUrl}/agent/trace/${id}`,
-      this.nextScript(input.prompt)
+      this.nextScript(input.prompt, 'create')
     )
     this.runsById.set(id, run)
     return json(run.response(call.now))
@@ -639,8 +391,14 @@ export class AgentRunEmulator {
     if (!admission.admitted) return admission.answer
     const run = this.findRun(orgId, input.runId)
     if (!run) return serviceError(404)
-    const script = this.queuedScripts.shift() ?? run.nextFollowUp() ?? this.nextScript(input.prompt)
-    run.resume(script, input.prompt, input.images, call.now)
+    const pausedOnly = this.resumePausedOnly()
+    const { status } = run.response(call.now)
+    if (pausedOnly && status?.toUpperCase() !== 'PAUSED') {
+      const refusal = resumeRefusal(pausedOnly, run.id, status)
+      return json(refusal.body, refusal.status)
+    }
+    const entry = this.modes.has('resume-user-message') ? userMessage(input.prompt) : undefined
+    run.resume(this.nextScript(input.prompt, 'resume', run), input.prompt, input.images, call.now, entry)
     return json(run.response(call.now))
   }
 
@@ -725,6 +483,12 @@ export class AgentRunEmulator {
     }
   }
 
+  /** `members-admin-only`: the refusal of a member read to a token that is not an admin. */
+  private membersRefused(userId: number, orgId: number): Answer | undefined {
+    if (!this.modes.has('members-admin-only') || this.user(userId, orgId).is_admin) return undefined
+    return serviceError(403, MEMBERS_ADMIN_ONLY)
+  }
+
   /** Ids of the users (one per token) that belong to the organization. */
   private members(orgId: number): number[] {
     return [...this.tokens.values()]
@@ -775,6 +539,8 @@ export class AgentRunEmulator {
 
     const admission = this.admit(call, orgId)
     if (!admission.admitted) return admission.answer
+    const refused = this.membersRefused(admission.userId, orgId)
+    if (refused) return refused
     return json(
       pageOf(
         this.members(orgId).map(id => this.user(id, orgId)),
@@ -793,6 +559,8 @@ export class AgentRunEmulator {
 
     const admission = this.admit(call, orgId)
     if (!admission.admitted) return admission.answer
+    const refused = this.membersRefused(admission.userId, orgId)
+    if (refused) return refused
     return this.members(orgId).includes(userId)
       ? json(this.user(userId, orgId))
       : serviceError(404, 'User not found.')

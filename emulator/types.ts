@@ -3,6 +3,8 @@
  * them, fields in the same order) and the emulator's own script, fault and option types.
  */
 
+import type { ModeName } from './modes.js'
+
 // ---------------------------------------------------------------------------------------------
 // Wire types
 
@@ -286,8 +288,13 @@ export interface EmulatorOptions {
   repos?: Repo[]
   /** With the default repositories: put 147 filler repositories before them (a second page). */
   manyRepos?: boolean
-  /** Default: DOCUMENTED_RATE_LIMITS, per token. false turns rate limiting off. */
-  rateLimits?: RateLimitConfig | false
+  /** Default: DOCUMENTED_RATE_LIMITS, per token; the windows given replace those documented. false
+   * turns rate limiting off. */
+  rateLimits?: Partial<RateLimitConfig> | false
+  /** Where the service may answer otherwise (emulator/modes.ts); default none. */
+  modes?: ModeName[]
+  /** How long a new run stays PENDING in the `pending-start` mode; default 1.5 s over `speed`. */
+  pendingMs?: number
   /** Which log endpoints answer; default both. A disabled one answers 404 as an unknown route. */
   logPaths?: LogPathName[]
   /** Scenario of runs for which nothing was queued and the prompt names none; default 'success'. */
@@ -304,6 +311,11 @@ export interface EmulatorOptions {
   now?: () => number
   /** Default 1000. */
   firstRunId?: number
+  /**
+   * Called with every answer as it is decided (before faults that rewrite or cut it): the JSON
+   * value, or the text of one that is not JSON. The emulator's tests check each against OpenAPI.
+   */
+  onAnswer?: (request: RecordedRequest, body: unknown) => void
 }
 
 /** A follow-up prompt the run was resumed with. */

@@ -12,13 +12,22 @@
  *   npm start -- --task check                  the set-up check (token, organization, integration, repository)
  *   npm start -- --task setup-commands         generate octo-org/octo-repo's setup commands and follow that run
  *   npm start -- --account several-orgs        an account of the emulator: one-org, several-orgs,
- *                                              inactive-integration, no-org (with --org-id N to pick one)
+ *                                              inactive-integration, member, no-org (with --org-id N to pick one)
+ *   npm start -- --mode pending-start,extra-statuses   modes of the emulator (emulator/modes.ts)
+ *   npm start -- --rate-limits general=20/20,logs=20/20   rate windows (requests/seconds), or off
  *   CODEGEN_API_TOKEN=... npm start -- "Fix the flaky test"
  *     (CODEGEN_ORG_ID, else the token's only organization; CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name
  *     to look it up, picks the repository)
  */
 import { parseArgs } from 'node:util'
-import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../emulator/index.js'
+import {
+  account,
+  ACCOUNT_NAMES,
+  AgentRunEmulator,
+  parseModes,
+  parseRateLimits,
+  SCENARIO_NAMES
+} from '../emulator/index.js'
 import { runBundledAction } from './runner-process.js'
 
 const { values, positionals } = parseArgs({
@@ -31,6 +40,8 @@ const { values, positionals } = parseArgs({
     repository: { type: 'string', default: '' },
     speed: { type: 'string', default: '1' },
     'poll-interval': { type: 'string', default: '1' },
+    mode: { type: 'string', multiple: true, default: [] },
+    'rate-limits': { type: 'string', default: '' },
     verdict: { type: 'boolean', default: false },
     'output-schema': { type: 'string', default: '' },
     'output-retries': { type: 'string', default: '1' }
@@ -87,14 +98,26 @@ if (realToken) {
     console.error(`Unknown account "${values.account}": one of ${ACCOUNT_NAMES.join(', ')}.`)
     process.exit(2)
   }
+  let modes: ReturnType<typeof parseModes>
+  let rateLimits: ReturnType<typeof parseRateLimits> | undefined
+  try {
+    modes = parseModes(values.mode)
+    rateLimits = values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined
+  } catch (error) {
+    console.error(`${(error as Error).message}.`)
+    process.exit(2)
+  }
   emulator = new AgentRunEmulator({
     defaultScenario: values.scenario,
     speed: Number(values.speed),
+    modes,
+    rateLimits,
     ...account(values.account)
   })
   const baseUrl = await emulator.start()
   console.log(
-    `Agent Run emulator on ${baseUrl}, account "${values.account}", scenario "${values.scenario}" (no CODEGEN_API_TOKEN set).\n`
+    `Agent Run emulator on ${baseUrl}, account "${values.account}", scenario "${values.scenario}"` +
+      `${modes.length ? `, modes ${modes.join(', ')}` : ''} (no CODEGEN_API_TOKEN set).\n`
   )
   inputs = {
     task: values.task,

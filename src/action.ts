@@ -191,7 +191,10 @@ async function decideStart(
     plan: {
       ...plan,
       prompt: withAnswerFormat(prepared.prompt, settings.answer),
-      resumeRunId: prepared.resumeRunId
+      resumeRunId: prepared.resumeRunId,
+      ...(prepared.freshPrompt !== undefined
+        ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
+        : {})
     },
     tracking: prepared.tracking
   }

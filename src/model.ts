@@ -46,12 +46,26 @@ export interface RunPlan {
   origin: Record<string, string>
   wait: boolean
   pollIntervalMs: number
+  /**
+   * A thread's follow-up (resumeRunId set): the prompt of the fresh run that carries the thread on
+   * should the service refuse the resume (its instruction and the thread, as a new run has them).
+   */
+  carryOn?: { prompt: string }
+}
+
+/** The run a fresh one carries a thread on from, when the service refused to resume it. */
+export interface CarriedFrom {
+  runId: number
+  webUrl: string | null
+  /** The service's answer to the resume, as the user is told it. */
+  reason: string
 }
 
 /** One line of `task: check`'s table. */
 export interface CheckRow {
   item: 'API token' | 'Organization' | 'Role' | 'GitHub integration' | 'Repository'
-  state: 'ok' | 'problem' | 'not checked'
+  /** not readable: information the service would not show (the role), which decides nothing. */
+  state: 'ok' | 'problem' | 'not checked' | 'not readable'
   found: string
 }
 
@@ -94,6 +108,8 @@ export interface RunReport {
   answer?: AnswerReport
   /** `task: check`: what the reads found (no run is started then). */
   check?: { inspection: Inspection; error?: string }
+  /** The thread's earlier run, when this run carries the thread on because it could not be resumed. */
+  carriedFrom?: CarriedFrom
   /** A fan-out (the `runs` input): each item and what became of it; the report's outcome is theirs together. */
   runs?: ItemReport[]
 }
@@ -118,7 +134,7 @@ export function reportOf(fields: ReportFields, startedAt: number, endedAt = star
 
 /** What happens while a run is followed, as it happens: every reporter receives the same events. */
 export interface RunEvents {
-  started(run: AgentRun, mode: RunReport['mode']): void
+  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom): void
   newEntries(entries: LogEntry[], firstIndex: number): void
   statusChanged(from: string | null, to: string | null): void
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void

@@ -6,6 +6,7 @@ import {
   type EmulatorOptions,
   type RunScript
 } from '../emulator/index.js'
+import { conformanceCheck } from './support/openapi.js'
 
 /** The emulator over real HTTP on loopback, with a hand-driven clock where time matters. */
 
@@ -15,17 +16,24 @@ const START = Date.parse('2025-06-21T11:20:04.338Z')
 
 let emulator: AgentRunEmulator
 let time = START
+/** Every answer of every emulator of the test, checked against the OpenAPI document. */
+let conformance = conformanceCheck()
 
 /** A fresh emulator (the previous one, if any, stopped). */
 async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
   await emulator?.stop()
   time = START
-  emulator = new AgentRunEmulator({ now: () => time, ...options })
+  emulator = new AgentRunEmulator({ now: () => time, onAnswer: conformance.onAnswer, ...options })
   await emulator.start()
 }
 
+beforeEach(() => {
+  conformance = conformanceCheck()
+})
+
 afterEach(async () => {
   await emulator?.stop()
+  expect(conformance.problems).toEqual([])
 })
 
 interface Reply {

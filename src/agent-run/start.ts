@@ -5,9 +5,10 @@ import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
 import type { AgentRun, CreateRunRequest } from '../api/types.js'
 import type { Clock } from '../clock.js'
-import { reportOf, type ReportFields, type RunPlan, type RunReport } from '../model.js'
-import { diagnose } from '../org/inspect.js'
+import { reportOf, type CarriedFrom, type ReportFields, type RunPlan, type RunReport } from '../model.js'
+import { diagnose, inspectSetup } from '../org/inspect.js'
 import { discoverOrganization, findRepository } from '../org/organizations.js'
+import { carryOnNotice, carryOnPrompt, reasonLine, refusesTheRun, type EarlierRun } from './carry-on.js'
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
 import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
@@ -49,8 +50,8 @@ export interface StartedRun {
   earlierEntries: number
   /** What makes an ending the resumed run's own (always restarted for a new run). */
   guard: ResumeGuard
-  /** The report's fields known from the start: mode, times, organization, repository. */
-  base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId'>
+  /** The report's fields known from the start: mode, times, organization, repository, the earlier run. */
+  base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId' | 'carriedFrom'>
 }
 
 export type Start = StartedRun | { kind: 'not-started'; report: RunReport }
@@ -58,7 +59,7 @@ export type Start = StartedRun | { kind: 'not-started'; report: RunReport }
 /** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
 export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
   const startedAt = deps.clock.now()
-  const mode: RunReport['mode'] = plan.resumeRunId === undefined ? 'create' : 'resume'
+  let mode: RunReport['mode'] = plan.resumeRunId === undefined ? 'create' : 'resume'
   const options = { deadline: deps.deadline }
   const found =
     plan.orgId === undefined
@@ -71,18 +72,41 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
   const api = deps.apis(found.orgId)
   let repoId: number | undefined
   try {
+    let carriedFrom: CarriedFrom | undefined
+    let prompt = plan.prompt
     if (plan.resumeRunId !== undefined) {
-      const resumed = await resume(plan, plan.resumeRunId, api, deps)
-      return { kind: 'started', api, ...resumed, base: { mode, startedAt, orgId: found.orgId } }
+      const refusal = await resumeRefusal(plan, plan.resumeRunId, api, deps, found.orgId)
+      if ('resumed' in refusal)
+        return { kind: 'started', api, ...refusal.resumed, base: { mode, startedAt, orgId: found.orgId } }
+      // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
+      if (!plan.carryOn) throw refusal.error
+      carriedFrom = refusal.carriedFrom
+      prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason)
+      mode = 'create'
     }
     repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps))
     const run = plan.setupCommands
       ? await startSetupCommands(plan, repoId, api, deps.deadline)
-      : await create(plan, repoId, api, deps)
+      : await create({ ...plan, prompt }, repoId, api, deps)
+    if (carriedFrom) deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason))
     const logs = new LogReader(api, run.id, deps.warning)
-    const base = { mode, startedAt, orgId: found.orgId, ...(repoId !== undefined ? { repoId } : {}) }
+    const base = {
+      mode,
+      startedAt,
+      orgId: found.orgId,
+      ...(repoId !== undefined ? { repoId } : {}),
+      ...(carriedFrom ? { carriedFrom } : {})
+    }
     return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base }
   } catch (error) {
+    // A resume the service refused for the run itself: one error, naming the input, no diagnosis.
+    if (error instanceof RefusedResume) {
+      const fields = { outcome: 'error' as const, error: error.message, httpStatus: error.httpStatus, mode }
+      return {
+        kind: 'not-started',
+        report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now())
+      }
+    }
     const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId }
     const report = reportOf(fields, startedAt, deps.clock.now())
     // Only what the step used is questioned: a resume names no repository; a create, the one it
@@ -209,16 +233,92 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
 
 type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
 
+/** A resume the service refused for the run itself (the token, organization and integration are fine). */
+class RefusedResume extends ServiceError {}
+
+/** The service's own words in an error of the client (describeHttpError appends them so). */
+function serviceReason(error: ServiceError): string {
+  const said = error.message.indexOf(' The service said: ')
+  return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length)
+}
+
+/**
+ * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live
+ * service may resume paused runs only), or 403 and 404 when the token, organization and integration
+ * read fine. Any other failure is thrown as it is.
+ */
+async function resumeRefusal(
+  plan: RunPlan,
+  runId: number,
+  api: AgentRunApi,
+  deps: StartDeps,
+  orgId: number
+): Promise<{ resumed: Resumed } | { error: RefusedResume; earlier: EarlierRun; carriedFrom: CarriedFrom }> {
+  const earlier: EarlierRun = { id: runId, webUrl: null, result: null }
+  const refused = async (error: unknown) => {
+    const carried = await refusalOfTheRun(error, runId, earlier, deps, orgId)
+    if (!carried) throw error
+    return carried
+  }
+  // Only the answers about the run itself count: reading it, and resuming it (not its log's reads).
+  let run: AgentRun
+  try {
+    run = await api.getRun(runId, { deadline: deps.deadline })
+  } catch (error) {
+    return refused(error)
+  }
+  Object.assign(earlier, { webUrl: run.web_url ?? null, result: run.result ?? null })
+  const logs = new LogReader(api, runId, deps.warning)
+  const before = await countLogEntries(logs, deps.deadline)
+  try {
+    return { resumed: await resume(plan, run, logs, before, api, deps) }
+  } catch (error) {
+    return refused(error)
+  }
+}
+
+/** The refusal of the run as the user is told it, or undefined when the error is not one. */
+async function refusalOfTheRun(
+  error: unknown,
+  runId: number,
+  earlier: EarlierRun,
+  deps: StartDeps,
+  orgId: number
+): Promise<{ error: RefusedResume; earlier: EarlierRun; carriedFrom: CarriedFrom } | undefined> {
+  if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError) return undefined
+  const setupFine = async (): Promise<boolean> => {
+    const target = { orgId, repository: '' }
+    const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(
+      () => undefined
+    )
+    return inspection !== undefined && !inspection.problem
+  }
+  if (!(await refusesTheRun(error.httpStatus, setupFine))) return undefined
+  const said = reasonLine(serviceReason(error))
+  const message =
+    `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${said}". ` +
+    'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
+  const reason = `the service answered ${error.httpStatus}: ${said}`
+  const carriedFrom = { runId, webUrl: earlier.webUrl, reason }
+  return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom }
+}
+
 /**
  * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
  * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
  */
-async function resume(plan: RunPlan, runId: number, api: AgentRunApi, deps: StartDeps): Promise<Resumed> {
+async function resume(
+  plan: RunPlan,
+  earlier: AgentRun,
+  logs: LogReader,
+  before: LogBaseline,
+  api: AgentRunApi,
+  deps: StartDeps
+): Promise<Resumed> {
   const { deadline } = deps
-  const logs = new LogReader(api, runId, deps.warning)
+  const runId = earlier.id
   // The result it ended with: a new one proves the resume took effect.
-  const earlierResult = (await api.getRun(runId, { deadline })).result ?? null
-  const before = await countLogEntries(logs, deadline)
+  const earlierResult = earlier.result ?? null
   const request = {
     agent_run_id: runId,
     prompt: plan.prompt,

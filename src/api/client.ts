@@ -70,14 +70,19 @@ export interface HttpApiConfig {
   requestTimeoutMs?: number
   /** Shared by the clients of one step (one per organization): the token's limits are the same. */
   budget?: RateBudget
+  /** The poll-interval: bounds the wait after a 429 without Retry-After (refusedRetryDelay). */
+  pollIntervalMs?: number
   debug?: (message: string) => void
 }
 
 /** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
 const MAX_ATTEMPTS = 6
 
-/** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
-const MAX_RATE_LIMITED_ATTEMPTS = 12
+/**
+ * Attempts of one request the service refuses with 429: without Retry-After each wait is at most
+ * 10 s (refusedRetryDelay), so twenty of them still span about two minutes, two log windows.
+ */
+const MAX_RATE_LIMITED_ATTEMPTS = 20
 
 /** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
 const RETRY_AFTER_SPREAD_MS = 1_000
@@ -248,7 +253,8 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       backoffMs: backoffDelay(refusals, Math.random()),
       write: endpoint.write,
       slotFreedInMs: this.budget.slotFreedIn(endpoint.budgets, now),
-      leftMs: options.deadline === undefined ? Infinity : options.deadline - now
+      leftMs: options.deadline === undefined ? Infinity : options.deadline - now,
+      pollIntervalMs: this.config.pollIntervalMs
     })
   }
 

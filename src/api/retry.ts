@@ -8,6 +8,12 @@ import type { Exchange } from './transport.js'
 
 export const RETRY_BASE_MS = 1_000
 export const RETRY_CAP_MS = 30_000
+/**
+ * The longest wait after a 429 without Retry-After (or poll-interval, when longer): the service's
+ * windows may be shorter than documented, and a job that waits longer than one sees its run's end
+ * late for nothing (five jobs on 20-per-20 s windows: 16 s waits, the end seen 25 s late).
+ */
+export const REFUSED_WAIT_CAP_MS = 10_000
 /** A Retry-After longer than this is not waited for in one go: the budget and deadline still apply. */
 export const RETRY_AFTER_CAP_MS = 60_000
 
@@ -40,6 +46,8 @@ export interface Refusal {
   slotFreedInMs?: number
   /** Milliseconds left before the step's deadline (Infinity when none). */
   leftMs: number
+  /** The poll-interval: a wait without Retry-After is at most this or REFUSED_WAIT_CAP_MS, the longer. */
+  pollIntervalMs?: number
 }
 
 /**
@@ -47,12 +55,15 @@ export interface Refusal {
  * service's window is full: a read retried after a second or two mostly meets it still full (another
  * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
  * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
+ * Either is cut to 10 s (or poll-interval, when longer): the live windows may be shorter than the
+ * documented ones, and a longer wait only sees the run's end later.
  */
 export function refusedRetryDelay(refusal: Refusal): number {
   if (refusal.retryAfterMs !== undefined) return refusal.retryAfterMs
+  const cap = Math.max(REFUSED_WAIT_CAP_MS, refusal.pollIntervalMs ?? 0)
   const slot = refusal.slotFreedInMs
-  if (refusal.write || slot === undefined || slot >= refusal.leftMs) return refusal.backoffMs
-  return Math.max(refusal.backoffMs, slot)
+  if (refusal.write || slot === undefined || slot >= refusal.leftMs) return Math.min(cap, refusal.backoffMs)
+  return Math.min(cap, Math.max(refusal.backoffMs, slot))
 }
 
 /** A request that got no usable answer, but might on another try. */

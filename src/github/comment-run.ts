@@ -28,6 +28,8 @@ export interface CommentRun {
   prompt: string
   /** The run of the thread's tracking comment, unless `/codegen new`. */
   resumeRunId?: number
+  /** With resumeRunId: a new run's prompt (the thread quoted), should the service refuse the resume. */
+  freshPrompt?: string
   tracking?: TrackingComment
 }
 
@@ -56,7 +58,7 @@ export async function prepareCommentRun(
     issueNumber: trigger.thread.number
   }
   const resume = await findRunToResume(trigger, settings, deps, key)
-  const prompt = await buildPrompt(trigger, settings, deps, resume !== undefined)
+  const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined)
   // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
   // pull request's conversation) gets a comment of its own there.
   const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
@@ -66,7 +68,7 @@ export async function prepareCommentRun(
         resumed: resume !== undefined
       })
     : undefined
-  return { prompt, resumeRunId: resume?.runId, tracking }
+  return { ...prompts, resumeRunId: resume?.runId, tracking }
 }
 
 /** Why the author may not trigger a run, or undefined when they may. */
@@ -180,12 +182,13 @@ async function threadComments(github: GitHubApi, thread: ThreadTrigger['thread']
   return byCreation([...comments, ...(await github.listReviewComments(thread.number))])
 }
 
-async function buildPrompt(
+/** The run's prompt; for a follow-up, also a new run's, should the service refuse the resume. */
+async function buildPrompts(
   trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps,
   followUp: boolean
-): Promise<string> {
+): Promise<Pick<CommentRun, 'prompt' | 'freshPrompt'>> {
   // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
   const branches =
     trigger.pullRequest ??
@@ -195,7 +198,7 @@ async function buildPrompt(
           return undefined
         })
       : undefined)
-  return buildCommentPrompt({
+  const input = {
     standing: settings.prompt,
     instruction: trigger.instruction,
     thread: trigger.thread,
@@ -209,5 +212,7 @@ async function buildPrompt(
     reviewState: trigger.reviewState,
     code: trigger.code,
     requestUrl: trigger.commentUrl
-  })
+  }
+  const prompt = buildCommentPrompt(input)
+  return followUp ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }) } : { prompt }
 }

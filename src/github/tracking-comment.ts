@@ -1,6 +1,6 @@
 import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunReport } from '../model.js'
+import type { CarriedFrom, RunReport } from '../model.js'
 import type { Reporter } from '../report/reporters.js'
 import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
@@ -65,8 +65,9 @@ export class TrackingComment implements Reporter {
     await this.enqueue(() => this.writeNow())
   }
 
-  started(run: AgentRun): void {
+  started(run: AgentRun, _mode?: RunReport['mode'], carriedFrom?: CarriedFrom): void {
     this.state.runId = run.id
+    if (carriedFrom) this.state.carriedFrom = carriedFrom
     this.state.webUrl = run.web_url
     this.state.status = run.status
     // The marker with the run id must land at once: the next comment resumes through it.

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { RunReport } from '../model.js'
+import type { CarriedFrom, RunReport } from '../model.js'
 import type { LogEntry, PullRequest } from '../api/types.js'
 import {
   count,
@@ -149,6 +149,8 @@ export interface TrackingState {
   /** The last entry seen, shown as the run's latest step while it works. */
   latestEntry?: LogEntry
   resumed: boolean
+  /** The thread's earlier run, when the service refused to resume it and this run carries the thread on. */
+  carriedFrom?: CarriedFrom
   /** The repair of the run's answer last asked for, while the run works on it. */
   repair?: { reason: string; attempt: number; retries: number }
   /** Set once the run ended (or could not be followed). */
@@ -192,6 +194,12 @@ function serviceLink(text: string, url: string | null | undefined): string {
 }
 
 const code = (text: string, max: number): string => codeSpan(oneLine(text, max))
+
+/** The line that says this run carries the thread on from one the service would not resume. */
+function carriedLine(from: CarriedFrom): string {
+  const earlier = serviceLink(`#${from.runId}`, from.webUrl)
+  return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`
+}
 
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry: LogEntry): string {
@@ -260,6 +268,7 @@ export function renderTrackingComment(state: TrackingState): string {
       '',
       `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
     )
+    if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
     if (state.repair)
       lines.push(
         '',
@@ -268,6 +277,8 @@ export function renderTrackingComment(state: TrackingState): string {
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
+    const carriedFrom = report.carriedFrom ?? state.carriedFrom
+    if (carriedFrom) lines.push(carriedLine(carriedFrom), '')
     const lead = report.answer ? answerLead(report.answer) : ''
     if (lead) lines.push(lead, '')
     const facts = [

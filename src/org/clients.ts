@@ -11,7 +11,7 @@ export type ServiceClients = (orgId: number | undefined) => HttpAgentRunApi
  * organization.
  */
 export function serviceClients(
-  settings: Pick<Settings, 'baseUrl' | 'apiToken'>,
+  settings: Pick<Settings, 'baseUrl' | 'apiToken'> & Partial<Pick<Settings, 'pollIntervalMs'>>,
   clock: Clock,
   signal: AbortSignal,
   debug: (message: string) => void,
@@ -33,6 +33,7 @@ export function serviceClients(
         clock,
         signal,
         requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+        pollIntervalMs: settings.pollIntervalMs,
         debug
       })
       clients.set(key, client)

@@ -95,14 +95,35 @@ export async function inspectSetup(
   const org = me && (await readOrganization(apis(target.orgId), target, options, rows))
   if (!me || !org) return result
   const api = apis(org.id)
-  if (options.role) {
-    const what = `${result.user} as a member of organization ${org.id}`
-    const member = await rows.read('Role', what, () => api.getUser(me.id, options))
-    if (!member) return result
-    rows.add('Role', 'ok', nameText(member.role || 'member'))
-  }
+  if (options.role) await readRole(api, me, org, options, rows)
   if (await readIntegration(api, org, options, rows)) await readRepository(api, org, target, options, rows)
   return result
+}
+
+/**
+ * The token user's role: information, not a condition. A member who may not list members (the
+ * service may show them to admins only) can still run agents: a refusal shows the role as not
+ * readable, with the service's status, and the check goes on.
+ */
+async function readRole(
+  api: OrganizationApi,
+  me: User,
+  org: Organization,
+  options: Options,
+  rows: Rows
+): Promise<void> {
+  try {
+    const member = await api.getUser(me.id, options)
+    rows.add('Role', 'ok', nameText(member.role || 'member'))
+  } catch (error) {
+    if (!isRefusal(error)) {
+      rows.add('Role', 'problem', 'could not be read')
+      rows.notChecked()
+      throw error
+    }
+    const found = `refused (${error.httpStatus}): Codegen did not show ${rows.result.user ?? 'the user'}'s membership of organization ${org.id}; runs do not need it`
+    rows.add('Role', 'not readable', found)
+  }
 }
 
 /** 1. The token's user: a rejected token stops everything. */

@@ -4,7 +4,8 @@ import { tableCell } from './markdown.js'
 const STATE_MARK: Record<CheckRow['state'], string> = {
   ok: '✅ ok',
   problem: '❌ problem',
-  'not checked': '➖ not checked'
+  'not checked': '➖ not checked',
+  'not readable': 'ℹ️ not readable'
 }
 
 /** The job summary of `task: check`: a table of what was found, then what to fix. */

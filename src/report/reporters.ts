@@ -1,5 +1,5 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunEvents, RunReport } from '../model.js'
+import type { CarriedFrom, RunEvents, RunReport } from '../model.js'
 import { redactDeep } from '../redact.js'
 
 /**
@@ -39,9 +39,10 @@ export class Reporters implements RunEvents {
     private readonly afterCancelled: () => Promise<void>
   ) {}
 
-  started(run: AgentRun, mode: RunReport['mode']): void {
+  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom): void {
     const seen = this.redact(run)
-    this.list.forEach(reporter => reporter.started(seen, mode))
+    const from = carriedFrom && this.redact(carriedFrom)
+    this.list.forEach(reporter => reporter.started(seen, mode, from))
   }
   newEntries(entries: LogEntry[], firstIndex: number): void {
     const seen = this.redact(entries)

@@ -737,7 +737,14 @@ function permanentFault(
     const route = dice.pick<RouteName>([...readRoutes, mode === 'create' ? 'create' : 'resume'])
     const after = route === 'logs' || route === 'logs-alpha' ? dice.int(0, 1) : 0
     add({ route, after, times: FOREVER, fault: status(code) })
-    const message = code === 401 ? /Authentication failed \(401\)/ : /Permission denied \(403\)/
+    // A resume's run refused (read or resumed) with the set-up reading fine: the run's refusal (issue 21).
+    const runRefused = code === 403 && mode === 'resume' && (route === 'get' || route === 'resume')
+    const message =
+      code === 401
+        ? /Authentication failed \(401\)/
+        : runRefused
+          ? /agent-run-id \d+: the service refused to resume this run \(403\)/
+          : /Permission denied \(403\)/
     return { ...base, permanent: { kind, message, bound: { routes: [route], max: after + 1 } } }
   }
   if (kind === 'allowance') {
@@ -754,7 +761,8 @@ function permanentFault(
         missingRun: true,
         permanent: {
           kind,
-          message: /Not found \(404\)/,
+          // The set-up reads fine: the run itself is refused (issue 21).
+          message: /agent-run-id \d+: the service refused to resume this run \(404\)/,
           bound: { routes: ['logs', 'logs-alpha', 'get', 'resume'], max: 2 }
         }
       }
@@ -793,11 +801,11 @@ function permanentFault(
   add({ route, after: 0, times: FOREVER, fault })
   const refused = fault.kind === 'status' && fault.status === 429
   const ambiguousCreate = route === 'create' && !refused
-  // The client's allowance for one request: 12 attempts when refused with 429, 6 when failing.
-  const attempts = refused ? 12 : 6
+  // The client's allowance for one request: 20 attempts when refused with 429, 6 when failing.
+  const attempts = refused ? 20 : 6
   return {
     ...base,
-    estimateMs: refused ? 13_000 : ambiguousCreate ? 8_000 : 17_000,
+    estimateMs: refused ? 21_000 : ambiguousCreate ? 8_000 : 17_000,
     permanent: {
       kind,
       message: ambiguousCreate

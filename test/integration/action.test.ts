@@ -12,7 +12,8 @@ const TOKEN = 'emulator-token'
 let emulator: AgentRunEmulator
 
 async function startEmulator(options: EmulatorOptions = {}): Promise<string> {
-  emulator = new AgentRunEmulator(options)
+  // New runs start PENDING and go RUNNING and EVALUATION, as the live service's may.
+  emulator = new AgentRunEmulator({ modes: ['pending-start', 'extra-statuses'], pendingMs: 300, ...options })
   return emulator.start()
 }
 
@@ -99,8 +100,10 @@ describe('the bundled action, end to end', () => {
       .map(line => JSON.parse(line))
     expect(logFile.map(entry => entry.created_at)).toEqual(run.logs.map(entry => entry.created_at))
     expect(result.outputs['log-file']!.startsWith(`${result.runnerTemp}/`)).toBe(true)
-    expect(result.stdout).toMatch(/Status ACTIVE → COMPLETE \(success\)/)
-    expect(result.stdout).toContain(`Agent run ${run.id} created: ${run.web_url}`)
+    // The run starts PENDING and works as RUNNING (then EVALUATION, when a look falls in it).
+    expect(result.stdout).toContain(`Agent run ${run.id} created: ${run.web_url} (status PENDING)`)
+    expect(result.stdout).toMatch(/Status PENDING → RUNNING \(working\)/)
+    expect(result.stdout).toMatch(/Status (RUNNING|EVALUATION) → COMPLETE \(success\)/)
 
     // Logs are read incrementally; the full run once at the end.
     const skips = [...routes('logs'), ...routes('logs-alpha')].map(request => Number(request.query.skip ?? 0))
@@ -177,7 +180,7 @@ describe('the bundled action, end to end', () => {
     emulator.queueScript(scenario('endless'))
     const result = await action({ 'timeout-minutes': '0.05', 'poll-interval': '0.5' })
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
+    expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'RUNNING' })
     expect(result.durationMs).toBeLessThan(3_000 + 3_000)
     expect(result.stdout).toContain('::error::The agent run did not end within timeout-minutes.')
   })

@@ -258,7 +258,10 @@ describe('diagnosis of a refusal', () => {
       killAfterMs: 60_000
     })
     expect(result.exitCode).toBe(1)
-    expect(errorOf(result.stdout)).toMatch(/^Not found \(404\) while trying to read agent run 4242/)
+    // The set-up reads fine: the run itself is refused, and the error names the input (issue 21).
+    expect(errorOf(result.stdout)).toMatch(
+      /^agent-run-id 4242: the service refused to resume this run \(404\): "Agent run not found."/
+    )
     expect(routes('me', 'organizations', 'integrations')).toHaveLength(3)
     expect(routes('repos')).toHaveLength(0)
   })

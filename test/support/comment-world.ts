@@ -1,4 +1,4 @@
-import { AgentRunEmulator, scenario, type RunScript } from '../../emulator/index.js'
+import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../../emulator/index.js'
 import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
 import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
 import { markerLine, markerSignature } from '../../src/github/tracking.js'
@@ -15,8 +15,19 @@ import { issueCommentEvent, type CommentOptions } from './webhooks.js'
 export let emulator: AgentRunEmulator
 export let github: FakeGitHub
 
+/** New runs start PENDING and go RUNNING and EVALUATION, as the live service's may. */
+const LIVE_LIKE: EmulatorOptions = { modes: ['pending-start', 'extra-statuses'], pendingMs: 300 }
+
+/** Replaces the world's emulator with one in more modes (or another account). */
+export async function useEmulator(options: EmulatorOptions): Promise<void> {
+  await emulator.stop()
+  const modes = [...(LIVE_LIKE.modes ?? []), ...(options.modes ?? [])]
+  emulator = new AgentRunEmulator({ ...LIVE_LIKE, ...options, modes })
+  await emulator.start()
+}
+
 beforeEach(async () => {
-  emulator = new AgentRunEmulator()
+  emulator = new AgentRunEmulator(LIVE_LIKE)
   await emulator.start()
   github = new FakeGitHub({
     permissions: {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { RecordedRequest, RouteName } from '../../emulator/index.js'
 
 /**
  * The live service's OpenAPI document (emulator/reference/, as published in codegen-sh/codegen)
@@ -122,6 +123,103 @@ function check(
       else if (typeof schema.additionalProperties === 'object')
         check(child, schema.additionalProperties, `${path}.${key}`, problems, options, undefined)
       else if (!open) problems.push(`${path}.${key}: not in ${name ?? 'the schema'}`)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every answer of the emulator against its operation's schema
+
+/** The OpenAPI path of each route; the interface document's log path answers as the alpha one. */
+const TEMPLATES: Record<RouteName, string> = {
+  create: '/v1/organizations/{org_id}/agent/run',
+  resume: '/v1/organizations/{org_id}/agent/run/resume',
+  get: '/v1/organizations/{org_id}/agent/run/{agent_run_id}',
+  logs: '/v1/alpha/organizations/{org_id}/agent/run/{agent_run_id}/logs',
+  'logs-alpha': '/v1/alpha/organizations/{org_id}/agent/run/{agent_run_id}/logs',
+  'list-runs': '/v1/organizations/{org_id}/agent/runs',
+  repos: '/v1/organizations/{org_id}/repos',
+  organizations: '/v1/organizations',
+  me: '/v1/users/me',
+  users: '/v1/organizations/{org_id}/users',
+  user: '/v1/organizations/{org_id}/users/{user_id}',
+  integrations: '/v1/organizations/{org_id}/integrations',
+  'setup-commands': '/v1/organizations/{org_id}/setup-commands/generate'
+}
+
+/**
+ * The shape every custom error of the document has (APIRateLimitErrorResponse, PermissionsError…):
+ * what an answer whose status the operation does not list (401; 400 of a refused resume; 403 and
+ * 429 of setup commands) or lists without a schema (404 of setup commands) is checked against.
+ */
+const CUSTOM_ERROR: Schema = {
+  type: 'object',
+  properties: OPENAPI.components.schemas.PermissionsErrorResponse?.properties,
+  required: ['message', 'status_code']
+}
+
+/** FastAPI's own answer to a path or method it has no route for: `{"detail": "Not Found"}`. */
+const NO_ROUTE: Schema = {
+  type: 'object',
+  properties: { detail: { type: 'string' } },
+  required: ['detail']
+}
+
+/** The live service adds fields to these (pull requests: state, merged; FastAPI's errors: input, ctx). */
+export const OPEN_SCHEMAS: CheckOptions = { openSchemas: ['GithubPullRequestResponse', 'ValidationError'] }
+
+/**
+ * The problems of one answer of the emulator against the document: the schema of its operation and
+ * status; a 422 is always HTTPValidationError; a custom error's status_code is the answer's status.
+ * Answers a fault made are not the service's (a load balancer's page, a cut body): not checked.
+ */
+export function answerProblems(request: RecordedRequest, body: unknown): string[] {
+  if (request.fault) return []
+  const label = `${request.method} ${request.path} ${request.status}`
+  // The two documents give different log paths: a service without one answers as FastAPI does.
+  const missingLogPath =
+    (request.route === 'logs' || request.route === 'logs-alpha') &&
+    request.status === 404 &&
+    schemaProblems(body, NO_ROUTE).length === 0
+  if (request.route === 'unknown' || missingLogPath) {
+    const problems = schemaProblems(body, NO_ROUTE)
+    if (request.status !== 404 && request.status !== 405) problems.push(`$: no route, yet not 404 or 405`)
+    return problems.map(problem => `${label}: ${problem}`)
+  }
+  const template = TEMPLATES[request.route]
+  const schema =
+    request.status === 422
+      ? { $ref: '#/components/schemas/HTTPValidationError' }
+      : (responseSchema(request.method, template, request.status) ?? CUSTOM_ERROR)
+  const problems = schemaProblems(body, schema, OPEN_SCHEMAS)
+  const statusCode = (body as { status_code?: unknown } | null)?.status_code
+  if (statusCode !== undefined && statusCode !== request.status)
+    problems.push(`$.status_code: ${String(statusCode)}, not the answer's status`)
+  if (request.status === 200 && schema === CUSTOM_ERROR)
+    problems.push('$: a 200 the document does not describe')
+  return problems.map(problem => `${label} (${template}): ${problem}`)
+}
+
+/**
+ * A checker for `EmulatorOptions.onAnswer`: collects the problems of every answer, and how many
+ * answers of each route and status it saw.
+ */
+export function conformanceCheck(): {
+  onAnswer: (request: RecordedRequest, body: unknown) => void
+  problems: string[]
+  seen: Map<string, number>
+} {
+  const problems: string[] = []
+  const seen = new Map<string, number>()
+  return {
+    problems,
+    seen,
+    onAnswer: (request, body) => {
+      if (!request.fault) {
+        const key = `${request.route} ${request.status}`
+        seen.set(key, (seen.get(key) ?? 0) + 1)
+      }
+      problems.push(...answerProblems(request, body))
     }
   }
 }

@@ -1,5 +1,5 @@
 import { DOCUMENTED_BUDGETS, RateBudget, SlidingWindow } from '../../src/api/rate-budget.js'
-import { backoffDelay, parseRetryAfter, refusedRetryDelay } from '../../src/api/retry.js'
+import { backoffDelay, parseRetryAfter, REFUSED_WAIT_CAP_MS, refusedRetryDelay } from '../../src/api/retry.js'
 import { describeHttpError, serviceMessage } from '../../src/api/errors.js'
 
 describe('SlidingWindow', () => {
@@ -205,7 +205,7 @@ describe('the retry of a refused read', () => {
   })
 
   test('without it a read waits for its slot, never less than the back-off', () => {
-    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500 })).toBe(10_500)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 9_500 })).toBe(9_500)
     expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 200 })).toBe(700)
     expect(refusedRetryDelay({ ...refusal })).toBe(700)
   })
@@ -213,6 +213,23 @@ describe('the retry of a refused read', () => {
   test('writes, and reads whose slot frees past the deadline, keep the back-off', () => {
     expect(refusedRetryDelay({ ...refusal, write: true, slotFreedInMs: 10_500 })).toBe(700)
     expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500, leftMs: 10_500 })).toBe(700)
-    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 10_500, leftMs: 12_000 })).toBe(10_500)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 9_500, leftMs: 12_000 })).toBe(9_500)
+  })
+
+  test('without Retry-After no wait exceeds 10 s, or poll-interval when longer', () => {
+    // The service's window may be shorter than documented: a slot or a back-off further off is cut.
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 14_000 })).toBe(REFUSED_WAIT_CAP_MS)
+    expect(refusedRetryDelay({ ...refusal, backoffMs: 16_000 })).toBe(10_000)
+    expect(refusedRetryDelay({ ...refusal, write: true, backoffMs: 30_000 })).toBe(10_000)
+    expect(refusedRetryDelay({ ...refusal, backoffMs: 30_000, pollIntervalMs: 1_000 })).toBe(10_000)
+    expect(refusedRetryDelay({ ...refusal, backoffMs: 30_000, pollIntervalMs: 20_000 })).toBe(20_000)
+    expect(refusedRetryDelay({ ...refusal, slotFreedInMs: 14_000, pollIntervalMs: 12_000 })).toBe(12_000)
+    // Retry-After is the service's word: obeyed as told, however long.
+    expect(refusedRetryDelay({ ...refusal, retryAfterMs: 40_000 })).toBe(40_000)
+    // Every back-off the client draws, capped.
+    for (let attempt = 1; attempt <= 12; attempt++)
+      expect(refusedRetryDelay({ ...refusal, backoffMs: backoffDelay(attempt, 0.999) })).toBeLessThanOrEqual(
+        10_000
+      )
   })
 })

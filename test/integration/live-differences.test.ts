@@ -1,0 +1,128 @@
+import { account, type ModeName } from '../../emulator/index.js'
+import { readerText } from '../../scripts/render-markdown.js'
+import { runBundledAction } from '../../scripts/runner-process.js'
+import { readMarker } from '../../src/github/tracking.js'
+import { runnerCommands } from '../support/runner-commands.js'
+import {
+  emulator,
+  fast,
+  onEvent,
+  comment,
+  creates,
+  resumes,
+  trackingComments,
+  useEmulator
+} from '../support/comment-world.js'
+
+/**
+ * Where the live service may answer otherwise than the emulator by default (emulator/modes.ts), end
+ * to end through the bundle: a refused resume on a thread, a refused resume from the inputs, and a
+ * member read refused to `task: check`.
+ */
+
+const prompt = (request: { body: unknown }): string => (request.body as { prompt: string }).prompt
+/** The step's error annotations, their text as the runner shows it. */
+const errors = (stdout: string): string[] =>
+  runnerCommands(stdout)
+    .filter(command => command.name === 'error')
+    .map(command => {
+      const data = command.line.slice(command.line.indexOf('::', 2) + 2)
+      return data.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
+    })
+
+test.each<[ModeName, number, string]>([
+  ['resume-paused-only', 422, 'agent_run_id: Value error, Agent run 1000 is COMPLETE'],
+  ['resume-paused-only-400', 400, 'Agent run 1000 is COMPLETE: only a paused agent run can be resumed.']
+])(
+  'a follow-up whose resume is refused (%s) starts one fresh run that carries the thread on; the next follow-up resumes it',
+  async (mode, status, reason) => {
+    await useEmulator({ modes: [mode] })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix the typo' }))
+    const earlier = emulator.runs()[0]!
+    const [tracking] = trackingComments()
+
+    // The fresh run pauses on a question, so the next follow-up may resume it.
+    emulator.queueScript(fast('paused'))
+    const result = await onEvent(comment({ body: '/codegen also update the changelog' }))
+    expect(result.exitCode).toBe(0)
+    expect(resumes().map(request => request.status)).toEqual([status])
+    expect(creates().map(request => request.status)).toEqual([200, 200])
+    const fresh = emulator.runs()[1]!
+    const carried = prompt(creates()[1]!)
+    expect(carried).toMatch(/^also update the changelog/)
+    expect(carried).toContain('> The parser drops the last field')
+    expect(carried).toContain(`This continues agent run ${earlier.id} (${earlier.web_url})`)
+    expect(carried).toContain(reason)
+    expect(carried).toContain('> ## Fixed the failing parser test')
+    expect(result.stdout).toContain(
+      `::notice::Agent run ${earlier.id} could not be resumed (the service answered ${status}: `
+    )
+    expect(result.outputs).toMatchObject({ 'agent-run-id': String(fresh.id), outcome: 'paused' })
+    // The same tracking comment, its marker moved to the fresh run, saying why.
+    expect(trackingComments().map(c => c.id)).toEqual([tracking!.id])
+    const body = trackingComments()[0]!.body
+    expect(readMarker(body)?.runId).toBe(fresh.id)
+    expect(readerText(body)).toContain(
+      `↪️ Run #${earlier.id} could not be resumed (the service answered ${status}: `
+    )
+
+    emulator.queueScript(fast('success'))
+    const next = await onEvent(comment({ body: '/codegen remove it' }))
+    expect(next.exitCode).toBe(0)
+    expect(
+      resumes().map(request => [(request.body as { agent_run_id: number }).agent_run_id, request.status])
+    ).toEqual([
+      [earlier.id, status],
+      [fresh.id, 200]
+    ])
+    expect(creates()).toHaveLength(2)
+    expect(next.outputs).toMatchObject({ 'agent-run-id': String(fresh.id), outcome: 'success' })
+  }
+)
+
+test('agent-run-id with a prompt, refused: one error naming agent-run-id with the reason, nothing created', async () => {
+  await useEmulator({ modes: ['resume-paused-only'] })
+  const runId = emulator.addRun(null, fast('success'))
+  await new Promise(resolve => setTimeout(resolve, 1_000))
+  const result = await runBundledAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      'agent-run-id': String(runId),
+      prompt: 'And the docs',
+      'poll-interval': '0.1'
+    },
+    killAfterMs: 60_000
+  })
+  expect(result.exitCode).toBe(1)
+  expect(errors(result.stdout)).toEqual([
+    `agent-run-id ${runId}: the service refused to resume this run (422): "agent_run_id: Value error, Agent run ${runId} is COMPLETE: only a paused agent run can be resumed.". ` +
+      'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
+  ])
+  expect(creates()).toHaveLength(0)
+  expect(result.outputs).toMatchObject({ outcome: 'error', 'agent-run-id': '' })
+})
+
+test('task: check with the member read refused: green, the role shown as not readable and why', async () => {
+  await useEmulator({ modes: ['members-admin-only'], ...account('member') })
+  const result = await runBundledAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'base-url': emulator.baseUrl,
+      task: 'check',
+      'repo-id': '101'
+    },
+    killAfterMs: 60_000
+  })
+  expect(result.exitCode).toBe(0)
+  expect(errors(result.stdout)).toEqual([])
+  const summary = readerText(result.summary)
+  expect(summary).toContain('Codegen set-up: ready')
+  expect(summary).toMatch(
+    /Role \|\s+ℹ️ not readable \|\s+refused \(403\): Codegen did not show member-2's membership of organization 1; runs do not need it/
+  )
+  expect(result.outputs).toMatchObject({ outcome: 'success', user: 'member-2' })
+  expect(emulator.requests.find(request => request.route === 'user')?.status).toBe(403)
+})
