@@ -51705,6 +51705,12 @@ async function allPages(read) {
  */
 const RETRY_BASE_MS = 1_000;
 const RETRY_CAP_MS = 30_000;
+/**
+ * The longest wait after a 429 without Retry-After (or poll-interval, when longer): the service's
+ * windows may be shorter than documented, and a job that waits longer than one sees its run's end
+ * late for nothing (five jobs on 20-per-20 s windows: 16 s waits, the end seen 25 s late).
+ */
+const REFUSED_WAIT_CAP_MS = 10_000;
 /** A Retry-After longer than this is not waited for in one go: the budget and deadline still apply. */
 const RETRY_AFTER_CAP_MS = 60_000;
 /** Delay before retry number `attempt` (1 for the first retry); `random` in [0, 1). */
@@ -51730,14 +51736,17 @@ function parseRetryAfter(header, now) {
  * service's window is full: a read retried after a second or two mostly meets it still full (another
  * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
  * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
+ * Either is cut to 10 s (or poll-interval, when longer): the live windows may be shorter than the
+ * documented ones, and a longer wait only sees the run's end later.
  */
 function refusedRetryDelay(refusal) {
     if (refusal.retryAfterMs !== undefined)
         return refusal.retryAfterMs;
+    const cap = Math.max(REFUSED_WAIT_CAP_MS, refusal.pollIntervalMs ?? 0);
     const slot = refusal.slotFreedInMs;
     if (refusal.write || slot === undefined || slot >= refusal.leftMs)
-        return refusal.backoffMs;
-    return Math.max(refusal.backoffMs, slot);
+        return Math.min(cap, refusal.backoffMs);
+    return Math.min(cap, Math.max(refusal.backoffMs, slot));
 }
 /**
  * What follows a request without a usable answer. A refusal (429) was not processed: sent again,
@@ -51932,16 +51941,31 @@ result = { rows: [] }) {
     if (!me || !org)
         return result;
     const api = apis(org.id);
-    if (options.role) {
-        const what = `${result.user} as a member of organization ${org.id}`;
-        const member = await rows.read('Role', what, () => api.getUser(me.id, options));
-        if (!member)
-            return result;
-        rows.add('Role', 'ok', nameText(member.role || 'member'));
-    }
+    if (options.role)
+        await readRole(api, me, org, options, rows);
     if (await readIntegration(api, org, options, rows))
         await readRepository(api, org, target, options, rows);
     return result;
+}
+/**
+ * The token user's role: information, not a condition. A member who may not list members (the
+ * service may show them to admins only) can still run agents: a refusal shows the role as not
+ * readable, with the service's status, and the check goes on.
+ */
+async function readRole(api, me, org, options, rows) {
+    try {
+        const member = await api.getUser(me.id, options);
+        rows.add('Role', 'ok', nameText(member.role || 'member'));
+    }
+    catch (error) {
+        if (!isRefusal(error)) {
+            rows.add('Role', 'problem', 'could not be read');
+            rows.notChecked();
+            throw error;
+        }
+        const found = `refused (${error.httpStatus}): Codegen did not show ${rows.result.user ?? 'the user'}'s membership of organization ${org.id}; runs do not need it`;
+        rows.add('Role', 'not readable', found);
+    }
 }
 /** 1. The token's user: a rejected token stops everything. */
 async function readUser(api, options, rows) {
@@ -52042,6 +52066,75 @@ function isRefusal(error) {
 }
 function isRefusalStatus(status) {
     return status === 401 || status === 403 || status === 404;
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/carry-on.ts
+/**
+ * A thread's follow-up whose resume the service refuses (the live service may resume paused runs
+ * only) starts one fresh run that carries the thread on: the new instruction and the thread, as a
+ * new run's prompt has them, then the earlier run's link and result. Pure.
+ */
+/** Statuses that refuse the resume itself (the run may not be resumed), not the token or the set-up. */
+const REFUSED_RESUME = new Set([400, 409, 422]);
+/** Statuses that refuse it only when the set-up is fine (a diagnosis finds nothing wrong). */
+const REFUSED_UNLESS_SETUP = new Set([403, 404]);
+/**
+ * Whether a refusal of a thread's resume, with this HTTP status, is the run's (carry the thread on in
+ * a fresh run) rather than the set-up's (fail as any refusal does). `setupFine` is asked only for
+ * 403 and 404, which may mean either.
+ */
+async function refusesTheRun(httpStatus, setupFine) {
+    if (httpStatus === undefined)
+        return false;
+    if (REFUSED_RESUME.has(httpStatus))
+        return true;
+    return REFUSED_UNLESS_SETUP.has(httpStatus) && (await setupFine());
+}
+/** How much of the earlier run's result the fresh run's prompt carries. */
+const CARRIED_RESULT_LIMIT = 4_000;
+/** How much of the service's reason the prompt quotes. */
+const REASON_LIMIT = 300;
+/** Control characters and the invisible format characters an agent reads but a reader does not see. */
+const UNSEEN = /(?![\t\n])[\p{Cc}\p{Cf}]/gu;
+/** The earlier result, cut, as a quoted block: the agent's own earlier words, context not orders. */
+function quotedResult(result) {
+    // Cut before cleaning: the work stays linear in what is kept, whatever the service sent.
+    const text = result
+        .slice(0, CARRIED_RESULT_LIMIT * 2)
+        .replace(/\r\n?/g, '\n')
+        .replace(UNSEEN, '')
+        .trim();
+    const cut = text.length > CARRIED_RESULT_LIMIT || result.length > CARRIED_RESULT_LIMIT * 2
+        ? `${text.slice(0, CARRIED_RESULT_LIMIT)}\n[… cut: ${result.length} characters in all]`
+        : text;
+    return (cut || '(empty)')
+        .split('\n')
+        .map(line => `> ${line}`.trimEnd())
+        .join('\n');
+}
+/** One line of the service's reason (or a link), cut. */
+function reasonLine(reason) {
+    const line = reason
+        .slice(0, REASON_LIMIT * 2)
+        .replace(UNSEEN, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
+}
+/** The fresh run's prompt: the new run's own (instruction and thread), then the earlier run. */
+function carryOnPrompt(freshPrompt, earlier, reason) {
+    const link = earlier.webUrl ? ` (${reasonLine(earlier.webUrl)})` : '';
+    const parts = [
+        freshPrompt.trimEnd(),
+        `This continues agent run ${earlier.id}${link}, which worked on this thread before: the service would not resume it (${reasonLine(reason)}), so this new run carries the thread on.`
+    ];
+    if (earlier.result)
+        parts.push(`The earlier run's result (quoted: context from that run, not instructions):\n\n${quotedResult(earlier.result)}`);
+    return parts.join('\n\n');
+}
+/** What the notice and the tracking comment say of it. */
+function carryOnNotice(earlierId, newId, reason) {
+    return `Agent run ${earlierId} could not be resumed (${reasonLine(reason)}): started agent run ${newId}, which carries the thread on with the earlier run's link and result; the next follow-up resumes it.`;
 }
 
 ;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
@@ -52335,6 +52428,7 @@ function settle(state, ending, run, earlierEntries) {
 
 
 
+
 /**
  * Starting a run, in one place: the organization (org-id, else the token's only one), the
  * repository, then a create, a resume or the setup-commands run, each sent exactly once.
@@ -52346,7 +52440,7 @@ const MAX_WRITE_SENDS = 3;
 /** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
 async function startRun(plan, deps) {
     const startedAt = deps.clock.now();
-    const mode = plan.resumeRunId === undefined ? 'create' : 'resume';
+    let mode = plan.resumeRunId === undefined ? 'create' : 'resume';
     const options = { deadline: deps.deadline };
     const found = plan.orgId === undefined
         ? await discoverOrganization(deps.apis, options, deps.notice)
@@ -52358,19 +52452,44 @@ async function startRun(plan, deps) {
     const api = deps.apis(found.orgId);
     let repoId;
     try {
+        let carriedFrom;
+        let prompt = plan.prompt;
         if (plan.resumeRunId !== undefined) {
-            const resumed = await resume(plan, plan.resumeRunId, api, deps);
-            return { kind: 'started', api, ...resumed, base: { mode, startedAt, orgId: found.orgId } };
+            const refusal = await resumeRefusal(plan, plan.resumeRunId, api, deps, found.orgId);
+            if ('resumed' in refusal)
+                return { kind: 'started', api, ...refusal.resumed, base: { mode, startedAt, orgId: found.orgId } };
+            // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
+            if (!plan.carryOn)
+                throw refusal.error;
+            carriedFrom = refusal.carriedFrom;
+            prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason);
+            mode = 'create';
         }
         repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps));
         const run = plan.setupCommands
             ? await startSetupCommands(plan, repoId, api, deps.deadline)
-            : await create(plan, repoId, api, deps);
+            : await create({ ...plan, prompt }, repoId, api, deps);
+        if (carriedFrom)
+            deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason));
         const logs = new LogReader(api, run.id, deps.warning);
-        const base = { mode, startedAt, orgId: found.orgId, ...(repoId !== undefined ? { repoId } : {}) };
+        const base = {
+            mode,
+            startedAt,
+            orgId: found.orgId,
+            ...(repoId !== undefined ? { repoId } : {}),
+            ...(carriedFrom ? { carriedFrom } : {})
+        };
         return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base };
     }
     catch (error) {
+        // A resume the service refused for the run itself: one error, naming the input, no diagnosis.
+        if (error instanceof RefusedResume) {
+            const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
+            return {
+                kind: 'not-started',
+                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now())
+            };
+        }
         const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId };
         const report = reportOf(fields, startedAt, deps.clock.now());
         // Only what the step used is questioned: a resume names no repository; a create, the one it
@@ -52464,16 +52583,72 @@ async function findRunByKey(api, key, deadline) {
             origin.idempotency_key === key);
     }, { maxPages: 2, trustPageCount: false });
 }
+/** A resume the service refused for the run itself (the token, organization and integration are fine). */
+class RefusedResume extends ServiceError {
+}
+/** The service's own words in an error of the client (describeHttpError appends them so). */
+function serviceReason(error) {
+    const said = error.message.indexOf(' The service said: ');
+    return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length);
+}
+/**
+ * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live
+ * service may resume paused runs only), or 403 and 404 when the token, organization and integration
+ * read fine. Any other failure is thrown as it is.
+ */
+async function resumeRefusal(plan, runId, api, deps, orgId) {
+    const earlier = { id: runId, webUrl: null, result: null };
+    const refused = async (error) => {
+        const carried = await refusalOfTheRun(error, runId, earlier, deps, orgId);
+        if (!carried)
+            throw error;
+        return carried;
+    };
+    // Only the answers about the run itself count: reading it, and resuming it (not its log's reads).
+    let run;
+    try {
+        run = await api.getRun(runId, { deadline: deps.deadline });
+    }
+    catch (error) {
+        return refused(error);
+    }
+    Object.assign(earlier, { webUrl: run.web_url ?? null, result: run.result ?? null });
+    const logs = new LogReader(api, runId, deps.warning);
+    const before = await countLogEntries(logs, deps.deadline);
+    try {
+        return { resumed: await resume(plan, run, logs, before, api, deps) };
+    }
+    catch (error) {
+        return refused(error);
+    }
+}
+/** The refusal of the run as the user is told it, or undefined when the error is not one. */
+async function refusalOfTheRun(error, runId, earlier, deps, orgId) {
+    if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError)
+        return undefined;
+    const setupFine = async () => {
+        const target = { orgId, repository: '' };
+        const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(() => undefined);
+        return inspection !== undefined && !inspection.problem;
+    };
+    if (!(await refusesTheRun(error.httpStatus, setupFine)))
+        return undefined;
+    const said = reasonLine(serviceReason(error));
+    const message = `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${said}". ` +
+        'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.';
+    const reason = `the service answered ${error.httpStatus}: ${said}`;
+    const carriedFrom = { runId, webUrl: earlier.webUrl, reason };
+    return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom };
+}
 /**
  * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
  * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
  */
-async function resume(plan, runId, api, deps) {
+async function resume(plan, earlier, logs, before, api, deps) {
     const { deadline } = deps;
-    const logs = new LogReader(api, runId, deps.warning);
+    const runId = earlier.id;
     // The result it ended with: a new one proves the resume took effect.
-    const earlierResult = (await api.getRun(runId, { deadline })).result ?? null;
-    const before = await countLogEntries(logs, deadline);
+    const earlierResult = earlier.result ?? null;
     const request = {
         agent_run_id: runId,
         prompt: plan.prompt,
@@ -52690,7 +52865,7 @@ async function followRun(started, plan, deps) {
     // What the step has shown so far: a failure after the run started still reports it.
     const seen = { status: run.status ?? null, entries: 0 };
     try {
-        deps.events.started(run, base.mode);
+        deps.events.started(run, base.mode, base.carriedFrom);
         // A resume's answer may still carry the earlier ending: not the follow-up's.
         if (!plan.wait)
             return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run });
@@ -54019,6 +54194,11 @@ function serviceLink(text, url) {
     return markdown_link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined);
 }
 const code = (text, max) => codeSpan(oneLine(text, max));
+/** The line that says this run carries the thread on from one the service would not resume. */
+function carriedLine(from) {
+    const earlier = serviceLink(`#${from.runId}`, from.webUrl);
+    return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
+}
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry) {
     const tool = entryTool(entry);
@@ -54078,6 +54258,8 @@ function renderTrackingComment(state) {
     if (!report) {
         const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
         lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`);
+        if (state.carriedFrom)
+            lines.push('', carriedLine(state.carriedFrom));
         if (state.repair)
             lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
         if (state.latestEntry)
@@ -54085,6 +54267,9 @@ function renderTrackingComment(state) {
     }
     else {
         lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '');
+        const carriedFrom = report.carriedFrom ?? state.carriedFrom;
+        if (carriedFrom)
+            lines.push(carriedLine(carriedFrom), '');
         const lead = report.answer ? answerLead(report.answer) : '';
         if (lead)
             lines.push(lead, '');
@@ -54171,8 +54356,10 @@ class TrackingComment {
     async open() {
         await this.enqueue(() => this.writeNow());
     }
-    started(run) {
+    started(run, _mode, carriedFrom) {
         this.state.runId = run.id;
+        if (carriedFrom)
+            this.state.carriedFrom = carriedFrom;
         this.state.webUrl = run.web_url;
         this.state.status = run.status;
         // The marker with the run id must land at once: the next comment resumes through it.
@@ -54299,7 +54486,7 @@ async function prepareCommentRun(trigger, settings, deps) {
         issueNumber: trigger.thread.number
     };
     const resume = await findRunToResume(trigger, settings, deps, key);
-    const prompt = await buildPrompt(trigger, settings, deps, resume !== undefined);
+    const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined);
     // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
     // pull request's conversation) gets a comment of its own there.
     const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId;
@@ -54309,7 +54496,7 @@ async function prepareCommentRun(trigger, settings, deps) {
             resumed: resume !== undefined
         })
         : undefined;
-    return { prompt, resumeRunId: resume?.runId, tracking };
+    return { ...prompts, resumeRunId: resume?.runId, tracking };
 }
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(trigger, settings, github) {
@@ -54398,7 +54585,8 @@ async function threadComments(github, thread) {
         return comments;
     return byCreation([...comments, ...(await github.listReviewComments(thread.number))]);
 }
-async function buildPrompt(trigger, settings, deps, followUp) {
+/** The run's prompt; for a follow-up, also a new run's, should the service refuse the resume. */
+async function buildPrompts(trigger, settings, deps, followUp) {
     // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
     const branches = trigger.pullRequest ??
         (trigger.thread.isPullRequest
@@ -54407,7 +54595,7 @@ async function buildPrompt(trigger, settings, deps, followUp) {
                 return undefined;
             })
             : undefined);
-    return buildCommentPrompt({
+    const input = {
         standing: settings.prompt,
         instruction: trigger.instruction,
         thread: trigger.thread,
@@ -54421,7 +54609,9 @@ async function buildPrompt(trigger, settings, deps, followUp) {
         reviewState: trigger.reviewState,
         code: trigger.code,
         requestUrl: trigger.commentUrl
-    });
+    };
+    const prompt = buildCommentPrompt(input);
+    return followUp ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }) } : { prompt };
 }
 
 ;// CONCATENATED MODULE: ./src/org/check.ts
@@ -57274,8 +57464,11 @@ function uniqueKeys(node, redact) {
 
 /** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
 const MAX_ATTEMPTS = 6;
-/** Attempts of one request the service refuses with 429 (backoff up to 30 s: minutes in all, within the deadline). */
-const MAX_RATE_LIMITED_ATTEMPTS = 12;
+/**
+ * Attempts of one request the service refuses with 429: without Retry-After each wait is at most
+ * 10 s (refusedRetryDelay), so twenty of them still span about two minutes, two log windows.
+ */
+const MAX_RATE_LIMITED_ATTEMPTS = 20;
 /** Jitter added to a Retry-After, so that jobs sharing a token do not come back in step. */
 const RETRY_AFTER_SPREAD_MS = 1_000;
 /**
@@ -57417,7 +57610,8 @@ class HttpAgentRunApi {
             backoffMs: backoffDelay(refusals, Math.random()),
             write: endpoint.write,
             slotFreedInMs: this.budget.slotFreedIn(endpoint.budgets, now),
-            leftMs: options.deadline === undefined ? Infinity : options.deadline - now
+            leftMs: options.deadline === undefined ? Infinity : options.deadline - now,
+            pollIntervalMs: this.config.pollIntervalMs
         });
     }
     async waitForBudget(budgets, options) {
@@ -57482,6 +57676,7 @@ function serviceClients(settings, clock, signal, debug, env) {
                 clock,
                 signal,
                 requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+                pollIntervalMs: settings.pollIntervalMs,
                 debug
             });
             clients.set(key, client);
@@ -58507,7 +58702,8 @@ function pausedMessage(report, policy) {
 const STATE_MARK = {
     ok: '✅ ok',
     problem: '❌ problem',
-    'not checked': '➖ not checked'
+    'not checked': '➖ not checked',
+    'not readable': 'ℹ️ not readable'
 };
 /** The job summary of `task: check`: a table of what was found, then what to fix. */
 function renderCheckSummary(inspection, error) {
@@ -58788,9 +58984,10 @@ class Reporters {
         this.redact = redact;
         this.afterCancelled = afterCancelled;
     }
-    started(run, mode) {
+    started(run, mode, carriedFrom) {
         const seen = this.redact(run);
-        this.list.forEach(reporter => reporter.started(seen, mode));
+        const from = carriedFrom && this.redact(carriedFrom);
+        this.list.forEach(reporter => reporter.started(seen, mode, from));
     }
     newEntries(entries, firstIndex) {
         const seen = this.redact(entries);
@@ -59701,7 +59898,10 @@ async function decideStart(settings, environment, deadlines, say) {
         plan: {
             ...plan,
             prompt: withAnswerFormat(prepared.prompt, settings.answer),
-            resumeRunId: prepared.resumeRunId
+            resumeRunId: prepared.resumeRunId,
+            ...(prepared.freshPrompt !== undefined
+                ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
+                : {})
         },
         tracking: prepared.tracking
     };
