@@ -1,15 +1,18 @@
 /**
  * jest in ESM mode (the @actions and @octokit packages are ESM-only); run with --experimental-vm-modules.
  *
- * `npm test` runs every test but the long fault-injection suite, which `npm run test:faults` runs
- * (and .ci/run). Before any test, dist/ is rebuilt when it is older than src/: the end-to-end tests
+ * `npm test` runs every test but the long suites, which their own scripts run (and .ci/run). Before any test, dist/ is rebuilt when it is older than src/: the end-to-end tests
  * spawn the bundle, and must never test an old one.
  */
 
-/** Test files `npm test` leaves to their own scripts (`npm run test:faults`, `npm run test:windows`). */
+/**
+ * Test files `npm test` leaves to their own scripts: `npm run test:faults`, `npm run test:windows`,
+ * and `npm run test:linearity` (CPU-bound measurements, run alone so that they measure cleanly).
+ */
 export const LONG_SUITES = [
   '<rootDir>/test/integration/faults.test.ts',
-  '<rootDir>/test/integration/shared-token-windows.test.ts'
+  '<rootDir>/test/integration/shared-token-windows.test.ts',
+  '<rootDir>/test/unit/linearity.test.ts'
 ]
 
 export default {
