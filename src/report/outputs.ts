@@ -15,7 +15,8 @@ export const OUTPUT_NAMES = [
   'trigger',
   'org-id',
   'repo-id',
-  'user'
+  'user',
+  'check-run-id'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -51,7 +52,9 @@ export function actionOutputs(
     'log-count': String(report.entriesSeen),
     'log-file': logFile,
     trigger,
-    ...setupOutputs({ ...resolved, repoId: resolved.repoId ?? report.repoId })
+    ...setupOutputs({ ...resolved, repoId: resolved.repoId ?? report.repoId }),
+    // Set by the check run's writer once it has written one.
+    'check-run-id': ''
   }
 }
 

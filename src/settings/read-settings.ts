@@ -1,10 +1,12 @@
 import type { Env, WorkflowContext } from './workflow-context.js'
 import { readImages } from './images.js'
 import {
+  CHECK_RUN_MODES,
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
   TASKS,
+  type CheckRunMode,
   type FailCondition,
   type InputName,
   type Settings,
@@ -110,6 +112,8 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
     allowedBots: allowedBots(input('allowed-bots'), problems),
     githubToken: input('github-token'),
     comment: boolean('comment', input('comment'), problems),
+    checkRun: checkRunMode(input('check-run'), problems),
+    checkName: checkName(input('check-name'), problems),
     context
   }
   if (!settings.githubToken && task === 'run' && triggerEvent) {
@@ -217,6 +221,30 @@ function baseUrl(text: string, problems: string[]): string {
 
 function triggerPhrase(text: string, problems: string[]): string {
   if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
+  return text
+}
+
+/** `auto`, or the YAML booleans as the other boolean inputs take them. */
+function checkRunMode(text: string, problems: string[]): CheckRunMode {
+  const mode = text.toLowerCase() as CheckRunMode
+  if (
+    CHECK_RUN_MODES.includes(mode) &&
+    (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text))
+  )
+    return mode
+  problems.push(`check-run: expected auto, true or false, got "${text}"`)
+  return 'false'
+}
+
+/** GitHub shows the name on one line, and branch protection matches it exactly. */
+const MAX_CHECK_NAME_CHARS = 100
+
+function checkName(text: string, problems: string[]): string {
+  if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
+    problems.push(
+      `check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`
+    )
+  }
   return text
 }
 

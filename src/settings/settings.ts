@@ -8,6 +8,13 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = ['failure', 'timeout', 
 export type Task = 'run' | 'check' | 'setup-commands'
 export const TASKS: readonly Task[] = ['run', 'check', 'setup-commands']
 
+/**
+ * Which runs get a check run on their commit (the `check-run` input): `auto` those asked for on a
+ * pull request, `true` also those from the inputs, `false` none.
+ */
+export type CheckRunMode = 'auto' | 'true' | 'false'
+export const CHECK_RUN_MODES: readonly CheckRunMode[] = ['auto', 'true', 'false']
+
 /** The action's inputs, validated and typed: everything past the edge works from this. */
 export interface Settings {
   task: Task
@@ -42,6 +49,9 @@ export interface Settings {
   allowedBots: ReadonlySet<string> | '*'
   githubToken: string
   comment: boolean
+  checkRun: CheckRunMode
+  /** The check run's name, what branch protection requires. */
+  checkName: string
   context: WorkflowContext
 }
 
@@ -69,7 +79,9 @@ export const INPUT_DEFAULTS = {
   'assignee-trigger': '',
   'allowed-bots': '',
   'github-token': '',
-  comment: 'true'
+  comment: 'true',
+  'check-run': 'auto',
+  'check-name': 'Codegen'
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
