@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { ACTION_ENTRY, parseOutputFile, prepareRunner } from '../test/harness/runner-process.js'
+import { ACTION_ENTRY, parseOutputFile, prepareRunner } from '../scripts/runner-process.js'
 
 /**
  * Spawns the bundled action as the runner does (the harness's environment: INPUT_*, GITHUB_OUTPUT,

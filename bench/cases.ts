@@ -2,7 +2,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DOCUMENTED_BUDGETS, RateBudget, type BudgetName } from '../src/api/rate-budget.js'
-import { AgentRunEmulator, DOCUMENTED_RATE_LIMITS, type RecordedRequest } from '../test/emulator/index.js'
+import { AgentRunEmulator, DOCUMENTED_RATE_LIMITS, type RecordedRequest } from '../emulator/index.js'
 import {
   cleanUp,
   preciseNow,

@@ -5,7 +5,7 @@
  */
 
 import { statSync } from 'node:fs'
-import { AgentRunEmulator, endlessLog } from '../test/emulator/index.js'
+import { AgentRunEmulator, endlessLog } from '../emulator/index.js'
 import { cleanUp, preciseNow, spawnAction } from './action-process.js'
 
 export const ENDLESS_TIMEOUT_MINUTES = 0.75

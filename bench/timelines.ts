@@ -1,5 +1,5 @@
-import type { LogEntry, RunScript, ScriptStep } from '../test/emulator/index.js'
-import { mulberry32 } from '../test/support/random.js'
+import type { LogEntry, RunScript, ScriptStep } from '../emulator/index.js'
+import { mulberry32 } from '../emulator/random.js'
 
 /**
  * The runs the benchmark follows, as emulator scripts. Seeded, so every run of the benchmark

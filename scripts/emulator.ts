@@ -8,7 +8,7 @@
  * of that run; --scenario sets the one used otherwise.
  */
 import { parseArgs } from 'node:util'
-import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
+import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../emulator/index.js'
 
 function fail(message: string): never {
   console.error(message)

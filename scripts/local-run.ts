@@ -15,8 +15,8 @@
  *     to look it up, picks the repository)
  */
 import { parseArgs } from 'node:util'
-import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../test/emulator/index.js'
-import { runBundledAction } from '../test/harness/runner-process.js'
+import { account, ACCOUNT_NAMES, AgentRunEmulator, SCENARIO_NAMES } from '../emulator/index.js'
+import { runBundledAction } from './runner-process.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

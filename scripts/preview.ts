@@ -12,8 +12,8 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { renderTrackingComment } from '../src/github/tracking.js'
 import { renderSummary } from '../src/report/summary.js'
-import { renderScenarios, trackingState } from '../test/support/render-fixtures.js'
-import { renderMarkdown } from '../test/support/render-markdown.js'
+import { renderScenarios, trackingState } from './render-fixtures.js'
+import { renderMarkdown } from './render-markdown.js'
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-import { account, ACCOUNT_NAMES, AgentRunEmulator, type EmulatorOptions } from './emulator/index.js'
+import { account, ACCOUNT_NAMES, AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
 import { HttpAgentRunApi } from '../src/api/client.js'
 import { FakeClock } from './support/fake-clock.js'
 import { responseSchema, schemaProblems } from './support/openapi.js'

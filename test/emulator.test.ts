@@ -5,7 +5,7 @@ import {
   scenario,
   type EmulatorOptions,
   type RunScript
-} from './emulator/index.js'
+} from '../emulator/index.js'
 
 /** The emulator over real HTTP on loopback, with a hand-driven clock where time matters. */
 

@@ -2,15 +2,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { FaultPlan } from '../emulator/faults.js'
+import { FaultPlan } from '../../emulator/faults.js'
 import {
   AgentRunEmulator,
   type EmulatedRunView,
   type Fault,
   type RecordedRequest,
   type RunScript
-} from '../emulator/index.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+} from '../../emulator/index.js'
+import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   entryMark,

@@ -1,4 +1,4 @@
-import { mulberry32 } from '../support/random.js'
+import { mulberry32 } from '../../emulator/random.js'
 import type {
   EmulatorOptions,
   Fault,
@@ -8,7 +8,7 @@ import type {
   RunScript,
   ScriptPullRequest,
   ScriptStep
-} from '../emulator/index.js'
+} from '../../emulator/index.js'
 
 /**
  * Seeded fault schedules for the fault-injection suite. A seed always gives the same schedule: the

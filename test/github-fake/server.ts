@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { close, listen } from '../support/loopback-server.js'
+import { close, listen } from '../../emulator/loopback-server.js'
 import {
   DOCS,
   gitHubError,

@@ -1,6 +1,6 @@
 import { HttpAgentRunApi } from '../../src/api/client.js'
 import { AmbiguousWriteError, CancelledError, DeadlineError, ServiceError } from '../../src/api/errors.js'
-import { AgentRunEmulator, scenario, type EmulatorOptions } from '../emulator/index.js'
+import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 
 /**

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../../src/main.js'
 import { ActionsRunner } from '../../src/runner/runner.js'
-import { AgentRunEmulator, scenario } from '../emulator/index.js'
-import { inputEnvironment, parseOutputFile } from '../harness/runner-process.js'
+import { AgentRunEmulator, scenario } from '../../emulator/index.js'
+import { inputEnvironment, parseOutputFile } from '../../scripts/runner-process.js'
 
 /**
  * The entry point in process, with the real runner (@actions/core on INPUT_*, GITHUB_OUTPUT and

@@ -1,4 +1,4 @@
-import { account, scenario } from '../emulator/index.js'
+import { account, scenario } from '../../emulator/index.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 
 /**

@@ -1,7 +1,7 @@
 import { readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import type { InputName } from '../../src/settings/settings.js'
-import { scenario } from '../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 import { InProcessWorld } from '../support/in-process-world.js'

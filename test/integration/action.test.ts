@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../emulator/index.js'
+import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../../emulator/index.js'
 import { entryHeadline } from '../../src/report/console-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
-import { renderMarkdown, visibleText } from '../support/render-markdown.js'
+import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 
 /** The bundled action against the emulator over real HTTP on loopback, as the runner runs it. */
 

@@ -1,4 +1,4 @@
-import { scenario } from '../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import {
   emulator,
   github,

@@ -1,4 +1,4 @@
-import type { FaultRule, RunScript } from '../emulator/index.js'
+import type { FaultRule, RunScript } from '../../emulator/index.js'
 import { runSchedule } from '../faults/execute.js'
 import { REQUEST_TIMEOUT_MS, type FaultSchedule } from '../faults/schedule.js'
 

@@ -1,6 +1,6 @@
-import { AgentRunEmulator } from '../emulator/index.js'
+import { AgentRunEmulator } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { AgentRunEmulator, endlessLog } from '../emulator/index.js'
+import { AgentRunEmulator, endlessLog } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runBundledAction } from '../harness/runner-process.js'
+import { runBundledAction } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
-import { close, listen, type Listening } from '../support/loopback-server.js'
+import { close, listen, type Listening } from '../../emulator/loopback-server.js'
 
 /**
  * A hostile service, end to end with the bundle: an endless log, an answer of hundreds of MB, a

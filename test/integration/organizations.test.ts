@@ -1,6 +1,6 @@
-import { account, AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
-import { runBundledAction } from '../harness/runner-process.js'
-import { readerText, renderMarkdown } from '../support/render-markdown.js'
+import { account, AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
+import { runBundledAction } from '../../scripts/runner-process.js'
+import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 
 /** Organizations, the set-up check, diagnosis and setup commands: the bundled action against the emulator. */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { AgentRunEmulator, type RunScript } from '../emulator/index.js'
+import { AgentRunEmulator, type RunScript } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**

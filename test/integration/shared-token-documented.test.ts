@@ -1,4 +1,4 @@
-import { DOCUMENTED_RATE_LIMITS } from '../emulator/index.js'
+import { DOCUMENTED_RATE_LIMITS } from '../../emulator/index.js'
 import {
   emulator,
   run,

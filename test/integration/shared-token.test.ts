@@ -1,5 +1,5 @@
-import { DOCUMENTED_RATE_LIMITS } from '../emulator/index.js'
-import type { RecordedRequest } from '../emulator/index.js'
+import { DOCUMENTED_RATE_LIMITS } from '../../emulator/index.js'
+import type { RecordedRequest } from '../../emulator/index.js'
 import {
   emulator,
   run,

@@ -1,6 +1,6 @@
-import { AgentRunEmulator, scenario, type RunScript } from '../emulator/index.js'
+import { AgentRunEmulator, scenario, type RunScript } from '../../emulator/index.js'
 import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
-import { runBundledAction, type RunnerOptions, type RunnerResult } from '../harness/runner-process.js'
+import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
 import { markerLine, markerSignature } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'

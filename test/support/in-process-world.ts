@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { runAction, type ActionEnvironment } from '../../src/action.js'
 import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
-import { AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
+import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
 import { FakeClock } from './fake-clock.js'
 import { FakeRunner } from './fake-runner.js'
 

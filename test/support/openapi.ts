@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * The live service's OpenAPI document (test/emulator/reference, as published in codegen-sh/codegen)
+ * The live service's OpenAPI document (emulator/reference/, as published in codegen-sh/codegen)
  * and a checker of answers against its response schemas: the JSON Schema keywords the document uses
  * ($ref, type, anyOf, enum, items, properties, required, additionalProperties, minimum, maximum).
  * Stricter than JSON Schema on one point: a property the schema does not declare is reported, so
@@ -31,7 +31,7 @@ interface Document {
 }
 
 export const OPENAPI: Document = JSON.parse(
-  readFileSync(new URL('../emulator/reference/codegen-openapi.json', import.meta.url), 'utf8')
+  readFileSync(new URL('../../emulator/reference/codegen-openapi.json', import.meta.url), 'utf8')
 )
 
 /** The schema of an answer: by path template (as the document writes it), method and status. */

@@ -1,4 +1,4 @@
-import { removeRunnerFolders } from '../harness/runner-process.js'
+import { removeRunnerFolders } from '../../scripts/runner-process.js'
 
 /**
  * jest's setup of every test file: the runner folders the harness made for a test (workspace,

@@ -3,8 +3,8 @@ import {
   type EmulatorOptions,
   type RecordedRequest,
   type RunScript
-} from '../emulator/index.js'
-import { runBundledAction, type RunnerResult } from '../harness/runner-process.js'
+} from '../../emulator/index.js'
+import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 
 /**
  * The world of the shared-token tests (shared-token and shared-token-documented .test.ts, split so

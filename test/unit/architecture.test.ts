@@ -97,3 +97,45 @@ describe('the folders of src/', () => {
     expect(tiesBothWays(folderEdges())).toEqual([])
   })
 })
+
+/**
+ * The tools a user runs (`npm start`, `npm run emulator`, `npm run preview`, `npm run bench`) build
+ * without test/: emulator/, scripts/ and bench/ import nothing under it (test/ imports them).
+ */
+
+const ROOT = resolve(SRC, '..')
+const TOOLS = ['emulator', 'scripts', 'bench']
+
+/** The imports of `file` (given its source) that land under test/, as written. */
+export function importsOfTests(file: string, source: string): string[] {
+  return relativeImports(source).filter(imported => {
+    const target = relative(ROOT, resolve(dirname(file), imported))
+    return target === 'test' || target.startsWith(`test${sep}`)
+  })
+}
+
+describe('the tools and the emulator', () => {
+  test('an import of test/ is found, and one of src/, emulator/ or a sibling is not', () => {
+    const file = join(ROOT, 'scripts', 'x.ts')
+    const source = [
+      "import { a } from '../test/support/a.js'",
+      "const b = await import('../test/b.js')",
+      "import { c } from '../emulator/index.js'",
+      "import { d } from '../src/report/d.js'",
+      "import { e } from './test/e.js'",
+      "import { f } from '../tests/f.js'"
+    ].join('\n')
+    expect(importsOfTests(file, source)).toEqual(['../test/support/a.js', '../test/b.js'])
+  })
+
+  test('import nothing under test/', () => {
+    const files = TOOLS.flatMap(folder => sourceFiles(join(ROOT, folder)))
+    expect(files.filter(file => file.includes(`${sep}emulator${sep}`)).length).toBeGreaterThan(5)
+    const found = files.flatMap(file =>
+      importsOfTests(file, readFileSync(file, 'utf8')).map(
+        imported => `${relative(ROOT, file)} imports ${imported}`
+      )
+    )
+    expect(found).toEqual([])
+  })
+})

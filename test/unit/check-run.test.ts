@@ -1,7 +1,7 @@
 import type { RunReport } from '../../src/agent-run/agent-run.js'
 import { CHECK_SUMMARY_LIMIT_CHARS, renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
-import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../support/render-fixtures.js'
-import { readerText, renderMarkdown, visibleText } from '../support/render-markdown.js'
+import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
+import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 
 /** The check run's title and summary as GitHub shows them: rendered (CommonMark + GFM), then read. */
 

@@ -2,9 +2,9 @@ import { COMMENT_LIMIT_CHARS, renderTrackingComment } from '../../src/github/tra
 import { entrySections } from '../../src/report/entry-text.js'
 import { quoteBlock, serviceMarkdown } from '../../src/report/markdown.js'
 import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
-import { CODE_RESULT, renderScenarios, trackingState } from '../support/render-fixtures.js'
-import { mulberry32 } from '../support/random.js'
-import { readerText, renderMarkdown, visibleText } from '../support/render-markdown.js'
+import { CODE_RESULT, renderScenarios, trackingState } from '../../scripts/render-fixtures.js'
+import { mulberry32 } from '../../emulator/random.js'
+import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 
 /**
  * The summary and the tracking comment as a reader sees them: rendered with a CommonMark + GFM

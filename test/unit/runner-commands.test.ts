@@ -1,7 +1,7 @@
 import { ActionsRunner } from '../../src/runner/runner.js'
 import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
-import { HOSTILE_ENTRIES, HOSTILE_TEXT } from '../support/render-fixtures.js'
+import { HOSTILE_ENTRIES, HOSTILE_TEXT } from '../../scripts/render-fixtures.js'
 
 /**
  * Everything ActionsRunner prints, read by both of the runner's command parsers (`::name` after

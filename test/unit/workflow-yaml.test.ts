@@ -95,3 +95,28 @@ test('the checks catch what they are for', async () => {
   const steps = stepsOf(parseDocument('- uses: ./\n  with:\n    promt: x\n').toJS())
   expect(Object.keys(steps[0]?.with ?? {}).filter(key => !ACTION_INPUTS.has(key))).toEqual(['promt'])
 })
+
+test('dependabot.yml updates the npm packages and the workflows’ actions every week, grouped', () => {
+  const document = parseDocument(read('.github/dependabot.yml'), { strict: true, uniqueKeys: true })
+  expect([...document.errors, ...document.warnings].map(problem => problem.message)).toEqual([])
+  const config = document.toJS() as {
+    version: number
+    updates: {
+      'package-ecosystem': string
+      directory: string
+      schedule: { interval: string }
+      groups?: object
+    }[]
+  }
+  expect(config.version).toBe(2)
+  const ecosystems = config.updates.map(update => ({
+    ecosystem: update['package-ecosystem'],
+    directory: update.directory,
+    interval: update.schedule.interval,
+    grouped: Object.keys(update.groups ?? {}).length > 0
+  }))
+  expect(ecosystems).toEqual([
+    { ecosystem: 'npm', directory: '/', interval: 'weekly', grouped: true },
+    { ecosystem: 'github-actions', directory: '/', interval: 'weekly', grouped: true }
+  ])
+})

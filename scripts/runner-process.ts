@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url'
  * GITHUB_EVENT_PATH. Used by the integration tests and by `npm start`.
  */
 
-/** The folder holding action.yml, whether this file runs from test/ (jest) or build/test/ (npm start). */
+/** The folder holding action.yml, whether this file runs from scripts/ (jest) or build/scripts/ (npm start). */
 function projectRoot(): string {
   let folder = dirname(fileURLToPath(import.meta.url))
   while (!existsSync(join(folder, 'action.yml'))) {
     const parent = dirname(folder)
-    if (parent === folder) throw new Error('action.yml not found above the test harness')
+    if (parent === folder) throw new Error('action.yml not found above the runner harness')
     folder = parent
   }
   return folder
@@ -114,7 +114,7 @@ export interface RunnerFolder {
 /** Every runner folder made here and not yet removed. */
 const runnerFolders = new Set<string>()
 
-/** Removes every runner folder made so far (jest does after each test: test/support/remove-runner-folders.ts). */
+/** Removes every runner folder made so far (the tests do after each one). */
 export function removeRunnerFolders(): void {
   for (const root of runnerFolders) rmSync(root, { recursive: true, force: true })
   runnerFolders.clear()

@@ -1,5 +1,5 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { close, listen } from '../support/loopback-server.js'
+import { close, listen } from './loopback-server.js'
 import { FaultPlan } from './faults.js'
 import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter, type RateLimitName } from './rate-limits.js'
 import { defaultRepos } from './repos.js'

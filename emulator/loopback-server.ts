@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** An HTTP server of the test doubles (the service emulator, the fake GitHub), on loopback by default. */
+/** An HTTP server, on loopback by default: the service emulator's, and the tests' fake GitHub's. */
 export interface Listening {
   server: Server
   /** http://host:port, IPv6 hosts in brackets. */
