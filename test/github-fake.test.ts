@@ -669,6 +669,8 @@ describe('check runs', () => {
     const read = await call('GET', '/repos/octo-org/octo-repo/check-runs/1')
     expect(read.status).toBe(403)
     expect(read.headers.get('x-accepted-github-permissions')).toBe('checks=read')
+    fake.setChecksPermission('write')
+    expect((await call('GET', '/repos/octo-org/octo-repo/check-runs/1')).status).toBe(404)
   })
 
   test("bodies GitHub's REST description refuses are 422 and recorded; GitHub's own rules too", async () => {

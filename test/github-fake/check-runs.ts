@@ -55,8 +55,8 @@ interface StoredCheckRun {
 export type MinimalPullRequest = Record<string, unknown>
 
 export interface CheckRunWorld {
-  /** The token's `checks` permission. */
-  permission: 'write' | 'read' | 'none'
+  /** The token's `checks` permission, as it is now. */
+  permission: () => 'write' | 'read' | 'none'
   /** Whether the repository has this commit. */
   hasCommit: (sha: string) => boolean
   /** The repository's own pull requests whose head is this commit. */
@@ -131,7 +131,8 @@ export class CheckRuns {
 
   handle(call: CheckRunCall): Answer {
     const write = call.method !== 'GET'
-    if (this.world.permission === 'none' || (write && this.world.permission !== 'write')) {
+    const permission = this.world.permission()
+    if (permission === 'none' || (write && permission !== 'write')) {
       // GitHub names the permission the endpoint wanted in a header of its 403.
       return {
         ...json(

@@ -330,6 +330,7 @@ export class FakeGitHub {
   /** Commits the repository has besides its pull requests' heads and bases (lower-case shas). */
   private readonly commits = new Set<string>()
   private readonly checks: CheckRuns
+  private checksPermission: NonNullable<FakeGitHubOptions['checks']>
   private readonly faults: InjectedFault[] = []
   private readonly hangs: Array<{ hitsLeft: number; pathPattern?: RegExp; method?: string }> = []
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
@@ -355,8 +356,9 @@ export class FakeGitHub {
       this.setPermission(login, permission)
     }
     this.knownUser(this.actor)
+    this.checksPermission = options.checks ?? 'write'
     this.checks = new CheckRuns({
-      permission: options.checks ?? 'write',
+      permission: () => this.checksPermission,
       hasCommit: sha => this.commits.has(sha) || this.pullRequestShas().has(sha),
       pullRequestsAt: (sha, api) => this.pullRequestsAt(sha, api)
     })
@@ -488,6 +490,11 @@ export class FakeGitHub {
   /** Check-run requests whose body GitHub's REST description refuses (each was answered 422). */
   get invalidCheckRunRequests(): InvalidCheckRunRequest[] {
     return [...this.checks.invalid]
+  }
+
+  /** The token's `checks` permission from now on, as a workflow's `permissions:` would set it. */
+  setChecksPermission(permission: NonNullable<FakeGitHubOptions['checks']>): void {
+    this.checksPermission = permission
   }
 
   /** A commit the repository has (a push, say), so that check runs can be created on it. */
