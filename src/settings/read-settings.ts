@@ -121,6 +121,11 @@ export function readSettings(readInput: InputReader, env: Env, context: Workflow
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
     )
   }
+  if (!settings.githubToken && task !== 'check' && settings.checkRun === 'true' && !triggerEvent) {
+    problems.push(
+      "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
+    )
+  }
   if (problems.length > 0) throw new InputError(problems)
   return settings
 }

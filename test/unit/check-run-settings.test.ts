@@ -4,7 +4,7 @@ import { InputError, type InputName } from '../../src/settings/settings.js'
 
 /** The `check-run` and `check-name` inputs: their defaults, and one clear problem for a bad value. */
 
-const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it' }
+const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it', 'github-token': 'ghs_x' }
 
 function read(inputs: Partial<Record<InputName, string>>) {
   return readSettings(name => inputs[name] ?? '', {}, readWorkflowContext({}))
@@ -58,4 +58,12 @@ test('bad values: one problem each, naming the input and what was expected', () 
     'check-run: expected auto, true or false, got "maybe"',
     expect.stringMatching(/^check-name: expected one line/)
   ])
+})
+
+test('check-run: true needs a github-token to write the check with', () => {
+  expect(problemsOf({ ...valid, 'check-run': 'true', 'github-token': '' })).toEqual([
+    "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
+  ])
+  expect(problemsOf({ ...valid, 'check-run': 'true', 'github-token': 'ghs_x' })).toEqual([])
+  expect(problemsOf({ ...valid, 'check-run': 'true', task: 'check' })).toEqual([])
 })
