@@ -18,7 +18,7 @@ done
 names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
 mutant idempotency src/agent-run/start.ts \
-  's/const found = await findRunByKey\(deps\.api, idempotencyKey, deadline\)/const found = undefined as AgentRun | undefined/' \
+  's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
   'test/in-process/run-action.test.ts test/integration/action.test.ts'
 mutant first-write src/github/tracking-comment.ts \
   's/async open\(\): Promise<void> \{\n    await this\.enqueue\(\(\) => this\.writeNow\(\)\)\n  \}/async open(): Promise<void> {}/' \

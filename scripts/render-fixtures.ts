@@ -1,5 +1,5 @@
 import type { AgentRun, LogEntry } from '../src/api/types.js'
-import type { RunReport } from '../src/agent-run/agent-run.js'
+import type { RunReport } from '../src/model.js'
 import type { TrackingState } from '../src/github/tracking.js'
 
 /** Runs whose summary and tracking comment are rendered and read as a browser shows them. */

@@ -69,25 +69,77 @@ export function redactText(text: string, secrets: string[]): string {
   return pattern ? text.replace(pattern, '***') : text
 }
 
-/** Replaces every secret in every string of `value` (deeply), object keys included, with ***. */
+/** Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). */
+export const MAX_DEPTH = 64
+export const DEEPER_CUT = '[… nested too deep: cut]'
+
+/**
+ * Replaces every secret in every string of `value` (deeply), object keys included, with ***. A
+ * copy, walked without recursion to MAX_DEPTH levels; anything deeper is cut (DEEPER_CUT), so that
+ * a value of any depth can be printed, stringified and walked again afterwards.
+ */
 export function redactDeep<T>(value: T, secrets: string[]): T {
   const pattern = patternOf(secrets)
-  if (!pattern) return value
-  const redact = (text: string): string => text.replace(pattern, '***')
-  const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return redact(node)
-    if (Array.isArray(node)) return node.map(walk)
-    if (node && typeof node === 'object') {
-      const out: Record<string, unknown> = {}
-      for (const [key, child] of Object.entries(node)) {
-        let name = redact(key)
-        // Two keys that were secrets stay two keys.
-        for (let n = 2; name in out; n++) name = `${redact(key)} (${n})`
-        out[name] = walk(child)
-      }
-      return out
+  const redact = (text: string): string => (pattern ? text.replace(pattern, '***') : text)
+  const root: { value: unknown } = { value }
+  // Each task fills one slot of an already made copy with a copy of `node`.
+  const tasks: Array<{
+    node: unknown
+    into: Record<string, unknown> | unknown[]
+    key: string | number
+    depth: number
+  }> = [{ node: value, into: root as Record<string, unknown>, key: 'value', depth: 0 }]
+  for (let task = tasks.pop(); task; task = tasks.pop()) {
+    const { node, into, key, depth } = task
+    // Defined, not assigned: a key `__proto__` stays a key.
+    const put = (copy: unknown): void =>
+      void Object.defineProperty(into, key, {
+        value: copy,
+        writable: true,
+        enumerable: true,
+        configurable: true
+      })
+    if (typeof node === 'string') put(redact(node))
+    else if (!node || typeof node !== 'object') put(node)
+    else if (depth >= MAX_DEPTH) put(DEEPER_CUT)
+    else if (Array.isArray(node)) {
+      const copy: unknown[] = new Array(node.length)
+      put(copy)
+      node.forEach((child, index) => tasks.push({ node: child, into: copy, key: index, depth: depth + 1 }))
+    } else {
+      const copy: Record<string, unknown> = {}
+      put(copy)
+      // Pushed last first: taken from the stack in order, the copy's keys keep the original's order.
+      for (const [name, child] of uniqueKeys(Object.entries(node), redact).reverse())
+        tasks.push({ node: child, into: copy, key: name, depth: depth + 1 })
     }
-    return node
   }
-  return walk(value) as T
+  return root.value as T
+}
+
+/**
+ * Each entry under its redacted key. Keys that redaction made equal (two secrets, both ***) stay
+ * apart as `*** (2)`, `*** (3)`; a key redaction left alone keeps its name. Only the object's own
+ * keys count, and each base name's counter only goes up: linear in the number of keys.
+ */
+function uniqueKeys(
+  entries: Array<[string, unknown]>,
+  redact: (text: string) => string
+): Array<[string, unknown]> {
+  const names = entries.map(([key]) => redact(key))
+  const taken = new Set(entries.map(([key]) => key).filter((key, index) => names[index] === key))
+  const counters = new Map<string, number>()
+  return entries.map(([key, child], index) => {
+    const base = names[index] as string
+    if (base === key) return [key, child]
+    let name = base
+    if (taken.has(name)) {
+      let n = counters.get(base) ?? 2
+      while (taken.has(`${base} (${n})`)) n++
+      counters.set(base, n + 1)
+      name = `${base} (${n})`
+    }
+    taken.add(name)
+    return [name, child]
+  })
 }

@@ -69,3 +69,44 @@ export class LogReader {
     else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2)
   }
 }
+
+/** The log as it stood before a resume: its entries, and the run's status and result then. */
+export interface LogBaseline {
+  count: number
+  status: string | null
+  /** undefined when the log did not say. */
+  result: string | null | undefined
+}
+
+/**
+ * How many entries the run's log holds now: a resumed run's new work starts after them. Counted from
+ * the entries served, since total_logs may lag behind or run ahead of them: a short log in one read;
+ * a long one from just before its total_logs, or page by page when nothing is served there.
+ */
+export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
+  const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
+  if (!first) return { count: 0, status: null, result: undefined }
+  const result = first.result
+  let count = 0
+  let page: LogPage | undefined = first
+  if (
+    (first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
+    first.totalLogs !== null &&
+    first.totalLogs > LOG_PAGE_LIMIT + 1
+  ) {
+    count = first.totalLogs - 1
+    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    if (page?.logs.length === 0) {
+      // total_logs ran ahead of the log: count it from the second page on.
+      count = 0
+      page = first
+    }
+  }
+  for (;;) {
+    if (!page) return { count, status: first.status, result }
+    count += page.logs.length
+    // A short page ends the log, unless the reader asked for fewer (large entries).
+    if (page.logs.length < LOG_PAGE_LIMIT && !page.full) return { count, status: page.status, result }
+    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+  }
+}

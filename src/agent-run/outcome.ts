@@ -1,12 +1,5 @@
+import type { Outcome } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
-
-/**
- * What became of the step: the run's ending (success, failure, paused), or the step's own
- * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
- * service could not be used).
- */
-export type Outcome =
-  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
 export function failureReason(

@@ -1,77 +1,200 @@
 import { randomUUID } from 'node:crypto'
-import type { AgentRunApi } from '../api/client.js'
-import { AmbiguousWriteError, ServiceError } from '../api/errors.js'
+import type { AgentRunApi, OrganizationApi } from '../api/client.js'
+import { AmbiguousWriteError, CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import { backoffDelay } from '../api/retry.js'
-import type { AgentRun, CreateRunRequest, LogPage } from '../api/types.js'
+import type { AgentRun, CreateRunRequest } from '../api/types.js'
 import type { Clock } from '../clock.js'
-import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
+import { reportOf, type ReportFields, type RunPlan, type RunReport } from '../model.js'
+import { diagnose } from '../org/inspect.js'
+import { discoverOrganization, findRepository } from '../org/organizations.js'
+import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
+import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
+
+/**
+ * Starting a run, in one place: the organization (org-id, else the token's only one), the
+ * repository, then a create, a resume or the setup-commands run, each sent exactly once.
+ */
 
 /** Key of the metadata object in which every run records where it came from. */
 export const METADATA_KEY = 'github_action'
 
 /** A write whose fate was unknown is sent at most this many times in all, each after checking. */
 const MAX_WRITE_SENDS = 3
-const REPO_PAGE_LIMIT = 100
-const MAX_REPO_PAGES = 50
+
+/** The service's clients by organization id (undefined: the calls not scoped to one). */
+export type ServiceApis = (orgId: number | undefined) => AgentRunApi & OrganizationApi
 
 export interface StartDeps {
-  api: AgentRunApi
+  apis: ServiceApis
   clock: Clock
   signal?: AbortSignal
-  notice: (message: string) => void
   random?: () => number
-}
-
-/** The repository id of `fullName` among the organization's repositories (all pages, any case). */
-export async function findRepoId(
-  api: AgentRunApi,
-  fullName: string,
+  /** Epoch ms at which the step stops waiting (timeout-minutes after it started). */
   deadline: number
-): Promise<number | undefined> {
-  const wanted = fullName.toLowerCase()
-  for (let page = 0; page < MAX_REPO_PAGES; page++) {
-    const result = await api.listRepos(page * REPO_PAGE_LIMIT, REPO_PAGE_LIMIT, { deadline })
-    const match = result.items.find(repo => repo.full_name.toLowerCase() === wanted)
-    if (match) return match.id
-    if (result.items.length < REPO_PAGE_LIMIT || page + 1 >= result.pages) return undefined
-  }
-  return undefined
+  /** What the user should know of the start (a resend, a repository not found). */
+  warning(message: string): void
+  /** The organization chosen for the user, when org-id was empty. */
+  notice(message: string): void
 }
 
-export function newIdempotencyKey(): string {
-  return randomUUID()
+/** A run this step started or resumed, with what following it needs. */
+export interface StartedRun {
+  kind: 'started'
+  run: AgentRun
+  api: AgentRunApi
+  logs: LogReader
+  /** Entries written before this step (a resume's earlier ones): not mirrored again. */
+  earlierEntries: number
+  /** What makes an ending the resumed run's own (always restarted for a new run). */
+  guard: ResumeGuard
+  /** The report's fields known from the start: mode, times, organization, repository. */
+  base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId'>
+}
+
+export type Start = StartedRun | { kind: 'not-started'; report: RunReport }
+
+/** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
+export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
+  const startedAt = deps.clock.now()
+  const mode: RunReport['mode'] = plan.resumeRunId === undefined ? 'create' : 'resume'
+  const options = { deadline: deps.deadline }
+  const found =
+    plan.orgId === undefined
+      ? await discoverOrganization(deps.apis, options, deps.notice)
+      : { orgId: plan.orgId }
+  if ('error' in found) {
+    const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now())
+    return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) }
+  }
+  const api = deps.apis(found.orgId)
+  let repoId: number | undefined
+  try {
+    if (plan.resumeRunId !== undefined) {
+      const resumed = await resume(plan, plan.resumeRunId, api, deps)
+      return { kind: 'started', api, ...resumed, base: { mode, startedAt, orgId: found.orgId } }
+    }
+    repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps))
+    const run = plan.setupCommands
+      ? await startSetupCommands(plan, repoId, api, deps.deadline)
+      : await create(plan, repoId, api, deps)
+    const logs = new LogReader(api, run.id, deps.warning)
+    const base = { mode, startedAt, orgId: found.orgId, ...(repoId !== undefined ? { repoId } : {}) }
+    return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base }
+  } catch (error) {
+    const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId }
+    const report = reportOf(fields, startedAt, deps.clock.now())
+    // Only what the step used is questioned: a resume names no repository; a create, the one it
+    // sent (or the one it was told to find).
+    const used =
+      mode === 'resume'
+        ? { orgId: found.orgId, repository: '' }
+        : {
+            orgId: found.orgId,
+            repoId: repoId ?? plan.repoId,
+            repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
+          }
+    return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) }
+  }
+}
+
+/** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
+export function failedBeforeRun(error: unknown): ReportFields {
+  if (error instanceof CancelledError) return { outcome: 'cancelled', error: error.message }
+  if (error instanceof DeadlineError)
+    return { outcome: 'timeout', error: `The wait ended: ${error.message}.` }
+  if (error instanceof ServiceError)
+    return {
+      outcome: 'error',
+      error: error.message,
+      ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
+    }
+  throw error
+}
+
+async function lookUpRepository(
+  plan: RunPlan,
+  api: AgentRunApi,
+  deps: StartDeps
+): Promise<number | undefined> {
+  const required = plan.repositoryRequired || plan.setupCommands
+  if (!plan.repository) {
+    if (required)
+      throw new ServiceError(
+        'No repository to act on: set the repo-id or repository input.',
+        undefined,
+        false
+      )
+    return undefined
+  }
+  const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id
+  if (repoId === undefined && required) {
+    // A 404 like the service's own "not found", so that the step says why (diagnosis).
+    throw new ServiceError(
+      `Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
+      404,
+      false
+    )
+  }
+  if (repoId === undefined) {
+    deps.warning(
+      `Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`
+    )
+  }
+  return repoId
+}
+
+async function startSetupCommands(
+  plan: RunPlan,
+  repoId: number | undefined,
+  api: AgentRunApi & Pick<OrganizationApi, 'generateSetupCommands'>,
+  deadline: number
+): Promise<AgentRun> {
+  const answer = await api.generateSetupCommands(
+    { repo_id: repoId as number, ...(plan.prompt ? { prompt: plan.prompt } : {}) },
+    { deadline }
+  )
+  return api.getRun(answer.agent_run_id, { deadline })
 }
 
 /**
  * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
  * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
  */
-export async function createRunOnce(
-  deps: StartDeps,
-  request: CreateRunRequest,
-  idempotencyKey: string,
-  deadline: number
-): Promise<{ run: AgentRun }> {
+async function create(
+  plan: RunPlan,
+  repoId: number | undefined,
+  api: AgentRunApi,
+  deps: StartDeps
+): Promise<AgentRun> {
+  const key = randomUUID()
+  const request: CreateRunRequest = {
+    prompt: plan.prompt,
+    ...(repoId !== undefined ? { repo_id: repoId } : {}),
+    ...(plan.images.length ? { images: plan.images } : {}),
+    ...(plan.model ? { model: plan.model } : {}),
+    ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+    metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+  }
+  const { deadline } = deps
   for (let send = 1; ; send++) {
     try {
-      return { run: await deps.api.createRun(request, { deadline }) }
+      return await api.createRun(request, { deadline })
     } catch (error) {
       if (!(error instanceof AmbiguousWriteError)) throw error
-      deps.notice(`${error.message}. Checking whether the run was created before sending again.`)
+      deps.warning(`${error.message}. Checking whether the run was created before sending again.`)
       await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal)
-      const found = await findRunByKey(deps.api, idempotencyKey, deadline)
+      const found = await findRunByKey(api, key, deadline)
       if (found) {
-        deps.notice(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`)
-        return { run: found }
+        deps.warning(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`)
+        return found
       }
-      if (send >= MAX_WRITE_SENDS) {
+      if (send >= MAX_WRITE_SENDS)
         throw new ServiceError(
           `${error.message} (sent ${send} times; no run was created)`,
           error.httpStatus,
           true
         )
-      }
     }
   }
 }
@@ -94,115 +217,76 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
   return undefined
 }
 
-/** The log as it stood before a resume: its entries, and the run's status and result then. */
-export interface LogBaseline {
-  count: number
-  status: string | null
-  /** undefined when the log did not say. */
-  result: string | null | undefined
-}
-
-/**
- * How many entries the run's log holds now: a resumed run's new work starts after them. Counted from
- * the entries served, since total_logs may lag behind or run ahead of them: a short log in one read;
- * a long one from just before its total_logs, or page by page when nothing is served there.
- */
-export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
-  const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
-  if (!first) return { count: 0, status: null, result: undefined }
-  const result = first.result
-  let count = 0
-  let page: LogPage | undefined = first
-  if (
-    (first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
-    first.totalLogs !== null &&
-    first.totalLogs > LOG_PAGE_LIMIT + 1
-  ) {
-    count = first.totalLogs - 1
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
-    if (page?.logs.length === 0) {
-      // total_logs ran ahead of the log: count it from the second page on.
-      count = 0
-      page = first
-    }
-  }
-  for (;;) {
-    if (!page) return { count, status: first.status, result }
-    count += page.logs.length
-    // A short page ends the log, unless the reader asked for fewer (large entries).
-    if (page.logs.length < LOG_PAGE_LIMIT && !page.full) return { count, status: page.status, result }
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
-  }
-}
+type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
 
 /**
  * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
- * a sign that it restarted (a working status or new entries) before the resume is sent again.
+ * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
  */
-export async function resumeRunOnce(
-  deps: StartDeps,
-  logs: LogReader,
-  request: { agent_run_id: number; prompt: string; images?: string[] },
-  before: LogBaseline,
-  confirmWindowMs: number,
-  deadline: number
-): Promise<{ run: AgentRun; restarted: boolean }> {
+async function resume(plan: RunPlan, runId: number, api: AgentRunApi, deps: StartDeps): Promise<Resumed> {
+  const { deadline } = deps
+  const logs = new LogReader(api, runId, deps.warning)
+  // The result it ended with: a new one proves the resume took effect.
+  const earlierResult = (await api.getRun(runId, { deadline })).result ?? null
+  const before = await countLogEntries(logs, deadline)
+  const request = {
+    agent_run_id: runId,
+    prompt: plan.prompt,
+    ...(plan.images.length ? { images: plan.images } : {})
+  }
+  const resumed = { logs, earlierEntries: before.count }
   for (let send = 1; ; send++) {
     try {
-      return { run: await deps.api.resumeRun(request, { deadline }), restarted: false }
+      const run = await api.resumeRun(request, { deadline })
+      // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
+      const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult }
+      return { ...resumed, run, guard }
     } catch (error) {
       if (!(error instanceof AmbiguousWriteError)) throw error
-      deps.notice(`${error.message}. Checking whether the run restarted before sending again.`)
-      const restarted = await waitForRestart(
-        deps,
-        logs,
-        request.agent_run_id,
-        before,
-        confirmWindowMs,
-        deadline
-      )
+      deps.warning(`${error.message}. Checking whether the run restarted before sending again.`)
+      const window = resumeGraceMs(plan.pollIntervalMs)
+      const restarted = await waitForRestart(api, logs, runId, before, window, deps)
       if (restarted) {
-        deps.notice(
+        deps.warning(
           `Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`
         )
-        return { run: restarted, restarted: true }
+        return { ...resumed, run: restarted, guard: { restarted: true } }
       }
-      if (send >= MAX_WRITE_SENDS) {
+      if (send >= MAX_WRITE_SENDS)
         throw new ServiceError(
           `${error.message} (sent ${send} times; the run did not restart)`,
           error.httpStatus,
           true
         )
-      }
     }
   }
 }
 
 async function waitForRestart(
-  deps: StartDeps,
+  api: AgentRunApi,
   logs: LogReader,
   runId: number,
   before: LogBaseline,
   windowMs: number,
-  deadline: number
+  deps: StartDeps
 ): Promise<AgentRun | undefined> {
-  const until = Math.min(deadline, deps.clock.now() + windowMs)
-  for (let check = 1; deps.clock.now() < until; check++) {
-    await deps.clock.sleep(
-      Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - deps.clock.now()),
+  const { clock, deadline } = deps
+  const until = Math.min(deadline, clock.now() + windowMs)
+  for (let check = 1; clock.now() < until; check++) {
+    await clock.sleep(
+      Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - clock.now()),
       deps.signal
     )
     const page = await logs.read(before.count, 1, { deadline })
-    const run = page ? undefined : await deps.api.getRun(runId, { deadline })
+    const run = page ? undefined : await api.getRun(runId, { deadline })
     const status = page ? page.status : (run?.status ?? null)
     const result = page ? page.result : run?.result
     // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
     // entries, or a new result (a run may restart and end between two checks without an entry).
     const working = status !== null && classifyStatus(status) === 'working'
     const newResult = !!before.result && !!result && result !== before.result
-    if (working || (page && page.logs.length > 0) || newResult) {
-      return run ?? (await deps.api.getRun(runId, { deadline }))
-    }
+    if (working || (page && page.logs.length > 0) || newResult)
+      return run ?? (await api.getRun(runId, { deadline }))
   }
   return undefined
 }

@@ -69,22 +69,61 @@ function readMessage(rawBody: string): string {
     if (typeof body.detail === 'string' && body.detail) return body.detail
     if (Array.isArray(body.detail)) {
       return body.detail
+        .slice(0, 100)
         .map(item => {
           const { loc, msg } = (item ?? {}) as { loc?: unknown; msg?: unknown }
-          const where = Array.isArray(loc) ? loc.filter(part => part !== 'body').join('.') : ''
-          return where ? `${where}: ${String(msg)}` : String(msg)
+          const where = Array.isArray(loc)
+            ? loc
+                .filter(part => part !== 'body')
+                .map(scalarText)
+                .join('.')
+            : ''
+          return where ? `${where}: ${scalarText(msg)}` : scalarText(msg)
         })
         .join('; ')
     }
   }
-  return rawBody.trim().slice(0, 300)
+  return rawBody.slice(0, BODY_CHARS).trim().slice(0, 300)
 }
 
-/** A body that is not JSON: a gateway's HTML error page reads as its title (or its text), not its markup. */
+/** A value of the service's JSON as text without walking into it (it may be nested thousands deep). */
+const scalarText = (value: unknown): string =>
+  value !== null && typeof value === 'object' ? (Array.isArray(value) ? '[…]' : '{…}') : String(value)
+
+/** An error page's title is near its top: only this much of a body that is not JSON is read. */
+const BODY_CHARS = 64 * 1024
+
+/**
+ * A body that is not JSON: a gateway's HTML error page reads as its title (or its text), not its
+ * markup. Read with indexOf, each character looked at a bounded number of times: a body of many
+ * `<` without `>` costs no more than any other.
+ */
 function plainText(rawBody: string): string {
-  if (!/<(?:!doctype|html|body)\b/i.test(rawBody)) return rawBody.trim().slice(0, 300)
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(rawBody)?.[1]?.trim()
-  return (title || rawBody.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 300)
+  const body = rawBody.slice(0, BODY_CHARS)
+  const lower = body.toLowerCase()
+  if (!/<(?:!doctype|html|body)\b/.test(lower)) return body.trim().slice(0, 300)
+  return (htmlTitle(body, lower) || withoutTags(body)).replace(/\s+/g, ' ').trim().slice(0, 300)
+}
+
+/** The text of the first `<title …>text</title>`, or ''. */
+function htmlTitle(body: string, lower: string): string {
+  const open = lower.indexOf('<title')
+  const start = open < 0 ? -1 : lower.indexOf('>', open)
+  const end = start < 0 ? -1 : lower.indexOf('<', start + 1)
+  return end >= 0 && lower.startsWith('</title>', end) ? body.slice(start + 1, end).trim() : ''
+}
+
+/** Every `<…>` replaced by a blank; a `<` with no `>` after it is text. */
+function withoutTags(body: string): string {
+  let out = ''
+  let at = 0
+  for (let open = body.indexOf('<'); open >= 0; open = body.indexOf('<', at)) {
+    const close = body.indexOf('>', open)
+    if (close < 0) break
+    out += `${body.slice(at, open)} `
+    at = close + 1
+  }
+  return out + body.slice(at)
 }
 
 /** What an HTTP error status means for this action's user, with the service's own words appended. */

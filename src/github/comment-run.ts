@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import type { RunReport } from '../agent-run/agent-run.js'
+import { reportOf } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi, Permission } from './api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
@@ -40,15 +40,15 @@ export interface CommentDeps {
 
 /**
  * Checks who asked, acknowledges the comment, and decides between a new run and a resume. Returns
- * a reason to skip when the commenter may not trigger runs.
+ * why not when the author may not trigger runs.
  */
 export async function prepareCommentRun(
   trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps
-): Promise<CommentRun | { skip: string }> {
+): Promise<CommentRun | { refused: string }> {
   const refusal = await authorize(trigger, settings, deps.github)
-  if (refusal) return { skip: refusal }
+  if (refusal) return { refused: refusal }
   await acknowledge(trigger, deps)
   const key: MarkerKey = {
     secret: settings.apiToken,
@@ -155,7 +155,7 @@ async function findRunToResume(
     const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${(error as Error).message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`
     if (settings.comment) {
       const tracking = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false })
-      await tracking.finish(notStarted(message, deps.clock.now()))
+      await tracking.finish(reportOf({ outcome: 'error', error: message }, deps.clock.now()))
     }
     throw new Error(message, { cause: error })
   }
@@ -210,8 +210,4 @@ async function buildPrompt(
     code: trigger.code,
     requestUrl: trigger.commentUrl
   })
-}
-
-function notStarted(error: string, now: number): RunReport {
-  return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error }
 }

@@ -15,33 +15,69 @@ function stripInvisible(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }
 
-/** Thread text without what a reader cannot see: HTML comments, link reference definitions, invisible characters. */
+/**
+ * HTML a reader never sees, as CommonMark and GitHub render it: comments, processing instructions
+ * (`<?x ?>`), declarations (`<!X >`) and CDATA; one left open hides the rest, as in an HTML block.
+ * Linear: each alternative either fails at once or ends at its terminator (or the text's end).
+ */
+const HIDDEN_HTML =
+  /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/g
+
+/**
+ * Thread text without what a reader cannot see: hidden HTML, link reference definitions, images'
+ * alt text (their address stays), invisible characters. Linear in the text's length.
+ */
 export function stripHidden(text: string): string {
-  const normalized = text.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?(-->|$)/g, '')
-  return withoutLinkDefinitions(normalized).replace(INVISIBLE, '').trim()
+  const normalized = text.replace(/\r\n?/g, '\n').replace(HIDDEN_HTML, '')
+  const { chunks, definitions } = withoutLinkDefinitions(normalized)
+  return chunks
+    .map(chunk => (chunk.code ? chunk.text : withoutAltText(chunk.text, definitions)))
+    .join('')
+    .replace(INVISIBLE, '')
+    .trim()
 }
 
 /** A title of a link reference definition: no blank line inside. */
 const TITLE = String.raw`(?:"(?:[^"\\\n]|\\.|\n(?![ \t]*\n))*"|'(?:[^'\\\n]|\\.|\n(?![ \t]*\n))*'|\((?:[^()\\\n]|\\.|\n(?![ \t]*\n))*\))`
 /**
  * CommonMark's link reference definition (`[label]: destination "title"`, the title on the next line
- * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees.
+ * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees. Groups: the
+ * label, the destination.
  */
 const LINK_DEFINITION = new RegExp(
-  String.raw`^ {0,3}\[(?=[^\]]*[^\s\]])(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)` +
+  String.raw`^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|[^\s<]\S*)` +
     String.raw`(?:(?:[ \t]+|[ \t]*\n[ \t]*)${TITLE})?[ \t]*(?:\n|$)`,
   'y'
 )
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
+/** CommonMark's matching of labels: case and runs of blanks do not count. */
+const labelKey = (label: string): string => label.trim().replace(/\s+/g, ' ').toLowerCase()
+
+interface Chunk {
+  text: string
+  /** Inside a fenced code block: shown as written. */
+  code: boolean
+}
+
 /**
  * The text without its link reference definitions, where CommonMark sees them: not inside a fenced
- * code block, and not interrupting a paragraph (there they are shown as written).
+ * code block, and not interrupting a paragraph (there they are shown as written). A definition is
+ * looked for only up to the end of its paragraph (a blank line, a fence), which is also as far as
+ * CommonMark reads one, so no part of the text is read more than twice. Returns the text in chunks
+ * (code or not) and the definitions' destinations by label.
  */
-function withoutLinkDefinitions(text: string): string {
-  const out: string[] = []
+function withoutLinkDefinitions(text: string): { chunks: Chunk[]; definitions: Map<string, string> } {
+  const chunks: Chunk[] = []
+  const definitions = new Map<string, string>()
+  const push = (part: string, code: boolean): void => {
+    const last = chunks[chunks.length - 1]
+    if (last && last.code === code) last.text += part
+    else chunks.push({ text: part, code })
+  }
   let fence: string | undefined
   let inParagraph = false
+  let paragraphEnd = -1
   let at = 0
   while (at < text.length) {
     const end = text.indexOf('\n', at)
@@ -50,22 +86,92 @@ function withoutLinkDefinitions(text: string): string {
     const marker = FENCE.exec(line)?.[1]
     if (fence) {
       if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
-    } else if (marker) {
+      push(text.slice(at, lineEnd), true)
+      at = lineEnd
+      continue
+    }
+    if (marker) {
       fence = marker
       inParagraph = false
-    } else if (!inParagraph) {
+      push(text.slice(at, lineEnd), true)
+      at = lineEnd
+      continue
+    }
+    if (!inParagraph && line.trimStart().startsWith('[')) {
+      if (paragraphEnd < at) paragraphEnd = blockEnd(text, at)
       LINK_DEFINITION.lastIndex = 0
-      const found = LINK_DEFINITION.exec(text.slice(at))
-      if (found && found[0].length > 0) {
+      const found = LINK_DEFINITION.exec(text.slice(at, paragraphEnd))
+      if (found && found[0].length > 0 && (found[1] as string).trim()) {
+        const key = labelKey(found[1] as string)
+        if (!definitions.has(key)) definitions.set(key, (found[2] as string).replace(/^<|>$/g, ''))
         at += found[0].length
         continue
       }
     }
-    if (!fence && !marker) inParagraph = line.trim() !== '' && !/^ {4}|^\t/.test(line)
-    out.push(text.slice(at, lineEnd))
+    // An indented line continues a paragraph; it cannot start one (it is code).
+    inParagraph = line.trim() !== '' && (inParagraph || !/^ {4}|^\t/.test(line))
+    push(text.slice(at, lineEnd), false)
     at = lineEnd
   }
-  return out.join('')
+  return { chunks, definitions }
+}
+
+/** Where the block of lines from `at` ends: after its last line before a blank line or a fence. */
+function blockEnd(text: string, at: number): number {
+  let lineStart = at
+  while (lineStart < text.length) {
+    const end = text.indexOf('\n', lineStart)
+    const lineEnd = end < 0 ? text.length : end + 1
+    const line = text.slice(lineStart, end < 0 ? text.length : end)
+    if (lineStart > at && (line.trim() === '' || FENCE.test(line))) return lineStart
+    lineStart = lineEnd
+  }
+  return text.length
+}
+
+/**
+ * Images without their alt text, which a reader never sees (their address stays):
+ * `![alt](url)` becomes `![](url)`, and `![alt][label]`, `![alt][]`, `![alt]` with a defined label
+ * become `![](destination)`. Brackets are matched in one pass; a `![…]` that is not an image shows
+ * as written, and stays.
+ */
+function withoutAltText(text: string, definitions: Map<string, string>): string {
+  const closing = matchBrackets(text)
+  const defined = (label: string): string | undefined =>
+    definitions.size > 0 && label.length <= 999 ? definitions.get(labelKey(label)) : undefined
+  let out = ''
+  let from = 0
+  for (let i = text.indexOf('![', 0); i >= 0; i = text.indexOf('![', i + 1)) {
+    if (i < from || text[i - 1] === '\\') continue
+    const close = closing.get(i + 1)
+    if (close === undefined) continue
+    const alt = text.slice(i + 2, close)
+    if (text[close + 1] === '(') {
+      out += `${text.slice(from, i)}![](`
+      from = close + 2
+      continue
+    }
+    const refClose = text[close + 1] === '[' ? closing.get(close + 1) : undefined
+    const ref = refClose === undefined ? undefined : text.slice(close + 2, refClose)
+    const destination = defined(ref === undefined || ref.trim() === '' ? alt : ref)
+    if (destination === undefined) continue
+    out += `${text.slice(from, i)}![](${destination})`
+    from = (refClose ?? close) + 1
+  }
+  return out + text.slice(from)
+}
+
+/** Where each `[` of `text` is closed (brackets nest; a backslash escapes one), in one pass. */
+function matchBrackets(text: string): Map<number, number> {
+  const closing = new Map<number, number>()
+  const open: number[] = []
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '\\') i++
+    else if (c === '[') open.push(i)
+    else if (c === ']' && open.length > 0) closing.set(open.pop() as number, i)
+  }
+  return closing
 }
 
 function quoted(text: string, max: number): string {

@@ -1,6 +1,7 @@
 import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunEvents, RunReport } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
+import type { Reporter } from '../report/reporters.js'
 import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
@@ -33,7 +34,8 @@ export interface TrackingCommentOptions {
  * as the run goes, throttled, and written once more on every ending. GitHub failures are reported as
  * warnings; they never change the run's outcome.
  */
-export class TrackingComment implements RunEvents {
+export class TrackingComment implements Reporter {
+  readonly remote = true
   private lastWrite = Number.NEGATIVE_INFINITY
   private writing: Promise<void> = Promise.resolve()
   private pendingWait?: AbortController
@@ -87,7 +89,7 @@ export class TrackingComment implements RunEvents {
     this.touch()
   }
 
-  notice(): void {}
+  warning(): void {}
 
   /** Writes the ending, whatever it is, and waits for it. */
   async finish(report: RunReport): Promise<void> {

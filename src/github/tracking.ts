@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { RunReport } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
 import type { LogEntry, PullRequest } from '../api/types.js'
 import {
   count,
@@ -192,8 +192,10 @@ function latestStep(entry: LogEntry): string {
  * and the cut is made in the source, never inside a reference or a fence of ours.
  */
 export function quoteWithin(text: string, max: number): string {
-  let quoted = quoteBlock(text)
-  if (quoted.length <= max) return quoted
+  // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
+  // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
+  let quoted = text.length <= 2 * max ? quoteBlock(text) : ''
+  if (quoted && quoted.length <= max) return quoted
   const room = Math.max(0, max - TRIMMED_NOTE.length - 4)
   let keep = Math.min(text.length, room)
   for (;;) {

@@ -103,7 +103,8 @@ export function matchPhrase(body: string, phrase: string): string | undefined {
   if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
     return undefined
   const start = body.replace(/^\s+/, '')
-  if (!start.toLowerCase().startsWith(phrase.toLowerCase())) return undefined
+  // Only the head is compared: lowering the case of a whole long body would copy it.
+  if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase()) return undefined
   const rest = start.slice(phrase.length)
   if (rest !== '' && !/^\s/.test(rest)) return undefined
   return rest.trim()

@@ -1,11 +1,12 @@
 import type { CallOptions, OrganizationApi } from '../api/client.js'
 import { ServiceError } from '../api/errors.js'
 import type { Organization, User } from '../api/types.js'
+import type { CheckRow, Inspection, RunReport } from '../model.js'
 import {
   chooseOrganization,
   findRepository,
   listOrganizations,
-  oneLine,
+  nameText,
   pickOrganization
 } from './organizations.js'
 
@@ -17,48 +18,64 @@ export interface SetupTarget {
   repository: string
 }
 
-export type RowState = 'ok' | 'problem' | 'not checked'
-
-/** One line of the check's table. */
-export interface CheckRow {
-  item: 'API token' | 'Organization' | 'Role' | 'GitHub integration' | 'Repository'
-  state: RowState
-  found: string
-}
-
-/** What the reads found: a row per item, the first problem, and what was resolved. */
-export interface Inspection {
-  rows: CheckRow[]
-  /** The first thing missing or wrong, and how to fix it; undefined when all is well. */
-  problem?: string
-  orgId?: number
-  organizationName?: string
-  repoId?: number
-  /** GitHub login, else e-mail, else id. */
-  user?: string
-}
-
 /** The org-scoped operations for an organization id: a client per organization. */
 export type OrganizationApis = (orgId: number | undefined) => OrganizationApi
+
+type Options = CallOptions & { role?: boolean }
 
 const TOKEN_HELP =
   'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret'
 
-/** A read that ended the inspection (its problem recorded). */
-const STOPPED = Symbol('stopped')
+const ITEMS: CheckRow['item'][] = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository']
 
-/** Rows for the items not reached, so the table always shows every item. */
-function notChecked(result: Inspection, role: boolean): void {
-  const items: CheckRow['item'][] = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository']
-  for (const item of items) {
-    if (item === 'Role' && !role) continue
-    if (!result.rows.some(existing => existing.item === item))
-      result.rows.push({ item, state: 'not checked', found: '' })
+/** The inspection as it fills: a row per item read, and the first problem, which ends it. */
+class Rows {
+  constructor(
+    readonly result: Inspection,
+    private readonly role: boolean
+  ) {}
+
+  add(item: CheckRow['item'], state: CheckRow['state'], found: string): void {
+    this.result.rows.push({ item, state, found })
+  }
+
+  /** Rows for the items not reached, so the table always shows every item. */
+  notChecked(): void {
+    for (const item of ITEMS) {
+      if (item === 'Role' && !this.role) continue
+      if (!this.result.rows.some(existing => existing.item === item))
+        this.result.rows.push({ item, state: 'not checked', found: '' })
+    }
+  }
+
+  /** Ends the inspection on its first problem. */
+  stop(item: CheckRow['item'], found: string, problem: string): undefined {
+    this.add(item, 'problem', found)
+    this.result.problem = problem
+    this.notChecked()
+    return undefined
+  }
+
+  /** One read; a refusal of it is the problem (undefined), any other fault ends the inspection there. */
+  async read<T>(item: CheckRow['item'], what: string, call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call()
+    } catch (error) {
+      if (isRefusal(error))
+        return this.stop(
+          item,
+          `refused (${error.httpStatus})`,
+          `Codegen refused to show ${what} (${error.httpStatus}): the token's user may lack access to it; ask an admin of the organization. ${error.message}`
+        )
+      this.add(item, 'problem', 'could not be read')
+      this.notChecked()
+      throw error
+    }
   }
 }
 
 export function userLabel(user: User): string {
-  return oneLine(user.github_username || user.email || String(user.id))
+  return nameText(user.github_username || user.email || String(user.id))
 }
 
 /**
@@ -69,128 +86,153 @@ export function userLabel(user: User): string {
 export async function inspectSetup(
   apis: OrganizationApis,
   target: SetupTarget,
-  options: CallOptions & { role?: boolean },
+  options: Options,
   /** Filled as the reads go: what was found before a fault cut them short stays for the caller. */
   result: Inspection = { rows: [] }
 ): Promise<Inspection> {
-  const row = (item: CheckRow['item'], state: RowState, found: string): void => {
-    result.rows.push({ item, state, found })
+  const rows = new Rows(result, options.role ?? false)
+  const me = await readUser(apis(target.orgId), options, rows)
+  const org = me && (await readOrganization(apis(target.orgId), target, options, rows))
+  if (!me || !org) return result
+  const api = apis(org.id)
+  if (options.role) {
+    const what = `${result.user} as a member of organization ${org.id}`
+    const member = await rows.read('Role', what, () => api.getUser(me.id, options))
+    if (!member) return result
+    rows.add('Role', 'ok', nameText(member.role || 'member'))
   }
-  const stop = (problem: string): Inspection => {
-    result.problem = problem
-    notChecked(result, options.role ?? false)
-    return result
-  }
-  /** One read; a refusal of it is the problem, any other fault ends the inspection there. */
-  const read = async <T>(
-    item: CheckRow['item'],
-    what: string,
-    call: () => Promise<T>
-  ): Promise<T | typeof STOPPED> => {
-    try {
-      return await call()
-    } catch (error) {
-      if (isRefusal(error)) {
-        row(item, 'problem', `refused (${error.httpStatus})`)
-        stop(
-          `Codegen refused to show ${what} (${error.httpStatus}): the token's user may lack access to it; ask an admin of the organization. ${error.message}`
-        )
-        return STOPPED
-      }
-      row(item, 'problem', 'could not be read')
-      notChecked(result, options.role ?? false)
-      throw error
-    }
-  }
-  const account = apis(target.orgId)
+  if (await readIntegration(api, org, options, rows)) await readRepository(api, org, target, options, rows)
+  return result
+}
 
-  // 1. The token's user: a rejected token stops everything.
+/** 1. The token's user: a rejected token stops everything. */
+async function readUser(api: OrganizationApi, options: Options, rows: Rows): Promise<User | undefined> {
   let me: User
   try {
-    me = await account.getCurrentUser(options)
+    me = await api.getCurrentUser(options)
   } catch (error) {
     // 404 here is no verdict on the token (a service without the endpoint): reported as it is.
     if (!isRefusal(error) || error.httpStatus === 404) {
-      row('API token', 'problem', 'could not be read')
-      notChecked(result, options.role ?? false)
+      rows.add('API token', 'problem', 'could not be read')
+      rows.notChecked()
       throw error
     }
-    row('API token', 'problem', `rejected (${error.httpStatus})`)
-    return stop(`The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`)
+    const problem = `The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`
+    return rows.stop('API token', `rejected (${error.httpStatus})`, problem)
   }
-  result.user = userLabel(me)
-  row('API token', 'ok', `accepted; user ${result.user}`)
+  rows.result.user = userLabel(me)
+  rows.add('API token', 'ok', `accepted; user ${rows.result.user}`)
+  return me
+}
 
-  // 2. The organization: the given one among the token's, or the token's only one.
-  const organizations = await read('Organization', "the token's organizations", () =>
-    listOrganizations(account, options)
-  )
-  if (organizations === STOPPED) return result
+/** 2. The organization: the given one among the token's, or the token's only one. */
+async function readOrganization(
+  api: OrganizationApi,
+  target: SetupTarget,
+  options: Options,
+  rows: Rows
+): Promise<Organization | undefined> {
+  const what = "the token's organizations"
+  const organizations = await rows.read('Organization', what, () => listOrganizations(api, options))
+  if (!organizations) return undefined
+  const given = target.orgId
   const choice =
-    target.orgId === undefined
-      ? chooseOrganization(organizations)
-      : pickOrganization(organizations, target.orgId)
+    given === undefined ? chooseOrganization(organizations) : pickOrganization(organizations, given)
   if ('problem' in choice) {
-    row(
-      'Organization',
-      'problem',
-      target.orgId === undefined ? `${organizations.length} found` : `${target.orgId} not among the token's`
-    )
-    return stop(choice.problem)
+    const found = given === undefined ? `${organizations.length} found` : `${given} not among the token's`
+    return rows.stop('Organization', found, choice.problem)
   }
-  const org: Organization = choice.organization
-  result.orgId = org.id
-  result.organizationName = org.name
-  row(
+  const org = choice.organization
+  rows.result.orgId = org.id
+  rows.result.organizationName = org.name
+  rows.add(
     'Organization',
     'ok',
-    `${org.id} ${oneLine(org.name)}${target.orgId === undefined ? " (the token's only one)" : ''}`
+    `${org.id} ${nameText(org.name)}${given === undefined ? " (the token's only one)" : ''}`
   )
-  const api = apis(org.id)
+  return org
+}
 
-  if (options.role) {
-    const member = await read('Role', `${result.user} as a member of organization ${org.id}`, () =>
-      api.getUser(me.id, options)
-    )
-    if (member === STOPPED) return result
-    row('Role', 'ok', oneLine(member.role || 'member'))
-  }
-
-  // 3. The GitHub integration: without it the agent cannot reach any repository.
-  const answer = await read('GitHub integration', `the integrations of organization ${org.id}`, () =>
-    api.getIntegrations(options)
-  )
-  if (answer === STOPPED) return result
-  const { integrations } = answer
-  const github = integrations.find(item => item.integration_type.toLowerCase() === 'github')
+/** 3. The GitHub integration: without it the agent cannot reach any repository. */
+async function readIntegration(
+  api: OrganizationApi,
+  org: Organization,
+  options: Options,
+  rows: Rows
+): Promise<boolean> {
+  const what = `the integrations of organization ${org.id}`
+  const answer = await rows.read('GitHub integration', what, () => api.getIntegrations(options))
+  if (!answer) return false
+  const github = answer.integrations.find(item => item.integration_type.toLowerCase() === 'github')
   if (!github?.active) {
-    row('GitHub integration', 'problem', github ? 'inactive' : 'not installed')
-    return stop(
-      `The GitHub integration of organization ${org.id} (${oneLine(org.name)}) is ${github ? 'inactive' : 'not installed'}: connect GitHub in Codegen's integrations settings (https://codegen.com/integrations), then run again.`
+    const state = github ? 'inactive' : 'not installed'
+    rows.stop(
+      'GitHub integration',
+      state,
+      `The GitHub integration of organization ${org.id} (${nameText(org.name)}) is ${state}: connect GitHub in Codegen's integrations settings (https://codegen.com/integrations), then run again.`
     )
+    return false
   }
-  row('GitHub integration', 'ok', 'active')
+  rows.add('GitHub integration', 'ok', 'active')
+  return true
+}
 
-  // 4. The repository, by id or by owner/name, among the organization's.
+/** 4. The repository, by id or by owner/name, among the organization's. */
+async function readRepository(
+  api: OrganizationApi,
+  org: Organization,
+  target: SetupTarget,
+  options: Options,
+  rows: Rows
+): Promise<void> {
   if (target.repoId === undefined && !target.repository) {
-    row('Repository', 'ok', 'none named (the run picks no repository)')
-    return result
+    rows.add('Repository', 'ok', 'none named (the run picks no repository)')
+    return
   }
   const wanted =
-    target.repoId !== undefined ? `repo-id ${target.repoId}` : `repository ${oneLine(target.repository)}`
-  const repo = await read('Repository', `the repositories of organization ${org.id}`, () =>
-    findRepository(api, target, options)
+    target.repoId !== undefined ? `repo-id ${target.repoId}` : `repository ${nameText(target.repository)}`
+  const what = `the repositories of organization ${org.id}`
+  const repo = await rows.read(
+    'Repository',
+    what,
+    async () => (await findRepository(api, target, options)) ?? null
   )
-  if (repo === STOPPED) return result
-  if (!repo) {
-    row('Repository', 'problem', `${wanted} not connected`)
-    return stop(
-      `The ${wanted} is not connected to Codegen organization ${org.id} (${oneLine(org.name)}): add it in Codegen's repository settings (the GitHub app must have access to it)${target.repoId === undefined ? ', or set repo-id' : ', or check repo-id'}.`
+  if (repo === undefined) return
+  if (repo === null) {
+    rows.stop(
+      'Repository',
+      `${wanted} not connected`,
+      `The ${wanted} is not connected to Codegen organization ${org.id} (${nameText(org.name)}): add it in Codegen's repository settings (the GitHub app must have access to it)${target.repoId === undefined ? ', or set repo-id' : ', or check repo-id'}.`
     )
+    return
   }
-  result.repoId = repo.id
-  row('Repository', 'ok', `${oneLine(repo.full_name)} (id ${repo.id})`)
-  return result
+  rows.result.repoId = repo.id
+  rows.add('Repository', 'ok', `${nameText(repo.full_name)} (id ${repo.id})`)
+}
+
+/**
+ * A step stopped by a 401, 403 or 404 before any run existed: the check's reads say why, in place
+ * of the bare status. Only on that failure: the happy path sends none of these requests.
+ */
+export async function diagnose(
+  report: RunReport,
+  apis: OrganizationApis,
+  target: SetupTarget,
+  options: CallOptions
+): Promise<RunReport> {
+  if (report.run || report.outcome !== 'error' || !isRefusalStatus(report.httpStatus)) return report
+  let inspection: Inspection
+  try {
+    inspection = await inspectSetup(apis, target, options)
+  } catch {
+    // The reads failed too: the service's own answer is all there is to say.
+    return report
+  }
+  if (!inspection.problem) return report
+  return {
+    ...report,
+    error: `${inspection.problem}\n(${report.error ?? `the service answered ${report.httpStatus}`})`
+  }
 }
 
 /** A refusal the reads explain (401, 403, 404), as opposed to a fault to report as it is. */

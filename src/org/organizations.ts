@@ -1,5 +1,7 @@
 import type { CallOptions, OrganizationApi } from '../api/client.js'
+import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { Organization, Repo } from '../api/types.js'
+import { LEGACY_COMMAND } from '../runner/commands.js'
 
 /** The service pages by 100 at most; 50 pages is far beyond any real account. */
 const PAGE_LIMIT = 100
@@ -47,20 +49,21 @@ export async function findRepository(
 
 /** `id name` lines of the first ten organizations, and how many more there are. */
 export function organizationList(organizations: Organization[]): string {
-  const lines = organizations.slice(0, SHOWN).map(org => `  ${org.id} ${oneLine(org.name)}`)
+  const lines = organizations.slice(0, SHOWN).map(org => `  ${org.id} ${nameText(org.name)}`)
   if (organizations.length > SHOWN) lines.push(`  ... and ${organizations.length - SHOWN} more`)
   return lines.join('\n')
 }
 
 /**
- * Service text in a one-line place (a console line, a table cell, a message): no line breaks or
- * control characters, no `##[` (the runner's legacy command prefix, read anywhere in a line), bounded.
+ * A name the service gave (an organization, a repository, a user) for a one-line place (a console
+ * line, a table cell, a message): no line breaks or control characters, no `##[` (the runner's
+ * legacy command prefix, read anywhere in a line: `#[` reads as plainly), bounded.
  */
-export function oneLine(text: string, max = 100): string {
+export function nameText(text: string, max = 100): string {
   const flat = text
     // eslint-disable-next-line no-control-regex -- stripping control characters is the point
     .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/##\[/g, '#[')
+    .replace(LEGACY_COMMAND, '#[')
     .trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
@@ -94,5 +97,33 @@ export function pickOrganization(organizations: Organization[], orgId: number): 
       organizations.length === 0
         ? `org-id ${orgId} is not among the token's organizations: the api-token belongs to no Codegen organization.`
         : `org-id ${orgId} is not among the token's organizations; set org-id to one of them:\n${organizationList(organizations)}`
+  }
+}
+
+/**
+ * The organization to act on when org-id is empty: the token's only one (said in a notice). Several
+ * or none is an error to fix before anything is created.
+ */
+export async function discoverOrganization(
+  apis: (orgId: number | undefined) => Pick<OrganizationApi, 'listOrganizations'>,
+  options: CallOptions,
+  notice: (message: string) => void
+): Promise<{ orgId: number } | { error: string; httpStatus?: number }> {
+  try {
+    const choice = chooseOrganization(await listOrganizations(apis(undefined), options))
+    if ('problem' in choice) return { error: choice.problem }
+    const { id, name } = choice.organization
+    notice(
+      `Using organization ${id} (${nameText(name)}), the token's only organization; set org-id to choose.`
+    )
+    return { orgId: id }
+  } catch (error) {
+    if (error instanceof ServiceError)
+      return {
+        error: `Could not find the organization to act on: ${error.message}`,
+        httpStatus: error.httpStatus
+      }
+    if (error instanceof DeadlineError || error instanceof CancelledError) return { error: error.message }
+    throw error
   }
 }

@@ -1,4 +1,4 @@
-import type { RunReport } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
 import { codeSpan, link, quoteBlock, tableCell, unmention } from './markdown.js'

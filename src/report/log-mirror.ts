@@ -1,16 +1,20 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { RunEvents } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { classifyStatus } from '../agent-run/status.js'
 import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
 import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
+import { passingWarnings, type FailurePolicy } from './failure.js'
+import type { Reporter } from './reporters.js'
 
 export interface MirrorOptions {
   toConsole: boolean
   /** Keep the entries for the summary's timeline. */
   keepEntries: boolean
   openLogFile: (runId: number) => LogFile
+  /** For the warnings of a step that passes (a paused run, an error fail-on lets pass). */
+  policy?: FailurePolicy
 }
 
 /**
@@ -22,8 +26,11 @@ export const KEPT_LAST_ENTRIES = 500
 /** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
 export const KEPT_FIELD_CHARS = 4_000
 
-/** Follows the run as it happens: the job log shows each entry, the log file gets all of them. */
-export class LogMirror implements RunEvents {
+/**
+ * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
+ * and the first and last ones are kept for the summary's timeline.
+ */
+export class LogMirror implements Reporter {
   private readonly first: LogEntry[] = []
   /** A ring of the last entries; `next` is where the next one goes once it is full. */
   private readonly last: LogEntry[] = []
@@ -50,9 +57,22 @@ export class LogMirror implements RunEvents {
     return this.file?.path ?? ''
   }
 
-  /** Ends the log file: past its cap, it says how many entries were left out. */
-  finish(): void {
+  /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
+  async finish(report: RunReport): Promise<void> {
     this.file?.close?.()
+    if (report.check) {
+      for (const row of report.check.inspection.rows)
+        this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`)
+      if (report.outcome === 'success') this.console.info('The set-up is ready: nothing was created.')
+      return
+    }
+    const status = report.status ? ` (status ${statusText(report.status)})` : ''
+    const where = this.logFile ? ` to ${this.logFile}` : ''
+    this.console.info(
+      `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
+    )
+    if (this.options.policy)
+      passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line))
   }
 
   started(run: AgentRun, mode: 'create' | 'resume'): void {
@@ -86,9 +106,7 @@ export class LogMirror implements RunEvents {
   }
 
   statusChanged(from: string | null, to: string | null): void {
-    const statusClass = classifyStatus(to)
-    const meaning = statusClass === 'working' ? 'working' : statusClass
-    this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${meaning})`)
+    this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${classifyStatus(to)})`)
   }
 
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {
@@ -97,8 +115,8 @@ export class LogMirror implements RunEvents {
     )
   }
 
-  /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
-  notice(message: string): void {
+  /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
+  warning(message: string): void {
     this.console.warning(trimmed(message, 2_000))
   }
 }

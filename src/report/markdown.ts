@@ -7,8 +7,9 @@
  * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
  *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
  *   escaped, never with escaped text inside Markdown code.
- * Mentions (`@user`, `@org/team`) from the service are broken with an invisible word joiner, so
- * agent text cannot notify people; they still read the same.
+ * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
+ * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
+ * other threads; they still read the same. Every function here runs in time linear in its input.
  */
 
 /** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
@@ -18,14 +19,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
-/** `@name` as text that no longer notifies `name` (an email address is left as it is). */
+/**
+ * `@name` as text that no longer notifies `name` (an email address is left as it is), and
+ * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
+ * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference.
+ */
 export function unmention(text: string): string {
-  return text.replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+  return text
+    .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+    .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
 }
 
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/
-/** What can mean something to GFM in the middle of a line (`$` is GitHub's math). */
-const INLINE_SPECIAL = /[\\`*_[\]|~!$]/
 
 /** The longest run of `char` in `text`. */
 function longestRun(text: string, char: string): number {
@@ -44,12 +49,16 @@ function longestRun(text: string, char: string): number {
  * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
  */
 export function htmlCode(text: string): string {
-  let out = ''
-  for (const c of text.replace(/\s+/g, ' ')) {
-    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
-    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
-  }
-  return `<code>${out}</code>`
+  return `<code>${inlineLiteral(text)}</code>`
+}
+
+/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
+const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g
+const LITERAL: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' }
+
+/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
+function inlineLiteral(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`)
 }
 
 /** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
@@ -84,12 +93,7 @@ export function htmlInline(text: string): string {
  * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
  */
 export function plainInline(text: string): string {
-  let out = ''
-  for (const c of text.replace(/\s+/g, ' ')) {
-    if (c === '&' || c === '<' || c === '>') out += escapeHtml(c)
-    else out += INLINE_SPECIAL.test(c) ? `\\${c}` : c
-  }
-  return unmention(out)
+  return unmention(inlineLiteral(text))
 }
 
 /**
@@ -117,13 +121,15 @@ export function link(text: string, url: unknown): string {
 
 /**
  * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
- * of exactly n), mapping the code and the rest apart. A run without its match is plain text.
+ * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
+ * line's runs are listed once, by length, so looking for a match never rescans the line.
  */
 function mapCodeSpans(
   line: string,
   code: (content: string) => string,
   plain: (text: string) => string
 ): string {
+  const findRun = runFinder(line)
   let out = ''
   let start = 0
   let i = 0
@@ -139,34 +145,43 @@ function mapCodeSpans(
     }
     let run = 1
     while (line[i + run] === '`') run++
-    const close = findRun(line, i + run, run)
+    const close = findRun(i + run, run)
     if (close < 0) {
       i += run
       continue
     }
     out += plain(line.slice(start, i))
     let content = line.slice(i + run, close)
-    if (/^ .*[^ ].* $/.test(content)) content = content.slice(1, -1)
+    // CommonMark strips one space each side when both are there and the content is not all spaces.
+    if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
+      content = content.slice(1, -1)
     out += code(content)
     i = start = close + run
   }
   return out + plain(line.slice(start))
 }
 
-/** Index of the next run of exactly `length` backticks at or after `from`, or -1. */
-function findRun(line: string, from: number, length: number): number {
-  let i = from
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      i++
-      continue
-    }
-    let run = 1
-    while (line[i + run] === '`') run++
-    if (run === length) return i
-    i += run
+/**
+ * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
+ * never decreases: every run of the line is listed once, and each length's list is walked once.
+ */
+function runFinder(line: string): (from: number, length: number) => number {
+  const byLength = new Map<number, { starts: number[]; next: number }>()
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] !== '`') continue
+    let length = 1
+    while (line[i + length] === '`') length++
+    const runs = byLength.get(length) ?? { starts: [], next: 0 }
+    runs.starts.push(i)
+    byLength.set(length, runs)
+    i += length - 1
   }
-  return -1
+  return (from, length) => {
+    const runs = byLength.get(length)
+    if (!runs) return -1
+    while (runs.next < runs.starts.length && (runs.starts[runs.next] as number) < from) runs.next++
+    return runs.starts[runs.next] ?? -1
+  }
 }
 
 /**
@@ -175,33 +190,25 @@ function findRun(line: string, from: number, length: number): number {
  * (an image shows as a link with its text, an empty link label shows literally).
  */
 function markdownText(text: string): string {
-  let out = ''
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string
-    const next = text[i + 1] ?? ''
-    if (c === '\\' && ASCII_PUNCTUATION.test(next)) {
-      // An escaped character stays escaped; `\<` and `\&` become references, which show the same
-      // and stay text even where a GFM autolink literal takes the backslash into its address.
-      out += next === '<' ? '&lt;' : next === '&' ? '&amp;' : c + next
-      i++
-    } else if (c === '<') out += '&lt;'
-    else if (c === '&') out += '&amp;'
-    else if (c === '`') out += '\\`'
-    else if (c === '~' && tildeRun(text, i) >= 3) out += '\\~'
-    else if (c === '!' && next === '[') out += '\\!'
-    else if (c === '[' && /^\[[\s\u200b-\u200d\u2060\ufeff]*\]/.test(text.slice(i, i + 40))) out += '\\['
-    else out += c
-  }
-  return unmention(out)
+  return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape))
 }
 
-/** Length of the run of tildes around `index` (a run of three opens a fence). */
-function tildeRun(text: string, index: number): number {
-  let start = index
-  let end = index
-  while (text[start - 1] === '~') start--
-  while (text[end] === '~') end++
-  return end - start
+/**
+ * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
+ * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
+ * `[` that opens an empty link label.
+ */
+const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g
+
+function markdownEscape(match: string): string {
+  // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+  // and stay text even where a GFM autolink literal takes the backslash into its address.
+  if (match.length === 2 && match[0] === '\\')
+    return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match
+  if (match === '<') return '&lt;'
+  if (match === '&') return '&amp;'
+  if (match[0] === '~') return '\\~'.repeat(match.length)
+  return `\\${match}`
 }
 
 /** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
@@ -213,7 +220,8 @@ function markdownLine(line: string): string {
   return mapCodeSpans(line, htmlCode, markdownText)
 }
 
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/
+// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/
 
 /**
  * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):

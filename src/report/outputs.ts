@@ -1,4 +1,4 @@
-import type { RunReport } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [
@@ -21,23 +21,21 @@ export const OUTPUT_NAMES = [
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 
-/** The organization, repository and token user as the step resolved them ('' where it did not). */
-export interface ResolvedSetup {
-  orgId?: number
-  repoId?: number
-  user?: string
-}
-
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
  * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ * `task: check` sets only outcome, org-id, repo-id and user.
  */
-export function actionOutputs(
-  report: RunReport,
-  logFile: string,
-  trigger = '',
-  resolved: ResolvedSetup = {}
-): Record<OutputName, string> {
+export function actionOutputs(report: RunReport, logFile: string): Record<OutputName, string> {
+  const setup = {
+    'org-id': report.orgId === undefined ? '' : String(report.orgId),
+    'repo-id': report.repoId === undefined ? '' : String(report.repoId),
+    user: report.user ?? ''
+  }
+  if (report.check) {
+    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
+    return { ...blank, outcome: report.outcome, ...setup }
+  }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
   return {
@@ -51,18 +49,8 @@ export function actionOutputs(
     'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
     'log-count': String(report.entriesSeen),
     'log-file': logFile,
-    trigger,
-    ...setupOutputs({ ...resolved, repoId: resolved.repoId ?? report.repoId }),
-    // Set by the check run's writer once it has written one.
-    'check-run-id': ''
-  }
-}
-
-/** The org-id, repo-id and user outputs alone (task: check sets only these and outcome). */
-export function setupOutputs(resolved: ResolvedSetup): Record<'org-id' | 'repo-id' | 'user', string> {
-  return {
-    'org-id': resolved.orgId === undefined ? '' : String(resolved.orgId),
-    'repo-id': resolved.repoId === undefined ? '' : String(resolved.repoId),
-    user: resolved.user ?? ''
+    trigger: report.trigger ?? '',
+    ...setup,
+    'check-run-id': report.checkRunId === undefined ? '' : String(report.checkRunId)
   }
 }

@@ -1,5 +1,5 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
-import type { RunReport } from '../agent-run/agent-run.js'
+import type { RunReport } from '../model.js'
 import {
   count,
   entryGist,

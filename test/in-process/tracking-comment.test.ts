@@ -1,7 +1,7 @@
 import { OctokitGitHubApi } from '../../src/github/api.js'
 import { TrackingComment } from '../../src/github/tracking-comment.js'
 import { readMarker, markerSignature, verifyMarker } from '../../src/github/tracking.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 
@@ -125,7 +125,7 @@ test('progress edits are throttled to one per interval, and the latest state is 
   for (let n = 0; n < 10; n++) comment.newEntries([entry(n)])
   comment.statusChanged('ACTIVE', 'RUNNING')
   comment.heartbeat()
-  comment.notice()
+  comment.warning()
   // Twelve changes, one edit, five seconds after the last write.
   await until(() => writes().length === 3)
   expect(clock.sleeps.at(-1)).toBe(5_000)

@@ -13,6 +13,9 @@ export interface Moment {
   result?: string
 }
 
+/** Far more requests than any scripted run needs. */
+const MAX_CALLS = 2_000
+
 /**
  * An in-memory Agent Run service for unit tests of the watcher's logic (the HTTP client and the
  * whole action are tested against the emulator over real HTTP instead).
@@ -68,6 +71,9 @@ export class FakeApi implements AgentRunApi {
 
   async getLogs(runId: number, path: LogPath, skip: number, limit: number): Promise<LogPage> {
     this.calls.push(`logs:${path}:${skip}`)
+    // A watcher that never stops reading (a cursor that does not move) fails here, not by exhausting memory.
+    if (this.calls.length > MAX_CALLS)
+      throw new Error(`more than ${MAX_CALLS} requests: the watcher does not stop`)
     if (runId !== this.runId || !this.logPaths.includes(path))
       throw new ServiceError('Not found (404)', 404, false)
     const { status, logs, result } = this.state()

@@ -1,4 +1,4 @@
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { CHECK_SUMMARY_LIMIT_CHARS, renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'

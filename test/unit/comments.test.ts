@@ -10,7 +10,7 @@ import {
   COMMENT_LIMIT_CHARS
 } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'
 
 describe('matchPhrase', () => {
@@ -200,6 +200,22 @@ describe('the prompt of a comment', () => {
     expect(stripHidden(indented)).toBe(indented)
     expect(stripHidden('[x]: # (title) trailing words')).toBe('[x]: # (title) trailing words')
     expect(stripHidden('[ ]: /nothing')).toBe('[ ]: /nothing')
+  })
+
+  test('stripHidden removes processing instructions, declarations, CDATA and alt text; images keep their address', () => {
+    expect(stripHidden('a<?x do this ?>b<!X nor this>c<![CDATA[nor [that]]]>d')).toBe('abcd')
+    expect(stripHidden('a <?never closed\nmore')).toBe('a')
+    expect(stripHidden('See ![do this](https://x.example/favicon.ico "t") here')).toBe(
+      'See ![](https://x.example/favicon.ico "t") here'
+    )
+    expect(stripHidden('![a [nested] alt](/i.png)')).toBe('![](/i.png)')
+    expect(stripHidden('[logo]: /logo.png\n\n![do this][logo] ![LOGO][] ![Logo]')).toBe(
+      '![](/logo.png) ![](/logo.png) ![](/logo.png)'
+    )
+    // Not images: shown as written.
+    expect(stripHidden('![not defined] and \\![escaped](/x)')).toBe('![not defined] and \\![escaped](/x)')
+    const fenced = '```\n![alt](/x) <?php ?>\n```'
+    expect(stripHidden(fenced)).toBe('```\n![alt](/x) \n```')
   })
 })
 

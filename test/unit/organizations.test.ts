@@ -2,14 +2,14 @@ import type { OrganizationApi } from '../../src/api/client.js'
 import { ServiceError } from '../../src/api/errors.js'
 import type { Organization, Page, Repo } from '../../src/api/types.js'
 import { inspectSetup } from '../../src/org/inspect.js'
-import { checkSetup } from '../../src/org/tasks.js'
+import { inspectAll } from '../../src/org/check.js'
 import {
   chooseOrganization,
-  oneLine,
+  nameText,
   organizationList,
   pickOrganization
 } from '../../src/org/organizations.js'
-import { renderCheckSummary } from '../../src/org/check-summary.js'
+import { renderCheckSummary } from '../../src/report/check-summary.js'
 
 const org = (id: number, name = `Org ${id}`): Organization => ({ id, name })
 
@@ -82,8 +82,8 @@ describe('organizations', () => {
   })
 
   test("service names stay on one line, bounded, without the runner's command prefixes", () => {
-    expect(oneLine('Evil\r\n::error::x ##[warning]y\u0085z')).toBe('Evil ::error::x #[warning]y z')
-    expect(oneLine('x'.repeat(500))).toHaveLength(100)
+    expect(nameText('Evil\r\n::error::x ##[warning]y\u0085z')).toBe('Evil ::error::x #[warning]y z')
+    expect(nameText('x'.repeat(500))).toHaveLength(100)
   })
 })
 
@@ -141,7 +141,7 @@ describe('inspectSetup', () => {
         )
       }
     })
-    const { inspection, error } = await checkSetup(broken, { repository: 'octo-org/octo-repo' }, {})
+    const { inspection, error } = await inspectAll(broken, { repository: 'octo-org/octo-repo' }, {})
     expect(error).toBe(
       'The check could not finish: Could not read the integrations after 6 attempts: service error 502'
     )

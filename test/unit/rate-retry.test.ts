@@ -104,6 +104,11 @@ describe('service errors', () => {
       serviceMessage('{"detail":[{"loc":["body","prompt"],"msg":"Field required","type":"missing"}]}')
     ).toBe('prompt: Field required')
     expect(serviceMessage('Internal Server Error')).toBe('Internal Server Error')
+    expect(serviceMessage(`<html${'<'.repeat(300_000)}`)).toMatch(/^<html<+$/)
+    expect(serviceMessage('<html><title>502 Bad Gateway</title><body><h1>x</h1></body></html>')).toBe(
+      '502 Bad Gateway'
+    )
+    expect(serviceMessage('{"detail":[{"loc":["body",["deep"]],"msg":{"a":1}}]}')).toBe('[…]: {…}')
     expect(serviceMessage('<html>Bad gateway</html>')).toBe('Bad gateway')
     expect(
       serviceMessage(

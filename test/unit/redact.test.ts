@@ -1,4 +1,4 @@
-import { base64Forms, redactDeep, redactText } from '../../src/redact.js'
+import { base64Forms, DEEPER_CUT, MAX_DEPTH, redactDeep, redactText } from '../../src/redact.js'
 
 /** Every form of a secret the service's text could carry is redacted, wherever it sits. */
 
@@ -82,8 +82,40 @@ describe('redactDeep', () => {
     })
   })
 
-  test('no secrets: the value as it is', () => {
-    const value = { a: 'b' }
-    expect(redactDeep(value, [])).toBe(value)
+  test('no secrets: the value as it was', () => {
+    const value = { a: 'b', list: [1, { c: null }] }
+    expect(redactDeep(value, [])).toEqual(value)
+  })
+
+  test('inherited names are not collisions; only keys redaction made equal are renamed', () => {
+    const value = JSON.parse(
+      `{"constructor":1,"toString":2,"valueOf":3,"__proto__":4,"*** (2)":5,"${TOKEN}":6,"${TOKEN.toUpperCase()}":7,"***":8}`
+    )
+    const out = redactDeep(value, secrets)
+    expect(Object.keys(out)).toEqual([
+      'constructor',
+      'toString',
+      'valueOf',
+      '__proto__',
+      '*** (2)',
+      '*** (3)',
+      '*** (4)',
+      '***'
+    ])
+    expect(Object.values(out)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+  })
+
+  test(`nesting deeper than ${MAX_DEPTH} levels is cut, never a stack overflow`, () => {
+    let deep: unknown = `Bearer ${TOKEN}`
+    for (let n = 0; n < 100_000; n++) deep = n % 2 ? { [TOKEN]: deep } : [deep]
+    const out = redactDeep({ run: { extra: deep } }, secrets)
+    const text = JSON.stringify(out)
+    expect(text).toContain(JSON.stringify(DEEPER_CUT))
+    expect(text).not.toContain(TOKEN)
+    let depth = 0
+    for (let node: unknown = out; node && typeof node === 'object'; depth++)
+      node = Object.values(node as object)[0]
+    expect(depth).toBe(MAX_DEPTH)
   })
 })

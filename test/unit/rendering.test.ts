@@ -255,3 +255,20 @@ test('serviceMarkdown writes fences longer than any backtick run in their code',
   expect(serviceMarkdown('  ~~~ js\n  x < y\n  ~~~')).toBe('  ```js\n  x < y\n  ```')
   expect(serviceMarkdown('`a<b` & <i>')).toBe('<code>a&lt;b</code> &amp; &lt;i>')
 })
+
+test('cross-references in service text read the same but are not references; our pull request links stay live', () => {
+  const text = 'Fixed like torvalds/linux#1, octo.js#22, owner/repo\\#3 and #4 here; see ~~~ and ``` too.'
+  const html = renderMarkdown(quoteBlock(text))
+  const shown = visibleText(html)
+  expect(shown.replace(WJ, '')).toBe(
+    'Fixed like torvalds/linux#1, octo.js#22, owner/repo#3 and #4 here; see ~~~ and ``` too.'
+  )
+  // GitHub's autolinker needs `#` right before the digits: a word joiner sits between them.
+  expect(shown).toMatch(/linux#\u20601, octo\.js#\u206022, owner\/repo#\u20603 and #4/)
+  const comment = renderTrackingComment({
+    ...trackingState(scenarios.success!, true),
+    instruction: 'see torvalds/linux#1'
+  })
+  expect(comment).toContain('torvalds/linux#\u20601')
+  expect(comment).toContain('](https://github.com/o/r/pull/7)')
+})

@@ -1,5 +1,5 @@
 import type { LogEntry, PullRequest } from '../../src/api/types.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
 import { entryTime, formatDuration } from '../../src/report/entry-text.js'
 import { quoteBlock, link } from '../../src/report/markdown.js'

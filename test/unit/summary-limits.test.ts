@@ -1,6 +1,6 @@
 import { serviceMessage } from '../../src/api/errors.js'
 import type { LogEntry, PullRequest } from '../../src/api/types.js'
-import type { RunReport } from '../../src/agent-run/agent-run.js'
+import type { RunReport } from '../../src/model.js'
 import { entryHeadline } from '../../src/report/console-text.js'
 import { oneLine, trimmed } from '../../src/report/entry-text.js'
 import { LogMirror } from '../../src/report/log-mirror.js'
@@ -244,7 +244,7 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
     mirror.started({ id: 41, organization_id: 1, status: 'ACTIVE', web_url: `https://x/${flood}` }, 'create')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^Agent run 41 created: https:\/\/x\/(x|€){489}… \(status ACTIVE\)$/)
-    mirror.notice(`Unknown run status "${flood}": treating it as still working.`)
+    mirror.warning(`Unknown run status "${flood}": treating it as still working.`)
     expect(lines[1]).toMatch(/^Unknown run status "(x|€){1980}\n… \(2095204 more characters\)$/)
   })
 

@@ -1,19 +1,25 @@
 import type { LogEntry } from '../../src/api/types.js'
-import { runAgent, type RunEvents, type RunPlan } from '../../src/agent-run/agent-run.js'
+import { followRun } from '../../src/agent-run/follow.js'
+import { startRun, type ServiceApis, type StartedRun } from '../../src/agent-run/start.js'
+import { ServiceError } from '../../src/api/errors.js'
 import { LogReader } from '../../src/agent-run/log-reader.js'
 import {
+  advance,
   decide,
   heartbeatDue,
-  provesRestart,
-  RunWatcher,
-  type WatchEvents,
+  initialState,
+  sees,
+  settle,
+  type ResumeGuard,
   type WatchPlan,
   type WatchState
-} from '../../src/agent-run/watcher.js'
+} from '../../src/agent-run/watch-step.js'
+import { RunWatcher } from '../../src/agent-run/watcher.js'
+import type { RunEvents, RunPlan, RunReport } from '../../src/model.js'
 import { FakeApi, type Moment } from '../support/fake-api.js'
 import { FakeClock } from '../support/fake-clock.js'
 
-class Recorder implements WatchEvents {
+class Recorder implements Omit<RunEvents, 'started'> {
   readonly lines: string[] = []
   readonly entries: LogEntry[] = []
   newEntries(entries: LogEntry[], firstIndex: number): void {
@@ -26,23 +32,40 @@ class Recorder implements WatchEvents {
   heartbeat(elapsedMs: number, status: string | null, seen: number): void {
     this.lines.push(`heartbeat ${elapsedMs} ${status} ${seen}`)
   }
-  notice(message: string): void {
-    this.lines.push(`notice ${message}`)
+  warning(message: string): void {
+    this.lines.push(`warning ${message}`)
   }
 }
 
-function setUp(moments: Moment[], plan: Partial<WatchPlan> = {}) {
+/** A plan's fields for a run resumed just now (not yet seen restarted). */
+interface Resumed {
+  earlierEntries?: number
+  initialStatus?: string | null
+  resumedAt?: number
+  earlierResult?: string | null
+  resumeGraceMs?: number
+  deadline?: number
+  pollIntervalMs?: number
+}
+
+function setUp(moments: Moment[], given: Resumed = {}) {
+  const { resumedAt, earlierResult, ...plan } = given
+  const guard: ResumeGuard =
+    resumedAt === undefined
+      ? { restarted: true }
+      : { restarted: false, resumedAt, ...('earlierResult' in given ? { earlierResult } : {}) }
   const clock = new FakeClock()
   const api = new FakeApi(clock, moments)
   const events = new Recorder()
-  const logs = new LogReader(api, api.runId, message => events.notice(message))
+  const logs = new LogReader(api, api.runId, message => events.warning(message))
   const watcher = new RunWatcher(api, logs, clock, events)
   const fullPlan: WatchPlan = {
     runId: api.runId,
     deadline: clock.now() + 60 * 60_000,
     pollIntervalMs: 5_000,
-    skipEntries: 0,
+    earlierEntries: 0,
     initialStatus: 'ACTIVE',
+    guard,
     ...plan
   }
   return { clock, api, events, watch: () => watcher.watch(fullPlan) }
@@ -110,8 +133,8 @@ describe('RunWatcher', () => {
     api.pace = { gapMs: 1_026, congested: false }
     await watch()
     expect(clock.sleeps).toEqual([1_026, 1_026, 1_026, 1_026])
-    expect(events.lines.filter(line => line.startsWith('notice'))).toEqual([
-      "notice poll-interval 0.05 s is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every 1.0 s."
+    expect(events.lines.filter(line => line.startsWith('warning'))).toEqual([
+      "warning poll-interval 0.05 s is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every 1.0 s."
     ])
   })
 
@@ -164,7 +187,7 @@ describe('RunWatcher', () => {
     none.api.logPaths = []
     const result = await none.watch()
     expect(result).toMatchObject({ ending: 'ended', status: 'FAILED', entriesSeen: 0 })
-    expect(none.events.lines.some(line => line.startsWith('notice The run log is unavailable'))).toBe(true)
+    expect(none.events.lines.some(line => line.startsWith('warning The run log is unavailable'))).toBe(true)
   })
 
   test('times out at the deadline, never past it', async () => {
@@ -193,8 +216,8 @@ describe('RunWatcher', () => {
 
   describe('after a resume', () => {
     /** A run resumed just now that still shows its earlier ending, COMPLETE with result 'result'. */
-    const afterResume: Partial<WatchPlan> = {
-      skipEntries: 3,
+    const afterResume: Resumed = {
+      earlierEntries: 3,
       initialStatus: 'COMPLETE',
       resumedAt: new FakeClock().now(),
       earlierResult: 'result'
@@ -207,7 +230,7 @@ describe('RunWatcher', () => {
           { at: 25_000, entries: 2 },
           { at: 40_000, status: 'COMPLETE' }
         ],
-        { skipEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
+        { earlierEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
       )
       const start = clock.now()
       const result = await watch()
@@ -222,7 +245,7 @@ describe('RunWatcher', () => {
           { at: 0, status: 'COMPLETE', entries: 3 },
           { at: 11_000, entries: 1 }
         ],
-        { skipEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
+        { earlierEntries: 3, initialStatus: 'COMPLETE', resumedAt: new FakeClock().now() }
       )
       const start = clock.now()
       expect((await watch()).entriesSeen).toBe(1)
@@ -231,7 +254,7 @@ describe('RunWatcher', () => {
 
     test('an earlier ending that lasts past the grace period ends the wait, flagged as no restart', async () => {
       const { watch, clock } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
-        skipEntries: 3,
+        earlierEntries: 3,
         initialStatus: 'COMPLETE',
         resumedAt: new FakeClock().now(),
         resumeGraceMs: 30_000,
@@ -305,15 +328,15 @@ describe('RunWatcher', () => {
   })
 })
 
-describe('runAgent after a resume', () => {
+describe('startRun and followRun after a resume', () => {
   const plan = (overrides: Partial<RunPlan> = {}): RunPlan => ({
     prompt: 'And the changelog',
     images: [],
     resumeRunId: 7,
+    orgId: 1,
     metadata: {},
     origin: {},
     wait: true,
-    timeoutMs: 10 * 60_000,
     pollIntervalMs: 5_000,
     ...overrides
   })
@@ -325,12 +348,25 @@ describe('runAgent after a resume', () => {
   async function resume(
     moments: Moment[],
     overrides: Partial<RunPlan> = {},
-    pageDrift: FakeApi['pageDrift'] = {}
-  ) {
+    pageDrift: FakeApi['pageDrift'] = {},
+    timeoutMs = 10 * 60_000
+  ): Promise<RunReport> {
     const clock = new FakeClock()
     const api = new FakeApi(clock, moments)
     api.pageDrift = pageDrift
-    return runAgent(plan(overrides), { api, clock, events, random: () => 0 })
+    const deadline = clock.now() + timeoutMs
+    const apis = (() => api) as unknown as ServiceApis
+    const warning = (message: string): void => events.warning(message)
+    const started = await startRun(plan(overrides), {
+      apis,
+      clock,
+      deadline,
+      random: () => 0,
+      warning,
+      notice: warning
+    })
+    if (started.kind === 'not-started') return started.report
+    return followRun(started, plan(overrides), { clock, deadline, events })
   }
 
   test('never reports the earlier result as the follow-up: no restart is an error', async () => {
@@ -370,7 +406,7 @@ describe('runAgent after a resume', () => {
   })
 
   test('a timeout before the run restarts reports no result either', async () => {
-    const report = await resume([{ ...ENDED, status: 'FAILED' }], { timeoutMs: 12_000 })
+    const report = await resume([{ ...ENDED, status: 'FAILED' }], {}, {}, 12_000)
     expect(report.outcome).toBe('timeout')
     expect(report.run?.result).toBeNull()
   })
@@ -390,7 +426,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
   const state = (fields: Partial<WatchState>): WatchState => ({
     status: 'ACTIVE',
     cursor: 0,
-    restarted: true,
+    guard: { restarted: true },
     endSeen: 'no',
     lastRead: { kind: 'page', more: false, hadStatus: true },
     lookAt: 0,
@@ -433,24 +469,146 @@ describe('decide: what the watcher does after each read (pure)', () => {
   })
 
   test('a resumed run still showing its earlier ending: waits out the grace, looks at the run once, gives up', () => {
-    const stale = state({ status: 'COMPLETE', restarted: false })
+    const stale = state({ status: 'COMPLETE', guard: { restarted: false } })
     expect(decide(stale, false, true)).toEqual({ kind: 'wait' })
     expect(decide(stale, true, true)).toEqual({ kind: 'read-run' })
     expect(decide({ ...stale, lastRead: { kind: 'run' } }, true, true)).toEqual({ kind: 'stop' })
   })
 
-  test('what proves a restart: a working status, or another kind of ending', () => {
-    expect(provesRestart('COMPLETE', 'ACTIVE')).toBe(true)
-    expect(provesRestart('COMPLETE', 'FAILED')).toBe(true)
-    expect(provesRestart('COMPLETE', 'completed')).toBe(false)
-    expect(provesRestart('COMPLETE', null)).toBe(false)
-    expect(provesRestart(null, 'COMPLETE')).toBe(false)
+  test('what proves a restart: a working status, another kind of ending, new entries, a new result', () => {
+    const waiting: ResumeGuard = { restarted: false, resumedAt: 0, earlierResult: 'old' }
+    const restarted = (seen: Parameters<typeof sees>[1]): boolean => sees(waiting, seen).restarted
+    expect(restarted({ before: 'COMPLETE', status: 'ACTIVE' })).toBe(true)
+    expect(restarted({ before: 'COMPLETE', status: 'FAILED' })).toBe(true)
+    expect(restarted({ before: 'COMPLETE', status: 'completed' })).toBe(false)
+    expect(restarted({ before: 'COMPLETE', status: null })).toBe(false)
+    expect(restarted({ before: null, status: 'COMPLETE' })).toBe(false)
+    expect(restarted({ before: 'COMPLETE', entries: 1 })).toBe(true)
+    expect(restarted({ before: 'COMPLETE', result: 'new' })).toBe(true)
+    expect(restarted({ before: 'COMPLETE', result: 'old' })).toBe(false)
+    // An unknown earlier result proves nothing; a restart once seen stays seen.
+    expect(sees({ restarted: false }, { before: 'COMPLETE', result: 'new' }).restarted).toBe(false)
+    expect(sees({ restarted: true }, { before: 'COMPLETE', status: 'COMPLETE' }).restarted).toBe(true)
+  })
+
+  test('advance: a page of entries moves the cursor, says them, and proves a restart', () => {
+    const plan: WatchPlan = {
+      runId: 7,
+      deadline: 0,
+      pollIntervalMs: 5_000,
+      earlierEntries: 3,
+      initialStatus: 'COMPLETE',
+      guard: { restarted: false, resumedAt: 0 }
+    }
+    const before = initialState(plan, 0)
+    const entry = { agent_run_id: 7, message_type: 'FINAL_ANSWER' }
+    const page = { logs: [entry], status: 'COMPLETE', totalLogs: 4, result: null, full: false }
+    const next = advance(before, { kind: 'page', page }, { now: 9, graceEndsAt: 30_000, logsAvailable: true })
+    expect(next.said).toEqual([{ kind: 'entries', entries: [entry], firstIndex: 3 }])
+    expect(next.state).toMatchObject({
+      cursor: 4,
+      guard: { restarted: true },
+      finalAnswerAt: 9,
+      endSeen: 'with-log'
+    })
+    expect(next.step).toEqual({ kind: 'stop' })
+    // The state it came from is left as it was.
+    expect(before).toMatchObject({ cursor: 3, guard: { restarted: false }, endSeen: 'no' })
+  })
+
+  test('advance: an unknown status is said once, as a warning', () => {
+    const plan: WatchPlan = {
+      runId: 7,
+      deadline: 0,
+      pollIntervalMs: 5_000,
+      earlierEntries: 0,
+      initialStatus: 'ACTIVE',
+      guard: { restarted: true }
+    }
+    const context = { now: 0, graceEndsAt: 0, logsAvailable: false }
+    const run = { id: 7, organization_id: 1, status: 'WARMING_UP' }
+    const first = advance(initialState(plan, 0), { kind: 'run', run }, context)
+    expect(first.said).toEqual([
+      { kind: 'status', from: 'ACTIVE', to: 'WARMING_UP' },
+      { kind: 'warning', message: 'Unknown run status "WARMING_UP": treating it as still working.' }
+    ])
+    expect(advance(first.state, { kind: 'run', run }, context).said).toEqual([])
+  })
+
+  test('settle: an ended watch keeps the ending it saw, on a copy of the run', () => {
+    const plan: WatchPlan = {
+      runId: 7,
+      deadline: 0,
+      pollIntervalMs: 5_000,
+      earlierEntries: 0,
+      initialStatus: 'COMPLETE',
+      guard: { restarted: true }
+    }
+    const run = { id: 7, organization_id: 1, status: 'ACTIVE' }
+    const result = settle(initialState(plan, 0), 'ended', run, 0)
+    expect(result.run?.status).toBe('COMPLETE')
+    expect(run.status).toBe('ACTIVE')
+    expect(settle(initialState(plan, 0), 'timeout', run, 0).status).toBe('ACTIVE')
   })
 
   test('a heartbeat a minute after the last progress, then each minute', () => {
     const quiet = state({ lastProgressAt: 0, lastHeartbeatAt: 0 })
-    expect(heartbeatDue(quiet, 59_999, 60_000)).toBe(false)
-    expect(heartbeatDue(quiet, 60_000, 60_000)).toBe(true)
-    expect(heartbeatDue({ ...quiet, lastHeartbeatAt: 60_000 }, 100_000, 60_000)).toBe(false)
+    expect(heartbeatDue(quiet, 59_999)).toBe(false)
+    expect(heartbeatDue(quiet, 60_000)).toBe(true)
+    expect(heartbeatDue({ ...quiet, lastHeartbeatAt: 60_000 }, 100_000)).toBe(false)
+  })
+})
+
+describe('followRun when following fails', () => {
+  /** A new run 7 that writes two entries, then a log read that fails with `error`. */
+  async function failing(error: Error): Promise<RunReport> {
+    const clock = new FakeClock()
+    const api = new FakeApi(clock, [{ at: 0, status: 'ACTIVE', entries: 2 }])
+    const read = api.getLogs.bind(api)
+    let reads = 0
+    api.getLogs = async (...args) => {
+      if (++reads > 1) throw error
+      return read(...args)
+    }
+    const events = new Recorder()
+    const run = await api.getRun(api.runId)
+    const started: StartedRun = {
+      kind: 'started',
+      run,
+      api,
+      logs: new LogReader(api, run.id, message => events.warning(message)),
+      earlierEntries: 0,
+      guard: { restarted: true },
+      base: { mode: 'create', startedAt: clock.now() }
+    }
+    const plan: RunPlan = {
+      prompt: 'go',
+      images: [],
+      metadata: {},
+      origin: {},
+      wait: true,
+      pollIntervalMs: 5_000
+    }
+    const listener = Object.assign(events, { started: () => undefined })
+    return followRun(started, plan, { clock, deadline: clock.now() + 60_000, events: listener })
+  }
+
+  test('a service error still reports the run as last seen, with the entries mirrored', async () => {
+    const report = await failing(new ServiceError('service error 500', 500, true))
+    expect(report).toMatchObject({
+      outcome: 'error',
+      error: 'service error 500',
+      status: 'ACTIVE',
+      entriesSeen: 2
+    })
+    expect(report.run).toMatchObject({ id: 7, status: 'ACTIVE' })
+  })
+
+  test('an unexpected error ends as a report too, its message only', async () => {
+    const report = await failing(new TypeError('boom'))
+    expect(report).toMatchObject({
+      outcome: 'error',
+      error: 'Unexpected error while following the run: boom'
+    })
   })
 })

@@ -96,6 +96,58 @@ test('the checks catch what they are for', async () => {
   expect(Object.keys(steps[0]?.with ?? {}).filter(key => !ACTION_INPUTS.has(key))).toEqual(['promt'])
 })
 
+/** Where each comment-like event keeps its author's association with the repository. */
+const ASSOCIATION_OF: Record<string, string> = {
+  issue_comment: 'github.event.comment.author_association',
+  issues: 'github.event.issue.author_association',
+  pull_request_review_comment: 'github.event.comment.author_association',
+  pull_request_review: 'github.event.review.author_association'
+}
+
+/**
+ * A job triggered by comments, issues or reviews must filter on its author's association in its
+ * job-level `if:`: a stranger's request would otherwise replace a maintainer's pending job in the
+ * job's concurrency group (GitHub keeps one pending job per group), and then be skipped.
+ */
+function missingAssociationFilters(block: Block): string[] {
+  const workflow = parseDocument(block.yaml).toJS() as {
+    on?: unknown
+    jobs?: Record<string, { if?: unknown }>
+  } | null
+  if (!workflow || typeof workflow !== 'object' || !('on' in workflow)) return []
+  const on = workflow.on
+  const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on ?? {})
+  // `issues` counts only where it carries text (opened); labels and assignments need triage access.
+  const textEvents = (events as string[]).filter(event => event in ASSOCIATION_OF)
+  const missing: string[] = []
+  for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
+    const condition = typeof job?.if === 'string' ? job.if : ''
+    for (const event of textEvents) {
+      const association = ASSOCIATION_OF[event] as string
+      const filtered =
+        condition.includes(association) && /fromJSON\('\["OWNER","MEMBER","COLLABORATOR"\]'\)/.test(condition)
+      if (!filtered) missing.push(`${block.name} job ${name}: ${event} without ${association}`)
+    }
+  }
+  return missing
+}
+
+test('every recipe triggered by comments, issues or reviews filters on the author association', () => {
+  const triggered = blocks.filter(block =>
+    /^\s*(issue_comment|issues|pull_request_review(_comment)?)\b/m.test(block.yaml)
+  )
+  expect(triggered.length).toBeGreaterThanOrEqual(2)
+  expect(blocks.flatMap(missingAssociationFilters)).toEqual([])
+  // The check fails on a recipe without the filter.
+  const unfiltered = {
+    name: 'unfiltered',
+    yaml: "on:\n  issue_comment: { types: [created] }\njobs:\n  a:\n    if: contains(github.event.comment.body, '/codegen')\n    runs-on: ubuntu-latest\n    steps: [{ run: echo }]\n"
+  }
+  expect(missingAssociationFilters(unfiltered)).toEqual([
+    'unfiltered job a: issue_comment without github.event.comment.author_association'
+  ])
+})
+
 test('dependabot.yml updates the npm packages and the workflows’ actions every week, grouped', () => {
   const document = parseDocument(read('.github/dependabot.yml'), { strict: true, uniqueKeys: true })
   expect([...document.errors, ...document.warnings].map(problem => problem.message)).toEqual([])

@@ -1,5 +1,5 @@
-import type { CheckRow, Inspection } from './inspect.js'
-import { tableCell } from '../report/markdown.js'
+import type { CheckRow, Inspection } from '../model.js'
+import { tableCell } from './markdown.js'
 
 const STATE_MARK: Record<CheckRow['state'], string> = {
   ok: '✅ ok',

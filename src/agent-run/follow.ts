@@ -1,0 +1,121 @@
+import type { AgentRun } from '../api/types.js'
+import type { Clock } from '../clock.js'
+import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../model.js'
+import { failedBeforeRun, type StartedRun } from './start.js'
+import { classifyStatus } from './status.js'
+import type { WatchResult } from './watch-step.js'
+import { RunWatcher } from './watcher.js'
+
+export interface FollowDeps {
+  clock: Clock
+  signal?: AbortSignal
+  /** Epoch ms at which the step stops waiting (timeout-minutes after it started). */
+  deadline: number
+  /** Every reporter, as one listener. */
+  events: RunEvents
+}
+
+/** Follows a started run to its end (or, with `wait: false`, only says it started): its report. */
+export async function followRun(started: StartedRun, plan: RunPlan, deps: FollowDeps): Promise<RunReport> {
+  const { run, base } = started
+  const report = (fields: ReportFields): RunReport => ({
+    ...base,
+    status: fields.run?.status ?? '',
+    endedAt: deps.clock.now(),
+    entriesSeen: 0,
+    ...fields
+  })
+  // What the step has shown so far: a failure after the run started still reports it.
+  const seen = { status: run.status ?? null, entries: 0 }
+  try {
+    deps.events.started(run, base.mode)
+    // A resume's answer may still carry the earlier ending: not the follow-up's.
+    if (!plan.wait)
+      return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run })
+    const watcher = new RunWatcher(
+      started.api,
+      started.logs,
+      deps.clock,
+      noting(deps.events, seen),
+      deps.signal
+    )
+    const watched = await watcher.watch({
+      runId: run.id,
+      deadline: deps.deadline,
+      pollIntervalMs: plan.pollIntervalMs,
+      earlierEntries: started.earlierEntries,
+      initialStatus: run.status ?? null,
+      guard: started.guard
+    })
+    return report(watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched))
+  } catch (error) {
+    return report({
+      ...failedAfterStart(error),
+      run: { ...run, status: seen.status },
+      status: seen.status ?? '',
+      entriesSeen: seen.entries
+    })
+  }
+}
+
+function howItEnded(run: AgentRun, watched: WatchResult): ReportFields {
+  const status = watched.status ?? ''
+  const finalRun = watched.run ?? { ...run, status: watched.status }
+  const statusClass = classifyStatus(status)
+  // A run seen ended in the last read counts as ended, whatever stopped the wait.
+  const outcome: Outcome =
+    watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass
+  return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen }
+}
+
+/**
+ * A resumed run that never restarted still carries its earlier ending: that is reported as what it
+ * is, never as the follow-up's result.
+ */
+function notRestarted(run: AgentRun, watched: WatchResult): ReportFields {
+  const earlier = withoutEnding(watched.run ?? run)
+  const status = watched.status ?? ''
+  const common = { run: earlier, status, entriesSeen: watched.entriesSeen }
+  if (watched.ending !== 'ended') return { outcome: watched.ending, ...common }
+  return {
+    outcome: 'error',
+    ...common,
+    error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
+  }
+}
+
+/** The run without what its earlier ending left: result, summary, pull requests. */
+function withoutEnding(run: AgentRun): AgentRun {
+  return { ...run, result: null, summary: null, github_pull_requests: [] }
+}
+
+/** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
+function noting(
+  events: RunEvents,
+  seen: { status: string | null; entries: number }
+): Omit<RunEvents, 'started'> {
+  return {
+    newEntries(entries, firstIndex) {
+      seen.entries += entries.length
+      events.newEntries(entries, firstIndex)
+    },
+    statusChanged(from, to) {
+      seen.status = to
+      events.statusChanged(from, to)
+    },
+    heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
+    warning: message => events.warning(message)
+  }
+}
+
+/** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
+function failedAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
+  try {
+    const { outcome, error: message } = failedBeforeRun(error)
+    return { outcome, error: message }
+  } catch {
+    // The message only: the summary and the tracking comment are public.
+    const detail = error instanceof Error ? error.message : String(error)
+    return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` }
+  }
+}

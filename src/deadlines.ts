@@ -1,0 +1,64 @@
+import type { Clock } from './clock.js'
+
+/** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
+const GITHUB_PAST_DEADLINE_MS = 3_000
+/** How long a cancelled job waits for GitHub's calls: the runner kills it 7.5 s after SIGINT. */
+const GITHUB_AFTER_CANCEL_MS = 4_000
+
+/**
+ * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
+ * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
+ * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 4 s
+ * after the job is cancelled.
+ */
+export class Deadlines {
+  /** Epoch ms at which the step stops waiting for the run. */
+  readonly step: number
+  /** The latest moment GitHub's calls are stopped. */
+  readonly githubStopAt: number
+  private readonly stop = new AbortController()
+  private readonly done = new AbortController()
+  private cancelledAt?: Promise<void>
+
+  constructor(
+    private readonly clock: Clock,
+    /** Aborted when the job is cancelled. */
+    private readonly cancellation: AbortSignal,
+    timeoutMs: number
+  ) {
+    this.step = clock.now() + timeoutMs
+    this.githubStopAt = this.step + GITHUB_PAST_DEADLINE_MS
+    this.after(this.githubStopAt - clock.now()).then(() =>
+      this.stop.abort(new Error('timeout-minutes was reached'))
+    )
+    void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')))
+  }
+
+  /** Aborts when GitHub's calls must end. */
+  get githubSignal(): AbortSignal {
+    return this.stop.signal
+  }
+
+  /** Resolves when GitHub's calls must end after a cancellation (at once counted from now if it already is); else never. */
+  afterCancelled(): Promise<void> {
+    this.cancelledAt ??= new Promise(resolve => {
+      const wait = (): void => void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve)
+      if (this.cancellation.aborted) wait()
+      else {
+        this.cancellation.addEventListener('abort', wait, { once: true })
+        this.done.signal.addEventListener('abort', () => this.cancellation.removeEventListener('abort', wait))
+      }
+    })
+    return this.cancelledAt
+  }
+
+  /** Clears the timers, once the step is done. */
+  dispose(): void {
+    this.done.abort()
+  }
+
+  /** Resolves after `ms` unless disposed first (then never). */
+  private after(ms: number): Promise<void> {
+    return new Promise(resolve => void this.clock.alarm(ms, this.done.signal).then(resolve, () => undefined))
+  }
+}

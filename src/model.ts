@@ -1,0 +1,104 @@
+import type { AgentRun, LogEntry } from './api/types.js'
+
+/**
+ * The plain data every part of the path shares: what to run (RunPlan), what happens as it runs
+ * (RunEvents), and what became of it (RunReport). No behaviour but the one report builder.
+ */
+
+/**
+ * What became of the step: the run's ending (success, failure, paused), or the step's own
+ * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
+ * service could not be used).
+ */
+export type Outcome =
+  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
+
+/** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
+export interface RunPlan {
+  prompt: string
+  images: string[]
+  /** Resume this run instead of creating one. */
+  resumeRunId?: number
+  /** The organization to act on; undefined: the token's only one. */
+  orgId?: number
+  repoId?: number
+  /** owner/name to look up among the organization's repositories when repoId is not given. */
+  repository?: string
+  /** The repository was named by the user: not finding it fails rather than going on without one. */
+  repositoryRequired?: boolean
+  /** Start the run that generates the repository's setup commands instead of creating one. */
+  setupCommands?: boolean
+  model?: string
+  agentType?: string
+  metadata: Record<string, unknown>
+  /** Provenance recorded under metadata.github_action. */
+  origin: Record<string, string>
+  wait: boolean
+  pollIntervalMs: number
+}
+
+/** One line of `task: check`'s table. */
+export interface CheckRow {
+  item: 'API token' | 'Organization' | 'Role' | 'GitHub integration' | 'Repository'
+  state: 'ok' | 'problem' | 'not checked'
+  found: string
+}
+
+/** What the set-up reads found: a row per item, the first problem, and what was resolved. */
+export interface Inspection {
+  rows: CheckRow[]
+  /** The first thing missing or wrong, and how to fix it; undefined when all is well. */
+  problem?: string
+  orgId?: number
+  organizationName?: string
+  repoId?: number
+  /** GitHub login, else e-mail, else id. */
+  user?: string
+}
+
+/** What happened, as plain data for every reporter (outputs, summary, console, tracking comment). */
+export interface RunReport {
+  outcome: Outcome
+  mode: 'create' | 'resume'
+  run?: AgentRun
+  /** Last raw status seen ('' when none). */
+  status: string
+  startedAt: number
+  endedAt: number
+  /** Log entries mirrored by this step. */
+  entriesSeen: number
+  /** Why the action could not follow the run, when it could not. */
+  error?: string
+  /** Why no run was started (outcome skipped). */
+  reason?: string
+  /** The organization, repository and token user as the step resolved them. */
+  orgId?: number
+  repoId?: number
+  user?: string
+  /** The HTTP status of the refusal that stopped the step before a run existed, if one did. */
+  httpStatus?: number
+  /** What started the step's run (inputs, comment, label...; '' when nothing did), for the output. */
+  trigger?: string
+  /** The check run this step wrote on the pull request's head (check-run), if it wrote one. */
+  checkRunId?: number
+  /** `task: check`: what the reads found (no run is started then). */
+  check?: { inspection: Inspection; error?: string }
+}
+
+/** A report's fields that say what happened; the rest have defaults for a run that never started. */
+export type ReportFields = Partial<RunReport> & Pick<RunReport, 'outcome'>
+
+/** The report of a run that never started (or of a step that followed none): no status, no entries. */
+export function reportOf(fields: ReportFields, startedAt: number, endedAt = startedAt): RunReport {
+  return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields }
+}
+
+/** What happens while a run is followed, as it happens: every reporter receives the same events. */
+export interface RunEvents {
+  started(run: AgentRun, mode: RunReport['mode']): void
+  newEntries(entries: LogEntry[], firstIndex: number): void
+  statusChanged(from: string | null, to: string | null): void
+  heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void
+  /** Something the user should know while the run goes (shown as a warning annotation). */
+  warning(message: string): void
+}

@@ -1,0 +1,65 @@
+import { failureReason } from '../agent-run/outcome.js'
+import type { RunReport } from '../model.js'
+import type { FailCondition } from '../settings/settings.js'
+import { inlineText, statusText } from './console-text.js'
+import { oneLine } from './entry-text.js'
+
+/** What the step's failure and its annotations need of the settings. */
+export interface FailurePolicy {
+  failOn: ReadonlySet<FailCondition>
+  triggerPhrase: string
+}
+
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300
+
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+export function failureMessage(report: RunReport, policy: FailurePolicy): string | undefined {
+  const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
+  if (!reason) return undefined
+  if (report.error) return report.error
+  if (!report.run) return reason
+  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy)}`
+  const why =
+    report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
+  return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`
+}
+
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+export function passingWarnings(report: RunReport, policy: FailurePolicy): string[] {
+  if (failureMessage(report, policy)) return []
+  const warnings: string[] = []
+  if (report.error) warnings.push(report.error)
+  if (report.outcome === 'paused' && report.run) warnings.push(pausedMessage(report, policy))
+  return warnings
+}
+
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text: string | null | undefined): string {
+  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
+  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
+}
+
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report: RunReport): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : ''
+  return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`
+}
+
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report: RunReport, policy: FailurePolicy): string {
+  const run = report.run as NonNullable<RunReport['run']>
+  const question = firstLine(run.result) || firstLine(run.summary)
+  return [
+    `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+    `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+    runWhere(report)
+  ].join('\n')
+}

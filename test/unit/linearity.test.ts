@@ -1,0 +1,313 @@
+import type { RunReport } from '../../src/model.js'
+import { serviceMessage } from '../../src/api/errors.js'
+import { parseLogPage, parseRun } from '../../src/api/parse.js'
+import type { LogEntry } from '../../src/api/types.js'
+import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
+import { quoteWithin, renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
+import { matchPhrase, readTrigger } from '../../src/github/trigger.js'
+import { redactDeep, redactText } from '../../src/redact.js'
+import { entryHeadline, entryDetailLines, inlineText } from '../../src/report/console-text.js'
+import { cutEntry, entryDetails, oneLine, trimmed } from '../../src/report/entry-text.js'
+import {
+  codeSpan,
+  escapeHtml,
+  fence,
+  htmlCode,
+  htmlInline,
+  link,
+  markdownInline,
+  serviceMarkdown,
+  unmention
+} from '../../src/report/markdown.js'
+import { fitBytes, renderSummary } from '../../src/report/summary.js'
+import { noCommands } from '../../src/runner/commands.js'
+
+/**
+ * The guard of issue #17: every renderer and reader of text from the service, GitHub or a thread
+ * runs in time linear in its input. Each is fed adversarial inputs of 140 KB and of twice that;
+ * CPU time at 2n over CPU time at n above 3 fails (quadratic work gives 4). Each time is the best of
+ * two, calls batched to at least 3 ms; a case over the limit is measured again, up to twice and
+ * longer (best of five batches of at least 20 ms), before it fails: a loaded machine does not fail it.
+ */
+
+/** Above 128 KiB: V8 keeps larger strings apart (large-object space), a step that is not growth. */
+const N = 140_000
+const LIMIT = 3
+
+type Case = [name: string, make: (n: number) => string]
+
+/** Characters that mean something to Markdown, HTML, the runner or GitHub, and line breaks. */
+const SIGNIFICANT = [...'`~*_[]!<>&\\|#@: \n\u2028']
+
+/** Up to `n` characters of `unit` repeated. */
+const fill = (unit: string, n: number): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n)
+
+/** A run of backticks of each length 1, 2, 3… in turn: no run has a match. */
+function staircase(n: number): string {
+  let out = ''
+  for (let k = 1; out.length < n; k++) out += `${'`'.repeat(k)}x`
+  return out
+}
+
+/** Runs of each significant character, and the constructs that a naive reader rescans. */
+const RUNS: Case[] = SIGNIFICANT.map((c): Case => [`run of ${JSON.stringify(c)}`, n => `x${c.repeat(n)}`])
+const CONSTRUCTS: Case[] = [
+  ['backtick staircase', staircase],
+  ['backticks and letters', n => fill('`a``b', n)],
+  ['a code span of letters', n => `\` ${'a'.repeat(n)}\``],
+  ['an open fence, a line separator', n => `\`\`\`${'`'.repeat(n)}\u2028`],
+  ['tildes on lines', n => fill('~~~~\n', n)],
+  ['unclosed comments', n => fill('<!--', n)],
+  ['unclosed processing instructions', n => fill('<?', n)],
+  ['unclosed declarations', n => fill('<!a', n)],
+  ['unclosed CDATA', n => fill('<![CDATA[', n)],
+  ['an HTML page of many <', n => `<html${'<'.repeat(n)}`],
+  ['many <title', n => `<html>${fill('<title', n)}`],
+  ['images', n => fill('![', n)],
+  ['images without an address', n => fill('![a](', n)],
+  ['images with labels', n => `[a]: /x\n\n${fill('![a] ![a][] ![b][a] ', n)}`],
+  ['nested brackets', n => `${'!['.repeat(n / 4)}${']'.repeat(n / 4)}`],
+  ['definition lines', n => fill('[a\n', n)],
+  ['definitions with open titles', n => fill('[a]: b "\n    x\n', n)],
+  ['cross-references and mentions', n => fill('owner/repo#1 @a ', n)],
+  ['runner commands', n => fill('\n  ::x ##[', n)],
+  ['blank lines, then the phrase', n => `${fill(' \n', n)}/codegen x`]
+]
+const TEXT_CASES = [...RUNS, ...CONSTRUCTS]
+/** For the functions built on those above, or that treat few characters apart: the worst ones. */
+const SOME_CASES = TEXT_CASES.filter(([name]) =>
+  /run of "[`~<&]"|staircase|code span|line separator|many <|unclosed comments|open titles|nested|phrase/.test(
+    name
+  )
+)
+
+/** CPU time of this process in ms: other processes on a loaded machine do not count in it. */
+const cpu = (): number => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1_000
+}
+
+/** The best CPU time of `calls` calls of fn(input), in ms, over `rounds` rounds. */
+function best(fn: (input: string) => unknown, input: string, calls: number, rounds: number): number {
+  let least = Infinity
+  for (let round = 0; round < rounds; round++) {
+    const start = cpu()
+    for (let i = 0; i < calls; i++) fn(input)
+    least = Math.min(least, cpu() - start)
+  }
+  return least
+}
+
+/** Time at 2n over time at n, each with calls batched to at least `batchMs`. */
+function ratio(
+  fn: (input: string) => unknown,
+  small: string,
+  large: string,
+  batchMs: number,
+  rounds: number
+): number {
+  const once = best(fn, small, 1, 1)
+  const calls = Math.min(100, Math.max(1, Math.ceil(batchMs / Math.max(once, 0.01))))
+  return best(fn, large, calls, rounds) / Math.max(best(fn, small, calls, rounds), 0.001)
+}
+
+/** The cases whose growth is above LIMIT, with their ratio: the expected answer is none. */
+function slowCases(fn: (input: string) => unknown, cases: Case[]): string[] {
+  fn(cases[0]?.[1](1_000) ?? '')
+  return cases.flatMap(([name, make]) => {
+    const small = make(N)
+    const large = make(2 * N)
+    let growth = ratio(fn, small, large, 3, 2)
+    for (let retry = 0; retry < 2 && growth > LIMIT; retry++) growth = ratio(fn, small, large, 20, 5)
+    return growth > LIMIT ? [`${name}: ×${growth.toFixed(1)}`] : []
+  })
+}
+
+const TOKEN = 'cg_sk_abcdefghijklmnopqrst'
+const report = (text: string): RunReport => ({
+  outcome: 'success',
+  mode: 'create',
+  status: 'COMPLETE',
+  startedAt: 0,
+  endedAt: 1,
+  entriesSeen: 1,
+  error: text,
+  run: {
+    id: 1,
+    organization_id: 1,
+    status: 'COMPLETE',
+    created_at: null,
+    web_url: 'https://codegen.com/agent/trace/1',
+    result: `x${text}`,
+    summary: text,
+    source_type: 'API',
+    github_pull_requests: [{ id: 2, title: text, url: 'https://github.com/o/r/pull/2' }],
+    metadata: null
+  }
+})
+const entry = (text: string): LogEntry => ({
+  agent_run_id: 1,
+  message_type: text,
+  thought: text,
+  tool_name: text,
+  tool_input: { command: text, script: `${text}\n` },
+  observation: text
+})
+const tracking = (text: string): TrackingState => ({
+  requestedBy: { login: text, type: 'User' },
+  instruction: text,
+  workflowRunUrl: 'https://github.com/o/r/actions/runs/1',
+  sign: () => 'f'.repeat(32),
+  commentId: 5,
+  entriesSeen: 1,
+  latestEntry: entry(text),
+  resumed: false,
+  triggerPhrase: '/codegen',
+  updatedAt: 0,
+  report: report(text)
+})
+const thread = (text: string) => ({
+  number: 1,
+  title: text,
+  body: text,
+  url: 'https://github.com/o/r/issues/1'
+})
+
+describe('renderers of service text grow linearly with it', () => {
+  test.each<[string, (text: string) => unknown]>([
+    ['serviceMarkdown (quoteBlock)', serviceMarkdown],
+    ['markdownInline (tableCell, plainInline)', markdownInline],
+    ['htmlInline', htmlInline],
+    [
+      'htmlCode, codeSpan, fence, escapeHtml',
+      text => [htmlCode(text), codeSpan(text), fence(text), escapeHtml(text)]
+    ],
+    ['unmention', unmention],
+    ['link', text => link(text, `https://x.example/${text}`)],
+    ['quoteWithin', text => quoteWithin(text, 60_000)],
+    ['console lines, runner commands', text => [inlineText(text), noCommands(text)]],
+    ['oneLine, trimmed', text => [oneLine(text, 200), trimmed(text, 4_000)]]
+  ])('%s', (name, fn) => {
+    expect(slowCases(fn, name.startsWith('serviceMarkdown') ? TEXT_CASES : SOME_CASES)).toEqual([])
+  })
+})
+
+describe('whole documents grow linearly with the texts in them', () => {
+  test.each<[string, (text: string) => unknown]>([
+    ['the job summary', text => renderSummary({ report: report(text), entries: [entry(text), entry(text)] })],
+    ['the tracking comment', text => renderTrackingComment(tracking(text))],
+    [
+      'an entry on the console and in the log',
+      text => [
+        entryHeadline(entry(text)),
+        entryDetailLines(entry(text)),
+        cutEntry(entry(text), 4_000),
+        entryDetails(entry(text), 2_000, 160)
+      ]
+    ],
+    ['fitBytes', text => fitBytes(`<details>\n\n${fence(text)}\n${text}`, 50_000)]
+  ])('%s', (_name, fn) => {
+    expect(slowCases(fn, SOME_CASES)).toEqual([])
+  })
+})
+
+describe('readers of GitHub and service text grow linearly with it', () => {
+  test.each<[string, (text: string) => unknown]>([
+    ['stripHidden', stripHidden],
+    [
+      'the prompt',
+      text =>
+        buildCommentPrompt({
+          standing: '',
+          instruction: text,
+          thread: { ...thread(text), isPullRequest: true },
+          author: { login: 'a', type: 'User' },
+          repository: 'o/r',
+          code: { path: text, line: 2, startSide: 'RIGHT', side: 'RIGHT', diffHunk: text, threadId: 1 }
+        })
+    ],
+    ['matchPhrase', text => matchPhrase(text, '/codegen')],
+    [
+      'readTrigger',
+      text =>
+        readTrigger(
+          'issue_comment',
+          { action: 'created', issue: thread(text), comment: { id: 1, body: text, user: { login: 'a' } } },
+          '/codegen'
+        )
+    ],
+    [
+      'an error body',
+      text => [serviceMessage(text), serviceMessage(JSON.stringify({ detail: [{ loc: [text], msg: text }] }))]
+    ],
+    ['redactText', text => redactText(text, [TOKEN])]
+  ])('%s', (name, fn) => {
+    expect(slowCases(fn, name === 'stripHidden' ? TEXT_CASES : SOME_CASES)).toEqual([])
+  })
+})
+
+describe('values of any shape are walked in linear time, to a bounded depth', () => {
+  /** Keys that are all forms of the token: every one redacts to ***. */
+  const colliding = (n: number): string => {
+    const keys: string[] = []
+    for (let i = 0; keys.length * TOKEN.length < n; i++)
+      keys.push([...TOKEN].map((c, at) => ((i >> at) & 1 ? c.toUpperCase() : c)).join(''))
+    return JSON.stringify({ tool_input: Object.fromEntries(keys.map((key, i) => [key, i])) })
+  }
+  const deep = (n: number): string => `${'{"a":['.repeat(n / 6)}1${']}'.repeat(n / 6)}`
+  const wide = (n: number): string =>
+    JSON.stringify(Array.from({ length: n / 10 }, (_, i) => ({ [`k${i}`]: i })))
+  const inherited = (n: number): string =>
+    JSON.stringify(Object.fromEntries(Array.from({ length: n / 12 }, (_, i) => [`constructor${i}`, i])))
+  const cases: Case[] = [
+    ['colliding keys', colliding],
+    ['deep nesting', deep],
+    ['wide values', wide],
+    ['many keys', inherited]
+  ]
+
+  // Parsed once, outside the measure: the client's JSON.parse is V8's, not ours.
+  const parsed = new Map<string, unknown>()
+  const parse = (json: string): unknown => {
+    if (!parsed.has(json)) parsed.set(json, JSON.parse(json))
+    return parsed.get(json)
+  }
+  test.each<[string, (json: string) => unknown, Case[]]>([
+    ['redactDeep', json => redactDeep(parse(json), [TOKEN]), cases],
+    [
+      'parseRun',
+      json => redactDeep(parseRun({ id: 1, github_pull_requests: [{ extra: parse(json) }] }), []),
+      cases.slice(1, 3)
+    ],
+    [
+      'parseLogPage',
+      json => redactDeep(parseLogPage({ logs: [{ tool_input: parse(json) }] }, 1), []),
+      cases.slice(1, 3)
+    ]
+  ])('%s', (_name, fn, shapes) => {
+    expect(slowCases(fn, shapes)).toEqual([])
+  })
+
+  test('a value nested 100,000 deep is stringified after redaction, cut at 64 levels', () => {
+    const value = JSON.parse(deep(600_000))
+    const text = JSON.stringify(redactDeep({ run: value }, [TOKEN]))
+    expect(text.length).toBeLessThan(1_000)
+    expect(text).toContain('nested too deep')
+  })
+})
+
+test('the guard catches quadratic work', () => {
+  // How markdown.ts measured a run of tildes before issue #17: the whole run again for each tilde.
+  const tildeRuns = (text: string): number => {
+    let count = 0
+    for (let i = 0; i < text.length; i++) {
+      let start = i
+      let end = i
+      while (text[start - 1] === '~') start--
+      while (text[end] === '~') end++
+      count += end - start
+    }
+    return count
+  }
+  expect(slowCases(tildeRuns, [['tildes', n => '~'.repeat(n / 40)]])).toHaveLength(1)
+})
