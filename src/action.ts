@@ -3,6 +3,8 @@ import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
 import { prepareCommentRun } from './github/comment-run.js'
+import type { GitHubApi } from './github/api.js'
+import { checkRunPlace, openCheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
@@ -61,8 +63,25 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       policy: settings
     })
     const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : []
+    // Known to start: the check run goes on the pull request before the run is first looked at.
+    const checkRun =
+      start.kind === 'run' && start.checkPlace
+        ? await openCheckRun(start.checkPlace, {
+            github: start.github ?? (await gitHubClient(settings, deadlines, say)),
+            settings,
+            resumed: start.plan.resumeRunId !== undefined,
+            onThread: start.trigger !== 'inputs',
+            clock,
+            warn: say.warning
+          })
+        : undefined
     const reporters = new Reporters(
-      [mirror, new JobSummary(runner, mirror, settings.mirrorToSummary), ...tracking],
+      [
+        mirror,
+        new JobSummary(runner, mirror, settings.mirrorToSummary),
+        ...tracking,
+        ...(checkRun ? [checkRun] : [])
+      ],
       redact,
       () => deadlines.afterCancelled()
     )
@@ -86,7 +105,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
         started.kind === 'started'
           ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
           : started.report
-      report = { ...report, trigger: start.trigger }
+      report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id }
     }
     return failureMessage(await reporters.finish(report), settings)
   } finally {
@@ -105,7 +124,15 @@ function redacted(runner: Console, redact: Redact): Pick<Console, 'notice' | 'wa
 
 /** What the step starts: a run (from its inputs or a thread trigger), the set-up check, or nothing. */
 type Start =
-  | { kind: 'run'; plan: RunPlan; trigger: string; tracking?: TrackingComment }
+  | {
+      kind: 'run'
+      plan: RunPlan
+      trigger: string
+      tracking?: TrackingComment
+      /** Where its check run goes, if it gets one; and the GitHub client made for the trigger. */
+      checkPlace?: CheckRunPlace
+      github?: GitHubApi
+    }
   | { kind: 'check' }
   /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
   | { kind: 'none'; report: RunReport }
@@ -123,39 +150,38 @@ async function decideStart(
   const { clock } = environment
   if (settings.task === 'check') return { kind: 'check' }
   const context = settings.context
-  const trigger = readTrigger(
-    context.eventName,
-    isTriggerEvent(context.eventName, settings.labelTrigger)
-      ? environment.readEventPayload(context.eventPath)
-      : undefined,
-    {
-      phrase: settings.triggerPhrase,
-      labelTrigger: settings.labelTrigger,
-      assigneeTrigger: settings.assigneeTrigger,
-      allowedBots: settings.allowedBots
-    }
-  )
+  const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger)
+  const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined
+  const trigger = readTrigger(context.eventName, payload, {
+    phrase: settings.triggerPhrase,
+    labelTrigger: settings.labelTrigger,
+    assigneeTrigger: settings.assigneeTrigger,
+    allowedBots: settings.allowedBots
+  })
   const plan = planFromInputs(settings)
   // Only runs come from threads: other tasks act on their inputs.
-  if (trigger.kind === 'inputs' || settings.task !== 'run') return { kind: 'run', plan, trigger: 'inputs' }
+  if (trigger.kind === 'inputs' || settings.task !== 'run') {
+    const event = {
+      name: context.eventName,
+      sha: context.sha,
+      payload: () => environment.readEventPayload(context.eventPath)
+    }
+    return {
+      kind: 'run',
+      plan,
+      trigger: 'inputs',
+      checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
+    }
+  }
   const noRun = (reason: string): Start => {
     say.notice(`No agent run: ${reason}`)
     return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) }
   }
   if (trigger.kind === 'skip') return noRun(trigger.reason)
 
-  // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
-  const { OctokitGitHubApi } = await import('./github/api.js')
+  const github = await gitHubClient(settings, deadlines, say)
   let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
   try {
-    const github = new OctokitGitHubApi({
-      token: settings.githubToken,
-      repository: context.repository,
-      apiUrl: context.apiUrl,
-      warn: say.warning,
-      signal: deadlines.githubSignal,
-      stopAt: deadlines.githubStopAt
-    })
     prepared = await prepareCommentRun(trigger, settings, {
       github,
       clock,
@@ -175,8 +201,30 @@ async function decideStart(
     kind: 'run',
     trigger: trigger.trigger,
     plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
-    tracking: prepared.tracking
+    tracking: prepared.tracking,
+    checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
+    github
   }
+}
+
+/**
+ * The GitHub client of the step, its calls ending with GitHub's deadline. Loaded here only: octokit
+ * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
+ */
+async function gitHubClient(
+  settings: Settings,
+  deadlines: Deadlines,
+  say: Pick<Console, 'warning'>
+): Promise<GitHubApi> {
+  const { OctokitGitHubApi } = await import('./github/api.js')
+  return new OctokitGitHubApi({
+    token: settings.githubToken,
+    repository: settings.context.repository,
+    apiUrl: settings.context.apiUrl,
+    warn: say.warning,
+    signal: deadlines.githubSignal,
+    stopAt: deadlines.githubStopAt
+  })
 }
 
 /** The plan of a workflow step that starts or resumes a run from its inputs. */

@@ -1,6 +1,8 @@
 import { OctokitGitHubApi, type CheckRunWrite } from '../../src/github/api.js'
+import { CheckRun } from '../../src/github/check-run.js'
 import { readTrigger } from '../../src/github/trigger.js'
 import { FakeGitHub, type FakeGitHubOptions } from '../github-fake/index.js'
+import { FakeClock } from '../support/fake-clock.js'
 import { labeledEvent } from '../support/webhooks.js'
 
 /**
@@ -134,4 +136,97 @@ test('other failures are warnings too, a few at most; a stalled GitHub ends with
   expect(await write).toBeUndefined()
   expect(Date.now() - started).toBeLessThan(2_000)
   expect(warnings.at(-1)).toMatch(/GitHub did not answer in time \(the step is out of time\)/)
+})
+
+describe('the check run of a step', () => {
+  const clock = new FakeClock()
+  const run = {
+    id: 1000,
+    organization_id: 1,
+    status: 'ACTIVE',
+    web_url: 'https://app.codegen.com/agent/trace/1000'
+  }
+  const WORKFLOW_RUN = 'https://github.com/octo-org/octo-repo/actions/runs/4242'
+
+  function checkRun(): CheckRun {
+    return new CheckRun({
+      github: client(),
+      name: 'Codegen review',
+      headSha: github.headSha(7),
+      state: { entriesSeen: 0, resumed: false, workflowRunUrl: WORKFLOW_RUN, triggerPhrase: '/codegen' },
+      clock,
+      warn: message => warnings.push(message)
+    })
+  }
+  const checkWrites = () =>
+    github.requests
+      .filter(request => request.path.includes('/check-runs'))
+      .map(request => request.body as Record<string, unknown>)
+
+  test('created in progress on the workflow run, pointed at the run once it exists, throttled, concluded', async () => {
+    await start()
+    const check = checkRun()
+    const id = await check.open()
+    expect(id).toBe(github.checkRuns()[0]!.id)
+    check.started(run)
+    // The update that points at the run goes out at once (GitHub's writes are a second apart).
+    while (checkWrites().length < 2) await new Promise(resolve => setTimeout(resolve, 20))
+    for (let i = 0; i < 20; i++) {
+      check.newEntries([{ agent_run_id: 1000, message_type: 'ACTION', thought: `step ${i}` }])
+      check.statusChanged('ACTIVE', 'ACTIVE')
+    }
+    check.heartbeat()
+    await check.finish({
+      outcome: 'success',
+      mode: 'create',
+      run: { ...run, status: 'COMPLETE', result: 'Fixed the parser.\nDetails follow.' },
+      status: 'COMPLETE',
+      startedAt: clock.now(),
+      endedAt: clock.now() + 65_000,
+      entriesSeen: 20
+    })
+    const bodies = checkWrites()
+    expect(bodies[0]).toMatchObject({
+      name: 'Codegen review',
+      status: 'in_progress',
+      details_url: WORKFLOW_RUN
+    })
+    expect(bodies[0]).not.toHaveProperty('external_id')
+    expect(bodies[1]).toMatchObject({ status: 'in_progress', details_url: run.web_url, external_id: '1000' })
+    // Twenty entries and status changes: a throttled write or two, not forty.
+    expect(bodies.length).toBeLessThanOrEqual(5)
+    expect(bodies.at(-1)).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 'Succeeded: Fixed the parser.' }
+    })
+    expect(github.checkRuns()).toEqual([
+      expect.objectContaining({
+        status: 'completed',
+        conclusion: 'success',
+        external_id: '1000',
+        details_url: run.web_url
+      })
+    ])
+    expect(github.invalidCheckRunRequests).toEqual([])
+    expect(warnings).toEqual([])
+  })
+
+  test('a check run GitHub refused is never updated, and the reporter ends quietly', async () => {
+    await start({ checks: 'none' })
+    const check = checkRun()
+    expect(await check.open()).toBeUndefined()
+    check.started(run)
+    await check.finish({
+      outcome: 'failure',
+      mode: 'create',
+      run,
+      status: 'ERROR',
+      startedAt: 0,
+      endedAt: 0,
+      entriesSeen: 0
+    })
+    expect(checkWrites()).toHaveLength(1)
+    expect(warnings).toEqual([expect.stringContaining('`checks: write`')])
+  })
 })

@@ -1,4 +1,6 @@
 import type { RunReport } from '../../src/model.js'
+import { checkRunPlace } from '../../src/github/check-run.js'
+import type { Trigger } from '../../src/github/trigger.js'
 import { CHECK_SUMMARY_LIMIT_CHARS, renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
@@ -186,4 +188,53 @@ test("within GitHub's 65,535 characters whatever the texts hold, cut before rend
   const small = renderCheckRun(ended(report), 8_000).summary
   expect(small.length).toBeLessThanOrEqual(8_000)
   expect(readerText(small)).toContain('Summary')
+})
+
+describe('where the check run goes', () => {
+  const thread = (isPullRequest: boolean, headSha?: string): Trigger => ({
+    kind: 'thread',
+    trigger: 'comment',
+    event: 'issue_comment',
+    thread: { number: 7, isPullRequest, title: 'T', body: '', url: '' },
+    instruction: '',
+    fresh: false,
+    author: { login: 'alice', type: 'User' },
+    commentUrl: '',
+    ...(headSha ? { pullRequest: { head: 'h', base: 'main', headRepository: 'o/r', headSha } } : {})
+  })
+  const push = { name: 'push', sha: 'c'.repeat(40) }
+  const pullRequest = {
+    name: 'pull_request',
+    sha: 'm'.repeat(40),
+    payload: () => ({ pull_request: { head: { sha: 'd'.repeat(40) } } })
+  }
+
+  test('auto: a run asked for on a pull request, on its head (read when the event lacks it)', () => {
+    expect(checkRunPlace('auto', thread(true, 'a'.repeat(40)), push)).toEqual({ sha: 'a'.repeat(40) })
+    expect(checkRunPlace('auto', thread(true), push)).toEqual({ pullNumber: 7 })
+    expect(checkRunPlace('auto', thread(false), push)).toBeUndefined()
+    expect(checkRunPlace('auto', { kind: 'inputs' }, pullRequest)).toBeUndefined()
+    expect(checkRunPlace('auto', { kind: 'skip', reason: 'no' }, push)).toBeUndefined()
+  })
+
+  test('true: runs from the inputs too, on the pull request head or GITHUB_SHA; false: none', () => {
+    expect(checkRunPlace('true', { kind: 'inputs' }, pullRequest)).toEqual({ sha: 'd'.repeat(40) })
+    expect(
+      checkRunPlace('true', { kind: 'inputs' }, { ...pullRequest, name: 'pull_request_target' })
+    ).toEqual({ sha: 'd'.repeat(40) })
+    expect(checkRunPlace('true', { kind: 'inputs' }, push)).toEqual({ sha: 'c'.repeat(40) })
+    expect(checkRunPlace('true', { kind: 'inputs' }, { name: 'workflow_dispatch', sha: '' })).toBeUndefined()
+    // A payload that cannot be read: GITHUB_SHA.
+    const unreadable = {
+      ...pullRequest,
+      payload: () => {
+        throw new Error('ENOENT')
+      }
+    }
+    expect(checkRunPlace('true', { kind: 'inputs' }, unreadable)).toEqual({ sha: 'm'.repeat(40) })
+    expect(checkRunPlace('true', thread(false), push)).toBeUndefined()
+    expect(checkRunPlace('true', { kind: 'skip', reason: 'no' }, push)).toBeUndefined()
+    expect(checkRunPlace('false', thread(true, 'a'.repeat(40)), push)).toBeUndefined()
+    expect(checkRunPlace('false', { kind: 'inputs' }, push)).toBeUndefined()
+  })
 })

@@ -1,0 +1,91 @@
+import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
+import {
+  checkWrites,
+  checksOn,
+  commentOn,
+  emulator,
+  github,
+  step,
+  warningsOf
+} from '../support/check-world.js'
+import { labeledEvent } from '../support/webhooks.js'
+
+/** The check run's cases end to end (issue #20): the permission, when none is written, inputs, hostile text. */
+
+test('a token without checks: write: one warning naming it, and the run goes on', async () => {
+  github.setChecksPermission('read')
+  const result = await step(commentOn(7, '/codegen go [emulator:success]'))
+  expect(result.exitCode).toBe(0)
+  expect(result.outputs).toMatchObject({ outcome: 'success', 'check-run-id': '' })
+  expect(warningsOf(result).filter(line => /check/i.test(line))).toEqual([
+    expect.stringContaining("add the line `checks: write` under the job's `permissions:`")
+  ])
+  expect(github.checkRuns()).toEqual([])
+  expect(checkWrites()).toHaveLength(1)
+})
+
+test('none on a plain issue, none with check-run: false (two steps at once)', async () => {
+  const results = await Promise.all([
+    step(commentOn(12, '/codegen go [emulator:success]', false)),
+    step(commentOn(8, '/codegen go [emulator:success]'), { 'check-run': 'false' })
+  ])
+  expect(results.map(result => [result.outputs['outcome'], result.outputs['check-run-id']])).toEqual([
+    ['success', ''],
+    ['success', '']
+  ])
+  expect(checkWrites()).toEqual([])
+})
+
+test('check-run: true on a pull_request event run from the inputs: on the pull request’s head', async () => {
+  const event = labeledEvent({ label: 'x', eventName: 'pull_request', pullRequest: { number: 7 } })
+  github.addPullRequest({
+    number: 7,
+    title: 'T',
+    body: '',
+    head: 'h',
+    base: 'main',
+    headSha: event.payload.pull_request.head.sha
+  })
+  const result = await step(event, {
+    'check-run': 'true',
+    'check-name': 'Agent review',
+    prompt: 'Review the pull request [emulator:success]'
+  })
+  expect(result.outputs['trigger']).toBe('inputs')
+  expect(checksOn(7)).toEqual([
+    expect.objectContaining({
+      name: 'Agent review',
+      conclusion: 'success',
+      id: Number(result.outputs['check-run-id'])
+    })
+  ])
+})
+
+test('a hostile result: no tag, no live mention, no form of a token in the check', async () => {
+  const token = 'emulator-token'
+  emulator.queueScript({
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      {
+        at: 50,
+        status: 'COMPLETE',
+        result: `Done @octocat </details><script>alert(1)</script> ${token} ${Buffer.from(token).toString('base64')}`,
+        summary: '<img src=x onerror=alert(1)> cc @github/security'
+      }
+    ]
+  })
+  await step(commentOn(7, '/codegen go'))
+  const [check] = checksOn(7)
+  const sent = JSON.stringify(checkWrites().map(request => request.body))
+  expect(sent).toContain('***')
+  expect(sent).not.toContain(token)
+  expect(sent).not.toContain(Buffer.from(token).toString('base64').slice(0, 16))
+  expect(renderMarkdown(check!.output.summary!)).not.toMatch(/<script|<img/)
+  const text = readerText(check!.output.summary!)
+  expect(text).toContain('</details><script>alert(1)</script>')
+  expect(text).toContain('<img src=x onerror=alert(1)>')
+  expect(text).not.toMatch(/(^|[^\w\u2060])@(octocat|github)/)
+  expect(check!.output.title).toMatch(
+    /^Succeeded: Done @\u2060octocat <\/details><script>alert\(1\)<\/script> \*\*\*/
+  )
+})
