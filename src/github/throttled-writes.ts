@@ -2,9 +2,9 @@ import { CancelledError } from '../api/errors.js'
 import type { Clock } from '../clock.js'
 
 /**
- * The writes of one thing on GitHub that shows the latest state (a check run): one at a time, in
- * order, and at most one every `minIntervalMs`, counted from the end of the previous write. Marking
- * it out of date many times while a write waits costs one write.
+ * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
+ * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
+ * previous write. Marking it out of date many times while a write waits costs one write.
  */
 export class ThrottledWrites {
   private lastWrite = Number.NEGATIVE_INFINITY
