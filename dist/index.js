@@ -34083,6 +34083,1331 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/clock.ts
+/** The job was cancelled (SIGINT or SIGTERM): every wait on the clock ends with it. */
+class CancelledError extends Error {
+    constructor() {
+        super('the job was cancelled');
+        this.name = 'CancelledError';
+    }
+}
+function wait(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new CancelledError());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new CancelledError());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+const systemClock = {
+    now: () => Date.now(),
+    sleep: wait,
+    alarm: wait
+};
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+/** Errors of the service boundary, each able to say what it means to a workflow author. */
+// The job's cancellation belongs to the clock (its waits end with it); named here beside the others.
+
+class ServiceError extends Error {
+    httpStatus;
+    constructor(message, httpStatus) {
+        super(message);
+        this.httpStatus = httpStatus;
+        this.name = 'ServiceError';
+    }
+}
+/**
+ * A write whose fate is unknown: the request may have reached the service (reset after sending,
+ * time-out, 5xx, unreadable answer). It must not be blindly sent again.
+ */
+class AmbiguousWriteError extends ServiceError {
+    constructor(message, httpStatus) {
+        super(message, httpStatus);
+        this.name = 'AmbiguousWriteError';
+    }
+}
+/** An answer past the size the action reads (its read was stopped there): the same request would get it again. */
+class OversizedAnswerError extends ServiceError {
+    constructor(message) {
+        super(message);
+        this.name = 'OversizedAnswerError';
+    }
+}
+/** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
+class DeadlineError extends Error {
+    constructor() {
+        super('timeout-minutes was reached');
+        this.name = 'DeadlineError';
+    }
+}
+/** The service's words go into errors, the console and the summary: a flood is cut. */
+const MESSAGE_CHARS = 1_000;
+/** Reads the service's error text: `message`, then `detail` (text or FastAPI's list), then the raw body. */
+function serviceMessage(rawBody) {
+    const text = readMessage(rawBody);
+    return text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 1)}…` : text;
+}
+function readMessage(rawBody) {
+    let parsed;
+    try {
+        parsed = JSON.parse(rawBody);
+    }
+    catch {
+        return plainText(rawBody);
+    }
+    if (parsed && typeof parsed === 'object') {
+        const body = parsed;
+        if (typeof body.message === 'string' && body.message)
+            return body.message;
+        if (typeof body.detail === 'string' && body.detail)
+            return body.detail;
+        if (Array.isArray(body.detail)) {
+            return body.detail
+                .slice(0, 100)
+                .map(item => {
+                const { loc, msg } = (item ?? {});
+                const where = Array.isArray(loc)
+                    ? loc
+                        .filter(part => part !== 'body')
+                        .map(scalarText)
+                        .join('.')
+                    : '';
+                return where ? `${where}: ${scalarText(msg)}` : scalarText(msg);
+            })
+                .join('; ');
+        }
+    }
+    return rawBody.slice(0, BODY_CHARS).trim().slice(0, 300);
+}
+/** A value of the service's JSON as text without walking into it (it may be nested thousands deep). */
+const scalarText = (value) => value !== null && typeof value === 'object' ? (Array.isArray(value) ? '[…]' : '{…}') : String(value);
+/** An error page's title is near its top: only this much of a body that is not JSON is read. */
+const BODY_CHARS = 64 * 1024;
+/**
+ * A body that is not JSON: a gateway's HTML error page reads as its title (or its text), not its
+ * markup. Read with indexOf, each character looked at a bounded number of times: a body of many
+ * `<` without `>` costs no more than any other.
+ */
+function plainText(rawBody) {
+    const body = rawBody.slice(0, BODY_CHARS);
+    const lower = body.toLowerCase();
+    if (!/<(?:!doctype|html|body)\b/.test(lower))
+        return body.trim().slice(0, 300);
+    return (htmlTitle(body, lower) || withoutTags(body)).replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+/** The text of the first `<title …>text</title>`, or ''. */
+function htmlTitle(body, lower) {
+    const open = lower.indexOf('<title');
+    const start = open < 0 ? -1 : lower.indexOf('>', open);
+    const end = start < 0 ? -1 : lower.indexOf('<', start + 1);
+    return end >= 0 && lower.startsWith('</title>', end) ? body.slice(start + 1, end).trim() : '';
+}
+/** Every `<…>` replaced by a blank; a `<` with no `>` after it is text. */
+function withoutTags(body) {
+    let out = '';
+    let at = 0;
+    for (let open = body.indexOf('<'); open >= 0; open = body.indexOf('<', at)) {
+        const close = body.indexOf('>', open);
+        if (close < 0)
+            break;
+        out += `${body.slice(at, open)} `;
+        at = close + 1;
+    }
+    return out + body.slice(at);
+}
+/** What an HTTP error status means for this action's user, with the service's own words appended. */
+function describeHttpError(status, what, detail) {
+    const said = detail ? ` The service said: ${detail}` : '';
+    switch (status) {
+        case 401:
+            return `Authentication failed (401) while trying to ${what}: check the api-token input (a Codegen API token).${said}`;
+        case 402:
+            return `The organization's agent run allowance is used up (402) while trying to ${what}: upgrade the plan or wait for the allowance to renew.${said}`;
+        case 403:
+            return `Permission denied (403) while trying to ${what}: the token may not act on this organization; check org-id and the token's access.${said}`;
+        case 404:
+            return `Not found (404) while trying to ${what}: check org-id, agent-run-id and repo-id.${said}`;
+        case 422:
+            return `The service rejected the request as invalid (422) while trying to ${what}.${said}`;
+        case 429:
+            return `The service kept answering "rate limit exceeded" (429) while trying to ${what}.${said}`;
+        default:
+            return status >= 500
+                ? `The service failed (${status}) while trying to ${what}.${said}`
+                : `Unexpected answer (${status}) while trying to ${what}.${said}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/paging.ts
+/** The service pages by 100 at most. */
+const PAGE_LIMIT = 100;
+/** 50 pages is far beyond any real account. */
+const MAX_PAGES = 50;
+/** The first item `wanted` accepts, page after page; undefined after a short or last page. */
+async function searchPages(read, wanted, paging = {}) {
+    const maxPages = paging.maxPages ?? MAX_PAGES;
+    for (let page = 0; page < maxPages; page++) {
+        const result = await read(page * PAGE_LIMIT, PAGE_LIMIT);
+        const match = result.items.find(wanted);
+        if (match !== undefined)
+            return match;
+        const last = paging.trustPageCount !== false && page + 1 >= result.pages;
+        if (result.items.length < PAGE_LIMIT || last)
+            return undefined;
+    }
+    return undefined;
+}
+/** Every item of a paged listing, page after page, until a short or last page. */
+async function allPages(read) {
+    const all = [];
+    await searchPages(read, item => {
+        all.push(item);
+        return false;
+    });
+    return all;
+}
+
+;// CONCATENATED MODULE: ./src/api/retry.ts
+
+/**
+ * Retry policy (which requests are sent again, and which writes are ambiguous) and timing:
+ * exponential backoff with jitter, and the service's Retry-After when it sends one.
+ */
+const RETRY_BASE_MS = 1_000;
+const RETRY_CAP_MS = 30_000;
+/** A Retry-After longer than this is not waited for in one go: the budget and deadline still apply. */
+const RETRY_AFTER_CAP_MS = 60_000;
+/** Delay before retry number `attempt` (1 for the first retry); `random` in [0, 1). */
+function backoffDelay(attempt, random) {
+    const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1));
+    // Half fixed, half jitter: spreads jobs that share a token without ever retrying at once.
+    return Math.round(ceiling / 2 + (random * ceiling) / 2);
+}
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+function parseRetryAfter(header, now) {
+    if (!header)
+        return undefined;
+    const trimmed = header.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Math.min(RETRY_AFTER_CAP_MS, Math.round(Number(trimmed) * 1000));
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return undefined;
+    return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now));
+}
+/**
+ * The wait before a refused request is sent again. Retry-After is obeyed. Without it a 429 means the
+ * service's window is full: a read retried after a second or two mostly meets it still full (another
+ * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
+ * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
+ */
+function refusedRetryDelay(refusal) {
+    if (refusal.retryAfterMs !== undefined)
+        return refusal.retryAfterMs;
+    const slot = refusal.slotFreedInMs;
+    if (refusal.write || slot === undefined || slot >= refusal.leftMs)
+        return refusal.backoffMs;
+    return Math.max(refusal.backoffMs, slot);
+}
+/**
+ * What follows a request without a usable answer. A refusal (429) was not processed: sent again,
+ * writes included. A read is sent again. A write that may have reached the service is never sent
+ * again blind: it ends as AmbiguousWriteError, for its caller to look it up first. An answer too
+ * large to read is final: the same request would get it again.
+ */
+function nextStep(exchange, write, what) {
+    if (exchange.kind === 'refused')
+        return { kind: 'retry', rateLimited: true };
+    const message = `Could not ${what}: ${exchange.reason}`;
+    if (exchange.tooLarge) {
+        const error = write ? new AmbiguousWriteError(message) : new OversizedAnswerError(message);
+        return { kind: 'give-up', error };
+    }
+    if (write && exchange.sent)
+        return { kind: 'give-up', error: new AmbiguousWriteError(message, exchange.status) };
+    return { kind: 'retry', rateLimited: false };
+}
+
+;// CONCATENATED MODULE: ./src/model.ts
+/** The report of a run that never started (or of a step that followed none): no status, no entries. */
+function reportOf(fields, startedAt, endedAt = startedAt) {
+    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/runner/commands.ts
+/**
+ * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
+ * in a line. What breaks each lives here, beside the console that must never carry them.
+ */
+const LEGACY_COMMAND = /##\[/g;
+/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
+const BROKEN_LEGACY_COMMAND = '##\u2060[';
+/** `::` as the first non-blank characters of a line, whatever the line break before it. */
+const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
+/**
+ * Any text made unable to be read as a runner command by either parser, for the last guard before
+ * the console: the action's own commands are written elsewhere, never through this.
+ */
+function noCommands(text) {
+    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
+}
+
+;// CONCATENATED MODULE: ./src/org/organizations.ts
+
+
+
+/** Organizations named in a message, at most. */
+const SHOWN = 10;
+function listOrganizations(api, options) {
+    return allPages((skip, limit) => api.listOrganizations(skip, limit, options));
+}
+/** A repository of the organization, by id or by owner/name (any case). */
+async function findRepository(api, wanted, options) {
+    const name = wanted.repository?.toLowerCase();
+    return searchPages((skip, limit) => api.listRepos(skip, limit, options), repo => (wanted.repoId !== undefined ? repo.id === wanted.repoId : repo.full_name.toLowerCase() === name));
+}
+/** `id name` lines of the first ten organizations, and how many more there are. */
+function organizationList(organizations) {
+    const lines = organizations.slice(0, SHOWN).map(org => `  ${org.id} ${nameText(org.name)}`);
+    if (organizations.length > SHOWN)
+        lines.push(`  ... and ${organizations.length - SHOWN} more`);
+    return lines.join('\n');
+}
+/**
+ * A name the service gave (an organization, a repository, a user) for a one-line place (a console
+ * line, a table cell, a message): no line breaks or control characters, no `##[` (the runner's
+ * legacy command prefix, read anywhere in a line: `#[` reads as plainly), bounded.
+ */
+function nameText(text, max = 100) {
+    const flat = text
+        // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+        .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
+        .replace(LEGACY_COMMAND, '#[')
+        .trim();
+    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+/**
+ * The organization to act on when org-id is not given: the token's only one. Several, or none, is
+ * a problem to fix before anything is created.
+ */
+function chooseOrganization(organizations) {
+    const [only] = organizations;
+    if (organizations.length === 1 && only)
+        return { organization: only };
+    if (organizations.length === 0) {
+        return {
+            problem: 'The api-token belongs to no Codegen organization: create or join one at https://codegen.com, or use a token of a member.'
+        };
+    }
+    return {
+        problem: `The api-token belongs to ${organizations.length} Codegen organizations; set the org-id input to one of them:\n${organizationList(organizations)}`
+    };
+}
+/** The organization among the token's, or the problem that it is not one of them. */
+function pickOrganization(organizations, orgId) {
+    const found = organizations.find(org => org.id === orgId);
+    if (found)
+        return { organization: found };
+    return {
+        problem: organizations.length === 0
+            ? `org-id ${orgId} is not among the token's organizations: the api-token belongs to no Codegen organization.`
+            : `org-id ${orgId} is not among the token's organizations; set org-id to one of them:\n${organizationList(organizations)}`
+    };
+}
+/**
+ * The organization to act on when org-id is empty: the token's only one (said in a notice). Several
+ * or none is an error to fix before anything is created.
+ */
+async function discoverOrganization(apis, options, notice) {
+    try {
+        const choice = chooseOrganization(await listOrganizations(apis(undefined), options));
+        if ('problem' in choice)
+            return { error: choice.problem };
+        const { id, name } = choice.organization;
+        notice(`Using organization ${id} (${nameText(name)}), the token's only organization; set org-id to choose.`);
+        return { orgId: id };
+    }
+    catch (error) {
+        if (error instanceof ServiceError)
+            return {
+                error: `Could not find the organization to act on: ${error.message}`,
+                httpStatus: error.httpStatus
+            };
+        if (error instanceof DeadlineError || error instanceof CancelledError)
+            return { error: error.message };
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/org/inspect.ts
+
+
+const TOKEN_HELP = 'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret';
+const ITEMS = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository'];
+/** The inspection as it fills: a row per item read, and the first problem, which ends it. */
+class Rows {
+    result;
+    role;
+    constructor(result, role) {
+        this.result = result;
+        this.role = role;
+    }
+    add(item, state, found) {
+        this.result.rows.push({ item, state, found });
+    }
+    /** Rows for the items not reached, so the table always shows every item. */
+    notChecked() {
+        for (const item of ITEMS) {
+            if (item === 'Role' && !this.role)
+                continue;
+            if (!this.result.rows.some(existing => existing.item === item))
+                this.result.rows.push({ item, state: 'not checked', found: '' });
+        }
+    }
+    /** Ends the inspection on its first problem. */
+    stop(item, found, problem) {
+        this.add(item, 'problem', found);
+        this.result.problem = problem;
+        this.notChecked();
+        return undefined;
+    }
+    /** One read; a refusal of it is the problem (undefined), any other fault ends the inspection there. */
+    async read(item, what, call) {
+        try {
+            return await call();
+        }
+        catch (error) {
+            if (isRefusal(error))
+                return this.stop(item, `refused (${error.httpStatus})`, `Codegen refused to show ${what} (${error.httpStatus}): the token's user may lack access to it; ask an admin of the organization. ${error.message}`);
+            this.add(item, 'problem', 'could not be read');
+            this.notChecked();
+            throw error;
+        }
+    }
+}
+function userLabel(user) {
+    return nameText(user.github_username || user.email || String(user.id));
+}
+/**
+ * Reads, in order, the token's user, the organization, its GitHub integration and the repository,
+ * and stops at the first problem (what comes after depends on it). Creates nothing. `role` adds the
+ * token user's role in the organization (the check shows it; a diagnosis does not need it).
+ */
+async function inspectSetup(apis, target, options, 
+/** Filled as the reads go: what was found before a fault cut them short stays for the caller. */
+result = { rows: [] }) {
+    const rows = new Rows(result, options.role ?? false);
+    const me = await readUser(apis(target.orgId), options, rows);
+    const org = me && (await readOrganization(apis(target.orgId), target, options, rows));
+    if (!me || !org)
+        return result;
+    const api = apis(org.id);
+    if (options.role) {
+        const what = `${result.user} as a member of organization ${org.id}`;
+        const member = await rows.read('Role', what, () => api.getUser(me.id, options));
+        if (!member)
+            return result;
+        rows.add('Role', 'ok', nameText(member.role || 'member'));
+    }
+    if (await readIntegration(api, org, options, rows))
+        await readRepository(api, org, target, options, rows);
+    return result;
+}
+/** 1. The token's user: a rejected token stops everything. */
+async function readUser(api, options, rows) {
+    let me;
+    try {
+        me = await api.getCurrentUser(options);
+    }
+    catch (error) {
+        // 404 here is no verdict on the token (a service without the endpoint): reported as it is.
+        if (!isRefusal(error) || error.httpStatus === 404) {
+            rows.add('API token', 'problem', 'could not be read');
+            rows.notChecked();
+            throw error;
+        }
+        const problem = `The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`;
+        return rows.stop('API token', `rejected (${error.httpStatus})`, problem);
+    }
+    rows.result.user = userLabel(me);
+    rows.add('API token', 'ok', `accepted; user ${rows.result.user}`);
+    return me;
+}
+/** 2. The organization: the given one among the token's, or the token's only one. */
+async function readOrganization(api, target, options, rows) {
+    const what = "the token's organizations";
+    const organizations = await rows.read('Organization', what, () => listOrganizations(api, options));
+    if (!organizations)
+        return undefined;
+    const given = target.orgId;
+    const choice = given === undefined ? chooseOrganization(organizations) : pickOrganization(organizations, given);
+    if ('problem' in choice) {
+        const found = given === undefined ? `${organizations.length} found` : `${given} not among the token's`;
+        return rows.stop('Organization', found, choice.problem);
+    }
+    const org = choice.organization;
+    rows.result.orgId = org.id;
+    rows.result.organizationName = org.name;
+    rows.add('Organization', 'ok', `${org.id} ${nameText(org.name)}${given === undefined ? " (the token's only one)" : ''}`);
+    return org;
+}
+/** 3. The GitHub integration: without it the agent cannot reach any repository. */
+async function readIntegration(api, org, options, rows) {
+    const what = `the integrations of organization ${org.id}`;
+    const answer = await rows.read('GitHub integration', what, () => api.getIntegrations(options));
+    if (!answer)
+        return false;
+    const github = answer.integrations.find(item => item.integration_type.toLowerCase() === 'github');
+    if (!github?.active) {
+        const state = github ? 'inactive' : 'not installed';
+        rows.stop('GitHub integration', state, `The GitHub integration of organization ${org.id} (${nameText(org.name)}) is ${state}: connect GitHub in Codegen's integrations settings (https://codegen.com/integrations), then run again.`);
+        return false;
+    }
+    rows.add('GitHub integration', 'ok', 'active');
+    return true;
+}
+/** 4. The repository, by id or by owner/name, among the organization's. */
+async function readRepository(api, org, target, options, rows) {
+    if (target.repoId === undefined && !target.repository) {
+        rows.add('Repository', 'ok', 'none named (the run picks no repository)');
+        return;
+    }
+    const wanted = target.repoId !== undefined ? `repo-id ${target.repoId}` : `repository ${nameText(target.repository)}`;
+    const what = `the repositories of organization ${org.id}`;
+    const repo = await rows.read('Repository', what, async () => (await findRepository(api, target, options)) ?? null);
+    if (repo === undefined)
+        return;
+    if (repo === null) {
+        rows.stop('Repository', `${wanted} not connected`, `The ${wanted} is not connected to Codegen organization ${org.id} (${nameText(org.name)}): add it in Codegen's repository settings (the GitHub app must have access to it)${target.repoId === undefined ? ', or set repo-id' : ', or check repo-id'}.`);
+        return;
+    }
+    rows.result.repoId = repo.id;
+    rows.add('Repository', 'ok', `${nameText(repo.full_name)} (id ${repo.id})`);
+}
+/**
+ * A step stopped by a 401, 403 or 404 before any run existed: the check's reads say why, in place
+ * of the bare status. Only on that failure: the happy path sends none of these requests.
+ */
+async function diagnose(report, apis, target, options) {
+    if (report.run || report.outcome !== 'error' || !isRefusalStatus(report.httpStatus))
+        return report;
+    let inspection;
+    try {
+        inspection = await inspectSetup(apis, target, options);
+    }
+    catch {
+        // The reads failed too: the service's own answer is all there is to say.
+        return report;
+    }
+    if (!inspection.problem)
+        return report;
+    return {
+        ...report,
+        error: `${inspection.problem}\n(${report.error ?? `the service answered ${report.httpStatus}`})`
+    };
+}
+/** A refusal the reads explain (401, 403, 404), as opposed to a fault to report as it is. */
+function isRefusal(error) {
+    return error instanceof ServiceError && isRefusalStatus(error.httpStatus);
+}
+function isRefusalStatus(status) {
+    return status === 401 || status === 403 || status === 404;
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
+
+/** The service's page size limit for the log endpoint. */
+const LOG_PAGE_LIMIT = 100;
+/**
+ * Pages of large entries are asked for in fewer entries, to stay near this size: memory follows
+ * the size of what is read each second, not only of what is kept.
+ */
+const TARGET_PAGE_BYTES = 1024 * 1024;
+/**
+ * Reads a run's log through whichever published path of the ALPHA endpoint answers: the interface
+ * document's first, the OpenAPI document's on a 404 while the run exists. When neither answers,
+ * `read` returns undefined and the caller follows the run's status alone.
+ */
+class LogReader {
+    api;
+    runId;
+    onUnavailable;
+    candidates = ['interface', 'alpha'];
+    unavailable = false;
+    /** Entries asked for per page: fewer while they are large. */
+    pageLimit = LOG_PAGE_LIMIT;
+    constructor(api, runId, onUnavailable) {
+        this.api = api;
+        this.runId = runId;
+        this.onUnavailable = onUnavailable;
+    }
+    get available() {
+        return !this.unavailable;
+    }
+    async read(skip, limit, options) {
+        while (!this.unavailable) {
+            const path = this.candidates[0];
+            const asked = Math.max(1, Math.min(limit, this.pageLimit));
+            try {
+                const page = await this.api.getLogs(this.runId, path, skip, asked, options);
+                this.sizePages(page, asked);
+                return { ...page, full: page.logs.length >= asked };
+            }
+            catch (error) {
+                // Too large a page: the same entries, fewer at a time.
+                if (error instanceof OversizedAnswerError && asked > 1) {
+                    this.pageLimit = Math.floor(asked / 4) || 1;
+                    continue;
+                }
+                if (!(error instanceof ServiceError) || error.httpStatus !== 404)
+                    throw error;
+                // A 404 means "no such run" or "no such path": only a run that exists proves the latter.
+                await this.api.getRun(this.runId, options);
+                this.candidates.shift();
+                if (this.candidates.length === 0) {
+                    this.unavailable = true;
+                    this.onUnavailable('The run log is unavailable (the log endpoint answered 404 on both published paths); following the run status only.');
+                }
+            }
+        }
+        return undefined;
+    }
+    /** Fewer entries a page after a large one, more again after small ones. */
+    sizePages(page, asked) {
+        if (page.bytes === undefined || page.logs.length === 0)
+            return;
+        if (page.bytes > TARGET_PAGE_BYTES)
+            this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
+        else if (page.bytes < TARGET_PAGE_BYTES / 4)
+            this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2);
+    }
+}
+/**
+ * How many entries the run's log holds now: a resumed run's new work starts after them. Counted from
+ * the entries served, since total_logs may lag behind or run ahead of them: a short log in one read;
+ * a long one from just before its total_logs, or page by page when nothing is served there.
+ */
+async function countLogEntries(logs, deadline) {
+    const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline });
+    if (!first)
+        return { count: 0, status: null, result: undefined };
+    const result = first.result;
+    let count = 0;
+    let page = first;
+    if ((first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
+        first.totalLogs !== null &&
+        first.totalLogs > LOG_PAGE_LIMIT + 1) {
+        count = first.totalLogs - 1;
+        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
+        if (page?.logs.length === 0) {
+            // total_logs ran ahead of the log: count it from the second page on.
+            count = 0;
+            page = first;
+        }
+    }
+    for (;;) {
+        if (!page)
+            return { count, status: first.status, result };
+        count += page.logs.length;
+        // A short page ends the log, unless the reader asked for fewer (large entries).
+        if (page.logs.length < LOG_PAGE_LIMIT && !page.full)
+            return { count, status: page.status, result };
+        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/status.ts
+const CLASSES = {
+    COMPLETE: 'success',
+    COMPLETED: 'success',
+    ERROR: 'failure',
+    FAILED: 'failure',
+    CANCELLED: 'failure',
+    STOPPED: 'failure',
+    TIMEOUT: 'failure',
+    MAX_ITERATIONS_REACHED: 'failure',
+    OUT_OF_TOKENS: 'failure',
+    PAUSED: 'paused',
+    ACTIVE: 'working',
+    PENDING: 'working',
+    RUNNING: 'working',
+    EVALUATION: 'working'
+};
+function classifyStatus(status) {
+    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
+}
+/** False for a status this action has never heard of (it is treated as still working, and said once). */
+function isKnownStatus(status) {
+    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/watch-step.ts
+
+
+/** The guard after a read: restarted when the read proves it. */
+function sees(guard, seen) {
+    return !guard.restarted && provesRestart(guard, seen) ? { ...guard, restarted: true } : guard;
+}
+function provesRestart(guard, seen) {
+    if ((seen.entries ?? 0) > 0)
+        return true;
+    if (guard.earlierResult !== undefined && !!seen.result && seen.result !== guard.earlierResult)
+        return true;
+    const { before, status: after } = seen;
+    if (after === undefined || after === null)
+        return false;
+    if (!isEnded(after))
+        return true;
+    // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
+    const from = classifyStatus(before);
+    return before !== null && from !== 'working' && from !== classifyStatus(after);
+}
+/** How long a resumed run may keep showing its earlier ending before we report what we see. */
+function resumeGraceMs(pollIntervalMs) {
+    return Math.min(120_000, Math.max(30_000, 6 * pollIntervalMs));
+}
+/** A heartbeat after a minute without progress, and each minute after it. */
+const HEARTBEAT_MS = 60_000;
+function initialState(plan, now) {
+    return {
+        status: plan.initialStatus,
+        cursor: plan.earlierEntries,
+        guard: plan.guard,
+        endSeen: 'no',
+        lastRead: { kind: 'run' },
+        lookAt: now,
+        lastProgressAt: now,
+        lastHeartbeatAt: now,
+        unknownStatuses: new Set(),
+        paceNoticed: false
+    };
+}
+const isEnded = (status) => classifyStatus(status) !== 'working';
+/** The pure step: the state after `read`, what to say, and what to do next. */
+function advance(state, read, context) {
+    const said = [];
+    const next = read.kind === 'page'
+        ? afterPage(state, read.page, context, said)
+        : afterRun(state, read.run, context, said);
+    return { state: next, said, step: decide(next, context.now >= context.graceEndsAt, context.logsAvailable) };
+}
+function afterPage(state, page, context, said) {
+    // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
+    if (!page)
+        return { ...state, lastRun: undefined, lastRead: { kind: 'page', more: false, hadStatus: false } };
+    let next = { ...state, lastRun: undefined };
+    if (page.logs.length > 0) {
+        said.push({ kind: 'entries', entries: page.logs, firstIndex: state.cursor });
+        const finalAnswer = page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER');
+        next = {
+            ...next,
+            cursor: state.cursor + page.logs.length,
+            lastProgressAt: context.now,
+            guard: sees(state.guard, { before: state.status, entries: page.logs.length }),
+            ...(finalAnswer ? { finalAnswerAt: context.now } : {})
+        };
+    }
+    if (page.status !== null)
+        next = afterStatus(next, page.status, context.now, said);
+    // The page showed the end itself, or was read after the run did: it holds what came before the end.
+    if (isEnded(next.status) && next.guard.restarted && (page.status !== null || next.endSeen === 'by-run'))
+        next.endSeen = 'with-log';
+    next.lastRead = {
+        kind: 'page',
+        // A full page, or a total beyond what we have, means more is waiting right now.
+        more: page.logs.length >= LOG_PAGE_LIMIT ||
+            page.full === true ||
+            (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > next.cursor),
+        hadStatus: page.status !== null
+    };
+    return next;
+}
+function afterRun(state, run, context, said) {
+    const next = afterStatus(state, run.status ?? null, context.now, said);
+    next.guard = sees(next.guard, { before: next.status, result: run.result });
+    next.lastRun = run;
+    // Without a log, the run read is all there is to read after the end.
+    if (isEnded(next.status) && next.guard.restarted && next.endSeen === 'no')
+        next.endSeen = context.logsAvailable ? 'by-run' : 'with-log';
+    next.lastRead = { kind: 'run' };
+    return next;
+}
+/** A copy of the state after a status was seen on a page or the run. */
+function afterStatus(state, status, now, said) {
+    const next = { ...state, guard: sees(state.guard, { before: state.status, status }) };
+    // Working again (a page and the run disagreeing for a moment): the end is not known after all.
+    if (!isEnded(status))
+        next.endSeen = 'no';
+    if (status !== state.status) {
+        said.push({ kind: 'status', from: state.status, to: status });
+        next.status = status;
+        next.lastProgressAt = now;
+    }
+    if (status !== null && !isKnownStatus(status) && !state.unknownStatuses.has(status)) {
+        next.unknownStatuses = new Set([...state.unknownStatuses, status]);
+        said.push({ kind: 'warning', message: `Unknown run status "${status}": treating it as still working.` });
+    }
+    return next;
+}
+/**
+ * What to do after a read. In order: a page without a status sends us to the run; an end learnt
+ * from the run (not from a page) sends us to the log once more for what was written before it; a
+ * resumed run that still shows its earlier ending past the grace period is looked at once more,
+ * then given up on; an end of the run's own stops the watch once the backlog is read; otherwise a
+ * backlog is read at once, and a quiet log waits for the next look.
+ */
+function decide(state, pastGrace, logsAvailable) {
+    const read = state.lastRead;
+    const more = read.kind === 'page' && read.more;
+    if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
+        return { kind: 'read-run' };
+    if (!isEnded(state.status))
+        return more ? { kind: 'read-page' } : { kind: 'wait' };
+    if (!state.guard.restarted) {
+        if (!pastGrace)
+            return more ? { kind: 'read-page' } : { kind: 'wait' };
+        // Past the grace period, one last look at the run itself before calling it stale.
+        return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' };
+    }
+    if (more || (logsAvailable && state.endSeen !== 'with-log'))
+        return { kind: 'read-page' };
+    return { kind: 'stop' };
+}
+/** A heartbeat is due after a minute without progress, and a minute after the last one. */
+function heartbeatDue(state, now) {
+    return now - state.lastProgressAt >= HEARTBEAT_MS && now - state.lastHeartbeatAt >= HEARTBEAT_MS;
+}
+/**
+ * How the watch ended, from its last state and the run read at the end. The log page and the run
+ * may disagree for a moment: an ended watch keeps the ending it saw.
+ */
+function settle(state, ending, run, earlierEntries) {
+    const finalRun = run && ending === 'ended' && !isEnded(run.status ?? null) ? { ...run, status: state.status } : run;
+    const status = run && ending !== 'ended' ? (run.status ?? state.status) : state.status;
+    const guard = finalRun ? sees(state.guard, { before: status, result: finalRun.result }) : state.guard;
+    return {
+        ending,
+        status,
+        run: finalRun,
+        entriesSeen: state.cursor - earlierEntries,
+        restarted: guard.restarted
+    };
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/start.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * Starting a run, in one place: the organization (org-id, else the token's only one), the
+ * repository, then a create, a resume or the setup-commands run, each sent exactly once.
+ */
+/** Key of the metadata object in which every run records where it came from. */
+const METADATA_KEY = 'github_action';
+/** A write whose fate was unknown is sent at most this many times in all, each after checking. */
+const MAX_WRITE_SENDS = 3;
+/** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
+async function startRun(plan, deps) {
+    const startedAt = deps.clock.now();
+    const mode = plan.resumeRunId === undefined ? 'create' : 'resume';
+    const options = { deadline: deps.deadline };
+    const found = plan.orgId === undefined
+        ? await discoverOrganization(deps.apis, options, deps.notice)
+        : { orgId: plan.orgId };
+    if ('error' in found) {
+        const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now());
+        return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) };
+    }
+    const api = deps.apis(found.orgId);
+    let repoId;
+    try {
+        if (plan.resumeRunId !== undefined) {
+            const resumed = await resume(plan, plan.resumeRunId, api, deps);
+            return { kind: 'started', api, ...resumed, base: { mode, startedAt, orgId: found.orgId } };
+        }
+        repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps));
+        const run = plan.setupCommands
+            ? await startSetupCommands(plan, repoId, api, deps.deadline)
+            : await create(plan, repoId, api, deps);
+        const logs = new LogReader(api, run.id, deps.warning);
+        const base = { mode, startedAt, orgId: found.orgId, ...(repoId !== undefined ? { repoId } : {}) };
+        return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base };
+    }
+    catch (error) {
+        const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId };
+        const report = reportOf(fields, startedAt, deps.clock.now());
+        // Only what the step used is questioned: a resume names no repository; a create, the one it
+        // sent (or the one it was told to find).
+        const used = mode === 'resume'
+            ? { orgId: found.orgId, repository: '' }
+            : {
+                orgId: found.orgId,
+                repoId: repoId ?? plan.repoId,
+                repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
+            };
+        return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) };
+    }
+}
+/** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
+function failedBeforeRun(error) {
+    if (error instanceof CancelledError)
+        return { outcome: 'cancelled', error: error.message };
+    if (error instanceof DeadlineError)
+        return { outcome: 'timeout', error: `The wait ended: ${error.message}.` };
+    if (error instanceof ServiceError)
+        return {
+            outcome: 'error',
+            error: error.message,
+            ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
+        };
+    throw error;
+}
+async function lookUpRepository(plan, api, deps) {
+    const required = plan.repositoryRequired || plan.setupCommands;
+    if (!plan.repository) {
+        if (required)
+            throw new ServiceError('No repository to act on: set the repo-id or repository input.');
+        return undefined;
+    }
+    const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id;
+    if (repoId === undefined && required) {
+        // A 404 like the service's own "not found", so that the step says why (diagnosis).
+        throw new ServiceError(`Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`, 404);
+    }
+    if (repoId === undefined) {
+        deps.warning(`Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`);
+    }
+    return repoId;
+}
+async function startSetupCommands(plan, repoId, api, deadline) {
+    const answer = await api.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
+    return api.getRun(answer.agent_run_id, { deadline });
+}
+/**
+ * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
+ * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
+ */
+async function create(plan, repoId, api, deps) {
+    const key = (0,external_node_crypto_.randomUUID)();
+    const request = {
+        prompt: plan.prompt,
+        ...(repoId !== undefined ? { repo_id: repoId } : {}),
+        ...(plan.images.length ? { images: plan.images } : {}),
+        ...(plan.model ? { model: plan.model } : {}),
+        ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+        metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+    };
+    const { deadline } = deps;
+    for (let send = 1;; send++) {
+        try {
+            return await api.createRun(request, { deadline });
+        }
+        catch (error) {
+            if (!(error instanceof AmbiguousWriteError))
+                throw error;
+            deps.warning(`${error.message}. Checking whether the run was created before sending again.`);
+            await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal);
+            const found = await findRunByKey(api, key, deadline);
+            if (found) {
+                deps.warning(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`);
+                return found;
+            }
+            if (send >= MAX_WRITE_SENDS)
+                throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus);
+        }
+    }
+}
+async function findRunByKey(api, key, deadline) {
+    // The newest runs come first: the one we look for is among the first two pages. Runs created
+    // meanwhile move the listing: only a short page ends it.
+    return searchPages((skip, limit) => api.listRuns(skip, limit, { deadline }), run => {
+        const origin = run.metadata?.[METADATA_KEY];
+        return (typeof origin === 'object' &&
+            origin !== null &&
+            origin.idempotency_key === key);
+    }, { maxPages: 2, trustPageCount: false });
+}
+/**
+ * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
+ * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
+ */
+async function resume(plan, runId, api, deps) {
+    const { deadline } = deps;
+    const logs = new LogReader(api, runId, deps.warning);
+    // The result it ended with: a new one proves the resume took effect.
+    const earlierResult = (await api.getRun(runId, { deadline })).result ?? null;
+    const before = await countLogEntries(logs, deadline);
+    const request = {
+        agent_run_id: runId,
+        prompt: plan.prompt,
+        ...(plan.images.length ? { images: plan.images } : {})
+    };
+    const resumed = { logs, earlierEntries: before.count };
+    for (let send = 1;; send++) {
+        try {
+            const run = await api.resumeRun(request, { deadline });
+            // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
+            const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult };
+            return { ...resumed, run, guard };
+        }
+        catch (error) {
+            if (!(error instanceof AmbiguousWriteError))
+                throw error;
+            deps.warning(`${error.message}. Checking whether the run restarted before sending again.`);
+            const window = resumeGraceMs(plan.pollIntervalMs);
+            const restarted = await waitForRestart(api, logs, runId, before, window, deps);
+            if (restarted) {
+                deps.warning(`Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`);
+                return { ...resumed, run: restarted, guard: { restarted: true } };
+            }
+            if (send >= MAX_WRITE_SENDS)
+                throw new ServiceError(`${error.message} (sent ${send} times; the run did not restart)`, error.httpStatus);
+        }
+    }
+}
+async function waitForRestart(api, logs, runId, before, windowMs, deps) {
+    const { clock, deadline } = deps;
+    const until = Math.min(deadline, clock.now() + windowMs);
+    for (let check = 1; clock.now() < until; check++) {
+        await clock.sleep(Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - clock.now()), deps.signal);
+        const page = await logs.read(before.count, 1, { deadline });
+        const run = page ? undefined : await api.getRun(runId, { deadline });
+        const status = page ? page.status : (run?.status ?? null);
+        const result = page ? page.result : run?.result;
+        // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
+        // entries, or a new result (a run may restart and end between two checks without an entry).
+        const working = status !== null && classifyStatus(status) === 'working';
+        const newResult = !!before.result && !!result && result !== before.result;
+        if (working || (page && page.logs.length > 0) || newResult)
+            return run ?? (await api.getRun(runId, { deadline }));
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/pacing.ts
+/** After a FINAL_ANSWER: look every second, or a fifth of the base when that is shorter. */
+const FAST_POLL_MS = 1_000;
+const FAST_POLL_SHARE = 1 / 5;
+/** How long the fast looks last after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
+const FINAL_WINDOW_MS = 30_000;
+const FINAL_WINDOW_BASES = 6;
+function fastPollMs(baseMs) {
+    return Math.min(FAST_POLL_MS, baseMs * FAST_POLL_SHARE);
+}
+/** Milliseconds between the starts of two looks that the policy wants, before the budget: at most the base. */
+function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
+    const finalWindow = Math.min(FINAL_WINDOW_MS, FINAL_WINDOW_BASES * baseMs);
+    if (sinceFinalAnswerMs !== undefined && sinceFinalAnswerMs < finalWindow)
+        return fastPollMs(baseMs);
+    return baseMs;
+}
+/** How long to wait from now before the next look: the policy's interval, never sooner than the budget's pace. */
+function nextLook(timing, pace) {
+    const wanted = Math.max(0, lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs) - timing.sinceLookMs);
+    const waitMs = Math.max(wanted, pace?.gapMs ?? 0);
+    const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.baseMs;
+    return late ? { waitMs, lateBy: pace } : { waitMs };
+}
+/** The one notice given when the budget holds the looks back past the base: the pace it keeps and why. */
+function paceNotice(baseMs, pace) {
+    const every = `${(pace.gapMs / 1000).toFixed(1)} s`;
+    const promised = `${baseMs / 1000} s`;
+    return pace.congested
+        ? `Other jobs share the API token (the service answered 429): looking at the run about every ${every}, not every ${promised} (poll-interval), until the service has room again.`
+        : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`;
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/watcher.ts
+
+
+
+
+/**
+ * The poll loop: read (a log page or the run), step the state (pure), do what the step says (read
+ * again, wait for the next look, or stop). A look is the reads after one wait; a read is one request.
+ */
+/** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
+const FINAL_READ_MS = 3_000;
+class RunWatcher {
+    api;
+    logs;
+    clock;
+    events;
+    signal;
+    constructor(api, logs, clock, events, signal) {
+        this.api = api;
+        this.logs = logs;
+        this.clock = clock;
+        this.events = events;
+        this.signal = signal;
+    }
+    async watch(plan) {
+        const started = this.clock.now();
+        const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs);
+        const graceEndsAt = (plan.guard.resumedAt ?? started) + grace;
+        let state = initialState(plan, started);
+        let ending = 'ended';
+        try {
+            let step = { kind: this.logs.available ? 'read-page' : 'read-run' };
+            for (;;) {
+                // Reads once the end is known see the end: they may use the budget's reserve.
+                const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted };
+                const read = await this.read(step, state, plan.runId, options);
+                const next = advance(state, read, {
+                    now: this.clock.now(),
+                    graceEndsAt,
+                    logsAvailable: this.logs.available
+                });
+                next.said.forEach(said => this.say(said));
+                state = next.state;
+                step = next.step;
+                if (step.kind === 'stop')
+                    break;
+                if (step.kind === 'wait') {
+                    state = await this.wait(state, plan, started);
+                    step = { kind: this.logs.available ? 'read-page' : 'read-run' };
+                }
+            }
+        }
+        catch (error) {
+            if (error instanceof DeadlineError)
+                ending = 'timeout';
+            else if (error instanceof CancelledError)
+                ending = 'cancelled';
+            else
+                throw error;
+        }
+        const run = await this.finalRead(plan, ending, state.lastRun);
+        return settle(state, ending, run, plan.earlierEntries);
+    }
+    async read(step, state, runId, options) {
+        if (step.kind === 'read-page')
+            return { kind: 'page', page: await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options) };
+        return { kind: 'run', run: await this.api.getRun(runId, options) };
+    }
+    say(said) {
+        if (said.kind === 'entries')
+            this.events.newEntries(said.entries, said.firstIndex);
+        else if (said.kind === 'status')
+            this.events.statusChanged(said.from, said.to);
+        else
+            this.events.warning(said.message);
+    }
+    /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
+    async wait(state, plan, started) {
+        const now = this.clock.now();
+        const next = { ...state };
+        if (heartbeatDue(state, now)) {
+            this.events.heartbeat(now - started, state.status, state.cursor - plan.earlierEntries);
+            next.lastHeartbeatAt = now;
+        }
+        const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run');
+        const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt;
+        const look = nextLook({ baseMs: plan.pollIntervalMs, sinceLookMs: now - state.lookAt, sinceFinalAnswerMs }, pace);
+        if (look.lateBy && !state.paceNoticed) {
+            next.paceNoticed = true;
+            this.events.warning(paceNotice(plan.pollIntervalMs, look.lateBy));
+        }
+        const left = plan.deadline - now;
+        if (left <= 0)
+            throw new DeadlineError();
+        await this.clock.sleep(Math.min(look.waitMs, left), this.signal);
+        return { ...next, lookAt: this.clock.now() };
+    }
+    async finalRead(plan, ending, lastRun) {
+        if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null))
+            return lastRun;
+        try {
+            if (ending === 'ended')
+                return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS, end: true });
+            // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
+            return await this.api.getRun(plan.runId, {
+                deadline: this.clock.now() + FINAL_READ_MS,
+                maxAttempts: 1,
+                lastRead: true,
+                end: true
+            });
+        }
+        catch (error) {
+            if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
+                throw error;
+            return undefined;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/follow.ts
+
+
+
+/** Follows a started run to its end (or, with `wait: false`, only says it started): its report. */
+async function followRun(started, plan, deps) {
+    const { run, base } = started;
+    const report = (fields) => ({
+        ...base,
+        status: fields.run?.status ?? '',
+        endedAt: deps.clock.now(),
+        entriesSeen: 0,
+        ...fields
+    });
+    // What the step has shown so far: a failure after the run started still reports it.
+    const seen = { status: run.status ?? null, entries: 0 };
+    try {
+        deps.events.started(run, base.mode);
+        // A resume's answer may still carry the earlier ending: not the follow-up's.
+        if (!plan.wait)
+            return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run });
+        const watcher = new RunWatcher(started.api, started.logs, deps.clock, noting(deps.events, seen), deps.signal);
+        const watched = await watcher.watch({
+            runId: run.id,
+            deadline: deps.deadline,
+            pollIntervalMs: plan.pollIntervalMs,
+            earlierEntries: started.earlierEntries,
+            initialStatus: run.status ?? null,
+            guard: started.guard
+        });
+        return report(watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched));
+    }
+    catch (error) {
+        return report({
+            ...failedAfterStart(error),
+            run: { ...run, status: seen.status },
+            status: seen.status ?? '',
+            entriesSeen: seen.entries
+        });
+    }
+}
+function howItEnded(run, watched) {
+    const status = watched.status ?? '';
+    const finalRun = watched.run ?? { ...run, status: watched.status };
+    const statusClass = classifyStatus(status);
+    // A run seen ended in the last read counts as ended, whatever stopped the wait.
+    const outcome = watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass;
+    return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen };
+}
+/**
+ * A resumed run that never restarted still carries its earlier ending: that is reported as what it
+ * is, never as the follow-up's result.
+ */
+function notRestarted(run, watched) {
+    const earlier = withoutEnding(watched.run ?? run);
+    const status = watched.status ?? '';
+    const common = { run: earlier, status, entriesSeen: watched.entriesSeen };
+    if (watched.ending !== 'ended')
+        return { outcome: watched.ending, ...common };
+    return {
+        outcome: 'error',
+        ...common,
+        error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
+    };
+}
+/** The run without what its earlier ending left: result, summary, pull requests. */
+function withoutEnding(run) {
+    return { ...run, result: null, summary: null, github_pull_requests: [] };
+}
+/** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
+function noting(events, seen) {
+    return {
+        newEntries(entries, firstIndex) {
+            seen.entries += entries.length;
+            events.newEntries(entries, firstIndex);
+        },
+        statusChanged(from, to) {
+            seen.status = to;
+            events.statusChanged(from, to);
+        },
+        heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
+        warning: message => events.warning(message)
+    };
+}
+/** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
+function failedAfterStart(error) {
+    try {
+        const { outcome, error: message } = failedBeforeRun(error);
+        return { outcome, error: message };
+    }
+    catch {
+        // The message only: the summary and the tracking comment are public.
+        const detail = error instanceof Error ? error.message : String(error);
+        return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/deadlines.ts
+/** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
+const GITHUB_PAST_DEADLINE_MS = 3_000;
+/** How long a cancelled job waits for GitHub's calls: the runner kills it 7.5 s after SIGINT. */
+const GITHUB_AFTER_CANCEL_MS = 4_000;
+/**
+ * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
+ * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
+ * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 4 s
+ * after the job is cancelled.
+ */
+class Deadlines {
+    clock;
+    cancellation;
+    /** Epoch ms at which the step stops waiting for the run. */
+    step;
+    /** The latest moment GitHub's calls are stopped. */
+    githubStopAt;
+    stop = new AbortController();
+    done = new AbortController();
+    cancelledAt;
+    constructor(clock, 
+    /** Aborted when the job is cancelled. */
+    cancellation, timeoutMs) {
+        this.clock = clock;
+        this.cancellation = cancellation;
+        this.step = clock.now() + timeoutMs;
+        this.githubStopAt = this.step + GITHUB_PAST_DEADLINE_MS;
+        this.after(this.githubStopAt - clock.now()).then(() => this.stop.abort(new Error('timeout-minutes was reached')));
+        void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')));
+    }
+    /** Aborts when GitHub's calls must end. */
+    get githubSignal() {
+        return this.stop.signal;
+    }
+    /** Resolves when GitHub's calls must end after a cancellation (at once counted from now if it already is); else never. */
+    afterCancelled() {
+        this.cancelledAt ??= new Promise(resolve => {
+            const wait = () => void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve);
+            if (this.cancellation.aborted)
+                wait();
+            else {
+                this.cancellation.addEventListener('abort', wait, { once: true });
+                this.done.signal.addEventListener('abort', () => this.cancellation.removeEventListener('abort', wait));
+            }
+        });
+        return this.cancelledAt;
+    }
+    /** Clears the timers, once the step is done. */
+    dispose() {
+        this.done.abort();
+    }
+    /** Resolves after `ms` unless disposed first (then never). */
+    after(ms) {
+        return new Promise(resolve => void this.clock.alarm(ms, this.done.signal).then(resolve, () => undefined));
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 function readWorkflowContext(env) {
     const read = (name, fallback = '') => env[name]?.trim() || fallback;
@@ -34134,28 +35459,57 @@ const INVISIBLE = /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\
 function stripInvisible(text) {
     return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
 }
-/** Thread text without what a reader cannot see: HTML comments, link reference definitions, invisible characters. */
+/**
+ * HTML a reader never sees, as CommonMark and GitHub render it: comments, processing instructions
+ * (`<?x ?>`), declarations (`<!X >`) and CDATA; one left open hides the rest, as in an HTML block.
+ * Linear: each alternative either fails at once or ends at its terminator (or the text's end).
+ */
+const HIDDEN_HTML = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/g;
+/**
+ * Thread text without what a reader cannot see: hidden HTML, link reference definitions, images'
+ * alt text (their address stays), invisible characters. Linear in the text's length.
+ */
 function stripHidden(text) {
-    const normalized = text.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?(-->|$)/g, '');
-    return withoutLinkDefinitions(normalized).replace(INVISIBLE, '').trim();
+    const normalized = text.replace(/\r\n?/g, '\n').replace(HIDDEN_HTML, '');
+    const { chunks, definitions } = withoutLinkDefinitions(normalized);
+    return chunks
+        .map(chunk => (chunk.code ? chunk.text : withoutAltText(chunk.text, definitions)))
+        .join('')
+        .replace(INVISIBLE, '')
+        .trim();
 }
 /** A title of a link reference definition: no blank line inside. */
 const TITLE = String.raw `(?:"(?:[^"\\\n]|\\.|\n(?![ \t]*\n))*"|'(?:[^'\\\n]|\\.|\n(?![ \t]*\n))*'|\((?:[^()\\\n]|\\.|\n(?![ \t]*\n))*\))`;
 /**
  * CommonMark's link reference definition (`[label]: destination "title"`, the title on the next line
- * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees.
+ * allowed): it renders as nothing, so `[//]: # (text)` is a comment no reader sees. Groups: the
+ * label, the destination.
  */
-const LINK_DEFINITION = new RegExp(String.raw `^ {0,3}\[(?=[^\]]*[^\s\]])(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)` +
+const LINK_DEFINITION = new RegExp(String.raw `^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|[^\s<]\S*)` +
     String.raw `(?:(?:[ \t]+|[ \t]*\n[ \t]*)${TITLE})?[ \t]*(?:\n|$)`, 'y');
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** CommonMark's matching of labels: case and runs of blanks do not count. */
+const labelKey = (label) => label.trim().replace(/\s+/g, ' ').toLowerCase();
 /**
  * The text without its link reference definitions, where CommonMark sees them: not inside a fenced
- * code block, and not interrupting a paragraph (there they are shown as written).
+ * code block, and not interrupting a paragraph (there they are shown as written). A definition is
+ * looked for only up to the end of its paragraph (a blank line, a fence), which is also as far as
+ * CommonMark reads one, so no part of the text is read more than twice. Returns the text in chunks
+ * (code or not) and the definitions' destinations by label.
  */
 function withoutLinkDefinitions(text) {
-    const out = [];
+    const chunks = [];
+    const definitions = new Map();
+    const push = (part, code) => {
+        const last = chunks[chunks.length - 1];
+        if (last && last.code === code)
+            last.text += part;
+        else
+            chunks.push({ text: part, code });
+    };
     let fence;
     let inParagraph = false;
+    let paragraphEnd = -1;
     let at = 0;
     while (at < text.length) {
         const end = text.indexOf('\n', at);
@@ -34165,25 +35519,97 @@ function withoutLinkDefinitions(text) {
         if (fence) {
             if (marker && marker[0] === fence[0] && marker.length >= fence.length)
                 fence = undefined;
+            push(text.slice(at, lineEnd), true);
+            at = lineEnd;
+            continue;
         }
-        else if (marker) {
+        if (marker) {
             fence = marker;
             inParagraph = false;
+            push(text.slice(at, lineEnd), true);
+            at = lineEnd;
+            continue;
         }
-        else if (!inParagraph) {
+        if (!inParagraph && line.trimStart().startsWith('[')) {
+            if (paragraphEnd < at)
+                paragraphEnd = blockEnd(text, at);
             LINK_DEFINITION.lastIndex = 0;
-            const found = LINK_DEFINITION.exec(text.slice(at));
-            if (found && found[0].length > 0) {
+            const found = LINK_DEFINITION.exec(text.slice(at, paragraphEnd));
+            if (found && found[0].length > 0 && found[1].trim()) {
+                const key = labelKey(found[1]);
+                if (!definitions.has(key))
+                    definitions.set(key, found[2].replace(/^<|>$/g, ''));
                 at += found[0].length;
                 continue;
             }
         }
-        if (!fence && !marker)
-            inParagraph = line.trim() !== '' && !/^ {4}|^\t/.test(line);
-        out.push(text.slice(at, lineEnd));
+        // An indented line continues a paragraph; it cannot start one (it is code).
+        inParagraph = line.trim() !== '' && (inParagraph || !/^ {4}|^\t/.test(line));
+        push(text.slice(at, lineEnd), false);
         at = lineEnd;
     }
-    return out.join('');
+    return { chunks, definitions };
+}
+/** Where the block of lines from `at` ends: after its last line before a blank line or a fence. */
+function blockEnd(text, at) {
+    let lineStart = at;
+    while (lineStart < text.length) {
+        const end = text.indexOf('\n', lineStart);
+        const lineEnd = end < 0 ? text.length : end + 1;
+        const line = text.slice(lineStart, end < 0 ? text.length : end);
+        if (lineStart > at && (line.trim() === '' || FENCE.test(line)))
+            return lineStart;
+        lineStart = lineEnd;
+    }
+    return text.length;
+}
+/**
+ * Images without their alt text, which a reader never sees (their address stays):
+ * `![alt](url)` becomes `![](url)`, and `![alt][label]`, `![alt][]`, `![alt]` with a defined label
+ * become `![](destination)`. Brackets are matched in one pass; a `![…]` that is not an image shows
+ * as written, and stays.
+ */
+function withoutAltText(text, definitions) {
+    const closing = matchBrackets(text);
+    const defined = (label) => definitions.size > 0 && label.length <= 999 ? definitions.get(labelKey(label)) : undefined;
+    let out = '';
+    let from = 0;
+    for (let i = text.indexOf('![', 0); i >= 0; i = text.indexOf('![', i + 1)) {
+        if (i < from || text[i - 1] === '\\')
+            continue;
+        const close = closing.get(i + 1);
+        if (close === undefined)
+            continue;
+        const alt = text.slice(i + 2, close);
+        if (text[close + 1] === '(') {
+            out += `${text.slice(from, i)}![](`;
+            from = close + 2;
+            continue;
+        }
+        const refClose = text[close + 1] === '[' ? closing.get(close + 1) : undefined;
+        const ref = refClose === undefined ? undefined : text.slice(close + 2, refClose);
+        const destination = defined(ref === undefined || ref.trim() === '' ? alt : ref);
+        if (destination === undefined)
+            continue;
+        out += `${text.slice(from, i)}![](${destination})`;
+        from = (refClose ?? close) + 1;
+    }
+    return out + text.slice(from);
+}
+/** Where each `[` of `text` is closed (brackets nest; a backslash escapes one), in one pass. */
+function matchBrackets(text) {
+    const closing = new Map();
+    const open = [];
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '\\')
+            i++;
+        else if (c === '[')
+            open.push(i);
+        else if (c === ']' && open.length > 0)
+            closing.set(open.pop(), i);
+    }
+    return closing;
 }
 function quoted(text, max) {
     const visible = stripHidden(text);
@@ -34286,116 +35712,6 @@ function buildCommentPrompt(input) {
     return parts.join('\n\n');
 }
 
-;// CONCATENATED MODULE: ./src/api/errors.ts
-/** Errors of the service boundary, each able to say what it means to a workflow author. */
-class ServiceError extends Error {
-    httpStatus;
-    transient;
-    constructor(message, httpStatus, 
-    /** True when retrying may help (429, 5xx, network faults, malformed answers). */
-    transient) {
-        super(message);
-        this.httpStatus = httpStatus;
-        this.transient = transient;
-        this.name = 'ServiceError';
-    }
-}
-/**
- * A write whose fate is unknown: the request may have reached the service (reset after sending,
- * time-out, 5xx, unreadable answer). It must not be blindly sent again.
- */
-class AmbiguousWriteError extends ServiceError {
-    constructor(message, httpStatus) {
-        super(message, httpStatus, true);
-        this.name = 'AmbiguousWriteError';
-    }
-}
-/** An answer past the size the action reads (its read was stopped there): the same request would get it again. */
-class OversizedAnswerError extends ServiceError {
-    constructor(message) {
-        super(message, undefined, false);
-        this.name = 'OversizedAnswerError';
-    }
-}
-/** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
-class DeadlineError extends Error {
-    constructor() {
-        super('timeout-minutes was reached');
-        this.name = 'DeadlineError';
-    }
-}
-/** The job was cancelled (SIGINT or SIGTERM). */
-class CancelledError extends Error {
-    constructor() {
-        super('the job was cancelled');
-        this.name = 'CancelledError';
-    }
-}
-/** The service's words go into errors, the console and the summary: a flood is cut. */
-const MESSAGE_CHARS = 1_000;
-/** Reads the service's error text: `message`, then `detail` (text or FastAPI's list), then the raw body. */
-function serviceMessage(rawBody) {
-    const text = readMessage(rawBody);
-    return text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 1)}…` : text;
-}
-function readMessage(rawBody) {
-    let parsed;
-    try {
-        parsed = JSON.parse(rawBody);
-    }
-    catch {
-        return plainText(rawBody);
-    }
-    if (parsed && typeof parsed === 'object') {
-        const body = parsed;
-        if (typeof body.message === 'string' && body.message)
-            return body.message;
-        if (typeof body.detail === 'string' && body.detail)
-            return body.detail;
-        if (Array.isArray(body.detail)) {
-            return body.detail
-                .map(item => {
-                const { loc, msg } = (item ?? {});
-                const where = Array.isArray(loc) ? loc.filter(part => part !== 'body').join('.') : '';
-                return where ? `${where}: ${String(msg)}` : String(msg);
-            })
-                .join('; ');
-        }
-    }
-    return rawBody.trim().slice(0, 300);
-}
-/** A body that is not JSON: a gateway's HTML error page reads as its title (or its text), not its markup. */
-function plainText(rawBody) {
-    if (!/<(?:!doctype|html|body)\b/i.test(rawBody))
-        return rawBody.trim().slice(0, 300);
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(rawBody)?.[1]?.trim();
-    return (title || rawBody.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 300);
-}
-/** What an HTTP error status means for this action's user, with the service's own words appended. */
-function describeHttpError(status, what, detail) {
-    const said = detail ? ` The service said: ${detail}` : '';
-    switch (status) {
-        case 401:
-            return `Authentication failed (401) while trying to ${what}: check the api-token input (a Codegen API token).${said}`;
-        case 402:
-            return `The organization's agent run allowance is used up (402) while trying to ${what}: upgrade the plan or wait for the allowance to renew.${said}`;
-        case 403:
-            return `Permission denied (403) while trying to ${what}: the token may not act on this organization; check org-id and the token's access.${said}`;
-        case 404:
-            return `Not found (404) while trying to ${what}: check org-id, agent-run-id and repo-id.${said}`;
-        case 422:
-            return `The service rejected the request as invalid (422) while trying to ${what}.${said}`;
-        case 429:
-            return `The service kept answering "rate limit exceeded" (429) while trying to ${what}.${said}`;
-        default:
-            return status >= 500
-                ? `The service failed (${status}) while trying to ${what}.${said}`
-                : `Unexpected answer (${status}) while trying to ${what}.${said}`;
-    }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/report/entry-text.ts
 /** Plain-text views of a log entry, shared by the console mirror and the job summary. */
 /** Any value as readable text: strings as they are, the rest as indented JSON. */
@@ -34566,21 +35882,26 @@ function formatDuration(ms) {
  * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
  *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
  *   escaped, never with escaped text inside Markdown code.
- * Mentions (`@user`, `@org/team`) from the service are broken with an invisible word joiner, so
- * agent text cannot notify people; they still read the same.
+ * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
+ * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
+ * other threads; they still read the same. Every function here runs in time linear in its input.
  */
 /** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
 const WORD_JOINER = '\u2060';
 function escapeHtml(text) {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
-/** `@name` as text that no longer notifies `name` (an email address is left as it is). */
+/**
+ * `@name` as text that no longer notifies `name` (an email address is left as it is), and
+ * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
+ * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference.
+ */
 function unmention(text) {
-    return text.replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`);
+    return text
+        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+        .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`);
 }
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-/** What can mean something to GFM in the middle of a line (`$` is GitHub's math). */
-const INLINE_SPECIAL = /[\\`*_[\]|~!$]/;
 /** The longest run of `char` in `text`. */
 function longestRun(text, char) {
     let longest = 0;
@@ -34598,14 +35919,14 @@ function longestRun(text, char) {
  * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
  */
 function htmlCode(text) {
-    let out = '';
-    for (const c of text.replace(/\s+/g, ' ')) {
-        if (c === '&' || c === '<' || c === '>')
-            out += escapeHtml(c);
-        else
-            out += INLINE_SPECIAL.test(c) ? `\\${c}` : c;
-    }
-    return `<code>${out}</code>`;
+    return `<code>${inlineLiteral(text)}</code>`;
+}
+/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
+const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g;
+const LITERAL = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
+function inlineLiteral(text) {
+    return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
 }
 /** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
 function codeSpan(text) {
@@ -34632,14 +35953,7 @@ function htmlInline(text) {
  * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
  */
 function plainInline(text) {
-    let out = '';
-    for (const c of text.replace(/\s+/g, ' ')) {
-        if (c === '&' || c === '<' || c === '>')
-            out += escapeHtml(c);
-        else
-            out += INLINE_SPECIAL.test(c) ? `\\${c}` : c;
-    }
-    return unmention(out);
+    return unmention(inlineLiteral(text));
 }
 /**
  * One line of service text in a Markdown inline context, its backtick code spans shown as code and
@@ -34663,9 +35977,11 @@ function markdown_link(text, url) {
 }
 /**
  * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
- * of exactly n), mapping the code and the rest apart. A run without its match is plain text.
+ * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
+ * line's runs are listed once, by length, so looking for a match never rescans the line.
  */
 function mapCodeSpans(line, code, plain) {
+    const findRun = runFinder(line);
     let out = '';
     let start = 0;
     let i = 0;
@@ -34682,36 +35998,46 @@ function mapCodeSpans(line, code, plain) {
         let run = 1;
         while (line[i + run] === '`')
             run++;
-        const close = findRun(line, i + run, run);
+        const close = findRun(i + run, run);
         if (close < 0) {
             i += run;
             continue;
         }
         out += plain(line.slice(start, i));
         let content = line.slice(i + run, close);
-        if (/^ .*[^ ].* $/.test(content))
+        // CommonMark strips one space each side when both are there and the content is not all spaces.
+        if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
             content = content.slice(1, -1);
         out += code(content);
         i = start = close + run;
     }
     return out + plain(line.slice(start));
 }
-/** Index of the next run of exactly `length` backticks at or after `from`, or -1. */
-function findRun(line, from, length) {
-    let i = from;
-    while (i < line.length) {
-        if (line[i] !== '`') {
-            i++;
+/**
+ * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
+ * never decreases: every run of the line is listed once, and each length's list is walked once.
+ */
+function runFinder(line) {
+    const byLength = new Map();
+    for (let i = 0; i < line.length; i++) {
+        if (line[i] !== '`')
             continue;
-        }
-        let run = 1;
-        while (line[i + run] === '`')
-            run++;
-        if (run === length)
-            return i;
-        i += run;
+        let length = 1;
+        while (line[i + length] === '`')
+            length++;
+        const runs = byLength.get(length) ?? { starts: [], next: 0 };
+        runs.starts.push(i);
+        byLength.set(length, runs);
+        i += length - 1;
     }
-    return -1;
+    return (from, length) => {
+        const runs = byLength.get(length);
+        if (!runs)
+            return -1;
+        while (runs.next < runs.starts.length && runs.starts[runs.next] < from)
+            runs.next++;
+        return runs.starts[runs.next] ?? -1;
+    };
 }
 /**
  * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
@@ -34719,42 +36045,26 @@ function findRun(line, from, length) {
  * (an image shows as a link with its text, an empty link label shows literally).
  */
 function markdownText(text) {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        const next = text[i + 1] ?? '';
-        if (c === '\\' && ASCII_PUNCTUATION.test(next)) {
-            // An escaped character stays escaped; `\<` and `\&` become references, which show the same
-            // and stay text even where a GFM autolink literal takes the backslash into its address.
-            out += next === '<' ? '&lt;' : next === '&' ? '&amp;' : c + next;
-            i++;
-        }
-        else if (c === '<')
-            out += '&lt;';
-        else if (c === '&')
-            out += '&amp;';
-        else if (c === '`')
-            out += '\\`';
-        else if (c === '~' && tildeRun(text, i) >= 3)
-            out += '\\~';
-        else if (c === '!' && next === '[')
-            out += '\\!';
-        else if (c === '[' && /^\[[\s\u200b-\u200d\u2060\ufeff]*\]/.test(text.slice(i, i + 40)))
-            out += '\\[';
-        else
-            out += c;
-    }
-    return unmention(out);
+    return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape));
 }
-/** Length of the run of tildes around `index` (a run of three opens a fence). */
-function tildeRun(text, index) {
-    let start = index;
-    let end = index;
-    while (text[start - 1] === '~')
-        start--;
-    while (text[end] === '~')
-        end++;
-    return end - start;
+/**
+ * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
+ * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
+ * `[` that opens an empty link label.
+ */
+const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g;
+function markdownEscape(match) {
+    // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+    // and stay text even where a GFM autolink literal takes the backslash into its address.
+    if (match.length === 2 && match[0] === '\\')
+        return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match;
+    if (match === '<')
+        return '&lt;';
+    if (match === '&')
+        return '&amp;';
+    if (match[0] === '~')
+        return '\\~'.repeat(match.length);
+    return `\\${match}`;
 }
 /** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
 function markdownLine(line) {
@@ -34764,7 +36074,8 @@ function markdownLine(line) {
         return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`;
     return mapCodeSpans(line, htmlCode, markdownText);
 }
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/;
 /**
  * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
  * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
@@ -34838,7 +36149,8 @@ function matchPhrase(body, phrase) {
     if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
         return undefined;
     const start = body.replace(/^\s+/, '');
-    if (!start.toLowerCase().startsWith(phrase.toLowerCase()))
+    // Only the head is compared: lowering the case of a whole long body would copy it.
+    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
         return undefined;
     const rest = start.slice(phrase.length);
     if (rest !== '' && !/^\s/.test(rest))
@@ -34860,77 +36172,12 @@ function botRefusal(author, rules) {
         return undefined;
     return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
 }
-/**
- * The trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no bots).
- * Events other than comments, issues, reviews and (with label-trigger set) pull requests run from
- * the inputs.
- */
-function readTrigger(eventName, payload, given) {
-    const rules = typeof given === 'string' ? { phrase: given } : given;
-    const phrase = rules.phrase;
-    const other = readOtherTrigger(eventName, object(payload), rules);
-    if (other)
-        return other;
-    if (eventName !== 'issue_comment' && eventName !== 'issues')
-        return { kind: 'inputs' };
-    const event = object(payload);
-    const action = trigger_text(event.action);
-    const wanted = eventName === 'issue_comment' ? 'created' : 'opened';
-    if (action !== wanted)
-        return { kind: 'skip', reason: `${eventName} events with action "${action}" never trigger a run.` };
-    const issue = object(event.issue);
-    const thread = {
-        number: Number(issue.number),
-        title: trigger_text(issue.title),
-        body: trigger_text(issue.body),
-        url: trigger_text(issue.html_url),
-        isPullRequest: Boolean(issue.pull_request)
-    };
-    const comment = object(event.comment);
-    const source = eventName === 'issue_comment' ? comment : issue;
-    const user = object(source.user);
-    const author = { login: trigger_text(user.login), type: trigger_text(user.type) };
-    const body = trigger_text(source.body);
-    if (!Number.isInteger(thread.number) || thread.number <= 0) {
-        return { kind: 'skip', reason: 'The event names no issue or pull request.' };
-    }
-    if (body.trimStart().startsWith(OWN_COMMENT_MARK)) {
-        return { kind: 'skip', reason: 'The comment is one of the action’s own.' };
-    }
-    const bot = botRefusal(author, rules);
-    if (bot)
-        return { kind: 'skip', reason: bot };
-    const instruction = eventName === 'issue_comment'
-        ? matchPhrase(body, phrase)
-        : (matchPhrase(thread.title, phrase) ?? matchPhrase(body, phrase));
-    if (instruction === undefined) {
-        return {
-            kind: 'skip',
-            reason: `The ${eventName === 'issue_comment' ? 'comment' : 'issue'} does not start with ${phrase}.`
-        };
-    }
-    const fresh = /^new(\s|$)/i.test(instruction);
-    return {
-        kind: 'thread',
-        trigger: eventName === 'issue_comment' ? 'comment' : 'issue',
-        event: eventName,
-        thread,
-        instruction: fresh ? instruction.slice(3).trim() : instruction,
-        fresh,
-        author,
-        ...(isBot(author) ? { allowedBot: true } : {}),
-        ...(eventName === 'issue_comment' && Number.isInteger(comment.id)
-            ? { commentId: comment.id }
-            : {}),
-        commentUrl: trigger_text(source.html_url) || thread.url
-    };
-}
 const skip = (reason) => ({ kind: 'skip', reason });
+const positive = (value) => Number.isInteger(value) && value > 0 ? value : undefined;
 function userOf(value) {
     const user = object(value);
     return { login: trigger_text(user.login), type: trigger_text(user.type) };
 }
-const validNumber = (thread) => Number.isInteger(thread.number) && thread.number > 0;
 function issueThread(issue) {
     return {
         number: Number(issue.number),
@@ -34951,108 +36198,104 @@ function pullRequestOf(pr) {
         }
     };
 }
-const positive = (value) => Number.isInteger(value) && value > 0 ? value : undefined;
-/**
- * The events issue #12 added. Undefined for issue_comment and issues opened (read above) and for
- * events that run from the inputs.
- */
-function readOtherTrigger(eventName, event, rules) {
-    const action = trigger_text(event.action);
-    if (eventName === 'issues' && action === 'labeled')
-        return readLabel(eventName, event, rules);
-    if (eventName === 'issues' && action === 'assigned')
-        return readAssignment(event, rules);
-    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-        // Without label-trigger a pull request event runs from the inputs, as it always did.
-        if (!rules.labelTrigger)
-            return { kind: 'inputs' };
-        if (action !== 'labeled')
-            return skip(`${eventName} events with action "${action}" never trigger a run; only "labeled" does.`);
-        return readLabel(eventName, event, rules);
-    }
-    if (eventName === 'pull_request_review_comment')
-        return readReviewComment(event, rules);
-    if (eventName === 'pull_request_review')
-        return readReview(event, rules);
-    return undefined;
-}
-/** A thread event (label, assignment): the thread as written is the request; `sender` asked. */
-function threadRequest(eventName, event, rules, fields) {
-    const isIssue = eventName === 'issues';
-    const { thread, pullRequest } = isIssue
-        ? { thread: issueThread(object(event.issue)), pullRequest: undefined }
-        : pullRequestOf(object(event.pull_request));
-    if (!validNumber(thread))
-        return skip('The event names no issue or pull request.');
-    const author = userOf(event.sender);
+/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
+function threadTrigger(request, rules) {
+    const { written, thread, author, pullRequest } = request;
+    if (!Number.isInteger(thread.number) || thread.number <= 0)
+        return skip(request.noThread);
+    // An issue the action opened is named a comment here, as it always was.
+    if (written?.body.trimStart().startsWith(OWN_COMMENT_MARK))
+        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
     const bot = botRefusal(author, rules);
     if (bot)
         return skip(bot);
+    const instruction = written ? instructionOf(written, rules.phrase) : '';
+    if (instruction === undefined)
+        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
+    const fresh = /^new(\s|$)/i.test(instruction);
     return {
         kind: 'thread',
-        event: eventName,
+        trigger: request.trigger,
+        event: request.event,
         thread,
-        instruction: '',
-        fresh: false,
+        instruction: fresh ? instruction.slice(3).trim() : instruction,
+        fresh,
         author,
         ...(isBot(author) ? { allowedBot: true } : {}),
-        commentUrl: thread.url,
-        ...(pullRequest ? { pullRequest } : {}),
-        ...fields
+        commentUrl: written?.url || thread.url,
+        ...(pullRequest ? { pullRequest } : {})
     };
 }
-function readLabel(eventName, event, rules) {
+function instructionOf(written, phrase) {
+    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
+    return inTitle ?? matchPhrase(written.body, phrase);
+}
+const readComment = (event, rules) => {
+    const comment = object(event.comment);
+    const trigger = threadTrigger({
+        trigger: 'comment',
+        event: 'issue_comment',
+        thread: issueThread(object(event.issue)),
+        author: userOf(comment.user),
+        written: { body: trigger_text(comment.body), what: 'comment', url: trigger_text(comment.html_url) },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
+        return trigger;
+    return { ...trigger, commentId: comment.id };
+};
+const readIssue = (event, rules) => {
+    const issue = object(event.issue);
+    const thread = issueThread(issue);
+    return threadTrigger({
+        trigger: 'issue',
+        event: 'issues',
+        thread,
+        author: userOf(issue.user),
+        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+};
+/** A label or an assignment: the thread as written is the request; `sender` asked. */
+function threadEvent(eventName, event, rules, fields) {
+    const found = eventName === 'issues'
+        ? { thread: issueThread(object(event.issue)) }
+        : pullRequestOf(object(event.pull_request));
+    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
+    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
+    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
+}
+const readLabel = (event, rules, eventName) => {
     const label = trigger_text(object(event.label).name);
     if (!rules.labelTrigger)
         return skip(`The label "${label}" was added, and label-trigger is not set.`);
     // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
     if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
         return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
-    return threadRequest(eventName, event, rules, { trigger: 'label', label });
-}
-function readAssignment(event, rules) {
+    return threadEvent(eventName, event, rules, { trigger: 'label', label });
+};
+const readAssignment = (event, rules) => {
     const assignee = trigger_text(object(event.assignee).login);
     if (!rules.assigneeTrigger)
         return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
     if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
         return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
-    return threadRequest('issues', event, rules, { trigger: 'assignment', assignee });
-}
-/** A request written on the pull request (a review, a comment on its code): `source` holds the text. */
+    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
+};
+/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
 function pullRequestRequest(eventName, event, source, rules, what) {
-    const { thread, pullRequest } = pullRequestOf(object(event.pull_request));
-    if (!validNumber(thread))
-        return { kind: 'skip', reason: 'The event names no pull request.' };
-    const author = userOf(source.user);
-    const body = trigger_text(source.body);
-    if (body.trimStart().startsWith(OWN_COMMENT_MARK))
-        return { kind: 'skip', reason: `The ${what} is one of the action’s own.` };
-    const bot = botRefusal(author, rules);
-    if (bot)
-        return { kind: 'skip', reason: bot };
-    const instruction = matchPhrase(body, rules.phrase);
-    if (instruction === undefined)
-        return { kind: 'skip', reason: `The ${what} does not start with ${rules.phrase}.` };
-    const fresh = /^new(\s|$)/i.test(instruction);
-    return {
-        kind: 'thread',
+    return threadTrigger({
+        ...pullRequestOf(object(event.pull_request)),
         trigger: 'review',
         event: eventName,
-        thread,
-        instruction: fresh ? instruction.slice(3).trim() : instruction,
-        fresh,
-        author,
-        ...(isBot(author) ? { allowedBot: true } : {}),
-        commentUrl: trigger_text(source.html_url) || thread.url,
-        pullRequest
-    };
+        author: userOf(source.user),
+        written: { body: trigger_text(source.body), what, url: trigger_text(source.html_url) },
+        noThread: 'The event names no pull request.'
+    }, rules);
 }
-function readReviewComment(event, rules) {
-    const action = trigger_text(event.action);
-    if (action !== 'created')
-        return skip(`pull_request_review_comment events with action "${action}" never trigger a run.`);
+const readReviewComment = (event, rules, eventName) => {
     const comment = object(event.comment);
-    const request = pullRequestRequest('pull_request_review_comment', event, comment, rules, 'review comment');
+    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
     if (request.kind === 'skip')
         return request;
     const id = positive(comment.id);
@@ -35074,16 +36317,45 @@ function readReviewComment(event, rules) {
             threadId: positive(comment.in_reply_to_id) ?? id
         }
     };
-}
-function readReview(event, rules) {
-    const action = trigger_text(event.action);
-    if (action !== 'submitted')
-        return skip(`pull_request_review events with action "${action}" never trigger a run.`);
+};
+const readReview = (event, rules, eventName) => {
     const review = object(event.review);
-    const request = pullRequestRequest('pull_request_review', event, review, rules, 'review');
+    const request = pullRequestRequest(eventName, event, review, rules, 'review');
     if (request.kind === 'skip')
         return request;
     return { ...request, trigger: 'review', reviewState: trigger_text(review.state).toLowerCase() };
+};
+const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
+/** Every event the action reads as a request for a run; every other event runs from the inputs. */
+const EVENTS = {
+    issue_comment: { actions: { created: readComment } },
+    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
+    pull_request: PULL_REQUEST_LABEL,
+    pull_request_target: PULL_REQUEST_LABEL,
+    pull_request_review_comment: { actions: { created: readReviewComment } },
+    pull_request_review: { actions: { submitted: readReview } }
+};
+/** Whether the event is read as a request for a run (a comment, issue, label, assignment or review). */
+function isTriggerEvent(eventName, labelTrigger) {
+    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
+    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
+}
+/**
+ * The trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no bots).
+ * Events other than comments, issues, reviews and (with label-trigger set) pull requests run from
+ * the inputs.
+ */
+function readTrigger(eventName, payload, rules) {
+    if (!isTriggerEvent(eventName, rules.labelTrigger ?? ''))
+        return { kind: 'inputs' };
+    const { actions, withLabelTrigger } = EVENTS[eventName];
+    const event = object(payload);
+    const action = trigger_text(event.action);
+    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
+    if (read)
+        return read(event, rules, eventName);
+    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
+    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking.ts
@@ -35185,8 +36457,10 @@ function latestStep(entry) {
  * and the cut is made in the source, never inside a reference or a fence of ours.
  */
 function quoteWithin(text, max) {
-    let quoted = quoteBlock(text);
-    if (quoted.length <= max)
+    // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
+    // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
+    let quoted = text.length <= 2 * max ? quoteBlock(text) : '';
+    if (quoted && quoted.length <= max)
         return quoted;
     const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
     let keep = Math.min(text.length, room);
@@ -35292,6 +36566,7 @@ const COMMENT_EDIT_INTERVAL_MS = 5_000;
  * warnings; they never change the run's outcome.
  */
 class TrackingComment {
+    remote = true;
     lastWrite = Number.NEGATIVE_INFINITY;
     writing = Promise.resolve();
     pendingWait;
@@ -35338,7 +36613,7 @@ class TrackingComment {
     heartbeat() {
         this.touch();
     }
-    notice() { }
+    warning() { }
     /** Writes the ending, whatever it is, and waits for it. */
     async finish(report) {
         this.state.report = report;
@@ -35418,6 +36693,7 @@ class TrackingComment {
 
 
 
+
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
  * says nothing, so the legacy permission (write for a role based on write or maintain) decides then.
@@ -35427,12 +36703,12 @@ const TRIGGERING_PERMISSIONS = new Set(['admin', 'write']);
 const ALLOWED_BOT = { role: 'allowed-bots', permission: 'write' };
 /**
  * Checks who asked, acknowledges the comment, and decides between a new run and a resume. Returns
- * a reason to skip when the commenter may not trigger runs.
+ * why not when the author may not trigger runs.
  */
 async function prepareCommentRun(trigger, settings, deps) {
     const refusal = await authorize(trigger, settings, deps.github);
     if (refusal)
-        return { skip: refusal };
+        return { refused: refusal };
     await acknowledge(trigger, deps);
     const key = {
         secret: settings.apiToken,
@@ -35518,7 +36794,7 @@ async function findRunToResume(trigger, settings, deps, key) {
         const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${error.message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`;
         if (settings.comment) {
             const tracking = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false });
-            await tracking.finish(notStarted(message, deps.clock.now()));
+            await tracking.finish(reportOf({ outcome: 'error', error: message }, deps.clock.now()));
         }
         throw new Error(message, { cause: error });
     }
@@ -35564,8 +36840,415 @@ async function buildPrompt(trigger, settings, deps, followUp) {
         requestUrl: trigger.commentUrl
     });
 }
-function notStarted(error, now) {
-    return { outcome: 'error', mode: 'create', status: '', startedAt: now, endedAt: now, entriesSeen: 0, error };
+
+;// CONCATENATED MODULE: ./src/org/check.ts
+
+
+
+/**
+ * `task: check`: reads the set-up and creates nothing. Its report goes to the reporters like a run's:
+ * outcome error with the first problem (or the fault that cut the reads short), else success.
+ */
+async function checkSetup(apis, target, { clock, ...options }) {
+    const startedAt = clock.now();
+    const { inspection, error } = await inspectAll(apis, target, options);
+    const failure = inspection.problem ?? error;
+    const { orgId, repoId, user } = inspection;
+    return reportOf({
+        outcome: failure ? 'error' : 'success',
+        ...(failure ? { error: failure } : {}),
+        orgId,
+        repoId,
+        user,
+        check: { inspection, ...(error ? { error } : {}) }
+    }, startedAt, clock.now());
+}
+/** The inspection, or the fault that cut it short (a 5xx, the deadline...) with what was found before. */
+async function inspectAll(apis, target, options) {
+    const inspection = { rows: [] };
+    try {
+        return { inspection: await inspectSetup(apis, target, { ...options, role: true }, inspection) };
+    }
+    catch (error) {
+        if (error instanceof ServiceError || error instanceof DeadlineError || error instanceof CancelledError) {
+            return { inspection, error: `The check could not finish: ${error.message}` };
+        }
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/parse.ts
+
+/**
+ * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
+ * like a malformed answer (read again), and the ALPHA log endpoint's drift is absorbed here.
+ */
+class MalformedAnswerError extends ServiceError {
+    constructor(what) {
+        super(`The service's answer was not ${what}.`, 200);
+        this.name = 'MalformedAnswerError';
+    }
+}
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isInteger = (value) => typeof value === 'number' && Number.isInteger(value);
+const optionalText = (value) => typeof value === 'string' ? value : value === null || value === undefined ? null : String(value);
+function parseRun(body) {
+    if (!isObject(body) || !isInteger(body.id))
+        throw new MalformedAnswerError('an agent run');
+    return {
+        id: body.id,
+        organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
+        status: optionalText(body.status),
+        created_at: optionalText(body.created_at),
+        web_url: optionalText(body.web_url),
+        result: optionalText(body.result),
+        summary: optionalText(body.summary),
+        source_type: optionalText(body.source_type),
+        github_pull_requests: Array.isArray(body.github_pull_requests)
+            ? body.github_pull_requests.filter(isObject).map(pr => pr)
+            : null,
+        metadata: isObject(body.metadata) ? body.metadata : null
+    };
+}
+/** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
+function parseLogEntry(raw, runId) {
+    if (!isObject(raw))
+        return { agent_run_id: runId, message_type: null, observation: raw ?? null };
+    return {
+        ...raw,
+        agent_run_id: isInteger(raw.agent_run_id) ? raw.agent_run_id : runId,
+        created_at: optionalText(raw.created_at),
+        message_type: optionalText(raw.message_type),
+        thought: optionalText(raw.thought),
+        tool_name: optionalText(raw.tool_name),
+        tool_input: raw.tool_input ?? null,
+        tool_output: raw.tool_output ?? null,
+        observation: raw.observation ?? null
+    };
+}
+function parseLogPage(body, runId) {
+    if (!isObject(body) || !Array.isArray(body.logs))
+        throw new MalformedAnswerError('a page of the run log');
+    return {
+        status: optionalText(body.status),
+        logs: body.logs.map(entry => parseLogEntry(entry, runId)),
+        totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null,
+        // Absent (the ALPHA endpoint drifts) is unknown, not "no result".
+        result: 'result' in body ? optionalText(body.result) : undefined
+    };
+}
+function parseRepo(raw) {
+    if (!isObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string')
+        return undefined;
+    return { id: raw.id, full_name: raw.full_name, name: optionalText(raw.name) ?? undefined };
+}
+function parsePage(body, parseItem) {
+    if (!isObject(body) || !Array.isArray(body.items))
+        throw new MalformedAnswerError('a page of results');
+    const items = [];
+    for (const raw of body.items) {
+        try {
+            const item = parseItem(raw);
+            if (item !== undefined)
+                items.push(item);
+        }
+        catch {
+            // One unreadable item does not hide the others.
+        }
+    }
+    const number = (value, fallback) => (isInteger(value) ? value : fallback);
+    return {
+        items,
+        total: number(body.total, items.length),
+        page: number(body.page, 1),
+        size: number(body.size, items.length),
+        pages: number(body.pages, 1)
+    };
+}
+function parseOrganization(raw) {
+    if (!isObject(raw) || !isInteger(raw.id))
+        return undefined;
+    return { id: raw.id, name: optionalText(raw.name) ?? '' };
+}
+function parseUser(raw) {
+    if (!isObject(raw) || !isInteger(raw.id))
+        throw new MalformedAnswerError('a user');
+    return {
+        id: raw.id,
+        email: optionalText(raw.email),
+        github_username: optionalText(raw.github_username),
+        full_name: optionalText(raw.full_name),
+        role: optionalText(raw.role)
+    };
+}
+function parseIntegrations(body) {
+    if (!isObject(body) || !Array.isArray(body.integrations))
+        throw new MalformedAnswerError("the organization's integrations");
+    return {
+        organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
+        organization_name: optionalText(body.organization_name) ?? '',
+        integrations: body.integrations.filter(isObject).map(item => ({
+            integration_type: optionalText(item.integration_type) ?? '',
+            active: item.active === true
+        }))
+    };
+}
+function parseSetupCommandsAnswer(body) {
+    if (!isObject(body) || !isInteger(body.agent_run_id))
+        throw new MalformedAnswerError('the run generating the setup commands');
+    return { agent_run_id: body.agent_run_id, status: optionalText(body.status), url: optionalText(body.url) };
+}
+
+;// CONCATENATED MODULE: ./src/api/endpoints.ts
+
+/**
+ * A page of the log: far less than the client's cap, as every page is parsed, redacted, mirrored and
+ * written in turn. The log reader asks for fewer entries when they are large (pages of about 1 MiB).
+ */
+const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024;
+const org = (orgId) => `/v1/organizations/${orgId}`;
+const read = (path, what, parse, more = {}) => ({ method: 'GET', path, budgets: ['general'], write: false, what, parse, ...more });
+const write = (path, body, budgets, what, parse) => ({ method: 'POST', path, body, budgets, write: true, what, parse });
+const pageOf = (item) => (body) => parsePage(body, item);
+/** Every call the action makes, by the client method that makes it. */
+const endpoints = {
+    createRun: (orgId, body) => write(`${org(orgId)}/agent/run`, body, ['general', 'create'], 'create the agent run', parseRun),
+    resumeRun: (orgId, body) => write(`${org(orgId)}/agent/run/resume`, body, ['general'], `resume agent run ${body.agent_run_id}`, parseRun),
+    getRun: (orgId, runId) => read(`${org(orgId)}/agent/run/${runId}`, `read agent run ${runId}`, parseRun),
+    getLogs: (orgId, runId, path, skip, limit) => read(`${path === 'alpha' ? `/v1/alpha/organizations/${orgId}` : org(orgId)}/agent/run/${runId}/logs`, `read the log of agent run ${runId}`, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), { query: { skip, limit }, budgets: ['general', 'logs'], maxBytes: MAX_LOG_PAGE_BYTES }),
+    listRepos: (orgId, skip, limit) => read(`${org(orgId)}/repos`, 'list the organization repositories', pageOf(parseRepo), {
+        query: { skip, limit }
+    }),
+    listRuns: (orgId, skip, limit) => read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
+        query: { skip, limit, source_type: 'API' }
+    }),
+    listOrganizations: (skip, limit) => read('/v1/organizations', "list the token's organizations", pageOf(parseOrganization), {
+        query: { skip, limit }
+    }),
+    getCurrentUser: () => read('/v1/users/me', "read the token's user", parseUser),
+    getUser: (orgId, userId) => read(`${org(orgId)}/users/${userId}`, `read user ${userId}`, parseUser),
+    getIntegrations: (orgId) => read(`${org(orgId)}/integrations`, "read the organization's integrations", parseIntegrations),
+    generateSetupCommands: (orgId, body) => write(`${org(orgId)}/setup-commands/generate`, body, ['general', 'setup'], `generate the setup commands of repository ${body.repo_id}`, parseSetupCommandsAnswer)
+};
+
+;// CONCATENATED MODULE: ./src/api/rate-budget.ts
+/**
+ * Client-side budgets matching the service's documented limits, so that one action alone never
+ * draws a 429, and spends what a window allows evenly rather than in a burst. Pure: every method
+ * takes the time from the caller, so the policy is unit-tested without a clock.
+ *
+ * Three rules per window:
+ * - hard: at most `limit - reserve` requests in any window (the service's sliding window, with a
+ *   margin); a request that sees the end of the run (the final run read, the last log page) may
+ *   use the reserve, so seeing the end never waits on a window that the polling emptied;
+ * - pace: the watcher asks `paceAt` how often it can look without ever meeting the hard rule, and
+ *   looks no sooner: past the first few requests, what is left of the window is spread over the
+ *   time until it frees;
+ * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
+ *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
+ *   cut slows the looks (the pace), never stalls a whole window. The refused request itself is
+ *   retried after Retry-After when the service sends one; without it, a refused read waits for the
+ *   moment its own oldest request leaves the window (`slotFreedIn`): the window is full, and a slot
+ *   is sure to free only then; a retry after a second or two mostly meets it still full.
+ */
+/**
+ * The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s,
+ * 5 setup-command generations per minute.
+ */
+const DOCUMENTED_BUDGETS = {
+    general: { limit: 60, windowMs: 30_000 },
+    create: { limit: 10, windowMs: 60_000 },
+    logs: { limit: 60, windowMs: 60_000 },
+    setup: { limit: 5, windowMs: 60_000 }
+};
+/**
+ * Kept back for the end in each window: the last log page (logs, general) and the final run read
+ * (general). Creates have nothing to keep back.
+ */
+const END_RESERVE = { general: 2, create: 0, logs: 1, setup: 0 };
+/** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
+const CONGESTION_FLOOR = 8;
+/**
+ * Requests a window lets go at the caller's own pace before it spreads the rest: a short run (or a
+ * test) is followed as closely as asked, and ten of sixty never empty a window.
+ */
+const FREE_REQUESTS = 10;
+/**
+ * A refused read waits for its own oldest request to leave the window only when that is at most
+ * this share of the window away: a job that has sent for most of a window is among those that
+ * filled it. A younger one (a short step, a single refusal) keeps the ordinary back-off.
+ */
+const SLOT_WAIT_SHARE = 1 / 4;
+/** Our clock and the service's disagree by the network's latency: keep a margin. */
+const SKEW_MARGIN_MS = 500;
+/** A sliding window of the moments requests were sent, with the congestion seen on it. */
+class SlidingWindow {
+    window;
+    reserve;
+    /** Times of the requests still inside the window, oldest first. */
+    sent = [];
+    /** Requests per window this job allows itself after the 429s seen (the limit when none). */
+    allowed;
+    /** When the first request was recorded: a young window's rate is measured over its age. */
+    firstAt;
+    constructor(window, reserve = 0) {
+        this.window = window;
+        this.reserve = reserve;
+        this.allowed = window.limit;
+    }
+    /** The rate in force now, in requests per window, after the congestion seen. */
+    get limit() {
+        return Math.max(1, Math.floor(this.allowed));
+    }
+    /** Requests per window a caller other than the end may send: the limit less the reserve. */
+    get usable() {
+        return Math.max(1, this.window.limit - this.reserve);
+    }
+    /** Milliseconds to wait from `now` until one more request fits; `end` may use the reserve. */
+    delayAt(now, end = false) {
+        this.forget(now);
+        const room = end ? this.window.limit : this.usable;
+        const hard = this.sent.length < room ? 0 : this.sent[this.sent.length - room] + this.span - now;
+        return Math.max(0, hard);
+    }
+    /**
+     * How often requests can follow one another from `now` on without ever waiting on the hard rule,
+     * and within the rate congestion left: the steady gap (window / usable), what is left of the
+     * window spread over the time until its oldest request leaves, or window / allowed rate, whichever
+     * is longest.
+     */
+    paceAt(now) {
+        this.forget(now);
+        const congestion = this.allowed < this.window.limit ? this.window.windowMs / this.limit : 0;
+        if (this.sent.length < Math.min(FREE_REQUESTS, this.usable))
+            return { gapMs: Math.ceil(congestion), congested: congestion > 0 };
+        const steady = this.span / this.usable;
+        const room = this.usable - this.sent.length;
+        const oldest = this.sent[0];
+        const spread = room <= 0 ? this.delayAt(now) : (oldest + this.span - now) / room;
+        return {
+            gapMs: Math.ceil(Math.max(steady, spread, congestion)),
+            congested: congestion > Math.max(steady, spread)
+        };
+    }
+    /**
+     * The service refused a request with 429: others share the token. This job halves the rate it
+     * was sending (or its allowance, when lower), down to the floor.
+     */
+    congested(now) {
+        this.forget(now);
+        // The requests sent in the window, and the refused one, over the window (or its age when younger).
+        const age = Math.min(this.window.windowMs, now - (this.firstAt ?? now));
+        const sending = ((this.sent.length + 1) * this.window.windowMs) / Math.max(1, age);
+        this.allowed = Math.max(1, this.window.limit / CONGESTION_FLOOR, Math.min(this.allowed, sending) / 2);
+    }
+    /** One more request per window for a window's worth of successes. */
+    relieved() {
+        this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit));
+    }
+    /**
+     * After a 429: milliseconds from `now` until this job's oldest request in the window leaves it,
+     * freeing a slot that the service counted; undefined when the window holds none of ours, or when
+     * that is further off than SLOT_WAIT_SHARE of the window.
+     */
+    slotFreedIn(now) {
+        this.forget(now);
+        const oldest = this.sent[0];
+        if (oldest === undefined)
+            return undefined;
+        const wait = Math.max(0, oldest + this.span - now);
+        return wait <= this.span * SLOT_WAIT_SHARE ? Math.ceil(wait) : undefined;
+    }
+    record(now) {
+        this.firstAt ??= now;
+        let index = this.sent.length;
+        while (index > 0 && this.sent[index - 1] > now)
+            index--;
+        this.sent.splice(index, 0, now);
+    }
+    /**
+     * The request recorded at `sentAt` got its answer at `answeredAt`: the service counted it at
+     * some moment in between, so it counts here from the answer (the later bound), whatever the
+     * latency. A refused request (429) is not counted by the service: `answeredAt` undefined.
+     */
+    settle(sentAt, answeredAt) {
+        const index = this.sent.lastIndexOf(sentAt);
+        if (index < 0)
+            return;
+        this.sent.splice(index, 1);
+        if (answeredAt !== undefined)
+            this.record(Math.max(sentAt, answeredAt));
+    }
+    /** The window with its margin. */
+    get span() {
+        return this.window.windowMs + SKEW_MARGIN_MS;
+    }
+    forget(now) {
+        const horizon = now - this.span;
+        while (this.sent.length > 0 && this.sent[0] <= horizon)
+            this.sent.shift();
+    }
+}
+class RateBudget {
+    windows;
+    /** A window left out (a budget set made before `setup` existed) keeps its documented limit. */
+    constructor(budgets = DOCUMENTED_BUDGETS, reserve = END_RESERVE) {
+        const window = (name) => new SlidingWindow(budgets[name] ?? DOCUMENTED_BUDGETS[name], reserve[name] ?? 0);
+        this.windows = {
+            general: window('general'),
+            create: window('create'),
+            logs: window('logs'),
+            setup: window('setup')
+        };
+    }
+    /** How long a request counted in `names` must wait from `now`; `end` may use the reserve. */
+    delayAt(names, now, end = false) {
+        return Math.max(0, ...names.map(name => this.windows[name].delayAt(now, end)));
+    }
+    /** The pace at which requests counted in `names` can go on from `now`: the slowest window's. */
+    paceAt(names, now) {
+        return names
+            .map(name => this.windows[name].paceAt(now))
+            .reduce((slowest, pace) => (pace.gapMs > slowest.gapMs ? pace : slowest), {
+            gapMs: 0,
+            congested: false
+        });
+    }
+    record(names, now) {
+        for (const name of names)
+            this.windows[name].record(now);
+    }
+    /** The request counted in `names`, recorded at `sentAt`, was answered at `answeredAt` (undefined: refused). */
+    settle(names, sentAt, answeredAt) {
+        for (const name of names)
+            this.windows[name].settle(sentAt, answeredAt);
+    }
+    /**
+     * The service refused a request counted in `names` with 429: others share the token. The create
+     * and setup windows stay as they are: a step sends a few of them at most, and slowing them would only
+     * hold the step's one run back by a minute (or end a short step at once, the wait being past its deadline).
+     */
+    congested(names, now) {
+        for (const name of names)
+            if (name !== 'create' && name !== 'setup')
+                this.windows[name].congested(now);
+    }
+    /**
+     * After a 429 without Retry-After on a request counted in `names`: how long until a slot the
+     * service counted for this job frees in the windows that may be full (the longest of those in
+     * reach), or undefined when none is in reach and the ordinary back-off applies.
+     */
+    slotFreedIn(names, now) {
+        const waits = names
+            .map(name => this.windows[name].slotFreedIn(now))
+            .filter((wait) => wait !== undefined);
+        return waits.length === 0 ? undefined : Math.max(...waits);
+    }
+    /** A request counted in `names` got through. */
+    relieved(names) {
+        for (const name of names)
+            this.windows[name].relieved();
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
@@ -37715,263 +39398,148 @@ function fixResponseChunkedTransferBadEnding(request, errorCallback) {
 	});
 }
 
-;// CONCATENATED MODULE: ./src/api/rate-budget.ts
-/**
- * Client-side budgets matching the service's documented limits, so that one action alone never
- * draws a 429, and spends what a window allows evenly rather than in a burst. Pure: every method
- * takes the time from the caller, so the policy is unit-tested without a clock.
- *
- * Three rules per window:
- * - hard: at most `limit - reserve` requests in any window (the service's sliding window, with a
- *   margin); a request that sees the end of the run (the final run read, the last log page) may
- *   use the reserve, so seeing the end never waits on a window that the polling emptied;
- * - pace: the watcher asks `paceAt` how often it can look without ever meeting the hard rule, and
- *   looks no sooner: past the first few requests, what is left of the window is spread over the
- *   time until it frees;
- * - congestion: a 429 (other jobs share the token) cuts the rate this job allows itself to half of
- *   what it was sending, never below an eighth of the limit; successes win it back slowly. The
- *   cut slows the looks (the pace), never stalls a whole window. The refused request itself is
- *   retried after Retry-After when the service sends one; without it, a refused read waits for the
- *   moment its own oldest request leaves the window (`slotFreedIn`): the window is full, and a slot
- *   is sure to free only then; a retry after a second or two mostly meets it still full.
- */
-/**
- * The documented limits: 60 requests per 30 s overall, 10 creates per minute, 60 log reads per 60 s,
- * 5 setup-command generations per minute.
- */
-const DOCUMENTED_BUDGETS = {
-    general: { limit: 60, windowMs: 30_000 },
-    create: { limit: 10, windowMs: 60_000 },
-    logs: { limit: 60, windowMs: 60_000 },
-    setup: { limit: 5, windowMs: 60_000 }
-};
-/**
- * Kept back for the end in each window: the last log page (logs, general) and the final run read
- * (general). Creates have nothing to keep back.
- */
-const END_RESERVE = { general: 2, create: 0, logs: 1, setup: 0 };
-/** Under congestion a window keeps at least 1/CONGESTION_FLOOR of its limit: enough to follow a run. */
-const CONGESTION_FLOOR = 8;
-/**
- * Requests a window lets go at the caller's own pace before it spreads the rest: a short run (or a
- * test) is followed as closely as asked, and ten of sixty never empty a window.
- */
-const FREE_REQUESTS = 10;
-/**
- * A refused read waits for its own oldest request to leave the window only when that is at most
- * this share of the window away: a job that has sent for most of a window is among those that
- * filled it. A younger one (a short step, a single refusal) keeps the ordinary back-off.
- */
-const SLOT_WAIT_SHARE = 1 / 4;
-/** Our clock and the service's disagree by the network's latency: keep a margin. */
-const SKEW_MARGIN_MS = 500;
-/** A sliding window of the moments requests were sent, with the congestion seen on it. */
-class SlidingWindow {
-    window;
-    reserve;
-    /** Times of the requests still inside the window, oldest first. */
-    sent = [];
-    /** Requests per window this job allows itself after the 429s seen (the limit when none). */
-    allowed;
-    /** When the first request was recorded: a young window's rate is measured over its age. */
-    firstAt;
-    constructor(window, reserve = 0) {
-        this.window = window;
-        this.reserve = reserve;
-        this.allowed = window.limit;
-    }
-    /** The rate in force now, in requests per window, after the congestion seen. */
-    get limit() {
-        return Math.max(1, Math.floor(this.allowed));
-    }
-    /** Requests per window a caller other than the end may send: the limit less the reserve. */
-    get usable() {
-        return Math.max(1, this.window.limit - this.reserve);
-    }
-    /** Milliseconds to wait from `now` until one more request fits; `end` may use the reserve. */
-    delayAt(now, end = false) {
-        this.forget(now);
-        const room = end ? this.window.limit : this.usable;
-        const hard = this.sent.length < room ? 0 : this.sent[this.sent.length - room] + this.span - now;
-        return Math.max(0, hard);
-    }
-    /**
-     * How often requests can follow one another from `now` on without ever waiting on the hard rule,
-     * and within the rate congestion left: the steady gap (window / usable), what is left of the
-     * window spread over the time until its oldest request leaves, or window / allowed rate, whichever
-     * is longest.
-     */
-    paceAt(now) {
-        this.forget(now);
-        const congestion = this.allowed < this.window.limit ? this.window.windowMs / this.limit : 0;
-        if (this.sent.length < Math.min(FREE_REQUESTS, this.usable))
-            return { gapMs: Math.ceil(congestion), congested: congestion > 0 };
-        const steady = this.span / this.usable;
-        const room = this.usable - this.sent.length;
-        const oldest = this.sent[0];
-        const spread = room <= 0 ? this.delayAt(now) : (oldest + this.span - now) / room;
-        return {
-            gapMs: Math.ceil(Math.max(steady, spread, congestion)),
-            congested: congestion > Math.max(steady, spread)
-        };
-    }
-    /**
-     * The service refused a request with 429: others share the token. This job halves the rate it
-     * was sending (or its allowance, when lower), down to the floor.
-     */
-    congested(now) {
-        this.forget(now);
-        // The requests sent in the window, and the refused one, over the window (or its age when younger).
-        const age = Math.min(this.window.windowMs, now - (this.firstAt ?? now));
-        const sending = ((this.sent.length + 1) * this.window.windowMs) / Math.max(1, age);
-        this.allowed = Math.max(1, this.window.limit / CONGESTION_FLOOR, Math.min(this.allowed, sending) / 2);
-    }
-    /** One more request per window for a window's worth of successes. */
-    relieved() {
-        this.allowed = Math.min(this.window.limit, this.allowed + 1 / Math.max(1, this.limit));
-    }
-    /**
-     * After a 429: milliseconds from `now` until this job's oldest request in the window leaves it,
-     * freeing a slot that the service counted; undefined when the window holds none of ours, or when
-     * that is further off than SLOT_WAIT_SHARE of the window.
-     */
-    slotFreedIn(now) {
-        this.forget(now);
-        const oldest = this.sent[0];
-        if (oldest === undefined)
-            return undefined;
-        const wait = Math.max(0, oldest + this.span - now);
-        return wait <= this.span * SLOT_WAIT_SHARE ? Math.ceil(wait) : undefined;
-    }
-    record(now) {
-        this.firstAt ??= now;
-        let index = this.sent.length;
-        while (index > 0 && this.sent[index - 1] > now)
-            index--;
-        this.sent.splice(index, 0, now);
-    }
-    /**
-     * The request recorded at `sentAt` got its answer at `answeredAt`: the service counted it at
-     * some moment in between, so it counts here from the answer (the later bound), whatever the
-     * latency. A refused request (429) is not counted by the service: `answeredAt` undefined.
-     */
-    settle(sentAt, answeredAt) {
-        const index = this.sent.lastIndexOf(sentAt);
-        if (index < 0)
-            return;
-        this.sent.splice(index, 1);
-        if (answeredAt !== undefined)
-            this.record(Math.max(sentAt, answeredAt));
-    }
-    /** The window with its margin. */
-    get span() {
-        return this.window.windowMs + SKEW_MARGIN_MS;
-    }
-    forget(now) {
-        const horizon = now - this.span;
-        while (this.sent.length > 0 && this.sent[0] <= horizon)
-            this.sent.shift();
-    }
-}
-class RateBudget {
-    windows;
-    /** A window left out (a budget set made before `setup` existed) keeps its documented limit. */
-    constructor(budgets = DOCUMENTED_BUDGETS, reserve = END_RESERVE) {
-        const window = (name) => new SlidingWindow(budgets[name] ?? DOCUMENTED_BUDGETS[name], reserve[name] ?? 0);
-        this.windows = {
-            general: window('general'),
-            create: window('create'),
-            logs: window('logs'),
-            setup: window('setup')
-        };
-    }
-    /** How long a request counted in `names` must wait from `now`; `end` may use the reserve. */
-    delayAt(names, now, end = false) {
-        return Math.max(0, ...names.map(name => this.windows[name].delayAt(now, end)));
-    }
-    /** The pace at which requests counted in `names` can go on from `now`: the slowest window's. */
-    paceAt(names, now) {
-        return names
-            .map(name => this.windows[name].paceAt(now))
-            .reduce((slowest, pace) => (pace.gapMs > slowest.gapMs ? pace : slowest), {
-            gapMs: 0,
-            congested: false
-        });
-    }
-    record(names, now) {
-        for (const name of names)
-            this.windows[name].record(now);
-    }
-    /** The request counted in `names`, recorded at `sentAt`, was answered at `answeredAt` (undefined: refused). */
-    settle(names, sentAt, answeredAt) {
-        for (const name of names)
-            this.windows[name].settle(sentAt, answeredAt);
-    }
-    /**
-     * The service refused a request counted in `names` with 429: others share the token. The create
-     * and setup windows stay as they are: a step sends a few of them at most, and slowing them would only
-     * hold the step's one run back by a minute (or end a short step at once, the wait being past its deadline).
-     */
-    congested(names, now) {
-        for (const name of names)
-            if (name !== 'create' && name !== 'setup')
-                this.windows[name].congested(now);
-    }
-    /**
-     * After a 429 without Retry-After on a request counted in `names`: how long until a slot the
-     * service counted for this job frees in the windows that may be full (the longest of those in
-     * reach), or undefined when none is in reach and the ordinary back-off applies.
-     */
-    slotFreedIn(names, now) {
-        const waits = names
-            .map(name => this.windows[name].slotFreedIn(now))
-            .filter((wait) => wait !== undefined);
-        return waits.length === 0 ? undefined : Math.max(...waits);
-    }
-    /** A request counted in `names` got through. */
-    relieved(names) {
-        for (const name of names)
-            this.windows[name].relieved();
-    }
-}
+;// CONCATENATED MODULE: ./src/api/transport.ts
 
-;// CONCATENATED MODULE: ./src/api/retry.ts
-/** Retry timing: exponential backoff with full jitter, and the service's Retry-After when it sends one. */
-const RETRY_BASE_MS = 1_000;
-const RETRY_CAP_MS = 30_000;
-/** A Retry-After longer than this is not waited for in one go: the budget and deadline still apply. */
-const RETRY_AFTER_CAP_MS = 60_000;
-/** Delay before retry number `attempt` (1 for the first retry); `random` in [0, 1). */
-function backoffDelay(attempt, random) {
-    const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1));
-    // Half fixed, half jitter: spreads jobs that share a token without ever retrying at once.
-    return Math.round(ceiling / 2 + (random * ceiling) / 2);
+
+
+
+/** An answer larger than the cap: the read was stopped there. */
+class TooLargeError extends Error {
 }
-/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
-function parseRetryAfter(header, now) {
-    if (!header)
-        return undefined;
-    const trimmed = header.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Math.min(RETRY_AFTER_CAP_MS, Math.round(Number(trimmed) * 1000));
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return undefined;
-    return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now));
+/** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
+function discard(response) {
+    ;
+    response.body?.destroy?.();
 }
-/**
- * The wait before a refused request is sent again. Retry-After is obeyed. Without it a 429 means the
- * service's window is full: a read retried after a second or two mostly meets it still full (another
- * 429 per job when several jobs share the token), so it waits until a slot it holds frees, when that
- * is near and before the deadline; otherwise (writes, a young job, a deadline close by) the back-off.
- */
-function refusedRetryDelay(refusal) {
-    if (refusal.retryAfterMs !== undefined)
-        return refusal.retryAfterMs;
-    const slot = refusal.slotFreedInMs;
-    if (refusal.write || slot === undefined || slot >= refusal.leftMs)
-        return refusal.backoffMs;
-    return Math.max(refusal.backoffMs, slot);
+/** The body as text, read as it arrives and stopped past `maxBytes`. */
+async function readCapped(response, maxBytes) {
+    const declared = Number(response.headers.get('content-length'));
+    const tooLarge = () => new TooLargeError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`);
+    const body = response.body;
+    if (declared > maxBytes) {
+        discard(response);
+        throw tooLarge();
+    }
+    if (!body)
+        return '';
+    // Decoded as it arrives: no second copy of the whole answer outside the heap.
+    const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    const parts = [];
+    let size = 0;
+    for await (const chunk of body) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        size += buffer.length;
+        if (size > maxBytes) {
+            discard(response);
+            throw tooLarge();
+        }
+        parts.push(decoder.write(buffer));
+    }
+    parts.push(decoder.end());
+    return parts.join('');
+}
+/** Connection errors that prove the request never left: even a write may be sent again. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** A 3xx is never followed: it names where it pointed, so a wrong base-url can be told from a hostile one. */
+function redirectMessage(what, response, baseUrl) {
+    const location = response.headers.get('location') ?? '';
+    let target = 'no Location';
+    try {
+        const url = new URL(location, baseUrl);
+        target = url.host === new URL(baseUrl).host ? `${url.protocol}//${url.host} (the same host)` : url.host;
+    }
+    catch {
+        if (location)
+            target = 'an invalid Location';
+    }
+    return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`;
+}
+/** Sends requests with the token; records each in the rate budget and settles it once, however it ends. */
+class HttpTransport {
+    config;
+    constructor(config) {
+        this.config = config;
+    }
+    async exchange(request) {
+        const { clock, budget } = this.config;
+        // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
+        // 'error' that would crash the step. A job cancelled before the request is never sent it.
+        if (request.cancellation?.aborted)
+            return { kind: 'fatal', error: new CancelledError() };
+        const timeout = AbortSignal.timeout(request.timeoutMs);
+        const started = clock.now();
+        budget.record(request.budgets, started);
+        const exchange = await this.fetchAndRead(request, timeout);
+        // The service counted it at some moment before its answer: it counts here from the answer. A 429
+        // was refused, not processed, and does not count at all: refusals alone would fill a window that
+        // congestion has shrunk.
+        budget.settle(request.budgets, started, exchange.kind === 'refused' ? undefined : clock.now());
+        if ('status' in exchange && exchange.status !== undefined) {
+            const { url } = request;
+            this.config.debug(`${request.method} ${url.pathname}${url.search} -> ${exchange.status} in ${clock.now() - started} ms (attempt ${request.attempt})`);
+        }
+        return exchange;
+    }
+    /** The answer read and classified; a request that got none says why. */
+    async fetchAndRead(request, timeout) {
+        const { cancellation } = request;
+        let response;
+        let text;
+        try {
+            response = await fetch(request.url.toString(), {
+                method: request.method,
+                headers: {
+                    authorization: `Bearer ${this.config.token}`,
+                    accept: 'application/json',
+                    'user-agent': 'codegen-agent-run-action',
+                    ...(request.body === undefined ? {} : { 'content-type': 'application/json' })
+                },
+                body: request.body === undefined ? undefined : JSON.stringify(request.body),
+                // A redirect would carry the prompt (or the token) to wherever the answer points.
+                redirect: 'manual',
+                signal: cancellation ? AbortSignal.any([cancellation, timeout]) : timeout
+            });
+            if (response.status >= 300 && response.status < 400) {
+                discard(response);
+                const message = this.config.redact(redirectMessage(request.what, response, this.config.baseUrl));
+                return { kind: 'fatal', error: new ServiceError(message, response.status) };
+            }
+            text = await readCapped(response, request.maxBytes);
+        }
+        catch (error) {
+            return this.lost(request, error, timeout);
+        }
+        return this.classify(request.what, response, text);
+    }
+    lost(request, error, timeout) {
+        if (request.cancellation?.aborted)
+            return { kind: 'fatal', error: new CancelledError() };
+        const code = error.code ?? '';
+        const tooLarge = error instanceof TooLargeError;
+        const reason = tooLarge
+            ? error.message
+            : timeout.aborted
+                ? `no answer within ${request.timeoutMs} ms`
+                : `connection failed (${code || String(error)})`;
+        this.config.debug(`${request.method} ${request.url.pathname} -> ${reason} (attempt ${request.attempt})`);
+        if (tooLarge)
+            return { kind: 'failed', reason, sent: true, tooLarge };
+        return { kind: 'failed', reason, sent: !NOT_SENT_CODES.has(code) };
+    }
+    classify(what, response, text) {
+        const { status } = response;
+        if (response.ok)
+            return { kind: 'answered', status, text };
+        // Redact before cutting: a token cut in two by the length cap would no longer match.
+        const detail = serviceMessage(this.config.redact(text));
+        if (status === 429) {
+            const retryAfter = response.headers.get('retry-after');
+            return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter };
+        }
+        if (status >= 500)
+            return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true };
+        return { kind: 'fatal', status, error: new ServiceError(describeHttpError(status, what, detail), status) };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/redact.ts
@@ -38036,157 +39604,85 @@ function redactText(text, secrets) {
     const pattern = patternOf(secrets);
     return pattern ? text.replace(pattern, '***') : text;
 }
-/** Replaces every secret in every string of `value` (deeply), object keys included, with ***. */
+/** Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). */
+const MAX_DEPTH = 64;
+const DEEPER_CUT = '[… nested too deep: cut]';
+/**
+ * Replaces every secret in every string of `value` (deeply), object keys included, with ***. A
+ * copy, walked without recursion to MAX_DEPTH levels; anything deeper is cut (DEEPER_CUT), so that
+ * a value of any depth can be printed, stringified and walked again afterwards.
+ */
 function redactDeep(value, secrets) {
     const pattern = patternOf(secrets);
-    if (!pattern)
-        return value;
-    const redact = (text) => text.replace(pattern, '***');
-    const walk = (node) => {
+    const redact = (text) => (pattern ? text.replace(pattern, '***') : text);
+    const root = { value: undefined };
+    // A stack of slots to fill, as parallel arrays (no object or closure per value: a wide value
+    // walked this way stays linear, garbage collection included). Each slot of a copy exists
+    // already, so assigning fills it, and a key `__proto__` stays a key.
+    const nodes = [value];
+    const intos = [root];
+    const keys = ['value'];
+    const depths = [0];
+    while (nodes.length > 0) {
+        const node = nodes.pop();
+        const into = intos.pop();
+        const key = keys.pop();
+        const depth = depths.pop();
         if (typeof node === 'string')
-            return redact(node);
-        if (Array.isArray(node))
-            return node.map(walk);
-        if (node && typeof node === 'object') {
-            const out = {};
-            for (const [key, child] of Object.entries(node)) {
-                let name = redact(key);
-                // Two keys that were secrets stay two keys.
-                for (let n = 2; name in out; n++)
-                    name = `${redact(key)} (${n})`;
-                out[name] = walk(child);
+            into[key] = redact(node);
+        else if (!node || typeof node !== 'object')
+            into[key] = node;
+        else if (depth >= MAX_DEPTH)
+            into[key] = DEEPER_CUT;
+        else {
+            // Object.keys, not Object.entries: on an object of many keys, V8's entries grows faster.
+            const entries = Array.isArray(node)
+                ? node.map((child, index) => [index, child])
+                : uniqueKeys(node, redact);
+            // Object.fromEntries defines every key at once; defining them one by one grows an object in
+            // quadratic time past some thousands of keys.
+            const copy = Array.isArray(node)
+                ? new Array(node.length)
+                : Object.fromEntries(entries.map(([name]) => [name, undefined]));
+            into[key] = copy;
+            for (const [name, child] of entries) {
+                nodes.push(child);
+                intos.push(copy);
+                keys.push(name);
+                depths.push(depth + 1);
             }
-            return out;
         }
-        return node;
-    };
-    return walk(value);
+    }
+    return root.value;
 }
-
-;// CONCATENATED MODULE: ./src/api/parse.ts
-
 /**
- * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
- * like a malformed answer (transient), and the ALPHA log endpoint's drift is absorbed here.
+ * Each entry under its redacted key. Keys that redaction made equal (two secrets, both ***) stay
+ * apart as `*** (2)`, `*** (3)`; a key redaction left alone keeps its name. Only the object's own
+ * keys count, and each base name's counter only goes up: linear in the number of keys.
  */
-class MalformedAnswerError extends ServiceError {
-    constructor(what) {
-        super(`The service's answer was not ${what}.`, 200, true);
-        this.name = 'MalformedAnswerError';
-    }
-}
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isInteger = (value) => typeof value === 'number' && Number.isInteger(value);
-const optionalText = (value) => typeof value === 'string' ? value : value === null || value === undefined ? null : String(value);
-function parseRun(body) {
-    if (!isObject(body) || !isInteger(body.id))
-        throw new MalformedAnswerError('an agent run');
-    return {
-        id: body.id,
-        organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
-        status: optionalText(body.status),
-        created_at: optionalText(body.created_at),
-        web_url: optionalText(body.web_url),
-        result: optionalText(body.result),
-        summary: optionalText(body.summary),
-        source_type: optionalText(body.source_type),
-        github_pull_requests: Array.isArray(body.github_pull_requests)
-            ? body.github_pull_requests.filter(isObject).map(pr => pr)
-            : null,
-        metadata: isObject(body.metadata) ? body.metadata : null
-    };
-}
-/** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
-function parseLogEntry(raw, runId) {
-    if (!isObject(raw))
-        return { agent_run_id: runId, message_type: null, observation: raw ?? null };
-    return {
-        ...raw,
-        agent_run_id: isInteger(raw.agent_run_id) ? raw.agent_run_id : runId,
-        created_at: optionalText(raw.created_at),
-        message_type: optionalText(raw.message_type),
-        thought: optionalText(raw.thought),
-        tool_name: optionalText(raw.tool_name),
-        tool_input: raw.tool_input ?? null,
-        tool_output: raw.tool_output ?? null,
-        observation: raw.observation ?? null
-    };
-}
-function parseLogPage(body, runId) {
-    if (!isObject(body) || !Array.isArray(body.logs))
-        throw new MalformedAnswerError('a page of the run log');
-    return {
-        status: optionalText(body.status),
-        logs: body.logs.map(entry => parseLogEntry(entry, runId)),
-        totalLogs: isInteger(body.total_logs) && body.total_logs >= 0 ? body.total_logs : null,
-        // Absent (the ALPHA endpoint drifts) is unknown, not "no result".
-        result: 'result' in body ? optionalText(body.result) : undefined
-    };
-}
-function parseRepo(raw) {
-    if (!isObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string')
-        return undefined;
-    return { id: raw.id, full_name: raw.full_name, name: optionalText(raw.name) ?? undefined };
-}
-function parsePage(body, parseItem) {
-    if (!isObject(body) || !Array.isArray(body.items))
-        throw new MalformedAnswerError('a page of results');
-    const items = [];
-    for (const raw of body.items) {
-        try {
-            const item = parseItem(raw);
-            if (item !== undefined)
-                items.push(item);
+function uniqueKeys(node, redact) {
+    const keys = Object.keys(node);
+    const names = keys.map(redact);
+    const taken = new Set(keys.filter((key, index) => names[index] === key));
+    const counters = new Map();
+    return keys.map((key, index) => {
+        const base = names[index];
+        if (base === key)
+            return [key, node[key]];
+        let name = base;
+        if (taken.has(name)) {
+            let n = counters.get(base) ?? 2;
+            while (taken.has(`${base} (${n})`))
+                n++;
+            counters.set(base, n + 1);
+            name = `${base} (${n})`;
         }
-        catch {
-            // One unreadable item does not hide the others.
-        }
-    }
-    const number = (value, fallback) => (isInteger(value) ? value : fallback);
-    return {
-        items,
-        total: number(body.total, items.length),
-        page: number(body.page, 1),
-        size: number(body.size, items.length),
-        pages: number(body.pages, 1)
-    };
-}
-function parseOrganization(raw) {
-    if (!isObject(raw) || !isInteger(raw.id))
-        return undefined;
-    return { id: raw.id, name: optionalText(raw.name) ?? '' };
-}
-function parseUser(raw) {
-    if (!isObject(raw) || !isInteger(raw.id))
-        throw new MalformedAnswerError('a user');
-    return {
-        id: raw.id,
-        email: optionalText(raw.email),
-        github_username: optionalText(raw.github_username),
-        full_name: optionalText(raw.full_name),
-        role: optionalText(raw.role)
-    };
-}
-function parseIntegrations(body) {
-    if (!isObject(body) || !Array.isArray(body.integrations))
-        throw new MalformedAnswerError("the organization's integrations");
-    return {
-        organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
-        organization_name: optionalText(body.organization_name) ?? '',
-        integrations: body.integrations.filter(isObject).map(item => ({
-            integration_type: optionalText(item.integration_type) ?? '',
-            active: item.active === true
-        }))
-    };
-}
-function parseSetupCommandsAnswer(body) {
-    if (!isObject(body) || !isInteger(body.agent_run_id))
-        throw new MalformedAnswerError('the run generating the setup commands');
-    return { agent_run_id: body.agent_run_id, status: optionalText(body.status), url: optionalText(body.url) };
+        taken.add(name);
+        return [name, node[key]];
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/api/client.ts
-
 
 
 
@@ -38204,200 +39700,65 @@ const RETRY_AFTER_SPREAD_MS = 1_000;
  * read stays far below the step's memory target (200 MB) once parsed. Past it the read is stopped.
  */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-/**
- * A page of the log: far less, as every page is parsed, redacted, mirrored and written in turn. The
- * log reader asks for fewer entries when they are large (pages of about 1 MiB).
- */
-const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024;
-/** An answer larger than the cap: the read was stopped there. */
-class TooLargeError extends Error {
-}
-/** Stops reading an answer we will not use (node-fetch's body is a Node stream). */
-function discard(response) {
-    ;
-    response.body?.destroy?.();
-}
-/** The body as text, read as it arrives and stopped past `maxBytes`. */
-async function readCapped(response, maxBytes) {
-    const declared = Number(response.headers.get('content-length'));
-    const tooLarge = () => new TooLargeError(`the answer was larger than ${maxBytes / 1024 / 1024} MiB`);
-    const body = response.body;
-    if (declared > maxBytes) {
-        discard(response);
-        throw tooLarge();
-    }
-    if (!body)
-        return '';
-    // Decoded as it arrives: no second copy of the whole answer outside the heap.
-    const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    const parts = [];
-    let size = 0;
-    for await (const chunk of body) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        size += buffer.length;
-        if (size > maxBytes) {
-            discard(response);
-            throw tooLarge();
-        }
-        parts.push(decoder.write(buffer));
-    }
-    parts.push(decoder.end());
-    return parts.join('');
-}
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** A 3xx is never followed: it names where it pointed, so a wrong base-url can be told from a hostile one. */
-function redirectMessage(what, response, baseUrl) {
-    const location = response.headers.get('location') ?? '';
-    let target = 'no Location';
-    try {
-        const url = new URL(location, baseUrl);
-        target = url.host === new URL(baseUrl).host ? `${url.protocol}//${url.host} (the same host)` : url.host;
-    }
-    catch {
-        if (location)
-            target = 'an invalid Location';
-    }
-    return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`;
-}
 class HttpAgentRunApi {
     config;
     baseUrl;
     budget;
     requestTimeoutMs;
+    transport;
     constructor(config) {
         this.config = config;
         this.baseUrl = config.baseUrl.replace(/\/+$/, '');
         this.budget = config.budget ?? new RateBudget();
         this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000;
+        this.transport = new HttpTransport({
+            baseUrl: this.baseUrl,
+            token: config.token,
+            clock: config.clock,
+            budget: this.budget,
+            redact: text => this.redact(text),
+            debug: message => this.debug(message)
+        });
     }
-    get org() {
-        return `/v1/organizations/${this.config.orgId}`;
+    createRun(body, options) {
+        return this.call(endpoints.createRun(this.config.orgId, body), options);
     }
-    async createRun(body, options) {
-        const spec = {
-            method: 'POST',
-            path: `${this.org}/agent/run`,
-            body,
-            budgets: ['general', 'create'],
-            write: true,
-            what: 'create the agent run'
-        };
-        return this.send(spec, parseRun, options);
+    resumeRun(body, options) {
+        return this.call(endpoints.resumeRun(this.config.orgId, body), options);
     }
-    async resumeRun(body, options) {
-        const spec = {
-            method: 'POST',
-            path: `${this.org}/agent/run/resume`,
-            body,
-            budgets: ['general'],
-            write: true,
-            what: `resume agent run ${body.agent_run_id}`
-        };
-        return this.send(spec, parseRun, options);
+    getRun(runId, options) {
+        return this.call(endpoints.getRun(this.config.orgId, runId), options);
     }
-    async getRun(runId, options) {
-        const spec = {
-            method: 'GET',
-            path: `${this.org}/agent/run/${runId}`,
-            budgets: ['general'],
-            write: false,
-            what: `read agent run ${runId}`
-        };
-        return this.send(spec, parseRun, options);
+    getLogs(runId, path, skip, limit, options) {
+        return this.call(endpoints.getLogs(this.config.orgId, runId, path, skip, limit), options);
     }
-    async getLogs(runId, path, skip, limit, options) {
-        const prefix = path === 'alpha' ? `/v1/alpha/organizations/${this.config.orgId}` : this.org;
-        const spec = {
-            method: 'GET',
-            path: `${prefix}/agent/run/${runId}/logs`,
-            query: { skip, limit },
-            budgets: ['general', 'logs'],
-            write: false,
-            what: `read the log of agent run ${runId}`,
-            maxBytes: MAX_LOG_PAGE_BYTES
-        };
-        return this.send(spec, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), options);
+    listRepos(skip, limit, options) {
+        return this.call(endpoints.listRepos(this.config.orgId, skip, limit), options);
     }
-    async listRepos(skip, limit, options) {
-        const spec = {
-            method: 'GET',
-            path: `${this.org}/repos`,
-            query: { skip, limit },
-            budgets: ['general'],
-            write: false,
-            what: 'list the organization repositories'
-        };
-        return this.send(spec, body => parsePage(body, parseRepo), options);
+    listRuns(skip, limit, options) {
+        return this.call(endpoints.listRuns(this.config.orgId, skip, limit), options);
     }
-    async listRuns(skip, limit, options) {
-        const spec = {
-            method: 'GET',
-            path: `${this.org}/agent/runs`,
-            query: { skip, limit, source_type: 'API' },
-            budgets: ['general'],
-            write: false,
-            what: 'list agent runs'
-        };
-        return this.send(spec, body => parsePage(body, parseRun), options);
+    listOrganizations(skip, limit, options) {
+        return this.call(endpoints.listOrganizations(skip, limit), options);
+    }
+    getCurrentUser(options) {
+        return this.call(endpoints.getCurrentUser(), options);
+    }
+    getUser(userId, options) {
+        return this.call(endpoints.getUser(this.config.orgId, userId), options);
+    }
+    getIntegrations(options) {
+        return this.call(endpoints.getIntegrations(this.config.orgId), options);
+    }
+    generateSetupCommands(body, options) {
+        return this.call(endpoints.generateSetupCommands(this.config.orgId, body), options);
     }
     lookPace(look) {
         const names = look === 'logs' ? ['general', 'logs'] : ['general'];
         return this.budget.paceAt(names, this.config.clock.now());
     }
-    async listOrganizations(skip, limit, options) {
-        const spec = {
-            method: 'GET',
-            path: '/v1/organizations',
-            query: { skip, limit },
-            budgets: ['general'],
-            write: false,
-            what: "list the token's organizations"
-        };
-        return this.send(spec, body => parsePage(body, parseOrganization), options);
-    }
-    async getCurrentUser(options) {
-        const spec = {
-            method: 'GET',
-            path: '/v1/users/me',
-            budgets: ['general'],
-            write: false,
-            what: "read the token's user"
-        };
-        return this.send(spec, parseUser, options);
-    }
-    async getUser(userId, options) {
-        const spec = {
-            method: 'GET',
-            path: `${this.org}/users/${userId}`,
-            budgets: ['general'],
-            write: false,
-            what: `read user ${userId}`
-        };
-        return this.send(spec, parseUser, options);
-    }
-    async getIntegrations(options) {
-        const spec = {
-            method: 'GET',
-            path: `${this.org}/integrations`,
-            budgets: ['general'],
-            write: false,
-            what: "read the organization's integrations"
-        };
-        return this.send(spec, parseIntegrations, options);
-    }
-    async generateSetupCommands(body, options) {
-        const spec = {
-            method: 'POST',
-            path: `${this.org}/setup-commands/generate`,
-            body,
-            budgets: ['general', 'setup'],
-            write: true,
-            what: `generate the setup commands of repository ${body.repo_id}`
-        };
-        return this.send(spec, parseSetupCommandsAnswer, options);
-    }
-    /** Sends one request with budgets, retries and time limits; returns the parsed JSON body. */
-    async send(spec, parse, options = {}) {
+    /** Sends one call with budgets, retries and time limits; returns its parsed answer. */
+    async call(endpoint, options = {}) {
         const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
         // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
         const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS;
@@ -38405,138 +39766,74 @@ class HttpAgentRunApi {
         let failures = 0;
         let refusals = 0;
         for (let attempt = 1;; attempt++) {
-            await this.waitForBudget(spec.budgets, options);
-            const outcome = await this.attempt(spec, parse, attempt, options);
+            await this.waitForBudget(endpoint.budgets, options);
+            const outcome = await this.attempt(endpoint, attempt, options);
             if (outcome.kind === 'done') {
-                this.budget.relieved(spec.budgets);
+                this.budget.relieved(endpoint.budgets);
                 return outcome.value;
             }
+            if (outcome.kind === 'fatal')
+                throw outcome.error;
+            const next = nextStep(outcome, endpoint.write, endpoint.what);
+            if (next.kind === 'give-up')
+                throw next.error;
             lastReason = outcome.reason;
-            if (outcome.rateLimited) {
-                this.budget.congested(spec.budgets, this.config.clock.now());
+            if (next.rateLimited) {
+                this.budget.congested(endpoint.budgets, this.config.clock.now());
                 if (++refusals >= maxRefusals)
                     break;
             }
             else if (++failures >= maxAttempts)
                 break;
-            const delay = outcome.rateLimited
-                ? this.refusedDelay(spec, refusals, outcome.delayMs, options)
-                : (outcome.delayMs ?? backoffDelay(failures, Math.random()));
-            this.debug(`${spec.method} ${spec.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
+            const delay = outcome.kind === 'refused'
+                ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
+                : backoffDelay(failures, Math.random());
+            this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
             await this.sleepWithin(delay, options);
         }
-        throw new ServiceError(this.redact(`Could not ${spec.what} after ${failures + refusals} attempts: ${lastReason}`), undefined, true);
+        throw new ServiceError(this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${lastReason}`));
     }
-    async attempt(spec, parse, attempt, options) {
-        const url = new URL(this.baseUrl + spec.path);
-        for (const [key, value] of Object.entries(spec.query ?? {}))
+    /** One request on the wire, its answer parsed: an unreadable one fails like a lost one. */
+    async attempt(endpoint, attempt, options) {
+        const url = new URL(this.baseUrl + endpoint.path);
+        for (const [key, value] of Object.entries(endpoint.query ?? {}))
             url.searchParams.set(key, String(value));
-        const timeoutMs = this.timeoutWithin(options.deadline);
-        const timeout = AbortSignal.timeout(timeoutMs);
-        const cancellation = this.cancellation(options);
-        // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
-        // 'error' that would crash the step. A job cancelled before the request is never sent it.
-        if (cancellation?.aborted)
-            throw new CancelledError();
-        const signal = cancellation ? AbortSignal.any([cancellation, timeout]) : timeout;
-        const started = this.config.clock.now();
-        this.budget.record(spec.budgets, started);
-        let response;
-        let text;
+        const exchange = await this.transport.exchange({
+            method: endpoint.method,
+            url,
+            body: endpoint.body,
+            budgets: endpoint.budgets,
+            what: endpoint.what,
+            maxBytes: Math.min(endpoint.maxBytes ?? Infinity, MAX_RESPONSE_BYTES),
+            timeoutMs: this.timeoutWithin(options.deadline),
+            cancellation: this.cancellation(options),
+            attempt
+        });
+        if (exchange.kind !== 'answered')
+            return exchange;
+        const { text, status } = exchange;
         try {
-            response = await fetch(url.toString(), {
-                method: spec.method,
-                headers: {
-                    authorization: `Bearer ${this.config.token}`,
-                    accept: 'application/json',
-                    'user-agent': 'codegen-agent-run-action',
-                    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' })
-                },
-                body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-                // A redirect would carry the prompt (or the token) to wherever the answer points.
-                redirect: 'manual',
-                signal
-            });
-            if (response.status >= 300 && response.status < 400) {
-                discard(response);
-                throw new ServiceError(this.redact(redirectMessage(spec.what, response, this.baseUrl)), response.status, false);
-            }
-            text = await readCapped(response, Math.min(spec.maxBytes ?? Infinity, this.config.maxResponseBytes ?? MAX_RESPONSE_BYTES));
-            // The service counted it at some moment before its answer: it counts here from the answer.
-            // A 429 was refused, not processed, and does not count at all: refusals alone would fill a
-            // window that congestion has shrunk.
-            this.budget.settle(spec.budgets, started, response.status === 429 ? undefined : this.config.clock.now());
+            return { kind: 'done', value: endpoint.parse(JSON.parse(text), text.length) };
         }
         catch (error) {
-            this.budget.settle(spec.budgets, started, this.config.clock.now());
-            if (error instanceof ServiceError)
-                throw error;
-            if (cancellation?.aborted)
-                throw new CancelledError();
-            if (error instanceof TooLargeError) {
-                // Stopped by us, not lost: the answer was there, too large to be one we can use; sent
-                // again, the same request would get it again.
-                const reason = error.message;
-                this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`);
-                if (spec.write)
-                    throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`);
-                throw new OversizedAnswerError(`Could not ${spec.what}: ${reason}`);
-            }
-            const code = error.code ?? '';
-            const reason = timeout.aborted
-                ? `no answer within ${timeoutMs} ms`
-                : `connection failed (${code || String(error)})`;
-            this.debug(`${spec.method} ${url.pathname} -> ${reason} (attempt ${attempt})`);
-            if (spec.write && !NOT_SENT_CODES.has(code))
-                throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`);
-            return { kind: 'retry', reason };
+            const reason = error instanceof SyntaxError
+                ? `the answer was not valid JSON (${text.length} bytes)`
+                : error.message;
+            return { kind: 'failed', reason, sent: true, status };
         }
-        const elapsed = this.config.clock.now() - started;
-        this.debug(`${spec.method} ${url.pathname}${url.search} -> ${response.status} in ${elapsed} ms (attempt ${attempt})`);
-        if (response.ok) {
-            try {
-                return { kind: 'done', value: parse(JSON.parse(text), text.length) };
-            }
-            catch (error) {
-                const reason = error instanceof SyntaxError
-                    ? `the answer was not valid JSON (${text.length} bytes)`
-                    : error.message;
-                if (spec.write)
-                    throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`, response.status);
-                return { kind: 'retry', reason };
-            }
-        }
-        // Redact before cutting: a token cut in two by the length cap would no longer match.
-        const detail = serviceMessage(this.redact(text));
-        if (response.status === 429) {
-            // A rate-limited request was refused, not processed: safe to send again, writes included.
-            const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock.now());
-            return {
-                kind: 'retry',
-                reason: `rate limited (429): ${detail}`,
-                // Jobs refused together are told the same moment: spread them over the second after it.
-                delayMs: retryAfter === undefined
-                    ? undefined
-                    : retryAfter + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
-                rateLimited: true
-            };
-        }
-        if (response.status >= 500) {
-            const reason = `service error ${response.status}: ${detail}`;
-            if (spec.write)
-                throw new AmbiguousWriteError(`Could not ${spec.what}: ${reason}`, response.status);
-            return { kind: 'retry', reason };
-        }
-        throw new ServiceError(describeHttpError(response.status, spec.what, detail), response.status, false);
     }
     /** The wait before a request refused with 429 is sent again (see refusedRetryDelay). */
-    refusedDelay(spec, refusals, retryAfterMs, options) {
+    refusedDelay(endpoint, refusals, retryAfter, options) {
         const now = this.config.clock.now();
+        const retryAfterMs = parseRetryAfter(retryAfter, now);
         return refusedRetryDelay({
-            retryAfterMs,
+            // Jobs refused together are told the same moment: spread them over the second after it.
+            retryAfterMs: retryAfterMs === undefined
+                ? undefined
+                : retryAfterMs + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
             backoffMs: backoffDelay(refusals, Math.random()),
-            write: spec.write,
-            slotFreedInMs: this.budget.slotFreedIn(spec.budgets, now),
+            write: endpoint.write,
+            slotFreedInMs: this.budget.slotFreedIn(endpoint.budgets, now),
             leftMs: options.deadline === undefined ? Infinity : options.deadline - now
         });
     }
@@ -38578,7 +39875,167 @@ class HttpAgentRunApi {
     }
 }
 
-;// CONCATENATED MODULE: ./src/org/check-summary.ts
+;// CONCATENATED MODULE: ./src/org/clients.ts
+
+
+/**
+ * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
+ * organization.
+ */
+function serviceClients(settings, clock, signal, debug, env) {
+    const budget = new RateBudget();
+    const clients = new Map();
+    // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
+    const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS);
+    return orgId => {
+        const key = orgId ?? 0;
+        let client = clients.get(key);
+        if (!client) {
+            client = new HttpAgentRunApi({
+                baseUrl: settings.baseUrl,
+                token: settings.apiToken,
+                orgId: key,
+                budget,
+                clock,
+                signal,
+                requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+                debug
+            });
+            clients.set(key, client);
+        }
+        return client;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/outcome.ts
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+function failureReason(outcome, failOn, pullRequestCount) {
+    switch (outcome) {
+        case 'cancelled':
+            return 'The job was cancelled before the agent run ended.';
+        case 'error':
+            return 'The agent run could not be started or followed.';
+        case 'failure':
+            return failOn.has('failure') ? 'The agent run failed.' : undefined;
+        case 'timeout':
+            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
+        case 'paused':
+            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
+        case 'success':
+            return failOn.has('no-pull-request') && pullRequestCount === 0
+                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+                : undefined;
+        default:
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/console-text.ts
+
+
+/**
+ * Console lines built from the service's text. The runner has two command parsers: `::name` after
+ * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
+ * So service text is cut at every line break, stripped of control characters, each line starts
+ * with our own prefix, never with the service's characters, and every `##[` gets an invisible
+ * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
+ */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
+/** Service text made safe to print inside one of our lines. */
+function inlineText(text) {
+    return text
+        .split(LINE_BREAKS)
+        .join(' ')
+        .replace(CONTROL_CHARACTERS, ' ')
+        .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND);
+}
+/** A run status inside one of our lines: one line, and short (the service does not bound it). */
+function statusText(status) {
+    return status === null ? 'none' : inlineText(status).slice(0, 60);
+}
+/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
+function prefixedLines(text, prefix) {
+    return text
+        .split(LINE_BREAKS)
+        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND));
+}
+const HEADLINE_GIST_CHARS = 160;
+const DETAIL_SECTION_CHARS = 2_000;
+/** "12:04:05  ACTION            run_command · Running the test suite…" */
+function entryHeadline(entry) {
+    const tool = inlineText(entryTool(entry));
+    const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS));
+    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
+    return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`;
+}
+/** The folded details of an entry, each line behind a gutter. */
+function entryDetailLines(entry) {
+    const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
+    return details ? prefixedLines(details, '  │ ') : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+
+
+
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300;
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+function failureMessage(report, policy) {
+    const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
+    if (report.error)
+        return report.error;
+    if (!report.run)
+        return reason;
+    if (report.outcome === 'paused')
+        return `${reason}\n${pausedMessage(report, policy)}`;
+    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
+    return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`;
+}
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+function passingWarnings(report, policy) {
+    if (failureMessage(report, policy))
+        return [];
+    const warnings = [];
+    if (report.error)
+        warnings.push(report.error);
+    if (report.outcome === 'paused' && report.run)
+        warnings.push(pausedMessage(report, policy));
+    return warnings;
+}
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
+}
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report) {
+    const run = report.run;
+    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
+}
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report, policy) {
+    const run = report.run;
+    const question = firstLine(run.result) || firstLine(run.summary);
+    return [
+        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+        runWhere(report)
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/check-summary.ts
 
 const STATE_MARK = {
     ok: '✅ ok',
@@ -38632,8 +40089,18 @@ const OUTPUT_NAMES = [
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
  * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ * `task: check` sets only outcome, org-id, repo-id and user.
  */
-function actionOutputs(report, logFile, trigger = '', resolved = {}) {
+function actionOutputs(report, logFile) {
+    const setup = {
+        'org-id': report.orgId === undefined ? '' : String(report.orgId),
+        'repo-id': report.repoId === undefined ? '' : String(report.repoId),
+        user: report.user ?? ''
+    };
+    if (report.check) {
+        const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
+        return { ...blank, outcome: report.outcome, ...setup };
+    }
     const run = report.run;
     const pullRequests = run?.github_pull_requests ?? [];
     return {
@@ -38647,1300 +40114,9 @@ function actionOutputs(report, logFile, trigger = '', resolved = {}) {
         'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
         'log-count': String(report.entriesSeen),
         'log-file': logFile,
-        trigger,
-        ...setupOutputs({ ...resolved, repoId: resolved.repoId ?? report.repoId })
+        trigger: report.trigger ?? '',
+        ...setup
     };
-}
-/** The org-id, repo-id and user outputs alone (task: check sets only these and outcome). */
-function setupOutputs(resolved) {
-    return {
-        'org-id': resolved.orgId === undefined ? '' : String(resolved.orgId),
-        'repo-id': resolved.repoId === undefined ? '' : String(resolved.repoId),
-        user: resolved.user ?? ''
-    };
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
-
-/** The service's page size limit for the log endpoint. */
-const LOG_PAGE_LIMIT = 100;
-/**
- * Pages of large entries are asked for in fewer entries, to stay near this size: memory follows
- * the size of what is read each second, not only of what is kept.
- */
-const TARGET_PAGE_BYTES = 1024 * 1024;
-/**
- * Reads a run's log through whichever published path of the ALPHA endpoint answers: the interface
- * document's first, the OpenAPI document's on a 404 while the run exists. When neither answers,
- * `read` returns undefined and the caller follows the run's status alone.
- */
-class LogReader {
-    api;
-    runId;
-    onUnavailable;
-    candidates = ['interface', 'alpha'];
-    unavailable = false;
-    /** Entries asked for per page: fewer while they are large. */
-    pageLimit = LOG_PAGE_LIMIT;
-    constructor(api, runId, onUnavailable) {
-        this.api = api;
-        this.runId = runId;
-        this.onUnavailable = onUnavailable;
-    }
-    get available() {
-        return !this.unavailable;
-    }
-    async read(skip, limit, options) {
-        while (!this.unavailable) {
-            const path = this.candidates[0];
-            const asked = Math.max(1, Math.min(limit, this.pageLimit));
-            try {
-                const page = await this.api.getLogs(this.runId, path, skip, asked, options);
-                this.sizePages(page, asked);
-                return { ...page, full: page.logs.length >= asked };
-            }
-            catch (error) {
-                // Too large a page: the same entries, fewer at a time.
-                if (error instanceof OversizedAnswerError && asked > 1) {
-                    this.pageLimit = Math.floor(asked / 4) || 1;
-                    continue;
-                }
-                if (!(error instanceof ServiceError) || error.httpStatus !== 404)
-                    throw error;
-                // A 404 means "no such run" or "no such path": only a run that exists proves the latter.
-                await this.api.getRun(this.runId, options);
-                this.candidates.shift();
-                if (this.candidates.length === 0) {
-                    this.unavailable = true;
-                    this.onUnavailable('The run log is unavailable (the log endpoint answered 404 on both published paths); following the run status only.');
-                }
-            }
-        }
-        return undefined;
-    }
-    /** Fewer entries a page after a large one, more again after small ones. */
-    sizePages(page, asked) {
-        if (page.bytes === undefined || page.logs.length === 0)
-            return;
-        if (page.bytes > TARGET_PAGE_BYTES)
-            this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
-        else if (page.bytes < TARGET_PAGE_BYTES / 4)
-            this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/status.ts
-const CLASSES = {
-    COMPLETE: 'success',
-    COMPLETED: 'success',
-    ERROR: 'failure',
-    FAILED: 'failure',
-    CANCELLED: 'failure',
-    STOPPED: 'failure',
-    TIMEOUT: 'failure',
-    MAX_ITERATIONS_REACHED: 'failure',
-    OUT_OF_TOKENS: 'failure',
-    PAUSED: 'paused',
-    ACTIVE: 'working',
-    PENDING: 'working',
-    RUNNING: 'working',
-    EVALUATION: 'working'
-};
-function classifyStatus(status) {
-    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
-}
-/** False for a status this action has never heard of (it is treated as still working, and said once). */
-function isKnownStatus(status) {
-    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/start.ts
-
-
-
-
-
-/** Key of the metadata object in which every run records where it came from. */
-const METADATA_KEY = 'github_action';
-/** A write whose fate was unknown is sent at most this many times in all, each after checking. */
-const MAX_WRITE_SENDS = 3;
-const REPO_PAGE_LIMIT = 100;
-const MAX_REPO_PAGES = 50;
-/** The repository id of `fullName` among the organization's repositories (all pages, any case). */
-async function findRepoId(api, fullName, deadline) {
-    const wanted = fullName.toLowerCase();
-    for (let page = 0; page < MAX_REPO_PAGES; page++) {
-        const result = await api.listRepos(page * REPO_PAGE_LIMIT, REPO_PAGE_LIMIT, { deadline });
-        const match = result.items.find(repo => repo.full_name.toLowerCase() === wanted);
-        if (match)
-            return match.id;
-        if (result.items.length < REPO_PAGE_LIMIT || page + 1 >= result.pages)
-            return undefined;
-    }
-    return undefined;
-}
-function newIdempotencyKey() {
-    return (0,external_node_crypto_.randomUUID)();
-}
-/**
- * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
- * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
- */
-async function createRunOnce(deps, request, idempotencyKey, deadline) {
-    for (let send = 1;; send++) {
-        try {
-            return { run: await deps.api.createRun(request, { deadline }) };
-        }
-        catch (error) {
-            if (!(error instanceof AmbiguousWriteError))
-                throw error;
-            deps.notice(`${error.message}. Checking whether the run was created before sending again.`);
-            await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal);
-            const found = await findRunByKey(deps.api, idempotencyKey, deadline);
-            if (found) {
-                deps.notice(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`);
-                return { run: found };
-            }
-            if (send >= MAX_WRITE_SENDS) {
-                throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus, true);
-            }
-        }
-    }
-}
-async function findRunByKey(api, key, deadline) {
-    // The newest runs come first: the one we look for is among the first two pages.
-    for (let page = 0; page < 2; page++) {
-        const result = await api.listRuns(page * 100, 100, { deadline });
-        const found = result.items.find(run => {
-            const origin = run.metadata?.[METADATA_KEY];
-            return (typeof origin === 'object' &&
-                origin !== null &&
-                origin.idempotency_key === key);
-        });
-        if (found)
-            return found;
-        if (result.items.length < 100)
-            return undefined;
-    }
-    return undefined;
-}
-/**
- * How many entries the run's log holds now: a resumed run's new work starts after them. Counted from
- * the entries served, since total_logs may lag behind or run ahead of them: a short log in one read;
- * a long one from just before its total_logs, or page by page when nothing is served there.
- */
-async function countLogEntries(logs, deadline) {
-    const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline });
-    if (!first)
-        return { count: 0, status: null, result: undefined };
-    const result = first.result;
-    let count = 0;
-    let page = first;
-    if ((first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
-        first.totalLogs !== null &&
-        first.totalLogs > LOG_PAGE_LIMIT + 1) {
-        count = first.totalLogs - 1;
-        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
-        if (page?.logs.length === 0) {
-            // total_logs ran ahead of the log: count it from the second page on.
-            count = 0;
-            page = first;
-        }
-    }
-    for (;;) {
-        if (!page)
-            return { count, status: first.status, result };
-        count += page.logs.length;
-        // A short page ends the log, unless the reader asked for fewer (large entries).
-        if (page.logs.length < LOG_PAGE_LIMIT && !page.full)
-            return { count, status: page.status, result };
-        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
-    }
-}
-/**
- * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
- * a sign that it restarted (a working status or new entries) before the resume is sent again.
- */
-async function resumeRunOnce(deps, logs, request, before, confirmWindowMs, deadline) {
-    for (let send = 1;; send++) {
-        try {
-            return { run: await deps.api.resumeRun(request, { deadline }), restarted: false };
-        }
-        catch (error) {
-            if (!(error instanceof AmbiguousWriteError))
-                throw error;
-            deps.notice(`${error.message}. Checking whether the run restarted before sending again.`);
-            const restarted = await waitForRestart(deps, logs, request.agent_run_id, before, confirmWindowMs, deadline);
-            if (restarted) {
-                deps.notice(`Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`);
-                return { run: restarted, restarted: true };
-            }
-            if (send >= MAX_WRITE_SENDS) {
-                throw new ServiceError(`${error.message} (sent ${send} times; the run did not restart)`, error.httpStatus, true);
-            }
-        }
-    }
-}
-async function waitForRestart(deps, logs, runId, before, windowMs, deadline) {
-    const until = Math.min(deadline, deps.clock.now() + windowMs);
-    for (let check = 1; deps.clock.now() < until; check++) {
-        await deps.clock.sleep(Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - deps.clock.now()), deps.signal);
-        const page = await logs.read(before.count, 1, { deadline });
-        const run = page ? undefined : await deps.api.getRun(runId, { deadline });
-        const status = page ? page.status : (run?.status ?? null);
-        const result = page ? page.result : run?.result;
-        // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
-        // entries, or a new result (a run may restart and end between two checks without an entry).
-        const working = status !== null && classifyStatus(status) === 'working';
-        const newResult = !!before.result && !!result && result !== before.result;
-        if (working || (page && page.logs.length > 0) || newResult) {
-            return run ?? (await deps.api.getRun(runId, { deadline }));
-        }
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/pacing.ts
-/** After a FINAL_ANSWER: look every second, or a fifth of the base when that is shorter. */
-const FAST_POLL_MS = 1_000;
-const FAST_POLL_SHARE = 1 / 5;
-/** How long the fast looks last after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
-const FINAL_WINDOW_MS = 30_000;
-const FINAL_WINDOW_BASES = 6;
-function fastPollMs(baseMs) {
-    return Math.min(FAST_POLL_MS, baseMs * FAST_POLL_SHARE);
-}
-/** Milliseconds between the starts of two looks that the policy wants, before the budget: at most the base. */
-function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
-    const finalWindow = Math.min(FINAL_WINDOW_MS, FINAL_WINDOW_BASES * baseMs);
-    if (sinceFinalAnswerMs !== undefined && sinceFinalAnswerMs < finalWindow)
-        return fastPollMs(baseMs);
-    return baseMs;
-}
-/** How long to wait from now before the next look: the policy's interval, never sooner than the budget's pace. */
-function nextLook(timing, pace) {
-    const wanted = Math.max(0, lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs) - timing.sinceLookMs);
-    const waitMs = Math.max(wanted, pace?.gapMs ?? 0);
-    const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.baseMs;
-    return late ? { waitMs, lateBy: pace } : { waitMs };
-}
-/** The one notice given when the budget holds the looks back past the base: the pace it keeps and why. */
-function paceNotice(baseMs, pace) {
-    const every = `${(pace.gapMs / 1000).toFixed(1)} s`;
-    const promised = `${baseMs / 1000} s`;
-    return pace.congested
-        ? `Other jobs share the API token (the service answered 429): looking at the run about every ${every}, not every ${promised} (poll-interval), until the service has room again.`
-        : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`;
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/watcher.ts
-
-
-
-
-const DEFAULT_HEARTBEAT_MS = 60_000;
-/** How long a resumed run may keep showing its earlier ending before we report what we see. */
-function resumeGraceMs(pollIntervalMs) {
-    return Math.min(120_000, Math.max(30_000, 6 * pollIntervalMs));
-}
-/** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
-const FINAL_READ_MS = 3_000;
-const isEnded = (status) => classifyStatus(status) !== 'working';
-/** A status seen on a page or the run: whether it proves a resumed run restarted. */
-function provesRestart(before, after) {
-    if (after === null)
-        return false;
-    if (!isEnded(after))
-        return true;
-    // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-    const from = classifyStatus(before);
-    return before !== null && from !== 'working' && from !== classifyStatus(after);
-}
-/**
- * What to do after a read. In order: a page without a status sends us to the run; an end learnt
- * from the run (not from a page) sends us to the log once more for what was written before it; a
- * resumed run that still shows its earlier ending past the grace period is looked at once more,
- * then given up on; an end of the run's own stops the watch once the backlog is read; otherwise a
- * backlog is read at once, and a quiet log waits for the next look.
- */
-function decide(state, pastGrace, logsAvailable) {
-    const read = state.lastRead;
-    const more = read.kind === 'page' && read.more;
-    if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
-        return { kind: 'read-run' };
-    if (!isEnded(state.status))
-        return more ? { kind: 'read-page' } : { kind: 'wait' };
-    if (!state.restarted) {
-        if (!pastGrace)
-            return more ? { kind: 'read-page' } : { kind: 'wait' };
-        // Past the grace period, one last look at the run itself before calling it stale.
-        return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' };
-    }
-    if (more || (logsAvailable && state.endSeen !== 'with-log'))
-        return { kind: 'read-page' };
-    return { kind: 'stop' };
-}
-/** A heartbeat is due after a minute without progress, and a minute after the last one. */
-function heartbeatDue(state, now, heartbeatMs) {
-    return now - state.lastProgressAt >= heartbeatMs && now - state.lastHeartbeatAt >= heartbeatMs;
-}
-// ---------------------------------------------------------------------------------------------
-// The loop: read, observe, decide
-class RunWatcher {
-    api;
-    logs;
-    clock;
-    events;
-    signal;
-    constructor(api, logs, clock, events, signal) {
-        this.api = api;
-        this.logs = logs;
-        this.clock = clock;
-        this.events = events;
-        this.signal = signal;
-    }
-    async watch(plan) {
-        const started = this.clock.now();
-        const heartbeatMs = plan.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-        const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs);
-        const state = {
-            status: plan.initialStatus,
-            cursor: plan.skipEntries,
-            restarted: plan.resumedAt === undefined,
-            endSeen: 'no',
-            lastRead: { kind: 'run' },
-            lookAt: started,
-            lastProgressAt: started,
-            lastHeartbeatAt: started,
-            unknownStatuses: new Set(),
-            paceNoticed: false
-        };
-        const pastGrace = () => this.clock.now() - (plan.resumedAt ?? started) >= grace;
-        let ending = 'ended';
-        try {
-            const options = { deadline: plan.deadline };
-            let step = { kind: this.logs.available ? 'read-page' : 'read-run' };
-            for (;;) {
-                // Reads once the end is known see the end: they may use the budget's reserve.
-                const readOptions = { ...options, end: isEnded(state.status) && state.restarted };
-                if (step.kind === 'read-page')
-                    await this.readPage(state, readOptions);
-                else
-                    await this.readRun(state, plan, readOptions);
-                step = decide(state, pastGrace(), this.logs.available);
-                if (step.kind === 'stop')
-                    break;
-                if (step.kind === 'wait') {
-                    await this.wait(state, plan, heartbeatMs, started);
-                    step = { kind: this.logs.available ? 'read-page' : 'read-run' };
-                }
-            }
-        }
-        catch (error) {
-            if (error instanceof DeadlineError)
-                ending = 'timeout';
-            else if (error instanceof CancelledError)
-                ending = 'cancelled';
-            else
-                throw error;
-        }
-        const run = await this.finalRead(plan, ending, state.lastRun);
-        let status = state.status;
-        // The log page and the run may disagree for a moment: keep the ending we saw.
-        if (run && ending === 'ended' && !isEnded(run.status ?? null))
-            run.status = status;
-        if (run && ending !== 'ended')
-            status = run.status ?? status;
-        const restarted = state.restarted || (run !== undefined && this.newResult(plan, run));
-        return { ending, status, run, entriesSeen: state.cursor - plan.skipEntries, restarted };
-    }
-    async readPage(state, options) {
-        const page = await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options);
-        state.lastRun = undefined;
-        // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
-        if (!page) {
-            state.lastRead = { kind: 'page', more: false, hadStatus: false };
-            return;
-        }
-        this.observePage(state, page);
-        if (page.status !== null)
-            this.observeStatus(state, page.status);
-        // The page showed the end itself, or was read after the run did: it holds what came before the end.
-        if (isEnded(state.status) && state.restarted && (page.status !== null || state.endSeen === 'by-run'))
-            state.endSeen = 'with-log';
-        state.lastRead = {
-            kind: 'page',
-            // A full page, or a total beyond what we have, means more is waiting right now.
-            more: page.logs.length >= LOG_PAGE_LIMIT ||
-                page.full === true ||
-                (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > state.cursor),
-            hadStatus: page.status !== null
-        };
-    }
-    async readRun(state, plan, options) {
-        const run = await this.api.getRun(plan.runId, options);
-        this.observeStatus(state, run.status ?? null);
-        // Results compared come from one endpoint, the run's (the ALPHA log endpoint's may drift).
-        if (this.newResult(plan, run))
-            state.restarted = true;
-        state.lastRun = run;
-        // Without a log, the run read is all there is to read after the end.
-        if (isEnded(state.status) && state.restarted && state.endSeen === 'no')
-            state.endSeen = this.logs.available ? 'by-run' : 'with-log';
-        state.lastRead = { kind: 'run' };
-    }
-    observePage(state, page) {
-        if (page.logs.length === 0)
-            return;
-        this.events.newEntries(page.logs, state.cursor);
-        state.cursor += page.logs.length;
-        state.lastProgressAt = this.clock.now();
-        if (page.logs.some(entry => entry.message_type?.toUpperCase() === 'FINAL_ANSWER'))
-            state.finalAnswerAt = this.clock.now();
-        state.restarted = true;
-    }
-    observeStatus(state, next) {
-        if (provesRestart(state.status, next))
-            state.restarted = true;
-        // Working again (a page and the run disagreeing for a moment): the end is not known after all.
-        if (!isEnded(next))
-            state.endSeen = 'no';
-        if (next !== state.status) {
-            this.events.statusChanged(state.status, next);
-            state.status = next;
-            state.lastProgressAt = this.clock.now();
-        }
-        if (next !== null && !isKnownStatus(next) && !state.unknownStatuses.has(next)) {
-            state.unknownStatuses.add(next);
-            this.events.notice(`Unknown run status "${next}": treating it as still working.`);
-        }
-    }
-    /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
-    async wait(state, plan, heartbeatMs, started) {
-        const now = this.clock.now();
-        if (heartbeatDue(state, now, heartbeatMs)) {
-            this.events.heartbeat(now - started, state.status, state.cursor - plan.skipEntries);
-            state.lastHeartbeatAt = now;
-        }
-        const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run');
-        const next = nextLook({
-            baseMs: plan.pollIntervalMs,
-            sinceLookMs: now - state.lookAt,
-            sinceFinalAnswerMs: state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
-        }, pace);
-        if (next.lateBy && !state.paceNoticed) {
-            state.paceNoticed = true;
-            this.events.notice(paceNotice(plan.pollIntervalMs, next.lateBy));
-        }
-        const left = plan.deadline - now;
-        if (left <= 0)
-            throw new DeadlineError();
-        await this.clock.sleep(Math.min(next.waitMs, left), this.signal);
-        state.lookAt = this.clock.now();
-    }
-    newResult(plan, run) {
-        return plan.earlierResult !== undefined && !!run.result && run.result !== plan.earlierResult;
-    }
-    async finalRead(plan, ending, lastRun) {
-        if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null))
-            return lastRun;
-        try {
-            if (ending === 'ended')
-                return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS, end: true });
-            // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
-            return await this.api.getRun(plan.runId, {
-                deadline: this.clock.now() + FINAL_READ_MS,
-                maxAttempts: 1,
-                lastRead: true,
-                end: true
-            });
-        }
-        catch (error) {
-            if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
-                throw error;
-            return undefined;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/agent-run.ts
-
-
-
-
-
-/** Starts the run the plan asks for, then follows it to its end (or the plan's wait), as plain data. */
-async function runAgent(plan, deps) {
-    const startedAt = deps.clock.now();
-    const deadline = startedAt + plan.timeoutMs;
-    const mode = plan.resumeRunId === undefined ? 'create' : 'resume';
-    const attempt = await startRun(plan, deps, deadline);
-    const base = {
-        mode,
-        startedAt,
-        ...(attempt.repoId !== undefined ? { repoId: attempt.repoId } : {})
-    };
-    const fields = attempt.kind === 'started' ? await followRun(plan, deps, deadline, mode, attempt) : attempt.fields;
-    return toReport(base, deps.clock.now(), fields);
-}
-function toReport(base, endedAt, fields) {
-    return {
-        mode: base.mode,
-        ...(base.repoId !== undefined ? { repoId: base.repoId } : {}),
-        status: fields.run?.status ?? '',
-        startedAt: base.startedAt,
-        endedAt,
-        entriesSeen: 0,
-        ...fields
-    };
-}
-// ---------------------------------------------------------------------------------------------
-// Starting: create, resume or setup-commands, each sent exactly once
-/** What sending a create or resume needs: the service, the clock, the cancellation and notices. */
-function startDepsOf(deps) {
-    const notice = (message) => deps.events.notice(message);
-    return { api: deps.api, clock: deps.clock, signal: deps.signal, notice, random: deps.random };
-}
-async function startRun(plan, deps, deadline) {
-    let repoId;
-    try {
-        if (plan.resumeRunId !== undefined)
-            return { kind: 'started', ...(await resume(plan, plan.resumeRunId, deps, deadline)) };
-        const { notice } = startDepsOf(deps);
-        const lookUp = plan.setupCommands ? { ...plan, repositoryRequired: true } : plan;
-        repoId = plan.repoId ?? (await lookUpRepository(lookUp, deps.api, deadline, notice));
-        const run = plan.setupCommands
-            ? await startSetupCommands(plan, repoId, deps, deadline)
-            : await create(plan, repoId, deps, deadline);
-        return {
-            kind: 'started',
-            run,
-            logs: new LogReader(deps.api, run.id, notice),
-            skipEntries: 0,
-            repoId,
-            restarted: false
-        };
-    }
-    catch (error) {
-        return { kind: 'not-started', fields: failedBeforeRun(error), repoId };
-    }
-}
-async function resume(plan, runId, deps, deadline) {
-    const startDeps = startDepsOf(deps);
-    const logs = new LogReader(deps.api, runId, startDeps.notice);
-    // The result it ended with: a new one proves the resume took effect.
-    const earlierResult = (await deps.api.getRun(runId, { deadline })).result ?? null;
-    const before = await countLogEntries(logs, deadline);
-    const request = {
-        agent_run_id: runId,
-        prompt: plan.prompt,
-        ...(plan.images.length ? { images: plan.images } : {})
-    };
-    const grace = resumeGraceMs(plan.pollIntervalMs);
-    const resumed = await resumeRunOnce(startDeps, logs, request, before, grace, deadline);
-    return { run: resumed.run, logs, skipEntries: before.count, earlierResult, restarted: resumed.restarted };
-}
-async function startSetupCommands(plan, repoId, deps, deadline) {
-    if (!deps.setupCommands)
-        throw new Error('runAgent: a setup-commands plan needs deps.setupCommands');
-    const answer = await deps.setupCommands.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
-    return deps.api.getRun(answer.agent_run_id, { deadline });
-}
-async function create(plan, repoId, deps, deadline) {
-    const key = newIdempotencyKey();
-    const request = {
-        prompt: plan.prompt,
-        ...(repoId !== undefined ? { repo_id: repoId } : {}),
-        ...(plan.images.length ? { images: plan.images } : {}),
-        ...(plan.model ? { model: plan.model } : {}),
-        ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-        metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
-    };
-    return (await createRunOnce(startDepsOf(deps), request, key, deadline)).run;
-}
-// ---------------------------------------------------------------------------------------------
-// Following: watch the run, then say how it ended
-async function followRun(plan, deps, deadline, mode, started) {
-    const { run } = started;
-    // What the step has shown so far: a failure after the run started still reports it.
-    const seen = { status: run.status ?? null, entries: 0 };
-    try {
-        deps.events.started(run, mode);
-        // A resume's answer may still carry the earlier ending: not the follow-up's.
-        if (!plan.wait)
-            return { outcome: 'started', run: mode === 'resume' ? withoutEnding(run) : run };
-        const watcher = new RunWatcher(deps.api, started.logs, deps.clock, noting(deps.events, seen), deps.signal);
-        const watched = await watcher.watch({
-            runId: run.id,
-            deadline,
-            pollIntervalMs: plan.pollIntervalMs,
-            skipEntries: started.skipEntries,
-            initialStatus: run.status ?? null,
-            ...(mode === 'resume' && !started.restarted
-                ? { resumedAt: deps.clock.now(), earlierResult: started.earlierResult }
-                : {})
-        });
-        return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched);
-    }
-    catch (error) {
-        return {
-            ...failedAfterStart(error),
-            run: { ...run, status: seen.status },
-            status: seen.status ?? '',
-            entriesSeen: seen.entries
-        };
-    }
-}
-function howItEnded(run, watched) {
-    const status = watched.status ?? '';
-    const finalRun = watched.run ?? { ...run, status: watched.status };
-    const statusClass = classifyStatus(status);
-    // A run seen ended in the last read counts as ended, whatever stopped the wait.
-    const outcome = watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass;
-    return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen };
-}
-/**
- * A resumed run that never showed a sign of restarting still carries its earlier ending: that is
- * reported as what it is, never as the follow-up's result.
- */
-function notRestarted(run, watched) {
-    const earlier = withoutEnding(watched.run ?? run);
-    const status = watched.status ?? '';
-    const common = { run: earlier, status, entriesSeen: watched.entriesSeen };
-    if (watched.ending !== 'ended')
-        return { outcome: watched.ending, ...common };
-    return {
-        outcome: 'error',
-        ...common,
-        error: `Agent run ${run.id} did not restart after the resume: it still shows its earlier status ${(status || 'none').slice(0, 100)}, with no new log entries or result. Its earlier result is not reported as the follow-up's; look at the run${run.web_url ? ` (${run.web_url.slice(0, 500)})` : ''} or resume it again.`
-    };
-}
-/** The run without what its earlier ending left: result, summary, pull requests. */
-function withoutEnding(run) {
-    return { ...run, result: null, summary: null, github_pull_requests: [] };
-}
-/** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
-function noting(events, seen) {
-    return {
-        newEntries(entries, firstIndex) {
-            seen.entries += entries.length;
-            events.newEntries(entries, firstIndex);
-        },
-        statusChanged(from, to) {
-            seen.status = to;
-            events.statusChanged(from, to);
-        },
-        heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
-        notice: message => events.notice(message)
-    };
-}
-async function lookUpRepository(plan, api, deadline, notice) {
-    if (!plan.repository) {
-        if (plan.repositoryRequired)
-            throw new ServiceError('No repository to act on: set the repo-id or repository input.', undefined, false);
-        return undefined;
-    }
-    const repoId = await findRepoId(api, plan.repository, deadline);
-    if (repoId === undefined && plan.repositoryRequired) {
-        // A 404 like the service's own "not found", so that the step says why (diagnosis).
-        throw new ServiceError(`Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`, 404, false);
-    }
-    if (repoId === undefined) {
-        notice(`Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`);
-    }
-    return repoId;
-}
-function failedBeforeRun(error) {
-    if (error instanceof CancelledError)
-        return { outcome: 'cancelled', error: error.message };
-    if (error instanceof DeadlineError)
-        return { outcome: 'timeout', error: `The wait ended: ${error.message}.` };
-    if (error instanceof ServiceError)
-        return {
-            outcome: 'error',
-            error: error.message,
-            ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
-        };
-    throw error;
-}
-/** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
-function failedAfterStart(error) {
-    try {
-        const { outcome, error: message } = failedBeforeRun(error);
-        return { outcome, error: message };
-    }
-    catch {
-        // The message only: the summary and the tracking comment are public.
-        const detail = error instanceof Error ? error.message : String(error);
-        return { outcome: 'error', error: `Unexpected error while following the run: ${detail}` };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/org/organizations.ts
-/** The service pages by 100 at most; 50 pages is far beyond any real account. */
-const PAGE_LIMIT = 100;
-const MAX_PAGES = 50;
-/** Organizations named in a message, at most. */
-const SHOWN = 10;
-/** Every item of a paged listing, page after page, until a short or last page. */
-async function allPages(read) {
-    const all = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
-        const result = await read(page * PAGE_LIMIT, PAGE_LIMIT);
-        all.push(...result.items);
-        if (result.items.length < PAGE_LIMIT || page + 1 >= result.pages)
-            break;
-    }
-    return all;
-}
-function listOrganizations(api, options) {
-    return allPages((skip, limit) => api.listOrganizations(skip, limit, options));
-}
-/** A repository of the organization, by id or by owner/name (any case). */
-async function findRepository(api, wanted, options) {
-    const name = wanted.repository?.toLowerCase();
-    for (let page = 0; page < MAX_PAGES; page++) {
-        const result = await api.listRepos(page * PAGE_LIMIT, PAGE_LIMIT, options);
-        const match = result.items.find(repo => wanted.repoId !== undefined ? repo.id === wanted.repoId : repo.full_name.toLowerCase() === name);
-        if (match)
-            return match;
-        if (result.items.length < PAGE_LIMIT || page + 1 >= result.pages)
-            return undefined;
-    }
-    return undefined;
-}
-/** `id name` lines of the first ten organizations, and how many more there are. */
-function organizationList(organizations) {
-    const lines = organizations.slice(0, SHOWN).map(org => `  ${org.id} ${organizations_oneLine(org.name)}`);
-    if (organizations.length > SHOWN)
-        lines.push(`  ... and ${organizations.length - SHOWN} more`);
-    return lines.join('\n');
-}
-/**
- * Service text in a one-line place (a console line, a table cell, a message): no line breaks or
- * control characters, no `##[` (the runner's legacy command prefix, read anywhere in a line), bounded.
- */
-function organizations_oneLine(text, max = 100) {
-    const flat = text
-        // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-        .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
-        .replace(/##\[/g, '#[')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-/**
- * The organization to act on when org-id is not given: the token's only one. Several, or none, is
- * a problem to fix before anything is created.
- */
-function chooseOrganization(organizations) {
-    const [only] = organizations;
-    if (organizations.length === 1 && only)
-        return { organization: only };
-    if (organizations.length === 0) {
-        return {
-            problem: 'The api-token belongs to no Codegen organization: create or join one at https://codegen.com, or use a token of a member.'
-        };
-    }
-    return {
-        problem: `The api-token belongs to ${organizations.length} Codegen organizations; set the org-id input to one of them:\n${organizationList(organizations)}`
-    };
-}
-/** The organization among the token's, or the problem that it is not one of them. */
-function pickOrganization(organizations, orgId) {
-    const found = organizations.find(org => org.id === orgId);
-    if (found)
-        return { organization: found };
-    return {
-        problem: organizations.length === 0
-            ? `org-id ${orgId} is not among the token's organizations: the api-token belongs to no Codegen organization.`
-            : `org-id ${orgId} is not among the token's organizations; set org-id to one of them:\n${organizationList(organizations)}`
-    };
-}
-
-;// CONCATENATED MODULE: ./src/org/inspect.ts
-
-
-const TOKEN_HELP = 'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret';
-/** A read that ended the inspection (its problem recorded). */
-const STOPPED = Symbol('stopped');
-/** Rows for the items not reached, so the table always shows every item. */
-function notChecked(result, role) {
-    const items = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository'];
-    for (const item of items) {
-        if (item === 'Role' && !role)
-            continue;
-        if (!result.rows.some(existing => existing.item === item))
-            result.rows.push({ item, state: 'not checked', found: '' });
-    }
-}
-function userLabel(user) {
-    return organizations_oneLine(user.github_username || user.email || String(user.id));
-}
-/**
- * Reads, in order, the token's user, the organization, its GitHub integration and the repository,
- * and stops at the first problem (what comes after depends on it). Creates nothing. `role` adds the
- * token user's role in the organization (the check shows it; a diagnosis does not need it).
- */
-async function inspectSetup(apis, target, options, 
-/** Filled as the reads go: what was found before a fault cut them short stays for the caller. */
-result = { rows: [] }) {
-    const row = (item, state, found) => {
-        result.rows.push({ item, state, found });
-    };
-    const stop = (problem) => {
-        result.problem = problem;
-        notChecked(result, options.role ?? false);
-        return result;
-    };
-    /** One read; a refusal of it is the problem, any other fault ends the inspection there. */
-    const read = async (item, what, call) => {
-        try {
-            return await call();
-        }
-        catch (error) {
-            if (isRefusal(error)) {
-                row(item, 'problem', `refused (${error.httpStatus})`);
-                stop(`Codegen refused to show ${what} (${error.httpStatus}): the token's user may lack access to it; ask an admin of the organization. ${error.message}`);
-                return STOPPED;
-            }
-            row(item, 'problem', 'could not be read');
-            notChecked(result, options.role ?? false);
-            throw error;
-        }
-    };
-    const account = apis(target.orgId);
-    // 1. The token's user: a rejected token stops everything.
-    let me;
-    try {
-        me = await account.getCurrentUser(options);
-    }
-    catch (error) {
-        // 404 here is no verdict on the token (a service without the endpoint): reported as it is.
-        if (!isRefusal(error) || error.httpStatus === 404) {
-            row('API token', 'problem', 'could not be read');
-            notChecked(result, options.role ?? false);
-            throw error;
-        }
-        row('API token', 'problem', `rejected (${error.httpStatus})`);
-        return stop(`The service rejected the api-token (${error.httpStatus}): ${TOKEN_HELP}.`);
-    }
-    result.user = userLabel(me);
-    row('API token', 'ok', `accepted; user ${result.user}`);
-    // 2. The organization: the given one among the token's, or the token's only one.
-    const organizations = await read('Organization', "the token's organizations", () => listOrganizations(account, options));
-    if (organizations === STOPPED)
-        return result;
-    const choice = target.orgId === undefined
-        ? chooseOrganization(organizations)
-        : pickOrganization(organizations, target.orgId);
-    if ('problem' in choice) {
-        row('Organization', 'problem', target.orgId === undefined ? `${organizations.length} found` : `${target.orgId} not among the token's`);
-        return stop(choice.problem);
-    }
-    const org = choice.organization;
-    result.orgId = org.id;
-    result.organizationName = org.name;
-    row('Organization', 'ok', `${org.id} ${organizations_oneLine(org.name)}${target.orgId === undefined ? " (the token's only one)" : ''}`);
-    const api = apis(org.id);
-    if (options.role) {
-        const member = await read('Role', `${result.user} as a member of organization ${org.id}`, () => api.getUser(me.id, options));
-        if (member === STOPPED)
-            return result;
-        row('Role', 'ok', organizations_oneLine(member.role || 'member'));
-    }
-    // 3. The GitHub integration: without it the agent cannot reach any repository.
-    const answer = await read('GitHub integration', `the integrations of organization ${org.id}`, () => api.getIntegrations(options));
-    if (answer === STOPPED)
-        return result;
-    const { integrations } = answer;
-    const github = integrations.find(item => item.integration_type.toLowerCase() === 'github');
-    if (!github?.active) {
-        row('GitHub integration', 'problem', github ? 'inactive' : 'not installed');
-        return stop(`The GitHub integration of organization ${org.id} (${organizations_oneLine(org.name)}) is ${github ? 'inactive' : 'not installed'}: connect GitHub in Codegen's integrations settings (https://codegen.com/integrations), then run again.`);
-    }
-    row('GitHub integration', 'ok', 'active');
-    // 4. The repository, by id or by owner/name, among the organization's.
-    if (target.repoId === undefined && !target.repository) {
-        row('Repository', 'ok', 'none named (the run picks no repository)');
-        return result;
-    }
-    const wanted = target.repoId !== undefined ? `repo-id ${target.repoId}` : `repository ${organizations_oneLine(target.repository)}`;
-    const repo = await read('Repository', `the repositories of organization ${org.id}`, () => findRepository(api, target, options));
-    if (repo === STOPPED)
-        return result;
-    if (!repo) {
-        row('Repository', 'problem', `${wanted} not connected`);
-        return stop(`The ${wanted} is not connected to Codegen organization ${org.id} (${organizations_oneLine(org.name)}): add it in Codegen's repository settings (the GitHub app must have access to it)${target.repoId === undefined ? ', or set repo-id' : ', or check repo-id'}.`);
-    }
-    result.repoId = repo.id;
-    row('Repository', 'ok', `${organizations_oneLine(repo.full_name)} (id ${repo.id})`);
-    return result;
-}
-/** A refusal the reads explain (401, 403, 404), as opposed to a fault to report as it is. */
-function isRefusal(error) {
-    return error instanceof ServiceError && isRefusalStatus(error.httpStatus);
-}
-function isRefusalStatus(status) {
-    return status === 401 || status === 403 || status === 404;
-}
-
-;// CONCATENATED MODULE: ./src/org/tasks.ts
-
-
-
-
-
-
-
-
-
-/** `task: check`: the inspection, or the fault that cut it short (a 5xx, the deadline...). */
-async function checkSetup(apis, target, options) {
-    // What was found before a fault (a 5xx, the deadline) is shown with it.
-    const inspection = { rows: [] };
-    try {
-        return { inspection: await inspectSetup(apis, target, { ...options, role: true }, inspection) };
-    }
-    catch (error) {
-        if (error instanceof ServiceError || error instanceof DeadlineError || error instanceof CancelledError) {
-            return { inspection, error: `The check could not finish: ${error.message}` };
-        }
-        throw error;
-    }
-}
-/**
- * The organization to act on when org-id is empty: the token's only one (said in a notice). Several
- * or none is an error to fix before anything is created.
- */
-async function discoverOrganization(apis, options, notice) {
-    try {
-        const choice = chooseOrganization(await listOrganizations(apis(undefined), options));
-        if ('problem' in choice)
-            return { error: choice.problem };
-        const { id, name } = choice.organization;
-        notice(`Using organization ${id} (${organizations_oneLine(name)}), the token's only organization; set org-id to choose.`);
-        return { orgId: id };
-    }
-    catch (error) {
-        if (error instanceof ServiceError)
-            return {
-                error: `Could not find the organization to act on: ${error.message}`,
-                httpStatus: error.httpStatus
-            };
-        if (error instanceof DeadlineError || error instanceof CancelledError)
-            return { error: error.message };
-        throw error;
-    }
-}
-/**
- * A step stopped by a 401, 403 or 404 before any run existed: the check's reads say why, in place
- * of the bare status. Only on that failure: the happy path sends none of these requests.
- */
-async function diagnose(report, apis, target, options) {
-    if (report.run || report.outcome !== 'error' || !isRefusalStatus(report.httpStatus))
-        return report;
-    let inspection;
-    try {
-        inspection = await inspectSetup(apis, target, options);
-    }
-    catch {
-        // The reads failed too: the service's own answer is all there is to say.
-        return report;
-    }
-    if (!inspection.problem)
-        return report;
-    return {
-        ...report,
-        error: `${inspection.problem}\n(${report.error ?? `the service answered ${report.httpStatus}`})`
-    };
-}
-/**
- * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
- * organization.
- */
-function serviceClients(settings, clock, signal, debug, env) {
-    const budget = new RateBudget();
-    const clients = new Map();
-    // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-    const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS);
-    return orgId => {
-        const key = orgId ?? 0;
-        let client = clients.get(key);
-        if (!client) {
-            client = new HttpAgentRunApi({
-                baseUrl: settings.baseUrl,
-                token: settings.apiToken,
-                orgId: key,
-                budget,
-                clock,
-                signal,
-                requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-                debug
-            });
-            clients.set(key, client);
-        }
-        return client;
-    };
-}
-/**
- * `task: check`: reads the set-up, shows it (console lines, the summary's table, the outputs) and
- * creates nothing. Returns the first problem, which fails the step.
- */
-async function runCheck(settings, apis, clock, runner, secrets) {
-    const target = {
-        orgId: settings.orgId,
-        repoId: settings.repoId,
-        repository: settings.repository
-    };
-    const options = { deadline: clock.now() + settings.timeoutMs };
-    const { inspection, error } = redactDeep(await checkSetup(apis, target, options), secrets);
-    const failure = inspection.problem ?? error;
-    const outputs = {
-        ...Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])),
-        outcome: failure ? 'error' : 'success',
-        ...setupOutputs(inspection)
-    };
-    for (const name of OUTPUT_NAMES)
-        runner.setOutput(name, outputs[name] ?? '');
-    for (const row of inspection.rows)
-        runner.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
-    await runner.appendSummary(renderCheckSummary(inspection, error));
-    if (!failure)
-        runner.info('The set-up is ready: nothing was created.');
-    return failure;
-}
-/**
- * Runs the plan on the organization (org-id, else the token's only one, found before anything is
- * created); a refusal (401, 403, 404) before a run existed is explained by the check's reads.
- */
-async function runOnOrganization(plan, settings, deps) {
-    const { apis, clock, signal, events } = deps;
-    const startedAt = clock.now();
-    const options = { deadline: startedAt + settings.timeoutMs };
-    const found = settings.orgId === undefined
-        ? await discoverOrganization(apis, options, deps.notice)
-        : { orgId: settings.orgId };
-    if ('error' in found) {
-        const { error, httpStatus } = found;
-        const report = {
-            outcome: 'error',
-            mode: 'create',
-            status: '',
-            startedAt,
-            endedAt: clock.now(),
-            entriesSeen: 0,
-            error,
-            httpStatus
-        };
-        return { report: await diagnose(report, apis, { repository: '' }, options) };
-    }
-    const api = apis(found.orgId);
-    const report = await runAgent(plan, { api, setupCommands: api, clock, signal, events });
-    // Only what the step used is questioned: a resume names no repository; a create, the one it sent
-    // (or the one it was told to find).
-    const used = plan.resumeRunId !== undefined
-        ? { orgId: found.orgId, repository: '' }
-        : {
-            orgId: found.orgId,
-            repoId: report.repoId ?? settings.repoId,
-            repository: plan.repositoryRequired || plan.setupCommands ? settings.repository : ''
-        };
-    return { report: await diagnose(report, apis, used, options), orgId: found.orgId };
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/fan-out.ts
-/** One listener that passes every event on to several (the console mirror and the tracking comment). */
-function fanOut(...listeners) {
-    return {
-        started: (run, mode) => listeners.forEach(listener => listener.started(run, mode)),
-        newEntries: (entries, firstIndex) => listeners.forEach(listener => listener.newEntries(entries, firstIndex)),
-        statusChanged: (from, to) => listeners.forEach(listener => listener.statusChanged(from, to)),
-        heartbeat: (elapsedMs, status, seen) => listeners.forEach(listener => listener.heartbeat(elapsedMs, status, seen)),
-        notice: message => listeners.forEach(listener => listener.notice(message))
-    };
-}
-/** Passes events on with every secret replaced by ***: what the service sends may echo the token. */
-function redacting(listener, redact) {
-    return {
-        started: (run, mode) => listener.started(redact(run), mode),
-        newEntries: (entries, firstIndex) => listener.newEntries(redact(entries), firstIndex),
-        statusChanged: (from, to) => listener.statusChanged(redact(from), redact(to)),
-        heartbeat: (elapsedMs, status, seen) => listener.heartbeat(elapsedMs, redact(status), seen),
-        notice: message => listener.notice(redact(message))
-    };
-}
-
-;// CONCATENATED MODULE: ./src/agent-run/outcome.ts
-/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-function failureReason(outcome, failOn, pullRequestCount) {
-    switch (outcome) {
-        case 'cancelled':
-            return 'The job was cancelled before the agent run ended.';
-        case 'error':
-            return 'The agent run could not be started or followed.';
-        case 'failure':
-            return failOn.has('failure') ? 'The agent run failed.' : undefined;
-        case 'timeout':
-            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
-        case 'paused':
-            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
-        case 'success':
-            return failOn.has('no-pull-request') && pullRequestCount === 0
-                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
-                : undefined;
-        default:
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/runner/commands.ts
-/**
- * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
- * in a line. What breaks each lives here, beside the console that must never carry them.
- */
-const LEGACY_COMMAND = /##\[/g;
-/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
-const BROKEN_LEGACY_COMMAND = '##\u2060[';
-/** `::` as the first non-blank characters of a line, whatever the line break before it. */
-const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
-/**
- * Any text made unable to be read as a runner command by either parser, for the last guard before
- * the console: the action's own commands are written elsewhere, never through this.
- */
-function noCommands(text) {
-    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
-}
-
-;// CONCATENATED MODULE: ./src/report/console-text.ts
-
-
-/**
- * Console lines built from the service's text. The runner has two command parsers: `::name` after
- * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
- * So service text is cut at every line break, stripped of control characters, each line starts
- * with our own prefix, never with the service's characters, and every `##[` gets an invisible
- * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
- */
-// eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
-/** Service text made safe to print inside one of our lines. */
-function inlineText(text) {
-    return text
-        .split(LINE_BREAKS)
-        .join(' ')
-        .replace(CONTROL_CHARACTERS, ' ')
-        .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND);
-}
-/** A run status inside one of our lines: one line, and short (the service does not bound it). */
-function statusText(status) {
-    return status === null ? 'none' : inlineText(status).slice(0, 60);
-}
-/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
-function prefixedLines(text, prefix) {
-    return text
-        .split(LINE_BREAKS)
-        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND));
-}
-const HEADLINE_GIST_CHARS = 160;
-const DETAIL_SECTION_CHARS = 2_000;
-/** "12:04:05  ACTION            run_command · Running the test suite…" */
-function entryHeadline(entry) {
-    const tool = inlineText(entryTool(entry));
-    const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS));
-    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
-    return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`;
-}
-/** The folded details of an entry, each line behind a gutter. */
-function entryDetailLines(entry) {
-    const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
-    return details ? prefixedLines(details, '  │ ') : [];
-}
-
-;// CONCATENATED MODULE: ./src/report/log-mirror.ts
-
-
-
-/**
- * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
- * log file only, so memory stays bounded however long the log (an endless one included).
- */
-const KEPT_FIRST_ENTRIES = 500;
-const KEPT_LAST_ENTRIES = 500;
-/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
-const KEPT_FIELD_CHARS = 4_000;
-/** Follows the run as it happens: the job log shows each entry, the log file gets all of them. */
-class LogMirror {
-    console;
-    options;
-    first = [];
-    /** A ring of the last entries; `next` is where the next one goes once it is full. */
-    last = [];
-    next = 0;
-    leftOut = 0;
-    file;
-    constructor(console, options) {
-        this.console = console;
-        this.options = options;
-    }
-    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
-    get entries() {
-        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
-    }
-    /** Entries between the first and the last kept ones that were not kept: where and how many. */
-    get entriesLeftOut() {
-        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
-    }
-    get logFile() {
-        return this.file?.path ?? '';
-    }
-    /** Ends the log file: past its cap, it says how many entries were left out. */
-    finish() {
-        this.file?.close?.();
-    }
-    started(run, mode) {
-        this.file = this.options.openLogFile(run.id);
-        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
-        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
-    }
-    newEntries(entries) {
-        this.file?.append(entries);
-        if (this.options.keepEntries)
-            entries.forEach(entry => this.keep(entry));
-        if (!this.options.toConsole)
-            return;
-        for (const entry of entries) {
-            const details = entryDetailLines(entry);
-            if (details.length > 0)
-                this.console.group(entryHeadline(entry), details);
-            else
-                this.console.info(entryHeadline(entry));
-        }
-    }
-    keep(entry) {
-        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
-        if (this.first.length < KEPT_FIRST_ENTRIES)
-            this.first.push(cut);
-        else if (this.last.length < KEPT_LAST_ENTRIES)
-            this.last.push(cut);
-        else {
-            this.last[this.next] = cut;
-            this.next = (this.next + 1) % KEPT_LAST_ENTRIES;
-            this.leftOut++;
-        }
-    }
-    statusChanged(from, to) {
-        const statusClass = classifyStatus(to);
-        const meaning = statusClass === 'working' ? 'working' : statusClass;
-        this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${meaning})`);
-    }
-    heartbeat(elapsedMs, status, entriesSeen) {
-        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
-    }
-    /** A notice may quote the service (an unknown status): the runner escapes it, this bounds it. */
-    notice(message) {
-        this.console.warning(trimmed(message, 2_000));
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -40110,44 +40286,198 @@ function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }
     };
 }
 
-;// CONCATENATED MODULE: ./src/settings/settings.ts
-const FAIL_CONDITIONS = ['failure', 'timeout', 'paused', 'no-pull-request'];
-const TASKS = ['run', 'check', 'setup-commands'];
-/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
-const INPUT_DEFAULTS = {
-    task: 'run',
-    'api-token': '',
-    'org-id': '',
-    prompt: '',
-    'repo-id': '',
-    repository: '',
-    'agent-run-id': '',
-    images: '',
-    model: '',
-    'agent-type': '',
-    metadata: '',
-    'base-url': 'https://api.codegen.com',
-    wait: 'true',
-    'timeout-minutes': '30',
-    'poll-interval': '5',
-    'fail-on': 'failure,timeout',
-    'mirror-logs': 'console,summary',
-    'trigger-phrase': '/codegen',
-    'label-trigger': '',
-    'assignee-trigger': '',
-    'allowed-bots': '',
-    'github-token': '',
-    comment: 'true'
-};
-/** Raised for bad inputs before any request is sent; its message lists every problem found. */
-class InputError extends Error {
-    problems;
-    constructor(problems) {
-        super(problems.length === 1
-            ? `Invalid input: ${problems[0]}`
-            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
-        this.problems = problems;
-        this.name = 'InputError';
+;// CONCATENATED MODULE: ./src/report/job-summary.ts
+
+
+
+/**
+ * The job summary and the step's outputs: written once, at the end, from the report and what the
+ * console mirror kept of the log (its first and last entries, the log file).
+ */
+class JobSummary {
+    runner;
+    mirror;
+    timeline;
+    constructor(runner, mirror, 
+    /** The mirror-logs input names `summary`: the timeline is shown. */
+    timeline) {
+        this.runner = runner;
+        this.mirror = mirror;
+        this.timeline = timeline;
+    }
+    started() { }
+    newEntries() { }
+    statusChanged() { }
+    heartbeat() { }
+    warning() { }
+    async finish(report) {
+        const outputs = actionOutputs(report, this.mirror.logFile);
+        for (const name of OUTPUT_NAMES)
+            this.runner.setOutput(name, outputs[name]);
+        const { check } = report;
+        const summary = check
+            ? renderCheckSummary(check.inspection, check.error)
+            : renderSummary({
+                report,
+                entries: this.timeline ? this.mirror.entries : undefined,
+                entriesLeftOut: this.mirror.entriesLeftOut,
+                logFile: this.mirror.logFile
+            });
+        await this.runner.appendSummary(summary);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/log-mirror.ts
+
+
+
+
+/**
+ * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
+ * log file only, so memory stays bounded however long the log (an endless one included).
+ */
+const KEPT_FIRST_ENTRIES = 500;
+const KEPT_LAST_ENTRIES = 500;
+/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
+const KEPT_FIELD_CHARS = 4_000;
+/**
+ * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
+ * and the first and last ones are kept for the summary's timeline.
+ */
+class LogMirror {
+    console;
+    options;
+    first = [];
+    /** A ring of the last entries; `next` is where the next one goes once it is full. */
+    last = [];
+    next = 0;
+    leftOut = 0;
+    file;
+    constructor(console, options) {
+        this.console = console;
+        this.options = options;
+    }
+    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
+    get entries() {
+        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
+    }
+    /** Entries between the first and the last kept ones that were not kept: where and how many. */
+    get entriesLeftOut() {
+        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
+    }
+    get logFile() {
+        return this.file?.path ?? '';
+    }
+    /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
+    async finish(report) {
+        this.file?.close?.();
+        if (report.check) {
+            for (const row of report.check.inspection.rows)
+                this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
+            if (report.outcome === 'success')
+                this.console.info('The set-up is ready: nothing was created.');
+            return;
+        }
+        const status = report.status ? ` (status ${statusText(report.status)})` : '';
+        const where = this.logFile ? ` to ${this.logFile}` : '';
+        this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        if (this.options.policy)
+            passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line));
+    }
+    started(run, mode) {
+        this.file = this.options.openLogFile(run.id);
+        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
+        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
+    }
+    newEntries(entries) {
+        this.file?.append(entries);
+        if (this.options.keepEntries)
+            entries.forEach(entry => this.keep(entry));
+        if (!this.options.toConsole)
+            return;
+        for (const entry of entries) {
+            const details = entryDetailLines(entry);
+            if (details.length > 0)
+                this.console.group(entryHeadline(entry), details);
+            else
+                this.console.info(entryHeadline(entry));
+        }
+    }
+    keep(entry) {
+        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
+        if (this.first.length < KEPT_FIRST_ENTRIES)
+            this.first.push(cut);
+        else if (this.last.length < KEPT_LAST_ENTRIES)
+            this.last.push(cut);
+        else {
+            this.last[this.next] = cut;
+            this.next = (this.next + 1) % KEPT_LAST_ENTRIES;
+            this.leftOut++;
+        }
+    }
+    statusChanged(from, to) {
+        this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${classifyStatus(to)})`);
+    }
+    heartbeat(elapsedMs, status, entriesSeen) {
+        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
+    }
+    /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
+    warning(message) {
+        this.console.warning(trimmed(message, 2_000));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/reporters.ts
+
+/** One redactor for the step, built once from its secrets. */
+function redactor(secrets) {
+    const list = secrets.filter(Boolean);
+    return value => redactDeep(value, list);
+}
+/**
+ * The reporters as one: what the service sends may echo the token, so every event and the report
+ * are redacted once, here, on their way in.
+ */
+class Reporters {
+    list;
+    redact;
+    afterCancelled;
+    constructor(list, redact, 
+    /** Resolves when a cancelled job can wait no longer for GitHub; never when it is not cancelled. */
+    afterCancelled) {
+        this.list = list;
+        this.redact = redact;
+        this.afterCancelled = afterCancelled;
+    }
+    started(run, mode) {
+        const seen = this.redact(run);
+        this.list.forEach(reporter => reporter.started(seen, mode));
+    }
+    newEntries(entries, firstIndex) {
+        const seen = this.redact(entries);
+        this.list.forEach(reporter => reporter.newEntries(seen, firstIndex));
+    }
+    statusChanged(from, to) {
+        const [was, is] = [this.redact(from), this.redact(to)];
+        this.list.forEach(reporter => reporter.statusChanged(was, is));
+    }
+    heartbeat(elapsedMs, status, entriesSeen) {
+        const seen = this.redact(status);
+        this.list.forEach(reporter => reporter.heartbeat(elapsedMs, seen, entriesSeen));
+    }
+    warning(message) {
+        const seen = this.redact(message);
+        this.list.forEach(reporter => reporter.warning(seen));
+    }
+    /** Hands the report to every reporter, the runner's first; returns it as they saw it. */
+    async finish(report) {
+        const seen = this.redact(report);
+        for (const reporter of this.list.filter(one => !one.remote))
+            await reporter.finish(seen);
+        const remote = this.list.filter(one => one.remote);
+        if (remote.length > 0)
+            await Promise.race([Promise.all(remote.map(reporter => reporter.finish(seen))), this.afterCancelled()]);
+        return seen;
     }
 }
 
@@ -40247,28 +40577,56 @@ function readImageFile(path, workspace, room) {
     return `data:image/${kind.type};base64,${bytes.toString('base64')}`;
 }
 
+;// CONCATENATED MODULE: ./src/settings/settings.ts
+const FAIL_CONDITIONS = ['failure', 'timeout', 'paused', 'no-pull-request'];
+const TASKS = ['run', 'check', 'setup-commands'];
+/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
+const INPUT_DEFAULTS = {
+    task: 'run',
+    'api-token': '',
+    'org-id': '',
+    prompt: '',
+    'repo-id': '',
+    repository: '',
+    'agent-run-id': '',
+    images: '',
+    model: '',
+    'agent-type': '',
+    metadata: '',
+    'base-url': 'https://api.codegen.com',
+    wait: 'true',
+    'timeout-minutes': '30',
+    'poll-interval': '5',
+    'fail-on': 'failure,timeout',
+    'mirror-logs': 'console,summary',
+    'trigger-phrase': '/codegen',
+    'label-trigger': '',
+    'assignee-trigger': '',
+    'allowed-bots': '',
+    'github-token': '',
+    comment: 'true'
+};
+/** Raised for bad inputs before any request is sent; its message lists every problem found. */
+class InputError extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.length === 1
+            ? `Invalid input: ${problems[0]}`
+            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
+        this.problems = problems;
+        this.name = 'InputError';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings/read-settings.ts
 
 
 const AGENT_TYPES = ['codegen', 'claude_code'];
-/** Events whose prompt comes from the comment, issue or pull request rather than from the `prompt` input. */
-const COMMENT_EVENTS = new Set([
-    'issue_comment',
-    'issues',
-    'pull_request_review_comment',
-    'pull_request_review'
-]);
-/** Pull request events: a label trigger when `label-trigger` is set, else a step run from its inputs as before. */
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
-/** Whether the event is read as a request for a run (a comment, label, assignment or review). */
-function isTriggerEvent(eventName, labelTrigger) {
-    return COMMENT_EVENTS.has(eventName) || (labelTrigger !== '' && PULL_REQUEST_EVENTS.has(eventName));
-}
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
  * problem is collected, so one failed run tells the author everything to fix; nothing is sent first.
  */
-function readSettings(readInput, env, context) {
+function readSettings(readInput, env, context, isTriggerEvent) {
     const problems = [];
     const input = (name) => readInput(name).trim() || INPUT_DEFAULTS[name];
     const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || '';
@@ -40479,114 +40837,88 @@ function allowedBots(text, problems) {
 
 
 
-/** Runs the action; returns why the step fails, or undefined when it passes. */
+
+/**
+ * Runs the action: reads the settings, decides what to start, starts it, follows it, and hands the
+ * report to every reporter. Returns why the step fails, or undefined when it passes.
+ */
 async function runAction(environment) {
-    const { runner, env } = environment;
+    const { runner, env, clock, signal } = environment;
     // Masked before anything else is read or printed, even when the inputs turn out invalid.
     const secrets = [runner.input('api-token').trim(), env.CODEGEN_API_TOKEN?.trim() ?? ''].filter(Boolean);
     secrets.forEach(secret => runner.mask(secret));
     let settings;
     try {
-        settings = readSettings(name => runner.input(name), env, readWorkflowContext(env));
+        settings = readSettings(name => runner.input(name), env, readWorkflowContext(env), isTriggerEvent);
     }
     catch (error) {
         if (error instanceof InputError)
             return error.message;
         throw error;
     }
-    if (settings.githubToken) {
+    if (settings.githubToken)
         runner.mask(settings.githubToken);
-        secrets.push(settings.githubToken);
-    }
-    const apis = serviceClients(settings, environment.clock, environment.signal, message => runner.debug(redactText(message, secrets)), env);
-    if (settings.task === 'check')
-        return runCheck(settings, apis, environment.clock, runner, secrets);
+    const redact = redactor([...secrets, settings.githubToken]);
+    const say = redacted(runner, redact);
     // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
-    const deadline = environment.clock.now() + settings.timeoutMs;
-    const githubStop = stopGitHub(environment, deadline);
+    const deadlines = new Deadlines(clock, signal, settings.timeoutMs);
+    const apis = serviceClients(settings, clock, signal, say.debug, env);
     try {
-        return await action_followRun(environment, settings, secrets, apis, deadline, githubStop);
+        const start = await decideStart(settings, environment, deadlines, say);
+        const mirror = new LogMirror(runner, {
+            toConsole: settings.mirrorToConsole,
+            keepEntries: settings.mirrorToSummary,
+            openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+            policy: settings
+        });
+        const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : [];
+        const reporters = new Reporters([mirror, new JobSummary(runner, mirror, settings.mirrorToSummary), ...tracking], redact, () => deadlines.afterCancelled());
+        let report;
+        if (start.kind === 'none')
+            report = start.report;
+        else if (start.kind === 'check') {
+            const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
+            report = await checkSetup(apis, target, { deadline: deadlines.step, clock });
+        }
+        else {
+            const deadline = deadlines.step;
+            const warning = (message) => reporters.warning(message);
+            const started = await startRun(start.plan, {
+                apis,
+                clock,
+                signal,
+                deadline,
+                warning,
+                notice: say.notice
+            });
+            report =
+                started.kind === 'started'
+                    ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
+                    : started.report;
+            report = { ...report, trigger: start.trigger };
+        }
+        return failureMessage(await reporters.finish(report), settings);
     }
     finally {
-        githubStop.dispose();
+        deadlines.dispose();
     }
 }
-async function action_followRun(environment, settings, secrets, apis, deadline, githubStop) {
-    const { runner } = environment;
-    const mirror = new LogMirror(runner, {
-        toConsole: settings.mirrorToConsole,
-        keepEntries: settings.mirrorToSummary,
-        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId)
-    });
-    const start = await decideStart(settings, environment, githubStop, secrets);
-    if ('report' in start)
-        return publish(runner, redactDeep(start.report, secrets), mirror, settings, start.trigger, {});
-    const { tracking } = start;
-    const plan = { ...start.plan, timeoutMs: Math.max(0, deadline - environment.clock.now()) };
-    const events = redacting(tracking ? fanOut(mirror, tracking) : mirror, value => redactDeep(value, secrets));
-    const { report: raw, orgId } = await runOnOrganization(plan, settings, {
-        apis,
-        clock: environment.clock,
-        signal: environment.signal,
-        notice: message => runner.notice(message),
-        events
-    });
-    const report = redactDeep(raw, secrets);
-    // Outputs and summary first: a cancelled job is killed seconds after it is told to stop, and
-    // GitHub may hold a comment edit for longer than that (its secondary rate limits).
-    const failure = await publish(runner, report, mirror, settings, start.trigger, { orgId });
-    if (tracking)
-        await Promise.race([tracking.finish(report), afterCancelled(environment, CANCELLED_COMMENT_MS)]);
-    return failure;
-}
-/** How long a cancelled job waits for its tracking comment's last edit. */
-const CANCELLED_COMMENT_MS = 4_000;
-/** How long past timeout-minutes the tracking comment's last edit may take. */
-const DEADLINE_COMMENT_MS = 3_000;
-/**
- * When GitHub's calls must end, whatever they wait for (an answer, a retry, a rate limit): the step
- * ends within timeout-minutes plus a few seconds, and within the runner's 7.5 s of a cancellation.
- */
-function stopGitHub({ clock, signal }, deadline) {
-    const stop = new AbortController();
-    const done = new AbortController();
-    const stopAt = deadline + DEADLINE_COMMENT_MS;
-    const after = (ms, reason) => void clock.alarm(ms, done.signal).then(() => stop.abort(new Error(reason)), () => undefined);
-    after(stopAt - clock.now(), 'timeout-minutes was reached');
-    const cancelled = () => after(CANCELLED_COMMENT_MS, 'the job was cancelled');
-    if (signal.aborted)
-        cancelled();
-    else
-        signal.addEventListener('abort', cancelled, { once: true });
+/** The runner's annotations and debug lines, redacted: what GitHub or the service answers may echo a token. */
+function redacted(runner, redact) {
     return {
-        signal: stop.signal,
-        stopAt,
-        dispose: () => {
-            signal.removeEventListener('abort', cancelled);
-            done.abort();
-        }
+        notice: message => runner.notice(redact(message)),
+        warning: message => runner.warning(redact(message)),
+        debug: message => runner.debug(redact(message))
     };
 }
-/** Resolves `ms` after the job is cancelled (at once counted from now if it already is); else never. */
-function afterCancelled({ signal, clock }, ms) {
-    return new Promise(resolve => {
-        const wait = () => void clock.alarm(ms).then(resolve);
-        if (signal.aborted)
-            wait();
-        else
-            signal.addEventListener('abort', wait, { once: true });
-    });
-}
 /**
- * What this step runs: the plan from its inputs, or, on a comment event, the commenter's request
- * (once they are found allowed to make it) with its tracking comment. A step that runs nothing
- * gets its report here.
+ * What this step starts: the set-up check, the plan from its inputs, or, on a triggering event, the
+ * author's request (once they are found allowed to make it) with its tracking comment.
  */
-async function decideStart(settings, environment, githubStop, secrets) {
-    const { runner, clock } = environment;
-    // What GitHub answers (an error's message, a comment it quotes) may carry a token: redacted too.
-    const warn = (message) => runner.warning(redactText(message, secrets));
-    const notice = (message) => runner.notice(redactText(message, secrets));
+async function decideStart(settings, environment, deadlines, say) {
+    const { clock } = environment;
+    if (settings.task === 'check')
+        return { kind: 'check' };
     const context = settings.context;
     const trigger = readTrigger(context.eventName, isTriggerEvent(context.eventName, settings.labelTrigger)
         ? environment.readEventPayload(context.eventPath)
@@ -40597,26 +40929,15 @@ async function decideStart(settings, environment, githubStop, secrets) {
         allowedBots: settings.allowedBots
     });
     const plan = planFromInputs(settings);
-    // Only runs come from comments: other tasks act on their inputs.
+    // Only runs come from threads: other tasks act on their inputs.
     if (trigger.kind === 'inputs' || settings.task !== 'run')
-        return { plan, trigger: 'inputs' };
-    const notStarted = (fields, name = '') => ({
-        trigger: name,
-        report: {
-            mode: 'create',
-            status: '',
-            startedAt: clock.now(),
-            endedAt: clock.now(),
-            entriesSeen: 0,
-            ...fields
-        }
-    });
-    const skip = (reason) => {
-        notice(`No agent run: ${reason}`);
-        return notStarted({ outcome: 'skipped', reason });
+        return { kind: 'run', plan, trigger: 'inputs' };
+    const noRun = (reason) => {
+        say.notice(`No agent run: ${reason}`);
+        return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) };
     };
     if (trigger.kind === 'skip')
-        return skip(trigger.reason);
+        return noRun(trigger.reason);
     // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
     const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
     let prepared;
@@ -40625,24 +40946,26 @@ async function decideStart(settings, environment, githubStop, secrets) {
             token: settings.githubToken,
             repository: context.repository,
             apiUrl: context.apiUrl,
-            warn,
-            signal: githubStop.signal,
-            stopAt: githubStop.stopAt
+            warn: say.warning,
+            signal: deadlines.githubSignal,
+            stopAt: deadlines.githubStopAt
         });
         prepared = await prepareCommentRun(trigger, settings, {
             github,
             clock,
-            warn,
-            notice
+            warn: say.warning,
+            notice: say.notice
         });
     }
     catch (error) {
-        return notStarted({ outcome: 'error', error: error.message }, trigger.trigger);
+        const report = reportOf({ outcome: 'error', error: error.message, trigger: trigger.trigger }, clock.now());
+        return { kind: 'none', report };
     }
-    if ('skip' in prepared)
-        return skip(prepared.skip);
+    if ('refused' in prepared)
+        return noRun(prepared.refused);
     await prepared.tracking?.open();
     return {
+        kind: 'run',
         trigger: trigger.trigger,
         plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
         tracking: prepared.tracking
@@ -40654,6 +40977,7 @@ function planFromInputs(settings) {
         prompt: settings.prompt,
         images: settings.images,
         resumeRunId: settings.agentRunId,
+        orgId: settings.orgId,
         repoId: settings.repoId,
         repository: settings.repository || undefined,
         repositoryRequired: settings.repositoryNamed,
@@ -40663,96 +40987,9 @@ function planFromInputs(settings) {
         metadata: settings.metadata,
         origin: originMetadata(settings.context),
         wait: settings.wait,
-        timeoutMs: settings.timeoutMs,
         pollIntervalMs: settings.pollIntervalMs
     };
 }
-/** Sets the outputs, writes the summary, and says why the step fails (undefined: it passes). */
-async function publish(runner, report, mirror, settings, trigger, resolved) {
-    mirror.finish();
-    const outputs = actionOutputs(report, mirror.logFile, trigger, resolved);
-    for (const name of OUTPUT_NAMES)
-        runner.setOutput(name, outputs[name]);
-    runner.info(`Outcome: ${report.outcome}${report.status ? ` (status ${statusText(report.status)})` : ''}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${mirror.logFile ? ` to ${mirror.logFile}` : ''}`);
-    const summary = renderSummary({
-        report,
-        entries: settings.mirrorToSummary ? mirror.entries : undefined,
-        entriesLeftOut: mirror.entriesLeftOut,
-        logFile: mirror.logFile
-    });
-    await runner.appendSummary(summary);
-    const failure = failureMessage(report, settings);
-    // An error that fail-on lets pass (a timeout before the run existed) is still said.
-    if (!failure && report.error)
-        runner.warning(report.error);
-    // A paused run that fail-on lets pass still waits for someone: an annotation says so and how.
-    if (!failure && report.outcome === 'paused' && report.run)
-        runner.warning(pausedMessage(report, settings));
-    return failure;
-}
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300;
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
-}
-/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
-function runWhere(report) {
-    const run = report.run;
-    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
-}
-/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
-function pausedMessage(report, settings) {
-    const run = report.run;
-    const question = firstLine(run.result) || firstLine(run.summary);
-    return [
-        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
-        `Answer with a comment \`${settings.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
-        runWhere(report)
-    ].join('\n');
-}
-/**
- * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
- * then where the run is.
- */
-function failureMessage(report, settings) {
-    const reason = failureReason(report.outcome, settings.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason)
-        return undefined;
-    if (report.error)
-        return report.error;
-    if (!report.run)
-        return reason;
-    if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, settings)}`;
-    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
-    return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`;
-}
-
-;// CONCATENATED MODULE: ./src/clock.ts
-
-function wait(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new CancelledError());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new CancelledError());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-const systemClock = {
-    now: () => Date.now(),
-    sleep: wait,
-    alarm: wait
-};
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");

@@ -32,6 +32,9 @@ mutant log-cursor src/agent-run/watcher.ts \
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \
   'test/in-process/run-action.test.ts test/integration/secrecy.test.ts'
+mutant ambiguous src/api/retry.ts \
+  's/if \(write && exchange\.sent\)/if (false)/' \
+  'test/in-process/client.test.ts'
 mutant entry src/index.ts \
   's/void run\(\)/void Promise.resolve()/' \
   'test/integration/action.test.ts'

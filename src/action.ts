@@ -6,7 +6,7 @@ import { prepareCommentRun } from './github/comment-run.js'
 import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, openCheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
-import { readTrigger } from './github/trigger.js'
+import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
 import { serviceClients } from './org/clients.js'
@@ -16,7 +16,7 @@ import { LogMirror } from './report/log-mirror.js'
 import { redactor, Reporters, type Redact } from './report/reporters.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Console, Runner } from './runner/runner.js'
-import { isTriggerEvent, readSettings } from './settings/read-settings.js'
+import { readSettings } from './settings/read-settings.js'
 import { InputError, type Settings } from './settings/settings.js'
 import { originMetadata, readWorkflowContext, type Env } from './settings/workflow-context.js'
 
@@ -43,7 +43,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   secrets.forEach(secret => runner.mask(secret))
   let settings: Settings
   try {
-    settings = readSettings(name => runner.input(name), env, readWorkflowContext(env))
+    settings = readSettings(name => runner.input(name), env, readWorkflowContext(env), isTriggerEvent)
   } catch (error) {
     if (error instanceof InputError) return error.message
     throw error

@@ -1,4 +1,10 @@
-import { CancelledError } from './api/errors.js'
+/** The job was cancelled (SIGINT or SIGTERM): every wait on the clock ends with it. */
+export class CancelledError extends Error {
+  constructor() {
+    super('the job was cancelled')
+    this.name = 'CancelledError'
+  }
+}
 
 /** Time as the action sees it; tests hand in a fake to step through hours in milliseconds. */
 export interface Clock {

@@ -81,37 +81,39 @@ export const DEEPER_CUT = '[… nested too deep: cut]'
 export function redactDeep<T>(value: T, secrets: string[]): T {
   const pattern = patternOf(secrets)
   const redact = (text: string): string => (pattern ? text.replace(pattern, '***') : text)
-  const root: { value: unknown } = { value }
-  // Each task fills one slot of an already made copy with a copy of `node`.
-  const tasks: Array<{
-    node: unknown
-    into: Record<string, unknown> | unknown[]
-    key: string | number
-    depth: number
-  }> = [{ node: value, into: root as Record<string, unknown>, key: 'value', depth: 0 }]
-  for (let task = tasks.pop(); task; task = tasks.pop()) {
-    const { node, into, key, depth } = task
-    // Defined, not assigned: a key `__proto__` stays a key.
-    const put = (copy: unknown): void =>
-      void Object.defineProperty(into, key, {
-        value: copy,
-        writable: true,
-        enumerable: true,
-        configurable: true
-      })
-    if (typeof node === 'string') put(redact(node))
-    else if (!node || typeof node !== 'object') put(node)
-    else if (depth >= MAX_DEPTH) put(DEEPER_CUT)
-    else if (Array.isArray(node)) {
-      const copy: unknown[] = new Array(node.length)
-      put(copy)
-      node.forEach((child, index) => tasks.push({ node: child, into: copy, key: index, depth: depth + 1 }))
-    } else {
-      const copy: Record<string, unknown> = {}
-      put(copy)
-      // Pushed last first: taken from the stack in order, the copy's keys keep the original's order.
-      for (const [name, child] of uniqueKeys(Object.entries(node), redact).reverse())
-        tasks.push({ node: child, into: copy, key: name, depth: depth + 1 })
+  const root: Record<string, unknown> = { value: undefined }
+  // A stack of slots to fill, as parallel arrays (no object or closure per value: a wide value
+  // walked this way stays linear, garbage collection included). Each slot of a copy exists
+  // already, so assigning fills it, and a key `__proto__` stays a key.
+  const nodes: unknown[] = [value]
+  const intos: Array<Record<string | number, unknown>> = [root]
+  const keys: Array<string | number> = ['value']
+  const depths: number[] = [0]
+  while (nodes.length > 0) {
+    const node = nodes.pop()
+    const into = intos.pop() as Record<string | number, unknown>
+    const key = keys.pop() as string | number
+    const depth = depths.pop() as number
+    if (typeof node === 'string') into[key] = redact(node)
+    else if (!node || typeof node !== 'object') into[key] = node
+    else if (depth >= MAX_DEPTH) into[key] = DEEPER_CUT
+    else {
+      // Object.keys, not Object.entries: on an object of many keys, V8's entries grows faster.
+      const entries: Array<[string | number, unknown]> = Array.isArray(node)
+        ? node.map((child, index): [number, unknown] => [index, child])
+        : uniqueKeys(node as Record<string, unknown>, redact)
+      // Object.fromEntries defines every key at once; defining them one by one grows an object in
+      // quadratic time past some thousands of keys.
+      const copy = Array.isArray(node)
+        ? new Array<unknown>(node.length)
+        : Object.fromEntries(entries.map(([name]) => [name, undefined]))
+      into[key] = copy
+      for (const [name, child] of entries) {
+        nodes.push(child)
+        intos.push(copy as Record<string | number, unknown>)
+        keys.push(name)
+        depths.push(depth + 1)
+      }
     }
   }
   return root.value as T
@@ -123,15 +125,16 @@ export function redactDeep<T>(value: T, secrets: string[]): T {
  * keys count, and each base name's counter only goes up: linear in the number of keys.
  */
 function uniqueKeys(
-  entries: Array<[string, unknown]>,
+  node: Record<string, unknown>,
   redact: (text: string) => string
 ): Array<[string, unknown]> {
-  const names = entries.map(([key]) => redact(key))
-  const taken = new Set(entries.map(([key]) => key).filter((key, index) => names[index] === key))
+  const keys = Object.keys(node)
+  const names = keys.map(redact)
+  const taken = new Set(keys.filter((key, index) => names[index] === key))
   const counters = new Map<string, number>()
-  return entries.map(([key, child], index) => {
+  return keys.map((key, index) => {
     const base = names[index] as string
-    if (base === key) return [key, child]
+    if (base === key) return [key, node[key]]
     let name = base
     if (taken.has(name)) {
       let n = counters.get(base) ?? 2
@@ -140,6 +143,6 @@ function uniqueKeys(
       name = `${base} (${n})`
     }
     taken.add(name)
-    return [name, child]
+    return [name, node[key]]
   })
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentRunApi, OrganizationApi } from '../api/client.js'
 import { AmbiguousWriteError, CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
+import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
 import type { AgentRun, CreateRunRequest } from '../api/types.js'
 import type { Clock } from '../clock.js'
@@ -119,12 +120,7 @@ async function lookUpRepository(
 ): Promise<number | undefined> {
   const required = plan.repositoryRequired || plan.setupCommands
   if (!plan.repository) {
-    if (required)
-      throw new ServiceError(
-        'No repository to act on: set the repo-id or repository input.',
-        undefined,
-        false
-      )
+    if (required) throw new ServiceError('No repository to act on: set the repo-id or repository input.')
     return undefined
   }
   const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id
@@ -132,8 +128,7 @@ async function lookUpRepository(
     // A 404 like the service's own "not found", so that the step says why (diagnosis).
     throw new ServiceError(
       `Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
-      404,
-      false
+      404
     )
   }
   if (repoId === undefined) {
@@ -190,31 +185,26 @@ async function create(
         return found
       }
       if (send >= MAX_WRITE_SENDS)
-        throw new ServiceError(
-          `${error.message} (sent ${send} times; no run was created)`,
-          error.httpStatus,
-          true
-        )
+        throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus)
     }
   }
 }
 
 async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Promise<AgentRun | undefined> {
-  // The newest runs come first: the one we look for is among the first two pages.
-  for (let page = 0; page < 2; page++) {
-    const result = await api.listRuns(page * 100, 100, { deadline })
-    const found = result.items.find(run => {
+  // The newest runs come first: the one we look for is among the first two pages. Runs created
+  // meanwhile move the listing: only a short page ends it.
+  return searchPages(
+    (skip, limit) => api.listRuns(skip, limit, { deadline }),
+    run => {
       const origin = run.metadata?.[METADATA_KEY]
       return (
         typeof origin === 'object' &&
         origin !== null &&
         (origin as Record<string, unknown>).idempotency_key === key
       )
-    })
-    if (found) return found
-    if (result.items.length < 100) return undefined
-  }
-  return undefined
+    },
+    { maxPages: 2, trustPageCount: false }
+  )
 }
 
 type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
@@ -255,8 +245,7 @@ async function resume(plan: RunPlan, runId: number, api: AgentRunApi, deps: Star
       if (send >= MAX_WRITE_SENDS)
         throw new ServiceError(
           `${error.message} (sent ${send} times; the run did not restart)`,
-          error.httpStatus,
-          true
+          error.httpStatus
         )
     }
   }

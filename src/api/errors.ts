@@ -1,11 +1,12 @@
 /** Errors of the service boundary, each able to say what it means to a workflow author. */
 
+// The job's cancellation belongs to the clock (its waits end with it); named here beside the others.
+export { CancelledError } from '../clock.js'
+
 export class ServiceError extends Error {
   constructor(
     message: string,
-    readonly httpStatus: number | undefined,
-    /** True when retrying may help (429, 5xx, network faults, malformed answers). */
-    readonly transient: boolean
+    readonly httpStatus?: number
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -18,7 +19,7 @@ export class ServiceError extends Error {
  */
 export class AmbiguousWriteError extends ServiceError {
   constructor(message: string, httpStatus?: number) {
-    super(message, httpStatus, true)
+    super(message, httpStatus)
     this.name = 'AmbiguousWriteError'
   }
 }
@@ -26,7 +27,7 @@ export class AmbiguousWriteError extends ServiceError {
 /** An answer past the size the action reads (its read was stopped there): the same request would get it again. */
 export class OversizedAnswerError extends ServiceError {
   constructor(message: string) {
-    super(message, undefined, false)
+    super(message)
     this.name = 'OversizedAnswerError'
   }
 }
@@ -36,14 +37,6 @@ export class DeadlineError extends Error {
   constructor() {
     super('timeout-minutes was reached')
     this.name = 'DeadlineError'
-  }
-}
-
-/** The job was cancelled (SIGINT or SIGTERM). */
-export class CancelledError extends Error {
-  constructor() {
-    super('the job was cancelled')
-    this.name = 'CancelledError'
   }
 }
 

@@ -14,12 +14,12 @@ import type {
 
 /**
  * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
- * like a malformed answer (transient), and the ALPHA log endpoint's drift is absorbed here.
+ * like a malformed answer (read again), and the ALPHA log endpoint's drift is absorbed here.
  */
 
 export class MalformedAnswerError extends ServiceError {
   constructor(what: string) {
-    super(`The service's answer was not ${what}.`, 200, true)
+    super(`The service's answer was not ${what}.`, 200)
     this.name = 'MalformedAnswerError'
   }
 }

@@ -1,4 +1,10 @@
-/** Retry timing: exponential backoff with full jitter, and the service's Retry-After when it sends one. */
+import { AmbiguousWriteError, OversizedAnswerError, type ServiceError } from './errors.js'
+import type { Exchange } from './transport.js'
+
+/**
+ * Retry policy (which requests are sent again, and which writes are ambiguous) and timing:
+ * exponential backoff with jitter, and the service's Retry-After when it sends one.
+ */
 
 export const RETRY_BASE_MS = 1_000
 export const RETRY_CAP_MS = 30_000
@@ -47,4 +53,27 @@ export function refusedRetryDelay(refusal: Refusal): number {
   const slot = refusal.slotFreedInMs
   if (refusal.write || slot === undefined || slot >= refusal.leftMs) return refusal.backoffMs
   return Math.max(refusal.backoffMs, slot)
+}
+
+/** A request that got no usable answer, but might on another try. */
+export type Unanswered = Extract<Exchange, { kind: 'refused' | 'failed' }>
+
+export type Next = { kind: 'retry'; rateLimited: boolean } | { kind: 'give-up'; error: ServiceError }
+
+/**
+ * What follows a request without a usable answer. A refusal (429) was not processed: sent again,
+ * writes included. A read is sent again. A write that may have reached the service is never sent
+ * again blind: it ends as AmbiguousWriteError, for its caller to look it up first. An answer too
+ * large to read is final: the same request would get it again.
+ */
+export function nextStep(exchange: Unanswered, write: boolean, what: string): Next {
+  if (exchange.kind === 'refused') return { kind: 'retry', rateLimited: true }
+  const message = `Could not ${what}: ${exchange.reason}`
+  if (exchange.tooLarge) {
+    const error = write ? new AmbiguousWriteError(message) : new OversizedAnswerError(message)
+    return { kind: 'give-up', error }
+  }
+  if (write && exchange.sent)
+    return { kind: 'give-up', error: new AmbiguousWriteError(message, exchange.status) }
+  return { kind: 'retry', rateLimited: false }
 }

@@ -126,86 +126,18 @@ function botRefusal(author: Author, rules: TriggerRules): string | undefined {
   return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`
 }
 
-/**
- * The trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no bots).
- * Events other than comments, issues, reviews and (with label-trigger set) pull requests run from
- * the inputs.
- */
-export function readTrigger(eventName: string, payload: unknown, given: TriggerRules | string): Trigger {
-  const rules: TriggerRules = typeof given === 'string' ? { phrase: given } : given
-  const phrase = rules.phrase
-  const other = readOtherTrigger(eventName, object(payload), rules)
-  if (other) return other
-  if (eventName !== 'issue_comment' && eventName !== 'issues') return { kind: 'inputs' }
-  const event = object(payload)
-  const action = text(event.action)
-  const wanted = eventName === 'issue_comment' ? 'created' : 'opened'
-  if (action !== wanted)
-    return { kind: 'skip', reason: `${eventName} events with action "${action}" never trigger a run.` }
-
-  const issue = object(event.issue)
-  const thread: Thread = {
-    number: Number(issue.number),
-    title: text(issue.title),
-    body: text(issue.body),
-    url: text(issue.html_url),
-    isPullRequest: Boolean(issue.pull_request)
-  }
-  const comment = object(event.comment)
-  const source = eventName === 'issue_comment' ? comment : issue
-  const user = object(source.user)
-  const author: Author = { login: text(user.login), type: text(user.type) }
-  const body = text(source.body)
-
-  if (!Number.isInteger(thread.number) || thread.number <= 0) {
-    return { kind: 'skip', reason: 'The event names no issue or pull request.' }
-  }
-  if (body.trimStart().startsWith(OWN_COMMENT_MARK)) {
-    return { kind: 'skip', reason: 'The comment is one of the action’s own.' }
-  }
-  const bot = botRefusal(author, rules)
-  if (bot) return { kind: 'skip', reason: bot }
-
-  const instruction =
-    eventName === 'issue_comment'
-      ? matchPhrase(body, phrase)
-      : (matchPhrase(thread.title, phrase) ?? matchPhrase(body, phrase))
-  if (instruction === undefined) {
-    return {
-      kind: 'skip',
-      reason: `The ${eventName === 'issue_comment' ? 'comment' : 'issue'} does not start with ${phrase}.`
-    }
-  }
-  const fresh = /^new(\s|$)/i.test(instruction)
-  return {
-    kind: 'thread',
-    trigger: eventName === 'issue_comment' ? 'comment' : 'issue',
-    event: eventName,
-    thread,
-    instruction: fresh ? instruction.slice(3).trim() : instruction,
-    fresh,
-    author,
-    ...(isBot(author) ? { allowedBot: true } : {}),
-    ...(eventName === 'issue_comment' && Number.isInteger(comment.id)
-      ? { commentId: comment.id as number }
-      : {}),
-    commentUrl: text(source.html_url) || thread.url
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Labels, assignment, reviews and review comments
-
 export type ThreadTrigger = Extract<Trigger, { kind: 'thread' }>
+type Skip = Extract<Trigger, { kind: 'skip' }>
 
-const skip = (reason: string): Trigger => ({ kind: 'skip', reason })
+const skip = (reason: string): Skip => ({ kind: 'skip', reason })
+
+const positive = (value: unknown): number | undefined =>
+  Number.isInteger(value) && (value as number) > 0 ? (value as number) : undefined
 
 function userOf(value: unknown): Author {
   const user = object(value)
   return { login: text(user.login), type: text(user.type) }
 }
-
-const validNumber = (thread: Thread): boolean => Number.isInteger(thread.number) && thread.number > 0
 
 function issueThread(issue: Json): Thread {
   return {
@@ -230,68 +162,117 @@ function pullRequestOf(pr: Json): { thread: Thread; pullRequest: PullRequestInfo
   }
 }
 
-const positive = (value: unknown): number | undefined =>
-  Number.isInteger(value) && (value as number) > 0 ? (value as number) : undefined
-
-/**
- * The events issue #12 added. Undefined for issue_comment and issues opened (read above) and for
- * events that run from the inputs.
- */
-function readOtherTrigger(eventName: string, event: Json, rules: TriggerRules): Trigger | undefined {
-  const action = text(event.action)
-  if (eventName === 'issues' && action === 'labeled') return readLabel(eventName, event, rules)
-  if (eventName === 'issues' && action === 'assigned') return readAssignment(event, rules)
-  if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-    // Without label-trigger a pull request event runs from the inputs, as it always did.
-    if (!rules.labelTrigger) return { kind: 'inputs' }
-    if (action !== 'labeled')
-      return skip(`${eventName} events with action "${action}" never trigger a run; only "labeled" does.`)
-    return readLabel(eventName, event, rules)
-  }
-  if (eventName === 'pull_request_review_comment') return readReviewComment(event, rules)
-  if (eventName === 'pull_request_review') return readReview(event, rules)
-  return undefined
+/** Where the request was written, when it was (a comment, an issue, a review): the phrase must open it. */
+interface Written {
+  body: string
+  /** An issue: its title may hold the phrase instead of its body. */
+  title?: string
+  /** What it is called in a skip's reason: comment, issue, review comment, review. */
+  what: string
+  url: string
 }
 
-/** A thread event (label, assignment): the thread as written is the request; `sender` asked. */
-function threadRequest(
+/** Everything an event reader found; `threadTrigger` makes it a trigger, or says why not. */
+type Request = Pick<ThreadTrigger, 'trigger' | 'event' | 'thread' | 'author' | 'pullRequest'> & {
+  /** Absent: the thread as written is the request (a label, an assignment). */
+  written?: Written
+  /** The reason when the event names no thread. */
+  noThread: string
+}
+
+/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
+function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | Skip {
+  const { written, thread, author, pullRequest } = request
+  if (!Number.isInteger(thread.number) || thread.number <= 0) return skip(request.noThread)
+  // An issue the action opened is named a comment here, as it always was.
+  if (written?.body.trimStart().startsWith(OWN_COMMENT_MARK))
+    return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`)
+  const bot = botRefusal(author, rules)
+  if (bot) return skip(bot)
+  const instruction = written ? instructionOf(written, rules.phrase) : ''
+  if (instruction === undefined) return skip(`The ${written?.what} does not start with ${rules.phrase}.`)
+  const fresh = /^new(\s|$)/i.test(instruction)
+  return {
+    kind: 'thread',
+    trigger: request.trigger,
+    event: request.event,
+    thread,
+    instruction: fresh ? instruction.slice(3).trim() : instruction,
+    fresh,
+    author,
+    ...(isBot(author) ? { allowedBot: true } : {}),
+    commentUrl: written?.url || thread.url,
+    ...(pullRequest ? { pullRequest } : {})
+  }
+}
+
+function instructionOf(written: Written, phrase: string): string | undefined {
+  const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase)
+  return inTitle ?? matchPhrase(written.body, phrase)
+}
+
+/** Reads one action of one event into a trigger. */
+type Reader = (event: Json, rules: TriggerRules, eventName: string) => Trigger
+
+const readComment: Reader = (event, rules) => {
+  const comment = object(event.comment)
+  const trigger = threadTrigger(
+    {
+      trigger: 'comment',
+      event: 'issue_comment',
+      thread: issueThread(object(event.issue)),
+      author: userOf(comment.user),
+      written: { body: text(comment.body), what: 'comment', url: text(comment.html_url) },
+      noThread: 'The event names no issue or pull request.'
+    },
+    rules
+  )
+  if (trigger.kind === 'skip' || !Number.isInteger(comment.id)) return trigger
+  return { ...trigger, commentId: comment.id as number }
+}
+
+const readIssue: Reader = (event, rules) => {
+  const issue = object(event.issue)
+  const thread = issueThread(issue)
+  return threadTrigger(
+    {
+      trigger: 'issue',
+      event: 'issues',
+      thread,
+      author: userOf(issue.user),
+      written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+      noThread: 'The event names no issue or pull request.'
+    },
+    rules
+  )
+}
+
+/** A label or an assignment: the thread as written is the request; `sender` asked. */
+function threadEvent(
   eventName: string,
   event: Json,
   rules: TriggerRules,
   fields: Pick<ThreadTrigger, 'trigger' | 'label' | 'assignee'>
 ): Trigger {
-  const isIssue = eventName === 'issues'
-  const { thread, pullRequest } = isIssue
-    ? { thread: issueThread(object(event.issue)), pullRequest: undefined }
-    : pullRequestOf(object(event.pull_request))
-  if (!validNumber(thread)) return skip('The event names no issue or pull request.')
-  const author = userOf(event.sender)
-  const bot = botRefusal(author, rules)
-  if (bot) return skip(bot)
-  return {
-    kind: 'thread',
-    event: eventName,
-    thread,
-    instruction: '',
-    fresh: false,
-    author,
-    ...(isBot(author) ? { allowedBot: true } : {}),
-    commentUrl: thread.url,
-    ...(pullRequest ? { pullRequest } : {}),
-    ...fields
-  }
+  const found =
+    eventName === 'issues'
+      ? { thread: issueThread(object(event.issue)) }
+      : pullRequestOf(object(event.pull_request))
+  const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) }
+  const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules)
+  return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields }
 }
 
-function readLabel(eventName: string, event: Json, rules: TriggerRules): Trigger {
+const readLabel: Reader = (event, rules, eventName) => {
   const label = text(object(event.label).name)
   if (!rules.labelTrigger) return skip(`The label "${label}" was added, and label-trigger is not set.`)
   // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
   if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
     return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`)
-  return threadRequest(eventName, event, rules, { trigger: 'label', label })
+  return threadEvent(eventName, event, rules, { trigger: 'label', label })
 }
 
-function readAssignment(event: Json, rules: TriggerRules): Trigger {
+const readAssignment: Reader = (event, rules) => {
   const assignee = text(object(event.assignee).login)
   if (!rules.assigneeTrigger)
     return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`)
@@ -299,49 +280,33 @@ function readAssignment(event: Json, rules: TriggerRules): Trigger {
     return skip(
       `The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`
     )
-  return threadRequest('issues', event, rules, { trigger: 'assignment', assignee })
+  return threadEvent('issues', event, rules, { trigger: 'assignment', assignee })
 }
 
-/** A request written on the pull request (a review, a comment on its code): `source` holds the text. */
+/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
 function pullRequestRequest(
   eventName: string,
   event: Json,
   source: Json,
   rules: TriggerRules,
   what: string
-): ThreadTrigger | Extract<Trigger, { kind: 'skip' }> {
-  const { thread, pullRequest } = pullRequestOf(object(event.pull_request))
-  if (!validNumber(thread)) return { kind: 'skip', reason: 'The event names no pull request.' }
-  const author = userOf(source.user)
-  const body = text(source.body)
-  if (body.trimStart().startsWith(OWN_COMMENT_MARK))
-    return { kind: 'skip', reason: `The ${what} is one of the action’s own.` }
-  const bot = botRefusal(author, rules)
-  if (bot) return { kind: 'skip', reason: bot }
-  const instruction = matchPhrase(body, rules.phrase)
-  if (instruction === undefined)
-    return { kind: 'skip', reason: `The ${what} does not start with ${rules.phrase}.` }
-  const fresh = /^new(\s|$)/i.test(instruction)
-  return {
-    kind: 'thread',
-    trigger: 'review',
-    event: eventName,
-    thread,
-    instruction: fresh ? instruction.slice(3).trim() : instruction,
-    fresh,
-    author,
-    ...(isBot(author) ? { allowedBot: true } : {}),
-    commentUrl: text(source.html_url) || thread.url,
-    pullRequest
-  }
+): ThreadTrigger | Skip {
+  return threadTrigger(
+    {
+      ...pullRequestOf(object(event.pull_request)),
+      trigger: 'review',
+      event: eventName,
+      author: userOf(source.user),
+      written: { body: text(source.body), what, url: text(source.html_url) },
+      noThread: 'The event names no pull request.'
+    },
+    rules
+  )
 }
 
-function readReviewComment(event: Json, rules: TriggerRules): Trigger {
-  const action = text(event.action)
-  if (action !== 'created')
-    return skip(`pull_request_review_comment events with action "${action}" never trigger a run.`)
+const readReviewComment: Reader = (event, rules, eventName) => {
   const comment = object(event.comment)
-  const request = pullRequestRequest('pull_request_review_comment', event, comment, rules, 'review comment')
+  const request = pullRequestRequest(eventName, event, comment, rules, 'review comment')
   if (request.kind === 'skip') return request
   const id = positive(comment.id)
   if (id === undefined) return skip('The event names no review comment.')
@@ -363,12 +328,50 @@ function readReviewComment(event: Json, rules: TriggerRules): Trigger {
   }
 }
 
-function readReview(event: Json, rules: TriggerRules): Trigger {
-  const action = text(event.action)
-  if (action !== 'submitted')
-    return skip(`pull_request_review events with action "${action}" never trigger a run.`)
+const readReview: Reader = (event, rules, eventName) => {
   const review = object(event.review)
-  const request = pullRequestRequest('pull_request_review', event, review, rules, 'review')
+  const request = pullRequestRequest(eventName, event, review, rules, 'review')
   if (request.kind === 'skip') return request
   return { ...request, trigger: 'review', reviewState: text(review.state).toLowerCase() }
+}
+
+interface EventReaders {
+  /** The actions that may trigger a run, each with its reader; any other action is skipped. */
+  actions: Record<string, Reader>
+  /** Read only with label-trigger set: else the step runs from its inputs, as it always did. */
+  withLabelTrigger?: boolean
+}
+
+const PULL_REQUEST_LABEL: EventReaders = { actions: { labeled: readLabel }, withLabelTrigger: true }
+
+/** Every event the action reads as a request for a run; every other event runs from the inputs. */
+const EVENTS: Record<string, EventReaders> = {
+  issue_comment: { actions: { created: readComment } },
+  issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
+  pull_request: PULL_REQUEST_LABEL,
+  pull_request_target: PULL_REQUEST_LABEL,
+  pull_request_review_comment: { actions: { created: readReviewComment } },
+  pull_request_review: { actions: { submitted: readReview } }
+}
+
+/** Whether the event is read as a request for a run (a comment, issue, label, assignment or review). */
+export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
+  const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined
+  return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '')
+}
+
+/**
+ * The trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no bots).
+ * Events other than comments, issues, reviews and (with label-trigger set) pull requests run from
+ * the inputs.
+ */
+export function readTrigger(eventName: string, payload: unknown, rules: TriggerRules): Trigger {
+  if (!isTriggerEvent(eventName, rules.labelTrigger ?? '')) return { kind: 'inputs' }
+  const { actions, withLabelTrigger } = EVENTS[eventName] as EventReaders
+  const event = object(payload)
+  const action = text(event.action)
+  const read = Object.hasOwn(actions, action) ? actions[action] : undefined
+  if (read) return read(event, rules, eventName)
+  const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : ''
+  return skip(`${eventName} events with action "${action}" never trigger a run${only}.`)
 }

@@ -1,26 +1,11 @@
 import type { CallOptions, OrganizationApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
+import { allPages, searchPages } from '../api/paging.js'
 import type { Organization, Repo } from '../api/types.js'
 import { LEGACY_COMMAND } from '../runner/commands.js'
 
-/** The service pages by 100 at most; 50 pages is far beyond any real account. */
-const PAGE_LIMIT = 100
-const MAX_PAGES = 50
 /** Organizations named in a message, at most. */
 const SHOWN = 10
-
-/** Every item of a paged listing, page after page, until a short or last page. */
-export async function allPages<T>(
-  read: (skip: number, limit: number) => Promise<{ items: T[]; pages: number }>
-): Promise<T[]> {
-  const all: T[] = []
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await read(page * PAGE_LIMIT, PAGE_LIMIT)
-    all.push(...result.items)
-    if (result.items.length < PAGE_LIMIT || page + 1 >= result.pages) break
-  }
-  return all
-}
 
 export function listOrganizations(
   api: Pick<OrganizationApi, 'listOrganizations'>,
@@ -36,15 +21,10 @@ export async function findRepository(
   options: CallOptions
 ): Promise<Repo | undefined> {
   const name = wanted.repository?.toLowerCase()
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await api.listRepos(page * PAGE_LIMIT, PAGE_LIMIT, options)
-    const match = result.items.find(repo =>
-      wanted.repoId !== undefined ? repo.id === wanted.repoId : repo.full_name.toLowerCase() === name
-    )
-    if (match) return match
-    if (result.items.length < PAGE_LIMIT || page + 1 >= result.pages) return undefined
-  }
-  return undefined
+  return searchPages(
+    (skip, limit) => api.listRepos(skip, limit, options),
+    repo => (wanted.repoId !== undefined ? repo.id === wanted.repoId : repo.full_name.toLowerCase() === name)
+  )
 }
 
 /** `id name` lines of the first ten organizations, and how many more there are. */

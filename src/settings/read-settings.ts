@@ -18,27 +18,23 @@ export type InputReader = (name: InputName) => string
 
 const AGENT_TYPES = ['codegen', 'claude_code']
 
-/** Events whose prompt comes from the comment, issue or pull request rather than from the `prompt` input. */
-export const COMMENT_EVENTS = new Set([
-  'issue_comment',
-  'issues',
-  'pull_request_review_comment',
-  'pull_request_review'
-])
-
-/** Pull request events: a label trigger when `label-trigger` is set, else a step run from its inputs as before. */
-export const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target'])
-
-/** Whether the event is read as a request for a run (a comment, label, assignment or review). */
-export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
-  return COMMENT_EVENTS.has(eventName) || (labelTrigger !== '' && PULL_REQUEST_EVENTS.has(eventName))
-}
+/**
+ * Whether the event is read as a request for a run, whose prompt comes from the comment, issue or
+ * pull request rather than from the `prompt` input (github/trigger.ts's isTriggerEvent, handed in:
+ * the events are listed once, with their readers).
+ */
+export type IsTriggerEvent = (eventName: string, labelTrigger: string) => boolean
 
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
  * problem is collected, so one failed run tells the author everything to fix; nothing is sent first.
  */
-export function readSettings(readInput: InputReader, env: Env, context: WorkflowContext): Settings {
+export function readSettings(
+  readInput: InputReader,
+  env: Env,
+  context: WorkflowContext,
+  isTriggerEvent: IsTriggerEvent
+): Settings {
   const problems: string[] = []
   const input = (name: InputName): string => readInput(name).trim() || INPUT_DEFAULTS[name]
 

@@ -129,7 +129,7 @@ test('4xx answers are not retried and say what was refused', async () => {
   const api = client({ token: 'wrong-token' })
   await expect(api.getRun(1)).rejects.toThrow(/Authentication failed \(401\)/)
   const right = client()
-  await expect(right.getRun(4040)).rejects.toMatchObject({ httpStatus: 404, transient: false })
+  await expect(right.getRun(4040)).rejects.toMatchObject({ httpStatus: 404 })
   expect(emulator.requests).toHaveLength(2)
 })
 

@@ -64,7 +64,7 @@ export class FakeApi implements AgentRunApi {
 
   async getRun(runId: number): Promise<AgentRun> {
     this.calls.push('get')
-    if (runId !== this.runId) throw new ServiceError('Not found (404)', 404, false)
+    if (runId !== this.runId) throw new ServiceError('Not found (404)', 404)
     const { status, result } = this.state(this.runAheadMs)
     return { id: runId, organization_id: 1, status, result, summary: `summary of ${result}` }
   }
@@ -74,8 +74,7 @@ export class FakeApi implements AgentRunApi {
     // A watcher that never stops reading (a cursor that does not move) fails here, not by exhausting memory.
     if (this.calls.length > MAX_CALLS)
       throw new Error(`more than ${MAX_CALLS} requests: the watcher does not stop`)
-    if (runId !== this.runId || !this.logPaths.includes(path))
-      throw new ServiceError('Not found (404)', 404, false)
+    if (runId !== this.runId || !this.logPaths.includes(path)) throw new ServiceError('Not found (404)', 404)
     const { status, logs, result } = this.state()
     return {
       status: this.pageDrift.noStatus ? null : status,

@@ -3,8 +3,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
- * No two folders of src/ import each other: each folder is a layer a reader can take in without the
- * other, and a tie both ways cannot slip back in unseen.
+ * No cycle between the units of src/ (its folders and the files at its top), nor between its files:
+ * each unit is a layer a reader can take in without the ones above it, and a tie both ways (or round
+ * a longer loop) cannot slip back in unseen.
  */
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
@@ -17,10 +18,10 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** The folder of src/ a file lives in, or '' for the files at src/'s top. */
-function folderOf(file: string): string {
+/** The unit of src/ a file belongs to: its folder, or the file itself at src/'s top. */
+function unitOf(file: string): string {
   const parts = relative(SRC, file).split(sep)
-  return parts.length > 1 ? (parts[0] ?? '') : ''
+  return parts.length > 1 ? `${parts[0]}/` : (parts[0] ?? '')
 }
 
 /** Every relative module a file imports or re-exports, static or dynamic. */
@@ -31,31 +32,63 @@ export function relativeImports(source: string): string[] {
 
 type Edge = { from: string; to: string; file: string; imported: string }
 
-function folderEdges(): Edge[] {
+/** Every import between files of src/, as file → file (paths relative to src/, .ts). */
+function fileEdges(): Edge[] {
   return sourceFiles(SRC).flatMap(file =>
     relativeImports(readFileSync(file, 'utf8')).map(imported => ({
-      from: folderOf(file),
-      to: folderOf(resolve(dirname(file), imported)),
+      from: relative(SRC, file),
+      to: relative(SRC, resolve(dirname(file), imported)).replace(/\.js$/, '.ts'),
       file: relative(SRC, file),
       imported
     }))
   )
 }
 
-/** Pairs of folders (top files excluded) that each import the other, with one import each way. */
-export function tiesBothWays(edges: Edge[]): string[] {
-  const between = edges.filter(edge => edge.from && edge.to && edge.from !== edge.to)
-  const ties: string[] = []
-  for (const edge of between) {
-    if (edge.from > edge.to) continue
-    const back = between.find(other => other.from === edge.to && other.to === edge.from)
-    const tie = `${edge.from} <-> ${edge.to}: ${edge.file} imports ${edge.imported}; ${back?.file} imports ${back?.imported}`
-    if (back && !ties.some(known => known.startsWith(`${edge.from} <-> ${edge.to}:`))) ties.push(tie)
-  }
-  return ties
+/** The same imports between units (folders, and the files at src/'s top). */
+function unitEdges(edges: Edge[]): Edge[] {
+  const unit = (path: string): string => unitOf(resolve(SRC, path))
+  return edges
+    .map(edge => ({ ...edge, from: unit(edge.from), to: unit(edge.to) }))
+    .filter(edge => edge.from !== edge.to)
 }
 
-describe('the folders of src/', () => {
+/**
+ * The cycles of a graph: each strongly connected group of more than one node (Tarjan), or a node
+ * importing itself, as its sorted nodes and one import that closes it.
+ */
+export function cycles(edges: Edge[]): string[] {
+  const next = new Map<string, Edge[]>()
+  for (const edge of edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge])
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const found: string[] = []
+  const visit = (node: string): void => {
+    index.set(node, index.size)
+    low.set(node, index.get(node)!)
+    stack.push(node)
+    for (const { to } of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(node, Math.min(low.get(node)!, low.get(to)!))
+      } else if (stack.includes(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const group: string[] = []
+    for (let top = stack.pop()!; ; top = stack.pop()!) {
+      group.push(top)
+      if (top === node) break
+    }
+    const inside = edges.find(edge => group.includes(edge.from) && group.includes(edge.to))
+    if (group.length > 1 || inside?.from === inside?.to) {
+      if (inside) found.push(`${group.sort().join(' -> ')}: e.g. ${inside.file} imports ${inside.imported}`)
+    }
+  }
+  for (const node of new Set(edges.map(edge => edge.from))) if (!index.has(node)) visit(node)
+  return found
+}
+
+describe('the units and files of src/', () => {
   test('reads the imports the way the sources write them', () => {
     const source = [
       "import { a } from '../api/client.js'",
@@ -74,27 +107,37 @@ describe('the folders of src/', () => {
     ])
   })
 
-  test('a tie both ways is found, and one way or within a folder is not', () => {
-    const edge = (from: string, to: string): Edge => ({
-      from,
-      to,
-      file: `${from}/x.ts`,
-      imported: `../${to}/y.js`
-    })
-    expect(tiesBothWays([edge('api', 'runner'), edge('runner', 'api'), edge('api', 'api')])).toEqual([
-      'api <-> runner: api/x.ts imports ../runner/y.js; runner/x.ts imports ../api/y.js'
+  const edge = (from: string, to: string): Edge => ({ from, to, file: from, imported: to })
+
+  test('a cycle is found, of two or more, and a chain or a tree is not', () => {
+    expect(cycles([edge('api/', 'runner/'), edge('runner/', 'api/'), edge('api/', 'clock.ts')])).toEqual([
+      'api/ -> runner/: e.g. api/ imports runner/'
     ])
-    expect(tiesBothWays([edge('report', 'api'), edge('', 'report'), edge('report', '')])).toEqual([])
+    expect(
+      cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')])
+    ).toEqual(['a.ts -> b.ts -> c.ts: e.g. a.ts imports b.ts'])
+    expect(cycles([edge('x.ts', 'x.ts')])).toEqual(['x.ts: e.g. x.ts imports x.ts'])
+    expect(
+      cycles([edge('action.ts', 'api/'), edge('action.ts', 'clock.ts'), edge('api/', 'clock.ts')])
+    ).toEqual([])
   })
 
-  test('src/ has folders, and they import one another', () => {
-    const edges = folderEdges()
-    expect(new Set(edges.map(edge => edge.from)).size).toBeGreaterThan(5)
-    expect(edges.some(edge => edge.from === 'agent-run' && edge.to === 'api')).toBe(true)
+  test('src/ has units and files, and they import one another', () => {
+    const files = fileEdges()
+    expect(new Set(files.map(edge => edge.from)).size).toBeGreaterThan(25)
+    expect(files.some(edge => edge.from === 'api/client.ts' && edge.to === 'api/transport.ts')).toBe(true)
+    const units = unitEdges(files)
+    expect(new Set(units.map(edge => edge.from)).size).toBeGreaterThan(6)
+    expect(units.some(edge => edge.from === 'agent-run/' && edge.to === 'api/')).toBe(true)
+    expect(units.some(edge => edge.from === 'action.ts' && edge.to === 'settings/')).toBe(true)
   })
 
-  test('no two folders import each other', () => {
-    expect(tiesBothWays(folderEdges())).toEqual([])
+  test('no cycle between the units of src/ (its folders and top files)', () => {
+    expect(cycles(unitEdges(fileEdges()))).toEqual([])
+  })
+
+  test('no cycle between the files of src/', () => {
+    expect(cycles(fileEdges())).toEqual([])
   })
 })
 

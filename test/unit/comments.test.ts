@@ -46,7 +46,7 @@ describe('matchPhrase', () => {
 describe('readTrigger', () => {
   test('a created comment on an issue triggers, with the thread', () => {
     const { name, payload } = issueCommentEvent({ body: '/codegen fix the typo in the README' })
-    expect(readTrigger(name, payload, '/codegen')).toMatchObject({
+    expect(readTrigger(name, payload, { phrase: '/codegen' })).toMatchObject({
       kind: 'thread',
       instruction: 'fix the typo in the README',
       fresh: false,
@@ -58,7 +58,7 @@ describe('readTrigger', () => {
 
   test('a comment on a pull request is known as one', () => {
     const { name, payload } = issueCommentEvent({ body: '/codegen rebase', pullRequest: true })
-    expect(readTrigger(name, payload, '/codegen')).toMatchObject({
+    expect(readTrigger(name, payload, { phrase: '/codegen' })).toMatchObject({
       kind: 'thread',
       thread: { isPullRequest: true }
     })
@@ -66,23 +66,23 @@ describe('readTrigger', () => {
 
   test('`new` asks for a fresh run', () => {
     const { name, payload } = issueCommentEvent({ body: '/codegen new try another approach' })
-    expect(readTrigger(name, payload, '/codegen')).toMatchObject({
+    expect(readTrigger(name, payload, { phrase: '/codegen' })).toMatchObject({
       fresh: true,
       instruction: 'try another approach'
     })
     const renew = issueCommentEvent({ body: '/codegen renew the certificate' })
-    expect(readTrigger(renew.name, renew.payload, '/codegen')).toMatchObject({ fresh: false })
+    expect(readTrigger(renew.name, renew.payload, { phrase: '/codegen' })).toMatchObject({ fresh: false })
   })
 
   test('an opened issue triggers through its title or body', () => {
     const title = issuesOpenedEvent({ title: '/codegen Add a CSV export', body: 'Details here' })
-    expect(readTrigger(title.name, title.payload, '/codegen')).toMatchObject({
+    expect(readTrigger(title.name, title.payload, { phrase: '/codegen' })).toMatchObject({
       kind: 'thread',
       event: 'issues',
       instruction: 'Add a CSV export'
     })
     const body = issuesOpenedEvent({ title: 'CSV export', body: '/codegen' })
-    expect(readTrigger(body.name, body.payload, '/codegen')).toMatchObject({
+    expect(readTrigger(body.name, body.payload, { phrase: '/codegen' })).toMatchObject({
       kind: 'thread',
       instruction: ''
     })
@@ -108,14 +108,14 @@ describe('readTrigger', () => {
     ],
     ['the action’s own comments', issueCommentEvent({ body: `${markerLine(3)}\n/codegen` }), /action’s own/]
   ])('skips %s', (_what, event, reason) => {
-    const trigger = readTrigger(event.name, event.payload, '/codegen')
+    const trigger = readTrigger(event.name, event.payload, { phrase: '/codegen' })
     expect(trigger.kind).toBe('skip')
     expect(trigger.kind === 'skip' && trigger.reason).toMatch(reason)
   })
 
   test('other events run from the inputs', () => {
-    expect(readTrigger('push', {}, '/codegen')).toEqual({ kind: 'inputs' })
-    expect(readTrigger('workflow_dispatch', {}, '/codegen')).toEqual({ kind: 'inputs' })
+    expect(readTrigger('push', {}, { phrase: '/codegen' })).toEqual({ kind: 'inputs' })
+    expect(readTrigger('workflow_dispatch', {}, { phrase: '/codegen' })).toEqual({ kind: 'inputs' })
   })
 
   test('knows bots', () => {

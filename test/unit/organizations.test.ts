@@ -35,7 +35,7 @@ function account(
     },
     async getCurrentUser() {
       calls.push('me')
-      if (fields.meStatus) throw new ServiceError('refused', fields.meStatus, false)
+      if (fields.meStatus) throw new ServiceError('refused', fields.meStatus)
       return { id: 5, email: 'dev@example.com', github_username: null }
     },
     async getUser(userId) {
@@ -134,11 +134,7 @@ describe('inspectSetup', () => {
     const broken = (orgId: number | undefined): OrganizationApi => ({
       ...apis(orgId),
       getIntegrations: async () => {
-        throw new ServiceError(
-          'Could not read the integrations after 6 attempts: service error 502',
-          502,
-          true
-        )
+        throw new ServiceError('Could not read the integrations after 6 attempts: service error 502', 502)
       }
     })
     const { inspection, error } = await inspectAll(broken, { repository: 'octo-org/octo-repo' }, {})

@@ -21,8 +21,8 @@ const malformed = (read: () => unknown, what: string) => {
   }
   expect(error).toBeInstanceOf(MalformedAnswerError)
   expect((error as Error).message).toBe(`The service's answer was not ${what}.`)
-  // Malformed is transient: read again rather than fail the step at once.
-  expect((error as MalformedAnswerError).transient).toBe(true)
+  // The answer came (200): the client reads it again rather than fail the step at once.
+  expect((error as MalformedAnswerError).httpStatus).toBe(200)
 }
 
 describe('organizations', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
+import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
 
@@ -12,7 +13,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
 
 function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {
   const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, ...env })
-  return readSettings(name => inputs[name] ?? '', env, context)
+  return readSettings(name => inputs[name] ?? '', env, context, isTriggerEvent)
 }
 
 function problemsOf(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}): string[] {

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import { buildCommentPrompt } from '../../src/github/prompt.js'
 import { byCreation, markerSignature, verifyMarker, type CommentSummary } from '../../src/github/tracking.js'
-import { isAllowedBot, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
+import { isAllowedBot, isTriggerEvent, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { isTriggerEvent, readSettings } from '../../src/settings/read-settings.js'
+import { readSettings } from '../../src/settings/read-settings.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
 import {
   assignedEvent,
@@ -67,7 +67,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
   test('pull request events without label-trigger run from the inputs', () => {
     const event = labeledEvent({ label: 'codegen', pullRequest: {} })
     expect(readTrigger(event.name, event.payload, { phrase: '/codegen' })).toEqual({ kind: 'inputs' })
-    expect(readTrigger('pull_request', {}, '/codegen')).toEqual({ kind: 'inputs' })
+    expect(readTrigger('pull_request', {}, { phrase: '/codegen' })).toEqual({ kind: 'inputs' })
   })
 
   test('an assignment to assignee-trigger', () => {
@@ -198,7 +198,7 @@ describe('readTrigger: labels, assignment, reviews', () => {
       kind: 'thread',
       allowedBot: true
     })
-    expect(readTrigger(comment.name, comment.payload, '/codegen')).toMatchObject({ kind: 'skip' })
+    expect(readTrigger(comment.name, comment.payload, { phrase: '/codegen' })).toMatchObject({ kind: 'skip' })
     const person = issueCommentEvent({ body: '/codegen bump' })
     expect(readTrigger(person.name, person.payload, { ...rules, allowedBots: '*' })).not.toHaveProperty(
       'allowedBot'
@@ -310,7 +310,7 @@ describe('settings of the new inputs', () => {
   const valid = { 'api-token': 'tok', 'org-id': '7', prompt: 'x' }
   function read(inputs: Partial<Record<InputName, string>>, event = 'workflow_dispatch') {
     const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, GITHUB_EVENT_NAME: event })
-    return readSettings(name => inputs[name] ?? '', {}, context)
+    return readSettings(name => inputs[name] ?? '', {}, context, isTriggerEvent)
   }
   function problems(inputs: Partial<Record<InputName, string>>): string[] {
     try {
@@ -396,5 +396,52 @@ describe('the README recipe that wires every trigger', () => {
     expect(condition).toContain(`github.event.assignee.login == '${step['assignee-trigger']}'`)
     for (const field of ['comment.body', 'issue.title', 'issue.body', 'review.body'])
       expect(condition).toContain(`contains(github.event.${field}, '/codegen')`)
+  })
+})
+
+describe('the table of event readers', () => {
+  const reason = (name: string, payload: unknown, given: TriggerRules = rules): string | undefined => {
+    const trigger = readTrigger(name, payload, given)
+    return trigger.kind === 'skip' ? trigger.reason : undefined
+  }
+
+  test('an action the table does not list is skipped, naming the event and the action', () => {
+    const { payload } = issueCommentEvent({ body: '/codegen fix', action: 'edited' })
+    expect(reason('issue_comment', payload)).toBe(
+      'issue_comment events with action "edited" never trigger a run.'
+    )
+    expect(reason('issues', { ...payload, action: 'closed' })).toBe(
+      'issues events with action "closed" never trigger a run.'
+    )
+    expect(reason('pull_request_target', { action: 'opened' })).toBe(
+      'pull_request_target events with action "opened" never trigger a run; only "labeled" does.'
+    )
+    expect(reason('pull_request_review', { action: 'edited' })).toBe(
+      'pull_request_review events with action "edited" never trigger a run.'
+    )
+    expect(reason('pull_request_review_comment', { action: 'toString' })).toBe(
+      'pull_request_review_comment events with action "toString" never trigger a run.'
+    )
+    expect(readTrigger('constructor', {}, rules)).toEqual({ kind: 'inputs' })
+    expect(isTriggerEvent('constructor', 'codegen')).toBe(false)
+  })
+
+  test('one builder: the thread, the action’s own text and the phrase, each said the same way', () => {
+    const own = issueCommentEvent({ body: '<!-- codegen-agent-run-action -->\n/codegen fix' })
+    expect(reason(own.name, own.payload)).toBe('The comment is one of the action’s own.')
+    const noThread = issueCommentEvent({ body: '/codegen fix', issueNumber: 0 })
+    expect(reason(noThread.name, noThread.payload)).toBe('The event names no issue or pull request.')
+    const review = reviewEvent({ body: 'looks good' })
+    expect(reason(review.name, review.payload)).toBe('The review does not start with /codegen.')
+    const ownReview = reviewEvent({ body: '<!-- codegen-agent-run-action -->' })
+    expect(reason(ownReview.name, ownReview.payload)).toBe('The review is one of the action’s own.')
+    const label = labeledEvent({ label: 'codegen', number: 0 })
+    expect(reason(label.name, label.payload)).toBe('The event names no issue or pull request.')
+    const renew = issueCommentEvent({ body: '/codegen NEW  start over' })
+    expect(readTrigger(renew.name, renew.payload, rules)).toMatchObject({
+      fresh: true,
+      instruction: 'start over',
+      commentId: 5001
+    })
   })
 })

@@ -594,7 +594,7 @@ describe('followRun when following fails', () => {
   }
 
   test('a service error still reports the run as last seen, with the entries mirrored', async () => {
-    const report = await failing(new ServiceError('service error 500', 500, true))
+    const report = await failing(new ServiceError('service error 500', 500))
     expect(report).toMatchObject({
       outcome: 'error',
       error: 'service error 500',
