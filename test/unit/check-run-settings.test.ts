@@ -1,3 +1,4 @@
+import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
@@ -7,7 +8,7 @@ import { InputError, type InputName } from '../../src/settings/settings.js'
 const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it', 'github-token': 'ghs_x' }
 
 function read(inputs: Partial<Record<InputName, string>>) {
-  return readSettings(name => inputs[name] ?? '', {}, readWorkflowContext({}))
+  return readSettings(name => inputs[name] ?? '', {}, readWorkflowContext({}), isTriggerEvent)
 }
 
 function problemsOf(inputs: Partial<Record<InputName, string>>): string[] {
