@@ -37,21 +37,20 @@ test('none on a plain issue, none with check-run: false (two steps at once)', as
 })
 
 test('check-run: true on a pull_request event run from the inputs: on the pull request’s head', async () => {
-  const event = labeledEvent({ label: 'x', eventName: 'pull_request', pullRequest: { number: 7 } })
-  github.addPullRequest({
-    number: 7,
-    title: 'T',
-    body: '',
-    head: 'h',
-    base: 'main',
-    headSha: event.payload.pull_request.head.sha
+  // The event carries the head commit (the one GitHub has): nothing is read.
+  const event = labeledEvent({
+    label: 'x',
+    eventName: 'pull_request',
+    pullRequest: { number: 7, head: 'feature/7' }
   })
+  expect(event.payload.pull_request.head.sha).toBe(github.headSha(7))
   const result = await step(event, {
     'check-run': 'true',
     'check-name': 'Agent review',
     prompt: 'Review the pull request [emulator:success]'
   })
   expect(result.outputs['trigger']).toBe('inputs')
+  expect(github.requests.filter(request => request.path.endsWith('/pulls/7'))).toEqual([])
   expect(checksOn(7)).toEqual([
     expect.objectContaining({
       name: 'Agent review',
