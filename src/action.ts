@@ -4,7 +4,7 @@ import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import type { GitHubApi } from './github/api.js'
-import { checkRunPlace, openCheckRun, type CheckRunPlace } from './github/check-run.js'
+import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
@@ -63,18 +63,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       policy: settings
     })
     const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : []
-    // Known to start: the check run goes on the pull request before the run is first looked at.
     const checkRun =
-      start.kind === 'run' && start.checkPlace
-        ? await openCheckRun(start.checkPlace, {
-            github: start.github ?? (await gitHubClient(settings, deadlines, say)),
-            settings,
-            resumed: start.plan.resumeRunId !== undefined,
-            onThread: start.trigger !== 'inputs',
-            clock,
-            warn: say.warning
-          })
-        : undefined
+      start.kind === 'run' ? await stepCheckRun(start, settings, deadlines, say, clock) : undefined
     const reporters = new Reporters(
       [
         mirror,
@@ -205,6 +195,25 @@ async function decideStart(
     checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
     github
   }
+}
+
+/** The step's check run: known to start, the run gets it before it is first looked at (issue #20). */
+async function stepCheckRun(
+  start: Extract<Start, { kind: 'run' }>,
+  settings: Settings,
+  deadlines: Deadlines,
+  say: Pick<Console, 'warning'>,
+  clock: Clock
+): Promise<CheckRun | undefined> {
+  if (!start.checkPlace) return undefined
+  return openCheckRun(start.checkPlace, {
+    github: start.github ?? (await gitHubClient(settings, deadlines, say)),
+    settings,
+    resumed: start.plan.resumeRunId !== undefined,
+    onThread: start.trigger !== 'inputs',
+    clock,
+    warn: say.warning
+  })
 }
 
 /**

@@ -70,7 +70,7 @@ test('a job cancelled with SIGINT concludes its check cancelled within the runne
     commentOn(7, '/codegen take your time [emulator:endless]'),
     {},
     {
-      terminateAfterMs: 3_000,
+      terminateAfterMs: 4_000,
       terminateSignal: 'SIGINT'
     }
   )
