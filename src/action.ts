@@ -69,8 +69,9 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       [
         mirror,
         new JobSummary(runner, mirror, settings.mirrorToSummary),
-        ...tracking,
-        ...(checkRun ? [checkRun] : [])
+        // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
+        ...(checkRun ? [checkRun] : []),
+        ...tracking
       ],
       redact,
       () => deadlines.afterCancelled()
