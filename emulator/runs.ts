@@ -56,6 +56,7 @@ export function checkScript(script: RunScript): void {
 export class EmulatedRun {
   readonly resumes: ResumeRecord[] = []
   private timeline: TimedStep[] = []
+  private followUps: RunScript[] = []
 
   constructor(
     readonly id: number,
@@ -82,7 +83,13 @@ export class EmulatedRun {
     this.follow(script, now + (script.staleAfterResumeMs ?? 0))
   }
 
+  /** The script this run answers its next follow-up with, when its script said. */
+  nextFollowUp(): RunScript | undefined {
+    return this.followUps.shift()
+  }
+
   private follow(script: RunScript, start: number): void {
+    if (script.followUps) this.followUps = [...script.followUps]
     // A stable sort: steps with equal `at` keep their array order.
     const steps = [...script.steps].sort((a, b) => a.at - b.at)
     for (const step of steps) {

@@ -1,3 +1,4 @@
+import { verdictFail, verdictNever, verdictPass, verdictRepaired } from './answer-scenarios.js'
 import type { LogEntry, RunScript, ScriptPullRequest, ScriptStep } from './types.js'
 
 /**
@@ -456,7 +457,11 @@ const SCENARIOS: Record<string, () => RunScript> = {
   'no-pr': noPr,
   hostile,
   big,
-  'setup-commands': setupCommands
+  'setup-commands': setupCommands,
+  'verdict-pass': verdictPass,
+  'verdict-fail': verdictFail,
+  'verdict-repaired': verdictRepaired,
+  'verdict-never': verdictNever
 }
 
 export const SCENARIO_NAMES: readonly string[] = Object.keys(SCENARIOS)
@@ -467,8 +472,15 @@ export function scenario(name: string, speed = 1): RunScript {
   if (!build) throw new Error(`Unknown scenario "${name}": one of ${SCENARIO_NAMES.join(', ')}`)
   if (!(speed > 0) || !Number.isFinite(speed))
     throw new Error(`The speed must be a positive number, got ${speed}`)
-  const script = build()
-  return { ...script, steps: script.steps.map(step => ({ ...step, at: Math.round(step.at / speed) })) }
+  return compressed(build(), speed)
+}
+
+function compressed(script: RunScript, speed: number): RunScript {
+  return {
+    ...script,
+    steps: script.steps.map(step => ({ ...step, at: Math.round(step.at / speed) })),
+    ...(script.followUps ? { followUps: script.followUps.map(followUp => compressed(followUp, speed)) } : {})
+  }
 }
 
 /** The scenario a prompt asks for with `[emulator:NAME]`, if it names a known one. */

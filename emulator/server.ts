@@ -639,7 +639,8 @@ export class AgentRunEmulator {
     if (!admission.admitted) return admission.answer
     const run = this.findRun(orgId, input.runId)
     if (!run) return serviceError(404)
-    run.resume(this.nextScript(input.prompt), input.prompt, input.images, call.now)
+    const script = this.queuedScripts.shift() ?? run.nextFollowUp() ?? this.nextScript(input.prompt)
+    run.resume(script, input.prompt, input.images, call.now)
     return json(run.response(call.now))
   }
 

@@ -164,6 +164,11 @@ export interface RunScript {
   steps: ScriptStep[]
   /** On resume: keep reporting the old status (and result) this long before the script starts. */
   staleAfterResumeMs?: number
+  /**
+   * The scripts of this run's next resumes, in order (an agent that answers its follow-ups its own
+   * way); past them, or when none, the server picks one as for any resume.
+   */
+  followUps?: RunScript[]
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,9 @@
  *
  *   npm start                                  emulator, the 'success' scenario
  *   npm start -- --scenario failure "Fix it"   another scenario, another prompt
+ *   npm start -- --scenario verdict-fail       a review asked for a verdict (verdict-pass, -fail, -repaired,
+ *                                              -never set verdict: true; --verdict, --output-schema and
+ *                                              --output-retries ask any run)
  *   npm start -- --task check                  the set-up check (token, organization, integration, repository)
  *   npm start -- --task setup-commands         generate octo-org/octo-repo's setup commands and follow that run
  *   npm start -- --account several-orgs        an account of the emulator: one-org, several-orgs,
@@ -27,12 +30,28 @@ const { values, positionals } = parseArgs({
     'org-id': { type: 'string', default: '' },
     repository: { type: 'string', default: '' },
     speed: { type: 'string', default: '1' },
-    'poll-interval': { type: 'string', default: '1' }
+    'poll-interval': { type: 'string', default: '1' },
+    verdict: { type: 'boolean', default: false },
+    'output-schema': { type: 'string', default: '' },
+    'output-retries': { type: 'string', default: '1' }
   }
 })
 
+/** The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict. */
+const answerInputs = {
+  verdict: String(values.verdict || values.scenario.startsWith('verdict-')),
+  'output-schema': values['output-schema'],
+  'output-retries': values['output-retries']
+}
+
 // Only a run needs a prompt; setup commands take one as extra guidance.
-const prompt = positionals.join(' ') || (values.task === 'run' ? 'Fix the failing test in src/parser.ts' : '')
+const prompt =
+  positionals.join(' ') ||
+  (values.task !== 'run'
+    ? ''
+    : values.scenario.startsWith('verdict-')
+      ? 'Review the change; fail it if it breaks the public API.'
+      : 'Fix the failing test in src/parser.ts')
 const realToken = process.env.CODEGEN_API_TOKEN
 let emulator: AgentRunEmulator | undefined
 let inputs: Record<string, string>
@@ -48,7 +67,8 @@ if (realToken) {
     repository: values.repository,
     'base-url': process.env.CODEGEN_BASE_URL ?? 'https://api.codegen.com',
     'repo-id': process.env.CODEGEN_REPO_ID ?? '',
-    prompt
+    prompt,
+    ...answerInputs
   }
   env = {
     GITHUB_REPOSITORY: process.env.GITHUB_REPOSITORY ?? '',
@@ -85,7 +105,8 @@ if (realToken) {
     'base-url': baseUrl,
     prompt,
     'poll-interval': values['poll-interval'],
-    'timeout-minutes': '5'
+    'timeout-minutes': '5',
+    ...answerInputs
   }
 }
 

@@ -28,6 +28,8 @@ export interface RunnerOptions {
   /** Extra environment (GITHUB_* values override the defaults below). */
   env?: Record<string, string>
   event?: { name: string; payload: unknown }
+  /** Files of the checked-out repository, by path inside the workspace (a schema file, images). */
+  files?: Record<string, string>
   /** Node binary: ACTION_NODE (CI points it at Node 24) or this process's. */
   node?: string
   /** Stream the action's console to ours as it runs (npm start). */
@@ -120,13 +122,19 @@ export function removeRunnerFolders(): void {
   runnerFolders.clear()
 }
 
-export function prepareRunner(options: Pick<RunnerOptions, 'inputs' | 'env' | 'event'>): RunnerFolder {
+export function prepareRunner(
+  options: Pick<RunnerOptions, 'inputs' | 'env' | 'event' | 'files'>
+): RunnerFolder {
   const root = mkdtempSync(join(tmpdir(), 'codegen-action-'))
   runnerFolders.add(root)
   const workspace = join(root, 'workspace')
   const runnerTemp = join(root, 'runner-temp')
   mkdirSync(workspace)
   mkdirSync(runnerTemp)
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true })
+    writeFileSync(join(workspace, path), text)
+  }
   const outputPath = join(root, 'github-output')
   const summaryPath = join(root, 'step-summary.md')
   const eventPath = join(root, 'event.json')

@@ -1,4 +1,6 @@
+import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
+import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
@@ -84,18 +86,16 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     } else {
       const deadline = deadlines.step
       const warning = (message: string): void => reporters.warning(message)
-      const started = await startRun(start.plan, {
-        apis,
-        clock,
-        signal,
-        deadline,
-        warning,
-        notice: say.notice
-      })
-      report =
-        started.kind === 'started'
-          ? await followRun(started, start.plan, { clock, signal, deadline, events: reporters })
-          : started.report
+      const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
+      const followDeps = { clock, signal, deadline, events: reporters }
+      const started = await startRun(start.plan, startDeps)
+      report = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
+      // Asked for an answer: read it, and ask again while it is not valid.
+      if (settings.answer && start.plan.wait)
+        report = await settleAnswer(report, start.plan, settings.answer, {
+          start: startDeps,
+          follow: followDeps
+        })
       report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id }
     }
     return failureMessage(await reporters.finish(report), settings)
@@ -191,7 +191,11 @@ async function decideStart(
   return {
     kind: 'run',
     trigger: trigger.trigger,
-    plan: { ...plan, prompt: prepared.prompt, resumeRunId: prepared.resumeRunId },
+    plan: {
+      ...plan,
+      prompt: withAnswerFormat(prepared.prompt, settings.answer),
+      resumeRunId: prepared.resumeRunId
+    },
     tracking: prepared.tracking,
     checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
     github
@@ -240,7 +244,8 @@ async function gitHubClient(
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
 export function planFromInputs(settings: Settings): RunPlan {
   return {
-    prompt: settings.prompt,
+    // The answer-format section ends the prompt when an answer is asked; else it is as written.
+    prompt: withAnswerFormat(settings.prompt, settings.answer),
     images: settings.images,
     resumeRunId: settings.agentRunId,
     orgId: settings.orgId,

@@ -1,3 +1,4 @@
+import type { AnswerReport } from './answer/answer.js'
 import type { AgentRun, LogEntry } from './api/types.js'
 
 /**
@@ -6,12 +7,22 @@ import type { AgentRun, LogEntry } from './api/types.js'
  */
 
 /**
- * What became of the step: the run's ending (success, failure, paused), or the step's own
- * (timeout, started when not waiting, skipped when not triggered, cancelled, error when the
- * service could not be used).
+ * What became of the step: the run's ending (success, failure, paused), what its answer said when
+ * one was asked (rejected: the verdict is fail; invalid-output: no valid answer, repairs included),
+ * or the step's own (timeout, started when not waiting, skipped when not triggered, cancelled,
+ * error when the service could not be used).
  */
 export type Outcome =
-  'success' | 'failure' | 'timeout' | 'paused' | 'started' | 'skipped' | 'cancelled' | 'error'
+  | 'success'
+  | 'failure'
+  | 'timeout'
+  | 'paused'
+  | 'rejected'
+  | 'invalid-output'
+  | 'started'
+  | 'skipped'
+  | 'cancelled'
+  | 'error'
 
 /** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
 export interface RunPlan {
@@ -79,6 +90,8 @@ export interface RunReport {
   httpStatus?: number
   /** What started the step's run (inputs, comment, label...; '' when nothing did), for the output. */
   trigger?: string
+  /** What the run answered, when the step asked for an answer (verdict, output-schema) and it completed. */
+  answer?: AnswerReport
   /** The check run this step wrote on the pull request's head (check-run), if it wrote one. */
   checkRunId?: number
   /** `task: check`: what the reads found (no run is started then). */
@@ -101,4 +114,6 @@ export interface RunEvents {
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void
   /** Something the user should know while the run goes (shown as a warning annotation). */
   warning(message: string): void
+  /** The run completed without a valid answer: it is resumed to ask for one (repair `attempt` of `retries`). */
+  repairAsked(reason: string, attempt: number, retries: number): void
 }

@@ -475,7 +475,11 @@ describe('scenarios', () => {
       'no-pr',
       'hostile',
       'big',
-      'setup-commands'
+      'setup-commands',
+      'verdict-pass',
+      'verdict-fail',
+      'verdict-repaired',
+      'verdict-never'
     ])
     expect(() => scenario('nope')).toThrow(/Unknown scenario "nope"/)
     expect(() => new AgentRunEmulator({ defaultScenario: 'nope' })).toThrow(/Unknown scenario/)

@@ -104,7 +104,8 @@ function noting(
       events.statusChanged(from, to)
     },
     heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
-    warning: message => events.warning(message)
+    warning: message => events.warning(message),
+    repairAsked: (reason, attempt, retries) => events.repairAsked(reason, attempt, retries)
   }
 }
 

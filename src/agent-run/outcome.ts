@@ -18,6 +18,10 @@ export function failureReason(
       return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined
     case 'paused':
       return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined
+    case 'rejected':
+      return failOn.has('rejected') ? "The agent's verdict is fail." : undefined
+    case 'invalid-output':
+      return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined
     case 'success':
       return failOn.has('no-pull-request') && pullRequestCount === 0
         ? 'The agent run ended without a pull request (fail-on: no-pull-request).'

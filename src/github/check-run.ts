@@ -166,9 +166,18 @@ export class CheckRun implements Reporter {
 
   warning(): void {}
 
+  repairAsked(): void {
+    this.writes.touch()
+  }
+
   /** Concludes the check run with the ending, whatever it is, and waits for it. */
   async finish(report: RunReport): Promise<void> {
-    this.options.state.report = report
+    const state = this.options.state
+    state.report = report
+    // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
+    const answer = report.answer?.answer
+    if (answer?.valid && answer.verdict)
+      state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' }
     await this.writes.flush()
   }
 

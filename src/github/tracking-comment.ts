@@ -92,6 +92,11 @@ export class TrackingComment implements Reporter {
 
   warning(): void {}
 
+  repairAsked(reason: string, attempt: number, retries: number): void {
+    this.state.repair = { reason, attempt, retries }
+    this.writes.touch(true)
+  }
+
   /** Writes the ending, whatever it is, and waits for it. */
   async finish(report: RunReport): Promise<void> {
     this.state.report = report

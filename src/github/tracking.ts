@@ -11,7 +11,9 @@ import {
   oneLine,
   valueText
 } from '../report/entry-text.js'
-import { codeSpan, escapeHtml, link, markdownInline, quoteBlock } from '../report/markdown.js'
+import type { AnswerReport } from '../answer/answer.js'
+import { answerAnnotation, repairAskedText, verdictMarkdown } from '../report/answer-text.js'
+import { codeSpan, escapeHtml, link, markdownInline, plainInline, quoteBlock } from '../report/markdown.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
@@ -147,6 +149,8 @@ export interface TrackingState {
   /** The last entry seen, shown as the run's latest step while it works. */
   latestEntry?: LogEntry
   resumed: boolean
+  /** The repair of the run's answer last asked for, while the run works on it. */
+  repair?: { reason: string; attempt: number; retries: number }
   /** Set once the run ended (or could not be followed). */
   report?: RunReport
   /** How a run of this thread is resumed, for a paused run's comment. */
@@ -159,10 +163,22 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   failure: '❌ **failed**',
   timeout: '⏱️ was still working when the workflow stopped waiting',
   paused: '⏸️ **paused**, waiting for a follow-up',
+  rejected: '👎 **rejected**: its verdict is fail',
+  'invalid-output': '❔ ended **without a valid answer**',
   started: '🚀 started',
   skipped: '⏭️ skipped',
   cancelled: '🛑 was left running: the workflow job was cancelled',
   error: '⚠️ could not be followed'
+}
+
+/** The comment's lead on the answer: the verdict and its reason, or why no answer was valid; '' for a plain valid answer. */
+function answerLead(answer: AnswerReport): string {
+  const verdict = verdictMarkdown(answer)
+  const repaired =
+    answer.repairs.length > 0 ? ` (after ${count(answer.repairs.length, 'repair', 'repairs')})` : ''
+  if (verdict) return `Verdict: ${verdict}${repaired}`
+  if (answer.answer.valid) return repaired ? `The answer came${repaired}.` : ''
+  return plainInline(answerAnnotation(answer))
 }
 
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
@@ -244,9 +260,16 @@ export function renderTrackingComment(state: TrackingState): string {
       '',
       `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
     )
+    if (state.repair)
+      lines.push(
+        '',
+        plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries))
+      )
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
+    const lead = report.answer ? answerLead(report.answer) : ''
+    if (lead) lines.push(lead, '')
     const facts = [
       report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
       `${formatDuration(report.endedAt - report.startedAt)}`,

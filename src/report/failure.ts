@@ -2,6 +2,7 @@ import { failureReason } from '../agent-run/outcome.js'
 import type { RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
+import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
 
 /** What the step's failure and its annotations need of the settings. */
@@ -9,6 +10,9 @@ export interface FailurePolicy {
   failOn: ReadonlySet<FailCondition>
   triggerPhrase: string
 }
+
+/** The outcomes an annotation explains from the answer. */
+const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output'])
 
 /** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
 const ANNOTATION_QUOTE_CHARS = 300
@@ -25,7 +29,10 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
   if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy)}`
   const why =
     report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
-  return `${reason}${why ? ` Result: ${why}` : ''}\n${runWhere(report)}`
+  // rejected quotes the agent's reason; invalid-output names the first problem.
+  const answer =
+    report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : ''
+  return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`
 }
 
 /**

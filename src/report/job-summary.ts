@@ -23,6 +23,7 @@ export class JobSummary implements Reporter {
   statusChanged(): void {}
   heartbeat(): void {}
   warning(): void {}
+  repairAsked(): void {}
 
   async finish(report: RunReport): Promise<void> {
     const outputs = actionOutputs(report, this.mirror.logFile)

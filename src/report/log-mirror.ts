@@ -6,6 +6,7 @@ import { classifyStatus } from '../agent-run/status.js'
 import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
 import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { passingWarnings, type FailurePolicy } from './failure.js'
+import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 
 export interface MirrorOptions {
@@ -76,7 +77,8 @@ export class LogMirror implements Reporter {
   }
 
   started(run: AgentRun, mode: 'create' | 'resume'): void {
-    this.file = this.options.openLogFile(run.id)
+    // A repair resumes the same run: its entries go on in the step's one log file.
+    this.file ??= this.options.openLogFile(run.id)
     const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''
     this.console.info(
       `Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`
@@ -113,6 +115,11 @@ export class LogMirror implements Reporter {
     this.console.info(
       `… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`
     )
+  }
+
+  /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
+  repairAsked(reason: string, attempt: number, retries: number): void {
+    this.console.info(inlineText(repairAskedText(reason, attempt, retries)))
   }
 
   /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */

@@ -16,6 +16,9 @@ export const OUTPUT_NAMES = [
   'org-id',
   'repo-id',
   'user',
+  'structured-output',
+  'verdict',
+  'verdict-reason',
   'check-run-id'
 ] as const
 
@@ -38,6 +41,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
   }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
+  const answer = report.answer?.answer.valid ? report.answer.answer : undefined
   return {
     'agent-run-id': run ? String(run.id) : '',
     status: report.status,
@@ -51,6 +55,10 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'log-file': logFile,
     trigger: report.trigger ?? '',
     ...setup,
+    // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
+    'structured-output': answer?.json ?? '',
+    verdict: answer?.verdict ?? '',
+    'verdict-reason': answer?.reason ?? '',
     'check-run-id': report.checkRunId === undefined ? '' : String(report.checkRunId)
   }
 }

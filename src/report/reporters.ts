@@ -59,6 +59,10 @@ export class Reporters implements RunEvents {
     const seen = this.redact(message)
     this.list.forEach(reporter => reporter.warning(seen))
   }
+  repairAsked(reason: string, attempt: number, retries: number): void {
+    const seen = this.redact(reason)
+    this.list.forEach(reporter => reporter.repairAsked(seen, attempt, retries))
+  }
 
   /** Hands the report to every reporter, the runner's first; returns it as they saw it. */
   async finish(report: RunReport): Promise<RunReport> {

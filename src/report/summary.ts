@@ -12,6 +12,7 @@ import {
   trimmed,
   valueText
 } from './entry-text.js'
+import { answerSection, verdictRow } from './answer-text.js'
 import { fence, htmlInline, link, quoteBlock, serviceMarkdown, tableCell } from './markdown.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
@@ -42,6 +43,8 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   failure: '❌ Agent run failed',
   timeout: '⏱️ Agent run still working when the wait timed out',
   paused: '⏸️ Agent run paused, waiting for a follow-up',
+  rejected: '👎 Agent run’s verdict: fail',
+  'invalid-output': '❔ Agent run ended without a valid answer',
   started: '🚀 Agent run started',
   skipped: '⏭️ Agent run skipped',
   cancelled: '🛑 Job cancelled while following the agent run',
@@ -67,6 +70,7 @@ export function renderSummary(input: SummaryInput): string {
       `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`,
       `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`,
       `| Log entries | ${LOG_ENTRIES_CELL} |`,
+      ...(report.answer?.verdictAsked ? [verdictRow(report.answer)] : []),
       ''
     )
   }
@@ -75,6 +79,7 @@ export function renderSummary(input: SummaryInput): string {
   }
   if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '')
   if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '')
+  if (report.answer) head.push(answerSection(report.answer), '')
   if (run?.result) head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '')
   if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')
 

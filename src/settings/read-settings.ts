@@ -1,4 +1,5 @@
 import type { Env, WorkflowContext } from './workflow-context.js'
+import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
 import {
   CHECK_RUN_MODES,
@@ -77,6 +78,17 @@ export function readSettings(
   const { images, problems: imageProblems } = readImages(readInput('images'), context.workspace)
   problems.push(...imageProblems)
 
+  const answer = readAnswerInputs(
+    {
+      verdict: boolean('verdict', input('verdict'), problems),
+      outputSchema: readInput('output-schema').trim(),
+      outputRetries: input('output-retries')
+    },
+    task,
+    context.workspace,
+    problems
+  )
+
   const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
   const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
 
@@ -108,6 +120,7 @@ export function readSettings(
     allowedBots: allowedBots(input('allowed-bots'), problems),
     githubToken: input('github-token'),
     comment: boolean('comment', input('comment'), problems),
+    answer,
     checkRun: checkRunMode(input('check-run'), problems),
     checkName: checkName(input('check-name'), problems),
     context

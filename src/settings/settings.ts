@@ -1,8 +1,17 @@
+import type { AnswerSpec } from '../answer/answer.js'
 import type { WorkflowContext } from './workflow-context.js'
 
 /** Outcomes that can fail the step (the `fail-on` input). */
-export type FailCondition = 'failure' | 'timeout' | 'paused' | 'no-pull-request'
-export const FAIL_CONDITIONS: readonly FailCondition[] = ['failure', 'timeout', 'paused', 'no-pull-request']
+export type FailCondition =
+  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output'
+export const FAIL_CONDITIONS: readonly FailCondition[] = [
+  'failure',
+  'timeout',
+  'paused',
+  'no-pull-request',
+  'rejected',
+  'invalid-output'
+]
 
 /** What the step does (the `task` input). */
 export type Task = 'run' | 'check' | 'setup-commands'
@@ -49,6 +58,11 @@ export interface Settings {
   allowedBots: ReadonlySet<string> | '*'
   githubToken: string
   comment: boolean
+  /**
+   * What the agent's final answer must hold (`verdict`, `output-schema`, `output-retries`), the
+   * schema compiled; undefined when nothing is asked, and the prompt is left as it is.
+   */
+  answer?: AnswerSpec
   checkRun: CheckRunMode
   /** The check run's name, what branch protection requires. */
   checkName: string
@@ -72,7 +86,8 @@ export const INPUT_DEFAULTS = {
   wait: 'true',
   'timeout-minutes': '30',
   'poll-interval': '5',
-  'fail-on': 'failure,timeout',
+  // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
+  'fail-on': 'failure,timeout,rejected,invalid-output',
   'mirror-logs': 'console,summary',
   'trigger-phrase': '/codegen',
   'label-trigger': '',
@@ -80,6 +95,9 @@ export const INPUT_DEFAULTS = {
   'allowed-bots': '',
   'github-token': '',
   comment: 'true',
+  verdict: 'false',
+  'output-schema': '',
+  'output-retries': '1',
   'check-run': 'auto',
   'check-name': 'Codegen'
 } as const

@@ -88,3 +88,14 @@ test('a hostile result: no tag, no live mention, no form of a token in the check
     /^Succeeded: Done @\u2060octocat <\/details><script>alert\(1\)<\/script> \*\*\*/
   )
 })
+
+test("a verdict of fail: the check fails, its title the agent's reason", async () => {
+  const result = await step(commentOn(7, '/codegen review [emulator:verdict-fail]'), { verdict: 'true' })
+  expect(result.outputs).toMatchObject({ outcome: 'rejected', verdict: 'fail' })
+  const [check] = checksOn(7)
+  expect(check).toMatchObject({ status: 'completed', conclusion: 'failure' })
+  expect(check!.output.title).toBe(`Rejected: ${result.outputs['verdict-reason']}`)
+  expect(readerText(check!.output.summary!).replace(/ {2,}/g, ' ')).toContain(
+    `Verdict | fail: ${result.outputs['verdict-reason']}`
+  )
+})

@@ -6,6 +6,13 @@ import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
 import { quoteWithin, renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger } from '../../src/github/trigger.js'
 import { redactDeep, redactText } from '../../src/redact.js'
+import { extractAnswer } from '../../src/answer/extract.js'
+import {
+  answerAnnotation,
+  answerSection,
+  repairAskedText,
+  verdictMarkdown
+} from '../../src/report/answer-text.js'
 import { entryHeadline, entryDetailLines, inlineText } from '../../src/report/console-text.js'
 import { cutEntry, entryDetails, oneLine, trimmed } from '../../src/report/entry-text.js'
 import {
@@ -186,7 +193,31 @@ describe('renderers of service text grow linearly with it', () => {
     ['link', text => link(text, `https://x.example/${text}`)],
     ['quoteWithin', text => quoteWithin(text, 60_000)],
     ['console lines, runner commands', text => [inlineText(text), noCommands(text)]],
-    ['oneLine, trimmed', text => [oneLine(text, 200), trimmed(text, 4_000)]]
+    ['oneLine, trimmed', text => [oneLine(text, 200), trimmed(text, 4_000)]],
+    [
+      "the agent's answer: verdict, answer section, repair and annotation lines",
+      text => {
+        const answer = {
+          verdictAsked: true,
+          repairs: [text],
+          answer: { valid: true as const, value: { text }, json: '', verdict: 'fail' as const, reason: text }
+        }
+        const invalid = {
+          ...answer,
+          answer: {
+            valid: false as const,
+            problem: { kind: 'mismatch' as const, errors: [{ pointer: text, message: text }] }
+          }
+        }
+        return [
+          verdictMarkdown(answer),
+          answerSection(answer),
+          answerSection(invalid),
+          repairAskedText(text, 1, 1),
+          answerAnnotation(invalid)
+        ]
+      }
+    ]
   ])('%s', (name, fn) => {
     expect(slowCases(fn, name.startsWith('serviceMarkdown') ? TEXT_CASES : SOME_CASES)).toEqual([])
   })
@@ -240,9 +271,10 @@ describe('readers of GitHub and service text grow linearly with it', () => {
       'an error body',
       text => [serviceMessage(text), serviceMessage(JSON.stringify({ detail: [{ loc: [text], msg: text }] }))]
     ],
-    ['redactText', text => redactText(text, [TOKEN])]
+    ['redactText', text => redactText(text, [TOKEN])],
+    ['extractAnswer (the answer in a result)', text => extractAnswer(text)]
   ])('%s', (name, fn) => {
-    expect(slowCases(fn, name === 'stripHidden' ? TEXT_CASES : SOME_CASES)).toEqual([])
+    expect(slowCases(fn, /^(stripHidden|extractAnswer)/.test(name) ? TEXT_CASES : SOME_CASES)).toEqual([])
   })
 })
 

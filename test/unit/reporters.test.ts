@@ -13,6 +13,7 @@ function recorder(calls: string[], name: string, remote = false, finished?: Prom
     statusChanged: (from, to) => calls.push(`${name} status ${from} -> ${to}`),
     heartbeat: (elapsedMs, status, seen) => calls.push(`${name} heartbeat ${elapsedMs} ${status} ${seen}`),
     warning: message => calls.push(`${name} warning ${message}`),
+    repairAsked: (reason, attempt, retries) => calls.push(`${name} repair ${attempt}/${retries} ${reason}`),
     finish: async (report: RunReport) => {
       calls.push(`${name} finish ${report.error}`)
       await finished
@@ -34,6 +35,7 @@ test('every event reaches every reporter, in order, each secret replaced by ***'
   reporters.statusChanged('s3cr3t-token', 'COMPLETE')
   reporters.heartbeat(60_000, 'ACTIVE s3cr3t-token', 4)
   reporters.warning('the s3cr3t-token')
+  reporters.repairAsked('/s3cr3t-token must be string', 1, 2)
   expect(calls).toEqual([
     'a started 7 ACTIVE *** create',
     'b started 7 ACTIVE *** create',
@@ -44,7 +46,9 @@ test('every event reaches every reporter, in order, each secret replaced by ***'
     'a heartbeat 60000 ACTIVE *** 4',
     'b heartbeat 60000 ACTIVE *** 4',
     'a warning the ***',
-    'b warning the ***'
+    'b warning the ***',
+    'a repair 1/2 /*** must be string',
+    'b repair 1/2 /*** must be string'
   ])
 })
 

@@ -42,7 +42,9 @@ describe('readSettings', () => {
       triggerPhrase: '/codegen',
       comment: true
     })
-    expect([...settings.failOn]).toEqual(['failure', 'timeout'])
+    expect([...settings.failOn]).toEqual(['failure', 'timeout', 'rejected', 'invalid-output'])
+    // Nothing asked of the answer: the prompt stays as it is.
+    expect(settings.answer).toBeUndefined()
   })
 
   test('falls back to CODEGEN_API_TOKEN and CODEGEN_ORG_ID', () => {
@@ -98,7 +100,13 @@ describe('readSettings', () => {
       'paused',
       'no-pull-request'
     ])
-    expect(problemsOf({ ...valid, 'fail-on': 'failure,crash' })[0]).toMatch(/^fail-on: .*got "crash"/)
+    expect([...settingsFrom({ ...valid, 'fail-on': 'rejected invalid-output' }).failOn]).toEqual([
+      'rejected',
+      'invalid-output'
+    ])
+    expect(problemsOf({ ...valid, 'fail-on': 'failure,crash' })).toEqual([
+      'fail-on: expected a comma-separated list of failure, timeout, paused, no-pull-request, rejected, invalid-output (or none), got "crash"'
+    ])
     expect(problemsOf({ ...valid, 'fail-on': 'none,failure' })[0]).toMatch(/^fail-on: .*got "none"/)
     const quiet = settingsFrom({ ...valid, 'mirror-logs': 'none' })
     expect([quiet.mirrorToConsole, quiet.mirrorToSummary]).toEqual([false, false])
@@ -212,6 +220,85 @@ describe('readSettings', () => {
     writeFileSync(join(workspace, 'large.png'), Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]))
     expect(problemsOf({ ...valid, images: `${big}\nlarge.png` })).toEqual([
       'images: "large.png" would take the images past 10 MiB in all once encoded'
+    ])
+  })
+})
+
+const outside = mkdtempSync(join(tmpdir(), 'settings-outside-'))
+afterAll(() => rmSync(outside, { recursive: true, force: true }))
+
+describe('readSettings: verdict, output-schema, output-retries', () => {
+  const schema = '{"type": "object", "properties": {"files": {"type": "array"}}, "required": ["files"]}'
+  writeFileSync(join(outside, 'schema.json'), schema)
+
+  test('verdict alone: the verdict schema, one repair by default', () => {
+    const answer = settingsFrom({ ...valid, verdict: 'true' }).answer
+    expect(answer).toMatchObject({ verdict: true, retries: 1, schema: { required: ['verdict', 'reason'] } })
+    expect(answer?.validate({ verdict: 'fail', reason: 'It breaks parse().' })).toEqual([])
+  })
+
+  test('output-schema inline (JSON or YAML) or as a workspace file; with verdict, both', () => {
+    writeFileSync(join(workspace, 'answer.yml'), 'type: object\nrequired: [files]\n')
+    for (const text of [schema, 'type: object\nrequired: [files]', 'answer.yml']) {
+      const answer = settingsFrom({ ...valid, 'output-schema': text, 'output-retries': '0' }).answer
+      expect(answer).toMatchObject({ verdict: false, retries: 0, schema: { required: ['files'] } })
+    }
+    const both = settingsFrom({ ...valid, 'output-schema': 'answer.yml', verdict: 'true' }).answer
+    expect(both?.validate({ files: [] })).toEqual([
+      { pointer: '', message: "must have required property 'verdict'" },
+      { pointer: '', message: "must have required property 'reason'" }
+    ])
+  })
+
+  test.each([
+    [{ 'output-retries': '4' }, 'output-retries: expected a whole number from 0 to 3, got "4"'],
+    [{ 'output-retries': '-1' }, 'output-retries: expected a whole number from 0 to 3, got "-1"'],
+    [{ 'output-retries': '1.5' }, 'output-retries: expected a whole number from 0 to 3, got "1.5"'],
+    [{ verdict: 'yes' }, 'verdict: expected true or false, got "yes"'],
+    [
+      { 'output-schema': 'a list of files' },
+      'output-schema: it is not a JSON Schema object (such as {"type": "object", ...})'
+    ],
+    [
+      { 'output-schema': '{"type": "objekt"}' },
+      expect.stringMatching(
+        /^output-schema: it is not a valid JSON Schema: schema is invalid: data\/type must be equal to one of the allowed values/
+      )
+    ],
+    [
+      { 'output-schema': 'type: [object' },
+      expect.stringMatching(/^output-schema: it is neither JSON nor YAML: /)
+    ],
+    [
+      { 'output-schema': 'missing.json' },
+      `output-schema: the file "missing.json" is not in the workspace (${workspace})`
+    ],
+    [
+      { 'output-schema': '/etc/../etc/hostname.json' },
+      expect.stringMatching(
+        /^output-schema: the file "\/etc\/..\/etc\/hostname.json" is not in the workspace/
+      )
+    ],
+    [
+      { 'output-schema': join(outside, 'schema.json') },
+      expect.stringMatching(/^output-schema: the file ".*schema.json" is outside the workspace/)
+    ],
+    [{ task: 'check', verdict: 'true' }, 'verdict: not used with task check, which starts no run; remove it'],
+    [
+      { task: 'setup-commands', 'output-schema': schema },
+      'output-schema: not used with task setup-commands, whose result is the setup commands; remove it'
+    ]
+  ])('refuses %j before any request', (bad, problem) => {
+    expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
+  })
+
+  test('every answer problem is reported with the others, at once', () => {
+    expect(
+      problemsOf({ ...valid, task: 'check', verdict: 'true', 'output-schema': schema, 'output-retries': '9' })
+    ).toEqual([
+      'output-retries: expected a whole number from 0 to 3, got "9"',
+      'verdict: not used with task check, which starts no run; remove it',
+      'output-schema: not used with task check, which starts no run; remove it'
     ])
   })
 })

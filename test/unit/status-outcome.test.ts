@@ -51,4 +51,13 @@ describe('failureReason', () => {
     expect(failureReason('success', strict, 1)).toBeUndefined()
     expect(failureReason('success', defaults, 0)).toBeUndefined()
   })
+
+  test('rejected and invalid-output fail by the default fail-on, and pass when it leaves them out', () => {
+    const byDefault = new Set(['failure', 'timeout', 'rejected', 'invalid-output'] as const)
+    expect(failureReason('rejected', byDefault, 0)).toBe("The agent's verdict is fail.")
+    expect(failureReason('invalid-output', byDefault, 0)).toBe('The agent run ended without a valid answer.')
+    expect(failureReason('rejected', defaults, 0)).toBeUndefined()
+    expect(failureReason('invalid-output', defaults, 0)).toBeUndefined()
+    expect(failureReason('rejected', new Set(), 0)).toBeUndefined()
+  })
 })

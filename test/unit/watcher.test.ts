@@ -35,6 +35,9 @@ class Recorder implements Omit<RunEvents, 'started'> {
   warning(message: string): void {
     this.lines.push(`warning ${message}`)
   }
+  repairAsked(reason: string): void {
+    this.lines.push(`repair ${reason}`)
+  }
 }
 
 /** A plan's fields for a run resumed just now (not yet seen restarted). */

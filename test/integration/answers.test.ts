@@ -1,0 +1,173 @@
+import { AgentRunEmulator, scenario, type RunScript } from '../../emulator/index.js'
+import { readerText } from '../../scripts/render-markdown.js'
+import { runBundledAction, type RunnerOptions } from '../../scripts/runner-process.js'
+import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
+
+/**
+ * Verdicts and structured answers end to end (issue 19): the bundled action, run as the runner runs
+ * it, against the emulator over loopback. The repairs and bad inputs: answer-repairs.test.ts.
+ */
+
+let emulator: AgentRunEmulator
+
+beforeEach(async () => {
+  emulator = new AgentRunEmulator()
+  await emulator.start()
+})
+
+afterEach(async () => {
+  await emulator.stop()
+})
+
+async function action(inputs: Record<string, string>, extra: Partial<RunnerOptions> = {}) {
+  return runBundledAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      prompt: 'Review the change; fail it if it breaks the public API.',
+      'poll-interval': '0.1',
+      'timeout-minutes': '1',
+      ...inputs
+    },
+    killAfterMs: 60_000,
+    ...extra
+  })
+}
+
+const fast = (name: string): RunScript => scenario(name, 20)
+const routes = (route: string) => emulator.requests.filter(request => request.route === route)
+const createdPrompt = (): string => (routes('create')[0]?.body as { prompt: string }).prompt
+const errorAnnotations = (stdout: string): string[] =>
+  stdout.split('\n').filter(line => line.startsWith('::error::'))
+
+/** A run that completes at once with this result. */
+const completing = (result: string): RunScript => ({
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    { at: 50, status: 'COMPLETE', result }
+  ]
+})
+
+describe('verdict: true', () => {
+  test('pass: the prompt asks for it, the outputs and the summary give it, the step passes', async () => {
+    emulator.queueScript(fast('verdict-pass'))
+    const result = await action({ verdict: 'true' })
+    expect([result.exitCode, result.stderr]).toEqual([0, ''])
+    const reason = 'Every exported name and signature is unchanged.'
+    expect(result.outputs).toMatchObject({
+      outcome: 'success',
+      verdict: 'pass',
+      'verdict-reason': reason,
+      'structured-output': JSON.stringify({ verdict: 'pass', reason })
+    })
+    // The prompt as written, then the answer-format section with the verdict's schema.
+    expect(createdPrompt()).toMatch(
+      /^Review the change; fail it if it breaks the public API\.\n\n---\n\n\*\*Answer format\.\*\* End your final answer with one fenced `json` code block/
+    )
+    expect(createdPrompt()).toContain('"enum": [\n        "pass",\n        "fail"\n      ]')
+    expect(routes('resume')).toHaveLength(0)
+    const summary = readerText(result.summary)
+    expect(summary).toMatch(/Verdict \| +✅ pass: Every exported name and signature is unchanged\./)
+    expect(summary).toContain('Answer\n\n{\n  "verdict": "pass",')
+  })
+
+  test('fail: outcome rejected, the step fails and its annotation quotes the reason', async () => {
+    emulator.queueScript(fast('verdict-fail'))
+    const result = await action({ verdict: 'true' })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'rejected',
+      status: 'COMPLETE',
+      verdict: 'fail',
+      'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
+    })
+    expect(errorAnnotations(result.stdout)).toEqual([
+      expect.stringMatching(
+        /^::error::The agent's verdict is fail\. Reason: It renames the exported parseLine, which v1 clients import\.%0AAgent run \d+, status COMPLETE: https:/
+      )
+    ])
+    expect(readerText(result.summary)).toMatch(/^👎 Agent run’s verdict: fail/)
+    expect(readerText(result.summary)).toMatch(/Verdict \| +❌ fail: It renames the exported parseLine/)
+    // fail-on without rejected: the verdict is reported, the step passes.
+    emulator.queueScript(fast('verdict-fail'))
+    const lenient = await action({ verdict: 'true', 'fail-on': 'failure,timeout' })
+    expect([lenient.exitCode, lenient.outputs.outcome, lenient.outputs.verdict]).toEqual([
+      0,
+      'rejected',
+      'fail'
+    ])
+  })
+})
+
+describe('output-schema', () => {
+  const YAML_SCHEMA =
+    'type: object\nproperties:\n  files: { type: array, items: { type: string } }\nrequired: [files]\n'
+  const answer = '## Untested files\n\nTwo.\n\n```json\n{ "files": ["src/a.ts", "src/b.ts"] }\n```\n'
+
+  test('inline YAML, or a workspace file: structured-output holds the validated answer', async () => {
+    emulator.queueScript(completing(answer))
+    const inline = await action({ 'output-schema': YAML_SCHEMA })
+    emulator.queueScript(completing(answer))
+    const file = await action(
+      { 'output-schema': '.github/agent/answer.schema.json' },
+      {
+        files: {
+          '.github/agent/answer.schema.json': JSON.stringify({
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            required: ['files']
+          })
+        }
+      }
+    )
+    for (const result of [inline, file]) {
+      expect([result.exitCode, result.stderr]).toEqual([0, ''])
+      expect(result.outputs).toMatchObject({
+        outcome: 'success',
+        'structured-output': '{"files":["src/a.ts","src/b.ts"]}',
+        verdict: '',
+        'verdict-reason': ''
+      })
+      // No verdict asked: no verdict row; the answer is shown.
+      expect(readerText(result.summary)).not.toContain('Verdict')
+    }
+    const [first, second] = routes('create').map(request => (request.body as { prompt: string }).prompt)
+    expect(first).toContain('"required": [\n    "files"\n  ]')
+    expect(second).toContain('"$schema": "https://json-schema.org/draft/2020-12/schema"')
+  })
+
+  test('nothing asked: the prompt is sent as written, a JSON block in the result is not read', async () => {
+    emulator.queueScript(completing(answer))
+    const result = await action({})
+    expect(result.exitCode).toBe(0)
+    expect(createdPrompt()).toBe('Review the change; fail it if it breaks the public API.')
+    expect(result.outputs).toMatchObject({ outcome: 'success', 'structured-output': '', verdict: '' })
+    expect(readerText(result.summary)).not.toMatch(/Verdict|No valid answer/)
+  })
+
+  test('a 3 MB answer and a 100,000-deep one: invalid-output, no crash, nothing read', async () => {
+    const huge = `\`\`\`json\n{"verdict": "pass", "reason": "${'x'.repeat(3_000_000)}"}\n\`\`\``
+    const deep = `\`\`\`json\n${'['.repeat(100_000)}${']'.repeat(100_000)}\n\`\`\``
+    for (const [text, problem] of [
+      [huge, 'it is 2.9 MiB, over the 1 MiB an answer may take'],
+      [deep, 'it nests deeper than 64 levels']
+    ] as const) {
+      emulator.queueScript(completing(text))
+      const result = await action({ verdict: 'true', 'output-retries': '0' })
+      expect([result.exitCode, result.stderr]).toEqual([1, ''])
+      expect(result.outputs).toMatchObject({
+        outcome: 'invalid-output',
+        'structured-output': '',
+        verdict: ''
+      })
+      expect(errorAnnotations(result.stdout)[0]).toContain(
+        `The agent run ended without a valid answer. No valid answer: the answer's JSON could not be read: ${problem}`
+      )
+      expect(readerText(result.summary)).toContain(
+        `No valid answer\n\nthe answer's JSON could not be read: ${problem}`
+      )
+      expect(runnerCommands(result.stdout).filter(command => !OWN_COMMANDS.has(command.name))).toEqual([])
+    }
+  })
+})
