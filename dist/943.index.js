@@ -38,11 +38,16 @@ class OctokitGitHubApi {
     owner;
     repo;
     signal;
+    warn;
+    /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
+    checksRefused = false;
+    checkFailures = 0;
     constructor(config) {
         const [owner = '', repo = ''] = config.repository.split('/');
         this.owner = owner;
         this.repo = repo;
         this.signal = config.signal;
+        this.warn = config.warn;
         // A wait for a rate limit is made only when it ends before the calls must end.
         const mayWait = (retryAfter) => !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity);
         this.octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(config.token, {
@@ -109,7 +114,12 @@ class OctokitGitHubApi {
     }
     async pullRequestBranches(number) {
         const { data } = await this.bounded(this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }));
-        return { head: data.head.ref, base: data.base.ref, headRepository: data.head.repo?.full_name ?? '' };
+        return {
+            head: data.head.ref,
+            base: data.base.ref,
+            headRepository: data.head.repo?.full_name ?? '',
+            headSha: data.head.sha
+        };
     }
     async listComments(issueNumber) {
         const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.issues.listComments, {
@@ -188,6 +198,57 @@ class OctokitGitHubApi {
             return undefined;
         }
     }
+    async createCheckRun(name, headSha, check) {
+        if (this.checksRefused)
+            return undefined;
+        try {
+            const { data } = await this.bounded(this.octokit.rest.checks.create({
+                ...this.repoParams,
+                name,
+                head_sha: headSha,
+                ...checkFields(check)
+            }));
+            return data.id;
+        }
+        catch (error) {
+            this.checkFailed('create', name, error);
+            return undefined;
+        }
+    }
+    async updateCheckRun(id, check) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.bounded(this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) }));
+            return true;
+        }
+        catch (error) {
+            this.checkFailed('update', `${id}`, error);
+            return false;
+        }
+    }
+    /** One warning for a missing permission (and no more writes), a few for other failures. */
+    checkFailed(verb, which, error) {
+        const { status, message } = error;
+        const text = message ?? String(error);
+        if (status === 403 && !/rate limit/i.test(text)) {
+            this.checksRefused = true;
+            this.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
+        }
+        else if (this.checkFailures++ < 3) {
+            this.warn(`Could not ${verb} the check run ${which}: ${text}`);
+        }
+    }
+}
+/** A check run's fields as the Checks API names them. */
+function checkFields(check) {
+    return {
+        status: check.status,
+        ...(check.conclusion ? { conclusion: check.conclusion } : {}),
+        ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
+        ...(check.externalId ? { external_id: check.externalId } : {}),
+        output: { title: check.title, summary: check.summary }
+    };
 }
 
 

@@ -53371,6 +53371,76 @@ function buildCommentPrompt(input) {
     return parts.join('\n\n');
 }
 
+;// CONCATENATED MODULE: ./src/github/throttled-writes.ts
+
+/**
+ * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
+ * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
+ * previous write. Marking it out of date many times while a write waits costs one write.
+ */
+class ThrottledWrites {
+    write;
+    clock;
+    minIntervalMs;
+    failed;
+    lastWrite = Number.NEGATIVE_INFINITY;
+    writing = Promise.resolve();
+    pendingWait;
+    dirty = false;
+    constructor(
+    /** Writes the current state; its failures go to `failed`. */
+    write, clock, minIntervalMs, failed) {
+        this.write = write;
+        this.clock = clock;
+        this.minIntervalMs = minIntervalMs;
+        this.failed = failed;
+    }
+    /** Marks the state out of date: one write is queued, `now` or once the interval has passed. */
+    touch(now = false) {
+        this.dirty = true;
+        if (this.pendingWait)
+            return;
+        const wait = new AbortController();
+        this.pendingWait = wait;
+        void this.enqueue(async () => {
+            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
+            try {
+                await this.clock.sleep(delay, wait.signal);
+            }
+            catch (error) {
+                if (error instanceof CancelledError)
+                    return;
+                throw error;
+            }
+            finally {
+                this.pendingWait = undefined;
+            }
+            if (this.dirty)
+                await this.writeNow();
+        });
+    }
+    /** Writes now, behind the write in flight (a waiting one is dropped: this one carries its state). */
+    async flush() {
+        this.pendingWait?.abort();
+        await this.writing;
+        await this.enqueue(() => this.writeNow());
+    }
+    enqueue(task) {
+        this.writing = this.writing.then(task).catch((error) => this.failed(error));
+        return this.writing;
+    }
+    async writeNow() {
+        this.dirty = false;
+        try {
+            await this.write();
+        }
+        finally {
+            // Counted from the end of the write: the client may itself have held the request for a while.
+            this.lastWrite = this.clock.now();
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/entry-text.ts
 /** Plain-text views of a log entry, shared by the console mirror and the job summary. */
 /** Any value as readable text: strings as they are, the rest as indented JSON. */
@@ -53930,7 +54000,8 @@ function pullRequestOf(pr) {
         pullRequest: {
             head: trigger_text(head.ref),
             base: trigger_text(object(pr.base).ref),
-            headRepository: trigger_text(object(head.repo).full_name)
+            headRepository: trigger_text(object(head.repo).full_name),
+            headSha: trigger_text(head.sha)
         }
     };
 }
@@ -54331,18 +54402,14 @@ const COMMENT_EDIT_INTERVAL_MS = 5_000;
  */
 class TrackingComment {
     remote = true;
-    lastWrite = Number.NEGATIVE_INFINITY;
-    writing = Promise.resolve();
-    pendingWait;
-    dirty = false;
     failures = 0;
+    writes;
     github;
     place;
     commentId;
     state;
     clock;
     warn;
-    minIntervalMs;
     constructor(options) {
         this.github = options.github;
         this.place = options.place;
@@ -54350,11 +54417,11 @@ class TrackingComment {
         this.state = options.state;
         this.clock = options.clock;
         this.warn = options.warn;
-        this.minIntervalMs = options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS;
+        this.writes = new ThrottledWrites(() => this.write(), options.clock, options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS, error => this.warn(`Tracking comment: ${error.message}`));
     }
     /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
     async open() {
-        await this.enqueue(() => this.writeNow());
+        await this.writes.flush();
     }
     started(run, _mode, carriedFrom) {
         this.state.runId = run.id;
@@ -54363,66 +54430,31 @@ class TrackingComment {
         this.state.webUrl = run.web_url;
         this.state.status = run.status;
         // The marker with the run id must land at once: the next comment resumes through it.
-        this.touch(true);
+        this.writes.touch(true);
     }
     newEntries(entries) {
         this.state.entriesSeen += entries.length;
         const last = entries[entries.length - 1];
         if (last)
             this.state.latestEntry = last;
-        this.touch();
+        this.writes.touch();
     }
     statusChanged(_from, to) {
         this.state.status = to;
-        this.touch();
+        this.writes.touch();
     }
     heartbeat() {
-        this.touch();
+        this.writes.touch();
     }
     warning() { }
     repairAsked(reason, attempt, retries) {
         this.state.repair = { reason, attempt, retries };
-        this.touch(true);
+        this.writes.touch(true);
     }
     /** Writes the ending, whatever it is, and waits for it. */
     async finish(report) {
         this.state.report = report;
-        this.pendingWait?.abort();
-        await this.writing;
-        await this.enqueue(() => this.writeNow());
-    }
-    /**
-     * Marks the comment out of date and queues one write behind those in flight. The wait is measured
-     * from the end of the previous write, once it has really happened.
-     */
-    touch(now = false) {
-        this.dirty = true;
-        if (this.pendingWait)
-            return;
-        const wait = new AbortController();
-        this.pendingWait = wait;
-        void this.enqueue(async () => {
-            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
-            try {
-                await this.clock.sleep(delay, wait.signal);
-            }
-            catch (error) {
-                if (error instanceof CancelledError)
-                    return;
-                throw error;
-            }
-            finally {
-                this.pendingWait = undefined;
-            }
-            if (this.dirty)
-                await this.writeNow();
-        });
-    }
-    enqueue(task) {
-        this.writing = this.writing
-            .then(task)
-            .catch(error => this.warn(`Tracking comment: ${error.message}`));
-        return this.writing;
+        await this.writes.flush();
     }
     create(body) {
         const place = this.place;
@@ -54435,8 +54467,7 @@ class TrackingComment {
             ? this.github.updateComment(commentId, body)
             : this.github.updateReviewComment(commentId, body);
     }
-    async writeNow() {
-        this.dirty = false;
+    async write() {
         const render = () => renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() });
         try {
             if (this.commentId === undefined) {
@@ -54452,8 +54483,6 @@ class TrackingComment {
             if (this.failures++ < 3)
                 this.warn(`Could not write the tracking comment: ${error.message}`);
         }
-        // Counted from the end of the write: the client may itself have held the request for a while.
-        this.lastWrite = this.clock.now();
     }
 }
 
@@ -54612,6 +54641,342 @@ async function buildPrompts(trigger, settings, deps, followUp) {
     };
     const prompt = buildCommentPrompt(input);
     return followUp ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }) } : { prompt };
+}
+
+;// CONCATENATED MODULE: ./src/report/check-run.ts
+
+
+/** GitHub refuses a check run's summary over 65,535 characters. */
+const CHECK_SUMMARY_LIMIT_CHARS = 65_535;
+/** How each ending concludes the check. `started` (wait: false) leaves the run to others: neutral. */
+const CONCLUSIONS = {
+    success: 'success',
+    failure: 'failure',
+    rejected: 'failure',
+    'invalid-output': 'failure',
+    error: 'failure',
+    timeout: 'timed_out',
+    cancelled: 'cancelled',
+    paused: 'action_required',
+    started: 'neutral',
+    skipped: 'neutral'
+};
+const TITLES = {
+    success: 'Succeeded',
+    failure: 'Failed',
+    rejected: 'Rejected',
+    'invalid-output': 'No valid answer',
+    error: 'Could not be followed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    paused: 'Paused, waiting for an answer',
+    started: 'Started, not followed',
+    skipped: 'Skipped'
+};
+const check_run_HEADLINES = {
+    success: '✅ succeeded',
+    failure: '❌ failed',
+    rejected: '❌ was rejected by its verdict',
+    'invalid-output': '❌ gave no valid answer',
+    error: '⚠️ could not be followed',
+    timeout: '⏱️ was still working when the workflow stopped waiting',
+    cancelled: '🛑 was left running: the workflow job was cancelled',
+    paused: '⏸️ paused, waiting for an answer',
+    started: '🚀 started; this step did not follow it',
+    skipped: '⏭️ skipped'
+};
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const check_run_CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
+/** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
+function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_CHARS) {
+    const report = state.report;
+    if (!report) {
+        return {
+            status: 'in_progress',
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            summary: fitSummary(workingHead(state), [], footer(state), limit)
+        };
+    }
+    const ending = report.outcome;
+    return {
+        status: 'completed',
+        conclusion: CONCLUSIONS[ending],
+        title: titleLine(TITLES[ending], endingReason(report, state.verdict)),
+        summary: fitSummary(endedHead(state, report), texts(report), footer(state), limit)
+    };
+}
+/** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
+function endingReason(report, verdict) {
+    const firstLine = (text) => (text ?? '')
+        .slice(0, check_run_CAPS.title * 8)
+        .split(/\r\n|\r|\n/)
+        .find(line => line.trim()) ?? '';
+    return (firstLine(verdict?.reason) ||
+        firstLine(report.run?.result) ||
+        firstLine(report.error) ||
+        firstLine(report.reason));
+}
+/**
+ * One line of plain text (GitHub shows the title as it is): capped, control and format characters
+ * gone, mentions broken as everywhere else.
+ */
+function titleLine(label, detail) {
+    const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+    const line = oneLine(clean ? `${label}: ${clean}` : label, check_run_CAPS.title);
+    return unmention(line);
+}
+function runLink(state, report) {
+    const runId = report?.run?.id ?? state.runId;
+    const webUrl = report?.run?.web_url ?? state.webUrl;
+    if (runId === undefined)
+        return 'Codegen agent run';
+    return `Codegen agent run ${markdown_link(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= check_run_CAPS.url ? webUrl : undefined)}`;
+}
+function workingHead(state) {
+    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, check_run_CAPS.status))}` : 'starting';
+    return [
+        `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+        '',
+        `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
+    ].join('\n');
+}
+function endedHead(state, report) {
+    const lines = [`### ${runLink(state, report)} ${check_run_HEADLINES[report.outcome]}`, ''];
+    const run = report.run;
+    if (run) {
+        // The table's header row is its first fact, as in the job summary.
+        lines.push(`| Agent run | ${markdown_link(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= check_run_CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, check_run_CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        if (state.verdict) {
+            const verdict = oneLine(state.verdict.verdict, check_run_CAPS.verdict);
+            const reason = oneLine(state.verdict.reason, check_run_CAPS.reason);
+            lines.push(`| Verdict | ${tableCell(verdict)}${reason ? `: ${tableCell(reason)}` : ''} |`);
+        }
+        lines.push('');
+    }
+    if (report.outcome === 'paused' && run)
+        lines.push(howToAnswer(run.id, state.triggerPhrase), '');
+    return lines.join('\n');
+}
+/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
+function howToAnswer(runId, triggerPhrase) {
+    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
+    return triggerPhrase
+        ? `The agent asks a question (below). Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume it in ${step}.`
+        : `The agent asks a question (below). Answer by resuming it in ${step}.`;
+}
+/** The first pull requests as links, up to a line's worth, then how many more. */
+function pullRequestLinks(pullRequests) {
+    let line = '';
+    for (const [index, pr] of pullRequests.entries()) {
+        const title = oneLine(valueText(pr.title), check_run_CAPS.prTitle) || `#${oneLine(valueText(pr.id), check_run_CAPS.prTitle)}`;
+        const url = typeof pr.url === 'string' && pr.url.length <= check_run_CAPS.url ? pr.url : undefined;
+        const entry = `${index > 0 ? '<br>' : ''}${markdown_link(title, url)}`;
+        if (line.length + entry.length > check_run_CAPS.prLine)
+            return `${line}<br>and ${pullRequests.length - index} more`;
+        line += entry;
+    }
+    return line;
+}
+function texts(report) {
+    const found = [];
+    if (report.reason)
+        found.push(['Why', report.reason]);
+    if (report.error)
+        found.push(['Error', report.error]);
+    if (report.run?.result)
+        found.push([report.outcome === 'paused' ? 'Question' : 'Result', report.run.result]);
+    if (report.run?.summary)
+        found.push(['Summary', report.run.summary]);
+    return found;
+}
+function footer(state) {
+    return state.workflowRunUrl
+        ? `<sub>Followed by the ${markdown_link('workflow run', state.workflowRunUrl)}</sub>`
+        : '';
+}
+const check_run_TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
+/**
+ * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
+ * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
+ * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
+ */
+function check_run_quoteWithin(text, max) {
+    let keep = Math.min(text.length, Math.max(0, max));
+    for (;;) {
+        const quoted = quoteBlock(trimmed(text, keep));
+        if (quoted.length <= max)
+            return quoted;
+        if (keep === 0)
+            return `> ${check_run_TRIMMED_NOTE}`.slice(0, Math.max(0, max));
+        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / quoted.length)));
+    }
+}
+/** The head, the texts sharing the room left (the shortest first), the footer: within `limit`. */
+function fitSummary(head, blocks, foot, limit) {
+    const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
+    const gap = 2; // the blank line between two parts
+    let room = limit - head.length - (foot ? foot.length + gap : 0);
+    const rendered = new Map();
+    const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length);
+    for (const [index, [title, text]] of byLength.entries()) {
+        const overhead = section(title, '').length + gap;
+        const share = Math.floor(room / (byLength.length - index)) - overhead;
+        const quoted = check_run_quoteWithin(text, share);
+        rendered.set(title, section(title, quoted));
+        room -= overhead + quoted.length;
+    }
+    const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot];
+    const summary = parts.filter(Boolean).join('\n\n');
+    // The caps keep the head small; should it ever not be, the texts go rather than the check.
+    return summary.length <= limit ? summary : `${head.slice(0, limit - 200)}\n\n${check_run_TRIMMED_NOTE}`;
+}
+
+;// CONCATENATED MODULE: ./src/github/check-run.ts
+
+
+
+/** At most one update of the check run this often while the run works, as for the tracking comment. */
+const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
+/** Pull request events: a run from the inputs there checks the pull request's head. */
+const PULL_REQUEST_EVENTS = /^pull_request/;
+/**
+ * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on its
+ * head (the event's, or read from the pull request when the event lacks it: an issue comment);
+ * `true`, a run from the inputs too, on the event's pull request head or else GITHUB_SHA; `false`,
+ * none. A run asked for on an issue gets none.
+ */
+function checkRunPlace(mode, trigger, 
+/** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
+event) {
+    if (mode === 'false')
+        return undefined;
+    if (trigger.kind === 'thread') {
+        if (!trigger.thread.isPullRequest)
+            return undefined;
+        const sha = trigger.pullRequest?.headSha;
+        return sha ? { sha } : { pullNumber: trigger.thread.number };
+    }
+    if (trigger.kind !== 'inputs' || mode !== 'true')
+        return undefined;
+    if (PULL_REQUEST_EVENTS.test(event.name)) {
+        const sha = headShaOf(event.payload);
+        if (sha)
+            return { sha };
+    }
+    return event.sha ? { sha: event.sha } : undefined;
+}
+/** The event's pull_request.head.sha, or '' when the payload cannot be read or has none. */
+function headShaOf(payload) {
+    try {
+        const pr = payload?.()?.pull_request;
+        return typeof pr?.head?.sha === 'string' ? pr.head.sha : '';
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * The step's check run, created in progress at `place` (a pull request's head is read first when
+ * the event did not carry it); undefined when GitHub did not create it (the client warned why).
+ */
+async function openCheckRun(place, options) {
+    const { github, settings } = options;
+    let headSha = 'sha' in place ? place.sha : '';
+    if ('pullNumber' in place) {
+        try {
+            headSha = (await github.pullRequestBranches(place.pullNumber)).headSha ?? '';
+        }
+        catch (error) {
+            options.warn(`No check run: could not read the head commit of pull request #${place.pullNumber} (${error.message}).`);
+            return undefined;
+        }
+    }
+    const check = new CheckRun({
+        github,
+        name: settings.checkName,
+        headSha,
+        state: {
+            entriesSeen: 0,
+            resumed: options.resumed,
+            workflowRunUrl: workflowRunUrl(settings.context),
+            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
+        },
+        clock: options.clock,
+        warn: options.warn
+    });
+    return (await check.open()) === undefined ? undefined : check;
+}
+/**
+ * The check run of one step's run on the pull request's head commit: created in progress before the
+ * run starts, updated (throttled) as it goes, concluded on every ending. GitHub's refusals are the
+ * client's warnings; they never change the run's outcome nor fail the step.
+ */
+class CheckRun {
+    options;
+    remote = true;
+    /** The check run's id once GitHub created it. */
+    id;
+    writes;
+    constructor(options) {
+        this.options = options;
+        this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
+    }
+    /** Creates the check run, in progress; its id, or undefined when GitHub did not create it. */
+    async open() {
+        const { github, name, headSha } = this.options;
+        this.id = await github.createCheckRun(name, headSha, this.fields());
+        return this.id;
+    }
+    started(run) {
+        const state = this.options.state;
+        state.runId = run.id;
+        state.webUrl = run.web_url;
+        state.status = run.status;
+        // The run's own page replaces the workflow run's as the details link at once.
+        this.writes.touch(true);
+    }
+    newEntries(entries) {
+        this.options.state.entriesSeen += entries.length;
+        this.writes.touch();
+    }
+    statusChanged(_from, to) {
+        this.options.state.status = to;
+        this.writes.touch();
+    }
+    heartbeat() {
+        this.writes.touch();
+    }
+    warning() { }
+    repairAsked() {
+        this.writes.touch();
+    }
+    /** Concludes the check run with the ending, whatever it is, and waits for it. */
+    async finish(report) {
+        const state = this.options.state;
+        state.report = report;
+        // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.verdict)
+            state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
+        await this.writes.flush();
+    }
+    async update() {
+        if (this.id !== undefined)
+            await this.options.github.updateCheckRun(this.id, this.fields());
+    }
+    /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
+    fields() {
+        const state = this.options.state;
+        const runId = state.report?.run?.id ?? state.runId;
+        const webUrl = state.report?.run?.web_url ?? state.webUrl;
+        const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
+        const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
+        return {
+            ...renderCheckRun(state),
+            ...(detailsUrl ? { detailsUrl } : {}),
+            ...(runId !== undefined ? { externalId: String(runId) } : {})
+        };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/org/check.ts
@@ -57841,7 +58206,7 @@ function renderSummary(input) {
     let shown = entries.length;
     if (run) {
         // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, ...(report.answer?.verdictAsked ? [verdictRow(report.answer)] : []), '');
+        head.push(`| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${summary_pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, ...(report.answer?.verdictAsked ? [verdictRow(report.answer)] : []), '');
     }
     if (report.outcome === 'paused' && run) {
         head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '');
@@ -57878,7 +58243,7 @@ function logEntriesCell(seen, leftOut, logFile) {
     return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`;
 }
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
-function pullRequestLinks(pullRequests) {
+function summary_pullRequestLinks(pullRequests) {
     const links = pullRequests
         .slice(0, PULL_REQUESTS_SHOWN)
         .map(pr => markdown_link(oneLine(valueText(pr.title), TITLE_CHARS) || `#${oneLine(valueText(pr.id), TITLE_CHARS)}`, pr.url));
@@ -58752,7 +59117,8 @@ const OUTPUT_NAMES = [
     'structured-output',
     'verdict',
     'verdict-reason',
-    'runs'
+    'runs',
+    'check-run-id'
 ];
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
@@ -58766,6 +59132,7 @@ function actionOutputs(report, logFile) {
         user: report.user ?? ''
     };
     const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
+    const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
     if (report.check)
         return { ...blank, outcome: report.outcome, ...setup };
     // A fan-out: the single-run outputs are '', `runs` has them per run.
@@ -58775,7 +59142,8 @@ function actionOutputs(report, logFile) {
             outcome: report.outcome,
             trigger: report.trigger ?? '',
             ...setup,
-            runs: runsOutput(report.runs)
+            runs: runsOutput(report.runs),
+            'check-run-id': checkRunId
         };
     const run = report.run;
     const pullRequests = run?.github_pull_requests ?? [];
@@ -58797,7 +59165,8 @@ function actionOutputs(report, logFile) {
         'structured-output': answer?.json ?? '',
         verdict: answer?.verdict ?? '',
         'verdict-reason': answer?.reason ?? '',
-        runs: ''
+        runs: '',
+        'check-run-id': checkRunId
     };
 }
 
@@ -59463,6 +59832,7 @@ const FAIL_CONDITIONS = [
     'invalid-output'
 ];
 const TASKS = ['run', 'check', 'setup-commands'];
+const CHECK_RUN_MODES = ['auto', 'true', 'false'];
 /** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
 const INPUT_DEFAULTS = {
     task: 'run',
@@ -59493,7 +59863,9 @@ const INPUT_DEFAULTS = {
     'output-schema': '',
     'output-retries': '1',
     runs: '',
-    'max-parallel': '10'
+    'max-parallel': '10',
+    'check-run': 'auto',
+    'check-name': 'Codegen'
 };
 /** Raised for bad inputs before any request is sent; its message lists every problem found. */
 class InputError extends Error {
@@ -59592,10 +59964,15 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         answer,
         ...(runs ? { runs } : {}),
         maxParallel: readMaxParallel(input('max-parallel'), problems),
+        checkRun: checkRunMode(input('check-run'), problems),
+        checkName: checkName(input('check-name'), problems),
         context
     };
     if (!settings.githubToken && task === 'run' && triggerEvent) {
         problems.push(`github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`);
+    }
+    if (!settings.githubToken && task !== 'check' && settings.checkRun === 'true' && !triggerEvent) {
+        problems.push("github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto");
     }
     if (problems.length > 0)
         throw new InputError(problems);
@@ -59709,6 +60086,23 @@ function triggerPhrase(text, problems) {
         problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`);
     return text;
 }
+/** `auto`, or the YAML booleans as the other boolean inputs take them. */
+function checkRunMode(text, problems) {
+    const mode = text.toLowerCase();
+    if (CHECK_RUN_MODES.includes(mode) &&
+        (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text)))
+        return mode;
+    problems.push(`check-run: expected auto, true or false, got "${text}"`);
+    return 'false';
+}
+/** GitHub shows the name on one line, and branch protection matches it exactly. */
+const MAX_CHECK_NAME_CHARS = 100;
+function checkName(text, problems) {
+    if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
+        problems.push(`check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`);
+    }
+    return text;
+}
 /** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i;
 function assigneeLogin(text, problems) {
@@ -59740,6 +60134,7 @@ function allowedBots(text, problems) {
 }
 
 ;// CONCATENATED MODULE: ./src/action.ts
+
 
 
 
@@ -59794,12 +60189,23 @@ async function runAction(environment) {
             policy: settings
         });
         const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : [];
-        const reporters = new Reporters([mirror, new JobSummary(runner, mirror, settings.mirrorToSummary), ...tracking], redact, () => deadlines.afterCancelled());
+        const checkRun = start.kind === 'run' || start.kind === 'runs'
+            ? await stepCheckRun(start, settings, deadlines, say, clock)
+            : undefined;
+        const reporters = new Reporters([
+            mirror,
+            new JobSummary(runner, mirror, settings.mirrorToSummary),
+            // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
+            ...(checkRun ? [checkRun] : []),
+            ...tracking
+        ], redact, () => deadlines.afterCancelled());
         let report;
         if (start.kind === 'none')
             report = start.report;
-        else if (start.kind === 'runs')
+        else if (start.kind === 'runs') {
             report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say });
+            report = { ...report, checkRunId: checkRun?.id };
+        }
         else if (start.kind === 'check') {
             const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
             report = await checkSetup(apis, target, { deadline: deadlines.step, clock });
@@ -59817,7 +60223,7 @@ async function runAction(environment) {
                     start: startDeps,
                     follow: followDeps
                 });
-            report = { ...report, trigger: start.trigger };
+            report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id };
         }
         return failureMessage(await reporters.finish(report), settings);
     }
@@ -59841,16 +60247,22 @@ async function decideStart(settings, environment, deadlines, say) {
     const { clock } = environment;
     if (settings.task === 'check')
         return { kind: 'check' };
+    const context = settings.context;
+    const event = {
+        name: context.eventName,
+        sha: context.sha,
+        payload: () => environment.readEventPayload(context.eventPath)
+    };
     // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
     if (settings.runs)
         return {
             kind: 'runs',
-            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) }))
+            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) })),
+            checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
         };
-    const context = settings.context;
-    const trigger = readTrigger(context.eventName, isTriggerEvent(context.eventName, settings.labelTrigger)
-        ? environment.readEventPayload(context.eventPath)
-        : undefined, {
+    const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger);
+    const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined;
+    const trigger = readTrigger(context.eventName, payload, {
         phrase: settings.triggerPhrase,
         labelTrigger: settings.labelTrigger,
         assigneeTrigger: settings.assigneeTrigger,
@@ -59858,26 +60270,23 @@ async function decideStart(settings, environment, deadlines, say) {
     });
     const plan = planFromInputs(settings);
     // Only runs come from threads: other tasks act on their inputs.
-    if (trigger.kind === 'inputs' || settings.task !== 'run')
-        return { kind: 'run', plan, trigger: 'inputs' };
+    if (trigger.kind === 'inputs' || settings.task !== 'run') {
+        return {
+            kind: 'run',
+            plan,
+            trigger: 'inputs',
+            checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
+        };
+    }
     const noRun = (reason) => {
         say.notice(`No agent run: ${reason}`);
         return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) };
     };
     if (trigger.kind === 'skip')
         return noRun(trigger.reason);
-    // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
-    const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
+    const github = await gitHubClient(settings, deadlines, say);
     let prepared;
     try {
-        const github = new OctokitGitHubApi({
-            token: settings.githubToken,
-            repository: context.repository,
-            apiUrl: context.apiUrl,
-            warn: say.warning,
-            signal: deadlines.githubSignal,
-            stopAt: deadlines.githubStopAt
-        });
         prepared = await prepareCommentRun(trigger, settings, {
             github,
             clock,
@@ -59903,8 +60312,38 @@ async function decideStart(settings, environment, deadlines, say) {
                 ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
                 : {})
         },
-        tracking: prepared.tracking
+        tracking: prepared.tracking,
+        checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
+        github
     };
+}
+/** The step's check run: known to start, the run gets it before it is first looked at (issue #20). */
+async function stepCheckRun(start, settings, deadlines, say, clock) {
+    if (!start.checkPlace)
+        return undefined;
+    return openCheckRun(start.checkPlace, {
+        github: (start.kind === 'run' && start.github) || (await gitHubClient(settings, deadlines, say)),
+        settings,
+        resumed: start.kind === 'run' && start.plan.resumeRunId !== undefined,
+        onThread: start.kind === 'run' && start.trigger !== 'inputs',
+        clock,
+        warn: say.warning
+    });
+}
+/**
+ * The GitHub client of the step, its calls ending with GitHub's deadline. Loaded here only: octokit
+ * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
+ */
+async function gitHubClient(settings, deadlines, say) {
+    const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
+    return new OctokitGitHubApi({
+        token: settings.githubToken,
+        repository: settings.context.repository,
+        apiUrl: settings.context.apiUrl,
+        warn: say.warning,
+        signal: deadlines.githubSignal,
+        stopAt: deadlines.githubStopAt
+    });
 }
 /** The plan of a workflow step that starts or resumes a run from its inputs. */
 function planFromInputs(settings) {

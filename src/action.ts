@@ -6,6 +6,8 @@ import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
 import { prepareCommentRun } from './github/comment-run.js'
+import type { GitHubApi } from './github/api.js'
+import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
@@ -67,16 +69,27 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       policy: settings
     })
     const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : []
+    const checkRun =
+      start.kind === 'run' || start.kind === 'runs'
+        ? await stepCheckRun(start, settings, deadlines, say, clock)
+        : undefined
     const reporters = new Reporters(
-      [mirror, new JobSummary(runner, mirror, settings.mirrorToSummary), ...tracking],
+      [
+        mirror,
+        new JobSummary(runner, mirror, settings.mirrorToSummary),
+        // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
+        ...(checkRun ? [checkRun] : []),
+        ...tracking
+      ],
       redact,
       () => deadlines.afterCancelled()
     )
     let report: RunReport
     if (start.kind === 'none') report = start.report
-    else if (start.kind === 'runs')
+    else if (start.kind === 'runs') {
       report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say })
-    else if (start.kind === 'check') {
+      report = { ...report, checkRunId: checkRun?.id }
+    } else if (start.kind === 'check') {
       const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
       report = await checkSetup(apis, target, { deadline: deadlines.step, clock })
     } else {
@@ -92,7 +105,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
           start: startDeps,
           follow: followDeps
         })
-      report = { ...report, trigger: start.trigger }
+      report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id }
     }
     return failureMessage(await reporters.finish(report), settings)
   } finally {
@@ -111,9 +124,17 @@ function redacted(runner: Console, redact: Redact): Pick<Console, 'notice' | 'wa
 
 /** What the step starts: a run (from its inputs or a thread trigger), many runs, the set-up check, or nothing. */
 type Start =
-  | { kind: 'run'; plan: RunPlan; trigger: string; tracking?: TrackingComment }
-  /** The `runs` input: a plan for each item. */
-  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }> }
+  | {
+      kind: 'run'
+      plan: RunPlan
+      trigger: string
+      tracking?: TrackingComment
+      /** Where its check run goes, if it gets one; and the GitHub client made for the trigger. */
+      checkPlace?: CheckRunPlace
+      github?: GitHubApi
+    }
+  /** The `runs` input: a plan for each item, and one check run for the step. */
+  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }>; checkPlace?: CheckRunPlace }
   | { kind: 'check' }
   /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
   | { kind: 'none'; report: RunReport }
@@ -130,46 +151,46 @@ async function decideStart(
 ): Promise<Start> {
   const { clock } = environment
   if (settings.task === 'check') return { kind: 'check' }
+  const context = settings.context
+  const event = {
+    name: context.eventName,
+    sha: context.sha,
+    payload: () => environment.readEventPayload(context.eventPath)
+  }
   // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
   if (settings.runs)
     return {
       kind: 'runs',
-      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) }))
+      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) })),
+      checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
     }
-  const context = settings.context
-  const trigger = readTrigger(
-    context.eventName,
-    isTriggerEvent(context.eventName, settings.labelTrigger)
-      ? environment.readEventPayload(context.eventPath)
-      : undefined,
-    {
-      phrase: settings.triggerPhrase,
-      labelTrigger: settings.labelTrigger,
-      assigneeTrigger: settings.assigneeTrigger,
-      allowedBots: settings.allowedBots
-    }
-  )
+  const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger)
+  const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined
+  const trigger = readTrigger(context.eventName, payload, {
+    phrase: settings.triggerPhrase,
+    labelTrigger: settings.labelTrigger,
+    assigneeTrigger: settings.assigneeTrigger,
+    allowedBots: settings.allowedBots
+  })
   const plan = planFromInputs(settings)
   // Only runs come from threads: other tasks act on their inputs.
-  if (trigger.kind === 'inputs' || settings.task !== 'run') return { kind: 'run', plan, trigger: 'inputs' }
+  if (trigger.kind === 'inputs' || settings.task !== 'run') {
+    return {
+      kind: 'run',
+      plan,
+      trigger: 'inputs',
+      checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
+    }
+  }
   const noRun = (reason: string): Start => {
     say.notice(`No agent run: ${reason}`)
     return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) }
   }
   if (trigger.kind === 'skip') return noRun(trigger.reason)
 
-  // Loaded here only: octokit is a sixth of the bundle, and a step that is not on a comment never needs it.
-  const { OctokitGitHubApi } = await import('./github/api.js')
+  const github = await gitHubClient(settings, deadlines, say)
   let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
   try {
-    const github = new OctokitGitHubApi({
-      token: settings.githubToken,
-      repository: context.repository,
-      apiUrl: context.apiUrl,
-      warn: say.warning,
-      signal: deadlines.githubSignal,
-      stopAt: deadlines.githubStopAt
-    })
     prepared = await prepareCommentRun(trigger, settings, {
       github,
       clock,
@@ -196,8 +217,49 @@ async function decideStart(
         ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
         : {})
     },
-    tracking: prepared.tracking
+    tracking: prepared.tracking,
+    checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
+    github
   }
+}
+
+/** The step's check run: known to start, the run gets it before it is first looked at (issue #20). */
+async function stepCheckRun(
+  start: Extract<Start, { kind: 'run' | 'runs' }>,
+  settings: Settings,
+  deadlines: Deadlines,
+  say: Pick<Console, 'warning'>,
+  clock: Clock
+): Promise<CheckRun | undefined> {
+  if (!start.checkPlace) return undefined
+  return openCheckRun(start.checkPlace, {
+    github: (start.kind === 'run' && start.github) || (await gitHubClient(settings, deadlines, say)),
+    settings,
+    resumed: start.kind === 'run' && start.plan.resumeRunId !== undefined,
+    onThread: start.kind === 'run' && start.trigger !== 'inputs',
+    clock,
+    warn: say.warning
+  })
+}
+
+/**
+ * The GitHub client of the step, its calls ending with GitHub's deadline. Loaded here only: octokit
+ * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
+ */
+async function gitHubClient(
+  settings: Settings,
+  deadlines: Deadlines,
+  say: Pick<Console, 'warning'>
+): Promise<GitHubApi> {
+  const { OctokitGitHubApi } = await import('./github/api.js')
+  return new OctokitGitHubApi({
+    token: settings.githubToken,
+    repository: settings.context.repository,
+    apiUrl: settings.context.apiUrl,
+    warn: say.warning,
+    signal: deadlines.githubSignal,
+    stopAt: deadlines.githubStopAt
+  })
 }
 
 /** The plan of a workflow step that starts or resumes a run from its inputs. */

@@ -106,6 +106,8 @@ export interface RunReport {
   trigger?: string
   /** What the run answered, when the step asked for an answer (verdict, output-schema) and it completed. */
   answer?: AnswerReport
+  /** The check run this step wrote on the pull request's head (check-run), if it wrote one. */
+  checkRunId?: number
   /** `task: check`: what the reads found (no run is started then). */
   check?: { inspection: Inspection; error?: string }
   /** The thread's earlier run, when this run carries the thread on because it could not be resumed. */

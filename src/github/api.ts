@@ -1,6 +1,7 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
+import type { CheckRunText } from '../report/check-run.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 
@@ -31,6 +32,12 @@ export interface Permission {
   permission: string
 }
 
+/** What a check run's write sends: its text, and where it points. */
+export interface CheckRunWrite extends CheckRunText {
+  detailsUrl?: string
+  externalId?: string
+}
+
 /** GitHub's API as the comment workflow uses it. Tests run the action against a fake GitHub on loopback. */
 export interface GitHubApi {
   /**
@@ -50,6 +57,14 @@ export interface GitHubApi {
   react(target: ReactionTarget, content: Reaction): Promise<void>
   /** The login the token acts as, when GitHub tells (a GITHUB_TOKEN cannot ask). */
   identity(): Promise<string | undefined>
+  /**
+   * A check run named `name` on the commit `headSha`: its id, or undefined when it could not be
+   * written. Never throws: a failure is a warning, and a token without `checks: write` is said once,
+   * after which no check run write is sent.
+   */
+  createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined>
+  /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */
+  updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean>
 }
 
 export interface OctokitConfig {
@@ -76,12 +91,17 @@ export class OctokitGitHubApi implements GitHubApi {
   private readonly owner: string
   private readonly repo: string
   private readonly signal?: AbortSignal
+  private readonly warn: (message: string) => void
+  /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
+  private checksRefused = false
+  private checkFailures = 0
 
   constructor(config: OctokitConfig) {
     const [owner = '', repo = ''] = config.repository.split('/')
     this.owner = owner
     this.repo = repo
     this.signal = config.signal
+    this.warn = config.warn
     // A wait for a rate limit is made only when it ends before the calls must end.
     const mayWait = (retryAfter: number): boolean =>
       !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity)
@@ -173,7 +193,12 @@ export class OctokitGitHubApi implements GitHubApi {
     const { data } = await this.bounded(
       this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
     )
-    return { head: data.head.ref, base: data.base.ref, headRepository: data.head.repo?.full_name ?? '' }
+    return {
+      head: data.head.ref,
+      base: data.base.ref,
+      headRepository: data.head.repo?.full_name ?? '',
+      headSha: data.head.sha
+    }
   }
 
   async listComments(issueNumber: number): Promise<CommentSummary[]> {
@@ -274,5 +299,67 @@ export class OctokitGitHubApi implements GitHubApi {
     } catch {
       return undefined
     }
+  }
+
+  async createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined> {
+    if (this.checksRefused) return undefined
+    try {
+      const { data } = await this.bounded(
+        this.octokit.rest.checks.create({
+          ...this.repoParams,
+          name,
+          head_sha: headSha,
+          ...checkFields(check)
+        })
+      )
+      return data.id
+    } catch (error) {
+      this.checkFailed('create', name, error)
+      return undefined
+    }
+  }
+
+  async updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean> {
+    if (this.checksRefused) return false
+    try {
+      await this.bounded(
+        this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) })
+      )
+      return true
+    } catch (error) {
+      this.checkFailed('update', `${id}`, error)
+      return false
+    }
+  }
+
+  /** One warning for a missing permission (and no more writes), a few for other failures. */
+  private checkFailed(verb: 'create' | 'update', which: string, error: unknown): void {
+    const { status, message } = error as { status?: number; message?: string }
+    const text = message ?? String(error)
+    if (status === 403 && !/rate limit/i.test(text)) {
+      this.checksRefused = true
+      this.warn(
+        `Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`
+      )
+    } else if (this.checkFailures++ < 3) {
+      this.warn(`Could not ${verb} the check run ${which}: ${text}`)
+    }
+  }
+}
+
+/** A check run's fields as the Checks API names them. */
+function checkFields(check: CheckRunWrite): {
+  status: CheckRunWrite['status']
+  conclusion?: NonNullable<CheckRunWrite['conclusion']>
+  details_url?: string
+  external_id?: string
+  output: { title: string; summary: string }
+} {
+  return {
+    status: check.status,
+    ...(check.conclusion ? { conclusion: check.conclusion } : {}),
+    ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
+    ...(check.externalId ? { external_id: check.externalId } : {}),
+    output: { title: check.title, summary: check.summary }
   }
 }

@@ -1,9 +1,9 @@
-import { CancelledError } from '../api/errors.js'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { CarriedFrom, RunReport } from '../model.js'
 import type { Reporter } from '../report/reporters.js'
 import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
+import { ThrottledWrites } from './throttled-writes.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
@@ -36,11 +36,8 @@ export interface TrackingCommentOptions {
  */
 export class TrackingComment implements Reporter {
   readonly remote = true
-  private lastWrite = Number.NEGATIVE_INFINITY
-  private writing: Promise<void> = Promise.resolve()
-  private pendingWait?: AbortController
-  private dirty = false
   private failures = 0
+  private readonly writes: ThrottledWrites
 
   private readonly github: GitHubApi
   private readonly place: number | ReviewThread
@@ -48,7 +45,6 @@ export class TrackingComment implements Reporter {
   private readonly state: Omit<TrackingState, 'updatedAt'>
   private readonly clock: Clock
   private readonly warn: (message: string) => void
-  private readonly minIntervalMs: number
 
   constructor(options: TrackingCommentOptions) {
     this.github = options.github
@@ -57,12 +53,17 @@ export class TrackingComment implements Reporter {
     this.state = options.state
     this.clock = options.clock
     this.warn = options.warn
-    this.minIntervalMs = options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS
+    this.writes = new ThrottledWrites(
+      () => this.write(),
+      options.clock,
+      options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS,
+      error => this.warn(`Tracking comment: ${error.message}`)
+    )
   }
 
   /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
   async open(): Promise<void> {
-    await this.enqueue(() => this.writeNow())
+    await this.writes.flush()
   }
 
   started(run: AgentRun, _mode?: RunReport['mode'], carriedFrom?: CarriedFrom): void {
@@ -71,68 +72,36 @@ export class TrackingComment implements Reporter {
     this.state.webUrl = run.web_url
     this.state.status = run.status
     // The marker with the run id must land at once: the next comment resumes through it.
-    this.touch(true)
+    this.writes.touch(true)
   }
 
   newEntries(entries: LogEntry[]): void {
     this.state.entriesSeen += entries.length
     const last = entries[entries.length - 1]
     if (last) this.state.latestEntry = last
-    this.touch()
+    this.writes.touch()
   }
 
   statusChanged(_from: string | null, to: string | null): void {
     this.state.status = to
-    this.touch()
+    this.writes.touch()
   }
 
   heartbeat(): void {
-    this.touch()
+    this.writes.touch()
   }
 
   warning(): void {}
 
   repairAsked(reason: string, attempt: number, retries: number): void {
     this.state.repair = { reason, attempt, retries }
-    this.touch(true)
+    this.writes.touch(true)
   }
 
   /** Writes the ending, whatever it is, and waits for it. */
   async finish(report: RunReport): Promise<void> {
     this.state.report = report
-    this.pendingWait?.abort()
-    await this.writing
-    await this.enqueue(() => this.writeNow())
-  }
-
-  /**
-   * Marks the comment out of date and queues one write behind those in flight. The wait is measured
-   * from the end of the previous write, once it has really happened.
-   */
-  private touch(now = false): void {
-    this.dirty = true
-    if (this.pendingWait) return
-    const wait = new AbortController()
-    this.pendingWait = wait
-    void this.enqueue(async () => {
-      const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now())
-      try {
-        await this.clock.sleep(delay, wait.signal)
-      } catch (error) {
-        if (error instanceof CancelledError) return
-        throw error
-      } finally {
-        this.pendingWait = undefined
-      }
-      if (this.dirty) await this.writeNow()
-    })
-  }
-
-  private enqueue(task: () => Promise<void>): Promise<void> {
-    this.writing = this.writing
-      .then(task)
-      .catch(error => this.warn(`Tracking comment: ${(error as Error).message}`))
-    return this.writing
+    await this.writes.flush()
   }
 
   private create(body: string): Promise<number> {
@@ -148,8 +117,7 @@ export class TrackingComment implements Reporter {
       : this.github.updateReviewComment(commentId, body)
   }
 
-  private async writeNow(): Promise<void> {
-    this.dirty = false
+  private async write(): Promise<void> {
     const render = (): string =>
       renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() })
     try {
@@ -162,7 +130,5 @@ export class TrackingComment implements Reporter {
     } catch (error) {
       if (this.failures++ < 3) this.warn(`Could not write the tracking comment: ${(error as Error).message}`)
     }
-    // Counted from the end of the write: the client may itself have held the request for a while.
-    this.lastWrite = this.clock.now()
   }
 }

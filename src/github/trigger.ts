@@ -27,6 +27,8 @@ export interface PullRequestInfo {
   base: string
   /** owner/name of the head's repository ('' when GitHub no longer knows it, a deleted fork). */
   headRepository: string
+  /** The head commit, as the event or the pull request gives it ('' when it does not). */
+  headSha?: string
 }
 
 /** Where a comment on a pull request's code sits. */
@@ -154,7 +156,8 @@ function pullRequestOf(pr: Json): { thread: Thread; pullRequest: PullRequestInfo
     pullRequest: {
       head: text(head.ref),
       base: text(object(pr.base).ref),
-      headRepository: text(object(head.repo).full_name)
+      headRepository: text(object(head.repo).full_name),
+      headSha: text(head.sha)
     }
   }
 }

@@ -20,7 +20,8 @@ export const OUTPUT_NAMES = [
   'structured-output',
   'verdict',
   'verdict-reason',
-  'runs'
+  'runs',
+  'check-run-id'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -37,6 +38,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     user: report.user ?? ''
   }
   const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
+  const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId)
   if (report.check) return { ...blank, outcome: report.outcome, ...setup }
   // A fan-out: the single-run outputs are '', `runs` has them per run.
   if (report.runs)
@@ -45,7 +47,8 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
       outcome: report.outcome,
       trigger: report.trigger ?? '',
       ...setup,
-      runs: runsOutput(report.runs)
+      runs: runsOutput(report.runs),
+      'check-run-id': checkRunId
     }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
@@ -67,6 +70,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'structured-output': answer?.json ?? '',
     verdict: answer?.verdict ?? '',
     'verdict-reason': answer?.reason ?? '',
-    runs: ''
+    runs: '',
+    'check-run-id': checkRunId
   }
 }

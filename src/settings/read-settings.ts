@@ -3,10 +3,12 @@ import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
 import { readMaxParallel, readRuns } from './runs.js'
 import {
+  CHECK_RUN_MODES,
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
   TASKS,
+  type CheckRunMode,
   type FailCondition,
   type InputName,
   type Settings,
@@ -128,11 +130,18 @@ export function readSettings(
     answer,
     ...(runs ? { runs } : {}),
     maxParallel: readMaxParallel(input('max-parallel'), problems),
+    checkRun: checkRunMode(input('check-run'), problems),
+    checkName: checkName(input('check-name'), problems),
     context
   }
   if (!settings.githubToken && task === 'run' && triggerEvent) {
     problems.push(
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
+    )
+  }
+  if (!settings.githubToken && task !== 'check' && settings.checkRun === 'true' && !triggerEvent) {
+    problems.push(
+      "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
     )
   }
   if (problems.length > 0) throw new InputError(problems)
@@ -256,6 +265,30 @@ function baseUrl(text: string, problems: string[]): string {
 
 function triggerPhrase(text: string, problems: string[]): string {
   if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
+  return text
+}
+
+/** `auto`, or the YAML booleans as the other boolean inputs take them. */
+function checkRunMode(text: string, problems: string[]): CheckRunMode {
+  const mode = text.toLowerCase() as CheckRunMode
+  if (
+    CHECK_RUN_MODES.includes(mode) &&
+    (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text))
+  )
+    return mode
+  problems.push(`check-run: expected auto, true or false, got "${text}"`)
+  return 'false'
+}
+
+/** GitHub shows the name on one line, and branch protection matches it exactly. */
+const MAX_CHECK_NAME_CHARS = 100
+
+function checkName(text: string, problems: string[]): string {
+  if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
+    problems.push(
+      `check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`
+    )
+  }
   return text
 }
 

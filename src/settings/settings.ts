@@ -28,6 +28,13 @@ export interface RunItem {
   metadata?: Record<string, unknown>
 }
 
+/**
+ * Which runs get a check run on their commit (the `check-run` input): `auto` those asked for on a
+ * pull request, `true` also those from the inputs, `false` none.
+ */
+export type CheckRunMode = 'auto' | 'true' | 'false'
+export const CHECK_RUN_MODES: readonly CheckRunMode[] = ['auto', 'true', 'false']
+
 /** The action's inputs, validated and typed: everything past the edge works from this. */
 export interface Settings {
   task: Task
@@ -71,6 +78,9 @@ export interface Settings {
   runs?: RunItem[]
   /** How many of `runs` work at once. */
   maxParallel: number
+  checkRun: CheckRunMode
+  /** The check run's name, what branch protection requires. */
+  checkName: string
   context: WorkflowContext
 }
 
@@ -104,7 +114,9 @@ export const INPUT_DEFAULTS = {
   'output-schema': '',
   'output-retries': '1',
   runs: '',
-  'max-parallel': '10'
+  'max-parallel': '10',
+  'check-run': 'auto',
+  'check-name': 'Codegen'
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS

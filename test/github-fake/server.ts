@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { close, listen } from '../../emulator/loopback-server.js'
+import {
+  DOCS,
+  gitHubError,
+  isObject,
+  json,
+  nodeId,
+  notFound,
+  positiveInteger,
+  shown,
+  timestamp,
+  type Answer
+} from './answers.js'
+import { CHECK_RUN, CHECK_RUNS, CheckRuns } from './check-runs.js'
 import type {
   AuthorAssociation,
+  FakeCheckRun,
   FakeComment,
   FakeGitHubOptions,
   FakePullRequest,
@@ -10,7 +24,6 @@ import type {
   FakeReviewComment,
   FakeUser,
   NewReviewComment,
-  GitHubErrorBody,
   GitHubIssueComment,
   GitHubPermissionAnswer,
   GitHubLabel,
@@ -21,7 +34,8 @@ import type {
   GitHubUser,
   Permission,
   CustomRole,
-  RecordedGitHubRequest
+  RecordedGitHubRequest,
+  InvalidCheckRunRequest
 } from './types.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -40,6 +54,8 @@ type RouteName =
   | 'update-review-comment'
   | 'review-comment-reaction'
   | 'user'
+  | 'create-check-run'
+  | 'check-run'
 
 interface Route {
   name: RouteName
@@ -48,8 +64,6 @@ interface Route {
   /** What GitHub puts in the documentation_url of the endpoint's errors. */
   documentationUrl: string
 }
-
-const DOCS = 'https://docs.github.com/rest'
 
 function route(name: RouteName, method: Route['method'], template: string, page: string): Route {
   const source = template.replace(/\{(\w+)\}/g, (_, param: string) => `(?<${param}>[^/]+)`)
@@ -118,7 +132,10 @@ const ROUTES: Route[] = [
     '/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
     'reactions/reactions#create-reaction-for-a-pull-request-review-comment'
   ),
-  route('user', 'GET', '/user', 'users/users#get-the-authenticated-user')
+  route('user', 'GET', '/user', 'users/users#get-the-authenticated-user'),
+  route('create-check-run', 'POST', CHECK_RUNS, 'checks/runs#create-a-check-run'),
+  route('check-run', 'GET', CHECK_RUN, 'checks/runs#get-a-check-run'),
+  route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run')
 ]
 
 const REACTION_CONTENTS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'] as const
@@ -156,55 +173,6 @@ const REPOSITORY_ID = 700_000_001
 
 // ---------------------------------------------------------------------------------------------
 // Answers
-
-/** What a handler produces: a JSON value with a status and extra headers. */
-interface Answer {
-  status: number
-  value: unknown
-  headers?: Record<string, string>
-}
-
-const json = (value: unknown, status = 200, headers?: Record<string, string>): Answer => ({
-  status,
-  value,
-  headers
-})
-
-const gitHubError = (
-  status: number,
-  message: string,
-  documentationUrl = DOCS,
-  errors?: GitHubErrorBody['errors']
-): Answer =>
-  json(
-    errors
-      ? ({ message, errors, documentation_url: documentationUrl } satisfies GitHubErrorBody)
-      : ({ message, documentation_url: documentationUrl } satisfies GitHubErrorBody),
-    status
-  )
-
-const notFound = (documentationUrl = DOCS): Answer => gitHubError(404, 'Not Found', documentationUrl)
-
-/** How GitHub's request-schema errors show a value (Ruby's inspect, near enough). */
-const shown = (value: unknown): string =>
-  value === undefined || value === null ? 'nil' : JSON.stringify(value)
-
-/** GitHub's ISO 8601 timestamps have no fraction of a second. */
-const timestamp = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
-
-/** The legacy (base64 of "type length:Type id") global node id. */
-const nodeId = (type: string, id: number): string =>
-  Buffer.from(`${String(type.length).padStart(2, '0')}:${type}${id}`).toString('base64')
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** A positive integer path parameter; GitHub answers 404 to anything else. */
-function positiveInteger(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined
-  const value = Number(text)
-  return value > 0 ? value : undefined
-}
 
 /** A query parameter as GitHub reads it: the default when absent or not a positive integer. */
 function queryInteger(text: string | undefined, fallback: number): number {
@@ -333,7 +301,7 @@ interface Call {
 /**
  * The part of GitHub's REST API the action uses, on a loopback port: collaborator permissions, pull
  * requests (with labels and assignees), issue comments and review comments with their replies
- * (paginated as GitHub paginates) and reactions on one repository, with
+ * (paginated as GitHub paginates), reactions, and check runs (check-runs.ts) on one repository, with
  * GitHub's status codes, error bodies and rate limit headers, and injectable secondary rate limits
  * and server errors. State lives in memory for the life of the object.
  */
@@ -359,6 +327,10 @@ export class FakeGitHub {
   private readonly assigneesByNumber = new Map<number, string[]>()
   private readonly storedReactions: StoredReaction[] = []
   private readonly pullRequests = new Map<number, StoredPullRequest>()
+  /** Commits the repository has besides its pull requests' heads and bases (lower-case shas). */
+  private readonly commits = new Set<string>()
+  private readonly checks: CheckRuns
+  private checksPermission: NonNullable<FakeGitHubOptions['checks']>
   private readonly faults: InjectedFault[] = []
   private readonly hangs: Array<{ hitsLeft: number; pathPattern?: RegExp; method?: string }> = []
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
@@ -384,6 +356,12 @@ export class FakeGitHub {
       this.setPermission(login, permission)
     }
     this.knownUser(this.actor)
+    this.checksPermission = options.checks ?? 'write'
+    this.checks = new CheckRuns({
+      permission: () => this.checksPermission,
+      hasCommit: sha => this.commits.has(sha) || this.pullRequestShas().has(sha),
+      pullRequestsAt: (sha, api) => this.pullRequestsAt(sha, api)
+    })
   }
 
   /** Listens (default: any free port on 127.0.0.1) and resolves to the base URL, path prefix included. */
@@ -502,6 +480,33 @@ export class FakeGitHub {
     comment.body = body
     comment.updatedAt = Date.now()
     return this.commentView(comment)
+  }
+
+  /** The check runs written through the API, in creation order. */
+  checkRuns(): FakeCheckRun[] {
+    return this.checks.list()
+  }
+
+  /** Check-run requests whose body GitHub's REST description refuses (each was answered 422). */
+  get invalidCheckRunRequests(): InvalidCheckRunRequest[] {
+    return [...this.checks.invalid]
+  }
+
+  /** The token's `checks` permission from now on, as a workflow's `permissions:` would set it. */
+  setChecksPermission(permission: NonNullable<FakeGitHubOptions['checks']>): void {
+    this.checksPermission = permission
+  }
+
+  /** A commit the repository has (a push, say), so that check runs can be created on it. */
+  addCommit(sha: string): void {
+    this.commits.add(sha.toLowerCase())
+  }
+
+  /** The head commit of a pull request the fake has. */
+  headSha(number: number): string {
+    const pr = this.pullRequests.get(number)
+    if (!pr) throw new Error(`No pull request ${number}`)
+    return this.headShaOf(pr)
   }
 
   /** Adds the pull request, or replaces the one with its number. */
@@ -738,6 +743,19 @@ export class FakeGitHub {
         return this.createReviewReply(call)
       case 'update-review-comment':
         return this.updateReviewComment(call)
+      case 'create-check-run':
+      case 'check-run':
+        return this.checks.handle({
+          method: call.route.method,
+          path: call.path,
+          id: call.params.check_run_id,
+          body: call.body,
+          api: call.api,
+          web: this.webBase(),
+          repository: `${this.owner}/${this.repo}`,
+          documentationUrl: call.route.documentationUrl,
+          now: call.now
+        })
       case 'user':
         return this.identityVisible
           ? json({ ...this.wireUser(this.actor, call.api), name: null, email: null })
@@ -799,14 +817,14 @@ export class FakeGitHub {
       head: {
         label: `${headOwner}:${pr.head}`,
         ref: pr.head,
-        sha: createHash('sha1').update(`${headRepository}:${pr.head}`).digest('hex'),
+        sha: this.headShaOf(pr),
         user: this.wireUser({ login: headOwner, type: 'User' }, call.api),
         repo: this.repositoryRef(headRepository, call.api)
       },
       base: {
         label: `${this.owner}:${pr.base}`,
         ref: pr.base,
-        sha: createHash('sha1').update(`${ours}:${pr.base}`).digest('hex'),
+        sha: this.shaOf(ours, pr.base),
         user: this.wireUser({ login: this.owner, type: 'User' }, call.api),
         repo: this.repositoryRef(ours, call.api)
       },
@@ -1035,6 +1053,43 @@ export class FakeGitHub {
     return comment
   }
 
+  /** A branch's commit: derived from the repository and branch, so every test sees the same one. */
+  private shaOf(repository: string, branch: string): string {
+    return createHash('sha1').update(`${repository}:${branch}`).digest('hex')
+  }
+
+  private headShaOf(pr: FakePullRequest): string {
+    return pr.headSha?.toLowerCase() ?? this.shaOf(pr.headRepository ?? `${this.owner}/${this.repo}`, pr.head)
+  }
+
+  private pullRequestShas(): Set<string> {
+    const ours = `${this.owner}/${this.repo}`
+    return new Set(
+      [...this.pullRequests.values()].flatMap(pr => [this.headShaOf(pr), this.shaOf(ours, pr.base)])
+    )
+  }
+
+  /** The repository's own pull requests whose head is `sha`, as a check run lists them. */
+  private pullRequestsAt(sha: string, api: string): Array<Record<string, unknown>> {
+    const ours = `${this.owner}/${this.repo}`
+    const ref = (name: string, refSha: string): Record<string, unknown> => ({
+      ref: name,
+      sha: refSha,
+      repo: { id: REPOSITORY_ID, url: `${api}/repos/${ours}`, name: this.repo }
+    })
+    return [...this.pullRequests.values()]
+      .filter(
+        pr => (pr.headRepository ?? ours).toLowerCase() === ours.toLowerCase() && this.headShaOf(pr) === sha
+      )
+      .map(pr => ({
+        id: 1_900_000_000 + pr.number,
+        number: pr.number,
+        url: `${api}/repos/${ours}/pulls/${pr.number}`,
+        head: ref(pr.head, sha),
+        base: ref(pr.base, this.shaOf(ours, pr.base))
+      }))
+  }
+
   /** A known user by login, or a person of that name. */
   private userNamed(login: string): FakeUser {
     return this.users.get(login.toLowerCase())?.user ?? { login, type: 'User' }
@@ -1108,10 +1163,7 @@ export class FakeGitHub {
     const view = this.reviewCommentView(comment)
     const repository = `${api}/repos/${this.owner}/${this.repo}`
     const pr = this.pullRequests.get(comment.pullNumber)
-    const headRepository = pr?.headRepository ?? `${this.owner}/${this.repo}`
-    const sha = createHash('sha1')
-      .update(`${headRepository}:${pr?.head ?? ''}`)
-      .digest('hex')
+    const sha = pr ? this.headShaOf(pr) : this.shaOf(`${this.owner}/${this.repo}`, '')
     return {
       id: view.id,
       node_id: nodeId('PullRequestReviewComment', view.id),

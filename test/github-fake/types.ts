@@ -85,6 +85,35 @@ export interface FakePullRequest {
   user?: FakeUser
   /** The head repository's full name (another one for a fork); default the fake's repository. */
   headRepository?: string
+  /** The head commit (40 hex digits); default one derived from the head repository and branch. */
+  headSha?: string
+}
+
+/** A check run as the fake holds it, with GitHub's field names. */
+export interface FakeCheckRun {
+  id: number
+  name: string
+  head_sha: string
+  status: 'queued' | 'in_progress' | 'completed'
+  conclusion: CheckConclusion | null
+  details_url: string | null
+  external_id: string | null
+  started_at: string | null
+  completed_at: string | null
+  output: { title: string | null; summary: string | null; text: string | null }
+  /** How many times it was written (its creation included). */
+  writes: number
+}
+
+export type CheckConclusion =
+  'action_required' | 'cancelled' | 'failure' | 'neutral' | 'success' | 'skipped' | 'stale' | 'timed_out'
+
+/** A check-run request whose body GitHub's REST description refuses (answered 422). */
+export interface InvalidCheckRunRequest {
+  method: string
+  path: string
+  body: unknown
+  problems: string[]
 }
 
 export interface RecordedGitHubRequest {
@@ -119,6 +148,11 @@ export interface FakeGitHubOptions {
   identityVisible?: boolean
   /** Default ''; '/api/v3' looks like GitHub Enterprise Server. */
   pathPrefix?: string
+  /**
+   * The token's `checks` permission (a workflow's `permissions:`): default 'write'. Without write,
+   * creating or updating a check run is 403; without read, reading one is too.
+   */
+  checks?: 'write' | 'read' | 'none'
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,5 +288,7 @@ export interface GitHubPermissionAnswer {
 export interface GitHubErrorBody {
   message: string
   documentation_url: string
+  /** The status as a string: newer endpoints (the Checks API among them) add it. */
+  status?: string
   errors?: Array<{ resource: string; code: string; field: string; message?: string }>
 }

@@ -100,9 +100,11 @@ describe('the bundled action, end to end', () => {
       .map(line => JSON.parse(line))
     expect(logFile.map(entry => entry.created_at)).toEqual(run.logs.map(entry => entry.created_at))
     expect(result.outputs['log-file']!.startsWith(`${result.runnerTemp}/`)).toBe(true)
-    // The run starts PENDING and works as RUNNING (then EVALUATION, when a look falls in it).
+    // The run starts PENDING and works as RUNNING (then EVALUATION, when a look falls in it); a look
+    // that falls between its start and its first entry sees it ACTIVE first.
     expect(result.stdout).toContain(`Agent run ${run.id} created: ${run.web_url} (status PENDING)`)
-    expect(result.stdout).toMatch(/Status PENDING → RUNNING \(working\)/)
+    expect(result.stdout).toMatch(/Status PENDING → (ACTIVE|RUNNING) \(working\)/)
+    expect(result.stdout).toMatch(/Status (PENDING|ACTIVE) → RUNNING \(working\)/)
     expect(result.stdout).toMatch(/Status (RUNNING|EVALUATION) → COMPLETE \(success\)/)
 
     // Logs are read incrementally; the full run once at the end.

@@ -384,7 +384,12 @@ describe('the README recipe that wires every trigger', () => {
   })
 
   test('asks for the permissions the action uses, and filters events with a job-level if', () => {
-    expect(recipe.permissions).toEqual({ issues: 'write', 'pull-requests': 'write', contents: 'read' })
+    expect(recipe.permissions).toEqual({
+      issues: 'write',
+      'pull-requests': 'write',
+      checks: 'write',
+      contents: 'read'
+    })
     const condition = recipe.jobs.agent.if as string
     const step = recipe.jobs.agent.steps[0].with
     expect(condition).toContain(`github.event.label.name == '${step['label-trigger']}'`)

@@ -1,0 +1,80 @@
+import { readerText } from '../../scripts/render-markdown.js'
+import { checkWrites, checksOn, commentOn, emulator, github, step } from '../support/check-world.js'
+
+/**
+ * A check on the pull request for a run asked for on it, end to end with the bundle (issue #20): its
+ * life from in progress to each ending. More cases: check-run-cases.test.ts.
+ */
+
+test('a /codegen comment on a pull request: in progress on its head before the first look, then success', async () => {
+  const result = await step(commentOn(7, '/codegen review it [emulator:success]'))
+  expect(result.exitCode).toBe(0)
+  const run = emulator.runs()[0]!
+  const [check, ...others] = checksOn(7)
+  expect(others).toEqual([])
+  expect(check).toMatchObject({
+    name: 'Codegen',
+    status: 'completed',
+    conclusion: 'success',
+    external_id: String(run.id),
+    details_url: run.web_url
+  })
+  expect(check!.output.title).toMatch(/^Succeeded: /)
+  expect(readerText(check!.output.summary!)).toContain(`Codegen agent run #${run.id} ✅ succeeded`)
+  expect(result.outputs['check-run-id']).toBe(String(check!.id))
+  // The event has no head commit: it was read from the pull request, and the check created in
+  // progress before the run was first looked at, pointing at the workflow run until the run existed.
+  const [create, ...updates] = checkWrites()
+  expect(create).toMatchObject({
+    method: 'POST',
+    body: {
+      head_sha: github.headSha(7),
+      status: 'in_progress',
+      details_url: expect.stringMatching(/\/actions\/runs\//)
+    }
+  })
+  const firstLook = emulator.requests.find(
+    request => request.method === 'GET' && request.path.includes('/agent/run')
+  )
+  expect(create!.at).toBeLessThanOrEqual(firstLook!.at)
+  expect(updates.map(update => (update.body as { status: string }).status).at(-1)).toBe('completed')
+})
+
+test('each ending concludes the check: failure, paused, timeout (three steps at once)', async () => {
+  const [failure, paused, timeout] = await Promise.all([
+    step(commentOn(7, '/codegen break it [emulator:failure]')),
+    step(commentOn(8, '/codegen ask me [emulator:paused]')),
+    step(commentOn(9, '/codegen go on [emulator:endless]'), { 'timeout-minutes': '0.1' })
+  ])
+  expect([failure, paused, timeout].map(result => result.outputs['outcome'])).toEqual([
+    'failure',
+    'paused',
+    'timeout'
+  ])
+  const concluded = [7, 8, 9].map(number => {
+    const [check] = checksOn(number)
+    return [check!.status, check!.conclusion, check!.output.title]
+  })
+  expect(concluded).toEqual([
+    ['completed', 'failure', expect.stringMatching(/^Failed: /)],
+    ['completed', 'action_required', expect.stringMatching(/^Paused, waiting for an answer: /)],
+    ['completed', 'timed_out', expect.stringMatching(/^Timed out/)]
+  ])
+  expect(readerText(checksOn(8)[0]!.output.summary!)).toContain(
+    'Answer with a comment /codegen <answer> on the pull request'
+  )
+})
+
+test('a job cancelled with SIGINT concludes its check cancelled within the runner’s 7.5 s', async () => {
+  const result = await step(
+    commentOn(7, '/codegen take your time [emulator:endless]'),
+    {},
+    {
+      terminateAfterMs: 4_000,
+      terminateSignal: 'SIGINT'
+    }
+  )
+  expect(result.outputs['outcome']).toBe('cancelled')
+  expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(7_500)
+  expect(checksOn(7)).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled' })])
+})

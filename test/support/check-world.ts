@@ -1,0 +1,79 @@
+import { AgentRunEmulator } from '../../emulator/index.js'
+import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
+import { FakeGitHub, type FakeCheckRun } from '../github-fake/index.js'
+import { issueCommentEvent } from './webhooks.js'
+
+/**
+ * The world of the check runs' end-to-end tests (check-runs and check-run-cases .test.ts, split so
+ * that jest runs them side by side): the bundled action, the emulator (scenarios chosen by
+ * `[emulator:NAME]` in the request, 20 times faster, so that steps can run at once) and a fake
+ * GitHub holding pull requests 7, 8 and 9, fresh for each test. Importing it registers the hooks.
+ */
+
+export let emulator: AgentRunEmulator
+export let github: FakeGitHub
+
+beforeEach(async () => {
+  emulator = new AgentRunEmulator({ speed: 20 })
+  await emulator.start()
+  github = new FakeGitHub({ permissions: { alice: 'write' } })
+  await github.start()
+  for (const number of [7, 8, 9])
+    github.addPullRequest({
+      number,
+      title: `Change ${number}`,
+      body: '',
+      head: `feature/${number}`,
+      base: 'main'
+    })
+})
+
+afterEach(async () => {
+  // Every check-run body the action sent held to GitHub's REST description.
+  expect(github.invalidCheckRunRequests).toEqual([])
+  await Promise.all([emulator.stop(), github.stop()])
+})
+
+/** The bundled action on `event`, as the runner runs it, against this world. */
+export function step(
+  event: { name: string; payload: unknown },
+  inputs: Record<string, string> = {},
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateSignal'> = {}
+): Promise<RunnerResult> {
+  return runBundledAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      'github-token': 'github-token',
+      'poll-interval': '1',
+      'timeout-minutes': '1',
+      ...inputs
+    },
+    env: { GITHUB_API_URL: github.baseUrl },
+    event,
+    killAfterMs: 60_000,
+    ...runner
+  })
+}
+
+/** alice's comment on issue or pull request `number`, as GitHub stores it and sends it. */
+export function commentOn(
+  number: number,
+  body: string,
+  pullRequest = true
+): ReturnType<typeof issueCommentEvent> {
+  const stored = github.addComment(number, body, { login: 'alice', type: 'User' })
+  return issueCommentEvent({ body, pullRequest, issueNumber: number, commentId: stored.id })
+}
+
+/** The check runs on a pull request's head commit. */
+export const checksOn = (number: number): FakeCheckRun[] =>
+  github.checkRuns().filter(check => check.head_sha === github.headSha(number))
+
+/** The check-run requests the action sent. */
+export const checkWrites = () => github.requests.filter(request => request.path.includes('/check-runs'))
+
+/** The warning annotations a step printed. */
+export const warningsOf = (result: RunnerResult): string[] =>
+  result.stdout.split('\n').filter(line => line.startsWith('::warning::'))

@@ -1,0 +1,240 @@
+import type { RunReport } from '../../src/model.js'
+import { checkRunPlace } from '../../src/github/check-run.js'
+import type { Trigger } from '../../src/github/trigger.js'
+import { CHECK_SUMMARY_LIMIT_CHARS, renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
+import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
+import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
+
+/** The check run's title and summary as GitHub shows them: rendered (CommonMark + GFM), then read. */
+
+const scenarios = renderScenarios()
+const WORKFLOW_RUN = 'https://github.com/o/r/actions/runs/1'
+
+function ended(report: RunReport, extra: Partial<CheckRunState> = {}): CheckRunState {
+  return {
+    runId: report.run?.id,
+    entriesSeen: report.entriesSeen,
+    resumed: false,
+    report,
+    workflowRunUrl: WORKFLOW_RUN,
+    ...extra
+  }
+}
+const scenario = (name: string): RunReport => scenarios[name]!.report
+const withRun = (report: RunReport, fields: Partial<NonNullable<RunReport['run']>>): RunReport => ({
+  ...report,
+  run: { ...report.run!, ...fields }
+})
+
+test('each ending concludes the check as the issue says; a working run is in progress', () => {
+  const success = scenario('success')
+  const conclusions = (
+    [
+      'success',
+      'failure',
+      'rejected',
+      'invalid-output',
+      'error',
+      'timeout',
+      'cancelled',
+      'paused',
+      'started'
+    ] as const
+  ).map(outcome => {
+    const text = renderCheckRun(ended({ ...success, outcome: outcome as RunReport['outcome'] }))
+    return [outcome, text.status, text.conclusion]
+  })
+  expect(conclusions).toEqual([
+    ['success', 'completed', 'success'],
+    ['failure', 'completed', 'failure'],
+    ['rejected', 'completed', 'failure'],
+    ['invalid-output', 'completed', 'failure'],
+    ['error', 'completed', 'failure'],
+    ['timeout', 'completed', 'timed_out'],
+    ['cancelled', 'completed', 'cancelled'],
+    ['paused', 'completed', 'action_required'],
+    ['started', 'completed', 'neutral']
+  ])
+
+  const working = renderCheckRun({
+    runId: 41,
+    webUrl: 'https://app.codegen.com/agent/trace/41',
+    status: 'ACTIVE',
+    entriesSeen: 3,
+    resumed: true,
+    workflowRunUrl: WORKFLOW_RUN
+  })
+  expect(working).toMatchObject({
+    status: 'in_progress',
+    title: 'Working on the follow-up: status ACTIVE, 3 log entries so far'
+  })
+  expect(working.conclusion).toBeUndefined()
+  const html = renderMarkdown(working.summary)
+  expect(visibleText(html)).toBe(
+    '🤖 Codegen agent run #41 is working on the follow-up\n\nstatus ACTIVE · 3 log entries so far\n\nFollowed by the workflow run'
+  )
+  expect(html).toContain('<a href="https://app.codegen.com/agent/trace/41">#41</a>')
+  expect(html).toContain(`<a href="${WORKFLOW_RUN}">workflow run</a>`)
+})
+
+test("the title: the outcome and the verdict's reason, else the result's first line, on one capped line", () => {
+  const failure = scenario('failure')
+  expect(renderCheckRun(ended(failure)).title).toBe('Failed: Tests still fail: `expect(a < b)`')
+  const verdict = { verdict: 'fail', reason: 'It removes `parse()` from the public API.' }
+  const rejected = renderCheckRun(
+    ended({ ...scenario('success'), outcome: 'rejected' as RunReport['outcome'] }, { verdict })
+  )
+  expect(rejected.title).toBe('Rejected: It removes `parse()` from the public API.')
+  const error = renderCheckRun(
+    ended({ ...failure, run: undefined, outcome: 'error', error: 'The service answered 503\ntwice' })
+  )
+  expect(error.title).toBe('Could not be followed: The service answered 503')
+  expect(renderCheckRun(ended({ ...failure, outcome: 'cancelled' })).title).toBe(
+    'Cancelled: Tests still fail: `expect(a < b)`'
+  )
+
+  const long = renderCheckRun(ended(withRun(failure, { result: `\n\n  ${'word '.repeat(500)}\nnext` })))
+  expect(long.title.length).toBeLessThanOrEqual(200)
+  expect(long.title).toMatch(/^Failed: word word .*word…$/)
+  const hostile = renderCheckRun(
+    ended(withRun(failure, { result: 'Ping @octocat\u0007 now\u202e ##[error]x' }))
+  )
+  expect(hostile.title).toBe('Failed: Ping @\u2060octocat now ##[error]x')
+})
+
+test('the summary: facts, verdict, result, summary and pull requests, as the job summary writes them', () => {
+  const report = withRun(scenario('success'), {
+    github_pull_requests: [
+      { id: 7, title: 'Fix `Map<K, V>` & eviction @octocat', url: 'https://github.com/o/r/pull/7' },
+      { id: 8, title: null, url: 'javascript:alert(1)' }
+    ]
+  })
+  const verdict = { verdict: 'pass', reason: 'No public API changes; `Map<K, V>` is internal.' }
+  const html = renderMarkdown(renderCheckRun(ended(report, { verdict })).summary)
+  const text = visibleText(html)
+  const table = text.replace(/ {2,}/g, ' ')
+  expect(text).toContain('Codegen agent run #1000 ✅ succeeded')
+  expect(table).toContain('Agent run | #1000 |')
+  expect(table).toContain('Status | COMPLETE |')
+  expect(table).toContain('Outcome | success |')
+  expect(table).toContain('Log entries | 3 |')
+  expect(table).toContain('Pull requests | Fix Map<K, V> & eviction @\u2060octocat\n#8 |')
+  expect(table).toContain('Verdict | pass: No public API changes; Map<K, V> is internal. |')
+  expect(html).toContain('<a href="https://github.com/o/r/pull/7">')
+  expect(html).not.toContain('javascript:')
+  // The result's code as written, the summary's Markdown rendered.
+  expect(text).toContain('if (size < limit && ok) {\n  cache.set(key, new Entry<T>("a & b"))\n}')
+  expect(text).toContain('fence with ``` inside </details>')
+  expect(html).toContain('<h2>What changed</h2>')
+  expect(html).toContain('<strong>bold</strong>')
+  expect(text).not.toMatch(/&(lt|gt|amp|quot);/)
+})
+
+test('a paused run: its question, and how to answer it on the pull request or from a step', () => {
+  const paused = scenario('paused')
+  const onThread = renderCheckRun(ended(paused, { triggerPhrase: '/codegen' }))
+  expect(onThread.title).toBe('Paused, waiting for an answer: Should I use `Map<K, V>` or a plain object?')
+  const text = readerText(onThread.summary)
+  expect(text).toContain(
+    'Answer with a comment /codegen <answer> on the pull request, or resume it in a step with agent-run-id: 1000 and the answer as prompt.'
+  )
+  expect(text).toContain('Question\n\nShould I use Map<K, V> or a plain object?')
+  const fromInputs = readerText(renderCheckRun(ended(paused)).summary)
+  expect(fromInputs).toContain(
+    'Answer by resuming it in a step with agent-run-id: 1000 and the answer as prompt.'
+  )
+  expect(fromInputs).not.toContain('/codegen')
+})
+
+test('hostile text: no element of the service, no live mention, its text readable', () => {
+  const hostile = scenario('hostile')
+  const markdown = renderCheckRun(
+    ended(hostile, { verdict: { verdict: '<b>fail', reason: '@octocat </td></table><script>x</script>' } })
+  ).summary
+  const html = renderMarkdown(markdown)
+  expect(html).not.toMatch(/<script|<img|<!--|<b>/)
+  expect(html.match(/<\/?table>/g)).toEqual(['<table>', '</table>'])
+  const text = visibleText(html).replace(/ {2,}/g, ' ')
+  expect(text).toContain('</details></summary></td></table><script>alert(1)</script>')
+  expect(text).toContain('##[error]pr </details> @\u2060octocat `x')
+  expect(text).toContain('Verdict | <b>fail: @\u2060octocat </td></table><script>x</script> |')
+  const prose = visibleText(html.replace(/<pre>[\s\S]*?<\/pre>|<code>[\s\S]*?<\/code>/g, ''))
+  expect(prose.match(/(^|[^\w\u2060])@[a-z]/gi) ?? []).toEqual([])
+  expect(HOSTILE_TEXT).toContain('@octocat')
+})
+
+test("within GitHub's 65,535 characters whatever the texts hold, cut before rendering", () => {
+  const huge = `${CODE_RESULT}\n\n${'`a < b` & <more>. '.repeat(200_000)}`
+  const report = withRun(scenario('success'), {
+    result: huge,
+    summary: '<'.repeat(3_000_000),
+    github_pull_requests: Array.from({ length: 500 }, (_, i) => ({
+      id: i,
+      title: `<b>${'t'.repeat(300)}`,
+      url: `https://github.com/o/r/pull/${i}`
+    }))
+  })
+  const started = performance.now()
+  const check = renderCheckRun(ended({ ...report, error: '&'.repeat(1_000_000) }))
+  expect(performance.now() - started).toBeLessThan(2_000)
+  expect(check.summary.length).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_CHARS)
+  const text = readerText(check.summary)
+  expect(text).toContain('if (size < limit && ok) {')
+  expect(text).toContain('a < b & <more>.')
+  expect(text).toMatch(/and \d+ more/)
+  expect(text).toContain('more characters)')
+  expect(text).not.toMatch(/&(lt|gt|amp);/)
+  // A smaller limit still holds, and the texts share it.
+  const small = renderCheckRun(ended(report), 8_000).summary
+  expect(small.length).toBeLessThanOrEqual(8_000)
+  expect(readerText(small)).toContain('Summary')
+})
+
+describe('where the check run goes', () => {
+  const thread = (isPullRequest: boolean, headSha?: string): Trigger => ({
+    kind: 'thread',
+    trigger: 'comment',
+    event: 'issue_comment',
+    thread: { number: 7, isPullRequest, title: 'T', body: '', url: '' },
+    instruction: '',
+    fresh: false,
+    author: { login: 'alice', type: 'User' },
+    commentUrl: '',
+    ...(headSha ? { pullRequest: { head: 'h', base: 'main', headRepository: 'o/r', headSha } } : {})
+  })
+  const push = { name: 'push', sha: 'c'.repeat(40) }
+  const pullRequest = {
+    name: 'pull_request',
+    sha: 'm'.repeat(40),
+    payload: () => ({ pull_request: { head: { sha: 'd'.repeat(40) } } })
+  }
+
+  test('auto: a run asked for on a pull request, on its head (read when the event lacks it)', () => {
+    expect(checkRunPlace('auto', thread(true, 'a'.repeat(40)), push)).toEqual({ sha: 'a'.repeat(40) })
+    expect(checkRunPlace('auto', thread(true), push)).toEqual({ pullNumber: 7 })
+    expect(checkRunPlace('auto', thread(false), push)).toBeUndefined()
+    expect(checkRunPlace('auto', { kind: 'inputs' }, pullRequest)).toBeUndefined()
+    expect(checkRunPlace('auto', { kind: 'skip', reason: 'no' }, push)).toBeUndefined()
+  })
+
+  test('true: runs from the inputs too, on the pull request head or GITHUB_SHA; false: none', () => {
+    expect(checkRunPlace('true', { kind: 'inputs' }, pullRequest)).toEqual({ sha: 'd'.repeat(40) })
+    expect(
+      checkRunPlace('true', { kind: 'inputs' }, { ...pullRequest, name: 'pull_request_target' })
+    ).toEqual({ sha: 'd'.repeat(40) })
+    expect(checkRunPlace('true', { kind: 'inputs' }, push)).toEqual({ sha: 'c'.repeat(40) })
+    expect(checkRunPlace('true', { kind: 'inputs' }, { name: 'workflow_dispatch', sha: '' })).toBeUndefined()
+    // A payload that cannot be read: GITHUB_SHA.
+    const unreadable = {
+      ...pullRequest,
+      payload: () => {
+        throw new Error('ENOENT')
+      }
+    }
+    expect(checkRunPlace('true', { kind: 'inputs' }, unreadable)).toEqual({ sha: 'm'.repeat(40) })
+    expect(checkRunPlace('true', thread(false), push)).toBeUndefined()
+    expect(checkRunPlace('true', { kind: 'skip', reason: 'no' }, push)).toBeUndefined()
+    expect(checkRunPlace('false', thread(true, 'a'.repeat(40)), push)).toBeUndefined()
+    expect(checkRunPlace('false', { kind: 'inputs' }, push)).toBeUndefined()
+  })
+})
