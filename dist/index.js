@@ -59892,6 +59892,7 @@ const read_settings_AGENT_TYPES = ['codegen', 'claude_code'];
 function readSettings(readInput, env, context, isTriggerEvent) {
     const problems = [];
     const input = (name) => readInput(name).trim() || INPUT_DEFAULTS[name];
+    const reading = { input, raw: readInput, problems };
     const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || '';
     if (!apiToken)
         problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN');
@@ -59902,9 +59903,27 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     // Empty: the token's only organization is used (looked up before anything is created).
     const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || '';
     const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined;
-    const prompt = readInput('prompt').trim();
     const labelTrigger = input('label-trigger');
     const triggerEvent = isTriggerEvent(context.eventName, labelTrigger);
+    const settings = {
+        task,
+        apiToken,
+        orgId,
+        ...readWork(reading, task, triggerEvent, context),
+        ...readFollowing(reading),
+        labelTrigger,
+        ...readThreads(reading),
+        ...readReporting(reading),
+        context
+    };
+    problems.push(...tokenProblems(settings, triggerEvent));
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return settings;
+}
+/** What to run: the prompt or the run to resume, or many runs; where; with what; what answer to ask. */
+function readWork({ input, raw, problems }, task, triggerEvent, context) {
+    const prompt = raw('prompt').trim();
     const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems);
     const repoId = optionalInteger('repo-id', input('repo-id'), problems);
     const repositoryInput = input('repository');
@@ -59914,7 +59933,7 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     if (task === 'setup-commands' && agentRunId !== undefined) {
         problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it');
     }
-    const runsInput = readInput('runs').trim();
+    const runsInput = raw('runs').trim();
     const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace);
     problems.push(...runsProblems, ...runsConflicts(runsInput, { task, prompt, agentRunId, triggerEvent, context }));
     if (task === 'run' && !prompt && !triggerEvent && !runsInput) {
@@ -59926,57 +59945,73 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     if (agentType && !read_settings_AGENT_TYPES.includes(agentType)) {
         problems.push(`agent-type: expected one of ${read_settings_AGENT_TYPES.join(', ')}, got "${agentType}"`);
     }
-    const { images, problems: imageProblems } = readImages(readInput('images'), context.workspace);
+    const { images, problems: imageProblems } = readImages(raw('images'), context.workspace);
     problems.push(...imageProblems);
     const answer = readAnswerInputs({
         verdict: read_settings_boolean('verdict', input('verdict'), problems),
-        outputSchema: readInput('output-schema').trim(),
+        outputSchema: raw('output-schema').trim(),
         outputRetries: input('output-retries')
     }, task, context.workspace, problems);
-    const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems);
-    const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems);
-    const settings = {
-        task,
-        apiToken,
-        orgId,
+    return {
+        prompt,
+        agentRunId,
+        repoId,
         repository: repositoryInput || context.repository,
         repositoryNamed: !!repositoryInput,
-        baseUrl: baseUrl(input('base-url'), problems),
-        prompt,
-        repoId,
-        agentRunId,
+        ...(runs ? { runs } : {}),
         images,
-        model: input('model') || undefined,
         agentType,
-        metadata: metadataObject(input('metadata'), problems),
-        wait: read_settings_boolean('wait', input('wait'), problems),
-        timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
-        pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000,
+        answer
+    };
+}
+/** How the run is followed and when the step fails; the service's address and the run's extras. */
+function readFollowing({ input, problems }) {
+    const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems);
+    const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems);
+    return {
         failOn,
         mirrorToConsole: mirror.has('console'),
         mirrorToSummary: mirror.has('summary'),
+        baseUrl: baseUrl(input('base-url'), problems),
+        model: input('model') || undefined,
+        metadata: metadataObject(input('metadata'), problems),
+        wait: read_settings_boolean('wait', input('wait'), problems),
+        timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
+        pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000
+    };
+}
+/** Who and what may start a run on a thread. */
+function readThreads({ input, problems }) {
+    return {
         triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
-        labelTrigger,
         assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
         allowedBots: allowedBots(input('allowed-bots'), problems),
-        githubToken: input('github-token'),
+        githubToken: input('github-token')
+    };
+}
+/** Where the run is shown besides the job: the tracking comment, the check run; how many at once. */
+function readReporting({ input, problems }) {
+    return {
         comment: read_settings_boolean('comment', input('comment'), problems),
-        answer,
-        ...(runs ? { runs } : {}),
         maxParallel: readMaxParallel(input('max-parallel'), problems),
         checkRun: checkRunMode(input('check-run'), problems),
-        checkName: checkName(input('check-name'), problems),
-        context
+        checkName: checkName(input('check-name'), problems)
     };
-    if (!settings.githubToken && task === 'run' && triggerEvent) {
-        problems.push(`github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`);
-    }
-    if (!settings.githubToken && task !== 'check' && settings.checkRun === 'true' && !triggerEvent) {
-        problems.push("github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto");
-    }
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return settings;
+}
+/** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
+function tokenProblems(settings, triggerEvent) {
+    const { githubToken, task, context } = settings;
+    if (githubToken)
+        return [];
+    if (task === 'run' && triggerEvent)
+        return [
+            `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
+        ];
+    if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
+        return [
+            "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
+        ];
+    return [];
 }
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
 function runsConflicts(runsInput, given) {

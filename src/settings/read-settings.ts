@@ -27,6 +27,14 @@ const AGENT_TYPES = ['codegen', 'claude_code']
  */
 export type IsTriggerEvent = (eventName: string, labelTrigger: string) => boolean
 
+/** The problems found so far, and the input reader with the defaults of action.yml. */
+interface Reading {
+  input: (name: InputName) => string
+  /** An input as given, '' when unset (no default). */
+  raw: InputReader
+  problems: string[]
+}
+
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
  * problem is collected, so one failed run tells the author everything to fix; nothing is sent first.
@@ -39,21 +47,43 @@ export function readSettings(
 ): Settings {
   const problems: string[] = []
   const input = (name: InputName): string => readInput(name).trim() || INPUT_DEFAULTS[name]
+  const reading: Reading = { input, raw: readInput, problems }
 
   const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
   if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
-
   const taskText = input('task').toLowerCase()
   const task = taskText as Task
   if (!TASKS.includes(task)) problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`)
-
   // Empty: the token's only organization is used (looked up before anything is created).
   const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
   const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
-
-  const prompt = readInput('prompt').trim()
   const labelTrigger = input('label-trigger')
   const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
+
+  const settings: Settings = {
+    task,
+    apiToken,
+    orgId,
+    ...readWork(reading, task, triggerEvent, context),
+    ...readFollowing(reading),
+    labelTrigger,
+    ...readThreads(reading),
+    ...readReporting(reading),
+    context
+  }
+  problems.push(...tokenProblems(settings, triggerEvent))
+  if (problems.length > 0) throw new InputError(problems)
+  return settings
+}
+
+/** What to run: the prompt or the run to resume, or many runs; where; with what; what answer to ask. */
+function readWork(
+  { input, raw, problems }: Reading,
+  task: Task,
+  triggerEvent: boolean,
+  context: WorkflowContext
+) {
+  const prompt = raw('prompt').trim()
   const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
   const repoId = optionalInteger('repo-id', input('repo-id'), problems)
   const repositoryInput = input('repository')
@@ -63,7 +93,7 @@ export function readSettings(
   if (task === 'setup-commands' && agentRunId !== undefined) {
     problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
   }
-  const runsInput = readInput('runs').trim()
+  const runsInput = raw('runs').trim()
   const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace)
   problems.push(
     ...runsProblems,
@@ -76,76 +106,87 @@ export function readSettings(
         : 'prompt: required; the follow-up instruction that resumes the agent run'
     )
   }
-
   const agentType = input('agent-type') || undefined
   if (agentType && !AGENT_TYPES.includes(agentType)) {
     problems.push(`agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType}"`)
   }
-
-  const { images, problems: imageProblems } = readImages(readInput('images'), context.workspace)
+  const { images, problems: imageProblems } = readImages(raw('images'), context.workspace)
   problems.push(...imageProblems)
-
   const answer = readAnswerInputs(
     {
       verdict: boolean('verdict', input('verdict'), problems),
-      outputSchema: readInput('output-schema').trim(),
+      outputSchema: raw('output-schema').trim(),
       outputRetries: input('output-retries')
     },
     task,
     context.workspace,
     problems
   )
-
-  const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
-  const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
-
-  const settings: Settings = {
-    task,
-    apiToken,
-    orgId,
+  return {
+    prompt,
+    agentRunId,
+    repoId,
     repository: repositoryInput || context.repository,
     repositoryNamed: !!repositoryInput,
-    baseUrl: baseUrl(input('base-url'), problems),
-    prompt,
-    repoId,
-    agentRunId,
+    ...(runs ? { runs } : {}),
     images,
-    model: input('model') || undefined,
     agentType,
+    answer
+  }
+}
+
+/** How the run is followed and when the step fails; the service's address and the run's extras. */
+function readFollowing({ input, problems }: Reading) {
+  const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
+  const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
+  return {
+    failOn,
+    mirrorToConsole: mirror.has('console'),
+    mirrorToSummary: mirror.has('summary'),
+    baseUrl: baseUrl(input('base-url'), problems),
+    model: input('model') || undefined,
     metadata: metadataObject(input('metadata'), problems),
     wait: boolean('wait', input('wait'), problems),
     timeoutMs:
       positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
     pollIntervalMs:
-      positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000,
-    failOn,
-    mirrorToConsole: mirror.has('console'),
-    mirrorToSummary: mirror.has('summary'),
+      positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000
+  }
+}
+
+/** Who and what may start a run on a thread. */
+function readThreads({ input, problems }: Reading) {
+  return {
     triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
-    labelTrigger,
     assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
     allowedBots: allowedBots(input('allowed-bots'), problems),
-    githubToken: input('github-token'),
+    githubToken: input('github-token')
+  }
+}
+
+/** Where the run is shown besides the job: the tracking comment, the check run; how many at once. */
+function readReporting({ input, problems }: Reading) {
+  return {
     comment: boolean('comment', input('comment'), problems),
-    answer,
-    ...(runs ? { runs } : {}),
     maxParallel: readMaxParallel(input('max-parallel'), problems),
     checkRun: checkRunMode(input('check-run'), problems),
-    checkName: checkName(input('check-name'), problems),
-    context
+    checkName: checkName(input('check-name'), problems)
   }
-  if (!settings.githubToken && task === 'run' && triggerEvent) {
-    problems.push(
+}
+
+/** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
+function tokenProblems(settings: Settings, triggerEvent: boolean): string[] {
+  const { githubToken, task, context } = settings
+  if (githubToken) return []
+  if (task === 'run' && triggerEvent)
+    return [
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
-    )
-  }
-  if (!settings.githubToken && task !== 'check' && settings.checkRun === 'true' && !triggerEvent) {
-    problems.push(
+    ]
+  if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
+    return [
       "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
-    )
-  }
-  if (problems.length > 0) throw new InputError(problems)
-  return settings
+    ]
+  return []
 }
 
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
