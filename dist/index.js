@@ -52299,6 +52299,7 @@ function initialState(plan, now) {
         endSeen: 'no',
         lastRead: { kind: 'run' },
         lookAt: now,
+        looksDone: 0,
         lastProgressAt: now,
         lastHeartbeatAt: now,
         unknownStatuses: new Set(),
@@ -52703,6 +52704,13 @@ const FAST_POLL_SHARE = 1 / 5;
 /** How long the fast looks last after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
 const FINAL_WINDOW_MS = 30_000;
 const FINAL_WINDOW_BASES = 6;
+/** The first look's wait at most, and at most this many bases (a test's or a fast job's short base starts as gently, in proportion). */
+const START_GAP_MS = 4_000;
+const START_GAP_BASES = 4;
+/** The gentle start's wait before a look, after `looksDone` looks: halved by each, from the first's. */
+function startGapMs(baseMs, looksDone) {
+    return Math.min(START_GAP_MS, START_GAP_BASES * baseMs) / 2 ** Math.min(looksDone, 30);
+}
 function fastPollMs(baseMs) {
     return Math.min(FAST_POLL_MS, baseMs * FAST_POLL_SHARE);
 }
@@ -52713,9 +52721,14 @@ function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
         return fastPollMs(baseMs);
     return baseMs;
 }
-/** How long to wait from now before the next look: the policy's interval, never sooner than the budget's pace. */
+/**
+ * How long to wait from now before the next look: the policy's interval, or the gentle start's when
+ * longer, and never sooner than the budget's pace. Only the budget's pace is news (`lateBy`): the
+ * gentle start is a few seconds at most, and README says so.
+ */
 function nextLook(timing, pace) {
-    const wanted = Math.max(0, lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs) - timing.sinceLookMs);
+    const interval = Math.max(lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs), startGapMs(timing.baseMs, timing.looksDone));
+    const wanted = Math.max(0, interval - timing.sinceLookMs);
     const waitMs = Math.max(wanted, pace?.gapMs ?? 0);
     const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.baseMs;
     return late ? { waitMs, lateBy: pace } : { waitMs };
@@ -52760,8 +52773,13 @@ class RunWatcher {
         let state = initialState(plan, started);
         let ending = 'ended';
         try {
-            let step = { kind: this.logs.available ? 'read-page' : 'read-run' };
+            // The first look waits too: the gentle start (pacing.ts).
+            let step = { kind: 'wait' };
             for (;;) {
+                if (step.kind === 'wait') {
+                    state = await this.wait(state, plan, started);
+                    step = { kind: this.logs.available ? 'read-page' : 'read-run' };
+                }
                 // Reads once the end is known see the end: they may use the budget's reserve.
                 const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted };
                 const read = await this.read(step, state, plan.runId, options);
@@ -52775,10 +52793,6 @@ class RunWatcher {
                 step = next.step;
                 if (step.kind === 'stop')
                     break;
-                if (step.kind === 'wait') {
-                    state = await this.wait(state, plan, started);
-                    step = { kind: this.logs.available ? 'read-page' : 'read-run' };
-                }
             }
         }
         catch (error) {
@@ -52815,7 +52829,12 @@ class RunWatcher {
         }
         const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run');
         const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt;
-        const look = nextLook({ baseMs: plan.pollIntervalMs, sinceLookMs: now - state.lookAt, sinceFinalAnswerMs }, pace);
+        const look = nextLook({
+            baseMs: plan.pollIntervalMs,
+            sinceLookMs: now - state.lookAt,
+            sinceFinalAnswerMs,
+            looksDone: state.looksDone
+        }, pace);
         if (look.lateBy && !state.paceNoticed) {
             next.paceNoticed = true;
             this.events.warning(paceNotice(plan.pollIntervalMs, look.lateBy));
@@ -52824,7 +52843,8 @@ class RunWatcher {
         if (left <= 0)
             throw new DeadlineError();
         await this.clock.sleep(Math.min(look.waitMs, left), this.signal);
-        return { ...next, lookAt: this.clock.now() };
+        // Every wait is followed by one look.
+        return { ...next, lookAt: this.clock.now(), looksDone: state.looksDone + 1 };
     }
     async finalRead(plan, ending, lastRun) {
         if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null))

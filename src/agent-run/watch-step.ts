@@ -105,8 +105,10 @@ export interface WatchState {
   lastRead: LastRead
   /** The run as the last read returned it, when the last read was of the run: it may stand for the final one. */
   lastRun?: AgentRun
-  /** When the last look started. */
+  /** When the last look started (the watch's start before the first). */
   lookAt: number
+  /** Looks done: the gentle start's pace (pacing.ts) follows them. */
+  looksDone: number
   /** When the latest FINAL_ANSWER entry was read: the end is seconds away. */
   finalAnswerAt?: number
   lastProgressAt: number
@@ -124,6 +126,7 @@ export function initialState(plan: WatchPlan, now: number): WatchState {
     endSeen: 'no',
     lastRead: { kind: 'run' },
     lookAt: now,
+    looksDone: 0,
     lastProgressAt: now,
     lastHeartbeatAt: now,
     unknownStatuses: new Set(),

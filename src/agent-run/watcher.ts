@@ -45,8 +45,13 @@ export class RunWatcher {
     let state = initialState(plan, started)
     let ending: WatchEnding = 'ended'
     try {
-      let step: Step = { kind: this.logs.available ? 'read-page' : 'read-run' }
+      // The first look waits too: the gentle start (pacing.ts).
+      let step: Step = { kind: 'wait' }
       for (;;) {
+        if (step.kind === 'wait') {
+          state = await this.wait(state, plan, started)
+          step = { kind: this.logs.available ? 'read-page' : 'read-run' }
+        }
         // Reads once the end is known see the end: they may use the budget's reserve.
         const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted }
         const read = await this.read(step, state, plan.runId, options)
@@ -59,10 +64,6 @@ export class RunWatcher {
         state = next.state
         step = next.step
         if (step.kind === 'stop') break
-        if (step.kind === 'wait') {
-          state = await this.wait(state, plan, started)
-          step = { kind: this.logs.available ? 'read-page' : 'read-run' }
-        }
       }
     } catch (error) {
       if (error instanceof DeadlineError) ending = 'timeout'
@@ -96,7 +97,12 @@ export class RunWatcher {
     const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run')
     const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
     const look = nextLook(
-      { baseMs: plan.pollIntervalMs, sinceLookMs: now - state.lookAt, sinceFinalAnswerMs },
+      {
+        baseMs: plan.pollIntervalMs,
+        sinceLookMs: now - state.lookAt,
+        sinceFinalAnswerMs,
+        looksDone: state.looksDone
+      },
       pace
     )
     if (look.lateBy && !state.paceNoticed) {
@@ -106,7 +112,8 @@ export class RunWatcher {
     const left = plan.deadline - now
     if (left <= 0) throw new DeadlineError()
     await this.clock.sleep(Math.min(look.waitMs, left), this.signal)
-    return { ...next, lookAt: this.clock.now() }
+    // Every wait is followed by one look.
+    return { ...next, lookAt: this.clock.now(), looksDone: state.looksDone + 1 }
   }
 
   private async finalRead(

@@ -1,5 +1,5 @@
 import { DOCUMENTED_BUDGETS, RateBudget } from '../../src/api/rate-budget.js'
-import { fastPollMs, lookIntervalMs, nextLook, paceNotice } from '../../src/agent-run/pacing.js'
+import { fastPollMs, lookIntervalMs, nextLook, paceNotice, startGapMs } from '../../src/agent-run/pacing.js'
 
 // The pacing policy as pure functions of (time, budget state, what the last look saw). Bounds are
 // written out here, not taken from the module's constants: a change of policy must change the test.
@@ -47,28 +47,62 @@ describe('lookIntervalMs: poll-interval is the longest wait', () => {
   })
 })
 
+describe('the gentle start: jobs that start together do not fill a window together', () => {
+  test('the first look waits 4 s at most, or four bases when shorter; each look halves it', () => {
+    expect([0, 1, 2, 3].map(done => startGapMs(1_000, done))).toEqual([4_000, 2_000, 1_000, 500])
+    expect([0, 1, 2].map(done => startGapMs(100, done))).toEqual([400, 200, 100])
+    expect(startGapMs(60_000, 0)).toBe(4_000)
+  })
+
+  test('below a base of 4 s the first three looks come later than the base, silently', () => {
+    const waits = [0, 1, 2, 3].map(looksDone => nextLook({ baseMs: 1_000, sinceLookMs: 0, looksDone }))
+    expect(waits).toEqual([{ waitMs: 4_000 }, { waitMs: 2_000 }, { waitMs: 1_000 }, { waitMs: 1_000 }])
+  })
+
+  test('at a base of 4 s and above it changes nothing: the base is the longer', () => {
+    for (const baseMs of [4_000, 5_000, 60_000])
+      expect(nextLook({ baseMs, sinceLookMs: 0, looksDone: 0 })).toEqual({ waitMs: baseMs })
+  })
+
+  test('it holds the fast looks after a FINAL_ANSWER too, and the budget still comes on top', () => {
+    expect(nextLook({ baseMs: 1_000, sinceLookMs: 0, sinceFinalAnswerMs: 0, looksDone: 1 })).toEqual({
+      waitMs: 2_000
+    })
+    const pace = { gapMs: 3_000, congested: true }
+    expect(nextLook({ baseMs: 1_000, sinceLookMs: 0, looksDone: 2 }, pace)).toEqual({
+      waitMs: 3_000,
+      lateBy: pace
+    })
+  })
+})
+
 describe('nextLook: the policy under the budget', () => {
   test('the wait counts from the start of the last look', () => {
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 120 })).toEqual({ waitMs: 4_880 })
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 7_000 })).toEqual({ waitMs: 0 })
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 120, looksDone: 9 })).toEqual({ waitMs: 4_880 })
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 7_000, looksDone: 9 })).toEqual({ waitMs: 0 })
   })
 
   test('a budget pace shorter than the base changes nothing', () => {
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 0 }, { gapMs: 1_026, congested: false })).toEqual({
+    expect(
+      nextLook({ baseMs: 5_000, sinceLookMs: 0, looksDone: 9 }, { gapMs: 1_026, congested: false })
+    ).toEqual({
       waitMs: 5_000
     })
   })
 
   test('the fast looks after a FINAL_ANSWER wait for the budget, silently while within the base', () => {
     const pace = { gapMs: 1_026, congested: false }
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 10, sinceFinalAnswerMs: 10 }, pace)).toEqual({
+    expect(nextLook({ baseMs: 5_000, sinceLookMs: 10, sinceFinalAnswerMs: 10, looksDone: 9 }, pace)).toEqual({
       waitMs: 1_026
     })
   })
 
   test('a budget pace beyond the base delays the look and is reported', () => {
     const pace = { gapMs: 1_026, congested: false }
-    expect(nextLook({ baseMs: 50, sinceLookMs: 5 }, pace)).toEqual({ waitMs: 1_026, lateBy: pace })
+    expect(nextLook({ baseMs: 50, sinceLookMs: 5, looksDone: 9 }, pace)).toEqual({
+      waitMs: 1_026,
+      lateBy: pace
+    })
   })
 
   test('the notice says the pace it keeps and why', () => {

@@ -209,6 +209,7 @@ function followEachRun(ends: number[], names: BudgetName[]): Measure {
   const { send, budget, counts } = sender()
   const next = ends.map(() => 0)
   const lastLook = ends.map(() => 0)
+  const looks = ends.map(() => 0)
   const lags: number[] = []
   const open = new Set(ends.map((_, id) => id))
   while (open.size > 0) {
@@ -222,7 +223,9 @@ function followEachRun(ends: number[], names: BudgetName[]): Measure {
       continue
     }
     const pace = budget.paceAt(names, answered)
-    next[id] = answered + nextLook({ baseMs: POLL_MS, sinceLookMs: answered - start }, pace).waitMs
+    next[id] =
+      answered +
+      nextLook({ baseMs: POLL_MS, sinceLookMs: answered - start, looksDone: ++looks[id]! }, pace).waitMs
   }
   return summarise(lags, counts, ends)
 }

@@ -111,6 +111,20 @@ describe('RunWatcher', () => {
     expect(clock.sleeps).toEqual([5_000, 5_000, 1_000, 1_000, 1_000, 1_000, 1_000, 1_000])
   })
 
+  test('starts gently below a base of 4 s: the first look 4 s in, then 2 s, then every base', async () => {
+    const { api, clock, watch } = setUp(
+      [
+        { at: 0, status: 'ACTIVE', entries: 1 },
+        { at: 9_500, status: 'COMPLETE' }
+      ],
+      { pollIntervalMs: 1_000 }
+    )
+    await watch()
+    expect(clock.sleeps).toEqual([4_000, 2_000, 1_000, 1_000, 1_000, 1_000])
+    // Looks at 4, 6, 7, 8, 9 and 10 s, and the final read: the end, 9.5 s in, is seen within a base.
+    expect(api.calls).toHaveLength(7)
+  })
+
   test('looks every poll-interval while the run is quiet: a quiet end is seen within one base', async () => {
     const { api, clock, watch } = setUp([
       { at: 0, status: 'ACTIVE', entries: 1 },
@@ -121,8 +135,8 @@ describe('RunWatcher', () => {
     await watch()
     expect(clock.sleeps).toEqual(Array(13).fill(5_000))
     expect(clock.now() - start - 61_000).toBeLessThanOrEqual(5_000)
-    // One request per look (14 looks), and the final read.
-    expect(api.calls).toHaveLength(15)
+    // One request per look (13 looks, at 5 s to 65 s: the first waits a base too), and the final read.
+    expect(api.calls).toHaveLength(14)
   })
 
   test('the budget holds the looks back past poll-interval only with one notice saying so', async () => {
@@ -151,7 +165,8 @@ describe('RunWatcher', () => {
       'logs:interface:100',
       'logs:interface:200'
     ])
-    expect(clock.sleeps).toEqual([])
+    // The first look waits a base (the gentle start); the backlog is then read without a sleep.
+    expect(clock.sleeps).toEqual([5_000])
   })
 
   test('a total_logs running ahead of the entries does not make it spin', async () => {
@@ -211,9 +226,10 @@ describe('RunWatcher', () => {
     await watch()
     expect(events.lines.filter(line => line.includes('Unknown run status "WARMING_UP"'))).toHaveLength(1)
     expect(events.lines.filter(line => line.startsWith('heartbeat'))).toEqual([
-      // A look every 5 s: the heartbeat comes with the look a minute after the last progress.
-      'heartbeat 60000 WARMING_UP 0',
-      'heartbeat 120000 WARMING_UP 0'
+      // A look every 5 s: the heartbeat comes with the look a minute after the last progress (the
+      // first look, 5 s in, saw the status).
+      'heartbeat 65000 WARMING_UP 0',
+      'heartbeat 125000 WARMING_UP 0'
     ])
   })
 
@@ -433,6 +449,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
     endSeen: 'no',
     lastRead: { kind: 'page', more: false, hadStatus: true },
     lookAt: 0,
+    looksDone: 9,
     lastProgressAt: 0,
     lastHeartbeatAt: 0,
     unknownStatuses: new Set(),
