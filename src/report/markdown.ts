@@ -9,7 +9,9 @@
  *   escaped, never with escaped text inside Markdown code.
  * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
  * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
- * other threads; they still read the same. Every function here runs in time linear in its input.
+ * other threads; they still read the same. Links to issues, pull requests and discussions on
+ * github.com go through redirect.github.com (as Dependabot's do): they still lead there, and GitHub
+ * writes no "mentioned this" for them. Every function here runs in time linear in its input.
  */
 
 /** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
@@ -20,15 +22,25 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * `@name` as text that no longer notifies `name` (an email address is left as it is), and
+ * `@name` as text that no longer notifies `name` (an email address is left as it is),
  * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
- * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference.
+ * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
+ * issue's or pull request's address on github.com goes through redirect.github.com.
  */
 export function unmention(text: string): string {
   return text
     .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
     .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
+    .replace(THREAD_URL, 'https://redirect.github.com/')
 }
+
+/**
+ * The start of a github.com address of an issue, pull request or discussion, any case, with or
+ * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
+ * The lookahead reads one owner and one name (no `/` in either): each match reads its own address.
+ */
+const THREAD_URL =
+  /\b(?:https?:\/\/(?:www\.)?|www\.)github\.com\/(?=[\w.\\-]+\/[\w.\\-]+\/(?:issues|pull|discussions)\/\d)/gi
 
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/
 

@@ -256,6 +256,27 @@ test('serviceMarkdown writes fences longer than any backtick run in their code',
   expect(serviceMarkdown('`a<b` & <i>')).toBe('<code>a&lt;b</code> &amp; &lt;i>')
 })
 
+test('addresses of issues and pull requests in service text lead there through redirect.github.com', () => {
+  const text = [
+    'See https://github.com/torvalds/linux/issues/1 and HTTPS://GitHub.com/o/my_repo/pull/2,',
+    'www.github.com/o/r/discussions/3, [here](https://github.com/o/r/pull/4),',
+    'and https://github.com/o/r/blob/main/x.ts, https://github.com.evil.example/o/r/issues/5.'
+  ].join(' ')
+  const html = renderMarkdown(quoteBlock(text))
+  const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map(match => match[1])
+  // Each live link to a thread goes through the redirect (GitHub writes no "mentioned this" for it).
+  expect(hrefs).toEqual([
+    'https://redirect.github.com/torvalds/linux/issues/1',
+    'https://redirect.github.com/o/my_repo/pull/2',
+    'https://redirect.github.com/o/r/discussions/3',
+    'https://redirect.github.com/o/r/pull/4',
+    'https://github.com/o/r/blob/main/x.ts',
+    'https://github.com.evil.example/o/r/issues/5'
+  ])
+  // What the reader sees says where each leads.
+  expect(visibleText(html)).toContain('See https://redirect.github.com/torvalds/linux/issues/1 and')
+})
+
 test('cross-references in service text read the same but are not references; our pull request links stay live', () => {
   const text = 'Fixed like torvalds/linux#1, octo.js#22, owner/repo\\#3 and #4 here; see ~~~ and ``` too.'
   const html = renderMarkdown(quoteBlock(text))
