@@ -53144,15 +53144,21 @@ function stripInvisible(text) {
  * Linear: each alternative either fails at once or ends at its terminator (or the text's end).
  */
 const HIDDEN_HTML = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/g;
+/** An `<img>` tag, or the rest of the text after an unclosed one: one pass, no rescans. */
+const IMG_TAG = /<img\b[^>]*(?:>|$)/gi;
+/** Its `alt` attribute, quoted or not. */
+const ALT_ATTRIBUTE = /(\s)alt\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)/gi;
+const withoutAlt = (tag) => tag.replace(ALT_ATTRIBUTE, '$1alt=""');
 /**
  * Thread text without what a reader cannot see: hidden HTML, link reference definitions, images'
- * alt text (their address stays), invisible characters. Linear in the text's length.
+ * alt text (Markdown's and `<img alt>`; their address stays), invisible characters. Linear in the
+ * text's length.
  */
 function stripHidden(text) {
     const normalized = text.replace(/\r\n?/g, '\n').replace(HIDDEN_HTML, '');
     const { chunks, definitions } = withoutLinkDefinitions(normalized);
     return chunks
-        .map(chunk => (chunk.code ? chunk.text : withoutAltText(chunk.text, definitions)))
+        .map(chunk => chunk.code ? chunk.text : withoutAltText(chunk.text, definitions).replace(IMG_TAG, withoutAlt))
         .join('')
         .replace(INVISIBLE, '')
         .trim();

@@ -633,7 +633,8 @@ export function faultSchedule(seed: number): FaultSchedule {
   }
   if (kind === 'error') {
     const noise = [...incidents]
-    ;({ permanent, missingRun, timeoutMinutes, estimateMs } = permanentFault(
+    let midRun: boolean | undefined
+    ;({ permanent, missingRun, timeoutMinutes, estimateMs, midRun } = permanentFault(
       dice,
       forced !== undefined && PERMANENT_KINDS.has(forced) ? (forced as PermanentFault['kind']) : undefined,
       mode,
@@ -641,6 +642,10 @@ export function faultSchedule(seed: number): FaultSchedule {
       incidents,
       emulator
     ))
+    // The first look may come seconds after the create (the gentle start, and the pace after 429s
+    // on the create): a run of a second or two would be read whole by it, and the later log read
+    // the fault waits for would never come. The run lasts long enough; the fault ends the step.
+    if (midRun) script.steps = stretched(script.steps, MID_RUN_MS)
     // The transient faults on the same routes cost retries (or a create's look-up and resend) of their own.
     permanent.bound.max += noise
       .filter(
@@ -709,6 +714,16 @@ export function faultSchedule(seed: number): FaultSchedule {
 
 const FOREVER = 10_000
 
+/** How long a run lasts at least when a permanent fault waits for its second log read. */
+const MID_RUN_MS = 15_000
+
+/** The steps spread over `atLeastMs`, in the same order, when they end sooner. */
+function stretched(steps: RunScript['steps'], atLeastMs: number): RunScript['steps'] {
+  const last = Math.max(1, ...steps.map(step => step.at))
+  const factor = Math.max(1, atLeastMs / last)
+  return steps.map(step => ({ ...step, at: Math.round(step.at * factor) }))
+}
+
 /** One permanent fault, put where the step is sure to meet it. */
 function permanentFault(
   dice: Dice,
@@ -718,7 +733,14 @@ function permanentFault(
   readRoutes: RouteName[],
   incidents: Incident[],
   emulator: EmulatorOptions
-): { permanent: PermanentFault; missingRun: boolean; timeoutMinutes: number; estimateMs: number } {
+): {
+  permanent: PermanentFault
+  missingRun: boolean
+  timeoutMinutes: number
+  estimateMs: number
+  /** The fault is on a later log read: the run must still be working after the first. */
+  midRun?: boolean
+} {
   // The transient noise stays; the permanent fault is injected first, so it takes its requests.
   const add = (incident: Incident): void => void incidents.unshift(incident)
   const drawn = dice.weighted<PermanentFault['kind']>([
@@ -745,7 +767,11 @@ function permanentFault(
         : runRefused
           ? /agent-run-id \d+: the service refused to resume this run \(403\)/
           : /Permission denied \(403\)/
-    return { ...base, permanent: { kind, message, bound: { routes: [route], max: after + 1 } } }
+    return {
+      ...base,
+      ...(after > 0 ? { midRun: true } : {}),
+      permanent: { kind, message, bound: { routes: [route], max: after + 1 } }
+    }
   }
   if (kind === 'allowance') {
     emulator.runAllowance = 0

@@ -212,6 +212,11 @@ describe('the prompt of a comment', () => {
     expect(stripHidden('[logo]: /logo.png\n\n![do this][logo] ![LOGO][] ![Logo]')).toBe(
       '![](/logo.png) ![](/logo.png) ![](/logo.png)'
     )
+    expect(stripHidden('a <img src="/i.png" alt="do this"> b <IMG ALT=\'nor this\' src=/j.png/> c')).toBe(
+      'a <img src="/i.png" alt=""> b <IMG alt="" src=/j.png/> c'
+    )
+    expect(stripHidden('<img\nalt=unquoted\nsrc="/i.png">')).toBe('<img\nalt=""\nsrc="/i.png">')
+    expect(stripHidden('an <img alt="open and never closed')).toBe('an <img alt="open and never closed')
     // Not images: shown as written.
     expect(stripHidden('![not defined] and \\![escaped](/x)')).toBe('![not defined] and \\![escaped](/x)')
     const fenced = '```\n![alt](/x) <?php ?>\n```'

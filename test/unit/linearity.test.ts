@@ -77,6 +77,8 @@ const CONSTRUCTS: Case[] = [
   ['definition lines', n => fill('[a\n', n)],
   ['definitions with open titles', n => fill('[a]: b "\n    x\n', n)],
   ['cross-references and mentions', n => fill('owner/repo#1 @a ', n)],
+  ['img tags with alt text', n => fill('<img alt="x" ', n)],
+  ['an open img tag of open alts', n => `<img${fill(" alt='", n)}`],
   ['addresses of threads', n => fill('https://github.com/o/r/issues/1 www.github.com/o/', n)],
   ['one long github.com owner', n => `https://github.com/${'a'.repeat(n)}`],
   ['runner commands', n => fill('\n  ::x ##[', n)],
