@@ -36,6 +36,11 @@ export interface RunnerOptions {
   inheritOutput?: boolean
   /** Send SIGTERM (or `terminateSignal`) this long after the start, as a cancelled job does. */
   terminateAfterMs?: number
+  /**
+   * And not before this holds (looked at every 50 ms): the step has reached the point a test
+   * cancels it at (a run created), however slowly a loaded machine started it.
+   */
+  terminateWhen?: () => boolean
   terminateSignal?: NodeJS.Signals
   /** Kill the action if it runs longer than this (a hang is a failure, not a stuck test). */
   killAfterMs?: number
@@ -196,12 +201,16 @@ export async function runBundledAction(options: RunnerOptions): Promise<RunnerRe
   let terminatedAtMs: number | undefined
   const timers: NodeJS.Timeout[] = []
   if (options.terminateAfterMs !== undefined) {
-    timers.push(
-      setTimeout(() => {
-        terminatedAtMs = Date.now() - started
-        child.kill(options.terminateSignal ?? 'SIGTERM')
-      }, options.terminateAfterMs)
-    )
+    const terminate = (): void => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      if (options.terminateWhen && !options.terminateWhen()) {
+        timers.push(setTimeout(terminate, 50))
+        return
+      }
+      terminatedAtMs = Date.now() - started
+      child.kill(options.terminateSignal ?? 'SIGTERM')
+    }
+    timers.push(setTimeout(terminate, options.terminateAfterMs))
   }
   timers.push(setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000))
   const exitCode = await new Promise<number | null>(resolve => child.on('close', code => resolve(code)))

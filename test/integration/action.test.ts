@@ -414,7 +414,8 @@ describe('the bundled action, end to end', () => {
       emulator.queueScript(scenario('endless'))
       const result = await action(
         { 'poll-interval': '2' },
-        { terminateAfterMs: 1_500, terminateSignal: signal }
+        // Once the run exists: a loaded machine may take longer than that to start the step.
+        { terminateAfterMs: 1_500, terminateSignal: signal, terminateWhen: () => emulator.runs().length > 0 }
       )
       expect(result.terminatedAtMs).toBeDefined()
       expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(3_000)

@@ -172,7 +172,14 @@ describe('many runs from one step', () => {
     const runs = JSON.stringify(
       ['a', 'b', 'c', 'd'].map(name => ({ name, prompt: `${name} [emulator:endless]` }))
     )
-    const result = await action({ runs }, { terminateAfterMs: 2_500, terminateSignal: 'SIGINT' })
+    const result = await action(
+      { runs },
+      {
+        terminateAfterMs: 2_500,
+        terminateSignal: 'SIGINT',
+        terminateWhen: () => emulator.runs().length === 4
+      }
+    )
     expect(emulator.runs()).toHaveLength(4)
     expect(result.terminatedAtMs).toBeDefined()
     // The runner kills the step 7.5 s after SIGINT; 17 to 34 ms were used at a load of 15 on 2 cores.
