@@ -47,25 +47,31 @@ function onComment(extra: { terminateAfterMs?: number } = {}, timeoutMs = TIMEOU
   })
 }
 
-const CALLS: Array<[string, RegExp, string]> = [
-  ['the permission check', /\/collaborators\/alice\/permission$/, 'GET'],
-  ['the reaction', /\/reactions$/, 'POST'],
-  ['the identity lookup', /^\/user$/, 'GET'],
-  ['the comment listing', /\/issues\/7\/comments$/, 'GET'],
-  ['the review comment listing', /\/pulls\/7\/comments$/, 'GET'],
-  ['the pull request lookup', /\/pulls\/7$/, 'GET'],
-  ['the tracking comment', /\/issues\/7\/comments$/, 'POST'],
-  ['every comment edit', /\/issues\/comments\/\d+$/, 'PATCH']
+// Each row names its step's timeout: a row shorter than the test's parameters would make jest pass `done`.
+const CALLS: Array<[string, RegExp, string, number]> = [
+  ['the permission check', /\/collaborators\/alice\/permission$/, 'GET', TIMEOUT_MS],
+  ['the reaction', /\/reactions$/, 'POST', TIMEOUT_MS],
+  ['the identity lookup', /^\/user$/, 'GET', TIMEOUT_MS],
+  ['the comment listing', /\/issues\/7\/comments$/, 'GET', TIMEOUT_MS],
+  ['the review comment listing', /\/pulls\/7\/comments$/, 'GET', TIMEOUT_MS],
+  ['the pull request lookup', /\/pulls\/7$/, 'GET', TIMEOUT_MS],
+  ['the tracking comment', /\/issues\/7\/comments$/, 'POST', TIMEOUT_MS],
+  // Edits come after the comment, the run and a second's spacing of writes: a step of 1.5 s on a
+  // loaded machine may reach its deadline before the first, so this one has 4 s.
+  ['every comment edit', /\/issues\/comments\/\d+$/, 'PATCH', 4_000]
 ]
 
-test.each(CALLS)('%s hanging: the step ends in time with outputs and summary', async (_, path, method) => {
-  github.injectHang(1_000, path, method)
-  const result = await onComment()
-  expect(github.requests.some(r => r.method === method && path.test(r.path))).toBe(true)
-  expect(result.durationMs).toBeLessThan(ENDS_WITHIN_MS)
-  expect(result.outputs.outcome).toBeDefined()
-  expect(result.summary).not.toBe('')
-})
+test.each(CALLS)(
+  '%s hanging: the step ends in time with outputs and summary',
+  async (_, path, method, timeoutMs) => {
+    github.injectHang(1_000, path, method)
+    const result = await onComment({}, timeoutMs)
+    expect(github.requests.some(r => r.method === method && path.test(r.path))).toBe(true)
+    expect(result.durationMs).toBeLessThan(ENDS_WITHIN_MS - TIMEOUT_MS + timeoutMs)
+    expect(result.outputs.outcome).toBeDefined()
+    expect(result.summary).not.toBe('')
+  }
+)
 
 test('secondary rate limits on the final edit do not hold the step past its deadline', async () => {
   // Edits while the run works pass; from the deadline on, every edit is told to wait a minute.

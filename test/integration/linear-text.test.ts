@@ -3,12 +3,12 @@ import { creates, emulator, github, onEvent, trackingComments } from '../support
 
 /**
  * Issue #17's measurements replayed end to end (the bundle, the emulator, the fake GitHub), each
- * with `timeout-minutes: 0.1` (6 s): text that once held the CPU for seconds or minutes, and JSON
+ * with `timeout-minutes: 0.15` (9 s): text that once held the CPU for seconds or minutes, and JSON
  * nested deep enough to overflow the stack. Each step ends within the timeout plus a few seconds,
  * with its outputs, its summary and its final tracking comment.
  */
 
-const TIMEOUT_MS = 6_000
+const TIMEOUT_MS = 9_000
 const GRACE_MS = 6_000
 
 /** Every case form of the API token: each key redacts to ***, so all collide. */
@@ -68,7 +68,7 @@ test('tildes, colliding keys and deep JSON: outputs, summary and the final track
   })
   const hidden =
     'Visible.\n![do this](https://example.com/favicon.ico)\n<?x and this?>\n<!X nor this>\n<![CDATA[nor that]]>'
-  const run = await onEvent(event('/codegen fix it', hidden), { 'timeout-minutes': '0.1' })
+  const run = await onEvent(event('/codegen fix it', hidden), { 'timeout-minutes': '0.15' })
 
   expect(run.durationMs).toBeLessThan(TIMEOUT_MS + GRACE_MS)
   expect(run.stdout).not.toMatch(/Unexpected error|Maximum call stack/)
@@ -96,7 +96,7 @@ test('an error page of 300,000 `<`: a clear error, in time, with outputs and sum
     route: 'create',
     fault: { kind: 'status', status: 422, body: `<html${'<'.repeat(300_000)}` }
   })
-  const run = await onEvent(event('/codegen fix it', 'body'), { 'timeout-minutes': '0.1' })
+  const run = await onEvent(event('/codegen fix it', 'body'), { 'timeout-minutes': '0.15' })
   expect(run.durationMs).toBeLessThan(TIMEOUT_MS + GRACE_MS)
   expect(run.outputs.outcome).toBe('error')
   expect(run.stdout).toContain('rejected the request as invalid (422)')
