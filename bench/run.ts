@@ -4,7 +4,7 @@
  * it as JSON to bench/results/latest.json, for comparing two commits. Figures, not pass/fail: the
  * process fails only when a run itself goes wrong.
  *
- * Time. Every case runs at real pace, the realistic 10-minute timeline included (about 11 minutes
+ * Time. Every case runs at real pace, the realistic 10-minute timeline included (about 15 minutes
  * in all, the other cases side by side with it): the fast looks after a FINAL_ANSWER (1 s) sit at
  * the client's rate budget's pace (about 1 s, not time-scaled), so a compressed run would have the
  * budget hold them back and undercount its requests (COMPRESSION in cases.ts). The table prints the
