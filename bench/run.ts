@@ -172,7 +172,7 @@ async function main(): Promise<void> {
         cases.has('large') ? budgetBoundCatchUp() : undefined,
         cases.has('realistic') ? realistic([1, 2, 3, 4, 5]) : undefined,
         cases.has('jobs') ? jobsOnOneToken(JOBS, 300) : undefined,
-        // The README's advice for a matrix: poll-interval N seconds for N jobs.
+        // The advice for a matrix (docs/limits.md): poll-interval N seconds for N jobs.
         cases.has('jobs') ? jobsOnOneToken(JOBS, 300, JOBS * 1000) : undefined,
         cases.has('lag') ? detectionLag('final-answer', range(101, 24), 300) : undefined,
         cases.has('lag') ? detectionLag('stress', range(201, 8), 700) : undefined,

@@ -11,7 +11,7 @@ import {
 
 /** Several jobs of a matrix on one token (the world and its checks: test/support/shared-token-world.ts). */
 
-test('six jobs on one token at the README settings (poll-interval 6) fill the documented windows with few 429s', async () => {
+test('six jobs on one token at the documented settings (docs/limits.md: poll-interval 6) fill the documented windows with few 429s', async () => {
   // The worst case for the log window (60 reads per 60 s): every job polls each second from its
   // FINAL_ANSWER on, and here the six answers come together, 25 s before the runs end.
   await startEmulator({ rateLimits: DOCUMENTED_RATE_LIMITS, retryAfterHeader: true })

@@ -366,9 +366,9 @@ describe('settings of the new inputs', () => {
   })
 })
 
-describe('the README recipe that wires every trigger', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-  const recipe = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+describe('the recipe of docs/triggers.md that wires every trigger', () => {
+  const page = readFileSync(new URL('../../docs/triggers.md', import.meta.url), 'utf8')
+  const recipe = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)]
     .map(match => parse(match[1]!) as Record<string, any>)
     .find(workflow => workflow?.jobs?.agent?.steps?.[0]?.with?.['label-trigger'])!
 

