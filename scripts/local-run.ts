@@ -1,69 +1,35 @@
 /**
  * `npm start`: runs the bundled action exactly as the GitHub runner does, against the embedded
  * emulator of the Agent Run service (no token needed), or against the real service when
- * CODEGEN_API_TOKEN and CODEGEN_ORG_ID are set. Prints the console mirror live, then the outputs
- * and where the job summary is.
- *
- *   npm start                                  emulator, the 'success' scenario
- *   npm start -- --scenario failure "Fix it"   another scenario, another prompt
- *   npm start -- --scenario verdict-fail       a review asked for a verdict (verdict-pass, -fail, -repaired,
- *                                              -never set verdict: true; --verdict, --output-schema and
- *                                              --output-retries ask any run)
- *   npm start -- --task check                  the set-up check (token, organization, integration, repository)
- *   npm start -- --task setup-commands         generate octo-org/octo-repo's setup commands and follow that run
- *   npm start -- --account several-orgs        an account of the emulator: one-org, several-orgs,
- *                                              inactive-integration, member, no-org (with --org-id N to pick one)
- *   npm start -- --mode pending-start,extra-statuses   modes of the emulator (emulator/modes.ts)
- *   npm start -- --rate-limits general=20/20,logs=20/20   rate windows (requests/seconds), or off
- *   CODEGEN_API_TOKEN=... npm start -- "Fix the flaky test"
- *     (CODEGEN_ORG_ID, else the token's only organization; CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name
- *     to look it up, picks the repository)
+ * CODEGEN_API_TOKEN is set. Prints the console mirror live, then the outputs, where the job summary
+ * is, and what the step wrote to GitHub (simulated on loopback: scripts/local-github.ts).
+ * `npm start -- --help` prints the options (USAGE below).
  */
-import { parseArgs } from 'node:util'
-import {
-  account,
-  ACCOUNT_NAMES,
-  AgentRunEmulator,
-  parseModes,
-  parseRateLimits,
-  SCENARIO_NAMES
-} from '../emulator/index.js'
+import { account, AgentRunEmulator, parseModes, parseRateLimits } from '../emulator/index.js'
+import { readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
+import { commentEvent, LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
+import { readerText } from './render-markdown.js'
 import { runBundledAction } from './runner-process.js'
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    scenario: { type: 'string', default: 'success' },
-    task: { type: 'string', default: 'run' },
-    account: { type: 'string', default: 'one-org' },
-    'org-id': { type: 'string', default: '' },
-    repository: { type: 'string', default: '' },
-    speed: { type: 'string', default: '1' },
-    'poll-interval': { type: 'string', default: '1' },
-    mode: { type: 'string', multiple: true, default: [] },
-    'rate-limits': { type: 'string', default: '' },
-    verdict: { type: 'boolean', default: false },
-    'output-schema': { type: 'string', default: '' },
-    'output-retries': { type: 'string', default: '1' }
-  }
-})
-
-/** The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict. */
-const answerInputs = {
-  verdict: String(values.verdict || values.scenario.startsWith('verdict-')),
-  'output-schema': values['output-schema'],
-  'output-retries': values['output-retries']
+/** A usage error: one line, and where the options are, never a stack trace. */
+function usageError(message: string): never {
+  console.error(`${message.replace(/\.?$/, '.')}\nSee: npm start -- --help`)
+  process.exit(2)
 }
 
-// Only a run needs a prompt; setup commands take one as extra guidance.
-const prompt =
-  positionals.join(' ') ||
-  (values.task !== 'run'
-    ? ''
-    : values.scenario.startsWith('verdict-')
-      ? 'Review the change; fail it if it breaks the public API.'
-      : 'Fix the failing test in src/parser.ts')
 const realToken = process.env.CODEGEN_API_TOKEN
+let command: Command | 'help'
+try {
+  command = readCommand(process.argv.slice(2), !realToken)
+} catch (error) {
+  if (error instanceof UsageError) usageError(error.message)
+  throw error
+}
+if (command === 'help') {
+  console.log(USAGE)
+  process.exit(0)
+}
+const { options: values, prompt } = command
 let emulator: AgentRunEmulator | undefined
 let inputs: Record<string, string>
 /** The harness stands in a sample repository and workflow run; a real run records only what is true. */
@@ -78,8 +44,7 @@ if (realToken) {
     repository: values.repository,
     'base-url': process.env.CODEGEN_BASE_URL ?? 'https://api.codegen.com',
     'repo-id': process.env.CODEGEN_REPO_ID ?? '',
-    prompt,
-    ...answerInputs
+    ...(values['timeout-minutes'] ? { 'timeout-minutes': values['timeout-minutes'] } : {})
   }
   env = {
     GITHUB_REPOSITORY: process.env.GITHUB_REPOSITORY ?? '',
@@ -90,22 +55,13 @@ if (realToken) {
     GITHUB_SHA: ''
   }
 } else {
-  if (!SCENARIO_NAMES.includes(values.scenario)) {
-    console.error(`Unknown scenario "${values.scenario}": one of ${SCENARIO_NAMES.join(', ')}.`)
-    process.exit(2)
-  }
-  if (!ACCOUNT_NAMES.includes(values.account)) {
-    console.error(`Unknown account "${values.account}": one of ${ACCOUNT_NAMES.join(', ')}.`)
-    process.exit(2)
-  }
   let modes: ReturnType<typeof parseModes>
   let rateLimits: ReturnType<typeof parseRateLimits> | undefined
   try {
     modes = parseModes(values.mode)
     rateLimits = values['rate-limits'] ? parseRateLimits(values['rate-limits']) : undefined
   } catch (error) {
-    console.error(`${(error as Error).message}.`)
-    process.exit(2)
+    usageError((error as Error).message)
   }
   emulator = new AgentRunEmulator({
     defaultScenario: values.scenario,
@@ -126,21 +82,62 @@ if (realToken) {
     'org-id': values['org-id'],
     repository: values.repository,
     'base-url': baseUrl,
-    prompt,
     'poll-interval': values['poll-interval'],
-    'timeout-minutes': '5',
-    ...answerInputs
+    'timeout-minutes': values['timeout-minutes'] || '5'
   }
 }
 
-const result = await runBundledAction({ inputs, env, inheritOutput: true, killAfterMs: 60 * 60_000 })
-await emulator?.stop()
+Object.assign(inputs, command.inputs)
+const onComment = values.event !== ''
+
+// GitHub, simulated, when the step would write to it: a comment's reaction and tracking comment,
+// and check runs.
+let github: LocalGitHub | undefined
+let event: { name: string; payload: unknown } | undefined
+if (onComment || values['check-run']) {
+  github = new LocalGitHub()
+  env.GITHUB_API_URL = await github.start()
+  env.GITHUB_SHA = LOCAL_PULL_REQUEST.sha
+  inputs['github-token'] = LOCAL_TOKEN
+  if (onComment) {
+    event = commentEvent(
+      `/codegen ${prompt}`,
+      values.event === 'pr-comment',
+      env.GITHUB_REPOSITORY || undefined
+    )
+    env.GITHUB_EVENT_NAME = event.name
+  }
+  console.log(
+    `GitHub simulated on ${env.GITHUB_API_URL} (scripts/local-github.ts): nothing reaches github.com.\n`
+  )
+}
+
+const result = await runBundledAction({ inputs, env, event, inheritOutput: true, killAfterMs: 60 * 60_000 })
+await Promise.all([emulator?.stop(), github?.stop()])
 
 console.log('\nOutputs:')
 for (const [name, value] of Object.entries(result.outputs)) {
   const shown = value.length > 200 ? `${value.slice(0, 200).replace(/\n/g, ' ')}…` : value.replace(/\n/g, ' ')
   console.log(`  ${name.padEnd(22)} ${shown}`)
 }
+if (github) showGitHub(github)
 console.log(`\nJob summary (Markdown): ${result.summaryPath}`)
 console.log(`Exit code: ${result.exitCode}`)
 process.exit(result.exitCode ?? 1)
+
+/** What the step wrote to the simulated GitHub, as a reader sees it. */
+function showGitHub(github: LocalGitHub): void {
+  const indent = (text: string): string => text.replace(/^/gm, '    ')
+  if (github.reactions.length) console.log(`\nReactions on the comment: ${github.reactions.join(', ')}`)
+  for (const comment of github.comments)
+    console.log(
+      `\nComment on #${comment.issueNumber} (as GitHub shows it):\n${indent(readerText(comment.body))}`
+    )
+  for (const check of github.checkRuns) {
+    const state = check.conclusion ? `${check.status}, ${check.conclusion}` : check.status
+    console.log(
+      `\nCheck run "${check.name}" on ${check.head_sha.slice(0, 7)}: ${state}: ${check.output?.title ?? ''}`
+    )
+  }
+  if (!github.comments.length && !github.checkRuns.length) console.log('\nNothing was written to GitHub.')
+}

@@ -1,18 +1,24 @@
 /**
- * `npm run preview`: the job summary and the tracking comment of a scenario as HTML pages, rendered
- * the way the tests read them (CommonMark + GFM, HTML passed through), for a look in a browser.
+ * `npm run preview`: the job summary, the tracking comment and the check run of a scenario as HTML
+ * pages, rendered the way the tests read them (CommonMark + GFM, HTML passed through), for a look in
+ * a browser.
  *
- *   npm run preview -- [--scenario NAME] [--out DIR]
+ *   npm run preview -- [--scenario NAME|all] [--out DIR]
  *
- * Scenarios: success, failure, paused, hostile, code-heavy, big. Writes DIR/NAME-summary.html,
- * DIR/NAME-comment-working.html and DIR/NAME-comment-final.html (DIR: preview/ by default).
+ * Scenarios: success, failure, paused, hostile, code-heavy, big, verdict (a review whose verdict is
+ * fail), many-runs (the runs input: three runs of one step). Writes DIR/NAME-summary.html,
+ * DIR/NAME-comment-working.html, DIR/NAME-comment-final.html, DIR/NAME-check-working.html and
+ * DIR/NAME-check-final.html, each beside its Markdown (DIR: preview/ by default); many-runs has no
+ * tracking comment (a fan-out runs from the inputs, never on a comment).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { renderTrackingComment } from '../src/github/tracking.js'
+import { renderCheckRun, type CheckRunText } from '../src/report/check-run.js'
+import { renderRunsSummary } from '../src/report/runs-report.js'
 import { renderSummary } from '../src/report/summary.js'
-import { renderScenarios, trackingState } from './render-fixtures.js'
+import { checkState, renderScenarios, trackingState, type RenderScenario } from './render-fixtures.js'
 import { renderMarkdown } from './render-markdown.js'
 
 const { values } = parseArgs({
@@ -22,11 +28,12 @@ const { values } = parseArgs({
   }
 })
 const scenarios = renderScenarios()
-const name = values.scenario as string
-const scenario = scenarios[name]
-if (!scenario) {
-  console.error(`Unknown scenario "${name}": one of ${Object.keys(scenarios).join(', ')}`)
-  process.exit(2)
+const names = values.scenario === 'all' ? Object.keys(scenarios) : [values.scenario as string]
+for (const name of names) {
+  if (!scenarios[name]) {
+    console.error(`Unknown scenario "${name}": one of ${Object.keys(scenarios).join(', ')}, or all`)
+    process.exit(2)
+  }
 }
 
 /** A page close to GitHub's look: its fonts, code and table styles, and a column of its width. */
@@ -48,19 +55,39 @@ ${body}
 `
 }
 
+/** A check run as its page on GitHub shows it: the conclusion and title above the summary. */
+function checkPage(check: CheckRunText): string {
+  const state = check.conclusion ? `${check.status}, ${check.conclusion}` : check.status
+  const head = `**Check run** (${state}): ${check.title.replace(/[\\`*_[\]<>&|#~]/g, '\\$&')}`
+  return `${head}\n\n---\n\n${check.summary}`
+}
+
+/** The pages of one scenario, as Markdown. */
+function pagesOf(scenario: RenderScenario): Array<[string, string]> {
+  const { report, entries } = scenario
+  const summary = report.runs
+    ? renderRunsSummary({ items: report.runs })
+    : renderSummary({ report, entries, logFile: '/tmp/log.jsonl' })
+  return [
+    ['summary', summary],
+    ...(report.runs
+      ? []
+      : ([
+          ['comment-working', renderTrackingComment(trackingState(scenario, false))],
+          ['comment-final', renderTrackingComment(trackingState(scenario, true))]
+        ] as Array<[string, string]>)),
+    ['check-working', checkPage(renderCheckRun(checkState(scenario, false)))],
+    ['check-final', checkPage(renderCheckRun(checkState(scenario, true)))]
+  ]
+}
+
 const out = resolve(values.out as string)
 mkdirSync(out, { recursive: true })
-const pages: Array<[string, string]> = [
-  [
-    'summary',
-    renderSummary({ report: scenario.report, entries: scenario.entries, logFile: '/tmp/log.jsonl' })
-  ],
-  ['comment-working', renderTrackingComment(trackingState(scenario, false))],
-  ['comment-final', renderTrackingComment(trackingState(scenario, true))]
-]
-for (const [kind, markdown] of pages) {
-  const file = join(out, `${name}-${kind}.html`)
-  writeFileSync(file, page(`${name}: ${kind}`, renderMarkdown(markdown)))
-  writeFileSync(join(out, `${name}-${kind}.md`), markdown)
-  console.log(file)
+for (const name of names) {
+  for (const [kind, markdown] of pagesOf(scenarios[name]!)) {
+    const file = join(out, `${name}-${kind}.html`)
+    writeFileSync(file, page(`${name}: ${kind}`, renderMarkdown(markdown)))
+    writeFileSync(join(out, `${name}-${kind}.md`), markdown)
+    console.log(file)
+  }
 }

@@ -1,6 +1,9 @@
+import type { AnswerReport } from '../src/answer/answer.js'
 import type { AgentRun, LogEntry } from '../src/api/types.js'
-import type { RunReport } from '../src/model.js'
+import type { ItemReport, RunReport } from '../src/model.js'
 import type { TrackingState } from '../src/github/tracking.js'
+import type { CheckRunState } from '../src/report/check-run.js'
+import { aggregateOutcome } from '../src/runs/outcome.js'
 
 /** Runs whose summary and tracking comment are rendered and read as a browser shows them. */
 
@@ -133,6 +136,52 @@ function report(
   }
 }
 
+/** A review that ends with a verdict of fail: the result as the agent wrote it, and the answer read from it. */
+const VERDICT = {
+  verdict: 'fail' as const,
+  reason: 'It renames the exported parseLine, which v1 clients import.'
+}
+const VERDICT_RESULT = [
+  '## Review of the public API',
+  '',
+  '`parseLine` is no longer exported from `src/index.ts`: it is renamed `parseRecord`, so code that imports `parseLine` breaks.',
+  '',
+  '```json',
+  JSON.stringify(VERDICT, null, 2),
+  '```'
+].join('\n')
+const VERDICT_ANSWER: AnswerReport = {
+  verdictAsked: true,
+  answer: { valid: true, value: VERDICT, json: JSON.stringify(VERDICT), ...VERDICT },
+  repairs: []
+}
+
+/** Three runs of one step (the runs input): one opened a pull request, one was rejected, one failed. */
+function manyRuns(): ItemReport[] {
+  const item = (
+    name: string,
+    id: number,
+    outcome: RunReport['outcome'],
+    run: Partial<AgentRun>
+  ): ItemReport => ({
+    name,
+    report: report(outcome, base({ id, web_url: `https://app.codegen.com/agent/trace/${id}`, ...run }), 3, {
+      ...(outcome === 'rejected' ? { answer: VERDICT_ANSWER } : {})
+    }),
+    entries: CODE_ENTRIES
+  })
+  return [
+    item('api', 1000, 'success', {}),
+    item('web', 1001, 'rejected', { result: VERDICT_RESULT, summary: null, github_pull_requests: [] }),
+    item('cli', 1002, 'failure', {
+      status: 'ERROR',
+      result: 'Tests still fail: `expect(a < b)`',
+      summary: null,
+      github_pull_requests: []
+    })
+  ]
+}
+
 export interface RenderScenario {
   report: RunReport
   entries: LogEntry[]
@@ -180,6 +229,20 @@ export function renderScenarios(): Record<string, RenderScenario> {
       entries: HOSTILE_ENTRIES
     },
     'code-heavy': { report: report('success', base({}), 3), entries: CODE_ENTRIES },
+    verdict: {
+      report: report('rejected', base({ result: VERDICT_RESULT, github_pull_requests: [] }), 3, {
+        answer: VERDICT_ANSWER
+      }),
+      entries: CODE_ENTRIES
+    },
+    'many-runs': (() => {
+      const runs = manyRuns()
+      const outcome = aggregateOutcome(runs) as RunReport['outcome']
+      return {
+        report: { outcome, mode: 'create', status: '', startedAt: 0, endedAt: 185_000, entriesSeen: 9, runs },
+        entries: []
+      }
+    })(),
     big: { report: report('success', base({}), 3_000), entries: many }
   }
 }
@@ -201,5 +264,23 @@ export function trackingState(scenario: RenderScenario, final: boolean): Trackin
     report: final ? scenario.report : undefined,
     triggerPhrase: '/codegen',
     updatedAt: Date.UTC(2026, 10, 23, 12, 0, 0)
+  }
+}
+
+/** The check run's state of a scenario, while it works or once it ended (its verdict, as the step reads it). */
+export function checkState(scenario: RenderScenario, final: boolean): CheckRunState {
+  const answer = scenario.report.answer?.answer
+  return {
+    runId: scenario.report.run?.id,
+    webUrl: scenario.report.run?.web_url,
+    status: final ? scenario.report.status : 'ACTIVE',
+    entriesSeen: scenario.report.entriesSeen,
+    resumed: false,
+    ...(final ? { report: scenario.report } : {}),
+    ...(final && answer?.valid && answer.verdict
+      ? { verdict: { verdict: answer.verdict, reason: answer.reason ?? '' } }
+      : {}),
+    triggerPhrase: '/codegen',
+    workflowRunUrl: 'https://github.com/o/r/actions/runs/1'
   }
 }

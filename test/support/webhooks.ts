@@ -219,3 +219,44 @@ export function reviewEvent(options: {
   payload.repository.full_name = 'octo-org/octo-repo'
   return { name: 'pull_request_review', payload }
 }
+
+/** `pull_request` (or `pull_request_target`) `action` on pull request `fields.number` of octo-org/octo-repo. */
+export function pullRequestEvent(
+  action: string,
+  fields: PullRequestFields & {
+    sender?: string
+    draft?: boolean
+    eventName?: 'pull_request' | 'pull_request_target'
+  } = {}
+): { name: string; payload: Record<string, any> } {
+  const payload = example('pull_request', action)
+  payload.number = fields.number ?? 7
+  pullRequestOf(payload.pull_request, { ...fields, number: payload.number })
+  payload.pull_request.draft = fields.draft ?? false
+  payload.sender = userObject(payload.sender, fields.sender ?? 'alice', 'User')
+  payload.repository.full_name = 'octo-org/octo-repo'
+  return { name: fields.eventName ?? 'pull_request', payload }
+}
+
+/** `workflow_dispatch` with `inputs`, from GitHub's example (octo-org/octo-repo). */
+export function workflowDispatchEvent(inputs: Record<string, string> = {}): {
+  name: string
+  payload: Record<string, any>
+} {
+  const payload = structuredClone(examples.find(e => e.name === 'workflow_dispatch')!.examples[0]!) as Record<
+    string,
+    any
+  >
+  payload.inputs = inputs
+  return { name: 'workflow_dispatch', payload }
+}
+
+/**
+ * `schedule`: not a webhook, so GitHub's examples have none. The runner's payload holds the cron
+ * line beside the repository, the organization and the workflow's file, taken here from the
+ * workflow_dispatch example.
+ */
+export function scheduleEvent(cron: string): { name: string; payload: Record<string, any> } {
+  const { repository, organization, workflow } = workflowDispatchEvent().payload
+  return { name: 'schedule', payload: { schedule: cron, repository, organization, workflow } }
+}

@@ -9,20 +9,6 @@ import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 
 const root = join(import.meta.dirname ?? '.', '..', '..')
 
-/**
- * Files other helpers of issue 27 write on their own branches (the example workflows, the
- * screenshot): a link to one passes while it is missing, and is checked like any other once it
- * exists. Empty this list once they are merged.
- */
-const WRITTEN_ELSEWHERE = new Set([
-  'docs/examples/run-by-hand.yml',
-  'docs/examples/comment-bot.yml',
-  'docs/examples/review-gate.yml',
-  'docs/examples/many-runs.yml',
-  'docs/examples/nightly.yml',
-  'docs/images/summary.png'
-])
-
 const pages = [
   'README.md',
   ...readdirSync(join(root, 'docs'))
@@ -61,8 +47,7 @@ function problemOf(page: string, link: string): string | undefined {
   const [path = '', anchor] = link.split('#')
   const target = path === '' ? page : normalize(join(dirname(page), decodeURIComponent(path)))
   if (relative(root, join(root, target)).startsWith('..')) return `${link} leaves the repository`
-  if (!existsSync(join(root, target)))
-    return WRITTEN_ELSEWHERE.has(target) ? undefined : `${link}: no ${target}`
+  if (!existsSync(join(root, target))) return `${link}: no ${target}`
   if (anchor === undefined) return undefined
   if (!target.endsWith('.md') || statSync(join(root, target)).isDirectory())
     return `${link}: an anchor into a non-page`

