@@ -66,6 +66,8 @@ interface Slot {
 }
 
 const STATES_EVERY_MS = 60_000
+/** A run's last read, once its end is known, may take this long past the deadline (as the watcher's). */
+const FINAL_READ_MS = 3_000
 
 /** Starts and follows every item; returns their reports in the list's order. */
 export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<ItemReport[]> {
@@ -238,14 +240,14 @@ class Follower {
       })
       for (const run of answer.items) {
         if (!unseen.delete(run.id)) continue
-        this.step(this.slotOf(run.id), { kind: 'run', run })
+        await this.step(this.slotOf(run.id), { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
       if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1)) break
     }
     // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
     for (const runId of unseen)
-      this.step(this.slotOf(runId), {
+      await this.step(this.slotOf(runId), {
         kind: 'run',
         run: await this.api.getRun(runId, { deadline: this.deps.deadline })
       })
@@ -260,7 +262,7 @@ class Follower {
         end
       })
       ;(slot.follow as FollowedRun).logReadAt = this.logAt
-      this.step(slot, { kind: 'page', page })
+      await this.step(slot, { kind: 'page', page })
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       // This run's log could not be read: it ends as an error; the others go on.
@@ -273,7 +275,7 @@ class Follower {
   }
 
   /** The watcher's pure step on what was read, its events said, the schedule's view of the run updated. */
-  private step(slot: Slot, read: Read): void {
+  private async step(slot: Slot, read: Read): Promise<void> {
     const { started } = slot as Required<Pick<Slot, 'started'>>
     const now = this.deps.clock.now()
     const next = advance(slot.watch as WatchState, read, {
@@ -291,13 +293,26 @@ class Follower {
     if (read.kind === 'run') slot.lastRun = read.run
     const follow = slot.follow as FollowedRun
     follow.finalAnswerAt = next.state.finalAnswerAt
-    if (next.step.kind === 'stop') {
-      const watched = settle(next.state, 'ended', slot.lastRun, started.earlierEntries)
-      this.finish(slot, watchedFields(started.run, watched))
-    } else if (next.step.kind === 'read-page') {
+    if (next.step.kind === 'stop') await this.ended(slot, next.state)
+    else if (next.step.kind === 'read-page') {
       follow.phase = isEnded(next.state.status) && next.state.guard.restarted ? 'ended' : 'working'
       follow.logBacklog = true
     } else follow.logBacklog = false
+  }
+
+  /**
+   * A run seen ended: its report from the run as read at its end. An end seen on a log page comes
+   * before the list shows it: the run as last listed was still working (no result, no pull
+   * requests yet), so it is read once more, as the watcher's final read does.
+   */
+  private async ended(slot: Slot, state: WatchState): Promise<void> {
+    const started = slot.started as StartedRun
+    if (!slot.lastRun || !isEnded(slot.lastRun.status ?? null)) {
+      const options = { deadline: this.deps.deadline + FINAL_READ_MS, end: true }
+      slot.lastRun = await this.api.getRun(started.run.id, options)
+    }
+    const watched = settle(state, 'ended', slot.lastRun, started.earlierEntries)
+    this.finish(slot, watchedFields(started.run, watched))
   }
 
   private finish(slot: Slot, fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): void {
