@@ -133,9 +133,18 @@ class Follower {
       else if (error instanceof CancelledError) ending = 'cancelled'
       else throw error
     }
-    // The starts under way end at once now (the same deadline and signal), as reports.
-    await Promise.all(this.starts)
-    if (ending !== 'ended') this.endAll(ending)
+    // The starts and settles under way end at once now (the same deadline and signal), as reports;
+    // then every run still followed ends so, and what that starts settling is waited for too.
+    await this.drain()
+    if (ending !== 'ended') {
+      this.endAll(ending)
+      await this.drain()
+    }
+  }
+
+  /** Waits until no start or settle is under way (one may begin another: a start's error settles). */
+  private async drain(): Promise<void> {
+    while (this.starts.size > 0) await Promise.all(this.starts)
   }
 
   private view(): Parameters<typeof nextFollowStep>[0] {
