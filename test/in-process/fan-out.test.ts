@@ -177,7 +177,12 @@ test('verdict applies to every run: each answer read as its run ends, a missing 
 })
 
 test('a run whose end its log shows before the list does: the outputs carry its result and pull request, read at its end', async () => {
-  const pullRequest = { id: 42, title: 'Fix it', url: 'https://github.com/octo-org/octo-repo/pull/42' }
+  const pullRequest = {
+    id: 42,
+    title: 'Fix it',
+    url: 'https://github.com/octo-org/octo-repo/pull/42',
+    head_branch_name: 'codegen/fix-it'
+  }
   let listed = 0
   await world.startEmulator({
     // The first list shows the run working; it ends before its log is read, which shows the end first.
