@@ -99,3 +99,46 @@ describe.each([
       expect(annotation).toContain(`(agent run ${byName(name).id}: ${byName(name).web_url})`)
   })
 })
+
+test('verdict on many runs, a repair the service refuses (resume-paused-only): that run kept as it completed, invalid-output, a warning under its name; nothing else started', async () => {
+  emulator = new AgentRunEmulator({ speed: 20, modes: ['resume-paused-only'] })
+  await emulator.start()
+  const result = await runBundledAction({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      'poll-interval': '0.2',
+      verdict: 'true',
+      runs: JSON.stringify([
+        { name: 'pass', prompt: 'Review [emulator:verdict-pass]' },
+        { name: 'never', prompt: 'Review [emulator:verdict-never]' }
+      ])
+    },
+    killAfterMs: 60_000
+  })
+  expect(result.stderr).toBe('')
+  const never = emulator.runs().find(run => run.prompt.startsWith('Review [emulator:verdict-never]'))!
+  expect(emulator.runs()).toHaveLength(2)
+  expect(emulator.requests.filter(request => request.route === 'resume').map(r => r.status)).toEqual([422])
+  expect(result.exitCode).toBe(1)
+  const output = JSON.parse(result.outputs['runs']!) as Array<Record<string, string>>
+  expect(output.map(run => [run.name, run.outcome, run.status])).toEqual([
+    ['pass', 'success', 'COMPLETE'],
+    ['never', 'invalid-output', 'COMPLETE']
+  ])
+  expect(output[1]).toMatchObject({
+    'agent-run-id': String(never.id),
+    'web-url': never.web_url,
+    result: never.result
+  })
+  expect(result.outputs['outcome']).toBe('invalid-output')
+  expect(result.stdout).toContain(
+    `::warning::[never] Agent run ${never.id} completed without a valid answer, and the service would not resume it to ask for one (the service answered 422: `
+  )
+  const [annotation, ...more] = errors(result.stdout)
+  expect(more).toEqual([])
+  expect(annotation).toMatch(/^1 of 2 agent runs failed the step:\n- never: invalid-output, /)
+  expect(annotation).not.toContain('agent-run-id')
+  expect(readerText(result.summary)).toMatch(/never \| +⚠️ invalid-output \| +COMPLETE \|/)
+})
