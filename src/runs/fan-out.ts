@@ -1,10 +1,10 @@
 import type { AgentRunApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
-import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import { followRun, watchedFields } from '../agent-run/follow.js'
 import { LOG_PAGE_LIMIT } from '../agent-run/log-reader.js'
 import { failedBeforeRun, startRun, type ServiceApis, type StartedRun } from '../agent-run/start.js'
+import { FINAL_READ_MS } from '../agent-run/watcher.js'
 import {
   advance,
   initialState,
@@ -18,6 +18,7 @@ import { reportOf, type ItemReport, type RunEvents, type RunPlan, type RunReport
 import { discoverOrganization } from '../org/organizations.js'
 import type { ItemState } from './outcome.js'
 import { needsAnotherPage, nextFollowStep, startable, type FollowedRun } from './schedule.js'
+import { reportOfSlot, stateOf, type FanOutItem, type Slot } from './slot.js'
 
 /**
  * Many runs from one step: each item started through the one start unit (startRun), at most
@@ -26,12 +27,7 @@ import { needsAnotherPage, nextFollowStep, startable, type FollowedRun } from '.
  * state stepped by the watcher's pure step, as a single run's is.
  */
 
-export interface FanOutItem {
-  name: string
-  plan: RunPlan
-  /** The item's reporters (its console lines named), redacting on the way in. */
-  events: RunEvents
-}
+export type { FanOutItem } from './slot.js'
 
 export interface FanOutDeps {
   apis: ServiceApis
@@ -53,21 +49,7 @@ export interface FanOutDeps {
   settle?(report: RunReport, plan: RunPlan, events: RunEvents): Promise<RunReport>
 }
 
-/** One item on its way: queued, starting, followed, then its report. */
-interface Slot {
-  item: FanOutItem
-  phase: 'queued' | 'starting' | 'following' | 'settling' | 'done'
-  plan?: RunPlan
-  started?: StartedRun
-  watch?: WatchState
-  follow?: FollowedRun
-  lastRun?: AgentRun
-  report?: RunReport
-}
-
 const STATES_EVERY_MS = 60_000
-/** A run's last read, once its end is known, may take this long past the deadline (as the watcher's). */
-const FINAL_READ_MS = 3_000
 
 /** Starts and follows every item; returns their reports in the list's order. */
 export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<ItemReport[]> {
@@ -94,10 +76,6 @@ async function oneOrganization(
   if (given !== undefined) return given
   const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice)
   return 'error' in found ? found : found.orgId
-}
-
-function reportOfSlot(slot: Slot): ItemReport {
-  return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) }
 }
 
 class Follower {
@@ -402,12 +380,4 @@ function startFailure(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
   } catch {
     return { outcome: 'error', error: `Unexpected error while starting the run: ${(error as Error).message}` }
   }
-}
-
-function stateOf(slot: Slot): ItemState {
-  const name = slot.item.name
-  if (slot.phase === 'queued' || slot.phase === 'starting') return { name, phase: 'queued', status: null }
-  if (slot.phase === 'done')
-    return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome }
-  return { name, phase: 'working', status: slot.watch?.status ?? null }
 }
