@@ -1,8 +1,8 @@
 import { problemLine, readAnswer, type Answer, type AnswerSpec } from '../answer/answer.js'
 import { repairPrompt } from '../answer/prompt.js'
-import type { RunPlan, RunReport } from '../model.js'
+import type { RunEvents, RunPlan, RunReport } from '../model.js'
 import { followRun, type FollowDeps } from './follow.js'
-import { startRun, type StartDeps } from './start.js'
+import { startRun, type Start, type StartDeps } from './start.js'
 
 /**
  * The answer of a run the step asked for one (verdict, output-schema), read from the result of the
@@ -43,15 +43,23 @@ export async function settleAnswer(
     last = answer
     repairs.push(problemLine(answer.problem))
     deps.follow.events.repairAsked(problemLine(answer.problem), repairs.length, spec.retries)
+    // A repair resumes this run, never another: a thread carried on in a fresh run is carried no further.
     const repair: RunPlan = {
       ...plan,
+      carryOn: undefined,
       prompt: repairPrompt(spec, answer.problem),
       images: [],
       resumeRunId: report.run.id,
       orgId: report.orgId ?? plan.orgId
     }
     const started = await startRun(repair, deps.start)
-    const next = started.kind === 'started' ? await followRun(started, repair, deps.follow) : started.report
+    if (started.kind === 'not-started') {
+      const ended = repairNotStarted(report, started, deps.follow.events)
+      // Refused, the agent was never asked: no repair to tell of.
+      if (started.refusedResume) repairs.pop()
+      return { ...ended, answer: answered(answer) }
+    }
+    const next = await followRun(started, repair, deps.follow)
     // One step, one report: from the first start to the last ending, every entry mirrored.
     report = {
       ...next,
@@ -60,5 +68,34 @@ export async function settleAnswer(
       repoId: first.repoId,
       entriesSeen: report.entriesSeen + next.entriesSeen
     }
+  }
+}
+
+/**
+ * A repair that could not start keeps the completed run as it ended (id, status, result, pull
+ * requests). Refused by the service (the live one may resume paused runs only), the run is
+ * reported without a valid answer and the user warned; else (the step cut short, the service
+ * unreachable) the ending is the start's, with its reason.
+ */
+function repairNotStarted(
+  completed: RunReport,
+  start: Extract<Start, { kind: 'not-started' }>,
+  events: RunEvents
+): RunReport {
+  const endedAt = start.report.endedAt
+  if (start.refusedResume !== undefined) {
+    const id = completed.run?.id
+    events.warning(
+      `Agent run ${id} completed without a valid answer, and the service would not resume it to ask for one (${start.refusedResume}): it is reported as it completed.`
+    )
+    return { ...completed, outcome: 'invalid-output', endedAt }
+  }
+  const { outcome, error, httpStatus } = start.report
+  return {
+    ...completed,
+    outcome,
+    endedAt,
+    ...(error !== undefined ? { error } : {}),
+    ...(httpStatus !== undefined ? { httpStatus } : {})
   }
 }

@@ -54,7 +54,14 @@ export interface StartedRun {
   base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId' | 'carriedFrom'>
 }
 
-export type Start = StartedRun | { kind: 'not-started'; report: RunReport }
+export type Start =
+  | StartedRun
+  | {
+      kind: 'not-started'
+      report: RunReport
+      /** The service refused to resume the run itself (it may resume paused runs only): why, as the user is told it. */
+      refusedResume?: string
+    }
 
 /** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
 export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
@@ -104,7 +111,8 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
       const fields = { outcome: 'error' as const, error: error.message, httpStatus: error.httpStatus, mode }
       return {
         kind: 'not-started',
-        report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now())
+        report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
+        refusedResume: error.reason
       }
     }
     const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId }
@@ -234,7 +242,16 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
 type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
 
 /** A resume the service refused for the run itself (the token, organization and integration are fine). */
-class RefusedResume extends ServiceError {}
+class RefusedResume extends ServiceError {
+  constructor(
+    message: string,
+    httpStatus: number | undefined,
+    /** The service's answer, as the user is told it ("the service answered 422: …"). */
+    readonly reason: string
+  ) {
+    super(message, httpStatus)
+  }
+}
 
 /** The service's own words in an error of the client (describeHttpError appends them so). */
 function serviceReason(error: ServiceError): string {
@@ -300,7 +317,7 @@ async function refusalOfTheRun(
     'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.'
   const reason = `the service answered ${error.httpStatus}: ${said}`
   const carriedFrom = { runId, webUrl: earlier.webUrl, reason }
-  return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom }
+  return { error: new RefusedResume(message, error.httpStatus, reason), earlier, carriedFrom }
 }
 
 /**

@@ -27,7 +27,7 @@ import {
  */
 
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
-const FINAL_READ_MS = 3_000
+export const FINAL_READ_MS = 3_000
 
 export class RunWatcher {
   constructor(

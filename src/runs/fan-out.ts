@@ -1,10 +1,10 @@
 import type { AgentRunApi } from '../api/client.js'
 import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
-import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import { followRun, watchedFields } from '../agent-run/follow.js'
 import { LOG_PAGE_LIMIT } from '../agent-run/log-reader.js'
 import { failedBeforeRun, startRun, type ServiceApis, type StartedRun } from '../agent-run/start.js'
+import { FINAL_READ_MS } from '../agent-run/watcher.js'
 import {
   advance,
   initialState,
@@ -18,6 +18,7 @@ import { reportOf, type ItemReport, type RunEvents, type RunPlan, type RunReport
 import { discoverOrganization } from '../org/organizations.js'
 import type { ItemState } from './outcome.js'
 import { needsAnotherPage, nextFollowStep, startable, type FollowedRun } from './schedule.js'
+import { reportOfSlot, stateOf, type FanOutItem, type Slot } from './slot.js'
 
 /**
  * Many runs from one step: each item started through the one start unit (startRun), at most
@@ -26,12 +27,7 @@ import { needsAnotherPage, nextFollowStep, startable, type FollowedRun } from '.
  * state stepped by the watcher's pure step, as a single run's is.
  */
 
-export interface FanOutItem {
-  name: string
-  plan: RunPlan
-  /** The item's reporters (its console lines named), redacting on the way in. */
-  events: RunEvents
-}
+export type { FanOutItem } from './slot.js'
 
 export interface FanOutDeps {
   apis: ServiceApis
@@ -51,18 +47,6 @@ export interface FanOutDeps {
    * repairs asked by resuming it); the run keeps its place among max-parallel meanwhile.
    */
   settle?(report: RunReport, plan: RunPlan, events: RunEvents): Promise<RunReport>
-}
-
-/** One item on its way: queued, starting, followed, then its report. */
-interface Slot {
-  item: FanOutItem
-  phase: 'queued' | 'starting' | 'following' | 'settling' | 'done'
-  plan?: RunPlan
-  started?: StartedRun
-  watch?: WatchState
-  follow?: FollowedRun
-  lastRun?: AgentRun
-  report?: RunReport
 }
 
 const STATES_EVERY_MS = 60_000
@@ -92,10 +76,6 @@ async function oneOrganization(
   if (given !== undefined) return given
   const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice)
   return 'error' in found ? found : found.orgId
-}
-
-function reportOfSlot(slot: Slot): ItemReport {
-  return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) }
 }
 
 class Follower {
@@ -131,9 +111,18 @@ class Follower {
       else if (error instanceof CancelledError) ending = 'cancelled'
       else throw error
     }
-    // The starts under way end at once now (the same deadline and signal), as reports.
-    await Promise.all(this.starts)
-    if (ending !== 'ended') this.endAll(ending)
+    // The starts and settles under way end at once now (the same deadline and signal), as reports;
+    // then every run still followed ends so, and what that starts settling is waited for too.
+    await this.drain()
+    if (ending !== 'ended') {
+      this.endAll(ending)
+      await this.drain()
+    }
+  }
+
+  /** Waits until no start or settle is under way (one may begin another: a start's error settles). */
+  private async drain(): Promise<void> {
+    while (this.starts.size > 0) await Promise.all(this.starts)
   }
 
   private view(): Parameters<typeof nextFollowStep>[0] {
@@ -238,14 +227,14 @@ class Follower {
       })
       for (const run of answer.items) {
         if (!unseen.delete(run.id)) continue
-        this.step(this.slotOf(run.id), { kind: 'run', run })
+        await this.step(this.slotOf(run.id), { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
       if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1)) break
     }
     // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
     for (const runId of unseen)
-      this.step(this.slotOf(runId), {
+      await this.step(this.slotOf(runId), {
         kind: 'run',
         run: await this.api.getRun(runId, { deadline: this.deps.deadline })
       })
@@ -260,7 +249,7 @@ class Follower {
         end
       })
       ;(slot.follow as FollowedRun).logReadAt = this.logAt
-      this.step(slot, { kind: 'page', page })
+      await this.step(slot, { kind: 'page', page })
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       // This run's log could not be read: it ends as an error; the others go on.
@@ -273,7 +262,7 @@ class Follower {
   }
 
   /** The watcher's pure step on what was read, its events said, the schedule's view of the run updated. */
-  private step(slot: Slot, read: Read): void {
+  private async step(slot: Slot, read: Read): Promise<void> {
     const { started } = slot as Required<Pick<Slot, 'started'>>
     const now = this.deps.clock.now()
     const next = advance(slot.watch as WatchState, read, {
@@ -291,13 +280,26 @@ class Follower {
     if (read.kind === 'run') slot.lastRun = read.run
     const follow = slot.follow as FollowedRun
     follow.finalAnswerAt = next.state.finalAnswerAt
-    if (next.step.kind === 'stop') {
-      const watched = settle(next.state, 'ended', slot.lastRun, started.earlierEntries)
-      this.finish(slot, watchedFields(started.run, watched))
-    } else if (next.step.kind === 'read-page') {
+    if (next.step.kind === 'stop') await this.ended(slot, next.state)
+    else if (next.step.kind === 'read-page') {
       follow.phase = isEnded(next.state.status) && next.state.guard.restarted ? 'ended' : 'working'
       follow.logBacklog = true
     } else follow.logBacklog = false
+  }
+
+  /**
+   * A run seen ended: its report from the run as read at its end. An end seen on a log page comes
+   * before the list shows it: the run as last listed was still working (no result, no pull
+   * requests yet), so it is read once more, as the watcher's final read does.
+   */
+  private async ended(slot: Slot, state: WatchState): Promise<void> {
+    const started = slot.started as StartedRun
+    if (!slot.lastRun || !isEnded(slot.lastRun.status ?? null)) {
+      const options = { deadline: this.deps.deadline + FINAL_READ_MS, end: true }
+      slot.lastRun = await this.api.getRun(started.run.id, options)
+    }
+    const watched = settle(state, 'ended', slot.lastRun, started.earlierEntries)
+    this.finish(slot, watchedFields(started.run, watched))
   }
 
   private finish(slot: Slot, fields: Partial<RunReport> & Pick<RunReport, 'outcome'>): void {
@@ -378,12 +380,4 @@ function startFailure(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
   } catch {
     return { outcome: 'error', error: `Unexpected error while starting the run: ${(error as Error).message}` }
   }
-}
-
-function stateOf(slot: Slot): ItemState {
-  const name = slot.item.name
-  if (slot.phase === 'queued' || slot.phase === 'starting') return { name, phase: 'queued', status: null }
-  if (slot.phase === 'done')
-    return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome }
-  return { name, phase: 'working', status: slot.watch?.status ?? null }
 }

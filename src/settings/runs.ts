@@ -179,12 +179,28 @@ function checkItem(value: unknown, position: number, problems: string[]): RunIte
   return item
 }
 
+/**
+ * What a name may not hold: line breaks (with U+2028 and U+2029), the C0 and C1 controls (ESC, NUL,
+ * tab, vertical tab…) and the bidirectional marks, embeddings, overrides and isolates, which would
+ * reach the console, the summary's table and the `runs` output as they are, or turn them around.
+ */
+const UNSHOWABLE = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
+
 /** A name as text on one line: numbers are taken as written (`name: 2024`). */
 function itemName(value: unknown, at: string, problems: string[]): string | undefined {
   if (value === undefined || value === null) return undefined
   const name = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined
-  if (name === undefined || !name || /[\r\n]/.test(name) || name.length > MAX_NAME_CHARS) {
-    problems.push(`${at}: name: expected one line of text of at most ${MAX_NAME_CHARS} characters`)
+  const expected = `${at}: name: expected one line of text of at most ${MAX_NAME_CHARS} characters`
+  if (name === undefined || !name || name.length > MAX_NAME_CHARS) {
+    problems.push(expected)
+    return undefined
+  }
+  const unshowable = UNSHOWABLE.exec(name)
+  if (unshowable) {
+    const code = (unshowable[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')
+    problems.push(
+      `${expected}, without control or bidirectional characters; got U+${code} at character ${unshowable.index + 1}`
+    )
     return undefined
   }
   return name

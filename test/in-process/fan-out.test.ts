@@ -1,3 +1,4 @@
+import { scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 
@@ -33,8 +34,16 @@ test('twelve runs at once: the creates keep 10 a minute without a 429, each run 
     names.map((name, i) => [name, scenarioOf(i) === 'success' ? 'success' : scenarioOf(i)])
   )
   expect(runner.outputs).toMatchObject({ outcome: 'failure', 'agent-run-id': '', status: '', 'org-id': '1' })
-  // Every status from the list read: no run read one by one while they work.
-  expect(world.routes('get')).toEqual([])
+  // Every status from the list read: no run read one by one while it works (only, once, a run whose
+  // log showed its end before the list did, for its result and pull requests).
+  const gets = world.routes('get').map(request => [Number(request.path.split('/').at(-1)), request.at])
+  expect(new Set(gets.map(([id]) => id)).size).toBe(gets.length)
+  for (const [id, at] of gets) {
+    const run = world.emulator.run(id!)!
+    const created = Date.parse(`${run.created_at!.slice(0, 23).replace(' ', 'T')}Z`)
+    const script = scenario(/\[emulator:([a-z-]+)\]/.exec(run.prompt)![1]!)
+    expect(at).toBeGreaterThanOrEqual(created + script.steps.at(-1)!.at)
+  }
   expect(world.routes('list-runs').length).toBeGreaterThan(0)
 
   expect(failure).toMatch(/^1 of 12 agent runs failed the step:\n- svc-3: failure, The agent run failed\./)
@@ -165,4 +174,46 @@ test('verdict applies to every run: each answer read as its run ends, a missing 
     '- verdict-never: invalid-output, The agent run ended without a valid answer. No valid answer (after 1 repair)'
   )
   expect(readerText(runner.summary)).toMatch(/verdict-pass \| +✅ success \| +COMPLETE \| +pass \|/)
+})
+
+test('a run whose end its log shows before the list does: the outputs carry its result and pull request, read at its end', async () => {
+  const pullRequest = {
+    id: 42,
+    title: 'Fix it',
+    url: 'https://github.com/octo-org/octo-repo/pull/42',
+    head_branch_name: 'codegen/fix-it'
+  }
+  let listed = 0
+  await world.startEmulator({
+    // The first list shows the run working; it ends before its log is read, which shows the end first.
+    onAnswer: request => {
+      if (request.route === 'list-runs' && ++listed === 1) world.clock.time += 2_000
+    }
+  })
+  world.emulator.queueScript({
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 500, log: { message_type: 'FINAL_ANSWER', observation: 'Fixed.' } },
+      { at: 1_000, status: 'COMPLETE', result: 'Fixed the parser.', pullRequests: [pullRequest] }
+    ]
+  })
+  const { runner, failure } = await world.step({
+    prompt: '',
+    'org-id': '1',
+    runs: list([{ name: 'x', prompt: 'x' }])
+  })
+  expect(failure).toBeUndefined()
+  // The order this test drives: the list (working), then the log page (ended) before any other list.
+  const reads = world.routes('list-runs', 'logs', 'logs-alpha').map(request => request.route)
+  expect(reads.slice(0, 2)).toEqual(['list-runs', 'logs'])
+  expect(runsOf(runner.outputs)).toEqual([
+    expect.objectContaining({
+      name: 'x',
+      status: 'COMPLETE',
+      outcome: 'success',
+      'pull-request-url': pullRequest.url,
+      result: 'Fixed the parser.'
+    })
+  ])
+  expect(readerText(runner.summary)).toMatch(/x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +Fix it \|/)
 })

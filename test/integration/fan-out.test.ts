@@ -207,6 +207,16 @@ describe('a bad list of runs', () => {
     ['more than 100 items', { runs: many }, 'runs: 101 runs; at most 100 are accepted'],
     ['runs with prompt', { runs: '- prompt: x', prompt: 'y' }, 'runs: replaces prompt'],
     [
+      'a name with a right-to-left override',
+      { runs: JSON.stringify([{ prompt: 'x', name: 'api\u202egpj.exe' }]) },
+      'runs: item 1: name: expected one line of text of at most 100 characters, without control or bidirectional characters; got U+202E at character 4'
+    ],
+    [
+      'a name with ESC',
+      { runs: JSON.stringify([{ prompt: 'x', name: 'a\u001b[31mred' }]) },
+      'runs: item 1: name: expected one line of text of at most 100 characters, without control or bidirectional characters; got U+001B at character 2'
+    ],
+    [
       'runs with agent-run-id',
       { runs: '- prompt: x', 'agent-run-id': '5' },
       'runs: starts new runs and cannot be given with agent-run-id'

@@ -1,4 +1,4 @@
-import { account, type ModeName } from '../../emulator/index.js'
+import { account, type ModeName, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { runBundledAction } from '../../scripts/runner-process.js'
 import { readMarker } from '../../src/github/tracking.js'
@@ -125,4 +125,105 @@ test('task: check with the member read refused: green, the role shown as not rea
   )
   expect(result.outputs).toMatchObject({ outcome: 'success', user: 'member-2' })
   expect(emulator.requests.find(request => request.route === 'user')?.status).toBe(403)
+})
+
+/** A run that completes with a pull request, its result without the answer block a verdict asks for. */
+const completedWithoutAnswer: RunScript = {
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    {
+      at: 100,
+      status: 'COMPLETE',
+      result: 'Updated the changelog; no block.',
+      pullRequests: [
+        {
+          id: 9,
+          title: 'Changelog',
+          url: 'https://github.com/octo-org/octo-repo/pull/9',
+          head_branch_name: 'codegen/changelog'
+        }
+      ]
+    }
+  ]
+}
+const warnings = (stdout: string): string[] =>
+  runnerCommands(stdout)
+    .filter(command => command.name === 'warning')
+    .map(command => command.line.slice(command.line.indexOf('::', 2) + 2))
+
+describe('a repair the service refuses (resume-paused-only)', () => {
+  test('verdict on a run from the inputs: the completed run kept in the outputs, invalid-output, a warning; nothing else started', async () => {
+    await useEmulator({ modes: ['resume-paused-only'] })
+    emulator.queueScript(completedWithoutAnswer)
+    const result = await runBundledAction({
+      inputs: {
+        'api-token': 'emulator-token',
+        'org-id': '1',
+        'base-url': emulator.baseUrl,
+        prompt: 'Update the changelog',
+        verdict: 'true',
+        'poll-interval': '0.1'
+      },
+      killAfterMs: 60_000
+    })
+    const run = emulator.runs()[0]!
+    expect(creates()).toHaveLength(1)
+    expect(resumes().map(request => request.status)).toEqual([422])
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'invalid-output',
+      'agent-run-id': String(run.id),
+      status: 'COMPLETE',
+      result: 'Updated the changelog; no block.',
+      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/9'
+    })
+    expect(JSON.parse(result.outputs['github-pull-requests']!)).toHaveLength(1)
+    expect(warnings(result.stdout)).toContain(
+      `Agent run ${run.id} completed without a valid answer, and the service would not resume it to ask for one (the service answered 422: agent_run_id: Value error, Agent run ${run.id} is COMPLETE: only a paused agent run can be resumed.): it is reported as it completed.`
+    )
+    expect(errors(result.stdout)).toEqual([
+      `The agent run ended without a valid answer. No valid answer: the final answer has no fenced json block\nAgent run ${run.id}, status COMPLETE: ${run.web_url}`
+    ])
+    const summary = readerText(result.summary)
+    expect(summary).toContain('No valid answer')
+    expect(summary).not.toMatch(/agent-run-id|asked to repair/)
+  })
+
+  test('verdict on a thread carried on in a fresh run: its refused repair starts no third run', async () => {
+    await useEmulator({ modes: ['resume-paused-only'] })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix the typo' }))
+    const earlier = emulator.runs()[0]!
+
+    emulator.queueScript(completedWithoutAnswer)
+    const result = await onEvent(comment({ body: '/codegen also update the changelog' }), { verdict: 'true' })
+    const fresh = emulator.runs()[1]!
+    // The thread's resume refused, carried on in one fresh run; that run's repair refused: no third.
+    expect(emulator.runs()).toHaveLength(2)
+    expect(
+      resumes().map(request => [(request.body as { agent_run_id: number }).agent_run_id, request.status])
+    ).toEqual([
+      [earlier.id, 422],
+      [fresh.id, 422]
+    ])
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({
+      outcome: 'invalid-output',
+      'agent-run-id': String(fresh.id),
+      status: 'COMPLETE',
+      result: 'Updated the changelog; no block.',
+      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/9'
+    })
+    expect(result.outputs['log-file']).toMatch(new RegExp(`codegen-agent-run-${fresh.id}\\.jsonl$`))
+    expect(warnings(result.stdout)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Agent run ${fresh.id} completed without a valid answer, and the service would not resume it to ask for one \\(the service answered 422: `
+        )
+      )
+    )
+    expect(errors(result.stdout)).toEqual([
+      expect.stringMatching(/^The agent run ended without a valid answer\. No valid answer: /)
+    ])
+  })
 })

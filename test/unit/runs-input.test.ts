@@ -149,6 +149,34 @@ describe('the runs input', () => {
     expect(problems[0]).toContain(problem)
   })
 
+  // Each would reach the console, the summary's table and the `runs` output as it is.
+  test.each([
+    ['ESC', '\u001b', '001B'],
+    ['NUL', '\u0000', '0000'],
+    ['a vertical tab', '\u000b', '000B'],
+    ['a tab', '\t', '0009'],
+    ['DEL', '\u007f', '007F'],
+    ['a C1 control (CSI)', '\u009b', '009B'],
+    ['a right-to-left override', '\u202e', '202E'],
+    ['a left-to-right embedding', '\u202a', '202A'],
+    ['a first-strong isolate', '\u2068', '2068'],
+    ['a pop directional isolate', '\u2069', '2069'],
+    ['a right-to-left mark', '\u200f', '200F'],
+    ['an Arabic letter mark', '\u061c', '061C'],
+    ['a line separator', '\u2028', '2028']
+  ])('a name with %s is refused naming the item and the character', (_, char, code) => {
+    const runs = JSON.stringify([{ prompt: 'x' }, { prompt: 'y', name: `ab${char}cd` }])
+    expect(problemsOf({ runs })).toEqual([
+      `runs: item 2: name: expected one line of text of at most 100 characters, without control or bidirectional characters; got U+${code} at character 3`
+    ])
+  })
+
+  test('names in any script, emoji sequences with joiners, and inner spaces are kept', () => {
+    const names = ['api · v2', 'مرحبا', '日本語のテスト', '👩\u200d💻 review', 'a b']
+    const runs = JSON.stringify(names.map(name => ({ prompt: 'x', name })))
+    expect(settingsFrom({ runs }).runs?.map(item => item.name)).toEqual(names)
+  })
+
   test('100 items are accepted; many bad items are listed up to ten, then counted', () => {
     expect(settingsFrom({ runs: many(100) }).runs).toHaveLength(100)
     const problems = problemsOf({ runs: JSON.stringify(Array.from({ length: 15 }, () => ({ name: 'x' }))) })
