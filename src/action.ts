@@ -1,6 +1,7 @@
 import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
 import type { AnswerSpec } from './answer/answer.js'
+import type { AnswerChecker } from './answer/check.js'
 import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
@@ -36,6 +37,8 @@ export interface ActionEnvironment {
   openLogFile: (directory: string, runId: number) => LogFile
   /** The webhook payload at GITHUB_EVENT_PATH. */
   readEventPayload: (path: string) => unknown
+  /** Checks an answer against the schema where it can be stopped (a worker thread in the bundle). */
+  checkAnswer: AnswerChecker
 }
 
 /**
@@ -103,7 +106,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       if (settings.answer && start.plan.wait)
         report = await settleAnswer(report, start.plan, settings.answer, {
           start: startDeps,
-          follow: followDeps
+          follow: followDeps,
+          check: environment.checkAnswer
         })
       report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id }
     }
@@ -354,7 +358,7 @@ async function runMany(
 function settler(
   spec: AnswerSpec,
   apis: ServiceClients,
-  { clock, signal }: ActionEnvironment,
+  { clock, signal, checkAnswer }: ActionEnvironment,
   deadlines: Deadlines
 ): NonNullable<FanOutDeps['settle']> {
   return (report, plan, events) => {
@@ -362,7 +366,8 @@ function settler(
     const warning = (message: string): void => events.warning(message)
     return settleAnswer(report, plan, spec, {
       start: { apis, clock, signal, deadline, warning, notice: warning },
-      follow: { clock, signal, deadline, events }
+      follow: { clock, signal, deadline, events },
+      check: checkAnswer
     })
   }
 }

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { runAction } from './action.js'
+import { checkInThread, type AnswerChecker } from './answer/check.js'
 import { systemClock } from './clock.js'
 import { openLogFile } from './runner/log-file.js'
 import { ActionsRunner } from './runner/runner.js'
 
 /**
  * Wires the real runner, clock and files to the action; the one place that fails the step. Named
- * `run` after the actions/typescript-action convention, which `@github/local-action` calls.
+ * `run` after the actions/typescript-action convention, which `@github/local-action` calls (it
+ * checks answers in its own thread; the bundle hands in its worker: index.ts).
  */
-export async function run(): Promise<void> {
+export async function run(checkAnswer: AnswerChecker = checkInThread): Promise<void> {
   const runner = new ActionsRunner()
   const cancellation = new AbortController()
   const cancel = (signal: NodeJS.Signals): void => {
@@ -27,6 +29,7 @@ export async function run(): Promise<void> {
       clock: systemClock,
       signal: cancellation.signal,
       openLogFile,
+      checkAnswer,
       readEventPayload: path => (path ? JSON.parse(readFileSync(path, 'utf8')) : {})
     })
   } catch (error) {
