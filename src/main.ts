@@ -33,7 +33,9 @@ export async function run(checkAnswer: AnswerChecker = checkInThread): Promise<v
       readEventPayload: path => (path ? JSON.parse(readFileSync(path, 'utf8')) : {})
     })
   } catch (error) {
-    failure = `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
+    // One line in the annotation; the stack for those who turn on debug logging.
+    runner.debug(error instanceof Error ? (error.stack ?? '') : '')
+    failure = `Unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
   }
   if (failure) runner.fail(failure)
   // A cancelled job is given seconds to stop: do not wait for idle connections to close.
