@@ -240,6 +240,15 @@ describe('readSettings: verdict, output-schema, output-retries', () => {
     })
   })
 
+  test('an allOf that is not an array: refused with or without verdict, the same way', () => {
+    const schema = '{"type": "object", "allOf": {"required": ["files"]}}'
+    const alone = problemsOf({ ...valid, 'output-schema': schema })
+    expect(alone).toEqual([
+      expect.stringMatching(/^output-schema: it is not a valid JSON Schema: .*allOf must be array/)
+    ])
+    expect(problemsOf({ ...valid, 'output-schema': schema, verdict: 'true' })).toEqual(alone)
+  })
+
   test('output-schema inline (JSON or YAML) or as a workspace file; with verdict, both', () => {
     writeFileSync(join(workspace, 'answer.yml'), 'type: object\nrequired: [files]\n')
     for (const text of [schema, 'type: object\nrequired: [files]', 'answer.yml']) {
