@@ -1,6 +1,7 @@
 import { settleAnswer } from './agent-run/answer-run.js'
 import { followRun } from './agent-run/follow.js'
 import type { AnswerSpec } from './answer/answer.js'
+import type { AnswerChecker } from './answer/check.js'
 import { withAnswerFormat } from './answer/prompt.js'
 import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
@@ -10,7 +11,7 @@ import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
-import { reportOf, type RunPlan, type RunReport } from './model.js'
+import { reportOf, unexpectedEnding, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
 import { serviceClients, type ServiceClients } from './org/clients.js'
 import { namedConsole, runsStateLine } from './report/runs-report.js'
@@ -36,6 +37,8 @@ export interface ActionEnvironment {
   openLogFile: (directory: string, runId: number) => LogFile
   /** The webhook payload at GITHUB_EVENT_PATH. */
   readEventPayload: (path: string) => unknown
+  /** Checks an answer against the schema where it can be stopped (a worker thread in the bundle). */
+  checkAnswer: AnswerChecker
 }
 
 /**
@@ -97,15 +100,22 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       const warning = (message: string): void => reporters.warning(message)
       const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
       const followDeps = { clock, signal, deadline, events: reporters }
-      const started = await startRun(start.plan, startDeps)
-      report = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
-      // Asked for an answer: read it, and ask again while it is not valid.
-      if (settings.answer && start.plan.wait)
-        report = await settleAnswer(report, start.plan, settings.answer, {
-          start: startDeps,
-          follow: followDeps
-        })
-      report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id }
+      let last: RunReport | undefined
+      try {
+        const started = await startRun(start.plan, startDeps)
+        last = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
+        // Asked for an answer: read it, and ask again while it is not valid.
+        if (settings.answer && start.plan.wait)
+          last = await settleAnswer(last, start.plan, settings.answer, {
+            start: startDeps,
+            follow: followDeps,
+            check: environment.checkAnswer
+          })
+      } catch (error) {
+        // No throw ends the step unreported: the run as last seen, with the error.
+        last = unexpectedEnding(error, last, clock.now())
+      }
+      report = { ...last, trigger: start.trigger, checkRunId: checkRun?.id }
     }
     return failureMessage(await reporters.finish(report), settings)
   } finally {
@@ -354,7 +364,7 @@ async function runMany(
 function settler(
   spec: AnswerSpec,
   apis: ServiceClients,
-  { clock, signal }: ActionEnvironment,
+  { clock, signal, checkAnswer }: ActionEnvironment,
   deadlines: Deadlines
 ): NonNullable<FanOutDeps['settle']> {
   return (report, plan, events) => {
@@ -362,7 +372,8 @@ function settler(
     const warning = (message: string): void => events.warning(message)
     return settleAnswer(report, plan, spec, {
       start: { apis, clock, signal, deadline, warning, notice: warning },
-      follow: { clock, signal, deadline, events }
+      follow: { clock, signal, deadline, events },
+      check: checkAnswer
     })
   }
 }

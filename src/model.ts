@@ -3,7 +3,7 @@ import type { AgentRun, LogEntry } from './api/types.js'
 
 /**
  * The plain data every part of the path shares: what to run (RunPlan), what happens as it runs
- * (RunEvents), and what became of it (RunReport). No behaviour but the one report builder.
+ * (RunEvents), and what became of it (RunReport). No behaviour but the report builders.
  */
 
 /**
@@ -132,6 +132,16 @@ export type ReportFields = Partial<RunReport> & Pick<RunReport, 'outcome'>
 /** The report of a run that never started (or of a step that followed none): no status, no entries. */
 export function reportOf(fields: ReportFields, startedAt: number, endedAt = startedAt): RunReport {
   return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields }
+}
+
+/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
+export function unexpectedEnding(error: unknown, last: RunReport | undefined, now: number): RunReport {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  const fields = {
+    outcome: 'error' as const,
+    error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
+  }
+  return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now)
 }
 
 /** What happens while a run is followed, as it happens: every reporter receives the same events. */

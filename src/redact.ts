@@ -1,18 +1,44 @@
 /**
  * Secrets in every form the service's text could carry them: as they are, in any case, URL-encoded,
- * base64-encoded at any of the three alignments (standard and URL-safe alphabets), and broken by
- * line breaks, blanks or invisible characters. The runner masks some of these on the console only;
- * the tracking comment, the summary, the outputs and the log file are ours to protect.
+ * base64-encoded at any of the three alignments (standard and URL-safe alphabets), broken by line
+ * breaks, blanks or invisible characters, and escaped as JSON or JavaScript strings write them (a
+ * break as `\n` or `\u200b`, a character as `\u0065`: an agent's answer is JSON). The runner masks
+ * some of these on the console only; the tracking comment, the summary, the outputs and the log
+ * file are ours to protect.
  */
 
 /** What may break a secret in two without a reader noticing: blanks, line breaks, format characters. */
-const BREAK =
-  '[\\s\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]*'
+const BREAK_CHARS =
+  '[\\s\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]'
+
+/**
+ * Code points whose `\uXXXX` escape counts as a break: controls, the space, and all past ASCII (a
+ * near-secret redacted with them is no loss). None is a printable ASCII character, so a secret's
+ * own characters, escaped (charPattern), are never read as breaks: one way to read each, no
+ * backtracking between them.
+ */
+const BREAK_CODE = '(?:00[01][0-9a-f]|0020|00[89a-f][0-9a-f]|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-9a-f]{3})'
+
+/** Breaks, as they are or escaped as JSON or JavaScript writes them (`\n`, `\t`, `\u200b`), once or more (JSON in JSON). */
+const BREAK = `(?:${BREAK_CHARS}|\\\\+(?:[bfnrtv]|u${BREAK_CODE}))*`
 
 /** Shortest form worth matching: below it, ordinary text would be cut. */
 const MIN_FORM_CHARS = 6
 
 const escape = (char: string): string => char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * One character of a secret: itself (in any case), or, when it is printable ASCII, escaped as a
+ * string literal may write it (`\u0065`, `\/`).
+ */
+function charPattern(char: string): string {
+  const code = char.charCodeAt(0)
+  if (char.length !== 1 || code <= 0x20 || code >= 0x7f) return escape(char)
+  const codes = new Set([char, char.toLowerCase(), char.toUpperCase()])
+  const escapes = [...codes].map(one => `\\\\+u${one.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  if ('"/'.includes(char)) escapes.push(`\\\\+${escape(char)}`)
+  return `(?:${escape(char)}|${escapes.join('|')})`
+}
 
 /**
  * The base64 text that stands for `secret` wherever it starts in a longer base64 stream: the
@@ -58,7 +84,7 @@ function patternOf(secrets: string[]): RegExp | undefined {
   const pattern =
     forms.length === 0
       ? undefined
-      : new RegExp(forms.map(form => [...form].map(escape).join(BREAK)).join('|'), 'giu')
+      : new RegExp(forms.map(form => [...form].map(charPattern).join(BREAK)).join('|'), 'giu')
   compiled.set(key, pattern)
   return pattern
 }
@@ -69,8 +95,11 @@ export function redactText(text: string, secrets: string[]): string {
   return pattern ? text.replace(pattern, '***') : text
 }
 
-/** Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). */
-export const MAX_DEPTH = 64
+/**
+ * Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). An
+ * answer's 64 levels (bounded-json.ts) fit whole under a fan-out report's own six.
+ */
+export const MAX_DEPTH = 72
 export const DEEPER_CUT = '[… nested too deep: cut]'
 
 /**

@@ -1,4 +1,5 @@
 import { problemLine, readAnswer, type Answer, type AnswerSpec } from '../answer/answer.js'
+import { CHECK_MS, type AnswerChecker } from '../answer/check.js'
 import { repairPrompt } from '../answer/prompt.js'
 import type { RunEvents, RunPlan, RunReport } from '../model.js'
 import { followRun, type FollowDeps } from './follow.js'
@@ -15,7 +16,7 @@ export async function settleAnswer(
   first: RunReport,
   plan: RunPlan,
   spec: AnswerSpec,
-  deps: { start: StartDeps; follow: FollowDeps }
+  deps: { start: StartDeps; follow: FollowDeps; check: AnswerChecker }
 ): Promise<RunReport> {
   let report = first
   let last: Answer | undefined
@@ -30,7 +31,8 @@ export async function settleAnswer(
     // invalid answer, when a repair was asked and did not complete).
     if (report.outcome !== 'success' || !report.run)
       return last ? { ...report, answer: answered(last) } : report
-    const answer = readAnswer(report.run.result, spec)
+    const answer = await readAnswer(report.run.result, spec, value => checkInTime(value, spec, deps))
+    if (deps.follow.signal?.aborted) return cancelledWhileChecking(report, answered(answer))
     if (answer.valid) {
       return {
         ...report,
@@ -38,7 +40,8 @@ export async function settleAnswer(
         answer: answered(answer)
       }
     }
-    if (repairs.length >= spec.retries)
+    // A check that could not finish is not the agent's to repair: it is reported as it is.
+    if (repairs.length >= spec.retries || answer.problem.kind === 'unchecked')
       return { ...report, outcome: 'invalid-output', answer: answered(answer) }
     last = answer
     repairs.push(problemLine(answer.problem))
@@ -97,5 +100,32 @@ function repairNotStarted(
     endedAt,
     ...(error !== undefined ? { error } : {}),
     ...(httpStatus !== undefined ? { httpStatus } : {})
+  }
+}
+
+/**
+ * The answer checked within the time left before the step's deadline, CHECK_MS at most (and a
+ * second at least: a run that completed just in time still has its answer read), stopped when the
+ * job is cancelled.
+ */
+function checkInTime(
+  value: unknown,
+  spec: AnswerSpec,
+  { check, follow }: { check: AnswerChecker; follow: FollowDeps }
+): ReturnType<AnswerChecker> {
+  const left = follow.deadline - follow.clock.now()
+  return check(spec.schema, value, {
+    timeoutMs: Math.max(1_000, Math.min(CHECK_MS, left)),
+    signal: follow.signal ?? new AbortController().signal
+  })
+}
+
+/** The job was cancelled while the answer was checked: the step's outcome is cancelled, as any other. */
+function cancelledWhileChecking(report: RunReport, answer: RunReport['answer']): RunReport {
+  return {
+    ...report,
+    outcome: 'cancelled',
+    error: "The job was cancelled while the agent run's answer was being checked.",
+    answer
   }
 }

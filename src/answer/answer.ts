@@ -1,29 +1,31 @@
+import type { AnswerCheck } from './check.js'
 import { extractAnswer } from './extract.js'
-import { pointerText, type AnswerValidator, type JsonSchema, type SchemaError } from './schema.js'
+import { pointerText, VERDICT_SCHEMA, type JsonSchema, type SchemaError } from './schema.js'
 
 /** What the step asks of the agent's final answer (`verdict`, `output-schema`, `output-retries`). */
 export interface AnswerSpec {
   verdict: boolean
-  /** The schema the answer must satisfy, as the agent is shown it. */
+  /** The schema the answer must satisfy, as the agent is shown it (compiled once when read, to refuse a bad one). */
   schema: JsonSchema
-  /** The schema compiled once. */
-  validate: AnswerValidator
   /** How many times a run that ends without a valid answer is resumed to ask for it (0–3). */
   retries: number
 }
 
 /** Why a result holds no valid answer. */
 export type AnswerProblem =
-  { kind: 'missing' } | { kind: 'unreadable'; problem: string } | { kind: 'mismatch'; errors: SchemaError[] }
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; problem: string }
+  | { kind: 'mismatch'; errors: SchemaError[] }
+  /** The check did not finish (out of time, cancelled) or threw: `why` ends "could not be checked against …". */
+  | { kind: 'unchecked'; schema: 'output-schema' | "the verdict's schema"; why: string }
 
 export type Verdict = 'pass' | 'fail'
 
 export type Answer =
   | {
       valid: true
+      /** The answer as read (`structured-output` is its compact JSON: never over the 1 MiB it was read within). */
       value: unknown
-      /** Compact JSON, the `structured-output` output: never over the 1 MiB the block was read within. */
-      json: string
       verdict?: Verdict
       reason?: string
     }
@@ -39,16 +41,28 @@ export interface AnswerReport {
   repairs: string[]
 }
 
-/** The answer in a run's final result, checked against the schema. */
-export function readAnswer(result: string | null | undefined, spec: AnswerSpec): Answer {
+/**
+ * The answer in a run's final result, checked against the schema by `check` (which may take no
+ * longer than it is given, and says so when it could not finish).
+ */
+export async function readAnswer(
+  result: string | null | undefined,
+  spec: AnswerSpec,
+  check: (value: unknown) => Promise<AnswerCheck>
+): Promise<Answer> {
   const extracted = extractAnswer(result ?? '')
   if (extracted.kind === 'none') return { valid: false, problem: { kind: 'missing' } }
   if (extracted.kind === 'unreadable') {
     return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } }
   }
-  const errors = spec.validate(extracted.value)
+  const checked = await check(extracted.value)
+  if ('unchecked' in checked) {
+    const schema = spec.schema === VERDICT_SCHEMA ? "the verdict's schema" : 'output-schema'
+    return { valid: false, problem: { kind: 'unchecked', schema, why: checked.unchecked } }
+  }
+  const { errors } = checked
   if (errors.length > 0) return { valid: false, problem: { kind: 'mismatch', errors } }
-  const answer: Answer = { valid: true, value: extracted.value, json: JSON.stringify(extracted.value) }
+  const answer: Answer = { valid: true, value: extracted.value }
   if (spec.verdict) {
     // The schema has checked both: verdict is pass or fail, reason a non-empty string.
     const { verdict, reason } = extracted.value as { verdict: Verdict; reason: string }
@@ -64,6 +78,8 @@ export function problemLine(problem: AnswerProblem): string {
       return 'the final answer has no fenced json block'
     case 'unreadable':
       return `the answer's JSON could not be read: ${problem.problem}`
+    case 'unchecked':
+      return `the answer could not be checked against ${problem.schema} ${problem.why}`
     case 'mismatch': {
       const [first] = problem.errors
       return first

@@ -11,19 +11,43 @@ interface FencedBlock {
 export type Extracted =
   { kind: 'none' } | { kind: 'unreadable'; problem: string } | { kind: 'json'; value: unknown }
 
-/** A fence line (text[start, end)): indentation, then three or more backticks or tildes (CommonMark). */
+/** The columns of a line's indentation (a tab to the next multiple of four), and where it ends. */
+function indentation(text: string, start: number, end: number): { columns: number; at: number } {
+  let columns = 0
+  let at = start
+  for (; at < end && (text[at] === ' ' || text[at] === '\t'); at++)
+    columns = text[at] === '\t' ? columns + 4 - (columns % 4) : columns + 1
+  return { columns, at }
+}
+
+/**
+ * A fence line (text[start, end)): at most three columns of indentation past `base` (the content
+ * column of the list item it sits in, else 0: four or more make indented code), then three or
+ * more backticks or tildes (CommonMark).
+ */
 function fenceAt(
   text: string,
   start: number,
-  end: number
+  end: number,
+  base: number
 ): { char: string; length: number; rest: number } | undefined {
-  let at = start
-  while (at < end && (text[at] === ' ' || text[at] === '\t')) at++
+  const { columns, at } = indentation(text, start, end)
+  if (columns - base > 3 || (columns < base && columns > 3)) return undefined
   const char = text[at]
   if (char !== '`' && char !== '~') return undefined
   let after = at
   while (after < end && text[after] === char) after++
   return after - at < 3 ? undefined : { char, length: after - at, rest: after }
+}
+
+/**
+ * A list item's first line ("- ", "* ", "+ ", "1. ", "1) "): the column its content starts at, and
+ * where in the text.
+ */
+function listItem(text: string, start: number, end: number): { column: number; at: number } | undefined {
+  const { columns, at } = indentation(text, start, end)
+  const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}|\t|$)/.exec(text.slice(at, Math.min(end, at + 16)))
+  return marker ? { column: columns + marker[0].length, at: at + marker[0].length } : undefined
 }
 
 const isBlank = (text: string, start: number, end: number): boolean => {
@@ -33,17 +57,22 @@ const isBlank = (text: string, start: number, end: number): boolean => {
 
 /**
  * The fenced code blocks of a Markdown text, in one pass over its characters. A fence of backticks
- * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the end.
+ * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the
+ * end. A fence counts where CommonMark reads one: at the top level or in a list item (the last
+ * item's content column, until a blank line and a line less indented end the list), never as
+ * indented code.
  */
 export function fencedBlocks(text: string): FencedBlock[] {
   const blocks: FencedBlock[] = []
-  let open: { char: string; length: number; language: string; start: number } | undefined
+  let open: { char: string; length: number; language: string; start: number; base: number } | undefined
+  let base = 0
+  let afterBlank = false
   let at = 0
   while (at <= text.length) {
     const newline = text.indexOf('\n', at)
     const lineEnd = newline < 0 ? text.length : newline
-    const fence = fenceAt(text, at, lineEnd)
     if (open) {
+      const fence = fenceAt(text, at, lineEnd, open.base)
       if (
         fence &&
         fence.char === open.char &&
@@ -53,11 +82,19 @@ export function fencedBlocks(text: string): FencedBlock[] {
         blocks.push({ language: open.language, start: open.start, end: at })
         open = undefined
       }
-    } else if (fence) {
-      const info = text.slice(fence.rest, lineEnd)
-      if (!(fence.char === '`' && info.includes('`'))) {
+    } else if (isBlank(text, at, lineEnd)) afterBlank = true
+    else {
+      const item = listItem(text, at, lineEnd)
+      if (item) base = item.column
+      else if (afterBlank && indentation(text, at, lineEnd).columns < base) base = 0
+      afterBlank = false
+      // An item's first line may open a fence right after its marker.
+      const fence = item ? fenceAt(text, item.at, lineEnd, 0) : fenceAt(text, at, lineEnd, base)
+      const info = fence ? text.slice(fence.rest, lineEnd) : ''
+      if (fence && !(fence.char === '`' && info.includes('`'))) {
         const language = (/^\s*(\S*)/.exec(info)?.[1] ?? '').toLowerCase()
-        open = { char: fence.char, length: fence.length, language, start: Math.min(lineEnd + 1, text.length) }
+        const start = Math.min(lineEnd + 1, text.length)
+        open = { char: fence.char, length: fence.length, language, start, base }
       }
     }
     if (newline < 0) break

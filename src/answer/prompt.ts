@@ -50,6 +50,8 @@ function whatWasWrong(problem: AnswerProblem): string {
           error => `- ${error.pointer ? `\`${error.pointer}\`` : pointerText('')}: ${error.message}`
         )
       ].join('\n')
+    case 'unchecked':
+      return `Your final answer could not be checked against the schema ${problem.why}.`
   }
 }
 

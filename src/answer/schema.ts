@@ -34,9 +34,9 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/
  */
 export function answerSchema(verdict: boolean, given: JsonSchema | undefined): JsonSchema | undefined {
   if (!given) return verdict ? VERDICT_SCHEMA : undefined
-  if (!verdict) return given
-  const allOf = Array.isArray(given.allOf) ? (given.allOf as unknown[]) : []
-  return { ...given, allOf: [...allOf, VERDICT_SCHEMA] }
+  // An allOf that is not an array is left for the compile to refuse, as it is without a verdict.
+  if (!verdict || (given.allOf !== undefined && !Array.isArray(given.allOf))) return given
+  return { ...given, allOf: [...((given.allOf as unknown[] | undefined) ?? []), VERDICT_SCHEMA] }
 }
 
 // ajv-formats is CommonJS: its plugin is the module's default export.
@@ -49,7 +49,8 @@ const addFormats = addFormatsModule.default
  */
 function ajvFor(schema: JsonSchema): Ajv | Ajv2020 | string {
   const declared = schema.$schema
-  const options = { allErrors: true, logger: false as const }
+  // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
+  const options = { allErrors: true, logger: false as const, ownProperties: true }
   if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
     return addFormats(new Ajv(options))
   }

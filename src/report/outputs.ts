@@ -67,7 +67,9 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     trigger: report.trigger ?? '',
     ...setup,
     // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
-    'structured-output': answer?.json ?? '',
+    // Made from the value, redacted as the summary's is: redacting its JSON text would miss a
+    // secret broken by an escape ("emulator-\ntoken").
+    'structured-output': answer ? JSON.stringify(answer.value) : '',
     verdict: answer?.verdict ?? '',
     'verdict-reason': answer?.reason ?? '',
     runs: '',

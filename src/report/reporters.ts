@@ -1,5 +1,5 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
-import type { CarriedFrom, RunEvents, RunReport } from '../model.js'
+import { reportOf, type CarriedFrom, type RunEvents, type RunReport } from '../model.js'
 import { redactDeep } from '../redact.js'
 
 /**
@@ -65,13 +65,46 @@ export class Reporters implements RunEvents {
     this.list.forEach(reporter => reporter.repairAsked(seen, attempt, retries))
   }
 
-  /** Hands the report to every reporter, the runner's first; returns it as they saw it. */
+  /**
+   * Hands the report to every reporter, the runner's first; returns it as they saw it. A reporter
+   * that throws (a renderer's bug) keeps no other from writing: it is handed the plain report of
+   * the error instead, which is then the step's.
+   */
   async finish(report: RunReport): Promise<RunReport> {
-    const seen = this.redact(report)
-    for (const reporter of this.list.filter(one => !one.remote)) await reporter.finish(seen)
+    let seen = this.redact(report)
+    for (const reporter of this.list.filter(one => !one.remote)) seen = await finishOrFallBack(reporter, seen)
     const remote = this.list.filter(one => one.remote)
-    if (remote.length > 0)
-      await Promise.race([Promise.all(remote.map(reporter => reporter.finish(seen))), this.afterCancelled()])
+    if (remote.length > 0) {
+      const written = Promise.all(remote.map(reporter => finishOrFallBack(reporter, seen)))
+      const ended = await Promise.race([written, this.afterCancelled()])
+      seen = (ended ?? []).find(one => one !== seen) ?? seen
+    }
     return seen
   }
+}
+
+/** The reporter's ending, or, when writing it threw, the plain report of that error written instead. */
+async function finishOrFallBack(reporter: Reporter, report: RunReport): Promise<RunReport> {
+  try {
+    await reporter.finish(report)
+    return report
+  } catch (error) {
+    const fallback = plainReport(report, error)
+    await reporter.finish(fallback).catch(() => undefined)
+    return fallback
+  }
+}
+
+/** The report reduced to the run and the error: what any reporter can write. */
+function plainReport(report: RunReport, error: unknown): RunReport {
+  const message = error instanceof Error ? error.message : String(error)
+  const fields = {
+    outcome: 'error' as const,
+    error: `The report could not be written: ${message.split('\n')[0]?.slice(0, 300) ?? ''}`,
+    ...(report.run ? { run: report.run } : {}),
+    status: report.status,
+    trigger: report.trigger,
+    checkRunId: report.checkRunId
+  }
+  return reportOf(fields, report.startedAt, report.endedAt)
 }

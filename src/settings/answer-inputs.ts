@@ -50,7 +50,7 @@ export function readAnswerInputs(
     problems.push(`output-schema: ${compiled.problem}`)
     return undefined
   }
-  return { verdict: inputs.verdict, schema, validate: compiled.validate, retries }
+  return { verdict: inputs.verdict, schema, retries }
 }
 
 function outputRetries(text: string, problems: string[]): number {

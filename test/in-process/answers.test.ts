@@ -48,6 +48,43 @@ test('the answer is service text: a secret in it is redacted in the outputs and 
   expect(readerText(runner.summary)).toContain('✅ pass: The key *** is fine @\u2060octocat <b>')
 })
 
+test('a token broken inside a JSON string: no form of it in structured-output, as in the summary', async () => {
+  await world.startEmulator()
+  // In the JSON text the breaks are escapes (two characters): the output is made from the redacted value.
+  world.emulator.queueScript(
+    completing('```json\n{"verdict": "pass", "reason": "emulator-\\ntoken and emulator\\t-token"}\n```')
+  )
+  const { runner } = await world.step({ verdict: 'true', 'org-id': '1' })
+  expect(runner.outputs['structured-output']).toBe('{"verdict":"pass","reason":"*** and ***"}')
+  expect(runner.outputs['verdict-reason']).toBe('*** and ***')
+  expect(JSON.stringify(runner.outputs)).not.toMatch(/emulator|token/)
+})
+
+test('an answer 64 levels deep: structured-output is all of it, as read', async () => {
+  await world.startEmulator()
+  const deep = `${'['.repeat(63)}{"verdict": "pass", "reason": "Deep."}${']'.repeat(63)}`
+  world.emulator.queueScript(completing(`\`\`\`json\n${deep}\n\`\`\``))
+  const { runner } = await world.step({ 'output-schema': '{"type": "array"}', 'org-id': '1' })
+  expect(runner.outputs['structured-output']).toBe(JSON.stringify(JSON.parse(deep)))
+})
+
+test('a check that throws: the step reports it, outputs and summary written, one line without a stack', async () => {
+  await world.startEmulator()
+  world.emulator.queueScript(completing('```json\n{"verdict": "pass", "reason": "Fine."}\n```'))
+  const { runner, failure } = await world.step(
+    { verdict: 'true', 'org-id': '1' },
+    { checkAnswer: () => Promise.reject(new TypeError('the checker broke')) }
+  )
+  expect(failure).toBe('Unexpected error: TypeError: the checker broke')
+  const run = world.emulator.runs()[0]!
+  expect(runner.outputs).toMatchObject({
+    outcome: 'error',
+    'agent-run-id': String(run.id),
+    status: 'COMPLETE'
+  })
+  expect(readerText(runner.summary)).toContain('Unexpected error: TypeError: the checker broke')
+})
+
 test('a repair that does not end in time: outcome timeout, the last problem and the repair shown', async () => {
   await world.startEmulator()
   world.emulator.queueScript({

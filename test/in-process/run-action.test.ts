@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAction, type ActionEnvironment } from '../../src/action.js'
+import { checkInThread } from '../../src/answer/check.js'
 import { markerLine, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { openLogFile } from '../../src/runner/log-file.js'
@@ -82,7 +83,8 @@ async function step(
     clock,
     signal: options.signal ?? new AbortController().signal,
     openLogFile,
-    readEventPayload: () => options.event?.payload ?? {}
+    readEventPayload: () => options.event?.payload ?? {},
+    checkAnswer: checkInThread
   }
   const failure = await runAction(environment)
   return { runner, failure }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAction, type ActionEnvironment } from '../../src/action.js'
+import { checkInThread, type AnswerChecker } from '../../src/answer/check.js'
 import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
@@ -18,6 +19,8 @@ export interface Step {
 export interface StepOptions {
   env?: Record<string, string>
   event?: { name: string; payload: unknown }
+  /** How answers are checked (default: in this thread). */
+  checkAnswer?: AnswerChecker
 }
 
 /**
@@ -78,7 +81,8 @@ export class InProcessWorld {
       clock: this.clock,
       signal: new AbortController().signal,
       openLogFile,
-      readEventPayload: () => options.event?.payload ?? {}
+      readEventPayload: () => options.event?.payload ?? {},
+      checkAnswer: options.checkAnswer ?? checkInThread
     }
     const failure = await runAction(environment)
     return { runner, failure }

@@ -1,5 +1,6 @@
 import { MAX_ANSWER_BYTES, nestsDeeperThan, parseBounded } from '../../src/answer/bounded-json.js'
 import { extractAnswer, fencedBlocks } from '../../src/answer/extract.js'
+import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 
 const block = (language: string, body: string, fence = '```'): string =>
   `${fence}${language}\n${body}\n${fence}`
@@ -25,6 +26,36 @@ describe('extractAnswer: where the answer is read from', () => {
       value: { a: 3 }
     })
     expect(extractAnswer('```json\r\n{"a": 4}\r\n```\r\n')).toEqual({ kind: 'json', value: { a: 4 } })
+  })
+
+  test.each([
+    ['indented four spaces: indented code', '    ```json\n    {"a": 1}\n    ```'],
+    ['indented by a tab: indented code', '\t```json\n{"a": 2}\n```'],
+    [
+      'four spaces after a paragraph line: the paragraph goes on',
+      'The answer:\n    ```json\n    {"a": 3}\n    ```'
+    ],
+    ['three spaces: a fence', '   ```json\n{"a": 4}\n```'],
+    ['in a list item, at its content column: a fence', '- The answer:\n\n    ```json\n    {"a": 5}\n    ```'],
+    ['in an ordered item, on its first line: a fence', '10. ```json\n    {"a": 6}\n    ```'],
+    ['after the list ended: indented code again', '- item\n\nText.\n\n    ```json\n    {"a": 7}\n    ```'],
+    ['a closing fence indented four spaces is content', '```json\n{"a": 8}\n    ```\n```']
+  ])('only what CommonMark reads as a fence is one: %s', (_, markdown) => {
+    // What GitHub shows as json code blocks, and what is read as them (lines compared unindented:
+    // CommonMark takes a list item's indentation off its code).
+    const lines = (code: string): string[] =>
+      code
+        .split('\n')
+        .map(line => line.trim())
+        .filter(Boolean)
+    const shown = [
+      ...renderMarkdown(markdown).matchAll(/<code class="language-json">([\s\S]*?)<\/code>/g)
+    ].map(match => lines(visibleText(`<pre>${match[1] ?? ''}</pre>`)))
+    const read = fencedBlocks(markdown)
+      .filter(found => found.language === 'json')
+      .map(found => lines(markdown.slice(found.start, found.end)))
+    expect(read).toEqual(shown)
+    expect(shown.length).toBeLessThanOrEqual(1)
   })
 
   test('a longer fence holds shorter ones: a json block shown inside is not the answer', () => {

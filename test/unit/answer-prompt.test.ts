@@ -1,4 +1,5 @@
-import { problemLine, readAnswer, type AnswerSpec } from '../../src/answer/answer.js'
+import { problemLine, readAnswer as readWith, type AnswerSpec } from '../../src/answer/answer.js'
+import { checkNow } from '../../src/answer/check.js'
 import { answerFormatSection, repairPrompt, withAnswerFormat } from '../../src/answer/prompt.js'
 import { answerSchema, compileSchema, VERDICT_SCHEMA, type JsonSchema } from '../../src/answer/schema.js'
 import { extractAnswer } from '../../src/answer/extract.js'
@@ -9,8 +10,12 @@ function spec(verdict: boolean, given?: JsonSchema, retries = 1): AnswerSpec {
   if (!schema) throw new Error('nothing asked')
   const compiled = compileSchema(schema)
   if ('problem' in compiled) throw new Error(compiled.problem)
-  return { verdict, schema, validate: compiled.validate, retries }
+  return { verdict, schema, retries }
 }
+
+/** The answer read and checked in this thread, as the in-process checker does. */
+const readAnswer = (result: string | null, asked: AnswerSpec) =>
+  readWith(result, asked, value => Promise.resolve(checkNow(asked.schema, value)))
 
 const FILES: JsonSchema = {
   type: 'object',
@@ -27,11 +32,11 @@ function shownSchema(markdown: string): unknown {
 }
 
 describe('the answer-format section of the prompt', () => {
-  test('nothing asked: the prompt is exactly what it was', () => {
+  test('nothing asked: the prompt is exactly what it was', async () => {
     expect(withAnswerFormat('Review pull request #7.', undefined)).toBe('Review pull request #7.')
   })
 
-  test('a verdict: the ask in words, then the verdict schema in a json block, after the prompt', () => {
+  test('a verdict: the ask in words, then the verdict schema in a json block, after the prompt', async () => {
     const prompt = withAnswerFormat('Review pull request #7.', spec(true))
     expect(prompt.startsWith('Review pull request #7.\n\n---\n\n**Answer format.**')).toBe(true)
     expect(shownSchema(prompt)).toEqual(VERDICT_SCHEMA)
@@ -44,14 +49,14 @@ describe('the answer-format section of the prompt', () => {
     expect(text).toContain('"enum": [\n        "pass",\n        "fail"\n      ]')
   })
 
-  test('a schema: shown whole, in a fence longer than the backticks inside it; no verdict words', () => {
+  test('a schema: shown whole, in a fence longer than the backticks inside it; no verdict words', async () => {
     const section = answerFormatSection(spec(false, FILES))
     expect(shownSchema(section)).toEqual(FILES)
     expect(section).toContain('\n````json\n')
     expect(section).not.toContain('verdict')
   })
 
-  test('both: the given schema with the verdict in its allOf', () => {
+  test('both: the given schema with the verdict in its allOf', async () => {
     expect(shownSchema(answerFormatSection(spec(true, FILES)))).toEqual({ ...FILES, allOf: [VERDICT_SCHEMA] })
   })
 })
@@ -59,25 +64,23 @@ describe('the answer-format section of the prompt', () => {
 describe('readAnswer and the repair prompt', () => {
   const verdict = spec(true)
 
-  test('a valid verdict: compact JSON, the verdict and the reason', () => {
+  test('a valid verdict: compact JSON, the verdict and the reason', async () => {
     const result =
       'The API is intact.\n\n```json\n{\n  "verdict": "pass",\n  "reason": "No export changed."\n}\n```'
-    expect(readAnswer(result, verdict)).toEqual({
+    expect(await readAnswer(result, verdict)).toEqual({
       valid: true,
       value: { verdict: 'pass', reason: 'No export changed.' },
-      json: '{"verdict":"pass","reason":"No export changed."}',
       verdict: 'pass',
       reason: 'No export changed.'
     })
-    expect(readAnswer('```json\n{"files": []}\n```', spec(false, FILES))).toEqual({
+    expect(await readAnswer('```json\n{"files": []}\n```', spec(false, FILES))).toEqual({
       valid: true,
-      value: { files: [] },
-      json: '{"files":[]}'
+      value: { files: [] }
     })
   })
 
-  test('no block: the repair names it and asks for the block alone, with the schema again', () => {
-    const answer = readAnswer('I reviewed it; it breaks the API.', verdict)
+  test('no block: the repair names it and asks for the block alone, with the schema again', async () => {
+    const answer = await readAnswer('I reviewed it; it breaks the API.', verdict)
     expect(answer).toEqual({ valid: false, problem: { kind: 'missing' } })
     if (answer.valid) return
     expect(problemLine(answer.problem)).toBe('the final answer has no fenced json block')
@@ -90,8 +93,8 @@ describe('readAnswer and the repair prompt', () => {
     expect(shownSchema(repair)).toEqual(VERDICT_SCHEMA)
   })
 
-  test('an answer that misses the schema: the repair lists the errors with their pointers', () => {
-    const answer = readAnswer('```json\n{"verdict": "maybe"}\n```', verdict)
+  test('an answer that misses the schema: the repair lists the errors with their pointers', async () => {
+    const answer = await readAnswer('```json\n{"verdict": "maybe"}\n```', verdict)
     expect(answer).toEqual({
       valid: false,
       problem: {
@@ -115,8 +118,8 @@ describe('readAnswer and the repair prompt', () => {
     )
   })
 
-  test('an unreadable block: the repair says why, without quoting it', () => {
-    const answer = readAnswer(`\`\`\`json\n${'['.repeat(100_000)}\n\`\`\``, verdict)
+  test('an unreadable block: the repair says why, without quoting it', async () => {
+    const answer = await readAnswer(`\`\`\`json\n${'['.repeat(100_000)}\n\`\`\``, verdict)
     expect(answer).toEqual({
       valid: false,
       problem: { kind: 'unreadable', problem: 'it nests deeper than 64 levels' }
@@ -130,7 +133,7 @@ describe('readAnswer and the repair prompt', () => {
     )
   })
 
-  test('a missing result reads as no answer', () => {
-    expect(readAnswer(null, verdict)).toEqual({ valid: false, problem: { kind: 'missing' } })
+  test('a missing result reads as no answer', async () => {
+    expect(await readAnswer(null, verdict)).toEqual({ valid: false, problem: { kind: 'missing' } })
   })
 })

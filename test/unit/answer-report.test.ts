@@ -13,7 +13,6 @@ import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 const verdictAnswer = (verdict: 'pass' | 'fail', reason: string): Answer => ({
   valid: true,
   value: { verdict, reason },
-  json: JSON.stringify({ verdict, reason }),
   verdict,
   reason
 })
@@ -56,20 +55,19 @@ describe('the answer where people look', () => {
   })
 
   test('a valid answer as a JSON block, shown as written; folded when long, capped when huge', () => {
-    const short = { valid: true as const, value: { files: ['a.ts'], note: '```\n</details>' }, json: '' }
+    const short = { valid: true as const, value: { files: ['a.ts'], note: '```\n</details>' } }
     const text = visibleLines(answerSection(report(short)))
     expect(text).toBe('Answer\n{\n  "files": [\n    "a.ts"\n  ],\n  "note": "```\\n</details>"\n}')
     const long = {
       valid: true as const,
-      value: { files: Array.from({ length: 40 }, (_, i) => `f${i}.ts`) },
-      json: ''
+      value: { files: Array.from({ length: 40 }, (_, i) => `f${i}.ts`) }
     }
     const folded = answerSection(report(long))
     expect(folded).toContain(
       '<details><summary>The answer, 44 lines (the <code>structured-output</code> output)</summary>'
     )
     expect(readerText(folded)).toContain('"f39.ts"')
-    const huge = { valid: true as const, value: { text: 'x'.repeat(200_000) }, json: '' }
+    const huge = { valid: true as const, value: { text: 'x'.repeat(200_000) } }
     const capped = answerSection(report(huge))
     expect(capped.length).toBeLessThan(61_000)
     expect(readerText(capped)).toMatch(/… \(\d+ more characters\)/)

@@ -125,6 +125,27 @@ describe('answerSchema: the verdict, the given schema, or both', () => {
   })
 })
 
+describe('only the answer’s own properties are read', () => {
+  test('required, properties and dependencies see no inherited property', () => {
+    const validate = validator({
+      type: 'object',
+      required: ['constructor'],
+      properties: { toString: { type: 'string' }, constructor: { type: 'string' } },
+      dependencies: { hasOwnProperty: ['x'] }
+    })
+    expect(validate({})).toEqual([{ pointer: '', message: "must have required property 'constructor'" }])
+    expect(validate({ constructor: 'own' })).toEqual([])
+    const later = validator({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      required: ['__proto__', 'valueOf'],
+      dependentRequired: { isPrototypeOf: ['y'] }
+    })
+    expect(later(JSON.parse('{"__proto__": 1}'))).toEqual([
+      { pointer: '', message: "must have required property 'valueOf'" }
+    ])
+  })
+})
+
 describe('loadSchema: JSON or YAML text, or a file in the workspace', () => {
   const expected = { type: 'object', required: ['files'] }
 

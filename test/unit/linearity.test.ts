@@ -255,7 +255,7 @@ describe('renderers of service text grow linearly with it', () => {
         const answer = {
           verdictAsked: true,
           repairs: [text],
-          answer: { valid: true as const, value: { text }, json: '', verdict: 'fail' as const, reason: text }
+          answer: { valid: true as const, value: { text }, verdict: 'fail' as const, reason: text }
         }
         const invalid = {
           ...answer,

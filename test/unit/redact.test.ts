@@ -38,6 +38,17 @@ describe('forms of a secret', () => {
     }
   })
 
+  test.each([
+    ['a line break escaped', `"${TOKEN.slice(0, 9)}\\n${TOKEN.slice(9)}"`],
+    ['a tab and CR LF escaped', `${TOKEN.slice(0, 4)}\\t${TOKEN.slice(4, 8)}\\r\\n${TOKEN.slice(8)}`],
+    ['a zero-width space escaped', `${TOKEN.slice(0, 12)}\\u200B${TOKEN.slice(12)}`],
+    ['characters escaped', `\\u0063g\\u005Fsk_5e5e5e5e5e5e5e5e5e5e`],
+    ['JSON inside JSON', JSON.stringify(JSON.stringify({ key: `${TOKEN.slice(0, 6)}\n${TOKEN.slice(6)}` }))]
+  ])('escaped as a string literal writes it: %s', (_, text) => {
+    expect(redactText(text, secrets)).toMatch(/\*\*\*/)
+    expect(JSON.stringify(redactText(text, secrets))).not.toMatch(/5e5e5e5e/)
+  })
+
   test('base64 forms at all three alignments are found in any longer stream', () => {
     for (let before = 0; before < 6; before++)
       for (let after = 0; after < 4; after++) {

@@ -78,3 +78,33 @@ test('a cancelled job waits for GitHub reporters only until the deadlines say so
   await finished
   expect(calls).toEqual(['comment finish undefined'])
 })
+
+test('a reporter that throws keeps none from writing: it writes the plain report of the error, which is the step’s', async () => {
+  const calls: string[] = []
+  let thrown = false
+  const broken: Reporter = {
+    ...recorder(calls, 'summary'),
+    finish: async report => {
+      calls.push(`summary finish ${report.outcome} ${report.error}`)
+      if (!thrown) {
+        thrown = true
+        throw new RangeError('Maximum call stack size exceeded\n    at render (summary.ts:1:1)')
+      }
+    }
+  }
+  const list = [broken, recorder(calls, 'console'), recorder(calls, 'check', true)]
+  const reporters = new Reporters(list, redact, never)
+  const seen = await reporters.finish(
+    reportOf({ outcome: 'success', run: { ...run, status: 'COMPLETE' } }, 0)
+  )
+  const error = 'The report could not be written: Maximum call stack size exceeded'
+  expect(seen).toMatchObject({ outcome: 'error', error, run: { id: 7 } })
+  expect(calls).toEqual([
+    'summary finish success undefined',
+    `summary finish error ${error}`,
+    `console finish ${error}`,
+    'console finished',
+    `check finish ${error}`,
+    'check finished'
+  ])
+})

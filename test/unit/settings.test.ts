@@ -6,6 +6,7 @@ import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
+import { checkNow } from '../../src/answer/check.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
 afterAll(() => rmSync(workspace, { recursive: true, force: true }))
@@ -234,7 +235,18 @@ describe('readSettings: verdict, output-schema, output-retries', () => {
   test('verdict alone: the verdict schema, one repair by default', () => {
     const answer = settingsFrom({ ...valid, verdict: 'true' }).answer
     expect(answer).toMatchObject({ verdict: true, retries: 1, schema: { required: ['verdict', 'reason'] } })
-    expect(answer?.validate({ verdict: 'fail', reason: 'It breaks parse().' })).toEqual([])
+    expect(checkNow(answer!.schema, { verdict: 'fail', reason: 'It breaks parse().' })).toEqual({
+      errors: []
+    })
+  })
+
+  test('an allOf that is not an array: refused with or without verdict, the same way', () => {
+    const schema = '{"type": "object", "allOf": {"required": ["files"]}}'
+    const alone = problemsOf({ ...valid, 'output-schema': schema })
+    expect(alone).toEqual([
+      expect.stringMatching(/^output-schema: it is not a valid JSON Schema: .*allOf must be array/)
+    ])
+    expect(problemsOf({ ...valid, 'output-schema': schema, verdict: 'true' })).toEqual(alone)
   })
 
   test('output-schema inline (JSON or YAML) or as a workspace file; with verdict, both', () => {
@@ -244,10 +256,12 @@ describe('readSettings: verdict, output-schema, output-retries', () => {
       expect(answer).toMatchObject({ verdict: false, retries: 0, schema: { required: ['files'] } })
     }
     const both = settingsFrom({ ...valid, 'output-schema': 'answer.yml', verdict: 'true' }).answer
-    expect(both?.validate({ files: [] })).toEqual([
-      { pointer: '', message: "must have required property 'verdict'" },
-      { pointer: '', message: "must have required property 'reason'" }
-    ])
+    expect(checkNow(both!.schema, { files: [] })).toEqual({
+      errors: [
+        { pointer: '', message: "must have required property 'verdict'" },
+        { pointer: '', message: "must have required property 'reason'" }
+      ]
+    })
   })
 
   test.each([
