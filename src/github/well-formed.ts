@@ -11,17 +11,21 @@ export function wellFormedText(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd')
 }
 
+/** Request parameters are our own shallow values; deeper than this, a value is kept as it is. */
+const MAX_DEPTH = 64
+
 /**
- * `value` with every string in it well-formed: plain objects and arrays are copied where a string in
- * them changes; anything else (a function, a signal) is kept as it is. Linear in the value's size.
+ * `value` with every string in it well-formed: plain objects and arrays are copied; anything else
+ * (a function, a signal) is kept as it is. Linear in the value's size.
  */
-export function wellFormed<T>(value: T): T {
+export function wellFormed<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return wellFormedText(value) as T
-  if (Array.isArray(value)) return value.map(item => wellFormed(item as unknown)) as T
-  if (value === null || typeof value !== 'object') return value
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return value
+  if (Array.isArray(value)) return value.map(item => wellFormed(item as unknown, depth + 1)) as T
   const prototype = Object.getPrototypeOf(value) as unknown
   if (prototype !== Object.prototype && prototype !== null) return value
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) out[key] = wellFormed(item)
-  return out as T
+  // fromEntries defines each key as its own (a key `__proto__` stays a key).
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [wellFormedText(key), wellFormed(item, depth + 1)])
+  ) as T
 }
