@@ -4,6 +4,7 @@ import type { ItemReport, RunReport } from '../src/model.js'
 import type { TrackingState } from '../src/github/tracking.js'
 import type { CheckRunState } from '../src/report/check-run.js'
 import { aggregateOutcome } from '../src/runs/outcome.js'
+import { INPUT_DEFAULTS, type FailCondition } from '../src/settings/settings.js'
 
 /** Runs whose summary and tracking comment are rendered and read as a browser shows them. */
 
@@ -152,7 +153,7 @@ const VERDICT_RESULT = [
 ].join('\n')
 const VERDICT_ANSWER: AnswerReport = {
   verdictAsked: true,
-  answer: { valid: true, value: VERDICT, json: JSON.stringify(VERDICT), ...VERDICT },
+  answer: { valid: true, value: VERDICT, ...VERDICT },
   repairs: []
 }
 
@@ -276,6 +277,11 @@ export function checkState(scenario: RenderScenario, final: boolean): CheckRunSt
     status: final ? scenario.report.status : 'ACTIVE',
     entriesSeen: scenario.report.entriesSeen,
     resumed: false,
+    // The default fail-on: the check passes or fails as such a step would.
+    policy: {
+      failOn: new Set(INPUT_DEFAULTS['fail-on'].split(',') as FailCondition[]),
+      triggerPhrase: '/codegen'
+    },
     ...(final ? { report: scenario.report } : {}),
     ...(final && answer?.valid && answer.verdict
       ? { verdict: { verdict: answer.verdict, reason: answer.reason ?? '' } }

@@ -7,6 +7,7 @@ import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
 import { prepareCommentRun } from './github/comment-run.js'
+import { withCommit } from './github/prompt.js'
 import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
@@ -76,6 +77,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       start.kind === 'run' || start.kind === 'runs'
         ? await stepCheckRun(start, settings, deadlines, say, clock)
         : undefined
+    // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
+    const checkRunId = async (): Promise<number | undefined> => checkRun?.whenCreated(signal)
     const reporters = new Reporters(
       [
         mirror,
@@ -91,7 +94,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     if (start.kind === 'none') report = start.report
     else if (start.kind === 'runs') {
       report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say })
-      report = { ...report, checkRunId: checkRun?.id }
+      report = { ...report, checkRunId: await checkRunId() }
     } else if (start.kind === 'check') {
       const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
       report = await checkSetup(apis, target, { deadline: deadlines.step, clock })
@@ -115,7 +118,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
         // No throw ends the step unreported: the run as last seen, with the error.
         last = unexpectedEnding(error, last, clock.now())
       }
-      report = { ...last, trigger: start.trigger, checkRunId: checkRun?.id }
+      report = { ...last, trigger: start.trigger, checkRunId: await checkRunId() }
     }
     return failureMessage(await reporters.finish(report), settings)
   } finally {
@@ -167,13 +170,17 @@ async function decideStart(
     sha: context.sha,
     payload: () => environment.readEventPayload(context.eventPath)
   }
+  // A check needs the run's ending: a step that does not wait writes none.
+  const checkMode = settings.wait ? settings.checkRun : 'false'
   // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
-  if (settings.runs)
+  if (settings.runs) {
+    const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event)
     return {
       kind: 'runs',
-      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) })),
-      checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
+      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, checkPlace) })),
+      checkPlace
     }
+  }
   const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger)
   const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined
   const trigger = readTrigger(context.eventName, payload, {
@@ -182,16 +189,12 @@ async function decideStart(
     assigneeTrigger: settings.assigneeTrigger,
     allowedBots: settings.allowedBots
   })
-  const plan = planFromInputs(settings)
   // Only runs come from threads: other tasks act on their inputs.
   if (trigger.kind === 'inputs' || settings.task !== 'run') {
-    return {
-      kind: 'run',
-      plan,
-      trigger: 'inputs',
-      checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
-    }
+    const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event)
+    return { kind: 'run', plan: planFromInputs(settings, checkPlace), trigger: 'inputs', checkPlace }
   }
+  const plan = planFromInputs(settings)
   const noRun = (reason: string): Start => {
     say.notice(`No agent run: ${reason}`)
     return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) }
@@ -228,12 +231,13 @@ async function decideStart(
         : {})
     },
     tracking: prepared.tracking,
-    checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
+    // On the head commit the prompt names.
+    checkPlace: checkRunPlace(checkMode, { ...trigger, pullRequest: prepared.pullRequest }, event),
     github
   }
 }
 
-/** The step's check run: known to start, the run gets it before it is first looked at (issue #20). */
+/** The step's check run: its create sent before the run starts, never waited for (issue #26). */
 async function stepCheckRun(
   start: Extract<Start, { kind: 'run' | 'runs' }>,
   settings: Settings,
@@ -272,11 +276,14 @@ async function gitHubClient(
   })
 }
 
-/** The plan of a workflow step that starts or resumes a run from its inputs. */
-export function planFromInputs(settings: Settings): RunPlan {
+/**
+ * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
+ * request's head (`checkPlace`), the prompt names that commit.
+ */
+export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): RunPlan {
   return {
     // The answer-format section ends the prompt when an answer is asked; else it is as written.
-    prompt: withAnswerFormat(settings.prompt, settings.answer),
+    prompt: withAnswerFormat(withCommit(settings.prompt, checkPlace), settings.answer),
     images: settings.images,
     resumeRunId: settings.agentRunId,
     orgId: settings.orgId,
@@ -379,12 +386,12 @@ function settler(
 }
 
 /** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
-export function planFromItem(settings: Settings, item: RunItem): RunPlan {
+export function planFromItem(settings: Settings, item: RunItem, checkPlace?: CheckRunPlace): RunPlan {
   const own = item.repoId !== undefined || item.repository !== undefined
   return {
     ...planFromInputs(settings),
     // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
-    prompt: withAnswerFormat(item.prompt, settings.answer),
+    prompt: withAnswerFormat(withCommit(item.prompt, checkPlace), settings.answer),
     resumeRunId: undefined,
     setupCommands: false,
     // The item's repository when it names one; else the step's.

@@ -1,9 +1,15 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
-import type { CheckRunText } from '../report/check-run.js'
+import {
+  CHECK_SUMMARY_LIMIT_BYTES,
+  CHECK_TITLE_LIMIT_BYTES,
+  cutUtf8,
+  type CheckRunText
+} from '../report/check-run.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
+import { wellFormed } from './well-formed.js'
 
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 export const GITHUB_REQUEST_TIMEOUT_MS = 30_000
@@ -149,6 +155,12 @@ export class OctokitGitHubApi implements GitHubApi {
       retry,
       throttling
     )
+    // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
+    this.octokit.hook.before('request', options => {
+      const params = options as unknown as Record<string, unknown>
+      for (const key of Object.keys(params))
+        if (key !== 'request' && key !== 'headers') params[key] = wellFormed(params[key])
+    })
   }
 
   private get repoParams(): { owner: string; repo: string } {
@@ -347,7 +359,7 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 }
 
-/** A check run's fields as the Checks API names them. */
+/** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */
 function checkFields(check: CheckRunWrite): {
   status: CheckRunWrite['status']
   conclusion?: NonNullable<CheckRunWrite['conclusion']>
@@ -360,6 +372,9 @@ function checkFields(check: CheckRunWrite): {
     ...(check.conclusion ? { conclusion: check.conclusion } : {}),
     ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
     ...(check.externalId ? { external_id: check.externalId } : {}),
-    output: { title: check.title, summary: check.summary }
+    output: {
+      title: cutUtf8(check.title, CHECK_TITLE_LIMIT_BYTES),
+      summary: cutUtf8(check.summary, CHECK_SUMMARY_LIMIT_BYTES)
+    }
   }
 }

@@ -12,17 +12,20 @@ import type { Trigger } from './trigger.js'
 /** At most one update of the check run this often while the run works, as for the tracking comment. */
 export const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000
 
-/** Where a run's check run goes: on a commit, on a pull request's head (to be read), or nowhere. */
-export type CheckRunPlace = { sha: string } | { pullNumber: number } | undefined
+/**
+ * Where a run's check run goes: a commit, and the pull request whose head it is (the prompt then
+ * names that commit, so the verdict is on the commit reviewed); or nowhere.
+ */
+export type CheckRunPlace = { sha: string; pullRequest?: number } | undefined
 
 /** Pull request events: a run from the inputs there checks the pull request's head. */
 const PULL_REQUEST_EVENTS = /^pull_request/
 
 /**
- * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on its
- * head (the event's, or read from the pull request when the event lacks it: an issue comment);
- * `true`, a run from the inputs too, on the event's pull request head or else GITHUB_SHA; `false`,
- * none. A run asked for on an issue gets none.
+ * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
+ * head its prompt names (the event's, or read from the pull request when the event lacks it: an
+ * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
+ * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
  */
 export function checkRunPlace(
   mode: CheckRunMode,
@@ -32,31 +35,33 @@ export function checkRunPlace(
 ): CheckRunPlace {
   if (mode === 'false') return undefined
   if (trigger.kind === 'thread') {
-    if (!trigger.thread.isPullRequest) return undefined
     const sha = trigger.pullRequest?.headSha
-    return sha ? { sha } : { pullNumber: trigger.thread.number }
+    return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined
   }
   if (trigger.kind !== 'inputs' || mode !== 'true') return undefined
   if (PULL_REQUEST_EVENTS.test(event.name)) {
-    const sha = headShaOf(event.payload)
-    if (sha) return { sha }
+    const head = pullRequestHead(event.payload)
+    if (head) return head
   }
   return event.sha ? { sha: event.sha } : undefined
 }
 
-/** The event's pull_request.head.sha, or '' when the payload cannot be read or has none. */
-function headShaOf(payload: (() => unknown) | undefined): string {
+/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
+function pullRequestHead(payload: (() => unknown) | undefined): CheckRunPlace {
   try {
-    const pr = (payload?.() as { pull_request?: { head?: { sha?: unknown } } } | undefined)?.pull_request
-    return typeof pr?.head?.sha === 'string' ? pr.head.sha : ''
+    const pr = (payload?.() as { pull_request?: { number?: unknown; head?: { sha?: unknown } } } | undefined)
+      ?.pull_request
+    const sha = pr?.head?.sha
+    if (typeof sha !== 'string' || !sha) return undefined
+    return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number as number } : { sha }
   } catch {
-    return ''
+    return undefined
   }
 }
 
 export interface OpenCheckRunOptions {
   github: GitHubApi
-  settings: Pick<Settings, 'checkName' | 'triggerPhrase' | 'context'>
+  settings: Pick<Settings, 'checkName' | 'triggerPhrase' | 'context' | 'failOn'>
   /** The run is a follow-up of an earlier one. */
   resumed: boolean
   /** Asked for on a thread (a paused run is answered there), not run from the inputs. */
@@ -66,39 +71,27 @@ export interface OpenCheckRunOptions {
 }
 
 /**
- * The step's check run, created in progress at `place` (a pull request's head is read first when
- * the event did not carry it); undefined when GitHub did not create it (the client warned why).
+ * The step's check run at `place`, its create sent and not waited for: the run starts whether or
+ * not GitHub has answered it, and the check's writes queue behind it.
  */
-export async function openCheckRun(
-  place: NonNullable<CheckRunPlace>,
-  options: OpenCheckRunOptions
-): Promise<CheckRun | undefined> {
+export function openCheckRun(place: NonNullable<CheckRunPlace>, options: OpenCheckRunOptions): CheckRun {
   const { github, settings } = options
-  let headSha = 'sha' in place ? place.sha : ''
-  if ('pullNumber' in place) {
-    try {
-      headSha = (await github.pullRequestBranches(place.pullNumber)).headSha ?? ''
-    } catch (error) {
-      options.warn(
-        `No check run: could not read the head commit of pull request #${place.pullNumber} (${(error as Error).message}).`
-      )
-      return undefined
-    }
-  }
   const check = new CheckRun({
     github,
     name: settings.checkName,
-    headSha,
+    headSha: place.sha,
     state: {
       entriesSeen: 0,
       resumed: options.resumed,
       workflowRunUrl: workflowRunUrl(settings.context),
+      policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
       ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
     },
     clock: options.clock,
     warn: options.warn
   })
-  return (await check.open()) === undefined ? undefined : check
+  check.open()
+  return check
 }
 
 export interface CheckRunOptions {
@@ -115,15 +108,18 @@ export interface CheckRunOptions {
 }
 
 /**
- * The check run of one step's run on the pull request's head commit: created in progress before the
- * run starts, updated (throttled) as it goes, concluded on every ending. GitHub's refusals are the
- * client's warnings; they never change the run's outcome nor fail the step.
+ * The check run of one step's run on the pull request's head commit: its create sent before the run
+ * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
+ * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
+ * warnings; they never change the run's outcome nor fail the step.
  */
 export class CheckRun implements Reporter {
   readonly remote = true
   /** The check run's id once GitHub created it. */
   id?: number
   private readonly writes: ThrottledWrites
+  /** GitHub's answer to the create: the id, or undefined when it was not created. */
+  private created: Promise<number | undefined> = Promise.resolve(undefined)
 
   constructor(private readonly options: CheckRunOptions) {
     this.writes = new ThrottledWrites(
@@ -134,11 +130,25 @@ export class CheckRun implements Reporter {
     )
   }
 
-  /** Creates the check run, in progress; its id, or undefined when GitHub did not create it. */
-  async open(): Promise<number | undefined> {
+  /** Sends the create, in progress, once: every write after it waits for its answer. */
+  open(): void {
     const { github, name, headSha } = this.options
-    this.id = await github.createCheckRun(name, headSha, this.fields())
-    return this.id
+    this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id))
+  }
+
+  /**
+   * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
+   * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
+   */
+  whenCreated(signal: AbortSignal): Promise<number | undefined> {
+    if (signal.aborted) return Promise.resolve(this.id)
+    return new Promise(resolve => {
+      const stop = (): void => resolve(this.id)
+      signal.addEventListener('abort', stop, { once: true })
+      void this.created
+        .then(resolve, () => resolve(undefined))
+        .finally(() => signal.removeEventListener('abort', stop))
+    })
   }
 
   started(run: AgentRun): void {
@@ -182,7 +192,8 @@ export class CheckRun implements Reporter {
   }
 
   private async update(): Promise<void> {
-    if (this.id !== undefined) await this.options.github.updateCheckRun(this.id, this.fields())
+    const id = await this.created
+    if (id !== undefined) await this.options.github.updateCheckRun(id, this.fields())
   }
 
   /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */

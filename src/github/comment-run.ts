@@ -14,7 +14,7 @@ import {
   type FoundTracking,
   type MarkerKey
 } from './tracking.js'
-import { isBot, type Author, type ThreadTrigger } from './trigger.js'
+import { isBot, type Author, type PullRequestInfo, type ThreadTrigger } from './trigger.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -31,6 +31,8 @@ export interface CommentRun {
   /** With resumeRunId: a new run's prompt (the thread quoted), should the service refuse the resume. */
   freshPrompt?: string
   tracking?: TrackingComment
+  /** The pull request's branches and head commit as the prompt names them (its check run goes there). */
+  pullRequest?: PullRequestInfo
 }
 
 export interface CommentDeps {
@@ -188,14 +190,17 @@ async function buildPrompts(
   settings: Settings,
   deps: CommentDeps,
   followUp: boolean
-): Promise<Pick<CommentRun, 'prompt' | 'freshPrompt'>> {
-  // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
+): Promise<Pick<CommentRun, 'prompt' | 'freshPrompt' | 'pullRequest'>> {
+  // Events on a pull request carry its branches and head; a comment on one (issue_comment) does not.
+  const checked = settings.checkRun !== 'false' && settings.wait
   const branches =
-    trigger.pullRequest ??
+    (trigger.pullRequest?.headSha ? trigger.pullRequest : undefined) ??
     (trigger.thread.isPullRequest
       ? await deps.github.pullRequestBranches(trigger.thread.number).catch((error: Error) => {
-          deps.warn(`Could not read the pull request's branches: ${error.message}`)
-          return undefined
+          deps.warn(
+            `Could not read the pull request's branches: ${error.message}${checked ? ' (without its head commit, no check run is written)' : ''}`
+          )
+          return trigger.pullRequest
         })
       : undefined)
   const input = {
@@ -214,5 +219,8 @@ async function buildPrompts(
     requestUrl: trigger.commentUrl
   }
   const prompt = buildCommentPrompt(input)
-  return followUp ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }) } : { prompt }
+  const pullRequest = branches ? { pullRequest: branches } : {}
+  return followUp
+    ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }), ...pullRequest }
+    : { prompt, ...pullRequest }
 }

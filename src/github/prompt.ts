@@ -200,8 +200,8 @@ export interface CommentPromptInput {
   thread: Thread
   author: Author
   repository: string
-  /** Pull request branches, when the thread is a pull request (the head's repository when known). */
-  branches?: { head: string; base: string; headRepository?: string }
+  /** Pull request branches, when the thread is a pull request (the head's repository and commit when known). */
+  branches?: { head: string; base: string; headRepository?: string; headSha?: string }
   /** A follow-up of a run that already has the thread's text: the thread is not quoted again. */
   followUp?: boolean
   /** How it was asked (default: a comment or the issue's text). */
@@ -281,7 +281,28 @@ function branchLine(branches: NonNullable<CommentPromptInput['branches']>, repos
     branches.headRepository && branches.headRepository.toLowerCase() !== repository.toLowerCase()
       ? ` of the fork ${inline(branches.headRepository, 200)}`
       : ''
-  return `The pull request merges branch ${inline(branches.head, 300)}${fork} into ${inline(branches.base, 300)}.`
+  const merges = `The pull request merges branch ${inline(branches.head, 300)}${fork} into ${inline(branches.base, 300)}.`
+  return branches.headSha ? `${merges}\n${commitLine(branches.headSha)}` : merges
+}
+
+/** A commit's id as GitHub gives it: SHA-1, or SHA-256 in a repository that uses it. */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i
+
+/**
+ * The commit a run on a pull request reviews: its head when the run was asked for, the commit the
+ * step's check run (and so the verdict) is written on, whatever is pushed meanwhile. '' for a text
+ * that is no commit id.
+ */
+export function commitLine(sha: string, pullNumber?: number): string {
+  if (!COMMIT_SHA.test(sha)) return ''
+  const head = pullNumber === undefined ? 'the pull request' : `pull request #${pullNumber}`
+  return `Review commit ${sha}, the head of ${head} when this run was asked for: check it out (\`git checkout ${sha}\`) and judge that commit, even if the branch has moved on since.`
+}
+
+/** A prompt from the inputs, with the commit it reviews when the step's check is on a pull request's head. */
+export function withCommit(prompt: string, place: { sha: string; pullRequest?: number } | undefined): string {
+  const line = place?.pullRequest === undefined ? '' : commitLine(place.sha, place.pullRequest)
+  return line ? `${prompt}\n\n${line}` : prompt
 }
 
 const THREAD_TEXT_LIMIT = 20_000

@@ -1,6 +1,7 @@
 import type { RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
+import { stepConclusion, type FailurePolicy, type StepConclusion } from './failure.js'
 import { codeSpan, link, quoteBlock, tableCell, unmention } from './markdown.js'
 
 /**
@@ -9,29 +10,16 @@ import { codeSpan, link, quoteBlock, tableCell, unmention } from './markdown.js'
  * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
  */
 
-/** The conclusions this action writes (GitHub knows `neutral`, `skipped` and `stale` too). */
-export type CheckConclusion =
-  'success' | 'failure' | 'timed_out' | 'cancelled' | 'action_required' | 'neutral'
-
-/** GitHub refuses a check run's summary over 65,535 characters. */
-export const CHECK_SUMMARY_LIMIT_CHARS = 65_535
+/**
+ * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
+ * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
+ */
+export const CHECK_SUMMARY_LIMIT_BYTES = 65_535
+/** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
+export const CHECK_TITLE_LIMIT_BYTES = 255
 
 /** Outcomes of the verdicts' issue (a rejected verdict, no valid answer) are failures too. */
 type Ending = RunReport['outcome'] | 'rejected' | 'invalid-output'
-
-/** How each ending concludes the check. `started` (wait: false) leaves the run to others: neutral. */
-const CONCLUSIONS: Record<Ending, CheckConclusion> = {
-  success: 'success',
-  failure: 'failure',
-  rejected: 'failure',
-  'invalid-output': 'failure',
-  error: 'failure',
-  timeout: 'timed_out',
-  cancelled: 'cancelled',
-  paused: 'action_required',
-  started: 'neutral',
-  skipped: 'neutral'
-}
 
 const TITLES: Record<Ending, string> = {
   success: 'Succeeded',
@@ -76,17 +64,19 @@ export interface CheckRunState {
   /** The phrase a comment resumes a run with, for a paused run asked for on a thread. */
   triggerPhrase?: string
   workflowRunUrl: string
+  /** fail-on: the check concludes as the step does. */
+  policy: FailurePolicy
 }
 
 export interface CheckRunText {
   status: 'in_progress' | 'completed'
-  conclusion?: CheckConclusion
+  conclusion?: StepConclusion
   title: string
   summary: string
 }
 
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT_CHARS): CheckRunText {
+export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT_BYTES): CheckRunText {
   const report = state.report
   if (!report) {
     return {
@@ -99,12 +89,34 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
     }
   }
   const ending = report.outcome as Ending
+  const conclusion = stepConclusion(report, state.policy)
   return {
     status: 'completed',
-    conclusion: CONCLUSIONS[ending],
-    title: titleLine(TITLES[ending], endingReason(report, state.verdict)),
-    summary: fitSummary(endedHead(state, report), texts(report), footer(state), limit)
+    conclusion,
+    title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
+    summary: fitSummary(endedHead(state, report, conclusion), texts(report), footer(state), limit)
   }
+}
+
+/**
+ * The title's label: the ending, and what fail-on made of it where the check's colour (the step's)
+ * is not the one the ending alone would have: a success failed for want of a pull request, an
+ * ending fail-on lets pass.
+ */
+function endingLabel(ending: Ending, conclusion: StepConclusion): string {
+  if (ending === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
+  if (ending !== 'success' && conclusion === 'success') return `${TITLES[ending]} (fail-on lets it pass)`
+  return TITLES[ending]
+}
+
+/** The summary's word on the same: why this check passes or fails when the ending does not say it. */
+function gateLine(report: RunReport, policy: FailurePolicy, conclusion: StepConclusion): string {
+  const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``
+  if (report.outcome === 'success' && conclusion !== 'success')
+    return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`
+  if (report.outcome !== 'success' && conclusion === 'success')
+    return `This check passes as the step does: ${failOn} lets this ending pass.`
+  return ''
 }
 
 /** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
@@ -128,8 +140,15 @@ function endingReason(report: RunReport, verdict: CheckRunState['verdict']): str
  */
 function titleLine(label: string, detail: string): string {
   const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ')
-  const line = oneLine(clean ? `${label}: ${clean}` : label, CAPS.title)
-  return unmention(line)
+  const text = clean ? `${label}: ${clean}` : label
+  // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
+  let max = CAPS.title
+  let line = unmention(oneLine(text, max))
+  while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
+    max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1))
+    line = unmention(oneLine(text, max))
+  }
+  return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES)
 }
 
 function runLink(state: CheckRunState, report?: RunReport): string {
@@ -148,8 +167,10 @@ function workingHead(state: CheckRunState): string {
   ].join('\n')
 }
 
-function endedHead(state: CheckRunState, report: RunReport): string {
+function endedHead(state: CheckRunState, report: RunReport, conclusion: StepConclusion): string {
   const lines = [`### ${runLink(state, report)} ${HEADLINES[report.outcome as Ending]}`, '']
+  const gate = gateLine(report, state.policy, conclusion)
+  if (gate) lines.push(gate, '')
   const run = report.run
   if (run) {
     // The table's header row is its first fact, as in the job summary.
@@ -220,9 +241,10 @@ function quoteWithin(text: string, max: number): string {
   let keep = Math.min(text.length, Math.max(0, max))
   for (;;) {
     const quoted = quoteBlock(trimmed(text, keep))
-    if (quoted.length <= max) return quoted
-    if (keep === 0) return `> ${TRIMMED_NOTE}`.slice(0, Math.max(0, max))
-    keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / quoted.length)))
+    const size = utf8Bytes(quoted)
+    if (size <= max) return quoted
+    if (keep === 0) return cutUtf8(`> ${TRIMMED_NOTE}`, max)
+    keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)))
   }
 }
 
@@ -230,18 +252,33 @@ function quoteWithin(text: string, max: number): string {
 function fitSummary(head: string, blocks: Array<[string, string]>, foot: string, limit: number): string {
   const section = (title: string, quoted: string): string => `#### ${title}\n\n${quoted}`
   const gap = 2 // the blank line between two parts
-  let room = limit - head.length - (foot ? foot.length + gap : 0)
+  let room = limit - utf8Bytes(head) - (foot ? utf8Bytes(foot) + gap : 0)
   const rendered = new Map<string, string>()
   const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length)
   for (const [index, [title, text]] of byLength.entries()) {
-    const overhead = section(title, '').length + gap
+    const overhead = utf8Bytes(section(title, '')) + gap
     const share = Math.floor(room / (byLength.length - index)) - overhead
     const quoted = quoteWithin(text, share)
     rendered.set(title, section(title, quoted))
-    room -= overhead + quoted.length
+    room -= overhead + utf8Bytes(quoted)
   }
   const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot]
   const summary = parts.filter(Boolean).join('\n\n')
   // The caps keep the head small; should it ever not be, the texts go rather than the check.
-  return summary.length <= limit ? summary : `${head.slice(0, limit - 200)}\n\n${TRIMMED_NOTE}`
+  return utf8Bytes(summary) <= limit ? summary : `${cutUtf8(head, limit - 200)}\n\n${TRIMMED_NOTE}`
+}
+
+/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8')
+}
+
+/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
+export function cutUtf8(text: string, maxBytes: number): string {
+  // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
+  if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) return text
+  const bytes = Buffer.from(text, 'utf8')
+  let end = Math.max(0, maxBytes)
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end-- // not inside a character
+  return bytes.subarray(0, end).toString('utf8')
 }

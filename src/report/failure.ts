@@ -4,7 +4,7 @@ import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
-import { failingItems } from '../runs/outcome.js'
+import { failingItems, itemOutcome, SEVERITY } from '../runs/outcome.js'
 import { failingRunsMessage } from './runs-report.js'
 
 /** What the step's failure and its annotations need of the settings. */
@@ -39,6 +39,22 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
   const answer =
     report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : ''
   return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`
+}
+
+/** A check run's conclusion as the step decides it: nothing else (neutral, skipped) is written. */
+export type StepConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled'
+
+/**
+ * The check's colour from the decision that fails the step (failureMessage): `success` exactly when
+ * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
+ * outcome among the runs that fail it), `failure` otherwise.
+ */
+export function stepConclusion(report: RunReport, policy: FailurePolicy): StepConclusion {
+  if (failureMessage(report, policy) === undefined) return 'success'
+  const failing =
+    report.runs && new Set(failingItems(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))
+  const why = failing ? SEVERITY.find(outcome => failing.has(outcome)) : report.outcome
+  return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure'
 }
 
 /**

@@ -72,6 +72,11 @@ export function readSettings(
     context
   }
   problems.push(...tokenProblems(settings, triggerEvent))
+  // A check is concluded with the run's ending, which a step that does not wait never sees.
+  if (task !== 'check' && settings.checkRun === 'true' && !settings.wait)
+    problems.push(
+      'check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false'
+    )
   if (problems.length > 0) throw new InputError(problems)
   return settings
 }

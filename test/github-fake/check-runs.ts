@@ -64,6 +64,8 @@ export interface CheckRunWorld {
 }
 
 const FIRST_CHECK_RUN_ID = 40_000_000_001
+/** GitHub's answer to a longer summary or text: "summary exceeds a maximum bytesize of 65535" (github/docs#35252). */
+const OUTPUT_LIMIT_BYTES = 65_535
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i
 
 /** GitHub Actions, the app a GITHUB_TOKEN's check runs belong to. */
@@ -210,6 +212,18 @@ export class CheckRuns {
     if (conclusion === 'stale') return invalid('Only GitHub can set the conclusion stale.')
     if ((body.status === 'completed' || body.completed_at !== undefined) && conclusion === undefined)
       return invalid('"conclusion" wasn\'t supplied.')
+    // GitHub counts the output's texts in bytes of UTF-8, whatever its documentation says of characters.
+    const output = isObject(body.output) ? body.output : {}
+    for (const field of ['summary', 'text'])
+      if (typeof output[field] === 'string' && Buffer.byteLength(output[field]) > OUTPUT_LIMIT_BYTES)
+        return gitHubError(422, 'Validation Failed', call.documentationUrl, [
+          {
+            resource: 'CheckRun',
+            code: 'custom',
+            field,
+            message: `${field} exceeds a maximum bytesize of ${OUTPUT_LIMIT_BYTES}`
+          }
+        ])
     for (const field of ['started_at', 'completed_at'])
       if (body[field] !== undefined && !DATE_TIME.test(body[field] as string))
         return invalid(`For 'properties/${field}', ${JSON.stringify(body[field])} is not a date-time.`)

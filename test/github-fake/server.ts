@@ -194,10 +194,20 @@ type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 
 function parseBody(text: string): ParsedBody {
   if (text.trim() === '') return { kind: 'none' }
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown }
+    const value = JSON.parse(text) as unknown
+    // A string escaping half of a surrogate pair (`"\ud800"`) is no Unicode: a strict parser refuses it.
+    return holdsLoneSurrogate(value) ? { kind: 'invalid', text } : { kind: 'json', value }
   } catch {
     return { kind: 'invalid', text }
   }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value)
+  if (value === null || typeof value !== 'object') return false
+  return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item))
 }
 
 /** The token of `token X` or `Bearer X` (either scheme in any case), or undefined. */
@@ -332,7 +342,13 @@ export class FakeGitHub {
   private readonly checks: CheckRuns
   private checksPermission: NonNullable<FakeGitHubOptions['checks']>
   private readonly faults: InjectedFault[] = []
-  private readonly hangs: Array<{ hitsLeft: number; pathPattern?: RegExp; method?: string }> = []
+  private readonly hangs: Array<{
+    hitsLeft: number
+    pathPattern?: RegExp
+    method?: string
+    /** A hold: answered as usual once this resolves (a hang never is). */
+    released?: Promise<void>
+  }> = []
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
   private nextCommentId = FIRST_COMMENT_ID
@@ -576,6 +592,18 @@ export class FakeGitHub {
     this.hangs.push({ hitsLeft: times, pathPattern, method })
   }
 
+  /**
+   * Slow: the next `times` matching requests (as for injectHang) are answered as usual, but only once
+   * `release()` is called; `answeredAt` on their records tells when.
+   */
+  injectHold(times: number, pathPattern?: RegExp, method?: string): { release: () => void } {
+    checkTimes(times)
+    let release = (): void => undefined
+    const released = new Promise<void>(resolve => (release = resolve))
+    this.hangs.push({ hitsLeft: times, pathPattern, method, released })
+    return { release }
+  }
+
   // -- HTTP plumbing
 
   private receive(request: IncomingMessage, response: ServerResponse): void {
@@ -599,8 +627,8 @@ export class FakeGitHub {
         (!candidate.method || candidate.method === record.method) &&
         (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
     )
-    if (hang) {
-      hang.hitsLeft--
+    if (hang) hang.hitsLeft--
+    if (hang && !hang.released) {
       request.resume()
       return
     }
@@ -620,9 +648,12 @@ export class FakeGitHub {
         authenticated,
         `http://${host}${this.pathPrefix}`
       )
-      record.status = answer.status
       const limit = authenticated ? this.authenticatedLimit : this.anonymousLimit
-      this.write(response, answer, limit.count(record.at))
+      void (hang?.released ?? Promise.resolve()).then(() => {
+        record.status = answer.status
+        record.answeredAt = Date.now()
+        this.write(response, answer, limit.count(record.at))
+      })
     })
   }
 

@@ -128,6 +128,8 @@ export interface RecordedGitHubRequest {
   body: unknown
   authorization: string | undefined
   status: number
+  /** Date.now() when it was answered; undefined while it is not. */
+  answeredAt?: number
 }
 
 export interface FakeGitHubOptions {

@@ -153,7 +153,13 @@ describe('the check run of a step', () => {
       github: client(),
       name: 'Codegen review',
       headSha: github.headSha(7),
-      state: { entriesSeen: 0, resumed: false, workflowRunUrl: WORKFLOW_RUN, triggerPhrase: '/codegen' },
+      state: {
+        entriesSeen: 0,
+        resumed: false,
+        workflowRunUrl: WORKFLOW_RUN,
+        triggerPhrase: '/codegen',
+        policy: { failOn: new Set(['failure', 'timeout']), triggerPhrase: '/codegen' }
+      },
       clock,
       warn: message => warnings.push(message)
     })
@@ -166,7 +172,8 @@ describe('the check run of a step', () => {
   test('created in progress on the workflow run, pointed at the run once it exists, throttled, concluded', async () => {
     await start()
     const check = checkRun()
-    const id = await check.open()
+    check.open()
+    const id = await check.whenCreated(new AbortController().signal)
     expect(id).toBe(github.checkRuns()[0]!.id)
     check.started(run)
     // The update that points at the run goes out at once (GitHub's writes are a second apart).
@@ -215,7 +222,8 @@ describe('the check run of a step', () => {
   test('a check run GitHub refused is never updated, and the reporter ends quietly', async () => {
     await start({ checks: 'none' })
     const check = checkRun()
-    expect(await check.open()).toBeUndefined()
+    check.open()
+    expect(await check.whenCreated(new AbortController().signal)).toBeUndefined()
     check.started(run)
     await check.finish({
       outcome: 'failure',

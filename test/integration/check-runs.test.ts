@@ -57,7 +57,12 @@ test('each ending concludes the check: failure, paused, timeout (three steps at 
   })
   expect(concluded).toEqual([
     ['completed', 'failure', expect.stringMatching(/^Failed: /)],
-    ['completed', 'action_required', expect.stringMatching(/^Paused, waiting for an answer: /)],
+    // fail-on's default lets a paused run pass the step: its check passes too, and says why.
+    [
+      'completed',
+      'success',
+      expect.stringMatching(/^Paused, waiting for an answer \(fail-on lets it pass\): /)
+    ],
     ['completed', 'timed_out', expect.stringMatching(/^Timed out/)]
   ])
   expect(readerText(checksOn(8)[0]!.output.summary!)).toContain(

@@ -68,3 +68,13 @@ test('check-run: true needs a github-token to write the check with', () => {
   expect(problemsOf({ ...valid, 'check-run': 'true', 'github-token': 'ghs_x' })).toEqual([])
   expect(problemsOf({ ...valid, 'check-run': 'true', task: 'check' })).toEqual([])
 })
+
+test('check-run: true with wait: false is refused naming both inputs: a check needs the run’s ending', () => {
+  expect(problemsOf({ ...valid, 'check-run': 'true', wait: 'false' })).toEqual([
+    'check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false'
+  ])
+  // auto (a step that does not wait writes none) and false are fine without waiting.
+  expect(problemsOf({ ...valid, 'check-run': 'auto', wait: 'false' })).toEqual([])
+  expect(problemsOf({ ...valid, 'check-run': 'false', wait: 'false' })).toEqual([])
+  expect(problemsOf({ ...valid, 'check-run': 'true', wait: 'false', task: 'check' })).toEqual([])
+})

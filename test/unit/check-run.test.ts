@@ -1,7 +1,13 @@
 import type { RunReport } from '../../src/model.js'
 import { checkRunPlace } from '../../src/github/check-run.js'
 import type { Trigger } from '../../src/github/trigger.js'
-import { CHECK_SUMMARY_LIMIT_CHARS, renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
+import {
+  CHECK_SUMMARY_LIMIT_BYTES,
+  CHECK_TITLE_LIMIT_BYTES,
+  renderCheckRun,
+  type CheckRunState
+} from '../../src/report/check-run.js'
+import type { FailCondition } from '../../src/settings/settings.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 
@@ -9,6 +15,12 @@ import { readerText, renderMarkdown, visibleText } from '../../scripts/render-ma
 
 const scenarios = renderScenarios()
 const WORKFLOW_RUN = 'https://github.com/o/r/actions/runs/1'
+/** fail-on's default. */
+const POLICY = {
+  failOn: new Set<FailCondition>(['failure', 'timeout', 'rejected', 'invalid-output']),
+  triggerPhrase: '/codegen'
+}
+const bytes = (text: string): number => Buffer.byteLength(text)
 
 function ended(report: RunReport, extra: Partial<CheckRunState> = {}): CheckRunState {
   return {
@@ -17,6 +29,7 @@ function ended(report: RunReport, extra: Partial<CheckRunState> = {}): CheckRunS
     resumed: false,
     report,
     workflowRunUrl: WORKFLOW_RUN,
+    policy: POLICY,
     ...extra
   }
 }
@@ -26,7 +39,7 @@ const withRun = (report: RunReport, fields: Partial<NonNullable<RunReport['run']
   run: { ...report.run!, ...fields }
 })
 
-test('each ending concludes the check as the issue says; a working run is in progress', () => {
+test('each ending concludes the check as the step does under the default fail-on; a working run is in progress', () => {
   const success = scenario('success')
   const conclusions = (
     [
@@ -52,8 +65,9 @@ test('each ending concludes the check as the issue says; a working run is in pro
     ['error', 'completed', 'failure'],
     ['timeout', 'completed', 'timed_out'],
     ['cancelled', 'completed', 'cancelled'],
-    ['paused', 'completed', 'action_required'],
-    ['started', 'completed', 'neutral']
+    // The default fail-on lets a paused run pass the step: its check passes too (check-conclusion.test.ts).
+    ['paused', 'completed', 'success'],
+    ['started', 'completed', 'success']
   ])
 
   const working = renderCheckRun({
@@ -62,7 +76,8 @@ test('each ending concludes the check as the issue says; a working run is in pro
     status: 'ACTIVE',
     entriesSeen: 3,
     resumed: true,
-    workflowRunUrl: WORKFLOW_RUN
+    workflowRunUrl: WORKFLOW_RUN,
+    policy: POLICY
   })
   expect(working).toMatchObject({
     status: 'in_progress',
@@ -133,7 +148,9 @@ test('the summary: facts, verdict, result, summary and pull requests, as the job
 test('a paused run: its question, and how to answer it on the pull request or from a step', () => {
   const paused = scenario('paused')
   const onThread = renderCheckRun(ended(paused, { triggerPhrase: '/codegen' }))
-  expect(onThread.title).toBe('Paused, waiting for an answer: Should I use `Map<K, V>` or a plain object?')
+  expect(onThread.title).toBe(
+    'Paused, waiting for an answer (fail-on lets it pass): Should I use `Map<K, V>` or a plain object?'
+  )
   const text = readerText(onThread.summary)
   expect(text).toContain(
     'Answer with a comment /codegen <answer> on the pull request, or resume it in a step with agent-run-id: 1000 and the answer as prompt.'
@@ -163,7 +180,7 @@ test('hostile text: no element of the service, no live mention, its text readabl
   expect(HOSTILE_TEXT).toContain('@octocat')
 })
 
-test("within GitHub's 65,535 characters whatever the texts hold, cut before rendering", () => {
+test("within GitHub's 65,535 bytes whatever the texts hold, cut before rendering", () => {
   const huge = `${CODE_RESULT}\n\n${'`a < b` & <more>. '.repeat(200_000)}`
   const report = withRun(scenario('success'), {
     result: huge,
@@ -177,7 +194,7 @@ test("within GitHub's 65,535 characters whatever the texts hold, cut before rend
   const started = performance.now()
   const check = renderCheckRun(ended({ ...report, error: '&'.repeat(1_000_000) }))
   expect(performance.now() - started).toBeLessThan(2_000)
-  expect(check.summary.length).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_CHARS)
+  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_BYTES)
   const text = readerText(check.summary)
   expect(text).toContain('if (size < limit && ok) {')
   expect(text).toContain('a < b & <more>.')
@@ -186,8 +203,31 @@ test("within GitHub's 65,535 characters whatever the texts hold, cut before rend
   expect(text).not.toMatch(/&(lt|gt|amp);/)
   // A smaller limit still holds, and the texts share it.
   const small = renderCheckRun(ended(report), 8_000).summary
-  expect(small.length).toBeLessThanOrEqual(8_000)
+  expect(bytes(small)).toBeLessThanOrEqual(8_000)
   expect(readerText(small)).toContain('Summary')
+})
+
+test('GitHub counts bytes: 70,000 CJK characters, emoji and lone surrogates fit 65,535 bytes, cut between characters', () => {
+  const cjk = '漢字かな交じり文'.repeat(8_750) // 70,000 characters, 210,000 bytes
+  const emoji = '🙂'.repeat(40_000) // 80,000 UTF-16 units, 160,000 bytes
+  const report = withRun(scenario('success'), { result: cjk, summary: `${emoji}\ud800 lone` })
+  const started = performance.now()
+  const check = renderCheckRun(ended(report, { verdict: { verdict: 'pass', reason: '審査'.repeat(500) } }))
+  expect(performance.now() - started).toBeLessThan(2_000)
+  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_BYTES)
+  expect(bytes(check.summary)).toBeGreaterThan(CHECK_SUMMARY_LIMIT_BYTES - 2_000)
+  // No character was cut in two: the only replacement character is the lone surrogate's own.
+  expect(check.summary.replace(/\ud800/g, '')).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|\ufffd/)
+  const text = readerText(check.summary)
+  expect(text).toContain('漢字かな交じり文')
+  expect(text).toContain('🙂🙂')
+  expect(text).toMatch(/more characters\)/)
+  // The title: GitHub documents no limit; 255 bytes is within any reading of one.
+  expect(bytes(check.title)).toBeLessThanOrEqual(CHECK_TITLE_LIMIT_BYTES)
+  expect(check.title).toMatch(/^Succeeded: [審査]+…$/)
+  const astral = renderCheckRun(ended(withRun(report, { result: '🙂'.repeat(300) }))).title
+  expect(bytes(astral)).toBeLessThanOrEqual(CHECK_TITLE_LIMIT_BYTES)
+  expect(astral).toMatch(/^Succeeded: (🙂)+…$/)
 })
 
 describe('where the check run goes', () => {
@@ -206,22 +246,27 @@ describe('where the check run goes', () => {
   const pullRequest = {
     name: 'pull_request',
     sha: 'm'.repeat(40),
-    payload: () => ({ pull_request: { head: { sha: 'd'.repeat(40) } } })
+    payload: () => ({ pull_request: { number: 9, head: { sha: 'd'.repeat(40) } } })
   }
 
-  test('auto: a run asked for on a pull request, on its head (read when the event lacks it)', () => {
-    expect(checkRunPlace('auto', thread(true, 'a'.repeat(40)), push)).toEqual({ sha: 'a'.repeat(40) })
-    expect(checkRunPlace('auto', thread(true), push)).toEqual({ pullNumber: 7 })
+  test('auto: a run asked for on a pull request, on the head its prompt names', () => {
+    expect(checkRunPlace('auto', thread(true, 'a'.repeat(40)), push)).toEqual({
+      sha: 'a'.repeat(40),
+      pullRequest: 7
+    })
+    // Its head could not be read (the prompt names no commit): none.
+    expect(checkRunPlace('auto', thread(true), push)).toBeUndefined()
     expect(checkRunPlace('auto', thread(false), push)).toBeUndefined()
     expect(checkRunPlace('auto', { kind: 'inputs' }, pullRequest)).toBeUndefined()
     expect(checkRunPlace('auto', { kind: 'skip', reason: 'no' }, push)).toBeUndefined()
   })
 
   test('true: runs from the inputs too, on the pull request head or GITHUB_SHA; false: none', () => {
-    expect(checkRunPlace('true', { kind: 'inputs' }, pullRequest)).toEqual({ sha: 'd'.repeat(40) })
+    const head = { sha: 'd'.repeat(40), pullRequest: 9 }
+    expect(checkRunPlace('true', { kind: 'inputs' }, pullRequest)).toEqual(head)
     expect(
       checkRunPlace('true', { kind: 'inputs' }, { ...pullRequest, name: 'pull_request_target' })
-    ).toEqual({ sha: 'd'.repeat(40) })
+    ).toEqual(head)
     expect(checkRunPlace('true', { kind: 'inputs' }, push)).toEqual({ sha: 'c'.repeat(40) })
     expect(checkRunPlace('true', { kind: 'inputs' }, { name: 'workflow_dispatch', sha: '' })).toBeUndefined()
     // A payload that cannot be read: GITHUB_SHA.

@@ -27,6 +27,8 @@ import {
   unmention
 } from '../../src/report/markdown.js'
 import { fitBytes, renderSummary } from '../../src/report/summary.js'
+import { cutUtf8, renderCheckRun } from '../../src/report/check-run.js'
+import { wellFormed } from '../../src/github/well-formed.js'
 import { noCommands } from '../../src/runner/commands.js'
 
 /**
@@ -330,6 +332,33 @@ describe('readers of GitHub and service text grow linearly with it', () => {
     ['extractAnswer (the answer in a result)', text => extractAnswer(text)]
   ])('%s', (name, fn) => {
     expect(slowCases(fn, /^(stripHidden|extractAnswer)/.test(name) ? TEXT_CASES : SOME_CASES)).toEqual([])
+  })
+})
+
+describe('what is sent to GitHub fits its bytes and is well-formed, in linear time', () => {
+  /** Text of many bytes a character, and halves of surrogate pairs. */
+  const unicode: Case[] = [
+    ['CJK', n => fill('漢字かな', n)],
+    ['emoji', n => fill('🙂', n)],
+    ['lone surrogates', n => fill('\ud800a\udc00\ud83d', n)]
+  ]
+  const policy = { failOn: new Set(['failure' as const]), triggerPhrase: '/codegen' }
+  test.each<[string, (text: string) => unknown]>([
+    [
+      'the check run',
+      text =>
+        renderCheckRun({
+          entriesSeen: 1,
+          resumed: false,
+          workflowRunUrl: '',
+          policy,
+          report: report(text),
+          verdict: { verdict: 'fail', reason: text }
+        })
+    ],
+    ['wellFormed, cutUtf8', text => [wellFormed({ output: { summary: text } }), cutUtf8(text, 65_535)]]
+  ])('%s', (_name, fn) => {
+    expect(slowCases(fn, [...unicode, ...SOME_CASES])).toEqual([])
   })
 })
 
