@@ -39740,6 +39740,1919 @@ module.exports = {
 
 /***/ }),
 
+/***/ 3389:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H: () => (/* binding */ failureReason)
+/* harmony export */ });
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+function failureReason(outcome, failOn, pullRequestCount) {
+    switch (outcome) {
+        case 'cancelled':
+            return 'The job was cancelled before the agent run ended.';
+        case 'error':
+            return 'The agent run could not be started or followed.';
+        case 'failure':
+            return failOn.has('failure') ? 'The agent run failed.' : undefined;
+        case 'timeout':
+            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
+        case 'paused':
+            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
+        case 'rejected':
+            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
+        case 'invalid-output':
+            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
+        case 'success':
+            return failOn.has('no-pull-request') && pullRequestCount === 0
+                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+                : undefined;
+        default:
+            return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 4712:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Y: () => (/* binding */ problemLine),
+  J: () => (/* binding */ readAnswer)
+});
+
+;// CONCATENATED MODULE: ./src/answer/bounded-json.ts
+/** An answer block larger than this (bytes of UTF-8) is refused unread: `structured-output` stays under it. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+/** An answer nested deeper than this is refused unread: JSON.stringify, ajv and renderers recurse. */
+const MAX_ANSWER_DEPTH = 64;
+const OPEN = new Set(['{', '[']);
+/**
+ * Whether brackets outside strings nest deeper than `max`: one pass over the text, constant memory,
+ * so a hostile 100,000-deep text costs no stack and no parse.
+ */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let at = 0; at < text.length; at++) {
+        const char = text[at];
+        if (inString) {
+            if (char === '\\')
+                at++;
+            else if (char === '"')
+                inString = false;
+        }
+        else if (char === '"')
+            inString = true;
+        else if (char !== undefined && OPEN.has(char)) {
+            if (++depth > max)
+                return true;
+        }
+        else if (char === '}' || char === ']')
+            depth--;
+    }
+    return false;
+}
+/**
+ * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
+ * and where, as line and column.
+ */
+function parseFailure(error, text) {
+    const message = error instanceof Error ? error.message : '';
+    const what = message
+        .replace(/, ".*$/s, '')
+        .replace(/ (in JSON )?at position \d+.*$/s, '')
+        .slice(0, 100);
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position === undefined)
+        return `it is not valid JSON: ${what}`;
+    const before = text.slice(0, Number(position));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return `it is not valid JSON: ${what} at line ${line}, column ${column}`;
+}
+/**
+ * JSON.parse within the answer's bounds: the size and depth are checked first, so an oversized or
+ * deeply nested block is refused without being parsed. The problem never quotes the text.
+ */
+function parseBounded(text) {
+    // A UTF-16 unit makes at most 3 bytes of UTF-8: a text this short cannot be over the limit.
+    if (text.length > MAX_ANSWER_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_ANSWER_BYTES) {
+        const mib = (Buffer.byteLength(text, 'utf8') / 1024 / 1024).toFixed(1);
+        return { ok: false, refused: true, problem: `it is ${mib} MiB, over the 1 MiB an answer may take` };
+    }
+    if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
+        return { ok: false, refused: true, problem: `it nests deeper than ${MAX_ANSWER_DEPTH} levels` };
+    }
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch (error) {
+        return { ok: false, refused: false, problem: parseFailure(error, text) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/answer/extract.ts
+
+/** The columns of a line's indentation (a tab to the next multiple of four), and where it ends. */
+function indentation(text, start, end) {
+    let columns = 0;
+    let at = start;
+    for (; at < end && (text[at] === ' ' || text[at] === '\t'); at++)
+        columns = text[at] === '\t' ? columns + 4 - (columns % 4) : columns + 1;
+    return { columns, at };
+}
+/**
+ * A fence line (text[start, end)): at most three columns of indentation past `base` (the content
+ * column of the list item it sits in, else 0: four or more make indented code), then three or
+ * more backticks or tildes (CommonMark).
+ */
+function fenceAt(text, start, end, base) {
+    const { columns, at } = indentation(text, start, end);
+    if (columns - base > 3 || (columns < base && columns > 3))
+        return undefined;
+    const char = text[at];
+    if (char !== '`' && char !== '~')
+        return undefined;
+    let after = at;
+    while (after < end && text[after] === char)
+        after++;
+    return after - at < 3 ? undefined : { char, length: after - at, rest: after };
+}
+/**
+ * A list item's first line ("- ", "* ", "+ ", "1. ", "1) "): the column its content starts at, and
+ * where in the text.
+ */
+function listItem(text, start, end) {
+    const { columns, at } = indentation(text, start, end);
+    const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}|\t|$)/.exec(text.slice(at, Math.min(end, at + 16)));
+    return marker ? { column: columns + marker[0].length, at: at + marker[0].length } : undefined;
+}
+const isBlank = (text, start, end) => {
+    for (let at = start; at < end; at++)
+        if (!/\s/.test(text[at] ?? ''))
+            return false;
+    return true;
+};
+/**
+ * The fenced code blocks of a Markdown text, in one pass over its characters. A fence of backticks
+ * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the
+ * end. A fence counts where CommonMark reads one: at the top level or in a list item (the last
+ * item's content column, until a blank line and a line less indented end the list), never as
+ * indented code.
+ */
+function fencedBlocks(text) {
+    const blocks = [];
+    let open;
+    let base = 0;
+    let afterBlank = false;
+    let at = 0;
+    while (at <= text.length) {
+        const newline = text.indexOf('\n', at);
+        const lineEnd = newline < 0 ? text.length : newline;
+        if (open) {
+            const fence = fenceAt(text, at, lineEnd, open.base);
+            if (fence &&
+                fence.char === open.char &&
+                fence.length >= open.length &&
+                isBlank(text, fence.rest, lineEnd)) {
+                blocks.push({ language: open.language, start: open.start, end: at });
+                open = undefined;
+            }
+        }
+        else if (isBlank(text, at, lineEnd))
+            afterBlank = true;
+        else {
+            const item = listItem(text, at, lineEnd);
+            if (item)
+                base = item.column;
+            else if (afterBlank && indentation(text, at, lineEnd).columns < base)
+                base = 0;
+            afterBlank = false;
+            // An item's first line may open a fence right after its marker.
+            const fence = item ? fenceAt(text, item.at, lineEnd, 0) : fenceAt(text, at, lineEnd, base);
+            const info = fence ? text.slice(fence.rest, lineEnd) : '';
+            if (fence && !(fence.char === '`' && info.includes('`'))) {
+                const language = (/^\s*(\S*)/.exec(info)?.[1] ?? '').toLowerCase();
+                const start = Math.min(lineEnd + 1, text.length);
+                open = { char: fence.char, length: fence.length, language, start, base };
+            }
+        }
+        if (newline < 0)
+            break;
+        at = newline + 1;
+    }
+    if (open)
+        blocks.push({ language: open.language, start: open.start, end: text.length });
+    return blocks;
+}
+/** Text that may be a JSON object or array (other values are not answers): the rest is not parsed. */
+const looksLikeJson = (text) => /^\s*[[{]/.test(text) && /[\]}]\s*$/.test(text.slice(-100));
+/**
+ * Blocks that look like JSON but are not are tried at most this many times: a failed JSON.parse
+ * costs tens of microseconds, and a hostile result can hold hundreds of thousands of blocks.
+ */
+const MAX_TRIES = 100;
+/**
+ * The answer in a run's result: the last fenced `json` block; else the last fenced block whose
+ * whole content parses as JSON; else the whole result when it parses. Linear in the result's size:
+ * each block is scanned once and parsed at most once, within the answer's size and depth bounds.
+ */
+function extractAnswer(result) {
+    const blocks = fencedBlocks(result);
+    const tagged = blocks.filter(block => block.language === 'json').at(-1);
+    if (tagged)
+        return readJson(result.slice(tagged.start, tagged.end), true) ?? { kind: 'none' };
+    let tries = 0;
+    for (let index = blocks.length - 1; index >= 0 && tries < MAX_TRIES; index--) {
+        const block = blocks[index];
+        if (!block)
+            continue;
+        const content = result.slice(block.start, block.end);
+        if (!looksLikeJson(content))
+            continue;
+        tries++;
+        // A block that is not JSON is some other code; one refused for its size or depth is the answer.
+        const read = readJson(content, false);
+        if (read)
+            return read;
+    }
+    return (looksLikeJson(result) && readJson(result, false)) || { kind: 'none' };
+}
+/** The JSON of a text; a syntax error is the answer's problem only when the text had to be JSON. */
+function readJson(text, mustBeJson) {
+    const parsed = parseBounded(text);
+    if (parsed.ok)
+        return { kind: 'json', value: parsed.value };
+    return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
+}
+
+// EXTERNAL MODULE: ./src/answer/schema.ts
+var answer_schema = __nccwpck_require__(2043);
+;// CONCATENATED MODULE: ./src/answer/answer.ts
+
+
+/**
+ * The answer in a run's final result, checked against the schema by `check` (which may take no
+ * longer than it is given, and says so when it could not finish).
+ */
+async function readAnswer(result, spec, check) {
+    const extracted = extractAnswer(result ?? '');
+    if (extracted.kind === 'none')
+        return { valid: false, problem: { kind: 'missing' } };
+    if (extracted.kind === 'unreadable') {
+        return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
+    }
+    const checked = await check(extracted.value);
+    if ('unchecked' in checked) {
+        const schema = spec.schema === answer_schema/* VERDICT_SCHEMA */.CS ? "the verdict's schema" : 'output-schema';
+        return { valid: false, problem: { kind: 'unchecked', schema, why: checked.unchecked } };
+    }
+    const { errors } = checked;
+    if (errors.length > 0)
+        return { valid: false, problem: { kind: 'mismatch', errors } };
+    const answer = { valid: true, value: extracted.value };
+    if (spec.verdict) {
+        // The schema has checked both: verdict is pass or fail, reason a non-empty string.
+        const { verdict, reason } = extracted.value;
+        return { ...answer, verdict, reason };
+    }
+    return answer;
+}
+/** The problem in one line, for an annotation or a table cell: the first one when there are several. */
+function problemLine(problem) {
+    switch (problem.kind) {
+        case 'missing':
+            return 'the final answer has no fenced json block';
+        case 'unreadable':
+            return `the answer's JSON could not be read: ${problem.problem}`;
+        case 'unchecked':
+            return `the answer could not be checked against ${problem.schema} ${problem.why}`;
+        case 'mismatch': {
+            const [first] = problem.errors;
+            return first
+                ? `the answer does not satisfy the schema: ${(0,answer_schema/* pointerText */.po)(first.pointer)} ${first.message}`
+                : 'the answer does not satisfy the schema';
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 2043:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CS: () => (/* binding */ VERDICT_SCHEMA),
+/* harmony export */   Fc: () => (/* binding */ compileSchema),
+/* harmony export */   Ut: () => (/* binding */ answerSchema),
+/* harmony export */   po: () => (/* binding */ pointerText)
+/* harmony export */ });
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2463);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2210);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2815);
+/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(ajv_formats__WEBPACK_IMPORTED_MODULE_0__);
+
+
+
+/** What `verdict: true` asks for. */
+const VERDICT_SCHEMA = {
+    type: 'object',
+    properties: {
+        verdict: { enum: ['pass', 'fail'], description: 'pass or fail' },
+        reason: { type: 'string', minLength: 1, description: 'why, in one sentence' }
+    },
+    required: ['verdict', 'reason']
+};
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+/**
+ * The schema the answer must satisfy: the verdict's, the given one, or both. Both are joined by
+ * adding the verdict's to the given schema's own `allOf` at its root, so the given schema keeps its
+ * `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
+ */
+function answerSchema(verdict, given) {
+    if (!given)
+        return verdict ? VERDICT_SCHEMA : undefined;
+    // An allOf that is not an array is left for the compile to refuse, as it is without a verdict.
+    if (!verdict || (given.allOf !== undefined && !Array.isArray(given.allOf)))
+        return given;
+    return { ...given, allOf: [...(given.allOf ?? []), VERDICT_SCHEMA] };
+}
+// ajv-formats is CommonJS: its plugin is the module's default export.
+const addFormats = (ajv_formats__WEBPACK_IMPORTED_MODULE_0___default()["default"]);
+/**
+ * An ajv for the schema's draft: ajv's defaults (strict: an unknown keyword, often a typo, is
+ * refused), every error, nothing on the console. A fresh one for each schema: ajv keeps the schemas
+ * it compiled by `$id`, and a step compiles one schema once.
+ */
+function ajvFor(schema) {
+    const declared = schema.$schema;
+    // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
+    const options = { allErrors: true, logger: false, ownProperties: true };
+    if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
+        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_1__.Ajv(options));
+    }
+    if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
+        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__.Ajv2020(options));
+    return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
+}
+/** The first few errors are what a reader and the agent can act on. */
+const MAX_ERRORS = 5;
+const MAX_POINTER = 200;
+function schemaError(error) {
+    const pointer = error.instancePath.length > MAX_POINTER
+        ? `${error.instancePath.slice(0, MAX_POINTER)}…`
+        : error.instancePath;
+    const allowed = error.params.allowedValues;
+    const message = error.keyword === 'enum' && Array.isArray(allowed)
+        ? `${error.message ?? 'must be one of'}: ${allowed.map(value => JSON.stringify(value)).join(', ')}`
+        : (error.message ?? `fails ${error.keyword}`);
+    return { pointer, message: message.slice(0, 300) };
+}
+/**
+ * Compiles the schema once (draft-07 unless its `$schema` names 2020-12; formats checked), or says
+ * why it cannot be used: an unsupported draft, a schema the meta-schema refuses, a `$ref` that does
+ * not resolve, an unknown keyword.
+ */
+function compileSchema(schema) {
+    const ajv = ajvFor(schema);
+    if (typeof ajv === 'string')
+        return { problem: ajv };
+    let check;
+    try {
+        check = ajv.compile(schema);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { problem: `it is not a valid JSON Schema: ${message.slice(0, 300)}` };
+    }
+    return {
+        validate: value => (check(value) ? [] : (check.errors ?? []).slice(0, MAX_ERRORS).map(schemaError))
+    };
+}
+/** A pointer as a reader sees it: the root has no path. */
+function pointerText(pointer) {
+    return pointer === '' ? 'the answer' : pointer;
+}
+
+
+/***/ }),
+
+/***/ 9052:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BT: () => (/* binding */ verdictMarkdown),
+/* harmony export */   ad: () => (/* binding */ answerAnnotation),
+/* harmony export */   d5: () => (/* binding */ repairAskedText),
+/* harmony export */   oq: () => (/* binding */ verdictRow),
+/* harmony export */   qf: () => (/* binding */ answerSection)
+/* harmony export */ });
+/* unused harmony export ANSWER_CAPS */
+/* harmony import */ var _answer_answer_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4712);
+/* harmony import */ var _answer_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2043);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1608);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
+
+
+
+
+/** Caps of the agent's answer where it is shown, like the result's: it is service text. */
+const ANSWER_CAPS = { reason: 1_000, json: 60_000, pointer: 200, message: 300, foldLines: 20 };
+const VERDICT_MARKS = { pass: '✅ pass', fail: '❌ fail' };
+/** The verdict and its reason on one line of Markdown, or '' when the answer holds none. */
+function verdictMarkdown(report) {
+    const { answer } = report;
+    if (!answer.valid || !answer.verdict)
+        return '';
+    const reason = answer.reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(answer.reason, ANSWER_CAPS.reason))}` : '';
+    return `**${VERDICT_MARKS[answer.verdict]}**${reason}`;
+}
+/** The facts table's verdict row (a verdict was asked): the verdict and reason, or that none was valid. */
+function verdictRow(report) {
+    return `| Verdict | ${verdictMarkdown(report) || 'none: no valid answer'} |`;
+}
+/** One problem of an invalid answer, as a Markdown list item. */
+function problemItems(problem) {
+    if (problem.kind !== 'mismatch')
+        return [`- ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_answer_answer_js__WEBPACK_IMPORTED_MODULE_0__/* .problemLine */ .Y)(problem))}`];
+    return problem.errors.map(error => {
+        const where = error.pointer ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(error.pointer, ANSWER_CAPS.pointer)) : (0,_answer_schema_js__WEBPACK_IMPORTED_MODULE_1__/* .pointerText */ .po)('');
+        return `- ${where}: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(error.message, ANSWER_CAPS.message))}`;
+    });
+}
+/** "Asked for a repair once: the final answer has no fenced json block." */
+function repairsLine(repairs) {
+    if (repairs.length === 0)
+        return '';
+    const times = repairs.length === 1 ? 'once' : `${repairs.length} times`;
+    const why = repairs.map(reason => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(reason, ANSWER_CAPS.message))).join('; then ');
+    return `The agent was asked to repair its answer ${times} (${why}).`;
+}
+/**
+ * The summary's answer section: the validated answer as a JSON block (folded when long), or why
+ * none was valid; then the repairs asked. The JSON is the agent's: shown as written, capped.
+ */
+function answerSection(report) {
+    const { answer } = report;
+    const parts = [];
+    if (answer.valid) {
+        const json = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .trimmed */ .dE)(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json);
+        const block = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .fence */ .EU)(json, 'json');
+        const lines = json.split('\n').length;
+        parts.push('### Answer', '', lines > ANSWER_CAPS.foldLines
+            ? `<details><summary>The answer, ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .count */ .U9)(lines, 'line', 'lines')} (the <code>structured-output</code> output)</summary>\n\n${block}\n\n</details>`
+            : block);
+    }
+    else {
+        parts.push('### No valid answer', '', ...problemItems(answer.problem));
+    }
+    const repairs = repairsLine(report.repairs);
+    if (repairs)
+        parts.push('', repairs);
+    return parts.join('\n');
+}
+/** The console's line when a repair is asked: why, and which one. */
+function repairAskedText(reason, attempt, retries) {
+    const why = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(reason, ANSWER_CAPS.message);
+    return `No valid answer (${why}): asking the agent to repair it (${attempt} of ${retries}).`;
+}
+/**
+ * What an error annotation adds for these outcomes: a rejected step quotes the reason, an
+ * invalid-output one names the first problem. One line each, cut.
+ */
+function answerAnnotation(report) {
+    const { answer } = report;
+    if (answer.valid)
+        return answer.reason ? `Reason: ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(answer.reason, ANSWER_CAPS.message)}` : '';
+    const repaired = report.repairs.length > 0 ? ` (after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .count */ .U9)(report.repairs.length, 'repair', 'repairs')})` : '';
+    return `No valid answer${repaired}: ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_answer_answer_js__WEBPACK_IMPORTED_MODULE_0__/* .problemLine */ .Y)(answer.problem), ANSWER_CAPS.message)}`;
+}
+
+
+/***/ }),
+
+/***/ 2158:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I1: () => (/* binding */ CHECK_SUMMARY_LIMIT_BYTES),
+/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   kL: () => (/* binding */ renderCheckRun),
+/* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
+/* harmony export */ });
+/* unused harmony export utf8Bytes */
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3304);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+
+
+
+/**
+ * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
+ * conclusion once it ended, a one-line title and a Markdown summary written by the same rules as
+ * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
+ */
+/**
+ * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
+ * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
+ */
+const CHECK_SUMMARY_LIMIT_BYTES = 65_535;
+/** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
+const CHECK_TITLE_LIMIT_BYTES = 255;
+const TITLES = {
+    success: 'Succeeded',
+    failure: 'Failed',
+    rejected: 'Rejected',
+    'invalid-output': 'No valid answer',
+    error: 'Could not be followed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    paused: 'Paused, waiting for an answer',
+    started: 'Started, not followed',
+    skipped: 'Skipped'
+};
+const HEADLINES = {
+    success: '✅ succeeded',
+    failure: '❌ failed',
+    rejected: '❌ was rejected by its verdict',
+    'invalid-output': '❌ gave no valid answer',
+    error: '⚠️ could not be followed',
+    timeout: '⏱️ was still working when the workflow stopped waiting',
+    cancelled: '🛑 was left running: the workflow job was cancelled',
+    paused: '⏸️ paused, waiting for an answer',
+    started: '🚀 started; this step did not follow it',
+    skipped: '⏭️ skipped'
+};
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
+/** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
+function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
+    const report = state.report;
+    if (!report) {
+        return {
+            status: 'in_progress',
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            summary: fitSummary(workingHead(state), [], footer(state), limit)
+        };
+    }
+    const ending = report.outcome;
+    const conclusion = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)(report, state.policy);
+    return {
+        status: 'completed',
+        conclusion,
+        title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
+        summary: fitSummary(endedHead(state, report, conclusion), texts(report), footer(state), limit)
+    };
+}
+/**
+ * The title's label: the ending, and what fail-on made of it where the check's colour (the step's)
+ * is not the one the ending alone would have: a success failed for want of a pull request, an
+ * ending fail-on lets pass.
+ */
+function endingLabel(ending, conclusion) {
+    if (ending === 'success' && conclusion !== 'success')
+        return 'No pull request (fail-on: no-pull-request)';
+    if (ending !== 'success' && conclusion === 'success')
+        return `${TITLES[ending]} (fail-on lets it pass)`;
+    return TITLES[ending];
+}
+/** The summary's word on the same: why this check passes or fails when the ending does not say it. */
+function gateLine(report, policy, conclusion) {
+    const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``;
+    if (report.outcome === 'success' && conclusion !== 'success')
+        return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`;
+    if (report.outcome !== 'success' && conclusion === 'success')
+        return `This check passes as the step does: ${failOn} lets this ending pass.`;
+    return '';
+}
+/** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
+function endingReason(report, verdict) {
+    const firstLine = (text) => (text ?? '')
+        .slice(0, CAPS.title * 8)
+        .split(/\r\n|\r|\n/)
+        .find(line => line.trim()) ?? '';
+    return (firstLine(verdict?.reason) ||
+        firstLine(report.run?.result) ||
+        firstLine(report.error) ||
+        firstLine(report.reason));
+}
+/**
+ * One line of plain text (GitHub shows the title as it is): capped, control and format characters
+ * gone, mentions broken as everywhere else.
+ */
+function titleLine(label, detail) {
+    const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+    const text = clean ? `${label}: ${clean}` : label;
+    // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
+    let max = CAPS.title;
+    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(text, max));
+    while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
+        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1));
+        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(text, max));
+    }
+    return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES);
+}
+function runLink(state, report) {
+    const runId = report?.run?.id ?? state.runId;
+    const webUrl = report?.run?.web_url ?? state.webUrl;
+    if (runId === undefined)
+        return 'Codegen agent run';
+    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
+}
+function workingHead(state) {
+    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
+    return [
+        `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+        '',
+        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
+    ].join('\n');
+}
+function endedHead(state, report, conclusion) {
+    const lines = [`### ${runLink(state, report)} ${HEADLINES[report.outcome]}`, ''];
+    const gate = gateLine(report, state.policy, conclusion);
+    if (gate)
+        lines.push(gate, '');
+    const run = report.run;
+    if (run) {
+        // The table's header row is its first fact, as in the job summary.
+        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        if (state.verdict) {
+            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
+            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
+            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)(reason)}` : ''} |`);
+        }
+        lines.push('');
+    }
+    if (report.outcome === 'paused' && run)
+        lines.push(howToAnswer(run.id, state.triggerPhrase), '');
+    return lines.join('\n');
+}
+/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
+function howToAnswer(runId, triggerPhrase) {
+    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
+    return triggerPhrase
+        ? `The agent asks a question (below). Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume it in ${step}.`
+        : `The agent asks a question (below). Answer by resuming it in ${step}.`;
+}
+/** The first pull requests as links, up to a line's worth, then how many more. */
+function pullRequestLinks(pullRequests) {
+    let line = '';
+    for (const [index, pr] of pullRequests.entries()) {
+        const title = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.title), CAPS.prTitle) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.id), CAPS.prTitle)}`;
+        const url = typeof pr.url === 'string' && pr.url.length <= CAPS.url ? pr.url : undefined;
+        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(title, url)}`;
+        if (line.length + entry.length > CAPS.prLine)
+            return `${line}<br>and ${pullRequests.length - index} more`;
+        line += entry;
+    }
+    return line;
+}
+function texts(report) {
+    const found = [];
+    if (report.reason)
+        found.push(['Why', report.reason]);
+    if (report.error)
+        found.push(['Error', report.error]);
+    if (report.run?.result)
+        found.push([report.outcome === 'paused' ? 'Question' : 'Result', report.run.result]);
+    if (report.run?.summary)
+        found.push(['Summary', report.run.summary]);
+    return found;
+}
+function footer(state) {
+    return state.workflowRunUrl
+        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
+        : '';
+}
+const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
+/**
+ * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
+ * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
+ * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
+ */
+function quoteWithin(text, max) {
+    let keep = Math.min(text.length, Math.max(0, max));
+    for (;;) {
+        const quoted = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(text, keep));
+        const size = utf8Bytes(quoted);
+        if (size <= max)
+            return quoted;
+        if (keep === 0)
+            return cutUtf8(`> ${TRIMMED_NOTE}`, max);
+        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
+    }
+}
+/** The head, the texts sharing the room left (the shortest first), the footer: within `limit`. */
+function fitSummary(head, blocks, foot, limit) {
+    const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
+    const gap = 2; // the blank line between two parts
+    let room = limit - utf8Bytes(head) - (foot ? utf8Bytes(foot) + gap : 0);
+    const rendered = new Map();
+    const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length);
+    for (const [index, [title, text]] of byLength.entries()) {
+        const overhead = utf8Bytes(section(title, '')) + gap;
+        const share = Math.floor(room / (byLength.length - index)) - overhead;
+        const quoted = quoteWithin(text, share);
+        rendered.set(title, section(title, quoted));
+        room -= overhead + utf8Bytes(quoted);
+    }
+    const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot];
+    const summary = parts.filter(Boolean).join('\n\n');
+    // The caps keep the head small; should it ever not be, the texts go rather than the check.
+    return utf8Bytes(summary) <= limit ? summary : `${cutUtf8(head, limit - 200)}\n\n${TRIMMED_NOTE}`;
+}
+/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
+function cutUtf8(text, maxBytes) {
+    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
+    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
+        return text;
+    const bytes = Buffer.from(text, 'utf8');
+    let end = Math.max(0, maxBytes);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    return bytes.subarray(0, end).toString('utf8');
+}
+
+
+/***/ }),
+
+/***/ 8071:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P4: () => (/* binding */ entryHeadline),
+/* harmony export */   ln: () => (/* binding */ inlineText),
+/* harmony export */   qS: () => (/* binding */ statusText),
+/* harmony export */   rN: () => (/* binding */ entryDetailLines)
+/* harmony export */ });
+/* unused harmony export prefixedLines */
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1608);
+/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6342);
+
+
+/**
+ * Console lines built from the service's text. The runner has two command parsers: `::name` after
+ * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
+ * So service text is cut at every line break, stripped of control characters, each line starts
+ * with our own prefix, never with the service's characters, and every `##[` gets an invisible
+ * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
+ */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
+/** Service text made safe to print inside one of our lines. */
+function inlineText(text) {
+    return text
+        .split(LINE_BREAKS)
+        .join(' ')
+        .replace(CONTROL_CHARACTERS, ' ')
+        .replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .BROKEN_LEGACY_COMMAND */ .MR);
+}
+/** A run status inside one of our lines: one line, and short (the service does not bound it). */
+function statusText(status) {
+    return status === null ? 'none' : inlineText(status).slice(0, 60);
+}
+/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
+function prefixedLines(text, prefix) {
+    return text
+        .split(LINE_BREAKS)
+        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .BROKEN_LEGACY_COMMAND */ .MR));
+}
+const HEADLINE_GIST_CHARS = 160;
+const DETAIL_SECTION_CHARS = 2_000;
+/** "12:04:05  ACTION            run_command · Running the test suite…" */
+function entryHeadline(entry) {
+    const tool = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryTool */ .$d)(entry));
+    const gist = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryGist */ .q)(entry, HEADLINE_GIST_CHARS));
+    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
+    return `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryTime */ .gC)(entry)}  ${inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryType */ .d9)(entry)).padEnd(16)} ${what}`;
+}
+/** The folded details of an entry, each line behind a gutter. */
+function entryDetailLines(entry) {
+    const details = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryDetails */ .zy)(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
+    return details ? prefixedLines(details, '  │ ') : [];
+}
+
+
+/***/ }),
+
+/***/ 1608:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $d: () => (/* binding */ entryTool),
+/* harmony export */   PL: () => (/* binding */ cutEntry),
+/* harmony export */   Ru: () => (/* binding */ valueText),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   U9: () => (/* binding */ count),
+/* harmony export */   XQ: () => (/* binding */ entrySections),
+/* harmony export */   a3: () => (/* binding */ formatDuration),
+/* harmony export */   d9: () => (/* binding */ entryType),
+/* harmony export */   dE: () => (/* binding */ trimmed),
+/* harmony export */   gC: () => (/* binding */ entryTime),
+/* harmony export */   q: () => (/* binding */ entryGist),
+/* harmony export */   zy: () => (/* binding */ entryDetails)
+/* harmony export */ });
+/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
+/** Any value as readable text: strings as they are, the rest as indented JSON. */
+function valueText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    try {
+        return JSON.stringify(value, null, 2) ?? String(value);
+    }
+    catch {
+        return String(value);
+    }
+}
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+function cutChars(text, max) {
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+/**
+ * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
+ * when one is near, so that a headline does not stop mid-word.
+ */
+function oneLine(text, max) {
+    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
+    const window = max * 4;
+    const cut = text.length > window;
+    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
+    if (folded.length <= max && !cut)
+        return folded;
+    const head = cutChars(folded, max - 1);
+    const space = head.lastIndexOf(' ');
+    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
+}
+/** "1 log entry", "3 log entries". */
+function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/;
+/** `text` cut to `max` characters, saying how much was left out. */
+function trimmed(text, max) {
+    if (text.length <= max)
+        return text;
+    // Cut before (a kept entry): its note still tells the true count.
+    const note = CUT_NOTE.exec(text.slice(-40));
+    if (note && text.length - note[0].length <= max)
+        return text;
+    const kept = cutChars(text, max);
+    return `${kept}\n… (${text.length - kept.length} more characters)`;
+}
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+function cutEntry(entry, max) {
+    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
+    const cut = (value) => {
+        if (typeof value === 'string')
+            return value.length > max ? copy(trimmed(value, max)) : value;
+        if (value === null || typeof value !== 'object')
+            return value;
+        const text = valueText(value);
+        return text.length > max ? copy(trimmed(text, max)) : value;
+    };
+    const out = {};
+    for (const [key, value] of Object.entries(entry))
+        out[key] = cut(value);
+    return out;
+}
+/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
+function entryTime(entry) {
+    const raw = entry.created_at ?? '';
+    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
+    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
+    if (!Number.isNaN(parsed))
+        return new Date(parsed).toISOString().slice(11, 19);
+    return match?.[1] ?? '--:--:--';
+}
+/** Lengths of the one-line fields: the service does not bound them. */
+const TYPE_CHARS = 40;
+const TOOL_CHARS = 80;
+function entryType(entry) {
+    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
+}
+function entryTool(entry) {
+    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
+}
+/**
+ * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
+ * neither (the tool's name, shown beside it, says what it did).
+ */
+function entryGist(entry, max) {
+    // Tried in order, each made only when the one before is empty.
+    const candidates = [() => entry.thought, () => valueText(entry.observation)];
+    for (const candidate of candidates) {
+        const text = candidate();
+        if (text && text.trim())
+            return oneLine(text, max);
+    }
+    return '';
+}
+const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
+/**
+ * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
+ * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
+ * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
+ * rather than one JSON line full of `\n`.
+ */
+function entrySections(entry, maxPerSection, gistChars) {
+    const sections = [];
+    const push = (label, value, prose = false) => {
+        const text = valueText(value).trim();
+        if (text)
+            sections.push({ label, text: trimmed(text, maxPerSection), prose });
+    };
+    const add = (label, value) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+            return push(label, value);
+        const fields = Object.entries(value);
+        const long = fields.filter(([, field]) => isMultiLine(field));
+        if (long.length === 0)
+            return push(label, value);
+        const rest = fields.filter(([, field]) => !isMultiLine(field));
+        if (rest.length > 0)
+            push(label, Object.fromEntries(rest));
+        for (const [key, field] of long)
+            push(`${label} · ${key}`, field);
+    };
+    const thought = entry.thought ?? '';
+    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
+        push('thought', thought, true);
+    add('tool input', entry.tool_input);
+    add('tool output', entry.tool_output);
+    if (typeof entry.observation === 'string')
+        push('observation', entry.observation, true);
+    else
+        add('observation', entry.observation);
+    return sections;
+}
+/** The entry's details as text: each section under its label. */
+function entryDetails(entry, maxPerSection, gistChars) {
+    return entrySections(entry, maxPerSection, gistChars)
+        .map(section => `${section.label}:\n${section.text}`)
+        .join('\n\n');
+}
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    if (h > 0)
+        return `${h}h ${String(m).padStart(2, '0')}m`;
+    if (m > 0)
+        return `${m}m ${String(s).padStart(2, '0')}s`;
+    return `${s}s`;
+}
+
+
+/***/ }),
+
+/***/ 3304:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Z: () => (/* binding */ passingWarnings),
+/* harmony export */   ob: () => (/* binding */ stepConclusion),
+/* harmony export */   oh: () => (/* binding */ failureMessage)
+/* harmony export */ });
+/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3389);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8071);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
+/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9426);
+/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1545);
+
+
+
+
+
+
+/** The outcomes an annotation explains from the answer. */
+const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300;
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+function failureMessage(report, policy) {
+    if (report.runs) {
+        const failing = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .failingItems */ .hm)(report.runs, policy.failOn);
+        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_1__/* .failingRunsMessage */ .CW)(failing, report.runs.length) : undefined;
+    }
+    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
+    if (report.error)
+        return report.error;
+    if (!report.run)
+        return reason;
+    if (report.outcome === 'paused')
+        return `${reason}\n${pausedMessage(report, policy)}`;
+    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
+    // rejected quotes the agent's reason; invalid-output names the first problem.
+    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(report.answer)) : '';
+    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
+}
+/**
+ * The check's colour from the decision that fails the step (failureMessage): `success` exactly when
+ * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
+ * outcome among the runs that fail it), `failure` otherwise.
+ */
+function stepConclusion(report, policy) {
+    if (failureMessage(report, policy) === undefined)
+        return 'success';
+    const failing = report.runs && new Set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .itemOutcome */ .ut)(item)));
+    const why = failing ? _runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
+    return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
+}
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+function passingWarnings(report, policy) {
+    // A fan-out's runs say their own warnings, each under its name.
+    if (report.runs || failureMessage(report, policy))
+        return [];
+    const warnings = [];
+    if (report.error)
+        warnings.push(report.error);
+    if (report.outcome === 'paused' && report.run)
+        warnings.push(pausedMessage(report, policy));
+    return warnings;
+}
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
+}
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report) {
+    const run = report.run;
+    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
+}
+/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
+function pausedMessage(report, policy) {
+    const run = report.run;
+    const question = firstLine(run.result) || firstLine(run.summary);
+    return [
+        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
+        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+        runWhere(report)
+    ].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 4285:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Af: () => (/* binding */ quoteBlock),
+/* harmony export */   EU: () => (/* binding */ fence),
+/* harmony export */   FC: () => (/* binding */ htmlInline),
+/* harmony export */   SS: () => (/* binding */ codeSpan),
+/* harmony export */   Sv: () => (/* binding */ plainInline),
+/* harmony export */   Ws: () => (/* binding */ unmention),
+/* harmony export */   ZD: () => (/* binding */ escapeHtml),
+/* harmony export */   dM: () => (/* binding */ serviceMarkdown),
+/* harmony export */   nL: () => (/* binding */ markdownInline),
+/* harmony export */   nf: () => (/* binding */ link),
+/* harmony export */   xR: () => (/* binding */ tableCell)
+/* harmony export */ });
+/* unused harmony export htmlCode */
+/**
+ * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
+ * that a reader sees it as written. Two rules hold for all of it:
+ * - no `<` of the service's reaches the renderer raw outside code, so it cannot open or close HTML
+ *   (our `<details>`, a `<script>`), and every backtick or tilde fence the renderer sees is one we
+ *   wrote around text we know is code;
+ * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
+ *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
+ *   escaped, never with escaped text inside Markdown code.
+ * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
+ * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
+ * other threads; they still read the same. Links to issues, pull requests and discussions on
+ * github.com go through redirect.github.com (as Dependabot's do): they still lead there, and GitHub
+ * writes no "mentioned this" for them. Every function here runs in time linear in its input.
+ */
+/** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
+const WORD_JOINER = '\u2060';
+function escapeHtml(text) {
+    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+/**
+ * `@name` as text that no longer notifies `name` (an email address is left as it is),
+ * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
+ * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
+ * issue's or pull request's address on github.com goes through redirect.github.com.
+ */
+function unmention(text) {
+    return text
+        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+        .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
+        .replace(THREAD_URL, 'https://redirect.github.com/');
+}
+/**
+ * The start of a github.com address of an issue, pull request or discussion, any case, with or
+ * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
+ * The lookahead reads one owner and one name (no `/` in either): each match reads its own address.
+ */
+const THREAD_URL = /\b(?:https?:\/\/(?:www\.)?|www\.)github\.com\/(?=[\w.\\-]+\/[\w.\\-]+\/(?:issues|pull|discussions)\/\d)/gi;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+/** The longest run of `char` in `text`. */
+function longestRun(text, char) {
+    let longest = 0;
+    let run = 0;
+    for (const c of text) {
+        run = c === char ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+/**
+ * Inline code as HTML that shows `text` literally wherever Markdown puts it in a line (a paragraph,
+ * a table cell, a link label): `<`, `&`, `>` as references and the characters that mean something
+ * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
+ */
+function htmlCode(text) {
+    return `<code>${inlineLiteral(text)}</code>`;
+}
+/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
+const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g;
+const LITERAL = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
+function inlineLiteral(text) {
+    return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
+}
+/** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
+function codeSpan(text) {
+    const line = text.replace(/\s+/g, ' ');
+    const ticks = '`'.repeat(longestRun(line, '`') + 1);
+    const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
+    return `${ticks}${pad}${line}${pad}${ticks}`;
+}
+/** A fenced code block showing `text` literally: its fence is longer than any backtick run inside. */
+function fence(text, info = '') {
+    const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+    const ticks = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+    return `${ticks}${info.replace(/[^\w.+#-]/g, '')}\n${body}\n${ticks}`;
+}
+/**
+ * One line of service text for an HTML context (a `<summary>`, a `<p>`), where Markdown does not
+ * apply: escaped, with its backtick code spans shown as code.
+ */
+function htmlInline(text) {
+    return mapCodeSpans(text.replace(/\s+/g, ' '), content => `<code>${escapeHtml(content)}</code>`, plain => unmention(escapeHtml(plain)));
+}
+/**
+ * One line of service text in a Markdown inline context (a table cell, a link label, after a
+ * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
+ */
+function plainInline(text) {
+    return unmention(inlineLiteral(text));
+}
+/**
+ * One line of service text in a Markdown inline context, its backtick code spans shown as code and
+ * the rest literally (plainInline).
+ */
+function markdownInline(text) {
+    return mapCodeSpans(text.replace(/\s+/g, ' ').trim(), htmlCode, plainInline);
+}
+/** Text for one cell of a Markdown table. */
+function tableCell(text) {
+    return markdownInline(text);
+}
+/** Longer addresses are not real ones: the label shows alone. */
+const URL_CHARS = 2_000;
+/** A link whose text and address cannot break out of the Markdown. */
+function link(text, url) {
+    const label = markdownInline(text) || plainInline(String(url));
+    if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
+        return label;
+    return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
+}
+/**
+ * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
+ * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
+ * line's runs are listed once, by length, so looking for a match never rescans the line.
+ */
+function mapCodeSpans(line, code, plain) {
+    const findRun = runFinder(line);
+    let out = '';
+    let start = 0;
+    let i = 0;
+    while (i < line.length) {
+        const c = line[i];
+        if (c === '\\' && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1])) {
+            i += 2;
+            continue;
+        }
+        if (c !== '`') {
+            i++;
+            continue;
+        }
+        let run = 1;
+        while (line[i + run] === '`')
+            run++;
+        const close = findRun(i + run, run);
+        if (close < 0) {
+            i += run;
+            continue;
+        }
+        out += plain(line.slice(start, i));
+        let content = line.slice(i + run, close);
+        // CommonMark strips one space each side when both are there and the content is not all spaces.
+        if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
+            content = content.slice(1, -1);
+        out += code(content);
+        i = start = close + run;
+    }
+    return out + plain(line.slice(start));
+}
+/**
+ * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
+ * never decreases: every run of the line is listed once, and each length's list is walked once.
+ */
+function runFinder(line) {
+    const byLength = new Map();
+    for (let i = 0; i < line.length; i++) {
+        if (line[i] !== '`')
+            continue;
+        let length = 1;
+        while (line[i + length] === '`')
+            length++;
+        const runs = byLength.get(length) ?? { starts: [], next: 0 };
+        runs.starts.push(i);
+        byLength.set(length, runs);
+        i += length - 1;
+    }
+    return (from, length) => {
+        const runs = byLength.get(length);
+        if (!runs)
+            return -1;
+        while (runs.next < runs.starts.length && runs.starts[runs.next] < from)
+            runs.next++;
+        return runs.starts[runs.next] ?? -1;
+    };
+}
+/**
+ * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
+ * open code escaped (only code we recognised is code), mentions broken, and links kept visible
+ * (an image shows as a link with its text, an empty link label shows literally).
+ */
+function markdownText(text) {
+    return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape));
+}
+/**
+ * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
+ * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
+ * `[` that opens an empty link label.
+ */
+const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g;
+function markdownEscape(match) {
+    // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+    // and stay text even where a GFM autolink literal takes the backslash into its address.
+    if (match.length === 2 && match[0] === '\\')
+        return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match;
+    if (match === '<')
+        return '&lt;';
+    if (match === '&')
+        return '&amp;';
+    if (match[0] === '~')
+        return '\\~'.repeat(match.length);
+    return `\\${match}`;
+}
+/** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
+function markdownLine(line) {
+    // A link reference definition renders as nothing: its bracket is escaped so that it shows as text.
+    const definition = /^( {0,3})\[(?=[^\]]*\]:)/.exec(line);
+    if (definition)
+        return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`;
+    return mapCodeSpans(line, htmlCode, markdownText);
+}
+// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/;
+/**
+ * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
+ * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
+ * with our own fences, longer than any backtick run inside, at the same indentation, every line of
+ * their content indented at least as far, so that no line of the service's can end them early; a
+ * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
+ * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
+ * backticks are escaped, and in an indented code block `<` and `&` would show as references.
+ */
+function serviceMarkdown(text) {
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const out = [];
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const open = FENCE_OPEN.exec(line);
+        if (!open || (open[2]?.[0] === '`' && open[3]?.includes('`'))) {
+            out.push(markdownLine(line));
+            continue;
+        }
+        const indent = open[1].length;
+        const marker = open[2];
+        const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+        // CommonMark strips up to the fence's indentation from each content line.
+        const strip = new RegExp(`^ {0,${indent}}`);
+        const content = [];
+        let j = i + 1;
+        while (j < lines.length && !closing.test(lines[j])) {
+            content.push(lines[j].replace(strip, ''));
+            j++;
+        }
+        const pad = ' '.repeat(indent);
+        const info = (open[3] ?? '').trim().split(/\s+/)[0] ?? '';
+        out.push(...fence(content.join('\n'), info)
+            .split('\n')
+            .map((fenceLine, index, all) => index === 0 || index === all.length - 1 || fenceLine ? pad + fenceLine : fenceLine));
+        if (content.length === 0)
+            out.splice(out.length - 2, 1); // fence() wrote one empty line for no content
+        i = j;
+    }
+    return out.join('\n');
+}
+/**
+ * Service text as a block quote: its Markdown still renders (serviceMarkdown), and every construct
+ * it opens (a list, a table) closes with the quote.
+ */
+function quoteBlock(text) {
+    return serviceMarkdown(text)
+        .split('\n')
+        .map(line => `> ${line}`.trimEnd())
+        .join('\n');
+}
+
+
+/***/ }),
+
+/***/ 1545:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CW: () => (/* binding */ failingRunsMessage),
+/* harmony export */   EY: () => (/* binding */ runsStateLine),
+/* harmony export */   TN: () => (/* binding */ renderRunsSummary),
+/* harmony export */   pv: () => (/* binding */ namedConsole),
+/* harmony export */   q_: () => (/* binding */ endedState),
+/* harmony export */   wc: () => (/* binding */ runsOutput)
+/* harmony export */ });
+/* unused harmony export RUNS_RESULT_CHARS */
+/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9426);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8071);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7994);
+
+
+
+
+
+
+/**
+ * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
+ * folded under its name), the console's line of every run's state, and the failure annotation.
+ * Every text of the service's is cut and made safe where it is shown; the reports come redacted.
+ */
+/** The `runs` output's `result`, cut: the whole text of 100 runs would not fit an output. */
+const RUNS_RESULT_CHARS = 2_000;
+/** The `runs` output: one object per item in its order, the keys as the issue names them. */
+function runsOutput(items) {
+    return JSON.stringify(items.map(item => {
+        const run = item.report?.run;
+        return {
+            name: item.name,
+            'agent-run-id': run ? String(run.id) : '',
+            status: item.report?.status ?? '',
+            outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item),
+            'web-url': run?.web_url ?? '',
+            'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
+            ...verdictOf(item),
+            result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
+        };
+    }));
+}
+function firstPullRequestUrl(pullRequests) {
+    return pullRequests.map(pr => pr.url).find((url) => typeof url === 'string' && !!url) ?? '';
+}
+/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
+function verdictOf(item) {
+    const answer = item.report?.answer?.answer;
+    return answer?.valid
+        ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
+        : { verdict: '', 'verdict-reason': '' };
+}
+/** The first `max` UTF-16 units, never half of a surrogate pair. */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+const ICONS = {
+    success: '✅',
+    failure: '❌',
+    rejected: '🚫',
+    'invalid-output': '⚠️',
+    timeout: '⏱️',
+    paused: '⏸️',
+    started: '🚀',
+    skipped: '⏭️',
+    cancelled: '🛑',
+    error: '⚠️'
+};
+const NAME_CHARS = 100;
+const STATUS_CHARS = 100;
+const TITLE_CHARS = 200;
+/** "8 agent runs: 6 succeeded, 2 failed" headline. */
+function headline(items) {
+    const outcome = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .aggregateOutcome */ .QF)(items);
+    const counts = tally(items);
+    return `## ${ICONS[outcome]} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(items.length, 'agent run', 'agent runs')}: ${counts}`;
+}
+/** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
+function tally(items) {
+    const byOutcome = new Map();
+    for (const item of items)
+        byOutcome.set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
+    return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+/** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
+function tableRow(item) {
+    const report = item.report;
+    const run = report?.run;
+    const pullRequests = run?.github_pull_requests ?? [];
+    const first = pullRequests[0];
+    const pullRequest = first
+        ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .valueText */ .Ru)(first.title), TITLE_CHARS) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .valueText */ .Ru)(first.id), 20)}`, first.url) + (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
+        : '—';
+    const cells = [
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS)),
+        `${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}`,
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report?.status ?? '', STATUS_CHARS)) || '—',
+        verdictOf(item).verdict || '—',
+        report && run ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt) : '—',
+        pullRequest,
+        run ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, run.web_url) : '—'
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
+const FOLD_OVERHEAD = 600;
+/**
+ * The job summary of a fan-out: the table first, then each run's own summary (result, error,
+ * timeline) folded under its name, each within its share of GitHub's 1 MiB. A run that needs less
+ * than its share leaves the rest to those that were cut.
+ */
+function renderRunsSummary(input) {
+    const limit = input.limitBytes ?? _summary_js__WEBPACK_IMPORTED_MODULE_2__/* .SUMMARY_LIMIT_BYTES */ .Jz;
+    const items = input.items;
+    const table = [
+        headline(items),
+        '',
+        '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
+        '|---|---|---|---|---|---|---|',
+        ...items.map(tableRow),
+        ''
+    ].join('\n');
+    let room = limit - Buffer.byteLength(table) - 1_000;
+    const started = items.filter(item => item.report);
+    const folds = new Map();
+    // Twice: an equal share each, then what the short ones left to those that were cut.
+    let cutOnes = started;
+    let lastShare = 0;
+    for (let pass = 0; pass < 2 && cutOnes.length > 0; pass++) {
+        const share = Math.max(2_000, Math.floor(room / cutOnes.length) - FOLD_OVERHEAD);
+        // A second pass that would add little room is not worth rendering the cut runs again.
+        if (share < lastShare * 1.2)
+            break;
+        lastShare = share;
+        const nextCut = [];
+        for (const item of cutOnes) {
+            const fold = foldOf(item, share);
+            folds.set(item, fold.markdown);
+            if (fold.cut)
+                nextCut.push(item);
+        }
+        room = limit - Buffer.byteLength(table) - 1_000;
+        for (const [item, markdown] of folds)
+            if (!nextCut.includes(item))
+                room -= Buffer.byteLength(markdown);
+        cutOnes = nextCut;
+    }
+    const body = started.map(item => folds.get(item) ?? '').join('\n');
+    return (0,_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .fitBytes */ .ZN)(`${table}\n${body}`, limit);
+}
+/** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
+function foldOf(item, limitBytes) {
+    const report = item.report;
+    // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
+    // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
+    // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
+    const part = (text) => text ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
+    const run = report.run && {
+        ...report.run,
+        result: part(report.run.result),
+        summary: part(report.run.summary)
+    };
+    const own = (0,_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .renderSummary */ .Br)({
+        report: {
+            ...report,
+            ...(run ? { run } : {}),
+            ...(report.error ? { error: part(report.error) } : {})
+        },
+        ...timelineWithin(item, limitBytes),
+        limitBytes
+        // Its headline and facts table are the fold's title and the table's row already.
+    }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '');
+    // A summary cut to its share fills most of it: such a run gets more room in the second pass.
+    const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
+    // HTML, not Markdown: the name sits in a <summary>.
+    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}`;
+    return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
+}
+/** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
+const TEXT_SHARE = 4;
+/** An entry of the timeline takes a few KB at most: no more of them are rendered than the fold can show. */
+const ENTRY_BYTES = 1_500;
+/**
+ * The entries a fold can show: its first and last ones, as many as its share holds, the rest
+ * counted as left out (one gap, where the kept log already had its own).
+ */
+function timelineWithin(item, limitBytes) {
+    const entries = item.entries;
+    if (!entries)
+        return {};
+    const room = Math.max(2, Math.floor(limitBytes / 2 / ENTRY_BYTES));
+    if (entries.length <= room)
+        return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) };
+    // Entries before the kept log's own gap belong to the head: the tail never reaches past it.
+    const gapAt = item.entriesLeftOut?.after ?? entries.length;
+    const head = entries.slice(0, Math.min(Math.ceil(room / 2), gapAt));
+    const tailFloor = item.entriesLeftOut ? gapAt : head.length;
+    const tail = entries.slice(Math.max(tailFloor, entries.length - (room - head.length)));
+    const dropped = entries.length - head.length - tail.length;
+    return {
+        entries: [...head, ...tail],
+        entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
+    };
+}
+/**
+ * The console's line of every run's state, once a minute: how many are queued, working and ended,
+ * then each run by name with its status or outcome; one line, the service's text unable to issue
+ * commands.
+ */
+function runsStateLine(states, elapsedMs) {
+    const shown = states.map(state => {
+        const name = (0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.name, 40));
+        if (state.phase === 'queued')
+            return `${name}: queued`;
+        if (state.phase === 'ended')
+            return `${name}: ${state.outcome ?? 'ended'}`;
+        return `${name}: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .statusText */ .qS)(state.status ?? 'starting')}`;
+    });
+    const of = (phase) => states.filter(state => state.phase === phase).length;
+    return `Agent runs after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
+}
+/** An item as the last line of states shows it, once every run ended (or never started). */
+function endedState(item) {
+    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item) };
+}
+/** The job log of one run of a fan-out: every line begins with the run's name. */
+function namedConsole(console, name) {
+    const tag = `[${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(name, 40))}] `;
+    return {
+        info: line => console.info(tag + line),
+        group: (title, lines) => console.group(tag + title, lines),
+        notice: message => console.notice(tag + message),
+        warning: message => console.warning(tag + message),
+        debug: message => console.debug(tag + message)
+    };
+}
+/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
+const REASON_CHARS = 300;
+/**
+ * The step's error annotation: how many runs failed it, then each by name with why (its error, or
+ * the first line of its result) and where it is.
+ */
+function failingRunsMessage(failing, total) {
+    const lines = failing.map(({ item, reason }) => {
+        const run = item.report?.run;
+        const result = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
+        // rejected quotes the agent's reason; invalid-output names the first problem.
+        const answer = item.report?.answer ? firstLine((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(item.report.answer)) : '';
+        const where = run
+            ? ` (agent run ${run.id}${run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(run.web_url, 500))}` : ''})`
+            : '';
+        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+    });
+    return [`${failing.length} of ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
+}
+function firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(line, REASON_CHARS));
+}
+
+
+/***/ }),
+
+/***/ 7994:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Br: () => (/* binding */ renderSummary),
+/* harmony export */   Jz: () => (/* binding */ SUMMARY_LIMIT_BYTES),
+/* harmony export */   ZN: () => (/* binding */ fitBytes)
+/* harmony export */ });
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+
+
+
+/** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
+const SUMMARY_LIMIT_BYTES = 1_000_000;
+/**
+ * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
+ * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
+ */
+const TEXT_LIMIT_CHARS = 60_000;
+const ERROR_LIMIT_CHARS = 10_000;
+const DETAIL_SECTION_CHARS = 4_000;
+const STATUS_CHARS = 100;
+const TITLE_CHARS = 200;
+const PULL_REQUESTS_SHOWN = 20;
+const HEADLINES = {
+    success: '✅ Agent run succeeded',
+    failure: '❌ Agent run failed',
+    timeout: '⏱️ Agent run still working when the wait timed out',
+    paused: '⏸️ Agent run paused, waiting for a follow-up',
+    rejected: '👎 Agent run’s verdict: fail',
+    'invalid-output': '❔ Agent run ended without a valid answer',
+    started: '🚀 Agent run started',
+    skipped: '⏭️ Agent run skipped',
+    cancelled: '🛑 Job cancelled while following the agent run',
+    error: '⚠️ Agent run could not be followed'
+};
+/** The job summary as Markdown: facts table, result and summary texts, then the timeline. */
+function renderSummary(input) {
+    const { report } = input;
+    const run = report.run;
+    const head = [`## ${HEADLINES[report.outcome]}`, ''];
+    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
+    const entries = input.entries ?? [];
+    let log = '';
+    let shown = entries.length;
+    if (run) {
+        // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
+        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, ...(report.answer?.verdictAsked ? [(0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictRow */ .oq)(report.answer)] : []), '');
+    }
+    if (report.outcome === 'paused' && run) {
+        head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '');
+    }
+    if (report.reason)
+        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
+    if (report.error)
+        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
+    if (report.answer)
+        head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer), '');
+    if (run?.result)
+        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS)), '');
+    if (run?.summary)
+        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
+    const cellRoom = 300;
+    const text = head.join('\n');
+    if (entries.length > 0) {
+        const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000;
+        ({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut));
+    }
+    const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown;
+    const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile));
+    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit);
+}
+const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
+/**
+ * How many entries the run wrote, how many the timeline shows, and where all of them are: the
+ * `log-file` output (a path on the runner means nothing to a reader of the summary).
+ */
+function logEntriesCell(seen, leftOut, logFile) {
+    const where = logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : '';
+    if (leftOut <= 0)
+        return where ? `${seen} (${where})` : `${seen}`;
+    return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`;
+}
+/** The first pull requests as links, then how many more the github-pull-requests output has. */
+function pullRequestLinks(pullRequests) {
+    const links = pullRequests
+        .slice(0, PULL_REQUESTS_SHOWN)
+        .map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.title), TITLE_CHARS) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.id), TITLE_CHARS)}`, pr.url));
+    const more = pullRequests.length - links.length;
+    if (more > 0)
+        links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
+    return links.join('<br>');
+}
+const CLOSING_TAGS = ['details'];
+/**
+ * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
+ * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
+ * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
+ * <details> left open, and a note says how much was left out.
+ */
+function fitBytes(markdown, limit) {
+    const bytes = Buffer.from(markdown);
+    if (bytes.length <= limit)
+        return markdown;
+    const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
+    let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    let kept = bytes.subarray(0, end).toString();
+    const lineEnd = kept.lastIndexOf('\n');
+    if (lineEnd > 0)
+        kept = kept.slice(0, lineEnd);
+    const open = (tag) => (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
+        (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0);
+    const fenceOpen = openFence(kept);
+    if (fenceOpen)
+        kept += `\n${fenceOpen}`;
+    const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('');
+    return `${kept}${closers ? `\n\n${closers}` : ''}${note(bytes.length - Buffer.byteLength(kept))}`;
+}
+/** The fence left open at the end of `markdown` (all fences in it are ours), or ''. */
+function openFence(markdown) {
+    let open = '';
+    for (const line of markdown.split('\n')) {
+        const ticks = /^ {0,3}(`{3,})/.exec(line)?.[1];
+        if (!ticks)
+            continue;
+        if (!open)
+            open = ticks;
+        else if (ticks.length >= open.length && /^ {0,3}`+\s*$/.test(line))
+            open = '';
+    }
+    return open;
+}
+const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(n, 'log entry', 'log entries');
+/** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
+function detailsMarkdown(entry) {
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
+        .map(section => section.prose
+        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceMarkdown */ .dM)(section.text)}`
+        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
+        .join('\n\n');
+}
+/** One timeline entry: its headline, folding its details when it has any. */
+function entryBlock(entry) {
+    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTool */ .$d)(entry);
+    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryGist */ .q)(entry, GIST_CHARS);
+    // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
+    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)(gist)}` : ''}`;
+    const details = detailsMarkdown(entry);
+    if (!details)
+        return `<p>${title}</p>\n\n`;
+    return `<details><summary>${title}</summary>\n\n${details}\n\n</details>\n\n`;
+}
+const GIST_CHARS = 200;
+/**
+ * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
+ * the last ones are kept (how it began, how it ended) and the count left out is said in between.
+ */
+function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }) {
+    const blocks = entries.map(entryBlock);
+    const sizes = blocks.map(block => Buffer.byteLength(block));
+    if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
+        return { markdown: blocks.join(''), shown: blocks.length };
+    const note = (left) => `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`;
+    const room = budget - Buffer.byteLength(note(entries.length + leftOut.count));
+    // The first ones up to half the room (never past those kept before the gap), the last ones after.
+    let head = 0;
+    let used = 0;
+    while (head < leftOut.after && used + sizes[head] <= room / 2)
+        used += sizes[head++];
+    let tail = blocks.length;
+    while (tail > head && used + sizes[tail - 1] <= room)
+        used += sizes[--tail];
+    return {
+        markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
+        shown: head + blocks.length - tail
+    };
+}
+
+
+/***/ }),
+
+/***/ 6342:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KM: () => (/* binding */ noCommands),
+/* harmony export */   MR: () => (/* binding */ BROKEN_LEGACY_COMMAND),
+/* harmony export */   WW: () => (/* binding */ LEGACY_COMMAND)
+/* harmony export */ });
+/**
+ * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
+ * in a line. What breaks each lives here, beside the console that must never carry them.
+ */
+const LEGACY_COMMAND = /##\[/g;
+/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
+const BROKEN_LEGACY_COMMAND = '##\u2060[';
+/** `::` as the first non-blank characters of a line, whatever the line break before it. */
+const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
+/**
+ * Any text made unable to be read as a runner command by either parser, for the last guard before
+ * the console: the action's own commands are written elsewhere, never through this.
+ */
+function noCommands(text) {
+    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
+}
+
+
+/***/ }),
+
+/***/ 9426:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C$: () => (/* binding */ SEVERITY),
+/* harmony export */   QF: () => (/* binding */ aggregateOutcome),
+/* harmony export */   hm: () => (/* binding */ failingItems),
+/* harmony export */   ut: () => (/* binding */ itemOutcome)
+/* harmony export */ });
+/* unused harmony export itemFailure */
+/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3389);
+
+/**
+ * From the most severe down: the step's outcome is the first of these that any run has, `success`
+ * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
+ */
+const SEVERITY = [
+    'error',
+    'failure',
+    'rejected',
+    'invalid-output',
+    'timeout',
+    'paused',
+    'cancelled',
+    'started',
+    'skipped',
+    'success'
+];
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+function itemOutcome(item) {
+    return item.report?.outcome ?? 'cancelled';
+}
+/** `success` when every run succeeded, else the most severe outcome among them. */
+function aggregateOutcome(items) {
+    if (items.length === 0)
+        return 'error';
+    const outcomes = new Set(items.map(itemOutcome));
+    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
+}
+/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+function itemFailure(item, failOn) {
+    if (!item.report)
+        return 'it never started: the job ended first';
+    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failureReason */ .H)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    return reason && (item.report.error ?? reason);
+}
+/** The runs that fail the step, in the list's order, each with why. */
+function failingItems(items, failOn) {
+    return items.flatMap(item => {
+        const reason = itemFailure(item, failOn);
+        return reason ? [{ item, reason }] : [];
+    });
+}
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
@@ -51146,306 +53059,87 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /************************************************************************/
 var __webpack_exports__ = {};
 
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+// EXTERNAL MODULE: ./src/answer/schema.ts
+var answer_schema = __nccwpck_require__(2043);
+;// CONCATENATED MODULE: ./src/answer/check.ts
+
+/** How long one check may take at most (less when the step's deadline comes first). */
+const CHECK_MS = 10_000;
+/** Why a check that threw could not be done, in one line without a stack trace. */
+function thrownReason(error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const loop = /call stack/i.test(message) ? '; does the schema refer to itself without end?' : '';
+    return `(the check threw ${message.split('\n')[0]?.slice(0, 200) ?? ''}${loop})`;
+}
+/** Compiles and checks here and now: what the worker does, and the checker of in-process tests. */
+function checkNow(schema, value) {
+    try {
+        const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
+        if ('problem' in compiled)
+            return { unchecked: `(${compiled.problem})` };
+        return { errors: compiled.validate(value) };
+    }
+    catch (error) {
+        return { unchecked: thrownReason(error) };
+    }
+}
+/** The checker in the calling thread: nothing can stop it, so it is for tests and local runs only. */
+const checkInThread = (schema, value) => Promise.resolve(checkNow(schema, value));
+
+;// CONCATENATED MODULE: ./src/answer/check-worker.ts
+
+
+const CANCELLED = 'before the job was cancelled';
+/** A worker's heap: a 1 MiB answer and its checks fit many times over; a runaway check does not. */
+const WORKER_HEAP_MB = 256;
+/**
+ * The checker of the bundle: each check in a worker thread started from `entry` (the bundle's own
+ * file, which serves the check when it is not the main thread), stopped when the time is up or the
+ * job is cancelled. terminate() interrupts running JavaScript, a backtracking regular expression
+ * included, so a check past its time costs nothing after it.
+ */
+function workerChecker(entry) {
+    return (schema, value, { timeoutMs, signal }) => new Promise(resolve => {
+        if (signal.aborted)
+            return resolve({ unchecked: CANCELLED });
+        const request = { schema, json: JSON.stringify(value) };
+        const worker = new external_node_worker_threads_.Worker(entry, {
+            workerData: request,
+            resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+            stdout: true,
+            stderr: true
+        });
+        let settled = false;
+        const end = (check) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal.removeEventListener('abort', cancelled);
+            void worker.terminate();
+            resolve(check);
+        };
+        const seconds = Math.round(timeoutMs / 100) / 10;
+        const timer = setTimeout(() => end({ unchecked: `within ${seconds} s` }), timeoutMs);
+        const cancelled = () => end({ unchecked: CANCELLED });
+        signal.addEventListener('abort', cancelled, { once: true });
+        worker.on('message', (check) => end(check));
+        worker.on('error', error => end({ unchecked: thrownReason(error) }));
+        worker.on('exit', () => end({ unchecked: '(the check ended without an answer)' }));
+    });
+}
+/** The worker's side: checks the answer it was handed and posts what the check gave. */
+function serveAnswerCheck() {
+    const { schema, json } = external_node_worker_threads_.workerData;
+    external_node_worker_threads_.parentPort?.postMessage(checkNow(schema, JSON.parse(json)));
+}
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: ./src/answer/bounded-json.ts
-/** An answer block larger than this (bytes of UTF-8) is refused unread: `structured-output` stays under it. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
-/** An answer nested deeper than this is refused unread: JSON.stringify, ajv and renderers recurse. */
-const MAX_ANSWER_DEPTH = 64;
-const OPEN = new Set(['{', '[']);
-/**
- * Whether brackets outside strings nest deeper than `max`: one pass over the text, constant memory,
- * so a hostile 100,000-deep text costs no stack and no parse.
- */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let at = 0; at < text.length; at++) {
-        const char = text[at];
-        if (inString) {
-            if (char === '\\')
-                at++;
-            else if (char === '"')
-                inString = false;
-        }
-        else if (char === '"')
-            inString = true;
-        else if (char !== undefined && OPEN.has(char)) {
-            if (++depth > max)
-                return true;
-        }
-        else if (char === '}' || char === ']')
-            depth--;
-    }
-    return false;
-}
-/**
- * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
- * and where, as line and column.
- */
-function parseFailure(error, text) {
-    const message = error instanceof Error ? error.message : '';
-    const what = message
-        .replace(/, ".*$/s, '')
-        .replace(/ (in JSON )?at position \d+.*$/s, '')
-        .slice(0, 100);
-    const position = /at position (\d+)/.exec(message)?.[1];
-    if (position === undefined)
-        return `it is not valid JSON: ${what}`;
-    const before = text.slice(0, Number(position));
-    const line = before.split('\n').length;
-    const column = before.length - before.lastIndexOf('\n');
-    return `it is not valid JSON: ${what} at line ${line}, column ${column}`;
-}
-/**
- * JSON.parse within the answer's bounds: the size and depth are checked first, so an oversized or
- * deeply nested block is refused without being parsed. The problem never quotes the text.
- */
-function parseBounded(text) {
-    // A UTF-16 unit makes at most 3 bytes of UTF-8: a text this short cannot be over the limit.
-    if (text.length > MAX_ANSWER_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_ANSWER_BYTES) {
-        const mib = (Buffer.byteLength(text, 'utf8') / 1024 / 1024).toFixed(1);
-        return { ok: false, refused: true, problem: `it is ${mib} MiB, over the 1 MiB an answer may take` };
-    }
-    if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
-        return { ok: false, refused: true, problem: `it nests deeper than ${MAX_ANSWER_DEPTH} levels` };
-    }
-    try {
-        return { ok: true, value: JSON.parse(text) };
-    }
-    catch (error) {
-        return { ok: false, refused: false, problem: parseFailure(error, text) };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/answer/extract.ts
-
-/** A fence line (text[start, end)): indentation, then three or more backticks or tildes (CommonMark). */
-function fenceAt(text, start, end) {
-    let at = start;
-    while (at < end && (text[at] === ' ' || text[at] === '\t'))
-        at++;
-    const char = text[at];
-    if (char !== '`' && char !== '~')
-        return undefined;
-    let after = at;
-    while (after < end && text[after] === char)
-        after++;
-    return after - at < 3 ? undefined : { char, length: after - at, rest: after };
-}
-const isBlank = (text, start, end) => {
-    for (let at = start; at < end; at++)
-        if (!/\s/.test(text[at] ?? ''))
-            return false;
-    return true;
-};
-/**
- * The fenced code blocks of a Markdown text, in one pass over its characters. A fence of backticks
- * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the end.
- */
-function fencedBlocks(text) {
-    const blocks = [];
-    let open;
-    let at = 0;
-    while (at <= text.length) {
-        const newline = text.indexOf('\n', at);
-        const lineEnd = newline < 0 ? text.length : newline;
-        const fence = fenceAt(text, at, lineEnd);
-        if (open) {
-            if (fence &&
-                fence.char === open.char &&
-                fence.length >= open.length &&
-                isBlank(text, fence.rest, lineEnd)) {
-                blocks.push({ language: open.language, start: open.start, end: at });
-                open = undefined;
-            }
-        }
-        else if (fence) {
-            const info = text.slice(fence.rest, lineEnd);
-            if (!(fence.char === '`' && info.includes('`'))) {
-                const language = (/^\s*(\S*)/.exec(info)?.[1] ?? '').toLowerCase();
-                open = { char: fence.char, length: fence.length, language, start: Math.min(lineEnd + 1, text.length) };
-            }
-        }
-        if (newline < 0)
-            break;
-        at = newline + 1;
-    }
-    if (open)
-        blocks.push({ language: open.language, start: open.start, end: text.length });
-    return blocks;
-}
-/** Text that may be a JSON object or array (other values are not answers): the rest is not parsed. */
-const looksLikeJson = (text) => /^\s*[[{]/.test(text) && /[\]}]\s*$/.test(text.slice(-100));
-/**
- * Blocks that look like JSON but are not are tried at most this many times: a failed JSON.parse
- * costs tens of microseconds, and a hostile result can hold hundreds of thousands of blocks.
- */
-const MAX_TRIES = 100;
-/**
- * The answer in a run's result: the last fenced `json` block; else the last fenced block whose
- * whole content parses as JSON; else the whole result when it parses. Linear in the result's size:
- * each block is scanned once and parsed at most once, within the answer's size and depth bounds.
- */
-function extractAnswer(result) {
-    const blocks = fencedBlocks(result);
-    const tagged = blocks.filter(block => block.language === 'json').at(-1);
-    if (tagged)
-        return readJson(result.slice(tagged.start, tagged.end), true) ?? { kind: 'none' };
-    let tries = 0;
-    for (let index = blocks.length - 1; index >= 0 && tries < MAX_TRIES; index--) {
-        const block = blocks[index];
-        if (!block)
-            continue;
-        const content = result.slice(block.start, block.end);
-        if (!looksLikeJson(content))
-            continue;
-        tries++;
-        // A block that is not JSON is some other code; one refused for its size or depth is the answer.
-        const read = readJson(content, false);
-        if (read)
-            return read;
-    }
-    return (looksLikeJson(result) && readJson(result, false)) || { kind: 'none' };
-}
-/** The JSON of a text; a syntax error is the answer's problem only when the text had to be JSON. */
-function readJson(text, mustBeJson) {
-    const parsed = parseBounded(text);
-    if (parsed.ok)
-        return { kind: 'json', value: parsed.value };
-    return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
-}
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
-var _2020 = __nccwpck_require__(2210);
-// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
-var dist = __nccwpck_require__(2815);
-var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
-;// CONCATENATED MODULE: ./src/answer/schema.ts
-
-
-
-/** What `verdict: true` asks for. */
-const VERDICT_SCHEMA = {
-    type: 'object',
-    properties: {
-        verdict: { enum: ['pass', 'fail'], description: 'pass or fail' },
-        reason: { type: 'string', minLength: 1, description: 'why, in one sentence' }
-    },
-    required: ['verdict', 'reason']
-};
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-/**
- * The schema the answer must satisfy: the verdict's, the given one, or both. Both are joined by
- * adding the verdict's to the given schema's own `allOf` at its root, so the given schema keeps its
- * `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
- */
-function answerSchema(verdict, given) {
-    if (!given)
-        return verdict ? VERDICT_SCHEMA : undefined;
-    if (!verdict)
-        return given;
-    const allOf = Array.isArray(given.allOf) ? given.allOf : [];
-    return { ...given, allOf: [...allOf, VERDICT_SCHEMA] };
-}
-// ajv-formats is CommonJS: its plugin is the module's default export.
-const addFormats = (dist_default())["default"];
-/**
- * An ajv for the schema's draft: ajv's defaults (strict: an unknown keyword, often a typo, is
- * refused), every error, nothing on the console. A fresh one for each schema: ajv keeps the schemas
- * it compiled by `$id`, and a step compiles one schema once.
- */
-function ajvFor(schema) {
-    const declared = schema.$schema;
-    const options = { allErrors: true, logger: false };
-    if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
-        return addFormats(new ajv.Ajv(options));
-    }
-    if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
-        return addFormats(new _2020.Ajv2020(options));
-    return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
-}
-/** The first few errors are what a reader and the agent can act on. */
-const MAX_ERRORS = 5;
-const MAX_POINTER = 200;
-function schemaError(error) {
-    const pointer = error.instancePath.length > MAX_POINTER
-        ? `${error.instancePath.slice(0, MAX_POINTER)}…`
-        : error.instancePath;
-    const allowed = error.params.allowedValues;
-    const message = error.keyword === 'enum' && Array.isArray(allowed)
-        ? `${error.message ?? 'must be one of'}: ${allowed.map(value => JSON.stringify(value)).join(', ')}`
-        : (error.message ?? `fails ${error.keyword}`);
-    return { pointer, message: message.slice(0, 300) };
-}
-/**
- * Compiles the schema once (draft-07 unless its `$schema` names 2020-12; formats checked), or says
- * why it cannot be used: an unsupported draft, a schema the meta-schema refuses, a `$ref` that does
- * not resolve, an unknown keyword.
- */
-function compileSchema(schema) {
-    const ajv = ajvFor(schema);
-    if (typeof ajv === 'string')
-        return { problem: ajv };
-    let check;
-    try {
-        check = ajv.compile(schema);
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return { problem: `it is not a valid JSON Schema: ${message.slice(0, 300)}` };
-    }
-    return {
-        validate: value => (check(value) ? [] : (check.errors ?? []).slice(0, MAX_ERRORS).map(schemaError))
-    };
-}
-/** A pointer as a reader sees it: the root has no path. */
-function pointerText(pointer) {
-    return pointer === '' ? 'the answer' : pointer;
-}
-
-;// CONCATENATED MODULE: ./src/answer/answer.ts
-
-
-/** The answer in a run's final result, checked against the schema. */
-function readAnswer(result, spec) {
-    const extracted = extractAnswer(result ?? '');
-    if (extracted.kind === 'none')
-        return { valid: false, problem: { kind: 'missing' } };
-    if (extracted.kind === 'unreadable') {
-        return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
-    }
-    const errors = spec.validate(extracted.value);
-    if (errors.length > 0)
-        return { valid: false, problem: { kind: 'mismatch', errors } };
-    const answer = { valid: true, value: extracted.value, json: JSON.stringify(extracted.value) };
-    if (spec.verdict) {
-        // The schema has checked both: verdict is pass or fail, reason a non-empty string.
-        const { verdict, reason } = extracted.value;
-        return { ...answer, verdict, reason };
-    }
-    return answer;
-}
-/** The problem in one line, for an annotation or a table cell: the first one when there are several. */
-function problemLine(problem) {
-    switch (problem.kind) {
-        case 'missing':
-            return 'the final answer has no fenced json block';
-        case 'unreadable':
-            return `the answer's JSON could not be read: ${problem.problem}`;
-        case 'mismatch': {
-            const [first] = problem.errors;
-            return first
-                ? `the answer does not satisfy the schema: ${pointerText(first.pointer)} ${first.message}`
-                : 'the answer does not satisfy the schema';
-        }
-    }
-}
-
+// EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
+var answer_answer = __nccwpck_require__(4712);
 ;// CONCATENATED MODULE: ./src/answer/prompt.ts
 
 /** A fenced block whose fence is longer than any run of backticks inside it. */
@@ -51487,8 +53181,10 @@ function whatWasWrong(problem) {
         case 'mismatch':
             return [
                 'The JSON of your final answer does not satisfy the schema:',
-                ...problem.errors.map(error => `- ${error.pointer ? `\`${error.pointer}\`` : pointerText('')}: ${error.message}`)
+                ...problem.errors.map(error => `- ${error.pointer ? `\`${error.pointer}\`` : (0,answer_schema/* pointerText */.po)('')}: ${error.message}`)
             ].join('\n');
+        case 'unchecked':
+            return `Your final answer could not be checked against the schema ${problem.why}.`;
     }
 }
 /** The follow-up that resumes a run which ended without a valid answer: what was wrong, then the ask. */
@@ -51772,25 +53468,18 @@ function nextStep(exchange, write, what) {
 function reportOf(fields, startedAt, endedAt = startedAt) {
     return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
 }
-
-;// CONCATENATED MODULE: ./src/runner/commands.ts
-/**
- * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
- * in a line. What breaks each lives here, beside the console that must never carry them.
- */
-const LEGACY_COMMAND = /##\[/g;
-/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
-const BROKEN_LEGACY_COMMAND = '##\u2060[';
-/** `::` as the first non-blank characters of a line, whatever the line break before it. */
-const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
-/**
- * Any text made unable to be read as a runner command by either parser, for the last guard before
- * the console: the action's own commands are written elsewhere, never through this.
- */
-function noCommands(text) {
-    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
+/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
+function unexpectedEnding(error, last, now) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const fields = {
+        outcome: 'error',
+        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
+    };
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
+// EXTERNAL MODULE: ./src/runner/commands.ts
+var commands = __nccwpck_require__(6342);
 ;// CONCATENATED MODULE: ./src/org/organizations.ts
 
 
@@ -51821,7 +53510,7 @@ function nameText(text, max = 100) {
     const flat = text
         // eslint-disable-next-line no-control-regex -- stripping control characters is the point
         .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
-        .replace(LEGACY_COMMAND, '#[')
+        .replace(commands/* LEGACY_COMMAND */.WW, '#[')
         .trim();
     return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -52488,7 +54177,8 @@ async function startRun(plan, deps) {
             const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
             return {
                 kind: 'not-started',
-                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now())
+                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
+                refusedResume: error.reason
             };
         }
         const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId };
@@ -52586,6 +54276,13 @@ async function findRunByKey(api, key, deadline) {
 }
 /** A resume the service refused for the run itself (the token, organization and integration are fine). */
 class RefusedResume extends ServiceError {
+    reason;
+    constructor(message, httpStatus, 
+    /** The service's answer, as the user is told it ("the service answered 422: …"). */
+    reason) {
+        super(message, httpStatus);
+        this.reason = reason;
+    }
 }
 /** The service's own words in an error of the client (describeHttpError appends them so). */
 function serviceReason(error) {
@@ -52639,7 +54336,7 @@ async function refusalOfTheRun(error, runId, earlier, deps, orgId) {
         'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.';
     const reason = `the service answered ${error.httpStatus}: ${said}`;
     const carriedFrom = { runId, webUrl: earlier.webUrl, reason };
-    return { error: new RefusedResume(message, error.httpStatus), earlier, carriedFrom };
+    return { error: new RefusedResume(message, error.httpStatus, reason), earlier, carriedFrom };
 }
 /**
  * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
@@ -52975,6 +54672,7 @@ function failedAfterStart(error) {
 
 
 
+
 /**
  * The answer of a run the step asked for one (verdict, output-schema), read from the result of the
  * run once it completed. While none is valid, the run is resumed with a repair follow-up (up to
@@ -52996,7 +54694,9 @@ async function settleAnswer(first, plan, spec, deps) {
         // invalid answer, when a repair was asked and did not complete).
         if (report.outcome !== 'success' || !report.run)
             return last ? { ...report, answer: answered(last) } : report;
-        const answer = readAnswer(report.run.result, spec);
+        const answer = await (0,answer_answer/* readAnswer */.J)(report.run.result, spec, value => checkInTime(value, spec, deps));
+        if (deps.follow.signal?.aborted)
+            return cancelledWhileChecking(report, answered(answer));
         if (answer.valid) {
             return {
                 ...report,
@@ -53004,20 +54704,30 @@ async function settleAnswer(first, plan, spec, deps) {
                 answer: answered(answer)
             };
         }
-        if (repairs.length >= spec.retries)
+        // A check that could not finish is not the agent's to repair: it is reported as it is.
+        if (repairs.length >= spec.retries || answer.problem.kind === 'unchecked')
             return { ...report, outcome: 'invalid-output', answer: answered(answer) };
         last = answer;
-        repairs.push(problemLine(answer.problem));
-        deps.follow.events.repairAsked(problemLine(answer.problem), repairs.length, spec.retries);
+        repairs.push((0,answer_answer/* problemLine */.Y)(answer.problem));
+        deps.follow.events.repairAsked((0,answer_answer/* problemLine */.Y)(answer.problem), repairs.length, spec.retries);
+        // A repair resumes this run, never another: a thread carried on in a fresh run is carried no further.
         const repair = {
             ...plan,
+            carryOn: undefined,
             prompt: repairPrompt(spec, answer.problem),
             images: [],
             resumeRunId: report.run.id,
             orgId: report.orgId ?? plan.orgId
         };
         const started = await startRun(repair, deps.start);
-        const next = started.kind === 'started' ? await followRun(started, repair, deps.follow) : started.report;
+        if (started.kind === 'not-started') {
+            const ended = repairNotStarted(report, started, deps.follow.events);
+            // Refused, the agent was never asked: no repair to tell of.
+            if (started.refusedResume)
+                repairs.pop();
+            return { ...ended, answer: answered(answer) };
+        }
+        const next = await followRun(started, repair, deps.follow);
         // One step, one report: from the first start to the last ending, every entry mirrored.
         report = {
             ...next,
@@ -53027,6 +54737,49 @@ async function settleAnswer(first, plan, spec, deps) {
             entriesSeen: report.entriesSeen + next.entriesSeen
         };
     }
+}
+/**
+ * A repair that could not start keeps the completed run as it ended (id, status, result, pull
+ * requests). Refused by the service (the live one may resume paused runs only), the run is
+ * reported without a valid answer and the user warned; else (the step cut short, the service
+ * unreachable) the ending is the start's, with its reason.
+ */
+function repairNotStarted(completed, start, events) {
+    const endedAt = start.report.endedAt;
+    if (start.refusedResume !== undefined) {
+        const id = completed.run?.id;
+        events.warning(`Agent run ${id} completed without a valid answer, and the service would not resume it to ask for one (${start.refusedResume}): it is reported as it completed.`);
+        return { ...completed, outcome: 'invalid-output', endedAt };
+    }
+    const { outcome, error, httpStatus } = start.report;
+    return {
+        ...completed,
+        outcome,
+        endedAt,
+        ...(error !== undefined ? { error } : {}),
+        ...(httpStatus !== undefined ? { httpStatus } : {})
+    };
+}
+/**
+ * The answer checked within the time left before the step's deadline, CHECK_MS at most (and a
+ * second at least: a run that completed just in time still has its answer read), stopped when the
+ * job is cancelled.
+ */
+function checkInTime(value, spec, { check, follow }) {
+    const left = follow.deadline - follow.clock.now();
+    return check(spec.schema, value, {
+        timeoutMs: Math.max(1_000, Math.min(CHECK_MS, left)),
+        signal: follow.signal ?? new AbortController().signal
+    });
+}
+/** The job was cancelled while the answer was checked: the step's outcome is cancelled, as any other. */
+function cancelledWhileChecking(report, answer) {
+    return {
+        ...report,
+        outcome: 'cancelled',
+        error: "The job was cancelled while the agent run's answer was being checked.",
+        answer
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/deadlines.ts
@@ -53364,7 +55117,26 @@ function branchLine(branches, repository) {
     const fork = branches.headRepository && branches.headRepository.toLowerCase() !== repository.toLowerCase()
         ? ` of the fork ${inline(branches.headRepository, 200)}`
         : '';
-    return `The pull request merges branch ${inline(branches.head, 300)}${fork} into ${inline(branches.base, 300)}.`;
+    const merges = `The pull request merges branch ${inline(branches.head, 300)}${fork} into ${inline(branches.base, 300)}.`;
+    return branches.headSha ? `${merges}\n${commitLine(branches.headSha)}` : merges;
+}
+/** A commit's id as GitHub gives it: SHA-1, or SHA-256 in a repository that uses it. */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * The commit a run on a pull request reviews: its head when the run was asked for, the commit the
+ * step's check run (and so the verdict) is written on, whatever is pushed meanwhile. '' for a text
+ * that is no commit id.
+ */
+function commitLine(sha, pullNumber) {
+    if (!COMMIT_SHA.test(sha))
+        return '';
+    const head = pullNumber === undefined ? 'the pull request' : `pull request #${pullNumber}`;
+    return `Review commit ${sha}, the head of ${head} when this run was asked for: check it out (\`git checkout ${sha}\`) and judge that commit, even if the branch has moved on since.`;
+}
+/** A prompt from the inputs, with the commit it reviews when the step's check is on a pull request's head. */
+function withCommit(prompt, place) {
+    const line = place?.pullRequest === undefined ? '' : commitLine(place.sha, place.pullRequest);
+    return line ? `${prompt}\n\n${line}` : prompt;
 }
 const THREAD_TEXT_LIMIT = 20_000;
 /**
@@ -53467,509 +55239,12 @@ class ThrottledWrites {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/entry-text.ts
-/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
-/** Any value as readable text: strings as they are, the rest as indented JSON. */
-function valueText(value) {
-    if (value === null || value === undefined)
-        return '';
-    if (typeof value === 'string')
-        return value;
-    try {
-        return JSON.stringify(value, null, 2) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
-}
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
-function cutChars(text, max) {
-    const code = text.charCodeAt(max - 1);
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-/**
- * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word.
- */
-function oneLine(text, max) {
-    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
-    const window = max * 4;
-    const cut = text.length > window;
-    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
-    if (folded.length <= max && !cut)
-        return folded;
-    const head = cutChars(folded, max - 1);
-    const space = head.lastIndexOf(' ');
-    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
-}
-/** "1 log entry", "3 log entries". */
-function count(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-/** The note `trimmed` ends a cut text with. */
-const CUT_NOTE = /\n… \((\d+) more characters\)$/;
-/** `text` cut to `max` characters, saying how much was left out. */
-function trimmed(text, max) {
-    if (text.length <= max)
-        return text;
-    // Cut before (a kept entry): its note still tells the true count.
-    const note = CUT_NOTE.exec(text.slice(-40));
-    if (note && text.length - note[0].length <= max)
-        return text;
-    const kept = cutChars(text, max);
-    return `${kept}\n… (${text.length - kept.length} more characters)`;
-}
-/**
- * The entry with every text cut to `max` characters (structured values as their JSON text), so that
- * what is kept of it for later is bounded and still shows what the summary would show.
- */
-function cutEntry(entry, max) {
-    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
-    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
-    const cut = (value) => {
-        if (typeof value === 'string')
-            return value.length > max ? copy(trimmed(value, max)) : value;
-        if (value === null || typeof value !== 'object')
-            return value;
-        const text = valueText(value);
-        return text.length > max ? copy(trimmed(text, max)) : value;
-    };
-    const out = {};
-    for (const [key, value] of Object.entries(entry))
-        out[key] = cut(value);
-    return out;
-}
-/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
-function entryTime(entry) {
-    const raw = entry.created_at ?? '';
-    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
-    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
-    if (!Number.isNaN(parsed))
-        return new Date(parsed).toISOString().slice(11, 19);
-    return match?.[1] ?? '--:--:--';
-}
-/** Lengths of the one-line fields: the service does not bound them. */
-const TYPE_CHARS = 40;
-const TOOL_CHARS = 80;
-function entryType(entry) {
-    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
-}
-function entryTool(entry) {
-    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
-}
-/**
- * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
- * neither (the tool's name, shown beside it, says what it did).
- */
-function entryGist(entry, max) {
-    // Tried in order, each made only when the one before is empty.
-    const candidates = [() => entry.thought, () => valueText(entry.observation)];
-    for (const candidate of candidates) {
-        const text = candidate();
-        if (text && text.trim())
-            return oneLine(text, max);
-    }
-    return '';
-}
-const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
-/**
- * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
- * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
- * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
- * rather than one JSON line full of `\n`.
- */
-function entrySections(entry, maxPerSection, gistChars) {
-    const sections = [];
-    const push = (label, value, prose = false) => {
-        const text = valueText(value).trim();
-        if (text)
-            sections.push({ label, text: trimmed(text, maxPerSection), prose });
-    };
-    const add = (label, value) => {
-        if (value === null || typeof value !== 'object' || Array.isArray(value))
-            return push(label, value);
-        const fields = Object.entries(value);
-        const long = fields.filter(([, field]) => isMultiLine(field));
-        if (long.length === 0)
-            return push(label, value);
-        const rest = fields.filter(([, field]) => !isMultiLine(field));
-        if (rest.length > 0)
-            push(label, Object.fromEntries(rest));
-        for (const [key, field] of long)
-            push(`${label} · ${key}`, field);
-    };
-    const thought = entry.thought ?? '';
-    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
-        push('thought', thought, true);
-    add('tool input', entry.tool_input);
-    add('tool output', entry.tool_output);
-    if (typeof entry.observation === 'string')
-        push('observation', entry.observation, true);
-    else
-        add('observation', entry.observation);
-    return sections;
-}
-/** The entry's details as text: each section under its label. */
-function entryDetails(entry, maxPerSection, gistChars) {
-    return entrySections(entry, maxPerSection, gistChars)
-        .map(section => `${section.label}:\n${section.text}`)
-        .join('\n\n');
-}
-function formatDuration(ms) {
-    const seconds = Math.max(0, Math.round(ms / 1000));
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor((seconds % 3600) / 60);
-    const s = seconds % 60;
-    if (h > 0)
-        return `${h}h ${String(m).padStart(2, '0')}m`;
-    if (m > 0)
-        return `${m}m ${String(s).padStart(2, '0')}s`;
-    return `${s}s`;
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
- * that a reader sees it as written. Two rules hold for all of it:
- * - no `<` of the service's reaches the renderer raw outside code, so it cannot open or close HTML
- *   (our `<details>`, a `<script>`), and every backtick or tilde fence the renderer sees is one we
- *   wrote around text we know is code;
- * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
- *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
- *   escaped, never with escaped text inside Markdown code.
- * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
- * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
- * other threads; they still read the same. Links to issues, pull requests and discussions on
- * github.com go through redirect.github.com (as Dependabot's do): they still lead there, and GitHub
- * writes no "mentioned this" for them. Every function here runs in time linear in its input.
- */
-/** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
-const WORD_JOINER = '\u2060';
-function escapeHtml(text) {
-    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-/**
- * `@name` as text that no longer notifies `name` (an email address is left as it is),
- * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
- * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
- * issue's or pull request's address on github.com goes through redirect.github.com.
- */
-function unmention(text) {
-    return text
-        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
-        .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
-        .replace(THREAD_URL, 'https://redirect.github.com/');
-}
-/**
- * The start of a github.com address of an issue, pull request or discussion, any case, with or
- * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
- * The lookahead reads one owner and one name (no `/` in either): each match reads its own address.
- */
-const THREAD_URL = /\b(?:https?:\/\/(?:www\.)?|www\.)github\.com\/(?=[\w.\\-]+\/[\w.\\-]+\/(?:issues|pull|discussions)\/\d)/gi;
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-/** The longest run of `char` in `text`. */
-function longestRun(text, char) {
-    let longest = 0;
-    let run = 0;
-    for (const c of text) {
-        run = c === char ? run + 1 : 0;
-        if (run > longest)
-            longest = run;
-    }
-    return longest;
-}
-/**
- * Inline code as HTML that shows `text` literally wherever Markdown puts it in a line (a paragraph,
- * a table cell, a link label): `<`, `&`, `>` as references and the characters that mean something
- * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
- */
-function htmlCode(text) {
-    return `<code>${inlineLiteral(text)}</code>`;
-}
-/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
-const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g;
-const LITERAL = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
-function inlineLiteral(text) {
-    return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
-}
-/** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
-function codeSpan(text) {
-    const line = text.replace(/\s+/g, ' ');
-    const ticks = '`'.repeat(longestRun(line, '`') + 1);
-    const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
-    return `${ticks}${pad}${line}${pad}${ticks}`;
-}
-/** A fenced code block showing `text` literally: its fence is longer than any backtick run inside. */
-function fence(text, info = '') {
-    const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
-    const ticks = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-    return `${ticks}${info.replace(/[^\w.+#-]/g, '')}\n${body}\n${ticks}`;
-}
-/**
- * One line of service text for an HTML context (a `<summary>`, a `<p>`), where Markdown does not
- * apply: escaped, with its backtick code spans shown as code.
- */
-function htmlInline(text) {
-    return mapCodeSpans(text.replace(/\s+/g, ' '), content => `<code>${escapeHtml(content)}</code>`, plain => unmention(escapeHtml(plain)));
-}
-/**
- * One line of service text in a Markdown inline context (a table cell, a link label, after a
- * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
- */
-function plainInline(text) {
-    return unmention(inlineLiteral(text));
-}
-/**
- * One line of service text in a Markdown inline context, its backtick code spans shown as code and
- * the rest literally (plainInline).
- */
-function markdownInline(text) {
-    return mapCodeSpans(text.replace(/\s+/g, ' ').trim(), htmlCode, plainInline);
-}
-/** Text for one cell of a Markdown table. */
-function tableCell(text) {
-    return markdownInline(text);
-}
-/** Longer addresses are not real ones: the label shows alone. */
-const URL_CHARS = 2_000;
-/** A link whose text and address cannot break out of the Markdown. */
-function markdown_link(text, url) {
-    const label = markdownInline(text) || plainInline(String(url));
-    if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
-        return label;
-    return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
-}
-/**
- * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
- * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
- * line's runs are listed once, by length, so looking for a match never rescans the line.
- */
-function mapCodeSpans(line, code, plain) {
-    const findRun = runFinder(line);
-    let out = '';
-    let start = 0;
-    let i = 0;
-    while (i < line.length) {
-        const c = line[i];
-        if (c === '\\' && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1])) {
-            i += 2;
-            continue;
-        }
-        if (c !== '`') {
-            i++;
-            continue;
-        }
-        let run = 1;
-        while (line[i + run] === '`')
-            run++;
-        const close = findRun(i + run, run);
-        if (close < 0) {
-            i += run;
-            continue;
-        }
-        out += plain(line.slice(start, i));
-        let content = line.slice(i + run, close);
-        // CommonMark strips one space each side when both are there and the content is not all spaces.
-        if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
-            content = content.slice(1, -1);
-        out += code(content);
-        i = start = close + run;
-    }
-    return out + plain(line.slice(start));
-}
-/**
- * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
- * never decreases: every run of the line is listed once, and each length's list is walked once.
- */
-function runFinder(line) {
-    const byLength = new Map();
-    for (let i = 0; i < line.length; i++) {
-        if (line[i] !== '`')
-            continue;
-        let length = 1;
-        while (line[i + length] === '`')
-            length++;
-        const runs = byLength.get(length) ?? { starts: [], next: 0 };
-        runs.starts.push(i);
-        byLength.set(length, runs);
-        i += length - 1;
-    }
-    return (from, length) => {
-        const runs = byLength.get(length);
-        if (!runs)
-            return -1;
-        while (runs.next < runs.starts.length && runs.starts[runs.next] < from)
-            runs.next++;
-        return runs.starts[runs.next] ?? -1;
-    };
-}
-/**
- * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
- * open code escaped (only code we recognised is code), mentions broken, and links kept visible
- * (an image shows as a link with its text, an empty link label shows literally).
- */
-function markdownText(text) {
-    return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape));
-}
-/**
- * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
- * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
- * `[` that opens an empty link label.
- */
-const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g;
-function markdownEscape(match) {
-    // An escaped character stays escaped; `\<` and `\&` become references, which show the same
-    // and stay text even where a GFM autolink literal takes the backslash into its address.
-    if (match.length === 2 && match[0] === '\\')
-        return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match;
-    if (match === '<')
-        return '&lt;';
-    if (match === '&')
-        return '&amp;';
-    if (match[0] === '~')
-        return '\\~'.repeat(match.length);
-    return `\\${match}`;
-}
-/** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
-function markdownLine(line) {
-    // A link reference definition renders as nothing: its bracket is escaped so that it shows as text.
-    const definition = /^( {0,3})\[(?=[^\]]*\]:)/.exec(line);
-    if (definition)
-        return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`;
-    return mapCodeSpans(line, htmlCode, markdownText);
-}
-// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/;
-/**
- * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
- * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
- * with our own fences, longer than any backtick run inside, at the same indentation, every line of
- * their content indented at least as far, so that no line of the service's can end them early; a
- * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
- * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
- * backticks are escaped, and in an indented code block `<` and `&` would show as references.
- */
-function serviceMarkdown(text) {
-    const lines = text.replace(/\r\n?/g, '\n').split('\n');
-    const out = [];
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        const open = FENCE_OPEN.exec(line);
-        if (!open || (open[2]?.[0] === '`' && open[3]?.includes('`'))) {
-            out.push(markdownLine(line));
-            continue;
-        }
-        const indent = open[1].length;
-        const marker = open[2];
-        const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
-        // CommonMark strips up to the fence's indentation from each content line.
-        const strip = new RegExp(`^ {0,${indent}}`);
-        const content = [];
-        let j = i + 1;
-        while (j < lines.length && !closing.test(lines[j])) {
-            content.push(lines[j].replace(strip, ''));
-            j++;
-        }
-        const pad = ' '.repeat(indent);
-        const info = (open[3] ?? '').trim().split(/\s+/)[0] ?? '';
-        out.push(...fence(content.join('\n'), info)
-            .split('\n')
-            .map((fenceLine, index, all) => index === 0 || index === all.length - 1 || fenceLine ? pad + fenceLine : fenceLine));
-        if (content.length === 0)
-            out.splice(out.length - 2, 1); // fence() wrote one empty line for no content
-        i = j;
-    }
-    return out.join('\n');
-}
-/**
- * Service text as a block quote: its Markdown still renders (serviceMarkdown), and every construct
- * it opens (a list, a table) closes with the quote.
- */
-function quoteBlock(text) {
-    return serviceMarkdown(text)
-        .split('\n')
-        .map(line => `> ${line}`.trimEnd())
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/answer-text.ts
-
-
-
-
-/** Caps of the agent's answer where it is shown, like the result's: it is service text. */
-const ANSWER_CAPS = { reason: 1_000, json: 60_000, pointer: 200, message: 300, foldLines: 20 };
-const VERDICT_MARKS = { pass: '✅ pass', fail: '❌ fail' };
-/** The verdict and its reason on one line of Markdown, or '' when the answer holds none. */
-function verdictMarkdown(report) {
-    const { answer } = report;
-    if (!answer.valid || !answer.verdict)
-        return '';
-    const reason = answer.reason ? `: ${markdownInline(oneLine(answer.reason, ANSWER_CAPS.reason))}` : '';
-    return `**${VERDICT_MARKS[answer.verdict]}**${reason}`;
-}
-/** The facts table's verdict row (a verdict was asked): the verdict and reason, or that none was valid. */
-function verdictRow(report) {
-    return `| Verdict | ${verdictMarkdown(report) || 'none: no valid answer'} |`;
-}
-/** One problem of an invalid answer, as a Markdown list item. */
-function problemItems(problem) {
-    if (problem.kind !== 'mismatch')
-        return [`- ${plainInline(problemLine(problem))}`];
-    return problem.errors.map(error => {
-        const where = error.pointer ? codeSpan(oneLine(error.pointer, ANSWER_CAPS.pointer)) : pointerText('');
-        return `- ${where}: ${plainInline(oneLine(error.message, ANSWER_CAPS.message))}`;
-    });
-}
-/** "Asked for a repair once: the final answer has no fenced json block." */
-function repairsLine(repairs) {
-    if (repairs.length === 0)
-        return '';
-    const times = repairs.length === 1 ? 'once' : `${repairs.length} times`;
-    const why = repairs.map(reason => plainInline(oneLine(reason, ANSWER_CAPS.message))).join('; then ');
-    return `The agent was asked to repair its answer ${times} (${why}).`;
-}
-/**
- * The summary's answer section: the validated answer as a JSON block (folded when long), or why
- * none was valid; then the repairs asked. The JSON is the agent's: shown as written, capped.
- */
-function answerSection(report) {
-    const { answer } = report;
-    const parts = [];
-    if (answer.valid) {
-        const json = trimmed(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json);
-        const block = fence(json, 'json');
-        const lines = json.split('\n').length;
-        parts.push('### Answer', '', lines > ANSWER_CAPS.foldLines
-            ? `<details><summary>The answer, ${count(lines, 'line', 'lines')} (the <code>structured-output</code> output)</summary>\n\n${block}\n\n</details>`
-            : block);
-    }
-    else {
-        parts.push('### No valid answer', '', ...problemItems(answer.problem));
-    }
-    const repairs = repairsLine(report.repairs);
-    if (repairs)
-        parts.push('', repairs);
-    return parts.join('\n');
-}
-/** The console's line when a repair is asked: why, and which one. */
-function repairAskedText(reason, attempt, retries) {
-    const why = oneLine(reason, ANSWER_CAPS.message);
-    return `No valid answer (${why}): asking the agent to repair it (${attempt} of ${retries}).`;
-}
-/**
- * What an error annotation adds for these outcomes: a rejected step quotes the reason, an
- * invalid-output one names the first problem. One line each, cut.
- */
-function answerAnnotation(report) {
-    const { answer } = report;
-    if (answer.valid)
-        return answer.reason ? `Reason: ${oneLine(answer.reason, ANSWER_CAPS.message)}` : '';
-    const repaired = report.repairs.length > 0 ? ` (after ${count(report.repairs.length, 'repair', 'repairs')})` : '';
-    return `No valid answer${repaired}: ${oneLine(problemLine(answer.problem), ANSWER_CAPS.message)}`;
-}
-
+// EXTERNAL MODULE: ./src/report/entry-text.ts
+var entry_text = __nccwpck_require__(1608);
+// EXTERNAL MODULE: ./src/report/answer-text.ts
+var answer_text = __nccwpck_require__(9052);
+// EXTERNAL MODULE: ./src/report/markdown.ts
+var markdown = __nccwpck_require__(4285);
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
@@ -54285,32 +55560,32 @@ const HEADLINES = {
 };
 /** The comment's lead on the answer: the verdict and its reason, or why no answer was valid; '' for a plain valid answer. */
 function answerLead(answer) {
-    const verdict = verdictMarkdown(answer);
-    const repaired = answer.repairs.length > 0 ? ` (after ${count(answer.repairs.length, 'repair', 'repairs')})` : '';
+    const verdict = (0,answer_text/* verdictMarkdown */.BT)(answer);
+    const repaired = answer.repairs.length > 0 ? ` (after ${(0,entry_text/* count */.U9)(answer.repairs.length, 'repair', 'repairs')})` : '';
     if (verdict)
         return `Verdict: ${verdict}${repaired}`;
     if (answer.answer.valid)
         return repaired ? `The answer came${repaired}.` : '';
-    return plainInline(answerAnnotation(answer));
+    return (0,markdown/* plainInline */.Sv)((0,answer_text/* answerAnnotation */.ad)(answer));
 }
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
 const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit';
 /** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
 function serviceLink(text, url) {
-    return markdown_link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined);
+    return (0,markdown/* link */.nf)((0,entry_text/* oneLine */.TN)(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined);
 }
-const code = (text, max) => codeSpan(oneLine(text, max));
+const code = (text, max) => (0,markdown/* codeSpan */.SS)((0,entry_text/* oneLine */.TN)(text, max));
 /** The line that says this run carries the thread on from one the service would not resume. */
 function carriedLine(from) {
     const earlier = serviceLink(`#${from.runId}`, from.webUrl);
-    return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
+    return `↪️ Run ${earlier} could not be resumed (${(0,markdown/* markdownInline */.nL)((0,entry_text/* oneLine */.TN)(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
 }
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry) {
-    const tool = entryTool(entry);
-    const gist = entryGist(entry, CAPS.step);
-    return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${markdownInline(gist)}` : ''}`;
+    const tool = (0,entry_text/* entryTool */.$d)(entry);
+    const gist = (0,entry_text/* entryGist */.q)(entry, CAPS.step);
+    return `\`${(0,entry_text/* entryTime */.gC)(entry)}\` **${(0,markdown/* markdownInline */.nL)((0,entry_text/* entryType */.d9)(entry))}**${tool ? ` ${(0,markdown/* markdownInline */.nL)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,markdown/* markdownInline */.nL)(gist)}` : ''}`;
 }
 /**
  * Text as a quoted block of at most `max` characters once rendered: escaping (`&` to `&amp;`, a `> `
@@ -54320,13 +55595,13 @@ function latestStep(entry) {
 function quoteWithin(text, max) {
     // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
     // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
-    let quoted = text.length <= 2 * max ? quoteBlock(text) : '';
+    let quoted = text.length <= 2 * max ? (0,markdown/* quoteBlock */.Af)(text) : '';
     if (quoted && quoted.length <= max)
         return quoted;
     const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
     let keep = Math.min(text.length, room);
     for (;;) {
-        quoted = quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
+        quoted = (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
         if (quoted.length <= room || keep === 0)
             break;
         // Shrink in proportion, and by at least a little, so that this ends in a few rounds.
@@ -54337,7 +55612,7 @@ function quoteWithin(text, max) {
 function pullRequestLine(pullRequests) {
     let line = '**Pull requests:** ';
     for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? ', ' : ''}${serviceLink(oneLine(valueText(pr.title), CAPS.title) || `#${oneLine(valueText(pr.id), CAPS.title)}`, pr.url)}`;
+        const entry = `${index > 0 ? ', ' : ''}${serviceLink((0,entry_text/* oneLine */.TN)((0,entry_text/* valueText */.Ru)(pr.title), CAPS.title) || `#${(0,entry_text/* oneLine */.TN)((0,entry_text/* valueText */.Ru)(pr.id), CAPS.title)}`, pr.url)}`;
         if (line.length + entry.length > CAPS.pullRequestLine) {
             return `${line} and ${pullRequests.length - index} more`;
         }
@@ -54364,11 +55639,11 @@ function renderTrackingComment(state) {
     ];
     if (!report) {
         const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
-        lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`);
+        lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '', `${status} · ${(0,entry_text/* count */.U9)(state.entriesSeen, 'log entry', 'log entries')} so far`);
         if (state.carriedFrom)
             lines.push('', carriedLine(state.carriedFrom));
         if (state.repair)
-            lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
+            lines.push('', (0,markdown/* plainInline */.Sv)((0,answer_text/* repairAskedText */.d5)(state.repair.reason, state.repair.attempt, state.repair.retries)));
         if (state.latestEntry)
             lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
     }
@@ -54382,8 +55657,8 @@ function renderTrackingComment(state) {
             lines.push(lead, '');
         const facts = [
             report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
-            `${formatDuration(report.endedAt - report.startedAt)}`,
-            count(report.entriesSeen, 'log entry', 'log entries')
+            `${(0,entry_text/* formatDuration */.a3)(report.endedAt - report.startedAt)}`,
+            (0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')
         ].filter(Boolean);
         lines.push(facts.join(' · '));
         const pullRequests = report.run?.github_pull_requests ?? [];
@@ -54395,7 +55670,7 @@ function renderTrackingComment(state) {
     }
     const footer = [
         '',
-        `<sub>Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
+        `<sub>Asked by @${(0,markdown/* escapeHtml */.ZD)((0,entry_text/* oneLine */.TN)(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${(0,markdown/* link */.nf)('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
     const head = lines.join('\n');
     const texts = [];
@@ -54652,12 +55927,13 @@ async function threadComments(github, thread) {
 }
 /** The run's prompt; for a follow-up, also a new run's, should the service refuse the resume. */
 async function buildPrompts(trigger, settings, deps, followUp) {
-    // Events on a pull request carry its branches; a comment on one (issue_comment) does not.
-    const branches = trigger.pullRequest ??
+    // Events on a pull request carry its branches and head; a comment on one (issue_comment) does not.
+    const checked = settings.checkRun !== 'false' && settings.wait;
+    const branches = (trigger.pullRequest?.headSha ? trigger.pullRequest : undefined) ??
         (trigger.thread.isPullRequest
             ? await deps.github.pullRequestBranches(trigger.thread.number).catch((error) => {
-                deps.warn(`Could not read the pull request's branches: ${error.message}`);
-                return undefined;
+                deps.warn(`Could not read the pull request's branches: ${error.message}${checked ? ' (without its head commit, no check run is written)' : ''}`);
+                return trigger.pullRequest;
             })
             : undefined);
     const input = {
@@ -54676,197 +55952,14 @@ async function buildPrompts(trigger, settings, deps, followUp) {
         requestUrl: trigger.commentUrl
     };
     const prompt = buildCommentPrompt(input);
-    return followUp ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }) } : { prompt };
+    const pullRequest = branches ? { pullRequest: branches } : {};
+    return followUp
+        ? { prompt, freshPrompt: buildCommentPrompt({ ...input, followUp: false }), ...pullRequest }
+        : { prompt, ...pullRequest };
 }
 
-;// CONCATENATED MODULE: ./src/report/check-run.ts
-
-
-/** GitHub refuses a check run's summary over 65,535 characters. */
-const CHECK_SUMMARY_LIMIT_CHARS = 65_535;
-/** How each ending concludes the check. `started` (wait: false) leaves the run to others: neutral. */
-const CONCLUSIONS = {
-    success: 'success',
-    failure: 'failure',
-    rejected: 'failure',
-    'invalid-output': 'failure',
-    error: 'failure',
-    timeout: 'timed_out',
-    cancelled: 'cancelled',
-    paused: 'action_required',
-    started: 'neutral',
-    skipped: 'neutral'
-};
-const TITLES = {
-    success: 'Succeeded',
-    failure: 'Failed',
-    rejected: 'Rejected',
-    'invalid-output': 'No valid answer',
-    error: 'Could not be followed',
-    timeout: 'Timed out',
-    cancelled: 'Cancelled',
-    paused: 'Paused, waiting for an answer',
-    started: 'Started, not followed',
-    skipped: 'Skipped'
-};
-const check_run_HEADLINES = {
-    success: '✅ succeeded',
-    failure: '❌ failed',
-    rejected: '❌ was rejected by its verdict',
-    'invalid-output': '❌ gave no valid answer',
-    error: '⚠️ could not be followed',
-    timeout: '⏱️ was still working when the workflow stopped waiting',
-    cancelled: '🛑 was left running: the workflow job was cancelled',
-    paused: '⏸️ paused, waiting for an answer',
-    started: '🚀 started; this step did not follow it',
-    skipped: '⏭️ skipped'
-};
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const check_run_CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
-/** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_CHARS) {
-    const report = state.report;
-    if (!report) {
-        return {
-            status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
-            summary: fitSummary(workingHead(state), [], footer(state), limit)
-        };
-    }
-    const ending = report.outcome;
-    return {
-        status: 'completed',
-        conclusion: CONCLUSIONS[ending],
-        title: titleLine(TITLES[ending], endingReason(report, state.verdict)),
-        summary: fitSummary(endedHead(state, report), texts(report), footer(state), limit)
-    };
-}
-/** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
-function endingReason(report, verdict) {
-    const firstLine = (text) => (text ?? '')
-        .slice(0, check_run_CAPS.title * 8)
-        .split(/\r\n|\r|\n/)
-        .find(line => line.trim()) ?? '';
-    return (firstLine(verdict?.reason) ||
-        firstLine(report.run?.result) ||
-        firstLine(report.error) ||
-        firstLine(report.reason));
-}
-/**
- * One line of plain text (GitHub shows the title as it is): capped, control and format characters
- * gone, mentions broken as everywhere else.
- */
-function titleLine(label, detail) {
-    const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
-    const line = oneLine(clean ? `${label}: ${clean}` : label, check_run_CAPS.title);
-    return unmention(line);
-}
-function runLink(state, report) {
-    const runId = report?.run?.id ?? state.runId;
-    const webUrl = report?.run?.web_url ?? state.webUrl;
-    if (runId === undefined)
-        return 'Codegen agent run';
-    return `Codegen agent run ${markdown_link(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= check_run_CAPS.url ? webUrl : undefined)}`;
-}
-function workingHead(state) {
-    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, check_run_CAPS.status))}` : 'starting';
-    return [
-        `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
-        '',
-        `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
-    ].join('\n');
-}
-function endedHead(state, report) {
-    const lines = [`### ${runLink(state, report)} ${check_run_HEADLINES[report.outcome]}`, ''];
-    const run = report.run;
-    if (run) {
-        // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${markdown_link(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= check_run_CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, check_run_CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
-        if (state.verdict) {
-            const verdict = oneLine(state.verdict.verdict, check_run_CAPS.verdict);
-            const reason = oneLine(state.verdict.reason, check_run_CAPS.reason);
-            lines.push(`| Verdict | ${tableCell(verdict)}${reason ? `: ${tableCell(reason)}` : ''} |`);
-        }
-        lines.push('');
-    }
-    if (report.outcome === 'paused' && run)
-        lines.push(howToAnswer(run.id, state.triggerPhrase), '');
-    return lines.join('\n');
-}
-/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
-function howToAnswer(runId, triggerPhrase) {
-    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
-    return triggerPhrase
-        ? `The agent asks a question (below). Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume it in ${step}.`
-        : `The agent asks a question (below). Answer by resuming it in ${step}.`;
-}
-/** The first pull requests as links, up to a line's worth, then how many more. */
-function pullRequestLinks(pullRequests) {
-    let line = '';
-    for (const [index, pr] of pullRequests.entries()) {
-        const title = oneLine(valueText(pr.title), check_run_CAPS.prTitle) || `#${oneLine(valueText(pr.id), check_run_CAPS.prTitle)}`;
-        const url = typeof pr.url === 'string' && pr.url.length <= check_run_CAPS.url ? pr.url : undefined;
-        const entry = `${index > 0 ? '<br>' : ''}${markdown_link(title, url)}`;
-        if (line.length + entry.length > check_run_CAPS.prLine)
-            return `${line}<br>and ${pullRequests.length - index} more`;
-        line += entry;
-    }
-    return line;
-}
-function texts(report) {
-    const found = [];
-    if (report.reason)
-        found.push(['Why', report.reason]);
-    if (report.error)
-        found.push(['Error', report.error]);
-    if (report.run?.result)
-        found.push([report.outcome === 'paused' ? 'Question' : 'Result', report.run.result]);
-    if (report.run?.summary)
-        found.push(['Summary', report.run.summary]);
-    return found;
-}
-function footer(state) {
-    return state.workflowRunUrl
-        ? `<sub>Followed by the ${markdown_link('workflow run', state.workflowRunUrl)}</sub>`
-        : '';
-}
-const check_run_TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
-/**
- * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
- * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
- * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
- */
-function check_run_quoteWithin(text, max) {
-    let keep = Math.min(text.length, Math.max(0, max));
-    for (;;) {
-        const quoted = quoteBlock(trimmed(text, keep));
-        if (quoted.length <= max)
-            return quoted;
-        if (keep === 0)
-            return `> ${check_run_TRIMMED_NOTE}`.slice(0, Math.max(0, max));
-        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / quoted.length)));
-    }
-}
-/** The head, the texts sharing the room left (the shortest first), the footer: within `limit`. */
-function fitSummary(head, blocks, foot, limit) {
-    const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
-    const gap = 2; // the blank line between two parts
-    let room = limit - head.length - (foot ? foot.length + gap : 0);
-    const rendered = new Map();
-    const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length);
-    for (const [index, [title, text]] of byLength.entries()) {
-        const overhead = section(title, '').length + gap;
-        const share = Math.floor(room / (byLength.length - index)) - overhead;
-        const quoted = check_run_quoteWithin(text, share);
-        rendered.set(title, section(title, quoted));
-        room -= overhead + quoted.length;
-    }
-    const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot];
-    const summary = parts.filter(Boolean).join('\n\n');
-    // The caps keep the head small; should it ever not be, the texts go rather than the check.
-    return summary.length <= limit ? summary : `${head.slice(0, limit - 200)}\n\n${check_run_TRIMMED_NOTE}`;
-}
-
+// EXTERNAL MODULE: ./src/report/check-run.ts
+var check_run = __nccwpck_require__(2158);
 ;// CONCATENATED MODULE: ./src/github/check-run.ts
 
 
@@ -54876,10 +55969,10 @@ const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
 /** Pull request events: a run from the inputs there checks the pull request's head. */
 const PULL_REQUEST_EVENTS = /^pull_request/;
 /**
- * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on its
- * head (the event's, or read from the pull request when the event lacks it: an issue comment);
- * `true`, a run from the inputs too, on the event's pull request head or else GITHUB_SHA; `false`,
- * none. A run asked for on an issue gets none.
+ * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
+ * head its prompt names (the event's, or read from the pull request when the event lacks it: an
+ * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
+ * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
  */
 function checkRunPlace(mode, trigger, 
 /** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
@@ -54887,65 +55980,60 @@ event) {
     if (mode === 'false')
         return undefined;
     if (trigger.kind === 'thread') {
-        if (!trigger.thread.isPullRequest)
-            return undefined;
         const sha = trigger.pullRequest?.headSha;
-        return sha ? { sha } : { pullNumber: trigger.thread.number };
+        return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined;
     }
     if (trigger.kind !== 'inputs' || mode !== 'true')
         return undefined;
     if (PULL_REQUEST_EVENTS.test(event.name)) {
-        const sha = headShaOf(event.payload);
-        if (sha)
-            return { sha };
+        const head = pullRequestHead(event.payload);
+        if (head)
+            return head;
     }
     return event.sha ? { sha: event.sha } : undefined;
 }
-/** The event's pull_request.head.sha, or '' when the payload cannot be read or has none. */
-function headShaOf(payload) {
+/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
+function pullRequestHead(payload) {
     try {
-        const pr = payload?.()?.pull_request;
-        return typeof pr?.head?.sha === 'string' ? pr.head.sha : '';
+        const pr = payload?.()
+            ?.pull_request;
+        const sha = pr?.head?.sha;
+        if (typeof sha !== 'string' || !sha)
+            return undefined;
+        return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number } : { sha };
     }
     catch {
-        return '';
+        return undefined;
     }
 }
 /**
- * The step's check run, created in progress at `place` (a pull request's head is read first when
- * the event did not carry it); undefined when GitHub did not create it (the client warned why).
+ * The step's check run at `place`, its create sent and not waited for: the run starts whether or
+ * not GitHub has answered it, and the check's writes queue behind it.
  */
-async function openCheckRun(place, options) {
+function openCheckRun(place, options) {
     const { github, settings } = options;
-    let headSha = 'sha' in place ? place.sha : '';
-    if ('pullNumber' in place) {
-        try {
-            headSha = (await github.pullRequestBranches(place.pullNumber)).headSha ?? '';
-        }
-        catch (error) {
-            options.warn(`No check run: could not read the head commit of pull request #${place.pullNumber} (${error.message}).`);
-            return undefined;
-        }
-    }
     const check = new CheckRun({
         github,
         name: settings.checkName,
-        headSha,
+        headSha: place.sha,
         state: {
             entriesSeen: 0,
             resumed: options.resumed,
             workflowRunUrl: workflowRunUrl(settings.context),
+            policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
             ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
         },
         clock: options.clock,
         warn: options.warn
     });
-    return (await check.open()) === undefined ? undefined : check;
+    check.open();
+    return check;
 }
 /**
- * The check run of one step's run on the pull request's head commit: created in progress before the
- * run starts, updated (throttled) as it goes, concluded on every ending. GitHub's refusals are the
- * client's warnings; they never change the run's outcome nor fail the step.
+ * The check run of one step's run on the pull request's head commit: its create sent before the run
+ * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
+ * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
+ * warnings; they never change the run's outcome nor fail the step.
  */
 class CheckRun {
     options;
@@ -54953,15 +56041,31 @@ class CheckRun {
     /** The check run's id once GitHub created it. */
     id;
     writes;
+    /** GitHub's answer to the create: the id, or undefined when it was not created. */
+    created = Promise.resolve(undefined);
     constructor(options) {
         this.options = options;
         this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
     }
-    /** Creates the check run, in progress; its id, or undefined when GitHub did not create it. */
-    async open() {
+    /** Sends the create, in progress, once: every write after it waits for its answer. */
+    open() {
         const { github, name, headSha } = this.options;
-        this.id = await github.createCheckRun(name, headSha, this.fields());
-        return this.id;
+        this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
+    }
+    /**
+     * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
+     * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
+     */
+    whenCreated(signal) {
+        if (signal.aborted)
+            return Promise.resolve(this.id);
+        return new Promise(resolve => {
+            const stop = () => resolve(this.id);
+            signal.addEventListener('abort', stop, { once: true });
+            void this.created
+                .then(resolve, () => resolve(undefined))
+                .finally(() => signal.removeEventListener('abort', stop));
+        });
     }
     started(run) {
         const state = this.options.state;
@@ -54997,8 +56101,9 @@ class CheckRun {
         await this.writes.flush();
     }
     async update() {
-        if (this.id !== undefined)
-            await this.options.github.updateCheckRun(this.id, this.fields());
+        const id = await this.created;
+        if (id !== undefined)
+            await this.options.github.updateCheckRun(id, this.fields());
     }
     /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
     fields() {
@@ -55008,7 +56113,7 @@ class CheckRun {
         const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
         const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
         return {
-            ...renderCheckRun(state),
+            ...(0,check_run/* renderCheckRun */.kL)(state),
             ...(detailsUrl ? { detailsUrl } : {}),
             ...(runId !== undefined ? { externalId: String(runId) } : {})
         };
@@ -55489,7 +56594,7 @@ function dataUriToBuffer(uri) {
     buffer.charset = charset;
     return buffer;
 }
-/* harmony default export */ const data_uri_to_buffer_dist = (dataUriToBuffer);
+/* harmony default export */ const dist = (dataUriToBuffer);
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -57211,7 +58316,7 @@ async function fetch(url, options_) {
 		}
 
 		if (parsedURL.protocol === 'data:') {
-			const data = data_uri_to_buffer_dist(request.url);
+			const data = dist(request.url);
 			const response = new Response(data, {headers: {'Content-Type': data.typeFull}});
 			resolve(response);
 			return;
@@ -57719,15 +58824,40 @@ class HttpTransport {
 ;// CONCATENATED MODULE: ./src/redact.ts
 /**
  * Secrets in every form the service's text could carry them: as they are, in any case, URL-encoded,
- * base64-encoded at any of the three alignments (standard and URL-safe alphabets), and broken by
- * line breaks, blanks or invisible characters. The runner masks some of these on the console only;
- * the tracking comment, the summary, the outputs and the log file are ours to protect.
+ * base64-encoded at any of the three alignments (standard and URL-safe alphabets), broken by line
+ * breaks, blanks or invisible characters, and escaped as JSON or JavaScript strings write them (a
+ * break as `\n` or `\u200b`, a character as `\u0065`: an agent's answer is JSON). The runner masks
+ * some of these on the console only; the tracking comment, the summary, the outputs and the log
+ * file are ours to protect.
  */
 /** What may break a secret in two without a reader noticing: blanks, line breaks, format characters. */
-const BREAK = '[\\s\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]*';
+const BREAK_CHARS = '[\\s\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]';
+/**
+ * Code points whose `\uXXXX` escape counts as a break: controls, the space, and all past ASCII (a
+ * near-secret redacted with them is no loss). None is a printable ASCII character, so a secret's
+ * own characters, escaped (charPattern), are never read as breaks: one way to read each, no
+ * backtracking between them.
+ */
+const BREAK_CODE = '(?:00[01][0-9a-f]|0020|00[89a-f][0-9a-f]|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-9a-f]{3})';
+/** Breaks, as they are or escaped as JSON or JavaScript writes them (`\n`, `\t`, `\u200b`), once or more (JSON in JSON). */
+const BREAK = `(?:${BREAK_CHARS}|\\\\+(?:[bfnrtv]|u${BREAK_CODE}))*`;
 /** Shortest form worth matching: below it, ordinary text would be cut. */
 const MIN_FORM_CHARS = 6;
 const redact_escape = (char) => char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * One character of a secret: itself (in any case), or, when it is printable ASCII, escaped as a
+ * string literal may write it (`\u0065`, `\/`).
+ */
+function charPattern(char) {
+    const code = char.charCodeAt(0);
+    if (char.length !== 1 || code <= 0x20 || code >= 0x7f)
+        return redact_escape(char);
+    const codes = new Set([char, char.toLowerCase(), char.toUpperCase()]);
+    const escapes = [...codes].map(one => `\\\\+u${one.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    if ('"/'.includes(char))
+        escapes.push(`\\\\+${redact_escape(char)}`);
+    return `(?:${redact_escape(char)}|${escapes.join('|')})`;
+}
 /**
  * The base64 text that stands for `secret` wherever it starts in a longer base64 stream: the
  * characters fully determined by its bytes at each of the three byte alignments.
@@ -57769,7 +58899,7 @@ function patternOf(secrets) {
     const forms = secretForms(secrets);
     const pattern = forms.length === 0
         ? undefined
-        : new RegExp(forms.map(form => [...form].map(redact_escape).join(BREAK)).join('|'), 'giu');
+        : new RegExp(forms.map(form => [...form].map(charPattern).join(BREAK)).join('|'), 'giu');
     compiled.set(key, pattern);
     return pattern;
 }
@@ -57778,8 +58908,11 @@ function redactText(text, secrets) {
     const pattern = patternOf(secrets);
     return pattern ? text.replace(pattern, '***') : text;
 }
-/** Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). */
-const MAX_DEPTH = 64;
+/**
+ * Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). An
+ * answer's 64 levels (bounded-json.ts) fit whole under a fan-out report's own six.
+ */
+const MAX_DEPTH = 72;
 const DEEPER_CUT = '[… nested too deep: cut]';
 /**
  * Replaces every secret in every string of `value` (deeply), object keys included, with ***. A
@@ -58086,546 +59219,8 @@ function serviceClients(settings, clock, signal, debug, env) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/agent-run/outcome.ts
-/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-function failureReason(outcome, failOn, pullRequestCount) {
-    switch (outcome) {
-        case 'cancelled':
-            return 'The job was cancelled before the agent run ended.';
-        case 'error':
-            return 'The agent run could not be started or followed.';
-        case 'failure':
-            return failOn.has('failure') ? 'The agent run failed.' : undefined;
-        case 'timeout':
-            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
-        case 'paused':
-            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
-        case 'rejected':
-            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
-        case 'invalid-output':
-            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
-        case 'success':
-            return failOn.has('no-pull-request') && pullRequestCount === 0
-                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
-                : undefined;
-        default:
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/runs/outcome.ts
-
-/**
- * From the most severe down: the step's outcome is the first of these that any run has, `success`
- * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
- */
-const SEVERITY = [
-    'error',
-    'failure',
-    'rejected',
-    'invalid-output',
-    'timeout',
-    'paused',
-    'cancelled',
-    'started',
-    'skipped',
-    'success'
-];
-/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
-function itemOutcome(item) {
-    return item.report?.outcome ?? 'cancelled';
-}
-/** `success` when every run succeeded, else the most severe outcome among them. */
-function aggregateOutcome(items) {
-    if (items.length === 0)
-        return 'error';
-    const outcomes = new Set(items.map(itemOutcome));
-    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
-}
-/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
-function itemFailure(item, failOn) {
-    if (!item.report)
-        return 'it never started: the job ended first';
-    const reason = failureReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
-    return reason && (item.report.error ?? reason);
-}
-/** The runs that fail the step, in the list's order, each with why. */
-function failingItems(items, failOn) {
-    return items.flatMap(item => {
-        const reason = itemFailure(item, failOn);
-        return reason ? [{ item, reason }] : [];
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/console-text.ts
-
-
-/**
- * Console lines built from the service's text. The runner has two command parsers: `::name` after
- * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
- * So service text is cut at every line break, stripped of control characters, each line starts
- * with our own prefix, never with the service's characters, and every `##[` gets an invisible
- * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
- */
-// eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
-/** Service text made safe to print inside one of our lines. */
-function inlineText(text) {
-    return text
-        .split(LINE_BREAKS)
-        .join(' ')
-        .replace(CONTROL_CHARACTERS, ' ')
-        .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND);
-}
-/** A run status inside one of our lines: one line, and short (the service does not bound it). */
-function statusText(status) {
-    return status === null ? 'none' : inlineText(status).slice(0, 60);
-}
-/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
-function prefixedLines(text, prefix) {
-    return text
-        .split(LINE_BREAKS)
-        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND));
-}
-const HEADLINE_GIST_CHARS = 160;
-const DETAIL_SECTION_CHARS = 2_000;
-/** "12:04:05  ACTION            run_command · Running the test suite…" */
-function entryHeadline(entry) {
-    const tool = inlineText(entryTool(entry));
-    const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS));
-    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
-    return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`;
-}
-/** The folded details of an entry, each line behind a gutter. */
-function entryDetailLines(entry) {
-    const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
-    return details ? prefixedLines(details, '  │ ') : [];
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-/** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
-const SUMMARY_LIMIT_BYTES = 1_000_000;
-/**
- * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
- * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
- */
-const TEXT_LIMIT_CHARS = 60_000;
-const ERROR_LIMIT_CHARS = 10_000;
-const summary_DETAIL_SECTION_CHARS = 4_000;
-const STATUS_CHARS = 100;
-const TITLE_CHARS = 200;
-const PULL_REQUESTS_SHOWN = 20;
-const summary_HEADLINES = {
-    success: '✅ Agent run succeeded',
-    failure: '❌ Agent run failed',
-    timeout: '⏱️ Agent run still working when the wait timed out',
-    paused: '⏸️ Agent run paused, waiting for a follow-up',
-    rejected: '👎 Agent run’s verdict: fail',
-    'invalid-output': '❔ Agent run ended without a valid answer',
-    started: '🚀 Agent run started',
-    skipped: '⏭️ Agent run skipped',
-    cancelled: '🛑 Job cancelled while following the agent run',
-    error: '⚠️ Agent run could not be followed'
-};
-/** The job summary as Markdown: facts table, result and summary texts, then the timeline. */
-function renderSummary(input) {
-    const { report } = input;
-    const run = report.run;
-    const head = [`## ${summary_HEADLINES[report.outcome]}`, ''];
-    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
-    const entries = input.entries ?? [];
-    let log = '';
-    let shown = entries.length;
-    if (run) {
-        // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${summary_pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, ...(report.answer?.verdictAsked ? [verdictRow(report.answer)] : []), '');
-    }
-    if (report.outcome === 'paused' && run) {
-        head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '');
-    }
-    if (report.reason)
-        head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '');
-    if (report.error)
-        head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '');
-    if (report.answer)
-        head.push(answerSection(report.answer), '');
-    if (run?.result)
-        head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '');
-    if (run?.summary)
-        head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '');
-    const cellRoom = 300;
-    const text = head.join('\n');
-    if (entries.length > 0) {
-        const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000;
-        ({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut));
-    }
-    const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown;
-    const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile));
-    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit);
-}
-const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
-/**
- * How many entries the run wrote, how many the timeline shows, and where all of them are: the
- * `log-file` output (a path on the runner means nothing to a reader of the summary).
- */
-function logEntriesCell(seen, leftOut, logFile) {
-    const where = logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : '';
-    if (leftOut <= 0)
-        return where ? `${seen} (${where})` : `${seen}`;
-    return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`;
-}
-/** The first pull requests as links, then how many more the github-pull-requests output has. */
-function summary_pullRequestLinks(pullRequests) {
-    const links = pullRequests
-        .slice(0, PULL_REQUESTS_SHOWN)
-        .map(pr => markdown_link(oneLine(valueText(pr.title), TITLE_CHARS) || `#${oneLine(valueText(pr.id), TITLE_CHARS)}`, pr.url));
-    const more = pullRequests.length - links.length;
-    if (more > 0)
-        links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
-    return links.join('<br>');
-}
-const CLOSING_TAGS = ['details'];
-/**
- * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
- * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
- * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
- * <details> left open, and a note says how much was left out.
- */
-function fitBytes(markdown, limit) {
-    const bytes = Buffer.from(markdown);
-    if (bytes.length <= limit)
-        return markdown;
-    const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
-    let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32);
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--; // not inside a character
-    let kept = bytes.subarray(0, end).toString();
-    const lineEnd = kept.lastIndexOf('\n');
-    if (lineEnd > 0)
-        kept = kept.slice(0, lineEnd);
-    const open = (tag) => (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
-        (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0);
-    const fenceOpen = openFence(kept);
-    if (fenceOpen)
-        kept += `\n${fenceOpen}`;
-    const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('');
-    return `${kept}${closers ? `\n\n${closers}` : ''}${note(bytes.length - Buffer.byteLength(kept))}`;
-}
-/** The fence left open at the end of `markdown` (all fences in it are ours), or ''. */
-function openFence(markdown) {
-    let open = '';
-    for (const line of markdown.split('\n')) {
-        const ticks = /^ {0,3}(`{3,})/.exec(line)?.[1];
-        if (!ticks)
-            continue;
-        if (!open)
-            open = ticks;
-        else if (ticks.length >= open.length && /^ {0,3}`+\s*$/.test(line))
-            open = '';
-    }
-    return open;
-}
-const entryCount = (n) => count(n, 'log entry', 'log entries');
-/** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
-function detailsMarkdown(entry) {
-    return entrySections(entry, summary_DETAIL_SECTION_CHARS, GIST_CHARS)
-        .map(section => section.prose
-        ? `**${section.label}**\n\n${serviceMarkdown(section.text)}`
-        : `**${section.label}**\n\n${fence(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
-        .join('\n\n');
-}
-/** One timeline entry: its headline, folding its details when it has any. */
-function entryBlock(entry) {
-    const tool = entryTool(entry);
-    const gist = entryGist(entry, GIST_CHARS);
-    // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
-    const title = `<code>${entryTime(entry)}</code> <b>${htmlInline(entryType(entry))}</b>${tool ? ` ${htmlInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${htmlInline(gist)}` : ''}`;
-    const details = detailsMarkdown(entry);
-    if (!details)
-        return `<p>${title}</p>\n\n`;
-    return `<details><summary>${title}</summary>\n\n${details}\n\n</details>\n\n`;
-}
-const GIST_CHARS = 200;
-/**
- * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
- * the last ones are kept (how it began, how it ended) and the count left out is said in between.
- */
-function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }) {
-    const blocks = entries.map(entryBlock);
-    const sizes = blocks.map(block => Buffer.byteLength(block));
-    if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
-        return { markdown: blocks.join(''), shown: blocks.length };
-    const note = (left) => `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`;
-    const room = budget - Buffer.byteLength(note(entries.length + leftOut.count));
-    // The first ones up to half the room (never past those kept before the gap), the last ones after.
-    let head = 0;
-    let used = 0;
-    while (head < leftOut.after && used + sizes[head] <= room / 2)
-        used += sizes[head++];
-    let tail = blocks.length;
-    while (tail > head && used + sizes[tail - 1] <= room)
-        used += sizes[--tail];
-    return {
-        markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
-        shown: head + blocks.length - tail
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/runs-report.ts
-
-
-
-
-
-
-/**
- * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
- * folded under its name), the console's line of every run's state, and the failure annotation.
- * Every text of the service's is cut and made safe where it is shown; the reports come redacted.
- */
-/** The `runs` output's `result`, cut: the whole text of 100 runs would not fit an output. */
-const RUNS_RESULT_CHARS = 2_000;
-/** The `runs` output: one object per item in its order, the keys as the issue names them. */
-function runsOutput(items) {
-    return JSON.stringify(items.map(item => {
-        const run = item.report?.run;
-        return {
-            name: item.name,
-            'agent-run-id': run ? String(run.id) : '',
-            status: item.report?.status ?? '',
-            outcome: itemOutcome(item),
-            'web-url': run?.web_url ?? '',
-            'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
-            ...verdictOf(item),
-            result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
-        };
-    }));
-}
-function firstPullRequestUrl(pullRequests) {
-    return pullRequests.map(pr => pr.url).find((url) => typeof url === 'string' && !!url) ?? '';
-}
-/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
-function verdictOf(item) {
-    const answer = item.report?.answer?.answer;
-    return answer?.valid
-        ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
-        : { verdict: '', 'verdict-reason': '' };
-}
-/** The first `max` UTF-16 units, never half of a surrogate pair. */
-function cut(text, max) {
-    if (text.length <= max)
-        return text;
-    const code = text.charCodeAt(max - 1);
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-const ICONS = {
-    success: '✅',
-    failure: '❌',
-    rejected: '🚫',
-    'invalid-output': '⚠️',
-    timeout: '⏱️',
-    paused: '⏸️',
-    started: '🚀',
-    skipped: '⏭️',
-    cancelled: '🛑',
-    error: '⚠️'
-};
-const NAME_CHARS = 100;
-const runs_report_STATUS_CHARS = 100;
-const runs_report_TITLE_CHARS = 200;
-/** "8 agent runs: 6 succeeded, 2 failed" headline. */
-function headline(items) {
-    const outcome = aggregateOutcome(items);
-    const counts = tally(items);
-    return `## ${ICONS[outcome]} ${count(items.length, 'agent run', 'agent runs')}: ${counts}`;
-}
-/** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
-function tally(items) {
-    const byOutcome = new Map();
-    for (const item of items)
-        byOutcome.set(itemOutcome(item), (byOutcome.get(itemOutcome(item)) ?? 0) + 1);
-    return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-}
-/** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
-function tableRow(item) {
-    const report = item.report;
-    const run = report?.run;
-    const pullRequests = run?.github_pull_requests ?? [];
-    const first = pullRequests[0];
-    const pullRequest = first
-        ? markdown_link(oneLine(valueText(first.title), runs_report_TITLE_CHARS) || `#${oneLine(valueText(first.id), 20)}`, first.url) + (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
-        : '—';
-    const cells = [
-        tableCell(oneLine(item.name, NAME_CHARS)),
-        `${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`,
-        tableCell(oneLine(report?.status ?? '', runs_report_STATUS_CHARS)) || '—',
-        verdictOf(item).verdict || '—',
-        report && run ? formatDuration(report.endedAt - report.startedAt) : '—',
-        pullRequest,
-        run ? markdown_link(`#${run.id}`, run.web_url) : '—'
-    ];
-    return `| ${cells.join(' | ')} |`;
-}
-/** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
-const FOLD_OVERHEAD = 600;
-/**
- * The job summary of a fan-out: the table first, then each run's own summary (result, error,
- * timeline) folded under its name, each within its share of GitHub's 1 MiB. A run that needs less
- * than its share leaves the rest to those that were cut.
- */
-function renderRunsSummary(input) {
-    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
-    const items = input.items;
-    const table = [
-        headline(items),
-        '',
-        '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
-        '|---|---|---|---|---|---|---|',
-        ...items.map(tableRow),
-        ''
-    ].join('\n');
-    let room = limit - Buffer.byteLength(table) - 1_000;
-    const started = items.filter(item => item.report);
-    const folds = new Map();
-    // Twice: an equal share each, then what the short ones left to those that were cut.
-    let cutOnes = started;
-    let lastShare = 0;
-    for (let pass = 0; pass < 2 && cutOnes.length > 0; pass++) {
-        const share = Math.max(2_000, Math.floor(room / cutOnes.length) - FOLD_OVERHEAD);
-        // A second pass that would add little room is not worth rendering the cut runs again.
-        if (share < lastShare * 1.2)
-            break;
-        lastShare = share;
-        const nextCut = [];
-        for (const item of cutOnes) {
-            const fold = foldOf(item, share);
-            folds.set(item, fold.markdown);
-            if (fold.cut)
-                nextCut.push(item);
-        }
-        room = limit - Buffer.byteLength(table) - 1_000;
-        for (const [item, markdown] of folds)
-            if (!nextCut.includes(item))
-                room -= Buffer.byteLength(markdown);
-        cutOnes = nextCut;
-    }
-    const body = started.map(item => folds.get(item) ?? '').join('\n');
-    return fitBytes(`${table}\n${body}`, limit);
-}
-/** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
-function foldOf(item, limitBytes) {
-    const report = item.report;
-    // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
-    // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
-    // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
-    const part = (text) => text ? trimmed(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
-    const run = report.run && {
-        ...report.run,
-        result: part(report.run.result),
-        summary: part(report.run.summary)
-    };
-    const own = renderSummary({
-        report: {
-            ...report,
-            ...(run ? { run } : {}),
-            ...(report.error ? { error: part(report.error) } : {})
-        },
-        ...timelineWithin(item, limitBytes),
-        limitBytes
-        // Its headline and facts table are the fold's title and the table's row already.
-    }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '');
-    // A summary cut to its share fills most of it: such a run gets more room in the second pass.
-    const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
-    // HTML, not Markdown: the name sits in a <summary>.
-    const title = `<b>${htmlInline(oneLine(item.name, NAME_CHARS))}</b> · ${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`;
-    return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
-}
-/** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
-const TEXT_SHARE = 4;
-/** An entry of the timeline takes a few KB at most: no more of them are rendered than the fold can show. */
-const ENTRY_BYTES = 1_500;
-/**
- * The entries a fold can show: its first and last ones, as many as its share holds, the rest
- * counted as left out (one gap, where the kept log already had its own).
- */
-function timelineWithin(item, limitBytes) {
-    const entries = item.entries;
-    if (!entries)
-        return {};
-    const room = Math.max(2, Math.floor(limitBytes / 2 / ENTRY_BYTES));
-    if (entries.length <= room)
-        return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) };
-    // Entries before the kept log's own gap belong to the head: the tail never reaches past it.
-    const gapAt = item.entriesLeftOut?.after ?? entries.length;
-    const head = entries.slice(0, Math.min(Math.ceil(room / 2), gapAt));
-    const tailFloor = item.entriesLeftOut ? gapAt : head.length;
-    const tail = entries.slice(Math.max(tailFloor, entries.length - (room - head.length)));
-    const dropped = entries.length - head.length - tail.length;
-    return {
-        entries: [...head, ...tail],
-        entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
-    };
-}
-/**
- * The console's line of every run's state, once a minute: how many are queued, working and ended,
- * then each run by name with its status or outcome; one line, the service's text unable to issue
- * commands.
- */
-function runsStateLine(states, elapsedMs) {
-    const shown = states.map(state => {
-        const name = inlineText(oneLine(state.name, 40));
-        if (state.phase === 'queued')
-            return `${name}: queued`;
-        if (state.phase === 'ended')
-            return `${name}: ${state.outcome ?? 'ended'}`;
-        return `${name}: ${statusText(state.status ?? 'starting')}`;
-    });
-    const of = (phase) => states.filter(state => state.phase === phase).length;
-    return `Agent runs after ${formatDuration(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
-}
-/** An item as the last line of states shows it, once every run ended (or never started). */
-function endedState(item) {
-    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: itemOutcome(item) };
-}
-/** The job log of one run of a fan-out: every line begins with the run's name. */
-function namedConsole(console, name) {
-    const tag = `[${inlineText(oneLine(name, 40))}] `;
-    return {
-        info: line => console.info(tag + line),
-        group: (title, lines) => console.group(tag + title, lines),
-        notice: message => console.notice(tag + message),
-        warning: message => console.warning(tag + message),
-        debug: message => console.debug(tag + message)
-    };
-}
-/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
-const REASON_CHARS = 300;
-/**
- * The step's error annotation: how many runs failed it, then each by name with why (its error, or
- * the first line of its result) and where it is.
- */
-function failingRunsMessage(failing, total) {
-    const lines = failing.map(({ item, reason }) => {
-        const run = item.report?.run;
-        const result = itemOutcome(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
-        // rejected quotes the agent's reason; invalid-output names the first problem.
-        const answer = item.report?.answer ? firstLine(answerAnnotation(item.report.answer)) : '';
-        const where = run
-            ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
-            : '';
-        return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
-    });
-    return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
-}
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return inlineText(oneLine(line, REASON_CHARS));
-}
-
+// EXTERNAL MODULE: ./src/report/runs-report.ts
+var runs_report = __nccwpck_require__(1545);
 ;// CONCATENATED MODULE: ./src/runs/schedule.ts
 
 /** How many of the queued runs may start now. */
@@ -58697,7 +59292,23 @@ function needsAnotherPage(pageIds, full, unseen, pagesRead) {
     return [...unseen].some(id => id < oldestOnPage);
 }
 
+;// CONCATENATED MODULE: ./src/runs/slot.ts
+function reportOfSlot(slot) {
+    return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) };
+}
+/** The item as the line of every run's state shows it. */
+function stateOf(slot) {
+    const name = slot.item.name;
+    if (slot.phase === 'queued' || slot.phase === 'starting')
+        return { name, phase: 'queued', status: null };
+    if (slot.phase === 'done')
+        return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome };
+    return { name, phase: 'working', status: slot.watch?.status ?? null };
+}
+
 ;// CONCATENATED MODULE: ./src/runs/fan-out.ts
+
+
 
 
 
@@ -58729,9 +59340,6 @@ async function oneOrganization(items, deps) {
         return given;
     const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice);
     return 'error' in found ? found : found.orgId;
-}
-function reportOfSlot(slot) {
-    return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) };
 }
 class Follower {
     slots;
@@ -58775,10 +59383,18 @@ class Follower {
             else
                 throw error;
         }
-        // The starts under way end at once now (the same deadline and signal), as reports.
-        await Promise.all(this.starts);
-        if (ending !== 'ended')
+        // The starts and settles under way end at once now (the same deadline and signal), as reports;
+        // then every run still followed ends so, and what that starts settling is waited for too.
+        await this.drain();
+        if (ending !== 'ended') {
             this.endAll(ending);
+            await this.drain();
+        }
+    }
+    /** Waits until no start or settle is under way (one may begin another: a start's error settles). */
+    async drain() {
+        while (this.starts.size > 0)
+            await Promise.all(this.starts);
     }
     view() {
         const followed = this.slots.filter(slot => slot.follow).map(slot => slot.follow);
@@ -58873,7 +59489,7 @@ class Follower {
             for (const run of answer.items) {
                 if (!unseen.delete(run.id))
                     continue;
-                this.step(this.slotOf(run.id), { kind: 'run', run });
+                await this.step(this.slotOf(run.id), { kind: 'run', run });
             }
             const ids = answer.items.map(run => run.id);
             if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1))
@@ -58881,7 +59497,7 @@ class Follower {
         }
         // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
         for (const runId of unseen)
-            this.step(this.slotOf(runId), {
+            await this.step(this.slotOf(runId), {
                 kind: 'run',
                 run: await this.api.getRun(runId, { deadline: this.deps.deadline })
             });
@@ -58895,7 +59511,7 @@ class Follower {
                 end
             });
             slot.follow.logReadAt = this.logAt;
-            this.step(slot, { kind: 'page', page });
+            await this.step(slot, { kind: 'page', page });
         }
         catch (error) {
             if (!(error instanceof ServiceError))
@@ -58909,7 +59525,7 @@ class Follower {
         }
     }
     /** The watcher's pure step on what was read, its events said, the schedule's view of the run updated. */
-    step(slot, read) {
+    async step(slot, read) {
         const { started } = slot;
         const now = this.deps.clock.now();
         const next = advance(slot.watch, read, {
@@ -58931,16 +59547,28 @@ class Follower {
             slot.lastRun = read.run;
         const follow = slot.follow;
         follow.finalAnswerAt = next.state.finalAnswerAt;
-        if (next.step.kind === 'stop') {
-            const watched = settle(next.state, 'ended', slot.lastRun, started.earlierEntries);
-            this.finish(slot, watchedFields(started.run, watched));
-        }
+        if (next.step.kind === 'stop')
+            await this.ended(slot, next.state);
         else if (next.step.kind === 'read-page') {
             follow.phase = isEnded(next.state.status) && next.state.guard.restarted ? 'ended' : 'working';
             follow.logBacklog = true;
         }
         else
             follow.logBacklog = false;
+    }
+    /**
+     * A run seen ended: its report from the run as read at its end. An end seen on a log page comes
+     * before the list shows it: the run as last listed was still working (no result, no pull
+     * requests yet), so it is read once more, as the watcher's final read does.
+     */
+    async ended(slot, state) {
+        const started = slot.started;
+        if (!slot.lastRun || !isEnded(slot.lastRun.status ?? null)) {
+            const options = { deadline: this.deps.deadline + FINAL_READ_MS, end: true };
+            slot.lastRun = await this.api.getRun(started.run.id, options);
+        }
+        const watched = settle(state, 'ended', slot.lastRun, started.earlierEntries);
+        this.finish(slot, watchedFields(started.run, watched));
     }
     finish(slot, fields) {
         const started = slot.started;
@@ -59018,86 +59646,11 @@ function startFailure(error) {
         return { outcome: 'error', error: `Unexpected error while starting the run: ${error.message}` };
     }
 }
-function stateOf(slot) {
-    const name = slot.item.name;
-    if (slot.phase === 'queued' || slot.phase === 'starting')
-        return { name, phase: 'queued', status: null };
-    if (slot.phase === 'done')
-        return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome };
-    return { name, phase: 'working', status: slot.watch?.status ?? null };
-}
 
-;// CONCATENATED MODULE: ./src/report/failure.ts
-
-
-
-
-
-
-/** The outcomes an annotation explains from the answer. */
-const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300;
-/**
- * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
- * then where the run is; undefined when the step passes.
- */
-function failureMessage(report, policy) {
-    if (report.runs) {
-        const failing = failingItems(report.runs, policy.failOn);
-        return failing.length > 0 ? failingRunsMessage(failing, report.runs.length) : undefined;
-    }
-    const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason)
-        return undefined;
-    if (report.error)
-        return report.error;
-    if (!report.run)
-        return reason;
-    if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy)}`;
-    const why = report.outcome === 'failure' ? failure_firstLine(report.run.result) || failure_firstLine(report.run.summary) : '';
-    // rejected quotes the agent's reason; invalid-output names the first problem.
-    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : '';
-    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
-}
-/**
- * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
- * existed) is still said; a paused run still waits for someone: an annotation says so and how.
- */
-function passingWarnings(report, policy) {
-    // A fan-out's runs say their own warnings, each under its name.
-    if (report.runs || failureMessage(report, policy))
-        return [];
-    const warnings = [];
-    if (report.error)
-        warnings.push(report.error);
-    if (report.outcome === 'paused' && report.run)
-        warnings.push(pausedMessage(report, policy));
-    return warnings;
-}
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function failure_firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
-}
-/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
-function runWhere(report) {
-    const run = report.run;
-    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
-}
-/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
-function pausedMessage(report, policy) {
-    const run = report.run;
-    const question = failure_firstLine(run.result) || failure_firstLine(run.summary);
-    return [
-        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
-        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
-        runWhere(report)
-    ].join('\n');
-}
-
+// EXTERNAL MODULE: ./src/runs/outcome.ts
+var outcome = __nccwpck_require__(9426);
+// EXTERNAL MODULE: ./src/report/failure.ts
+var failure = __nccwpck_require__(3304);
 ;// CONCATENATED MODULE: ./src/report/check-summary.ts
 
 const STATE_MARK = {
@@ -59114,16 +59667,16 @@ function renderCheckSummary(inspection, error) {
         '',
         '| Item | State | Found |',
         '|---|---|---|',
-        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${tableCell(row.found) || ' '} |`),
+        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${(0,markdown/* tableCell */.xR)(row.found) || ' '} |`),
         ''
     ];
     const fix = inspection.problem ?? error;
     if (fix) {
         const [first = '', ...rest] = fix.split('\n');
-        lines.push('### What to fix', '', tableCell(first));
+        lines.push('### What to fix', '', (0,markdown/* tableCell */.xR)(first));
         // An organization list: one item a line.
         if (rest.length > 0)
-            lines.push('', ...rest.map(line => `- ${tableCell(line)}`));
+            lines.push('', ...rest.map(line => `- ${(0,markdown/* tableCell */.xR)(line)}`));
         lines.push('');
     }
     else {
@@ -59178,7 +59731,7 @@ function actionOutputs(report, logFile) {
             outcome: report.outcome,
             trigger: report.trigger ?? '',
             ...setup,
-            runs: runsOutput(report.runs),
+            runs: (0,runs_report/* runsOutput */.wc)(report.runs),
             'check-run-id': checkRunId
         };
     const run = report.run;
@@ -59198,7 +59751,9 @@ function actionOutputs(report, logFile) {
         trigger: report.trigger ?? '',
         ...setup,
         // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
-        'structured-output': answer?.json ?? '',
+        // Made from the value, redacted as the summary's is: redacting its JSON text would miss a
+        // secret broken by an escape ("emulator-\ntoken").
+        'structured-output': answer ? JSON.stringify(answer.value) : '',
         verdict: answer?.verdict ?? '',
         'verdict-reason': answer?.reason ?? '',
         runs: '',
@@ -59206,6 +59761,8 @@ function actionOutputs(report, logFile) {
     };
 }
 
+// EXTERNAL MODULE: ./src/report/summary.ts
+var report_summary = __nccwpck_require__(7994);
 ;// CONCATENATED MODULE: ./src/report/job-summary.ts
 
 
@@ -59240,8 +59797,8 @@ class JobSummary {
         const summary = check
             ? renderCheckSummary(check.inspection, check.error)
             : report.runs
-                ? renderRunsSummary({ items: report.runs })
-                : renderSummary({
+                ? (0,runs_report/* renderRunsSummary */.TN)({ items: report.runs })
+                : (0,report_summary/* renderSummary */.Br)({
                     report,
                     entries: this.timeline ? this.mirror.entries : undefined,
                     entriesLeftOut: this.mirror.entriesLeftOut,
@@ -59251,6 +59808,8 @@ class JobSummary {
     }
 }
 
+// EXTERNAL MODULE: ./src/report/console-text.ts
+var console_text = __nccwpck_require__(8071);
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
 
 
@@ -59306,21 +59865,21 @@ class LogMirror {
         }
         if (report.runs) {
             // A fan-out: every run's state, then the outcome they make together.
-            this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt));
+            this.console.info((0,runs_report/* runsStateLine */.EY)(report.runs.map(runs_report/* endedState */.q_), report.endedAt - report.startedAt));
             this.console.info(`Outcome: ${report.outcome}`);
             return;
         }
-        const status = report.status ? ` (status ${statusText(report.status)})` : '';
+        const status = report.status ? ` (status ${(0,console_text/* statusText */.qS)(report.status)})` : '';
         const where = this.logFile ? ` to ${this.logFile}` : '';
-        this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
         if (this.options.policy)
-            passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line));
+            (0,failure/* passingWarnings */.$Z)(report, this.options.policy).forEach(line => this.console.warning(line));
     }
     started(run, mode) {
         // A repair resumes the same run: its entries go on in the step's one log file.
         this.file ??= this.options.openLogFile(run.id);
-        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
-        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
+        const where = run.web_url ? `: ${(0,console_text/* inlineText */.ln)((0,entry_text/* oneLine */.TN)(run.web_url, 500))}` : '';
+        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${(0,console_text/* statusText */.qS)(run.status ?? null)})`);
     }
     newEntries(entries) {
         this.file?.append(entries);
@@ -59329,15 +59888,15 @@ class LogMirror {
         if (!this.options.toConsole)
             return;
         for (const entry of entries) {
-            const details = entryDetailLines(entry);
+            const details = (0,console_text/* entryDetailLines */.rN)(entry);
             if (details.length > 0)
-                this.console.group(entryHeadline(entry), details);
+                this.console.group((0,console_text/* entryHeadline */.P4)(entry), details);
             else
-                this.console.info(entryHeadline(entry));
+                this.console.info((0,console_text/* entryHeadline */.P4)(entry));
         }
     }
     keep(entry) {
-        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
+        const cut = (0,entry_text/* cutEntry */.PL)(entry, KEPT_FIELD_CHARS);
         const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
         if (this.first.length < first)
             this.first.push(cut);
@@ -59352,22 +59911,23 @@ class LogMirror {
         }
     }
     statusChanged(from, to) {
-        this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${classifyStatus(to)})`);
+        this.console.info(`Status ${(0,console_text/* statusText */.qS)(from)} → ${(0,console_text/* statusText */.qS)(to)} (${classifyStatus(to)})`);
     }
     heartbeat(elapsedMs, status, entriesSeen) {
-        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
+        this.console.info(`… still ${(0,console_text/* statusText */.qS)(status)} after ${(0,entry_text/* formatDuration */.a3)(elapsedMs)}; ${(0,entry_text/* count */.U9)(entriesSeen, 'log entry', 'log entries')} so far`);
     }
     /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
     repairAsked(reason, attempt, retries) {
-        this.console.info(inlineText(repairAskedText(reason, attempt, retries)));
+        this.console.info((0,console_text/* inlineText */.ln)((0,answer_text/* repairAskedText */.d5)(reason, attempt, retries)));
     }
     /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
     warning(message) {
-        this.console.warning(trimmed(message, 2_000));
+        this.console.warning((0,entry_text/* trimmed */.dE)(message, 2_000));
     }
 }
 
 ;// CONCATENATED MODULE: ./src/report/reporters.ts
+
 
 /** One redactor for the step, built once from its secrets. */
 function redactor(secrets) {
@@ -59414,16 +59974,48 @@ class Reporters {
         const seen = this.redact(reason);
         this.list.forEach(reporter => reporter.repairAsked(seen, attempt, retries));
     }
-    /** Hands the report to every reporter, the runner's first; returns it as they saw it. */
+    /**
+     * Hands the report to every reporter, the runner's first; returns it as they saw it. A reporter
+     * that throws (a renderer's bug) keeps no other from writing: it is handed the plain report of
+     * the error instead, which is then the step's.
+     */
     async finish(report) {
-        const seen = this.redact(report);
+        let seen = this.redact(report);
         for (const reporter of this.list.filter(one => !one.remote))
-            await reporter.finish(seen);
+            seen = await finishOrFallBack(reporter, seen);
         const remote = this.list.filter(one => one.remote);
-        if (remote.length > 0)
-            await Promise.race([Promise.all(remote.map(reporter => reporter.finish(seen))), this.afterCancelled()]);
+        if (remote.length > 0) {
+            const written = Promise.all(remote.map(reporter => finishOrFallBack(reporter, seen)));
+            const ended = await Promise.race([written, this.afterCancelled()]);
+            seen = (ended ?? []).find(one => one !== seen) ?? seen;
+        }
         return seen;
     }
+}
+/** The reporter's ending, or, when writing it threw, the plain report of that error written instead. */
+async function finishOrFallBack(reporter, report) {
+    try {
+        await reporter.finish(report);
+        return report;
+    }
+    catch (error) {
+        const fallback = plainReport(report, error);
+        await reporter.finish(fallback).catch(() => undefined);
+        return fallback;
+    }
+}
+/** The report reduced to the run and the error: what any reporter can write. */
+function plainReport(report, error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const fields = {
+        outcome: 'error',
+        error: `The report could not be written: ${message.split('\n')[0]?.slice(0, 300) ?? ''}`,
+        ...(report.run ? { run: report.run } : {}),
+        status: report.status,
+        trigger: report.trigger,
+        checkRunId: report.checkRunId
+    };
+    return reportOf(fields, report.startedAt, report.endedAt);
 }
 
 // EXTERNAL MODULE: external "node:path"
@@ -59528,15 +60120,15 @@ function readAnswerInputs(inputs, task, workspace, problems) {
         }
         given = loaded.schema;
     }
-    const schema = answerSchema(inputs.verdict, given);
+    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given);
     if (!schema)
         return undefined;
-    const compiled = compileSchema(schema);
+    const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
     if ('problem' in compiled) {
         problems.push(`output-schema: ${compiled.problem}`);
         return undefined;
     }
-    return { verdict: inputs.verdict, schema, validate: compiled.validate, retries };
+    return { verdict: inputs.verdict, schema, retries };
 }
 function outputRetries(text, problems) {
     const value = Number(text);
@@ -59715,7 +60307,7 @@ function parseList(text) {
     if (error) {
         const where = ` at line ${lineOf(text, error.pos[0])}`;
         return {
-            problem: `runs: does not parse as YAML or JSON${where} (${runs_firstLine(error.message)}); ${EXPECTED}`
+            problem: `runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`
         };
     }
     if (!(0,yaml_dist/* isSeq */.oP)(document.contents)) {
@@ -59726,7 +60318,7 @@ function parseList(text) {
         return { list: document.toJS({ maxAliasCount: 100 }) };
     }
     catch (error) {
-        return { problem: `runs: does not parse as YAML or JSON (${runs_firstLine(error.message)})` };
+        return { problem: `runs: does not parse as YAML or JSON (${firstLine(error.message)})` };
     }
 }
 /** The 1-based line of an offset. */
@@ -59737,7 +60329,7 @@ function lineOf(text, offset) {
             line++;
     return line;
 }
-function runs_firstLine(text) {
+function firstLine(text) {
     return (text.split('\n')[0] ?? '').slice(0, 200);
 }
 function checkItems(list) {
@@ -59819,13 +60411,26 @@ function checkItem(value, position, problems) {
     }
     return item;
 }
+/**
+ * What a name may not hold: line breaks (with U+2028 and U+2029), the C0 and C1 controls (ESC, NUL,
+ * tab, vertical tab…) and the bidirectional marks, embeddings, overrides and isolates, which would
+ * reach the console, the summary's table and the `runs` output as they are, or turn them around.
+ */
+const UNSHOWABLE = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** A name as text on one line: numbers are taken as written (`name: 2024`). */
 function itemName(value, at, problems) {
     if (value === undefined || value === null)
         return undefined;
     const name = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
-    if (name === undefined || !name || /[\r\n]/.test(name) || name.length > MAX_NAME_CHARS) {
-        problems.push(`${at}: name: expected one line of text of at most ${MAX_NAME_CHARS} characters`);
+    const expected = `${at}: name: expected one line of text of at most ${MAX_NAME_CHARS} characters`;
+    if (name === undefined || !name || name.length > MAX_NAME_CHARS) {
+        problems.push(expected);
+        return undefined;
+    }
+    const unshowable = UNSHOWABLE.exec(name);
+    if (unshowable) {
+        const code = unshowable[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0');
+        problems.push(`${expected}, without control or bidirectional characters; got U+${code} at character ${unshowable.index + 1}`);
         return undefined;
     }
     return name;
@@ -59953,6 +60558,9 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         context
     };
     problems.push(...tokenProblems(settings, triggerEvent));
+    // A check is concluded with the run's ending, which a step that does not wait never sees.
+    if (task !== 'check' && settings.checkRun === 'true' && !settings.wait)
+        problems.push('check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false');
     if (problems.length > 0)
         throw new InputError(problems);
     return settings;
@@ -60226,6 +60834,7 @@ function allowedBots(text, problems) {
 
 
 
+
 /**
  * Runs the action: reads the settings, decides what to start, starts it, follows it, and hands the
  * report to every reporter. Returns why the step fails, or undefined when it passes.
@@ -60263,6 +60872,8 @@ async function runAction(environment) {
         const checkRun = start.kind === 'run' || start.kind === 'runs'
             ? await stepCheckRun(start, settings, deadlines, say, clock)
             : undefined;
+        // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
+        const checkRunId = async () => checkRun?.whenCreated(signal);
         const reporters = new Reporters([
             mirror,
             new JobSummary(runner, mirror, settings.mirrorToSummary),
@@ -60275,7 +60886,7 @@ async function runAction(environment) {
             report = start.report;
         else if (start.kind === 'runs') {
             report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say });
-            report = { ...report, checkRunId: checkRun?.id };
+            report = { ...report, checkRunId: await checkRunId() };
         }
         else if (start.kind === 'check') {
             const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
@@ -60286,17 +60897,25 @@ async function runAction(environment) {
             const warning = (message) => reporters.warning(message);
             const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice };
             const followDeps = { clock, signal, deadline, events: reporters };
-            const started = await startRun(start.plan, startDeps);
-            report = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report;
-            // Asked for an answer: read it, and ask again while it is not valid.
-            if (settings.answer && start.plan.wait)
-                report = await settleAnswer(report, start.plan, settings.answer, {
-                    start: startDeps,
-                    follow: followDeps
-                });
-            report = { ...report, trigger: start.trigger, checkRunId: checkRun?.id };
+            let last;
+            try {
+                const started = await startRun(start.plan, startDeps);
+                last = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report;
+                // Asked for an answer: read it, and ask again while it is not valid.
+                if (settings.answer && start.plan.wait)
+                    last = await settleAnswer(last, start.plan, settings.answer, {
+                        start: startDeps,
+                        follow: followDeps,
+                        check: environment.checkAnswer
+                    });
+            }
+            catch (error) {
+                // No throw ends the step unreported: the run as last seen, with the error.
+                last = unexpectedEnding(error, last, clock.now());
+            }
+            report = { ...last, trigger: start.trigger, checkRunId: await checkRunId() };
         }
-        return failureMessage(await reporters.finish(report), settings);
+        return (0,failure/* failureMessage */.oh)(await reporters.finish(report), settings);
     }
     finally {
         deadlines.dispose();
@@ -60324,13 +60943,17 @@ async function decideStart(settings, environment, deadlines, say) {
         sha: context.sha,
         payload: () => environment.readEventPayload(context.eventPath)
     };
+    // A check needs the run's ending: a step that does not wait writes none.
+    const checkMode = settings.wait ? settings.checkRun : 'false';
     // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
-    if (settings.runs)
+    if (settings.runs) {
+        const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event);
         return {
             kind: 'runs',
-            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item) })),
-            checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
+            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, checkPlace) })),
+            checkPlace
         };
+    }
     const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger);
     const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined;
     const trigger = readTrigger(context.eventName, payload, {
@@ -60339,16 +60962,12 @@ async function decideStart(settings, environment, deadlines, say) {
         assigneeTrigger: settings.assigneeTrigger,
         allowedBots: settings.allowedBots
     });
-    const plan = planFromInputs(settings);
     // Only runs come from threads: other tasks act on their inputs.
     if (trigger.kind === 'inputs' || settings.task !== 'run') {
-        return {
-            kind: 'run',
-            plan,
-            trigger: 'inputs',
-            checkPlace: checkRunPlace(settings.checkRun, { kind: 'inputs' }, event)
-        };
+        const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event);
+        return { kind: 'run', plan: planFromInputs(settings, checkPlace), trigger: 'inputs', checkPlace };
     }
+    const plan = planFromInputs(settings);
     const noRun = (reason) => {
         say.notice(`No agent run: ${reason}`);
         return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) };
@@ -60384,11 +61003,12 @@ async function decideStart(settings, environment, deadlines, say) {
                 : {})
         },
         tracking: prepared.tracking,
-        checkPlace: checkRunPlace(settings.checkRun, trigger, { name: context.eventName, sha: context.sha }),
+        // On the head commit the prompt names.
+        checkPlace: checkRunPlace(checkMode, { ...trigger, pullRequest: prepared.pullRequest }, event),
         github
     };
 }
-/** The step's check run: known to start, the run gets it before it is first looked at (issue #20). */
+/** The step's check run: its create sent before the run starts, never waited for (issue #26). */
 async function stepCheckRun(start, settings, deadlines, say, clock) {
     if (!start.checkPlace)
         return undefined;
@@ -60406,7 +61026,7 @@ async function stepCheckRun(start, settings, deadlines, say, clock) {
  * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
  */
 async function gitHubClient(settings, deadlines, say) {
-    const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(943)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8943));
+    const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8349));
     return new OctokitGitHubApi({
         token: settings.githubToken,
         repository: settings.context.repository,
@@ -60416,11 +61036,14 @@ async function gitHubClient(settings, deadlines, say) {
         stopAt: deadlines.githubStopAt
     });
 }
-/** The plan of a workflow step that starts or resumes a run from its inputs. */
-function planFromInputs(settings) {
+/**
+ * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
+ * request's head (`checkPlace`), the prompt names that commit.
+ */
+function planFromInputs(settings, checkPlace) {
     return {
         // The answer-format section ends the prompt when an answer is asked; else it is as written.
-        prompt: withAnswerFormat(settings.prompt, settings.answer),
+        prompt: withAnswerFormat(withCommit(settings.prompt, checkPlace), settings.answer),
         images: settings.images,
         resumeRunId: settings.agentRunId,
         orgId: settings.orgId,
@@ -60446,7 +61069,7 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
     const { runner, clock, signal } = environment;
     const startedAt = clock.now();
     const perItem = items.map(({ name, plan }) => {
-        const mirror = new LogMirror(namedConsole(runner, name), {
+        const mirror = new LogMirror((0,runs_report/* namedConsole */.pv)(runner, name), {
             toConsole: settings.mirrorToConsole,
             keepEntries: settings.mirrorToSummary,
             openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
@@ -60467,7 +61090,7 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
         ...(settings.answer && settings.wait
             ? { settle: settler(settings.answer, apis, environment, deadlines) }
             : {}),
-        states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
+        states: (states, elapsedMs) => runner.info(redact((0,runs_report/* runsStateLine */.EY)(states, elapsedMs)))
     });
     const runs = await Promise.all(reports.map(async (item, i) => {
         const { mirror, events } = perItem[i];
@@ -60479,7 +61102,7 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
     }));
     const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
     const fields = {
-        outcome: aggregateOutcome(runs),
+        outcome: (0,outcome/* aggregateOutcome */.QF)(runs),
         runs,
         trigger: 'inputs',
         ...(orgId !== undefined ? { orgId } : {})
@@ -60487,23 +61110,24 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
     return reportOf(fields, startedAt, clock.now());
 }
 /** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
-function settler(spec, apis, { clock, signal }, deadlines) {
+function settler(spec, apis, { clock, signal, checkAnswer }, deadlines) {
     return (report, plan, events) => {
         const deadline = deadlines.step;
         const warning = (message) => events.warning(message);
         return settleAnswer(report, plan, spec, {
             start: { apis, clock, signal, deadline, warning, notice: warning },
-            follow: { clock, signal, deadline, events }
+            follow: { clock, signal, deadline, events },
+            check: checkAnswer
         });
     };
 }
 /** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
-function planFromItem(settings, item) {
+function planFromItem(settings, item, checkPlace) {
     const own = item.repoId !== undefined || item.repository !== undefined;
     return {
         ...planFromInputs(settings),
         // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
-        prompt: withAnswerFormat(item.prompt, settings.answer),
+        prompt: withAnswerFormat(withCommit(item.prompt, checkPlace), settings.answer),
         resumeRunId: undefined,
         setupCommands: false,
         // The item's repository when it names one; else the step's.
@@ -63547,21 +64171,21 @@ class ActionsRunner {
             core_setSecret(secret);
     }
     info(line) {
-        info(noCommands(line));
+        info((0,commands/* noCommands */.KM)(line));
     }
     group(title, lines) {
         // One write, not one a line: a 3,000-entry backlog is tens of thousands of lines. The same
         // commands core.startGroup and core.endGroup write, title escaped the same way.
-        process.stdout.write(`::group::${escapeCommandData(noCommands(title))}${external_node_os_namespaceObject.EOL}${lines.map(line => noCommands(line) + external_node_os_namespaceObject.EOL).join('')}::endgroup::${external_node_os_namespaceObject.EOL}`);
+        process.stdout.write(`::group::${escapeCommandData((0,commands/* noCommands */.KM)(title))}${external_node_os_namespaceObject.EOL}${lines.map(line => (0,commands/* noCommands */.KM)(line) + external_node_os_namespaceObject.EOL).join('')}::endgroup::${external_node_os_namespaceObject.EOL}`);
     }
     notice(message) {
-        notice(noCommands(message));
+        notice((0,commands/* noCommands */.KM)(message));
     }
     warning(message) {
-        warning(noCommands(message));
+        warning((0,commands/* noCommands */.KM)(message));
     }
     debug(message) {
-        core_debug(noCommands(message));
+        core_debug((0,commands/* noCommands */.KM)(message));
     }
     setOutput(name, value) {
         setOutput(name, value);
@@ -63574,7 +64198,7 @@ class ActionsRunner {
         await summary.addRaw(markdown, true).write();
     }
     fail(message) {
-        setFailed(noCommands(message));
+        setFailed((0,commands/* noCommands */.KM)(message));
     }
 }
 
@@ -63584,11 +64208,13 @@ class ActionsRunner {
 
 
 
+
 /**
  * Wires the real runner, clock and files to the action; the one place that fails the step. Named
- * `run` after the actions/typescript-action convention, which `@github/local-action` calls.
+ * `run` after the actions/typescript-action convention, which `@github/local-action` calls (it
+ * checks answers in its own thread; the bundle hands in its worker: index.ts).
  */
-async function run() {
+async function run(checkAnswer = checkInThread) {
     const runner = new ActionsRunner();
     const cancellation = new AbortController();
     const cancel = (signal) => {
@@ -63607,11 +64233,14 @@ async function run() {
             clock: systemClock,
             signal: cancellation.signal,
             openLogFile: openLogFile,
+            checkAnswer,
             readEventPayload: path => (path ? JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8')) : {})
         });
     }
     catch (error) {
-        failure = `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+        // One line in the annotation; the stack for those who turn on debug logging.
+        runner.debug(error instanceof Error ? (error.stack ?? '') : '');
+        failure = `Unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     }
     if (failure)
         runner.fail(failure);
@@ -63622,11 +64251,19 @@ async function run() {
 
 ;// CONCATENATED MODULE: ./src/index.ts
 
+
+
 /** How long the process may linger once its work is done. */
 const LINGER_MS = 1_000;
-// Once run() is done everything is written. A GitHub call given up at the deadline may leave a
-// socket or a retry timer behind: they do not hold the step past LINGER_MS.
-void run().finally(() => setTimeout(() => process.exit(), LINGER_MS).unref());
+// The bundle is one file: started again as a worker thread, it checks an agent's answer against
+// the schema, where the step can stop the check (answer/check-worker.ts).
+if (external_node_worker_threads_.isMainThread) {
+    // Once run() is done everything is written. A GitHub call given up at the deadline may leave a
+    // socket or a retry timer behind: they do not hold the step past LINGER_MS.
+    void run(workerChecker(new URL(import.meta.url))).finally(() => setTimeout(() => process.exit(), LINGER_MS).unref());
+}
+else
+    serveAnswerCheck();
 
 
 //# sourceMappingURL=index.js.map
