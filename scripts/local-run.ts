@@ -7,7 +7,7 @@
  */
 import { account, AgentRunEmulator, parseModes, parseRateLimits } from '../emulator/index.js'
 import { readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
-import { commentEvent, LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
+import { LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
 import { readerText } from './render-markdown.js'
 import { runBundledAction } from './runner-process.js'
 
@@ -100,11 +100,9 @@ if (onComment || values['check-run']) {
   env.GITHUB_SHA = LOCAL_PULL_REQUEST.sha
   inputs['github-token'] = LOCAL_TOKEN
   if (onComment) {
-    event = commentEvent(
-      `/codegen ${prompt}`,
-      values.event === 'pr-comment',
-      env.GITHUB_REPOSITORY || undefined
-    )
+    event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment', {
+      repository: env.GITHUB_REPOSITORY || undefined
+    })
     env.GITHUB_EVENT_NAME = event.name
   }
   console.log(
@@ -129,7 +127,8 @@ process.exit(result.exitCode ?? 1)
 function showGitHub(github: LocalGitHub): void {
   const indent = (text: string): string => text.replace(/^/gm, '    ')
   if (github.reactions.length) console.log(`\nReactions on the comment: ${github.reactions.join(', ')}`)
-  for (const comment of github.comments)
+  const written = github.comments.filter(comment => comment.user.type === 'Bot')
+  for (const comment of written)
     console.log(
       `\nComment on #${comment.issueNumber} (as GitHub shows it):\n${indent(readerText(comment.body))}`
     )
@@ -139,5 +138,7 @@ function showGitHub(github: LocalGitHub): void {
       `\nCheck run "${check.name}" on ${check.head_sha.slice(0, 7)}: ${state}: ${check.output?.title ?? ''}`
     )
   }
-  if (!github.comments.length && !github.checkRuns.length) console.log('\nNothing was written to GitHub.')
+  if (!written.length && !github.checkRuns.length) console.log('\nNothing was written to GitHub.')
+  if (github.unknownCalls.length)
+    console.log(`\nThe simulated GitHub had no answer for: ${github.unknownCalls.join(', ')}`)
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run screenshots`: pictures of real runs for README and docs/. Runs the bundle dist/index.js as
- * the runner runs it (scripts/runner-process.ts) against the emulator and a GitHub stand-in on
- * loopback, for a few scenarios; renders the job summary, the tracking comment and the check run as
- * GitHub shows them (scripts/screenshot-pages.ts); photographs each page with headless Chromium.
+ * the runner runs it (scripts/runner-process.ts) against the emulator and GitHub simulated on
+ * loopback (scripts/local-github.ts, as for `npm start`), for a few scenarios; renders the job
+ * summary, the tracking comment and the check run as GitHub shows them (scripts/screenshot-pages.ts);
+ * photographs each page with headless Chromium.
  *
  *   npm run screenshots -- [--out docs/images] [--html DIR] [--only summary,verdict] [--scale 2]
  *
@@ -20,7 +21,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AgentRunEmulator } from '../emulator/index.js'
-import { GitHubStandIn } from './github-stand-in.js'
+import { LOCAL_PULL_REQUEST as PR, LOCAL_REPOSITORY, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
 import { ACTION_ENTRY, runBundledAction, type RunnerResult } from './runner-process.js'
 import {
   checkRunBody,
@@ -74,7 +75,7 @@ interface Example {
 /* eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads are untyped JSON edited field by field */
 type Payload = Record<string, any>
 
-/** GitHub's own webhook examples (@octokit/webhooks-examples), made into octo-org/octo-repo's. */
+/** GitHub's own webhook examples (@octokit/webhooks-examples), made into the simulated repository's. */
 function event(
   name: string,
   action: string,
@@ -84,16 +85,9 @@ function event(
   const found = all.find(e => e.name === name)?.examples.find(e => e.action === action)
   if (!found) throw new Error(`no ${name}.${action} example in @octokit/webhooks-examples`)
   const payload = structuredClone(found) as Payload
-  payload.repository.full_name = 'octo-org/octo-repo'
+  payload.repository.full_name = LOCAL_REPOSITORY
   edit(payload)
   return { name, payload }
-}
-
-const PR = {
-  number: 7,
-  title: 'Parse quoted fields at the end of a line',
-  head: 'feature/parser',
-  base: 'main'
 }
 
 /**
@@ -105,7 +99,7 @@ async function step(
   emulator: AgentRunEmulator,
   inputs: Record<string, string>,
   extra: {
-    github?: GitHubStandIn
+    github?: LocalGitHub
     event?: { name: string; payload: unknown }
     env?: Record<string, string>
   } = {}
@@ -117,17 +111,17 @@ async function step(
       'base-url': emulator.baseUrl,
       'poll-interval': '1',
       'timeout-minutes': '2',
-      ...(extra.github ? { 'github-token': 'github-token' } : {}),
+      ...(extra.github ? { 'github-token': LOCAL_TOKEN } : {}),
       ...inputs
     },
-    env: { ...(extra.github ? { GITHUB_API_URL: extra.github.baseUrl } : {}), ...extra.env },
+    env: { ...(extra.github ? { GITHUB_API_URL: extra.github.url } : {}), ...extra.env },
     event: extra.event,
     killAfterMs: 180_000
   })
   await emulator.stop()
   await extra.github?.stop()
   if (extra.github?.unknownCalls.length)
-    throw new Error(`The GitHub stand-in had no answer for: ${extra.github.unknownCalls.join(', ')}`)
+    throw new Error(`The simulated GitHub had no answer for: ${extra.github.unknownCalls.join(', ')}`)
   const ended = result.outputs['outcome'] ?? '(none)'
   console.log(`  outcome ${ended}, exit code ${result.exitCode}`)
   if (ended !== outcome)
@@ -153,16 +147,15 @@ async function failure(): Promise<Shot[]> {
 /** The review gate: a pull request's review with a verdict, as a check on its head commit. */
 async function verdict(): Promise<Shot[]> {
   const emulator = await startEmulator('verdict-fail', 4823)
-  const github = new GitHubStandIn()
+  const github = new LocalGitHub()
   await github.start()
-  github.addPullRequest(PR)
   const pullRequest = event('pull_request', 'opened', payload => {
     Object.assign(payload.pull_request, { number: PR.number, title: PR.title })
     payload.number = PR.number
     payload.pull_request.head.ref = PR.head
-    payload.pull_request.head.sha = github.headSha(PR.number)
-    payload.pull_request.head.repo.full_name = 'octo-org/octo-repo'
-    payload.pull_request.base.repo.full_name = 'octo-org/octo-repo'
+    payload.pull_request.head.sha = PR.sha
+    payload.pull_request.head.repo.full_name = LOCAL_REPOSITORY
+    payload.pull_request.base.repo.full_name = LOCAL_REPOSITORY
   })
   const inputs = {
     prompt: 'Review this pull request. Fail it if it breaks the public API.',
@@ -174,31 +167,24 @@ async function verdict(): Promise<Shot[]> {
     event: pullRequest,
     env: { GITHUB_EVENT_NAME: 'pull_request' }
   })
-  const [check] = github.checkRuns()
+  const [check] = github.checkRuns
   if (!check) throw new Error('The review gate wrote no check run')
   return [
     ['verdict', summaryBody(JOB, result.summary)],
-    ['check-run', checkRunBody({ ...check, title: check.output.title, summary: check.output.summary })]
+    [
+      'check-run',
+      checkRunBody({ ...check, title: check.output?.title ?? '', summary: check.output?.summary ?? '' })
+    ]
   ]
 }
 
 /** The /codegen bot: a comment on a pull request, answered by the tracking comment. */
 async function trackingComment(): Promise<Shot[]> {
   const emulator = await startEmulator('success', 4824)
-  const github = new GitHubStandIn()
+  const github = new LocalGitHub()
   await github.start()
-  github.addPullRequest(PR)
-  const asked = github.addComment(
-    PR.number,
-    '/codegen the parser drops the last field when it is quoted: fix it',
-    'alice'
-  )
-  const comment = event('issue_comment', 'created', payload => {
-    Object.assign(payload.comment, { id: asked.id, body: asked.body })
-    payload.comment.user = { ...payload.comment.user, login: 'alice', type: 'User' }
-    Object.assign(payload.issue, { number: PR.number, title: PR.title, body: 'Fixes the last field.' })
-    payload.issue.html_url = `https://github.com/octo-org/octo-repo/pull/${PR.number}`
-    payload.issue.pull_request = { url: `https://api.github.com/repos/octo-org/octo-repo/pulls/${PR.number}` }
+  const comment = github.ask('/codegen the parser drops the last field when it is quoted: fix it', true, {
+    login: 'alice'
   })
   await step('success', emulator, {}, { github, event: comment, env: { GITHUB_EVENT_NAME: 'issue_comment' } })
   const thread = github.commentsOn(PR.number).map(c => ({

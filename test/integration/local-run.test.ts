@@ -1,5 +1,5 @@
 import { AgentRunEmulator } from '../../emulator/index.js'
-import { commentEvent, LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from '../../scripts/local-github.js'
+import { LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from '../../scripts/local-github.js'
 import { readCommand, USAGE, UsageError, type Command } from '../../scripts/local-run-command.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { runBundledAction } from '../../scripts/runner-process.js'
@@ -77,7 +77,7 @@ test('--event pr-comment: a reaction, the tracking comment and a failed check fo
   const github = new LocalGitHub()
   try {
     const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
-    const event = commentEvent(`/codegen ${prompt}`, true)
+    const event = github.ask(`/codegen ${prompt}`, true)
     const result = await runBundledAction({
       inputs: {
         'api-token': 'emulator-token',
@@ -93,12 +93,17 @@ test('--event pr-comment: a reaction, the tracking comment and a failed check fo
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'comment', verdict: 'fail' })
     expect(github.reactions).toEqual(['eyes'])
-    expect(github.comments.map(comment => comment.issueNumber)).toEqual([7])
-    expect(readerText(github.comments[0]!.body)).toContain('rejected')
+    // The thread on #7: the comment asked, then the tracking comment that answered it.
+    expect(github.comments.map(comment => [comment.issueNumber, comment.user.login])).toEqual([
+      [7, 'octocat'],
+      [7, 'github-actions[bot]']
+    ])
+    expect(readerText(github.comments[1]!.body)).toContain('rejected')
     expect(github.checkRuns).toEqual([
       expect.objectContaining({ name: 'Codegen', head_sha: LOCAL_PULL_REQUEST.sha, status: 'completed' })
     ])
     expect(github.checkRuns[0]!.conclusion).not.toBe('success')
+    expect(github.unknownCalls).toEqual([])
     const request = emulator.requests.find(r => r.route === 'create')!.body as { prompt: string }
     expect(request.prompt).toContain('review it')
   } finally {
