@@ -1,0 +1,312 @@
+export const id = 349;
+export const ids = [349];
+export const modules = {
+
+/***/ 8349:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  OctokitGitHubApi: () => (/* binding */ OctokitGitHubApi)
+});
+
+// UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
+
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(1758);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(9735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ./src/report/check-run.ts
+var check_run = __webpack_require__(2158);
+;// CONCATENATED MODULE: ./src/github/well-formed.ts
+/**
+ * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
+ * or the agent's text may hold) is not Unicode, and a JSON parser may refuse the body that carries it.
+ */
+/** A high surrogate without its low one after it, or a low one without its high one before it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** `text` with each lone surrogate replaced by U+FFFD (as a UTF-8 encoder writes it); linear. */
+function wellFormedText(text) {
+    return text.replace(LONE_SURROGATE, '\ufffd');
+}
+/** Request parameters are our own shallow values; deeper than this, a value is kept as it is. */
+const MAX_DEPTH = 64;
+/**
+ * `value` with every string in it well-formed: plain objects and arrays are copied; anything else
+ * (a function, a signal) is kept as it is. Linear in the value's size.
+ */
+function wellFormed(value, depth = 0) {
+    if (typeof value === 'string')
+        return wellFormedText(value);
+    if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH)
+        return value;
+    if (Array.isArray(value))
+        return value.map(item => wellFormed(item, depth + 1));
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null)
+        return value;
+    // fromEntries defines each key as its own (a key `__proto__` stays a key).
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormedText(key), wellFormed(item, depth + 1)]));
+}
+
+;// CONCATENATED MODULE: ./src/github/api.ts
+
+
+
+
+
+/** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
+const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
+/** The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. */
+function timedFetch(stop) {
+    return (input, init) => {
+        const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)];
+        return fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) });
+    };
+}
+/** Why GitHub calls were stopped, from the signal's reason. */
+function stopReason(signal) {
+    const reason = signal.reason;
+    return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped';
+}
+/**
+ * @actions/github's client with the retry plugin (5xx) and the throttling plugin (primary and
+ * secondary rate limits): a well-kept answer to GitHub's rate limit rules we would not want to re-write.
+ */
+class OctokitGitHubApi {
+    octokit;
+    owner;
+    repo;
+    signal;
+    warn;
+    /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
+    checksRefused = false;
+    checkFailures = 0;
+    constructor(config) {
+        const [owner = '', repo = ''] = config.repository.split('/');
+        this.owner = owner;
+        this.repo = repo;
+        this.signal = config.signal;
+        this.warn = config.warn;
+        // A wait for a rate limit is made only when it ends before the calls must end.
+        const mayWait = (retryAfter) => !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity);
+        this.octokit = (0,github/* getOctokit */.Q)(config.token, {
+            baseUrl: config.apiUrl,
+            // Each attempt has its own time limit, and every one is aborted with the signal.
+            request: { fetch: timedFetch(config.signal) },
+            throttle: {
+                onRateLimit: (retryAfter, options, _octokit, retryCount) => {
+                    if (!mayWait(retryAfter)) {
+                        config.warn(`GitHub rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
+                        return false;
+                    }
+                    config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
+                    return retryCount < 2;
+                },
+                onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) => {
+                    if (!mayWait(retryAfter)) {
+                        config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
+                        return false;
+                    }
+                    config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
+                    return retryCount < 3;
+                }
+            }
+        }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+        // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
+        this.octokit.hook.before('request', options => {
+            const params = options;
+            for (const key of Object.keys(params))
+                if (key !== 'request' && key !== 'headers')
+                    params[key] = wellFormed(params[key]);
+        });
+    }
+    get repoParams() {
+        return { owner: this.owner, repo: this.repo };
+    }
+    /**
+     * The call, or its end when the signal aborts: the retry and throttling plugins wait between
+     * attempts on timers no request signal reaches.
+     */
+    bounded(call) {
+        const signal = this.signal;
+        if (!signal)
+            return call;
+        call.catch(() => undefined);
+        return new Promise((resolve, reject) => {
+            const stop = () => reject(new Error(`GitHub did not answer in time (${stopReason(signal)})`));
+            if (signal.aborted)
+                return stop();
+            signal.addEventListener('abort', stop, { once: true });
+            call.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+        });
+    }
+    async permission(login) {
+        let data;
+        try {
+            ;
+            ({ data } = await this.bounded(this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...this.repoParams, username: login })));
+        }
+        catch (error) {
+            // GitHub answers 404 for a login that is no collaborator (and for one that does not exist).
+            if (error.status === 404)
+                return { role: 'none', permission: 'none' };
+            throw error;
+        }
+        // role_name tells maintain and triage apart from write and read, or names a custom role.
+        return {
+            role: data.role_name || data.permission,
+            permission: data.permission
+        };
+    }
+    async pullRequestBranches(number) {
+        const { data } = await this.bounded(this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }));
+        return {
+            head: data.head.ref,
+            base: data.base.ref,
+            headRepository: data.head.repo?.full_name ?? '',
+            headSha: data.head.sha
+        };
+    }
+    async listComments(issueNumber) {
+        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.issues.listComments, {
+            ...this.repoParams,
+            issue_number: issueNumber,
+            per_page: 100
+        }));
+        return comments.map(comment => ({
+            id: comment.id,
+            body: comment.body ?? '',
+            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+            createdAt: comment.created_at
+        }));
+    }
+    async listReviewComments(pullNumber) {
+        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
+            ...this.repoParams,
+            pull_number: pullNumber,
+            per_page: 100
+        }));
+        return comments.map(comment => ({
+            id: comment.id,
+            body: comment.body ?? '',
+            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+            createdAt: comment.created_at,
+            reviewThread: comment.in_reply_to_id ?? comment.id
+        }));
+    }
+    async createReviewReply(pullNumber, threadId, body) {
+        const { data } = await this.bounded(this.octokit.rest.pulls.createReplyForReviewComment({
+            ...this.repoParams,
+            pull_number: pullNumber,
+            comment_id: threadId,
+            body
+        }));
+        return data.id;
+    }
+    async updateReviewComment(commentId, body) {
+        await this.bounded(this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body }));
+    }
+    async createComment(issueNumber, body) {
+        const { data } = await this.bounded(this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }));
+        return data.id;
+    }
+    async updateComment(commentId, body) {
+        await this.bounded(this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body }));
+    }
+    async react(target, content) {
+        if ('reviewCommentId' in target) {
+            await this.bounded(this.octokit.rest.reactions.createForPullRequestReviewComment({
+                ...this.repoParams,
+                comment_id: target.reviewCommentId,
+                content
+            }));
+        }
+        else if ('commentId' in target) {
+            await this.bounded(this.octokit.rest.reactions.createForIssueComment({
+                ...this.repoParams,
+                comment_id: target.commentId,
+                content
+            }));
+        }
+        else {
+            await this.bounded(this.octokit.rest.reactions.createForIssue({
+                ...this.repoParams,
+                issue_number: target.issueNumber,
+                content
+            }));
+        }
+    }
+    async identity() {
+        try {
+            return (await this.bounded(this.octokit.rest.users.getAuthenticated())).data.login;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    async createCheckRun(name, headSha, check) {
+        if (this.checksRefused)
+            return undefined;
+        try {
+            const { data } = await this.bounded(this.octokit.rest.checks.create({
+                ...this.repoParams,
+                name,
+                head_sha: headSha,
+                ...checkFields(check)
+            }));
+            return data.id;
+        }
+        catch (error) {
+            this.checkFailed('create', name, error);
+            return undefined;
+        }
+    }
+    async updateCheckRun(id, check) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.bounded(this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) }));
+            return true;
+        }
+        catch (error) {
+            this.checkFailed('update', `${id}`, error);
+            return false;
+        }
+    }
+    /** One warning for a missing permission (and no more writes), a few for other failures. */
+    checkFailed(verb, which, error) {
+        const { status, message } = error;
+        const text = message ?? String(error);
+        if (status === 403 && !/rate limit/i.test(text)) {
+            this.checksRefused = true;
+            this.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
+        }
+        else if (this.checkFailures++ < 3) {
+            this.warn(`Could not ${verb} the check run ${which}: ${text}`);
+        }
+    }
+}
+/** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */
+function checkFields(check) {
+    return {
+        status: check.status,
+        ...(check.conclusion ? { conclusion: check.conclusion } : {}),
+        ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
+        ...(check.externalId ? { external_id: check.externalId } : {}),
+        output: {
+            title: (0,check_run/* cutUtf8 */.Ok)(check.title, check_run/* CHECK_TITLE_LIMIT_BYTES */.sO),
+            summary: (0,check_run/* cutUtf8 */.Ok)(check.summary, check_run/* CHECK_SUMMARY_LIMIT_BYTES */.I1)
+        }
+    };
+}
+
+
+/***/ })
+
+};
+
+//# sourceMappingURL=349.index.js.map
