@@ -17,7 +17,19 @@ const MODES = {
   /** RUNNING from a run's first log entry, EVALUATION from its last one before it ends. */
   'extra-statuses': 'runs go ACTIVE, RUNNING, EVALUATION before they end',
   /** A resume appends a USER_MESSAGE entry carrying the follow-up prompt to the run's log. */
-  'resume-user-message': 'a resume writes a USER_MESSAGE entry to the log'
+  'resume-user-message': 'a resume writes a USER_MESSAGE entry to the log',
+  /** The beta stop path is not there: 404 `{"detail": "Not Found"}`, as FastAPI answers an unknown path. */
+  'no-stop': 'the beta stop path answers 404 (a service without it)',
+  /**
+   * The stop path answers 405 `{"detail": "Method Not Allowed"}` with `Allow: GET`: what FastAPI
+   * answers when only a `GET …/agent/run/{agent_run_id}` matches the path ("stop" as the run id).
+   */
+  'stop-405': 'the beta stop path answers 405 Method Not Allowed',
+  /**
+   * A stopped run shows CANCELLED, not STOPPED: StopAgentRunInput (the body of the published ban
+   * path) places a stopped run's card "in the CANCELLED column".
+   */
+  'stop-cancelled': 'a stopped run shows CANCELLED rather than STOPPED'
 } as const
 
 export type ModeName = keyof typeof MODES

@@ -26,6 +26,9 @@ function route(
 export const ROUTES: Route[] = [
   route('create', 'POST', '/v1/organizations/{org_id}/agent/run'),
   route('resume', 'POST', '/v1/organizations/{org_id}/agent/run/resume'),
+  // Not in the published documents: the beta path Codegen's own client (its Raycast extension) stops
+  // one run with, body `{"agent_run_id": N}`.
+  route('stop', 'POST', '/v1/beta/organizations/{org_id}/agent/run/stop'),
   route('get', 'GET', '/v1/organizations/{org_id}/agent/run/{agent_run_id}', ['agent_run_id', 'org_id']),
   route('logs', 'GET', '/v1/organizations/{org_id}/agent/run/{agent_run_id}/logs', [
     'org_id',

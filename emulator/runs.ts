@@ -40,6 +40,22 @@ export function serviceTimestamp(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`
 }
 
+/**
+ * The statuses of a run that has ended, as Codegen's own clients read them (the OpenAPI document types
+ * status as a free string): COMPLETE and the ways of ending badly. PAUSED is not among them: such a
+ * run waits for a follow-up.
+ */
+export const ENDED_STATUSES: ReadonlySet<string> = new Set([
+  'COMPLETE',
+  'ERROR',
+  'FAILED',
+  'CANCELLED',
+  'STOPPED',
+  'TIMEOUT',
+  'MAX_ITERATIONS_REACHED',
+  'OUT_OF_TOKENS'
+])
+
 export function checkScript(script: RunScript): void {
   for (const step of script.steps) {
     if (!Number.isFinite(step.at) || step.at < 0)
@@ -89,6 +105,20 @@ export class EmulatedRun {
     this.resumes.push({ at: now, prompt, images })
     if (entry) this.timeline.push({ at: now, step: { at: 0, log: entry }, entry: this.logEntry(entry, now) })
     this.follow(script, now + (script.staleAfterResumeMs ?? 0))
+  }
+
+  /**
+   * Stops the run at `now`: it shows `status` from then on and does nothing more of its script (no
+   * more log entries). A run that has ended is left as it is; false then. One resumed a moment ago
+   * still shows its old ending but is working again: it is stopped.
+   */
+  stop(now: number, status: string): boolean {
+    const current = this.state(now).status
+    const ended = current !== null && ENDED_STATUSES.has(current.toUpperCase())
+    if (ended && !this.timeline.some(timed => timed.at > now)) return false
+    this.timeline = this.timeline.filter(timed => timed.at <= now)
+    this.timeline.push({ at: now, step: { at: 0, status } })
+    return true
   }
 
   /** The script this run answers its next follow-up with, when its script said. */
@@ -151,6 +181,7 @@ export class EmulatedRun {
       summary: state.summary,
       source_type: this.sourceType,
       github_pull_requests: state.pullRequests,
+      // As the creator sent it, whole: neither document sets a bound on it.
       metadata: this.input.metadata
     }
   }

@@ -38,7 +38,8 @@ import type {
   LogPathName,
   RecordedRequest,
   Repo,
-  RunScript
+  RunScript,
+  SeededRun
 } from './types.js'
 import { readBody, recordedBody, Validator } from './validation.js'
 
@@ -144,26 +145,43 @@ export class AgentRunEmulator {
   }
 
   /**
-   * A run of another job on the same organization, created as if through the API but without a
+   * A run of another job on the same organization, created now as if through the API but without a
    * request (no fault, no rate limit, no queued script): the fault suite's neighbours of the step's run.
    */
-  addRun(
-    metadata: Record<string, unknown> | null,
-    script: RunScript = scenario(this.defaultScenario, this.speed)
-  ): number {
-    const id = this.nextRunId++
-    const now = this.clock()
+  addRun(metadata: Record<string, unknown> | null, script?: RunScript): number {
+    return this.seedRun({ metadata, script })
+  }
+
+  /**
+   * A run created earlier (`ageMs` before the emulator's clock's now) by someone else, without a
+   * request: no fault, rate limit, allowance or queued script applies. Its script unfolds from its
+   * creation, so one seeded a day old has long ended. Seed before the step starts, so ids grow with
+   * creation times as on the service (the list orders by creation time either way). Returns its id.
+   */
+  seedRun(seed: SeededRun = {}): number {
+    const ageMs = seed.ageMs ?? 0
+    if (!Number.isFinite(ageMs) || ageMs < 0) throw new Error(`seedRun: ageMs must be >= 0, got ${ageMs}`)
+    const sourceType = seed.sourceType ?? 'API'
+    if (!(SOURCE_TYPES as readonly string[]).includes(sourceType))
+      throw new Error(`seedRun: unknown sourceType "${sourceType}", one of ${SOURCE_TYPES.join(', ')}`)
+    const script = seed.script ?? scenario(this.defaultScenario, this.speed)
+    checkScript(script)
     const input: RunInput = {
-      prompt: 'Another job',
+      prompt: seed.prompt ?? 'Another job',
       images: null,
       repo_id: null,
       model: null,
       agent_type: null,
-      metadata
+      // A copy: what the test goes on to do with its object is not the service's.
+      metadata: seed.metadata ? structuredClone(seed.metadata) : null
     }
+    const id = this.nextRunId++
+    const { organizationId = 1, userId = 1 } = seed
+    const createdAt = this.clock() - ageMs
+    const webUrl = `${this.webBaseUrl}/agent/trace/${id}`
     this.runsById.set(
       id,
-      new EmulatedRun(id, 1, 1, now, input, `${this.webBaseUrl}/agent/trace/${id}`, script)
+      new EmulatedRun(id, organizationId, userId, createdAt, input, webUrl, script, sourceType)
     )
     return id
   }
@@ -242,15 +260,26 @@ export class AgentRunEmulator {
 
   // -- the service
 
-  private handle(call: Call): Answer {
+  /** FastAPI's answer when the service lacks the route: a log path not there, or the stop path's modes. */
+  private missingRoute(call: Call): Answer | undefined {
     const logPath = LOG_PATH_OF[call.route.name]
-    // A log path the service does not have is an unknown route to FastAPI.
     if (logPath && !this.logPaths.includes(logPath)) return json({ detail: 'Not Found' }, 404)
+    if (call.route.name !== 'stop') return undefined
+    if (this.modes.has('no-stop')) return json({ detail: 'Not Found' }, 404)
+    if (this.modes.has('stop-405')) return json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET' })
+    return undefined
+  }
+
+  private handle(call: Call): Answer {
+    const missing = this.missingRoute(call)
+    if (missing) return missing
     switch (call.route.name) {
       case 'create':
         return this.createRun(call)
       case 'resume':
         return this.resumeRun(call)
+      case 'stop':
+        return this.stopRun(call)
       case 'get':
         return this.getRun(call)
       case 'logs':
@@ -402,6 +431,34 @@ export class AgentRunEmulator {
     return json(run.response(call.now))
   }
 
+  /**
+   * The beta stop path, which no published document describes (see routes.ts). Its body is read as
+   * StopAgentRunInput, the published ban path's body, which names the run the same way. Its answer
+   * is not documented either: 200 with the run as a GET then shows it, as Codegen's Raycast client
+   * types it (AgentRunResponse). A run that has ended is left as it is, with the same 200: a stop
+   * retried after a lost answer, or one that crossed the run's own ending, is no error, and the
+   * caller sees the status either way. Counts in the general rate window only.
+   */
+  private stopRun(call: Call): Answer {
+    const v = new Validator()
+    const { orgId } = this.pathIds(v, call)
+    const body = v.bodyObject(call.body)
+    // In StopAgentRunInput's field order; the card order keys are read and ignored.
+    const runId = body && v.requiredInteger(body, 'agent_run_id')
+    if (body) {
+      v.optionalString(body, 'before_card_order_id')
+      v.optionalString(body, 'after_card_order_id')
+    }
+    if (v.failed || runId === undefined) return json(v.body, 422)
+
+    const admission = this.admit(call, orgId)
+    if (!admission.admitted) return admission.answer
+    const run = this.findRun(orgId, runId)
+    if (!run) return serviceError(404)
+    run.stop(call.now, this.modes.has('stop-cancelled') ? 'CANCELLED' : 'STOPPED')
+    return json(run.response(call.now))
+  }
+
   private getRun(call: Call): Answer {
     const v = new Validator()
     const { orgId, runId } = this.pathIds(v, call)
@@ -440,11 +497,17 @@ export class AgentRunEmulator {
     const admission = this.admit(call, orgId)
     if (!admission.admitted) return admission.answer
     const runs = [...this.runsById.values()]
-      .filter(run => run.organizationId === orgId && (userId === null || run.userId === userId))
-      .map(run => run.response(call.now))
-      .filter(run => sourceType === null || run.source_type === sourceType)
-      .sort((a, b) => b.id - a.id)
-    return json(pageOf(runs, skip, limit))
+      .filter(
+        run =>
+          run.organizationId === orgId &&
+          (userId === null || run.userId === userId) &&
+          (sourceType === null || run.sourceType === sourceType)
+      )
+      // Newest first by creation date, as the document says; a run seeded as older may have a larger id.
+      .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+    const page = pageOf(runs, skip, limit)
+    // Only the page's runs are worked out at this moment.
+    return json({ ...page, items: page.items.map(run => run.response(call.now)) })
   }
 
   private listRepos(call: Call): Answer {

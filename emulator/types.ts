@@ -180,6 +180,7 @@ export type RouteName =
   | 'create'
   | 'get'
   | 'resume'
+  | 'stop'
   | 'logs'
   | 'logs-alpha'
   | 'list-runs'
@@ -316,6 +317,30 @@ export interface EmulatorOptions {
    * value, or the text of one that is not JSON. The emulator's tests check each against OpenAPI.
    */
   onAnswer?: (request: RecordedRequest, body: unknown) => void
+}
+
+/**
+ * A run of someone else (another job, repository or person) put in the emulator without a request:
+ * what the list of the organization's runs shows beside the step's own (daily limits, fan-outs).
+ */
+export interface SeededRun {
+  /** How long before the emulator's clock's now the run was created, in ms (>= 0); default 0. */
+  ageMs?: number
+  /** Its metadata, as its creator sent it; default null. */
+  metadata?: Record<string, unknown> | null
+  /** The user who created it (what list-runs' user_id filters on); default 1, the first token's. */
+  userId?: number
+  /** Default 1. */
+  organizationId?: number
+  /** One of ApiAgentRunSourceType's values; default 'API'. */
+  sourceType?: string
+  /** Default 'Another job'. */
+  prompt?: string
+  /**
+   * What it did from its creation on; default the default scenario at the emulator's speed (so a run
+   * created a day ago has long ended).
+   */
+  script?: RunScript
 }
 
 /** A follow-up prompt the run was resumed with. */
