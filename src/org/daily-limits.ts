@@ -1,0 +1,108 @@
+import type { AgentRun, Page } from '../api/types.js'
+
+/**
+ * The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`): how many runs this
+ * repository (and this author) started in the last 24 hours, counted from the organization's runs,
+ * newest first, by the origin the action records under `metadata.github_action`.
+ */
+
+export const DAY_MS = 24 * 60 * 60 * 1000
+
+/** 0: no limit. */
+export interface DailyLimits {
+  perRepository: number
+  perAuthor: number
+}
+
+/** Whose runs count: this repository's, and of those, this author's. */
+export interface Origin {
+  repository: string
+  author: string
+}
+
+export type LimitCheck =
+  | { kind: 'within' }
+  | {
+      kind: 'limited'
+      which: 'repository' | 'author'
+      limit: number
+      /** Runs counted in the window (at least the limit). */
+      count: number
+      /** Epoch ms when the oldest run that holds the limit leaves the window. */
+      nextAt: number
+    }
+
+/** Pages read at most: a busy organization's day past this is counted as far as it was read. */
+export const MAX_LIMIT_PAGES = 10
+export const LIMIT_PAGE_SIZE = 100
+
+/** The service's time of a run ("2025-06-21 11:20:04.338000", UTC without a zone), or NaN. */
+export function runTime(createdAt: string | null | undefined): number {
+  if (typeof createdAt !== 'string') return NaN
+  const text = createdAt.trim().replace(' ', 'T')
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`)
+}
+
+/** The origin the action recorded on a run, if it recorded one. */
+function originOf(run: AgentRun): { repository?: string; author?: string } | undefined {
+  const recorded = run.metadata?.github_action
+  if (typeof recorded !== 'object' || recorded === null) return undefined
+  const fields = recorded as Record<string, unknown>
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+  return { repository: text(fields.repository), author: text(fields.author) ?? text(fields.actor) }
+}
+
+const same = (a: string | undefined, b: string): boolean =>
+  a !== undefined && a.toLowerCase() === b.toLowerCase()
+
+/**
+ * Whether a new run may start: the runs of the last 24 hours read page by page, newest first, until
+ * one is older than the window (a run whose time cannot be read counts: the limit errs on the side
+ * of starting less). Reads nothing when neither limit is set.
+ */
+export async function checkDailyLimits(
+  list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
+  origin: Origin,
+  limits: DailyLimits,
+  now: number
+): Promise<LimitCheck> {
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return { kind: 'within' }
+  const repositoryTimes: number[] = []
+  const authorTimes: number[] = []
+  const since = now - DAY_MS
+  for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
+    const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE)
+    let older = false
+    for (const run of answer.items) {
+      const at = runTime(run.created_at)
+      if (at < since) {
+        older = true
+        break
+      }
+      const recorded = originOf(run)
+      if (!recorded || !same(recorded.repository, origin.repository)) continue
+      // Unreadable times count as now: they hold the limit for a whole day.
+      repositoryTimes.push(Number.isNaN(at) ? now : at)
+      if (same(recorded.author, origin.author)) authorTimes.push(Number.isNaN(at) ? now : at)
+    }
+    if (older || answer.items.length < LIMIT_PAGE_SIZE) break
+  }
+  return (
+    limitedBy('repository', limits.perRepository, repositoryTimes) ??
+    limitedBy('author', limits.perAuthor, authorTimes) ?? { kind: 'within' }
+  )
+}
+
+/** At the limit: when the next run may start, once enough of the newest runs leave the window. */
+function limitedBy(which: 'repository' | 'author', limit: number, times: number[]): LimitCheck | undefined {
+  if (limit <= 0 || times.length < limit) return undefined
+  // Newest first: below the limit again once the limit-th newest run leaves the window.
+  const sorted = [...times].sort((a, b) => b - a)
+  return {
+    kind: 'limited',
+    which,
+    limit,
+    count: times.length,
+    nextAt: (sorted[limit - 1] as number) + DAY_MS
+  }
+}

@@ -1,0 +1,117 @@
+import type { AgentRun, Page } from '../../src/api/types.js'
+import { checkDailyLimits, DAY_MS, LIMIT_PAGE_SIZE, runTime } from '../../src/org/daily-limits.js'
+
+const NOW = Date.UTC(2026, 10, 25, 12, 0, 0)
+const HOUR = 60 * 60 * 1000
+
+/** The service's time format: UTC without a zone. */
+const serviceTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '000')
+
+let nextId = 1000
+function run(hoursAgo: number, repository: string, actor = 'alice'): AgentRun {
+  return {
+    id: nextId--,
+    created_at: serviceTime(NOW - hoursAgo * HOUR),
+    organization_id: 1,
+    metadata: { github_action: { repository, actor } }
+  } as AgentRun
+}
+
+/** The organization's runs, newest first, served a page at a time; the pages read are counted. */
+function service(runs: AgentRun[]): {
+  list: (skip: number, limit: number) => Promise<Page<AgentRun>>
+  reads: number[]
+} {
+  const reads: number[] = []
+  return {
+    reads,
+    list: (skip, limit) => {
+      reads.push(skip)
+      const items = runs.slice(skip, skip + limit)
+      return Promise.resolve({ items, total: runs.length, page: skip / limit + 1, size: limit, pages: 0 })
+    }
+  }
+}
+
+const origin = { repository: 'octo/app', author: 'alice' }
+
+test('reads the service time format as UTC', () => {
+  expect(runTime('2025-06-21 11:20:04.338000')).toBe(Date.UTC(2025, 5, 21, 11, 20, 4, 338))
+  expect(runTime('2025-06-21T11:20:04Z')).toBe(Date.UTC(2025, 5, 21, 11, 20, 4))
+  expect(runTime(null)).toBeNaN()
+})
+
+test('no limit set: nothing is read', async () => {
+  const { list, reads } = service([run(1, 'octo/app')])
+  expect(await checkDailyLimits(list, origin, { perRepository: 0, perAuthor: 0 }, NOW)).toEqual({
+    kind: 'within'
+  })
+  expect(reads).toEqual([])
+})
+
+test("counts only this repository's runs of the last 24 hours; at the limit, says when the next may start", async () => {
+  const { list } = service([
+    run(1, 'octo/app'),
+    run(2, 'octo/other'),
+    run(5, 'OCTO/App'),
+    run(23, 'octo/app'),
+    run(25, 'octo/app')
+  ])
+  expect(await checkDailyLimits(list, origin, { perRepository: 4, perAuthor: 0 }, NOW)).toEqual({
+    kind: 'within'
+  })
+  expect(await checkDailyLimits(list, origin, { perRepository: 3, perAuthor: 0 }, NOW)).toEqual({
+    kind: 'limited',
+    which: 'repository',
+    limit: 3,
+    count: 3,
+    nextAt: NOW - 23 * HOUR + DAY_MS
+  })
+  // Two allowed, three started: below the limit once the two oldest of the three have left.
+  expect(await checkDailyLimits(list, origin, { perRepository: 2, perAuthor: 0 }, NOW)).toMatchObject({
+    count: 3,
+    nextAt: NOW - 5 * HOUR + DAY_MS
+  })
+})
+
+test("the per-author limit counts this author's runs of this repository", async () => {
+  const { list } = service([
+    run(1, 'octo/app', 'bob'),
+    run(2, 'octo/app', 'alice'),
+    run(3, 'octo/other', 'alice')
+  ])
+  expect(await checkDailyLimits(list, origin, { perRepository: 0, perAuthor: 2 }, NOW)).toEqual({
+    kind: 'within'
+  })
+  expect(await checkDailyLimits(list, origin, { perRepository: 0, perAuthor: 1 }, NOW)).toMatchObject({
+    kind: 'limited',
+    which: 'author',
+    count: 1
+  })
+})
+
+test('reads only as many pages as the window needs', async () => {
+  const recent = Array.from({ length: LIMIT_PAGE_SIZE + 10 }, () => run(1, 'octo/other'))
+  const old = Array.from({ length: 3 * LIMIT_PAGE_SIZE }, () => run(30, 'octo/app'))
+  const { list, reads } = service([...recent, ...old])
+  expect(await checkDailyLimits(list, origin, { perRepository: 1, perAuthor: 0 }, NOW)).toEqual({
+    kind: 'within'
+  })
+  expect(reads).toEqual([0, LIMIT_PAGE_SIZE])
+})
+
+test('runs without the origin the action records do not count; an unreadable time counts as now', async () => {
+  const bare = { id: 1, organization_id: 1, created_at: serviceTime(NOW - HOUR), metadata: null } as AgentRun
+  const noTime = {
+    id: 2,
+    organization_id: 1,
+    created_at: 'yesterday',
+    metadata: { github_action: { repository: 'octo/app' } }
+  } as AgentRun
+  const { list } = service([bare, noTime])
+  expect(await checkDailyLimits(list, origin, { perRepository: 1, perAuthor: 0 }, NOW)).toMatchObject({
+    kind: 'limited',
+    count: 1,
+    nextAt: NOW + DAY_MS
+  })
+})
