@@ -1,6 +1,5 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { isMap, isSeq, parseDocument } from 'yaml'
+import { readWorkspaceFile } from '../workspace-file.js'
 import type { RunItem } from './settings.js'
 
 /** A fan-out holds at most this many runs: more belong in a matrix of jobs. */
@@ -45,25 +44,16 @@ function looksInline(text: string): boolean {
 }
 
 function readRunsFile(path: string, workspace: string): { text: string } | { problem: string } {
-  let real: string
-  let root: string
-  try {
-    root = realpathSync(workspace)
-    real = realpathSync(resolve(root, path))
-  } catch {
-    return { problem: `runs: "${path.slice(0, 200)}" is not a file in the workspace; ${EXPECTED}` }
-  }
-  const inside = relative(root, real)
-  // A name may begin with two dots ("..runs.yml"); only a first segment of exactly ".." climbs out.
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
-    return {
-      problem: `runs: "${path.slice(0, 200)}" is outside the workspace; only a file inside it is read`
-    }
-  const stats = statSync(real)
-  if (!stats.isFile()) return { problem: `runs: "${path.slice(0, 200)}" is not a file` }
-  if (stats.size > MAX_RUNS_BYTES)
-    return { problem: `runs: "${path.slice(0, 200)}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` }
-  return { text: readFileSync(real, 'utf8') }
+  const file = readWorkspaceFile(path, workspace, MAX_RUNS_BYTES)
+  if ('bytes' in file) return { text: file.bytes.toString('utf8') }
+  const shown = path.slice(0, 200)
+  const problem = {
+    unreadable: `runs: "${shown}" is not a file in the workspace; ${EXPECTED}`,
+    outside: `runs: "${shown}" is outside the workspace; only a file inside it is read`,
+    'not-a-file': `runs: "${shown}" is not a file`,
+    'too-large': `runs: "${shown}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB`
+  }[file.refused]
+  return { problem }
 }
 
 /** YAML 1.2 (JSON is YAML): one document, keys unique, aliases bounded, a list at the top. */
