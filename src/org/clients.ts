@@ -1,10 +1,10 @@
-import { HttpAgentRunApi } from '../api/client.js'
+import { HttpAgentRunApi, type AgentRunApi, type OrganizationApi } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
 import type { Clock } from '../clock.js'
 import type { Settings } from '../settings/settings.js'
 
 /** The service's clients by organization id (undefined: the calls not scoped to one). */
-export type ServiceClients = (orgId: number | undefined) => HttpAgentRunApi
+export type ServiceClients = (orgId: number | undefined) => AgentRunApi & OrganizationApi
 
 /**
  * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
