@@ -5,7 +5,12 @@ import { parse } from 'yaml'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
-import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  INPUT_DEFAULTS,
+  InputError,
+  type InputName
+} from '../../src/settings/settings.js'
 import { checkNow } from '../../src/answer/check.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
@@ -399,6 +404,11 @@ describe('action.yml', () => {
       const declared = action.inputs[name]?.default
       expect([name, declared]).toEqual([name, name === 'github-token' ? '${{ github.token }}' : value])
     }
+  })
+
+  test("poll-interval's default in ms is action.yml's, written once (DEFAULT_POLL_INTERVAL_MS)", () => {
+    expect(DEFAULT_POLL_INTERVAL_MS).toBe(Number(action.inputs['poll-interval']?.default) * 1000)
+    expect(settingsFrom(valid).pollIntervalMs).toBe(DEFAULT_POLL_INTERVAL_MS)
   })
 
   test('runs the bundle on node24', () => {
