@@ -14,7 +14,7 @@ import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
 import { reportOf, unexpectedEnding, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
-import { serviceClients, type ServiceClients } from './org/clients.js'
+import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
 import { namedConsole, runsStateLine } from './report/runs-report.js'
 import { runFanOut, type FanOutDeps } from './runs/fan-out.js'
 import { aggregateOutcome } from './runs/outcome.js'
@@ -40,6 +40,8 @@ export interface ActionEnvironment {
   readEventPayload: (path: string) => unknown
   /** Checks an answer against the schema where it can be stopped (a worker thread in the bundle). */
   checkAnswer: AnswerChecker
+  /** Shorter limits for the service's clients than their own; main.ts never sets them, tests may. */
+  serviceLimits?: ServiceLimits
 }
 
 /**
@@ -63,7 +65,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const say = redacted(runner, redact)
   // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
   const deadlines = new Deadlines(clock, signal, settings.timeoutMs)
-  const apis = serviceClients(settings, clock, signal, say.debug, env)
+  const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
   try {
     const start = await decideStart(settings, environment, deadlines, say)
     const mirror = new LogMirror(runner, {

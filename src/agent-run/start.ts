@@ -7,6 +7,7 @@ import type { AgentRun, CreateRunRequest } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import { reportOf, type CarriedFrom, type ReportFields, type RunPlan, type RunReport } from '../model.js'
 import { diagnose, inspectSetup } from '../org/inspect.js'
+import type { ServiceClients } from '../org/clients.js'
 import { discoverOrganization, findRepository } from '../org/organizations.js'
 import { carryOnNotice, carryOnPrompt, reasonLine, refusesTheRun, type EarlierRun } from './carry-on.js'
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
@@ -24,11 +25,8 @@ export const METADATA_KEY = 'github_action'
 /** A write whose fate was unknown is sent at most this many times in all, each after checking. */
 const MAX_WRITE_SENDS = 3
 
-/** The service's clients by organization id (undefined: the calls not scoped to one). */
-export type ServiceApis = (orgId: number | undefined) => AgentRunApi & OrganizationApi
-
 export interface StartDeps {
-  apis: ServiceApis
+  apis: ServiceClients
   clock: Clock
   signal?: AbortSignal
   random?: () => number

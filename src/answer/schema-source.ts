@@ -1,6 +1,5 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { readWorkspaceFile } from '../workspace-file.js'
 import type { JsonSchema } from './schema.js'
 
 /** A schema file larger than this is not a schema anyone writes by hand. */
@@ -44,21 +43,18 @@ function parseSchema(text: string, what: string): { schema: JsonSchema } | { pro
 }
 
 function readSchemaFile(path: string, workspace: string): { text: string } | { problem: string } {
-  let root: string
-  let real: string
-  try {
-    root = realpathSync(workspace)
-    real = realpathSync(resolve(root, path))
-  } catch {
-    return { problem: `the file "${path}" is not in the workspace (${workspace})` }
+  const file = readWorkspaceFile(path, workspace, MAX_SCHEMA_FILE_BYTES)
+  if ('bytes' in file) return { text: file.bytes.toString('utf8') }
+  switch (file.refused) {
+    case 'unreadable':
+      return { problem: `the file "${path}" is not in the workspace (${workspace})` }
+    case 'outside':
+      return {
+        problem: `the file "${path}" is outside the workspace (${file.root}); only files inside it are read`
+      }
+    case 'not-a-file':
+      return { problem: `"${path}" is not a file` }
+    case 'too-large':
+      return { problem: `the file "${path}" is larger than 1 MiB` }
   }
-  const inside = relative(root, real)
-  // A name may begin with two dots ("..schema.json"); only a first segment of exactly ".." climbs out.
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return { problem: `the file "${path}" is outside the workspace (${root}); only files inside it are read` }
-  }
-  const stats = statSync(real)
-  if (!stats.isFile()) return { problem: `"${path}" is not a file` }
-  if (stats.size > MAX_SCHEMA_FILE_BYTES) return { problem: `the file "${path}" is larger than 1 MiB` }
-  return { text: readFileSync(real, 'utf8') }
 }

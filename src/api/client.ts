@@ -60,6 +60,9 @@ export interface OrganizationApi {
   generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer>
 }
 
+/** A request with no answer within this is lost: a read is retried, a write looked for first. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+
 export interface HttpApiConfig {
   baseUrl: string
   token: string
@@ -67,6 +70,7 @@ export interface HttpApiConfig {
   clock: Clock
   /** Aborted when the job is cancelled. */
   signal?: AbortSignal
+  /** One request's time limit (default DEFAULT_REQUEST_TIMEOUT_MS), cut shorter by a deadline. */
   requestTimeoutMs?: number
   /** Shared by the clients of one step (one per organization): the token's limits are the same. */
   budget?: RateBudget
@@ -102,7 +106,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   constructor(private readonly config: HttpApiConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
     this.budget = config.budget ?? new RateBudget()
-    this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000
+    this.requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.transport = new HttpTransport({
       baseUrl: this.baseUrl,
       token: config.token,

@@ -1,10 +1,19 @@
-import { HttpAgentRunApi } from '../api/client.js'
+import { HttpAgentRunApi, type AgentRunApi, type OrganizationApi } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
 import type { Clock } from '../clock.js'
 import type { Settings } from '../settings/settings.js'
 
 /** The service's clients by organization id (undefined: the calls not scoped to one). */
-export type ServiceClients = (orgId: number | undefined) => HttpAgentRunApi
+export type ServiceClients = (orgId: number | undefined) => AgentRunApi & OrganizationApi
+
+/**
+ * What the clients work within besides the step's deadline. main.ts leaves them to the client's
+ * own; a test hands in shorter ones (through ActionEnvironment), as it hands in a clock.
+ */
+export interface ServiceLimits {
+  /** One request's time limit; undefined: the client's own (DEFAULT_REQUEST_TIMEOUT_MS, 30 s). */
+  requestTimeoutMs?: number
+}
 
 /**
  * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
@@ -15,12 +24,10 @@ export function serviceClients(
   clock: Clock,
   signal: AbortSignal,
   debug: (message: string) => void,
-  env: Record<string, string | undefined>
+  limits: ServiceLimits = {}
 ): ServiceClients {
   const budget = new RateBudget()
   const clients = new Map<number, HttpAgentRunApi>()
-  // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-  const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS)
   return orgId => {
     const key = orgId ?? 0
     let client = clients.get(key)
@@ -32,7 +39,7 @@ export function serviceClients(
         budget,
         clock,
         signal,
-        requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+        requestTimeoutMs: limits.requestTimeoutMs,
         pollIntervalMs: settings.pollIntervalMs,
         debug
       })

@@ -3,7 +3,8 @@ import { CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import type { Clock } from '../clock.js'
 import { followRun, watchedFields } from '../agent-run/follow.js'
 import { LOG_PAGE_LIMIT } from '../agent-run/log-reader.js'
-import { failedBeforeRun, startRun, type ServiceApis, type StartedRun } from '../agent-run/start.js'
+import { failedBeforeRun, startRun, type StartedRun } from '../agent-run/start.js'
+import type { ServiceClients } from '../org/clients.js'
 import { FINAL_READ_MS } from '../agent-run/watcher.js'
 import {
   advance,
@@ -30,7 +31,7 @@ import { reportOfSlot, stateOf, type FanOutItem, type Slot } from './slot.js'
 export type { FanOutItem } from './slot.js'
 
 export interface FanOutDeps {
-  apis: ServiceApis
+  apis: ServiceClients
   clock: Clock
   signal?: AbortSignal
   /** Epoch ms at which the step stops waiting (timeout-minutes after it started). */

@@ -1,5 +1,4 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { readWorkspaceFile, type WorkspaceFileRefusal } from '../workspace-file.js'
 
 /** The service takes images as base64 data URIs; a run's images together may not exceed this. */
 export const MAX_IMAGES_BYTES = 10 * 1024 * 1024
@@ -24,11 +23,10 @@ const SIGNATURES: Array<{ type: string; matches: (bytes: Buffer) => boolean }> =
 /**
  * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
  * the workspace: a workflow input must not be able to send, say, the runner's credentials files.
- * Returns the data URIs or the problems found.
+ * Returns the data URIs; pushes each problem found into `problems`.
  */
-export function readImages(input: string, workspace: string): { images: string[]; problems: string[] } {
+export function readImages(input: string, workspace: string, problems: string[]): string[] {
   const images: string[] = []
-  const problems: string[] = []
   const lines = input
     .split(/\r?\n/)
     .map(line => line.trim())
@@ -44,9 +42,8 @@ export function readImages(input: string, workspace: string): { images: string[]
     }
     // Past the cap, files are only checked, not read: a long list of large files costs no memory.
     const room = MAX_IMAGES_BYTES - encodedLength(images)
-    const image = readImageFile(line, workspace, room)
-    if (typeof image === 'string') images.push(image)
-    else problems.push(image.problem)
+    const image = readImageFile(line, workspace, room, problems)
+    if (image !== undefined) images.push(image)
   }
   const total = encodedLength(images)
   if (total > MAX_IMAGES_BYTES) {
@@ -54,45 +51,43 @@ export function readImages(input: string, workspace: string): { images: string[]
       `images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`
     )
   }
-  return { images, problems }
+  return images
 }
 
 function encodedLength(images: string[]): number {
   return images.reduce((sum, uri) => sum + uri.length, 0)
 }
 
-/** Base64 makes 4 characters of every 3 bytes. */
-const encodedSize = (bytes: number): number => Math.ceil(bytes / 3) * 4
+function readImageFile(
+  path: string,
+  workspace: string,
+  room: number,
+  problems: string[]
+): string | undefined {
+  // Base64 makes 4 characters of every 3 bytes: the most bytes whose encoding fits the room left.
+  const fits = Math.floor(room / 4) * 3
+  const file = readWorkspaceFile(path, workspace, Math.min(MAX_IMAGES_BYTES, fits))
+  if (!('bytes' in file)) {
+    problems.push(refusal(path, file))
+    return undefined
+  }
+  const kind = SIGNATURES.find(signature => signature.matches(file.bytes))
+  if (kind) return `data:image/${kind.type};base64,${file.bytes.toString('base64')}`
+  problems.push(`images: "${path}" is not a PNG, JPEG, GIF or WebP image`)
+  return undefined
+}
 
-function readImageFile(path: string, workspace: string, room: number): string | { problem: string } {
-  let real: string
-  let root: string
-  try {
-    root = realpathSync(workspace)
-    real = realpathSync(resolve(root, path))
-  } catch {
-    return { problem: `images: "${path}" is neither a data URI nor a readable file` }
+function refusal(path: string, file: WorkspaceFileRefusal): string {
+  switch (file.refused) {
+    case 'unreadable':
+      return `images: "${path}" is neither a data URI nor a readable file`
+    case 'outside':
+      return `images: "${path}" is outside the workspace (${file.root}); only files inside it can be sent`
+    case 'not-a-file':
+      return `images: "${path}" is not a file`
+    case 'too-large':
+      return file.size > MAX_IMAGES_BYTES
+        ? `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB`
+        : `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`
   }
-  const inside = relative(root, real)
-  // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return {
-      problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
-    }
-  }
-  const stats = statSync(real)
-  if (!stats.isFile()) return { problem: `images: "${path}" is not a file` }
-  const size = stats.size
-  if (size > MAX_IMAGES_BYTES) {
-    return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` }
-  }
-  if (encodedSize(size) > room) {
-    return {
-      problem: `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`
-    }
-  }
-  const bytes = readFileSync(real)
-  const kind = SIGNATURES.find(signature => signature.matches(bytes))
-  if (!kind) return { problem: `images: "${path}" is not a PNG, JPEG, GIF or WebP image` }
-  return `data:image/${kind.type};base64,${bytes.toString('base64')}`
 }

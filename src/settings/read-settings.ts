@@ -27,7 +27,12 @@ const AGENT_TYPES = ['codegen', 'claude_code']
  */
 export type IsTriggerEvent = (eventName: string, labelTrigger: string) => boolean
 
-/** The problems found so far, and the input reader with the defaults of action.yml. */
+/**
+ * The input reader with the defaults of action.yml, and the one list of problems. Every reader of
+ * settings/ reports the same way: it pushes each problem it finds into `problems`, naming the input
+ * and what was expected, and returns its value (a stand-in when the input is bad), so that one
+ * failed step lists everything to fix, in the order read here.
+ */
 interface Reading {
   input: (name: InputName) => string
   /** An input as given, '' when unset (no default). */
@@ -48,32 +53,22 @@ export function readSettings(
   const problems: string[] = []
   const input = (name: InputName): string => readInput(name).trim() || INPUT_DEFAULTS[name]
   const reading: Reading = { input, raw: readInput, problems }
-
-  const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
-  if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
-  const taskText = input('task').toLowerCase()
-  const task = taskText as Task
-  if (!TASKS.includes(task)) problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`)
-  // Empty: the token's only organization is used (looked up before anything is created).
-  const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
-  const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
   const labelTrigger = input('label-trigger')
   const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
 
   const settings: Settings = {
-    task,
-    apiToken,
-    orgId,
-    ...readWork(reading, task, triggerEvent, context),
+    ...readService(reading, env),
+    ...readWork(reading, triggerEvent, context),
     ...readFollowing(reading),
     labelTrigger,
+    triggerEvent,
     ...readThreads(reading),
     ...readReporting(reading),
     context
   }
-  problems.push(...tokenProblems(settings, triggerEvent))
+  checkTokenNeeded(settings, problems)
   // A check is concluded with the run's ending, which a step that does not wait never sees.
-  if (task !== 'check' && settings.checkRun === 'true' && !settings.wait)
+  if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
     problems.push(
       'check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false'
     )
@@ -81,13 +76,25 @@ export function readSettings(
   return settings
 }
 
-/** What to run: the prompt or the run to resume, or many runs; where; with what; what answer to ask. */
-function readWork(
-  { input, raw, problems }: Reading,
-  task: Task,
-  triggerEvent: boolean,
-  context: WorkflowContext
-) {
+/** The service: who the step is to it (the token, the organization) and where it is. */
+function readService({ input, problems }: Reading, env: Env) {
+  const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || ''
+  if (!apiToken) problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN')
+  // Empty: the token's only organization is used (looked up before anything is created).
+  const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || ''
+  const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined
+  return { apiToken, orgId, baseUrl: baseUrl(input('base-url'), problems) }
+}
+
+/**
+ * What the step does and what to run: the task, the prompt or the run to resume, or many runs and
+ * how many at once; where; with what; what answer to ask.
+ */
+function readWork(reading: Reading, triggerEvent: boolean, context: WorkflowContext) {
+  const { input, raw, problems } = reading
+  const taskText = input('task').toLowerCase()
+  const task = taskText as Task
+  if (!TASKS.includes(task)) problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`)
   const prompt = raw('prompt').trim()
   const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems)
   const repoId = optionalInteger('repo-id', input('repo-id'), problems)
@@ -99,11 +106,9 @@ function readWork(
     problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
   }
   const runsInput = raw('runs').trim()
-  const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace)
-  problems.push(
-    ...runsProblems,
-    ...runsConflicts(runsInput, { task, prompt, agentRunId, triggerEvent, context })
-  )
+  const runs = readRuns(runsInput, context.workspace, problems)
+  checkRunsAlone(runsInput, { task, prompt, agentRunId, triggerEvent, context }, problems)
+  const maxParallel = readMaxParallel(input('max-parallel'), problems)
   if (task === 'run' && !prompt && !triggerEvent && !runsInput) {
     problems.push(
       agentRunId === undefined
@@ -111,36 +116,44 @@ function readWork(
         : 'prompt: required; the follow-up instruction that resumes the agent run'
     )
   }
-  const agentType = input('agent-type') || undefined
-  if (agentType && !AGENT_TYPES.includes(agentType)) {
-    problems.push(`agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType}"`)
-  }
-  const { images, problems: imageProblems } = readImages(raw('images'), context.workspace)
-  problems.push(...imageProblems)
-  const answer = readAnswerInputs(
-    {
-      verdict: boolean('verdict', input('verdict'), problems),
-      outputSchema: raw('output-schema').trim(),
-      outputRetries: input('output-retries')
-    },
-    task,
-    context.workspace,
-    problems
-  )
   return {
+    task,
     prompt,
     agentRunId,
     repoId,
     repository: repositoryInput || context.repository,
     repositoryNamed: !!repositoryInput,
     ...(runs ? { runs } : {}),
-    images,
-    agentType,
-    answer
+    maxParallel,
+    ...readRunExtras(reading, task, context)
   }
 }
 
-/** How the run is followed and when the step fails; the service's address and the run's extras. */
+/** What a run is given besides its prompt: the agent, model, metadata, images, and the answer asked. */
+function readRunExtras({ input, raw, problems }: Reading, task: Task, context: WorkflowContext) {
+  const agentType = input('agent-type') || undefined
+  if (agentType && !AGENT_TYPES.includes(agentType)) {
+    problems.push(`agent-type: expected one of ${AGENT_TYPES.join(', ')}, got "${agentType}"`)
+  }
+  return {
+    agentType,
+    model: input('model') || undefined,
+    metadata: metadataObject(input('metadata'), problems),
+    images: readImages(raw('images'), context.workspace, problems),
+    answer: readAnswerInputs(
+      {
+        verdict: boolean('verdict', input('verdict'), problems),
+        outputSchema: raw('output-schema').trim(),
+        outputRetries: input('output-retries')
+      },
+      task,
+      context.workspace,
+      problems
+    )
+  }
+}
+
+/** How the run is followed and when the step fails: waiting, its limits, the log's mirrors. */
 function readFollowing({ input, problems }: Reading) {
   const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
   const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
@@ -148,9 +161,6 @@ function readFollowing({ input, problems }: Reading) {
     failOn,
     mirrorToConsole: mirror.has('console'),
     mirrorToSummary: mirror.has('summary'),
-    baseUrl: baseUrl(input('base-url'), problems),
-    model: input('model') || undefined,
-    metadata: metadataObject(input('metadata'), problems),
     wait: boolean('wait', input('wait'), problems),
     timeoutMs:
       positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
@@ -169,38 +179,36 @@ function readThreads({ input, problems }: Reading) {
   }
 }
 
-/** Where the run is shown besides the job: the tracking comment, the check run; how many at once. */
+/** Where the run is shown besides the job: the tracking comment, the check run. */
 function readReporting({ input, problems }: Reading) {
   return {
     comment: boolean('comment', input('comment'), problems),
-    maxParallel: readMaxParallel(input('max-parallel'), problems),
     checkRun: checkRunMode(input('check-run'), problems),
     checkName: checkName(input('check-name'), problems)
   }
 }
 
 /** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
-function tokenProblems(settings: Settings, triggerEvent: boolean): string[] {
-  const { githubToken, task, context } = settings
-  if (githubToken) return []
+function checkTokenNeeded(settings: Settings, problems: string[]): void {
+  const { githubToken, task, context, triggerEvent } = settings
+  if (githubToken) return
   if (task === 'run' && triggerEvent)
-    return [
+    problems.push(
       `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
-    ]
-  if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
-    return [
+    )
+  else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
+    problems.push(
       "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
-    ]
-  return []
+    )
 }
 
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
-function runsConflicts(
+function checkRunsAlone(
   runsInput: string,
-  given: { task: Task; prompt: string; agentRunId?: number; triggerEvent: boolean; context: WorkflowContext }
-): string[] {
-  if (!runsInput) return []
-  const problems: string[] = []
+  given: { task: Task; prompt: string; agentRunId?: number; triggerEvent: boolean; context: WorkflowContext },
+  problems: string[]
+): void {
+  if (!runsInput) return
   if (given.task !== 'run') problems.push(`runs: only with task run, not ${given.task}`)
   if (given.prompt)
     problems.push('runs: replaces prompt (each item has its own); give one or the other, not both')
@@ -212,7 +220,6 @@ function runsConflicts(
     problems.push(
       `runs: not used on ${given.context.eventName} events, where the thread asks for one run; start a fan-out from another event (push, workflow_dispatch, schedule)`
     )
-  return problems
 }
 
 /** GitHub's owner and repository name characters. */

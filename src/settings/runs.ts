@@ -1,6 +1,5 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { isMap, isSeq, parseDocument } from 'yaml'
+import { readWorkspaceFile } from '../workspace-file.js'
 import type { RunItem } from './settings.js'
 
 /** A fan-out holds at most this many runs: more belong in a matrix of jobs. */
@@ -22,18 +21,16 @@ const EXPECTED =
   'expected a YAML or JSON list of runs (each with a prompt), or the path of such a file in the workspace'
 
 /**
- * The `runs` input: a YAML or JSON list, inline or in a file of the workspace, as validated items.
- * `items` is undefined when the input is empty; any problem names `runs` and, for an item, its
- * position. Nothing is sent before this.
+ * The `runs` input: a YAML or JSON list, inline or in a file of the workspace, as validated items;
+ * undefined when the input is empty or has a problem. Each problem, pushed into `problems`, names
+ * `runs` and, for an item, its position. Nothing is sent before this.
  */
-export function readRuns(input: string, workspace: string): { items?: RunItem[]; problems: string[] } {
+export function readRuns(input: string, workspace: string, problems: string[]): RunItem[] | undefined {
   const text = input.trim()
-  if (!text) return { problems: [] }
-  const source = looksInline(text) ? { text } : readRunsFile(text, workspace)
-  if ('problem' in source) return { problems: [source.problem] }
-  const parsed = parseList(source.text)
-  if ('problem' in parsed) return { problems: [parsed.problem] }
-  return checkItems(parsed.list)
+  if (!text) return undefined
+  const source = looksInline(text) ? text : readRunsFile(text, workspace, problems)
+  const list = source === undefined ? undefined : parseList(source, problems)
+  return list === undefined ? undefined : checkItems(list, problems)
 }
 
 /**
@@ -44,48 +41,44 @@ function looksInline(text: string): boolean {
   return text.includes('\n') || /^[-[{]/.test(text)
 }
 
-function readRunsFile(path: string, workspace: string): { text: string } | { problem: string } {
-  let real: string
-  let root: string
-  try {
-    root = realpathSync(workspace)
-    real = realpathSync(resolve(root, path))
-  } catch {
-    return { problem: `runs: "${path.slice(0, 200)}" is not a file in the workspace; ${EXPECTED}` }
-  }
-  const inside = relative(root, real)
-  // A name may begin with two dots ("..runs.yml"); only a first segment of exactly ".." climbs out.
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
-    return {
-      problem: `runs: "${path.slice(0, 200)}" is outside the workspace; only a file inside it is read`
-    }
-  const stats = statSync(real)
-  if (!stats.isFile()) return { problem: `runs: "${path.slice(0, 200)}" is not a file` }
-  if (stats.size > MAX_RUNS_BYTES)
-    return { problem: `runs: "${path.slice(0, 200)}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` }
-  return { text: readFileSync(real, 'utf8') }
+function readRunsFile(path: string, workspace: string, problems: string[]): string | undefined {
+  const file = readWorkspaceFile(path, workspace, MAX_RUNS_BYTES)
+  if ('bytes' in file) return file.bytes.toString('utf8')
+  const shown = path.slice(0, 200)
+  problems.push(
+    {
+      unreadable: `runs: "${shown}" is not a file in the workspace; ${EXPECTED}`,
+      outside: `runs: "${shown}" is outside the workspace; only a file inside it is read`,
+      'not-a-file': `runs: "${shown}" is not a file`,
+      'too-large': `runs: "${shown}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB`
+    }[file.refused]
+  )
+  return undefined
 }
 
 /** YAML 1.2 (JSON is YAML): one document, keys unique, aliases bounded, a list at the top. */
-function parseList(text: string): { list: unknown[] } | { problem: string } {
-  if (Buffer.byteLength(text) > MAX_RUNS_BYTES)
-    return { problem: `runs: the list is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` }
+function parseList(text: string, problems: string[]): unknown[] | undefined {
+  if (Buffer.byteLength(text) > MAX_RUNS_BYTES) {
+    problems.push(`runs: the list is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB`)
+    return undefined
+  }
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false })
   const error = document.errors[0]
   if (error) {
     const where = ` at line ${lineOf(text, error.pos[0])}`
-    return {
-      problem: `runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`
-    }
+    problems.push(`runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`)
+    return undefined
   }
   if (!isSeq(document.contents)) {
     const got = isMap(document.contents) ? 'a single mapping' : 'a single value'
-    return { problem: `runs: ${EXPECTED}; got ${got} (write each run as a list item starting with "-")` }
+    problems.push(`runs: ${EXPECTED}; got ${got} (write each run as a list item starting with "-")`)
+    return undefined
   }
   try {
-    return { list: document.toJS({ maxAliasCount: 100 }) as unknown[] }
+    return document.toJS({ maxAliasCount: 100 }) as unknown[]
   } catch (error) {
-    return { problem: `runs: does not parse as YAML or JSON (${firstLine((error as Error).message)})` }
+    problems.push(`runs: does not parse as YAML or JSON (${firstLine((error as Error).message)})`)
+    return undefined
   }
 }
 
@@ -100,28 +93,31 @@ function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 200)
 }
 
-function checkItems(list: unknown[]): { items?: RunItem[]; problems: string[] } {
-  if (list.length === 0) return { problems: [`runs: the list is empty; ${EXPECTED}`] }
-  if (list.length > MAX_RUNS)
-    return {
-      problems: [
-        `runs: ${list.length} runs; at most ${MAX_RUNS} are accepted (use a matrix of jobs for more)`
-      ]
-    }
-  const problems: string[] = []
-  const items = list.map((value, index) => checkItem(value, index + 1, problems))
+function checkItems(list: unknown[], problems: string[]): RunItem[] | undefined {
+  if (list.length === 0) {
+    problems.push(`runs: the list is empty; ${EXPECTED}`)
+    return undefined
+  }
+  if (list.length > MAX_RUNS) {
+    problems.push(
+      `runs: ${list.length} runs; at most ${MAX_RUNS} are accepted (use a matrix of jobs for more)`
+    )
+    return undefined
+  }
+  // The items' own problems, of which the first ITEM_PROBLEMS_SHOWN are listed.
+  const found: string[] = []
+  const items = list.map((value, index) => checkItem(value, index + 1, found))
   const seen = new Map<string, number>()
   items.forEach((item, index) => {
     const first = seen.get(item.name)
     if (first !== undefined)
-      problems.push(`runs: item ${index + 1}'s name "${item.name}" is item ${first}'s too; names must differ`)
+      found.push(`runs: item ${index + 1}'s name "${item.name}" is item ${first}'s too; names must differ`)
     else seen.set(item.name, index + 1)
   })
-  if (problems.length > ITEM_PROBLEMS_SHOWN) {
-    const more = problems.length - ITEM_PROBLEMS_SHOWN
-    return { problems: [...problems.slice(0, ITEM_PROBLEMS_SHOWN), `runs: and ${more} more problems`] }
-  }
-  return problems.length > 0 ? { problems } : { items, problems }
+  problems.push(...found.slice(0, ITEM_PROBLEMS_SHOWN))
+  if (found.length > ITEM_PROBLEMS_SHOWN)
+    problems.push(`runs: and ${found.length - ITEM_PROBLEMS_SHOWN} more problems`)
+  return found.length > 0 ? undefined : items
 }
 
 /** The name an item without one gets: its position in the list. */

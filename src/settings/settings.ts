@@ -63,6 +63,11 @@ export interface Settings {
   triggerPhrase: string
   /** A label name that starts (or resumes) a run on the thread it is added to; '' for none. */
   labelTrigger: string
+  /**
+   * The event asks for a run (a `/codegen` comment, an issue, a label or an assignment read as a
+   * request): its prompt comes from the thread, not the `prompt` input. Decided once, here.
+   */
+  triggerEvent: boolean
   /** A login: an issue assigned to it starts (or resumes) a run; '' for none. */
   assigneeTrigger: string
   /** Bot logins (lower case, without `[bot]`) allowed to trigger; `'*'` for every bot. */
@@ -120,6 +125,9 @@ export const INPUT_DEFAULTS = {
 } as const
 
 export type InputName = keyof typeof INPUT_DEFAULTS
+
+/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
+export const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000
 
 /** Raised for bad inputs before any request is sent; its message lists every problem found. */
 export class InputError extends Error {

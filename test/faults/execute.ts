@@ -11,17 +11,13 @@ import {
   type RunScript
 } from '../../emulator/index.js'
 import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
-import {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  entryMark,
-  failsRequest,
-  faultLabel,
-  faultSchedule,
-  type FaultSchedule
-} from './schedule.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
+import { runActionInProcess } from './in-process.js'
+import { entryMark, failsRequest, faultLabel, faultSchedule, type FaultSchedule } from './schedule.js'
 
 /**
- * Runs the bundled action against one fault schedule and checks what must hold whatever the faults:
+ * Runs the bundled action (or, for answers past a shorter request time limit, runAction in process)
+ * against one fault schedule and checks what must hold whatever the faults:
  * one create (or resume), every log entry mirrored once and in order, outputs that match the run (or
  * one clear error after a bounded number of tries), and no step past timeout-minutes.
  */
@@ -87,21 +83,23 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
     const firstRequest = emulator.requests.length
     emulator.injectFaults(...schedule.faults)
 
-    const result = await runBundledAction({
-      inputs: {
-        'api-token': TOKEN,
-        'org-id': '1',
-        'base-url': emulator.baseUrl,
-        prompt: `Fix the failing test (fault seed ${schedule.seed})`,
-        ...(runId === undefined ? {} : { 'agent-run-id': String(runId) }),
-        ...schedule.inputs
-      },
-      env:
-        schedule.requestTimeoutMs === undefined
-          ? {}
-          : { CODEGEN_REQUEST_TIMEOUT_MS: String(schedule.requestTimeoutMs) },
-      killAfterMs: schedule.timeoutMs + 30_000
-    }).finally(() => clearInterval(watchForRun))
+    const inputs = {
+      'api-token': TOKEN,
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      prompt: `Fix the failing test (fault seed ${schedule.seed})`,
+      ...(runId === undefined ? {} : { 'agent-run-id': String(runId) }),
+      ...schedule.inputs
+    }
+    const killAfterMs = schedule.timeoutMs + 30_000
+    // Answers that outlive a request time limit shorter than the client's own: in process, where
+    // the limit is handed in; every other schedule runs the bundle as the runner does.
+    const requestTimeoutMs = schedule.requestTimeoutMs
+    const result = await (
+      requestTimeoutMs === undefined
+        ? runBundledAction({ inputs, killAfterMs })
+        : runActionInProcess({ inputs, killAfterMs, serviceLimits: { requestTimeoutMs } })
+    ).finally(() => clearInterval(watchForRun))
     const requests = emulator.requests.slice(firstRequest)
     // The run is judged as it ends: a step that stopped early must not be compared with a run caught midway.
     const startedAt =

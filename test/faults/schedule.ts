@@ -1,4 +1,5 @@
 import { mulberry32 } from '../../emulator/random.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
 import type {
   EmulatorOptions,
   Fault,
@@ -17,7 +18,11 @@ import type {
  * a poll may land a few milliseconds earlier or later.
  */
 
-/** Per-request time limit the suite gives the action (CODEGEN_REQUEST_TIMEOUT_MS). */
+/**
+ * The per-request time limit of the schedules whose answers outlive it ('slow past request timeout',
+ * 'never answers'): those steps run in process, the limit handed in through
+ * ActionEnvironment.serviceLimits, for the client's own 30 s would wait each slow answer out.
+ */
 export const REQUEST_TIMEOUT_MS = 800
 
 class Dice {
@@ -83,9 +88,6 @@ const truncated = (): Fault => labelled({ kind: 'truncated' }, 'truncated JSON')
 function costsASend(fault: Fault): boolean {
   return fault.kind === 'reset-before' || (fault.kind === 'status' && fault.status !== 429)
 }
-
-/** The client's own per-request time limit, when the suite does not set CODEGEN_REQUEST_TIMEOUT_MS. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 /** True when the client sees the request fail (and retries it, or for a write, checks first). */
 export function failsRequest(fault: Fault, requestTimeoutMs = REQUEST_TIMEOUT_MS): boolean {
@@ -391,7 +393,10 @@ export interface FaultSchedule {
   /** The step's inputs besides token, organization, address and prompt. */
   inputs: Record<string, string>
   emulator: EmulatorOptions
-  /** CODEGEN_REQUEST_TIMEOUT_MS for the step; undefined: the client's own (DEFAULT_REQUEST_TIMEOUT_MS). */
+  /**
+   * REQUEST_TIMEOUT_MS when an answer outlives it: the step runs in process with this limit (see
+   * execute.ts). Undefined: the bundled action, with the client's own (DEFAULT_REQUEST_TIMEOUT_MS).
+   */
   requestTimeoutMs?: number
   /** Create mode: other jobs' runs beside the step's, created before it and right after its run. */
   neighbours: boolean
@@ -468,7 +473,7 @@ function describeScript(script: RunScript): string {
  * Cases too rare to leave to the dice, forced on every seed ≡ n (mod 40): each of them is in any 40
  * consecutive seeds. The permanent kinds, the resume that never reached the service, and the
  * deadline's edges: a Retry-After longer than the time left, and a hang across the deadline with the
- * client's own 30 s request time limit (no CODEGEN_REQUEST_TIMEOUT_MS).
+ * client's own 30 s request time limit (through the bundle).
  */
 type Forced =
   | PermanentFault['kind']
@@ -674,6 +679,10 @@ export function faultSchedule(seed: number): FaultSchedule {
       if (faultLabel(fault) === 'slow past request timeout') labelled(fault, 'slow (answered in time)')
   }
   const failing = incidents.filter(incident => failsRequest(incident.fault, requestTimeoutMs))
+  // An answer past the suite's short limit: the step runs in process, where that limit is handed in.
+  const inProcess =
+    !ownRequestTimeout &&
+    incidents.some(({ fault }) => fault.kind === 'slow' && fault.delayMs >= REQUEST_TIMEOUT_MS)
   // Other jobs' runs beside the step's, so that a look-up that ignores the key adopts the wrong one.
   // (402: the allowance is zero; no job can create a run.)
   const neighbours = mode === 'create' && permanent?.kind !== 'allowance'
@@ -681,7 +690,8 @@ export function faultSchedule(seed: number): FaultSchedule {
   const description = [
     `seed ${seed}: ${mode}${missingRun ? ' (of a run that does not exist)' : ''}, expect ${kind}`,
     `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}` +
-      `${ownRequestTimeout ? ', own request time limit' : ''}${neighbours ? ', other jobs’ runs' : ''}`,
+      `${ownRequestTimeout ? ', own request time limit' : ''}${inProcess ? `, in process (request time limit ${REQUEST_TIMEOUT_MS} ms)` : ''}` +
+      `${neighbours ? ', other jobs’ runs' : ''}`,
     `script ${describeScript(script)}`,
     ...(permanent ? [`permanent ${permanent.kind}`] : []),
     `faults: ${[...incidents, ...driftRules].map(describeIncident).join(', ') || 'none'} (${failing.length} failing)`
@@ -704,7 +714,7 @@ export function faultSchedule(seed: number): FaultSchedule {
     ...(permanent ? { permanent } : {}),
     inputs: { ...inputs, 'timeout-minutes': String(timeoutMinutes) },
     emulator,
-    ...(ownRequestTimeout ? {} : { requestTimeoutMs }),
+    ...(inProcess ? { requestTimeoutMs } : {}),
     neighbours,
     timeoutMs,
     estimateMs,

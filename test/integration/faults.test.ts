@@ -2,12 +2,14 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeFailure, replayCommand, runSchedule, type ScheduleResult } from '../faults/execute.js'
-import { faultSchedule, type FaultSchedule } from '../faults/schedule.js'
+import { faultSchedule, REQUEST_TIMEOUT_MS, type FaultSchedule } from '../faults/schedule.js'
 
 /**
  * The fault-injection suite: the bundled action against seeded fault schedules (429s with and without
  * Retry-After, 5xx, resets before and after the handler, slow answers past the request time limit,
  * malformed and truncated JSON, the log endpoint's drift, and permanent faults), a few at a time.
+ * The schedules whose answers outlive an 800 ms request time limit run runAction in process with
+ * that limit handed in (ActionEnvironment.serviceLimits): the bundle keeps the client's own 30 s.
  *
  *   FAULT_SCHEDULES=500 npm run test:faults   more seeds (1..500)
  *   FAULT_SEEDS=17,40-45 npm run test:faults  these seeds only
@@ -83,7 +85,8 @@ function figures(schedules: FaultSchedule[], results: ScheduleResult[], wallMs: 
     `Fault-injection suite: ${results.length} schedules in ${seconds(wallMs)} wall time (${CONCURRENCY} at a time)`,
     `  schedules: ${count(s => s.mode === 'create')} create, ${count(s => s.mode === 'resume')} resume; ` +
       `${count(s => s.expect === 'success')} transient-only, ${count(s => s.expect === 'timeout')} timing out, ` +
-      `${count(s => s.expect === 'error')} permanent (${[...permanent].map(([kind, n]) => `${kind} ${n}`).join(', ')})`,
+      `${count(s => s.expect === 'error')} permanent (${[...permanent].map(([kind, n]) => `${kind} ${n}`).join(', ')}); ` +
+      `${count(s => s.requestTimeoutMs !== undefined)} in process (answers past the ${REQUEST_TIMEOUT_MS} ms request time limit)`,
     `  requests: ${sum(r => r.requests)}; retries: ${sum(r => r.retries)}; 429 answers: ${sum(r => r.rateLimited)}`,
     `  faults injected (requests hit): ${sum(r => Object.values(r.faults).reduce((a, b) => a + b, 0))}`,
     ...[...faults]

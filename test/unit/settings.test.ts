@@ -5,7 +5,12 @@ import { parse } from 'yaml'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { isTriggerEvent } from '../../src/github/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
-import { INPUT_DEFAULTS, InputError, type InputName } from '../../src/settings/settings.js'
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  INPUT_DEFAULTS,
+  InputError,
+  type InputName
+} from '../../src/settings/settings.js'
 import { checkNow } from '../../src/answer/check.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
@@ -187,6 +192,76 @@ describe('readSettings', () => {
     expect(() => settingsFrom({})).toThrow(/^Invalid inputs:\n- api-token: required/)
   })
 
+  test('names every bad input in one list, in the order read: the service, the work, following, threads, reporting', () => {
+    const bad: Partial<Record<InputName, string>> = {
+      'org-id': 'x',
+      'base-url': 'ftp://api.codegen.com',
+      task: 'deploy',
+      'agent-run-id': 'a',
+      'repo-id': '0',
+      repository: 'not a repo',
+      runs: '[]',
+      'max-parallel': '0',
+      'agent-type': 'robot',
+      metadata: '[1]',
+      images: 'missing.png',
+      verdict: 'maybe',
+      'output-retries': '9',
+      'fail-on': 'crash',
+      'mirror-logs': 'everywhere',
+      wait: 'maybe',
+      'timeout-minutes': '0',
+      'poll-interval': 'soon',
+      'trigger-phrase': 'two words',
+      'assignee-trigger': '-bad-',
+      'allowed-bots': '*,renovate',
+      comment: 'maybe',
+      'check-run': 'maybe',
+      'check-name': 'a\nb'
+    }
+    expect(problemsOf(bad).map(problem => problem.split(':')[0])).toEqual([
+      'api-token',
+      'org-id',
+      'base-url',
+      'task',
+      'agent-run-id',
+      'repo-id',
+      'repository',
+      'runs',
+      'runs',
+      'max-parallel',
+      'agent-type',
+      'metadata',
+      'images',
+      'verdict',
+      'output-retries',
+      'fail-on',
+      'mirror-logs',
+      'wait',
+      'timeout-minutes',
+      'poll-interval',
+      'trigger-phrase',
+      'assignee-trigger',
+      'allowed-bots',
+      'comment',
+      'check-run',
+      'check-name'
+    ])
+  })
+
+  test('decides once whether the event asks for a run (settings.triggerEvent)', () => {
+    expect(settingsFrom({ ...valid }, { GITHUB_EVENT_NAME: 'push' }).triggerEvent).toBe(false)
+    expect(settingsFrom({ ...valid }, { GITHUB_EVENT_NAME: 'workflow_dispatch' }).triggerEvent).toBe(false)
+    const thread = { ...valid, 'github-token': 'ghs_x' }
+    expect(settingsFrom(thread, { GITHUB_EVENT_NAME: 'issue_comment' }).triggerEvent).toBe(true)
+    // A label starts a run only when label-trigger names one.
+    expect(settingsFrom(thread, { GITHUB_EVENT_NAME: 'pull_request' }).triggerEvent).toBe(false)
+    expect(
+      settingsFrom({ ...thread, 'label-trigger': 'codegen' }, { GITHUB_EVENT_NAME: 'pull_request' })
+        .triggerEvent
+    ).toBe(true)
+  })
+
   test('images: data URIs pass, files inside the workspace are encoded, others are refused', () => {
     writeFileSync(join(workspace, 'shot.png'), PNG)
     writeFileSync(join(workspace, 'notes.txt'), 'hello')
@@ -329,6 +404,11 @@ describe('action.yml', () => {
       const declared = action.inputs[name]?.default
       expect([name, declared]).toEqual([name, name === 'github-token' ? '${{ github.token }}' : value])
     }
+  })
+
+  test("poll-interval's default in ms is action.yml's, written once (DEFAULT_POLL_INTERVAL_MS)", () => {
+    expect(DEFAULT_POLL_INTERVAL_MS).toBe(Number(action.inputs['poll-interval']?.default) * 1000)
+    expect(settingsFrom(valid).pollIntervalMs).toBe(DEFAULT_POLL_INTERVAL_MS)
   })
 
   test('runs the bundle on node24', () => {

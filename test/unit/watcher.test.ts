@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../src/api/types.js'
 import { followRun } from '../../src/agent-run/follow.js'
-import { startRun, type ServiceApis, type StartedRun } from '../../src/agent-run/start.js'
+import { startRun, type StartedRun } from '../../src/agent-run/start.js'
+import type { ServiceClients } from '../../src/org/clients.js'
 import { ServiceError } from '../../src/api/errors.js'
 import { LogReader } from '../../src/agent-run/log-reader.js'
 import {
@@ -374,7 +375,7 @@ describe('startRun and followRun after a resume', () => {
     const api = new FakeApi(clock, moments)
     api.pageDrift = pageDrift
     const deadline = clock.now() + timeoutMs
-    const apis = (() => api) as unknown as ServiceApis
+    const apis = (() => api) as unknown as ServiceClients
     const warning = (message: string): void => events.warning(message)
     const started = await startRun(plan(overrides), {
       apis,
