@@ -1,9 +1,6 @@
-import { settleAnswer } from './agent-run/answer-run.js'
-import { followRun } from './agent-run/follow.js'
-import type { AnswerSpec } from './answer/answer.js'
+import { runPlan } from './agent-run/run-plan.js'
 import type { AnswerChecker } from './answer/check.js'
 import { withAnswerFormat } from './answer/prompt.js'
-import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
 import { prepareCommentRun } from './github/comment-run.js'
@@ -12,11 +9,11 @@ import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { isTriggerEvent, readTrigger } from './github/trigger.js'
-import { reportOf, unexpectedEnding, type RunPlan, type RunReport } from './model.js'
+import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
 import { serviceClients, type ServiceClients } from './org/clients.js'
 import { namedConsole, runsStateLine } from './report/runs-report.js'
-import { runFanOut, type FanOutDeps } from './runs/fan-out.js'
+import { runFanOut } from './runs/fan-out.js'
 import { aggregateOutcome } from './runs/outcome.js'
 import { failureMessage } from './report/failure.js'
 import { JobSummary } from './report/job-summary.js'
@@ -101,23 +98,11 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     } else {
       const deadline = deadlines.step
       const warning = (message: string): void => reporters.warning(message)
-      const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
-      const followDeps = { clock, signal, deadline, events: reporters }
-      let last: RunReport | undefined
-      try {
-        const started = await startRun(start.plan, startDeps)
-        last = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
-        // Asked for an answer: read it, and ask again while it is not valid.
-        if (settings.answer && start.plan.wait)
-          last = await settleAnswer(last, start.plan, settings.answer, {
-            start: startDeps,
-            follow: followDeps,
-            check: environment.checkAnswer
-          })
-      } catch (error) {
-        // No throw ends the step unreported: the run as last seen, with the error.
-        last = unexpectedEnding(error, last, clock.now())
-      }
+      const last = await runPlan(start.plan, {
+        start: { apis, clock, signal, deadline, warning, notice: say.notice },
+        follow: { clock, signal, deadline, events: reporters },
+        ...(settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {})
+      })
       report = { ...last, trigger: start.trigger, checkRunId: await checkRunId() }
     }
     return failureMessage(await reporters.finish(report), settings)
@@ -342,9 +327,7 @@ async function runMany(
     liveLog: settings.mirrorToConsole,
     notice: say.notice,
     // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
-    ...(settings.answer && settings.wait
-      ? { settle: settler(settings.answer, apis, environment, deadlines) }
-      : {}),
+    ...(settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {}),
     states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
   })
   const runs = await Promise.all(
@@ -365,24 +348,6 @@ async function runMany(
     ...(orgId !== undefined ? { orgId } : {})
   }
   return reportOf(fields, startedAt, clock.now())
-}
-
-/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
-function settler(
-  spec: AnswerSpec,
-  apis: ServiceClients,
-  { clock, signal, checkAnswer }: ActionEnvironment,
-  deadlines: Deadlines
-): NonNullable<FanOutDeps['settle']> {
-  return (report, plan, events) => {
-    const deadline = deadlines.step
-    const warning = (message: string): void => events.warning(message)
-    return settleAnswer(report, plan, spec, {
-      start: { apis, clock, signal, deadline, warning, notice: warning },
-      follow: { clock, signal, deadline, events },
-      check: checkAnswer
-    })
-  }
 }
 
 /** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */

@@ -46,7 +46,6 @@ interface Resumed {
   initialStatus?: string | null
   resumedAt?: number
   earlierResult?: string | null
-  resumeGraceMs?: number
   deadline?: number
   pollIntervalMs?: number
 }
@@ -61,7 +60,7 @@ function setUp(moments: Moment[], given: Resumed = {}) {
   const api = new FakeApi(clock, moments)
   const events = new Recorder()
   const logs = new LogReader(api, api.runId, message => events.warning(message))
-  const watcher = new RunWatcher(api, logs, clock, events)
+  const watcher = new RunWatcher(clock)
   const fullPlan: WatchPlan = {
     runId: api.runId,
     deadline: clock.now() + 60 * 60_000,
@@ -71,7 +70,7 @@ function setUp(moments: Moment[], given: Resumed = {}) {
     guard,
     ...plan
   }
-  return { clock, api, events, watch: () => watcher.watch(fullPlan) }
+  return { clock, api, events, watch: () => watcher.watch(fullPlan, { api, logs }, events) }
 }
 
 describe('RunWatcher', () => {
@@ -276,7 +275,6 @@ describe('RunWatcher', () => {
         earlierEntries: 3,
         initialStatus: 'COMPLETE',
         resumedAt: new FakeClock().now(),
-        resumeGraceMs: 30_000,
         earlierResult: 'result'
       })
       const start = clock.now()
@@ -316,7 +314,7 @@ describe('RunWatcher', () => {
           { at: 30_500, status: 'ACTIVE' },
           { at: 45_000, status: 'COMPLETE', result: 'the follow-up is done' }
         ],
-        { ...afterResume, resumeGraceMs: 30_000 }
+        afterResume
       )
       api.runAheadMs = 1_000
       const result = await watch()
@@ -331,7 +329,7 @@ describe('RunWatcher', () => {
           { at: 7_000, status: 'complete' },
           { at: 9_000, status: 'COMPLETED' }
         ],
-        { ...afterResume, resumeGraceMs: 30_000 }
+        afterResume
       )
       expect(await watch()).toMatchObject({ restarted: false })
     })
@@ -339,8 +337,7 @@ describe('RunWatcher', () => {
     test('an unknown earlier result proves nothing', async () => {
       const { watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
         ...afterResume,
-        earlierResult: undefined,
-        resumeGraceMs: 30_000
+        earlierResult: undefined
       })
       expect(await watch()).toMatchObject({ restarted: false })
     })
@@ -443,6 +440,7 @@ describe('startRun and followRun after a resume', () => {
 
 describe('decide: what the watcher does after each read (pure)', () => {
   const state = (fields: Partial<WatchState>): WatchState => ({
+    startedAt: 0,
     status: 'ACTIVE',
     cursor: 0,
     guard: { restarted: true },
