@@ -1,5 +1,6 @@
 import type { AnswerSpec } from '../answer/answer.js'
 import type { AnswerChecker } from '../answer/check.js'
+import { withAnswerFormat } from '../answer/prompt.js'
 import { reportOf, unexpectedEnding, type ReportFields, type RunPlan, type RunReport } from '../model.js'
 import { settleAnswer } from './answer-run.js'
 import { followRun, type FollowDeps } from './follow.js'
@@ -19,7 +20,8 @@ export interface PlanDeps {
   answer?: { spec: AnswerSpec; check: AnswerChecker }
 }
 
-export async function runPlan(plan: RunPlan, deps: PlanDeps): Promise<RunReport> {
+export async function runPlan(given: RunPlan, deps: PlanDeps): Promise<RunReport> {
+  const plan = asking(given, deps.answer?.spec)
   let last: RunReport | undefined
   try {
     const started = await startRun(plan, deps.start)
@@ -30,6 +32,17 @@ export async function runPlan(plan: RunPlan, deps: PlanDeps): Promise<RunReport>
   } catch (error) {
     return thrownEnding(error, last, deps.follow.clock.now())
   }
+}
+
+/**
+ * The plan with the answer-format section at the end of its prompts, the one place it is added:
+ * verdict or output-schema ask each run, a thread's carried-on one too, for an answer (repairs ask
+ * again in their own words).
+ */
+function asking(plan: RunPlan, spec: AnswerSpec | undefined): RunPlan {
+  if (!spec) return plan
+  const carryOn = plan.carryOn && { prompt: withAnswerFormat(plan.carryOn.prompt, spec) }
+  return { ...plan, prompt: withAnswerFormat(plan.prompt, spec), ...(carryOn ? { carryOn } : {}) }
 }
 
 /** A deadline, a cancellation or the service's refusal ends the run so; any other throw is unexpected. */
