@@ -1,32 +1,27 @@
-import { settleAnswer } from './agent-run/answer-run.js'
-import { followRun } from './agent-run/follow.js'
-import type { AnswerSpec } from './answer/answer.js'
+import { runPlan, type PlanDeps } from './agent-run/run-plan.js'
 import type { AnswerChecker } from './answer/check.js'
-import { withAnswerFormat } from './answer/prompt.js'
-import { startRun } from './agent-run/start.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
-import { prepareCommentRun } from './github/comment-run.js'
-import { withCommit } from './github/prompt.js'
+import { decide, gitHubClient, once, type Decision, type Work } from './decide.js'
 import type { GitHubApi } from './github/api.js'
-import { checkRunPlace, openCheckRun, type CheckRun, type CheckRunPlace } from './github/check-run.js'
-import type { TrackingComment } from './github/tracking-comment.js'
-import { isTriggerEvent, readTrigger } from './github/trigger.js'
-import { reportOf, unexpectedEnding, type RunPlan, type RunReport } from './model.js'
+import { openCheckRun, type CheckRun } from './github/check-run.js'
+import { isTriggerEvent } from './github/trigger.js'
+import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
 import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
-import { namedConsole, runsStateLine } from './report/runs-report.js'
-import { runFanOut, type FanOutDeps } from './runs/fan-out.js'
-import { aggregateOutcome } from './runs/outcome.js'
 import { failureMessage } from './report/failure.js'
 import { JobSummary } from './report/job-summary.js'
 import { LogMirror } from './report/log-mirror.js'
-import { redactor, Reporters, type Redact } from './report/reporters.js'
+import { OutputsReporter } from './report/outputs.js'
+import { redactor, Reporters, type Redact, type Reporter } from './report/reporters.js'
+import { namedConsole, runsStateLine } from './report/runs-report.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Console, Runner } from './runner/runner.js'
+import { runFanOut } from './runs/fan-out.js'
+import { aggregateOutcome } from './runs/outcome.js'
 import { readSettings } from './settings/read-settings.js'
-import { InputError, type RunItem, type Settings } from './settings/settings.js'
-import { originMetadata, readWorkflowContext, type Env } from './settings/workflow-context.js'
+import { InputError, type Settings } from './settings/settings.js'
+import { readWorkflowContext, type Env } from './settings/workflow-context.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -40,17 +35,59 @@ export interface ActionEnvironment {
   readEventPayload: (path: string) => unknown
   /** Checks an answer against the schema where it can be stopped (a worker thread in the bundle). */
   checkAnswer: AnswerChecker
-  /** Shorter limits for the service's clients than their own; main.ts never sets them, tests may. */
+  /** Limits of the service's client other than its defaults: tests only (main.ts never sets them). */
   serviceLimits?: ServiceLimits
 }
 
 /**
- * Runs the action: reads the settings, decides what to start, starts it, follows it, and hands the
- * report to every reporter. Returns why the step fails, or undefined when it passes.
+ * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
+ * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
+ * or undefined when it passes.
  */
 export async function runAction(environment: ActionEnvironment): Promise<string | undefined> {
-  const { runner, env, clock, signal } = environment
-  // Masked before anything else is read or printed, even when the inputs turn out invalid.
+  const { runner, clock, signal } = environment
+  const read = readStep(environment)
+  if (typeof read === 'string') return read
+  const { settings, redact, say } = read
+  // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
+  const deadlines = new Deadlines(clock, signal, settings.timeoutMs)
+  const github = gitHubClient(settings, deadlines, say)
+  const payload = once(() => environment.readEventPayload(settings.context.eventPath))
+  try {
+    const decision = await decide(settings, { payload, github, clock, say })
+    const checkRun = decision.check && (await openStepCheck(decision.check, settings, github, clock, say))
+    const mirror = logMirror(runner, settings, environment)
+    const reporters = new Reporters(
+      [
+        mirror,
+        new OutputsReporter(runner, mirror),
+        new JobSummary(runner, mirror, settings.mirrorToSummary),
+        // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
+        ...optional<Reporter>(checkRun, decision.tracking)
+      ],
+      redact,
+      () => deadlines.afterCancelled()
+    )
+    const step: Step = { settings, environment, deadlines, redact, say, reporters }
+    const report = await perform(
+      decision.work,
+      step,
+      serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
+    )
+    // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
+    const checkRunId = await checkRun?.whenCreated(signal)
+    const ended = { ...report, ...triggerOf(decision), checkRunId }
+    return failureMessage(await reporters.finish(ended), settings)
+  } finally {
+    deadlines.dispose()
+  }
+}
+
+/** The settings, the secrets masked before anything else is read or printed; or the input error. */
+function readStep({
+  runner,
+  env
+}: ActionEnvironment): string | { settings: Settings; redact: Redact; say: Say } {
   const secrets = [runner.input('api-token').trim(), env.CODEGEN_API_TOKEN?.trim() ?? ''].filter(Boolean)
   secrets.forEach(secret => runner.mask(secret))
   let settings: Settings
@@ -62,74 +99,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   }
   if (settings.githubToken) runner.mask(settings.githubToken)
   const redact = redactor([...secrets, settings.githubToken])
-  const say = redacted(runner, redact)
-  // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
-  const deadlines = new Deadlines(clock, signal, settings.timeoutMs)
-  const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
-  try {
-    const start = await decideStart(settings, environment, deadlines, say)
-    const mirror = new LogMirror(runner, {
-      toConsole: settings.mirrorToConsole,
-      keepEntries: settings.mirrorToSummary,
-      openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-      policy: settings
-    })
-    const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : []
-    const checkRun =
-      start.kind === 'run' || start.kind === 'runs'
-        ? await stepCheckRun(start, settings, deadlines, say, clock)
-        : undefined
-    // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
-    const checkRunId = async (): Promise<number | undefined> => checkRun?.whenCreated(signal)
-    const reporters = new Reporters(
-      [
-        mirror,
-        new JobSummary(runner, mirror, settings.mirrorToSummary),
-        // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-        ...(checkRun ? [checkRun] : []),
-        ...tracking
-      ],
-      redact,
-      () => deadlines.afterCancelled()
-    )
-    let report: RunReport
-    if (start.kind === 'none') report = start.report
-    else if (start.kind === 'runs') {
-      report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say })
-      report = { ...report, checkRunId: await checkRunId() }
-    } else if (start.kind === 'check') {
-      const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
-      report = await checkSetup(apis, target, { deadline: deadlines.step, clock })
-    } else {
-      const deadline = deadlines.step
-      const warning = (message: string): void => reporters.warning(message)
-      const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice }
-      const followDeps = { clock, signal, deadline, events: reporters }
-      let last: RunReport | undefined
-      try {
-        const started = await startRun(start.plan, startDeps)
-        last = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report
-        // Asked for an answer: read it, and ask again while it is not valid.
-        if (settings.answer && start.plan.wait)
-          last = await settleAnswer(last, start.plan, settings.answer, {
-            start: startDeps,
-            follow: followDeps,
-            check: environment.checkAnswer
-          })
-      } catch (error) {
-        // No throw ends the step unreported: the run as last seen, with the error.
-        last = unexpectedEnding(error, last, clock.now())
-      }
-      report = { ...last, trigger: start.trigger, checkRunId: await checkRunId() }
-    }
-    return failureMessage(await reporters.finish(report), settings)
-  } finally {
-    deadlines.dispose()
-  }
+  return { settings, redact, say: redacted(runner, redact) }
 }
 
 /** The runner's annotations and debug lines, redacted: what GitHub or the service answers may echo a token. */
-function redacted(runner: Console, redact: Redact): Pick<Console, 'notice' | 'warning' | 'debug'> {
+type Say = Pick<Console, 'notice' | 'warning' | 'debug'>
+
+function redacted(runner: Console, redact: Redact): Say {
   return {
     notice: message => runner.notice(redact(message)),
     warning: message => runner.warning(redact(message)),
@@ -137,202 +113,102 @@ function redacted(runner: Console, redact: Redact): Pick<Console, 'notice' | 'wa
   }
 }
 
-/** What the step starts: a run (from its inputs or a thread trigger), many runs, the set-up check, or nothing. */
-type Start =
-  | {
-      kind: 'run'
-      plan: RunPlan
-      trigger: string
-      tracking?: TrackingComment
-      /** Where its check run goes, if it gets one; and the GitHub client made for the trigger. */
-      checkPlace?: CheckRunPlace
-      github?: GitHubApi
-    }
-  /** The `runs` input: a plan for each item, and one check run for the step. */
-  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }>; checkPlace?: CheckRunPlace }
-  | { kind: 'check' }
-  /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
-  | { kind: 'none'; report: RunReport }
+/** What starting and following need of the step. */
+interface Step {
+  settings: Settings
+  environment: ActionEnvironment
+  deadlines: Deadlines
+  redact: Redact
+  say: Say
+  reporters: Reporters
+}
 
-/**
- * What this step starts: the set-up check, the plan from its inputs, or, on a triggering event, the
- * author's request (once they are found allowed to make it) with its tracking comment.
- */
-async function decideStart(
-  settings: Settings,
-  environment: ActionEnvironment,
-  deadlines: Deadlines,
-  say: Pick<Console, 'notice' | 'warning'>
-): Promise<Start> {
-  const { clock } = environment
-  if (settings.task === 'check') return { kind: 'check' }
-  const context = settings.context
-  const event = {
-    name: context.eventName,
-    sha: context.sha,
-    payload: () => environment.readEventPayload(context.eventPath)
-  }
-  // A check needs the run's ending: a step that does not wait writes none.
-  const checkMode = settings.wait ? settings.checkRun : 'false'
-  // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
-  if (settings.runs) {
-    const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event)
-    return {
-      kind: 'runs',
-      items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, checkPlace) })),
-      checkPlace
+/** Does what was decided: the one place that asks what kind of work it is. */
+async function perform(work: Work, step: Step, apis: ServiceClients): Promise<RunReport> {
+  const { settings, deadlines, environment } = step
+  switch (work.kind) {
+    case 'none':
+      return work.report
+    case 'check': {
+      const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
+      return checkSetup(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
-  }
-  const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger)
-  const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined
-  const trigger = readTrigger(context.eventName, payload, {
-    phrase: settings.triggerPhrase,
-    labelTrigger: settings.labelTrigger,
-    assigneeTrigger: settings.assigneeTrigger,
-    allowedBots: settings.allowedBots
-  })
-  // Only runs come from threads: other tasks act on their inputs.
-  if (trigger.kind === 'inputs' || settings.task !== 'run') {
-    const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event)
-    return { kind: 'run', plan: planFromInputs(settings, checkPlace), trigger: 'inputs', checkPlace }
-  }
-  const plan = planFromInputs(settings)
-  const noRun = (reason: string): Start => {
-    say.notice(`No agent run: ${reason}`)
-    return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) }
-  }
-  if (trigger.kind === 'skip') return noRun(trigger.reason)
-
-  const github = await gitHubClient(settings, deadlines, say)
-  let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
-  try {
-    prepared = await prepareCommentRun(trigger, settings, {
-      github,
-      clock,
-      warn: say.warning,
-      notice: say.notice
-    })
-  } catch (error) {
-    const report = reportOf(
-      { outcome: 'error', error: (error as Error).message, trigger: trigger.trigger },
-      clock.now()
-    )
-    return { kind: 'none', report }
-  }
-  if ('refused' in prepared) return noRun(prepared.refused)
-  await prepared.tracking?.open()
-  return {
-    kind: 'run',
-    trigger: trigger.trigger,
-    plan: {
-      ...plan,
-      prompt: withAnswerFormat(prepared.prompt, settings.answer),
-      resumeRunId: prepared.resumeRunId,
-      ...(prepared.freshPrompt !== undefined
-        ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
-        : {})
-    },
-    tracking: prepared.tracking,
-    // On the head commit the prompt names.
-    checkPlace: checkRunPlace(checkMode, { ...trigger, pullRequest: prepared.pullRequest }, event),
-    github
+    case 'run':
+      return runPlan(work.plan, planDeps(step, apis))
+    case 'runs':
+      return runMany(work.items, step, apis)
   }
 }
 
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
-async function stepCheckRun(
-  start: Extract<Start, { kind: 'run' | 'runs' }>,
+async function openStepCheck(
+  { place, resumed, onThread }: NonNullable<Decision['check']>,
   settings: Settings,
-  deadlines: Deadlines,
-  say: Pick<Console, 'warning'>,
-  clock: Clock
-): Promise<CheckRun | undefined> {
-  if (!start.checkPlace) return undefined
-  return openCheckRun(start.checkPlace, {
-    github: (start.kind === 'run' && start.github) || (await gitHubClient(settings, deadlines, say)),
+  github: () => Promise<GitHubApi>,
+  clock: Clock,
+  say: Say
+): Promise<CheckRun> {
+  return openCheckRun(place, {
+    github: await github(),
     settings,
-    resumed: start.kind === 'run' && start.plan.resumeRunId !== undefined,
-    onThread: start.kind === 'run' && start.trigger !== 'inputs',
+    resumed,
+    onThread,
     clock,
     warn: say.warning
   })
 }
 
-/**
- * The GitHub client of the step, its calls ending with GitHub's deadline. Loaded here only: octokit
- * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
- */
-async function gitHubClient(
-  settings: Settings,
-  deadlines: Deadlines,
-  say: Pick<Console, 'warning'>
-): Promise<GitHubApi> {
-  const { OctokitGitHubApi } = await import('./github/api.js')
-  return new OctokitGitHubApi({
-    token: settings.githubToken,
-    repository: settings.context.repository,
-    apiUrl: settings.context.apiUrl,
-    warn: say.warning,
-    signal: deadlines.githubSignal,
-    stopAt: deadlines.githubStopAt
-  })
-}
-
-/**
- * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
- * request's head (`checkPlace`), the prompt names that commit.
- */
-export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): RunPlan {
+/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
+function planDeps(step: Step, apis: ServiceClients): PlanDeps {
+  const { clock, signal } = step.environment
+  const deadline = step.deadlines.step
+  const events = step.reporters
+  const warning = (message: string): void => events.warning(message)
   return {
-    // The answer-format section ends the prompt when an answer is asked; else it is as written.
-    prompt: withAnswerFormat(withCommit(settings.prompt, checkPlace), settings.answer),
-    images: settings.images,
-    resumeRunId: settings.agentRunId,
-    orgId: settings.orgId,
-    repoId: settings.repoId,
-    repository: settings.repository || undefined,
-    repositoryRequired: settings.repositoryNamed,
-    setupCommands: settings.task === 'setup-commands',
-    model: settings.model,
-    agentType: settings.agentType,
-    metadata: settings.metadata,
-    origin: originMetadata(settings.context),
-    wait: settings.wait,
-    pollIntervalMs: settings.pollIntervalMs
+    start: { apis, clock, signal, deadline, warning, notice: step.say.notice },
+    follow: { clock, signal, deadline, events },
+    ...answerAsked(step)
   }
 }
 
-/** What a fan-out's start needs of the step: its surroundings, deadlines, clients and redaction. */
-interface StepParts {
-  environment: ActionEnvironment
-  deadlines: Deadlines
-  apis: ServiceClients
-  redact: Redact
-  say: Pick<Console, 'notice'>
+/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
+function answerAsked({ settings, environment }: Step): Pick<PlanDeps, 'answer'> {
+  return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {}
+}
+
+/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
+function logMirror(
+  console: Console,
+  settings: Settings,
+  environment: ActionEnvironment,
+  kept?: { first: number; last: number }
+): LogMirror {
+  return new LogMirror(console, {
+    toConsole: settings.mirrorToConsole,
+    keepEntries: settings.mirrorToSummary,
+    openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+    policy: settings,
+    ...(kept ? { kept } : {})
+  })
 }
 
 /** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
 const ITEM_KEPT = { first: 25, last: 25 }
 
 /**
- * The `runs` input: every item started and followed on one budget (runFanOut), each with reporters
- * of its own (its console lines named, its log file), then one report of them all.
+ * The `runs` input: every item run on one budget (runFanOut), each with reporters of its own (its
+ * console lines named, its log file), then one report of them all.
  */
 async function runMany(
   items: Array<{ name: string; plan: RunPlan }>,
-  settings: Settings,
-  { environment, deadlines, apis, redact, say }: StepParts
+  step: Step,
+  apis: ServiceClients
 ): Promise<RunReport> {
+  const { settings, environment, deadlines, redact, say } = step
   const { runner, clock, signal } = environment
   const startedAt = clock.now()
   const perItem = items.map(({ name, plan }) => {
-    const mirror = new LogMirror(namedConsole(runner, name), {
-      toConsole: settings.mirrorToConsole,
-      keepEntries: settings.mirrorToSummary,
-      openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-      policy: settings,
-      kept: ITEM_KEPT
-    })
+    const mirror = logMirror(namedConsole(runner, name), settings, environment, ITEM_KEPT)
     return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) }
   })
   const reports = await runFanOut(perItem, {
@@ -343,10 +219,7 @@ async function runMany(
     maxParallel: settings.maxParallel,
     liveLog: settings.mirrorToConsole,
     notice: say.notice,
-    // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
-    ...(settings.answer && settings.wait
-      ? { settle: settler(settings.answer, apis, environment, deadlines) }
-      : {}),
+    ...answerAsked(step),
     states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
   })
   const runs = await Promise.all(
@@ -360,49 +233,15 @@ async function runMany(
     })
   )
   const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined)
-  const fields = {
-    outcome: aggregateOutcome(runs),
-    runs,
-    trigger: 'inputs',
-    ...(orgId !== undefined ? { orgId } : {})
-  }
+  const fields = { outcome: aggregateOutcome(runs), runs, ...(orgId !== undefined ? { orgId } : {}) }
   return reportOf(fields, startedAt, clock.now())
 }
 
-/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
-function settler(
-  spec: AnswerSpec,
-  apis: ServiceClients,
-  { clock, signal, checkAnswer }: ActionEnvironment,
-  deadlines: Deadlines
-): NonNullable<FanOutDeps['settle']> {
-  return (report, plan, events) => {
-    const deadline = deadlines.step
-    const warning = (message: string): void => events.warning(message)
-    return settleAnswer(report, plan, spec, {
-      start: { apis, clock, signal, deadline, warning, notice: warning },
-      follow: { clock, signal, deadline, events },
-      check: checkAnswer
-    })
-  }
+/** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
+function triggerOf(decision: Decision): Pick<RunReport, 'trigger'> {
+  return decision.trigger === undefined ? {} : { trigger: decision.trigger }
 }
 
-/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
-export function planFromItem(settings: Settings, item: RunItem, checkPlace?: CheckRunPlace): RunPlan {
-  const own = item.repoId !== undefined || item.repository !== undefined
-  return {
-    ...planFromInputs(settings),
-    // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
-    prompt: withAnswerFormat(withCommit(item.prompt, checkPlace), settings.answer),
-    resumeRunId: undefined,
-    setupCommands: false,
-    // The item's repository when it names one; else the step's.
-    repoId: own ? item.repoId : settings.repoId,
-    repository: own ? item.repository : settings.repository || undefined,
-    repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
-    model: item.model ?? settings.model,
-    agentType: item.agentType ?? settings.agentType,
-    metadata: { ...settings.metadata, ...item.metadata },
-    origin: { ...originMetadata(settings.context), run_name: item.name }
-  }
+function optional<T>(...values: Array<T | undefined>): T[] {
+  return values.filter((value): value is T => value !== undefined)
 }

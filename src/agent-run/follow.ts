@@ -4,7 +4,7 @@ import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../mo
 import { failedBeforeRun, type StartedRun } from './start.js'
 import { classifyStatus } from './status.js'
 import type { WatchResult } from './watch-step.js'
-import { RunWatcher } from './watcher.js'
+import { RunWatcher, type Watch, type WatchEvents } from './watcher.js'
 
 export interface FollowDeps {
   clock: Clock
@@ -13,6 +13,8 @@ export interface FollowDeps {
   deadline: number
   /** Every reporter, as one listener. */
   events: RunEvents
+  /** How the run is followed: alone (the default, RunWatcher), or among many (the fan-out's). */
+  watch?: Watch
 }
 
 /** Follows a started run to its end (or, with `wait: false`, only says it started): its report. */
@@ -32,21 +34,19 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
     // A resume's answer may still carry the earlier ending: not the follow-up's.
     if (!plan.wait)
       return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run })
-    const watcher = new RunWatcher(
-      started.api,
-      started.logs,
-      deps.clock,
-      noting(deps.events, seen),
-      deps.signal
+    const watch = deps.watch ?? new RunWatcher(deps.clock, deps.signal).watch
+    const watched = await watch(
+      {
+        runId: run.id,
+        deadline: deps.deadline,
+        pollIntervalMs: plan.pollIntervalMs,
+        earlierEntries: started.earlierEntries,
+        initialStatus: run.status ?? null,
+        guard: started.guard
+      },
+      started,
+      noting(deps.events, seen)
     )
-    const watched = await watcher.watch({
-      runId: run.id,
-      deadline: deps.deadline,
-      pollIntervalMs: plan.pollIntervalMs,
-      earlierEntries: started.earlierEntries,
-      initialStatus: run.status ?? null,
-      guard: started.guard
-    })
     return report(watchedFields(run, watched))
   } catch (error) {
     return report({
@@ -95,10 +95,7 @@ function withoutEnding(run: AgentRun): AgentRun {
 }
 
 /** Passes the watcher's events on, noting the last status and how many entries were mirrored. */
-function noting(
-  events: RunEvents,
-  seen: { status: string | null; entries: number }
-): Omit<RunEvents, 'started'> {
+function noting(events: RunEvents, seen: { status: string | null; entries: number }): WatchEvents {
   return {
     newEntries(entries, firstIndex) {
       seen.entries += entries.length

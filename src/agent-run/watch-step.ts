@@ -56,8 +56,6 @@ export interface WatchPlan {
   /** The status the create or resume answer carried. */
   initialStatus: string | null
   guard: ResumeGuard
-  /** How long a resumed run may show its earlier ending (default: resumeGraceMs). */
-  resumeGraceMs?: number
 }
 
 export type WatchEnding = 'ended' | 'timeout' | 'cancelled'
@@ -93,6 +91,8 @@ export type LastRead =
   | { kind: 'run' }
 
 export interface WatchState {
+  /** When the watch started: the heartbeat counts from it. */
+  startedAt: number
   status: string | null
   /** Index of the next log entry to read. */
   cursor: number
@@ -120,6 +120,7 @@ export interface WatchState {
 
 export function initialState(plan: WatchPlan, now: number): WatchState {
   return {
+    startedAt: now,
     status: plan.initialStatus,
     cursor: plan.earlierEntries,
     guard: plan.guard,

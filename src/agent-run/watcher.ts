@@ -22,79 +22,149 @@ import {
 } from './watch-step.js'
 
 /**
- * The poll loop: read (a log page or the run), step the state (pure), do what the step says (read
- * again, wait for the next look, or stop). A look is the reads after one wait; a read is one request.
+ * Following a started run to its end. One run's watch (`WatchedRun`: its state stepped on each read
+ * by the pure `advance`, what that says told, its ending and the read at its end) is driven by a
+ * loop that decides what to read and when: a run alone by `RunWatcher` (a look each poll-interval:
+ * its log, or the run itself), many runs by the fan-out's `ListWatcher` (runs/list-watcher.ts: one
+ * read of the organization's runs a poll-interval, the logs on one budget). A look is the reads
+ * after one wait; a read is one request.
  */
 
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
-export const FINAL_READ_MS = 3_000
+const FINAL_READ_MS = 3_000
 
+/** What a watch tells the reporters as the run goes. */
+export type WatchEvents = Omit<RunEvents, 'started'>
+
+/** A started run as a watch reads it: its client and its log. */
+export interface WatchedApi {
+  api: AgentRunApi
+  logs: LogReader
+}
+
+/** How a started run is followed to its end: alone (RunWatcher), or among many (the fan-out's). */
+export type Watch = (plan: WatchPlan, run: WatchedApi, events: WatchEvents) => Promise<WatchResult>
+
+/** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
+export function isCutShort(error: unknown): error is DeadlineError | CancelledError {
+  return error instanceof DeadlineError || error instanceof CancelledError
+}
+
+/** How waiting ended when it threw: the deadline or the job's cancellation; any other error is thrown on. */
+export function endingOf(error: unknown): Exclude<WatchEnding, 'ended'> {
+  if (!isCutShort(error)) throw error
+  return error instanceof DeadlineError ? 'timeout' : 'cancelled'
+}
+
+/** One run's watch, whoever drives it: its state, stepped on each read, and its ending. */
+export class WatchedRun {
+  state: WatchState
+  /** When a resumed run still showing its earlier ending is given up on. */
+  private readonly graceEndsAt: number
+
+  constructor(
+    readonly plan: WatchPlan,
+    readonly reads: WatchedApi,
+    private readonly events: WatchEvents,
+    now: number
+  ) {
+    this.state = initialState(plan, now)
+    this.graceEndsAt = (plan.guard.resumedAt ?? now) + resumeGraceMs(plan.pollIntervalMs)
+  }
+
+  /** Reads what the step asks: the next log page, or the run itself. */
+  async read(step: Step, options: CallOptions): Promise<Read> {
+    if (step.kind === 'read-page')
+      return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_LIMIT, options) }
+    return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) }
+  }
+
+  /** The pure step on what was read, what it says told: returns what to do next. */
+  step(read: Read, now: number): Step {
+    const next = advance(this.state, read, {
+      now,
+      graceEndsAt: this.graceEndsAt,
+      logsAvailable: this.reads.logs.available
+    })
+    next.said.forEach(said => tell(this.events, said))
+    this.state = next.state
+    return next.step
+  }
+
+  /**
+   * How the watch ended, with the run as read at its end: `lastRun` when the last read of the run
+   * showed it ended, else read once more (a page may show the end before the run has its result
+   * and pull requests). After a timeout or a cancellation: one quick attempt, for the outputs' sake,
+   * the run as last read when it fails.
+   */
+  async end(ending: WatchEnding, lastRun: AgentRun | undefined, now: number): Promise<WatchResult> {
+    const { api } = this.reads
+    const { runId, deadline, earlierEntries } = this.plan
+    let run = lastRun
+    if (ending === 'ended') {
+      if (!lastRun || !isEnded(lastRun.status ?? null))
+        run = await api
+          .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
+          .catch((error: unknown) => {
+            if (isCutShort(error)) return undefined
+            throw error
+          })
+    } else {
+      const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true }
+      run = await api.getRun(runId, options).catch(() => lastRun)
+    }
+    return settle(this.state, ending, run, earlierEntries)
+  }
+}
+
+function tell(events: WatchEvents, said: Said): void {
+  if (said.kind === 'entries') events.newEntries(said.entries, said.firstIndex)
+  else if (said.kind === 'status') events.statusChanged(said.from, said.to)
+  else events.warning(said.message)
+}
+
+/** One run alone: read (a log page or the run), step, then read again, wait for the next look, or stop. */
 export class RunWatcher {
   constructor(
-    private readonly api: AgentRunApi,
-    private readonly logs: LogReader,
     private readonly clock: Clock,
-    private readonly events: Omit<RunEvents, 'started'>,
     private readonly signal?: AbortSignal
   ) {}
 
-  async watch(plan: WatchPlan): Promise<WatchResult> {
-    const started = this.clock.now()
-    const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs)
-    const graceEndsAt = (plan.guard.resumedAt ?? started) + grace
-    let state = initialState(plan, started)
+  /** The Watch of a run alone. */
+  readonly watch: Watch = async (plan, reads, events) => {
+    const watched = new WatchedRun(plan, reads, events, this.clock.now())
     let ending: WatchEnding = 'ended'
     try {
       // The first look waits too: the gentle start (pacing.ts).
       let step: Step = { kind: 'wait' }
-      for (;;) {
+      while (step.kind !== 'stop') {
         if (step.kind === 'wait') {
-          state = await this.wait(state, plan, started)
-          step = { kind: this.logs.available ? 'read-page' : 'read-run' }
+          await this.wait(watched, events)
+          step = { kind: reads.logs.available ? 'read-page' : 'read-run' }
         }
         // Reads once the end is known see the end: they may use the budget's reserve.
-        const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted }
-        const read = await this.read(step, state, plan.runId, options)
-        const next = advance(state, read, {
-          now: this.clock.now(),
-          graceEndsAt,
-          logsAvailable: this.logs.available
-        })
-        next.said.forEach(said => this.say(said))
-        state = next.state
-        step = next.step
-        if (step.kind === 'stop') break
+        const { status, guard } = watched.state
+        const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted }
+        step = watched.step(await watched.read(step, options), this.clock.now())
       }
     } catch (error) {
-      if (error instanceof DeadlineError) ending = 'timeout'
-      else if (error instanceof CancelledError) ending = 'cancelled'
-      else throw error
+      ending = endingOf(error)
     }
-    const run = await this.finalRead(plan, ending, state.lastRun)
-    return settle(state, ending, run, plan.earlierEntries)
-  }
-
-  private async read(step: Step, state: WatchState, runId: number, options: CallOptions): Promise<Read> {
-    if (step.kind === 'read-page')
-      return { kind: 'page', page: await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options) }
-    return { kind: 'run', run: await this.api.getRun(runId, options) }
-  }
-
-  private say(said: Said): void {
-    if (said.kind === 'entries') this.events.newEntries(said.entries, said.firstIndex)
-    else if (said.kind === 'status') this.events.statusChanged(said.from, said.to)
-    else this.events.warning(said.message)
+    // After a timeout the run as last read stands, if the quick read fails; an ended watch reads it
+    // again unless its last read was of the run.
+    return watched.end(ending, watched.state.lastRun, this.clock.now())
   }
 
   /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
-  private async wait(state: WatchState, plan: WatchPlan, started: number): Promise<WatchState> {
+  private async wait(watched: WatchedRun, events: WatchEvents): Promise<void> {
+    const { plan, state, reads } = watched
     const now = this.clock.now()
     const next = { ...state }
     if (heartbeatDue(state, now)) {
-      this.events.heartbeat(now - started, state.status, state.cursor - plan.earlierEntries)
+      events.heartbeat(now - state.startedAt, state.status, state.cursor - plan.earlierEntries)
       next.lastHeartbeatAt = now
     }
-    const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run')
+    const pace = reads.api.lookPace?.(reads.logs.available ? 'logs' : 'run')
     const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
     const look = nextLook(
       {
@@ -107,35 +177,13 @@ export class RunWatcher {
     )
     if (look.lateBy && !state.paceNoticed) {
       next.paceNoticed = true
-      this.events.warning(paceNotice(plan.pollIntervalMs, look.lateBy))
+      events.warning(paceNotice(plan.pollIntervalMs, look.lateBy))
     }
+    watched.state = next
     const left = plan.deadline - now
     if (left <= 0) throw new DeadlineError()
     await this.clock.sleep(Math.min(look.waitMs, left), this.signal)
     // Every wait is followed by one look.
-    return { ...next, lookAt: this.clock.now(), looksDone: state.looksDone + 1 }
-  }
-
-  private async finalRead(
-    plan: WatchPlan,
-    ending: WatchEnding,
-    lastRun?: AgentRun
-  ): Promise<AgentRun | undefined> {
-    if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null)) return lastRun
-    try {
-      if (ending === 'ended')
-        return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS, end: true })
-      // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
-      return await this.api.getRun(plan.runId, {
-        deadline: this.clock.now() + FINAL_READ_MS,
-        maxAttempts: 1,
-        lastRead: true,
-        end: true
-      })
-    } catch (error) {
-      if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
-        throw error
-      return undefined
-    }
+    watched.state = { ...watched.state, lookAt: this.clock.now(), looksDone: state.looksDone + 1 }
   }
 }

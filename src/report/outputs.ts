@@ -1,4 +1,7 @@
 import type { RunReport } from '../model.js'
+import type { Runner } from '../runner/runner.js'
+import type { LogMirror } from './log-mirror.js'
+import type { Reporter } from './reporters.js'
 import { runsOutput } from './runs-report.js'
 
 /** The action's outputs, in action.yml's order. */
@@ -74,5 +77,19 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'verdict-reason': answer?.reason ?? '',
     runs: '',
     'check-run-id': checkRunId
+  }
+}
+
+/** The reporter of the step's outputs: every one set at the end, from the report and the log file's path. */
+export class OutputsReporter implements Reporter {
+  constructor(
+    private readonly runner: Pick<Runner, 'setOutput'>,
+    private readonly mirror: Pick<LogMirror, 'logFile'>
+  ) {}
+
+  finish(report: RunReport): Promise<void> {
+    const outputs = actionOutputs(report, this.mirror.logFile)
+    for (const name of OUTPUT_NAMES) this.runner.setOutput(name, outputs[name])
+    return Promise.resolve()
   }
 }

@@ -3,11 +3,11 @@ import { reportOf, type CarriedFrom, type RunEvents, type RunReport } from '../m
 import { redactDeep } from '../redact.js'
 
 /**
- * Everything that shows the run: the console mirror, the job summary and outputs, the tracking
- * comment (and whatever joins them). Each receives the same events as the run goes and the same
- * report at its end.
+ * Everything that shows the run: the console mirror, the outputs, the job summary, the check run,
+ * the tracking comment (and whatever joins them). Each receives the same events as the run goes
+ * (those it has a method for) and the same report at its end.
  */
-export interface Reporter extends RunEvents {
+export interface Reporter extends Partial<RunEvents> {
   /** Writes the ending. */
   finish(report: RunReport): Promise<void>
   /**
@@ -42,27 +42,27 @@ export class Reporters implements RunEvents {
   started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom): void {
     const seen = this.redact(run)
     const from = carriedFrom && this.redact(carriedFrom)
-    this.list.forEach(reporter => reporter.started(seen, mode, from))
+    this.list.forEach(reporter => reporter.started?.(seen, mode, from))
   }
   newEntries(entries: LogEntry[], firstIndex: number): void {
     const seen = this.redact(entries)
-    this.list.forEach(reporter => reporter.newEntries(seen, firstIndex))
+    this.list.forEach(reporter => reporter.newEntries?.(seen, firstIndex))
   }
   statusChanged(from: string | null, to: string | null): void {
     const [was, is] = [this.redact(from), this.redact(to)]
-    this.list.forEach(reporter => reporter.statusChanged(was, is))
+    this.list.forEach(reporter => reporter.statusChanged?.(was, is))
   }
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {
     const seen = this.redact(status)
-    this.list.forEach(reporter => reporter.heartbeat(elapsedMs, seen, entriesSeen))
+    this.list.forEach(reporter => reporter.heartbeat?.(elapsedMs, seen, entriesSeen))
   }
   warning(message: string): void {
     const seen = this.redact(message)
-    this.list.forEach(reporter => reporter.warning(seen))
+    this.list.forEach(reporter => reporter.warning?.(seen))
   }
   repairAsked(reason: string, attempt: number, retries: number): void {
     const seen = this.redact(reason)
-    this.list.forEach(reporter => reporter.repairAsked(seen, attempt, retries))
+    this.list.forEach(reporter => reporter.repairAsked?.(seen, attempt, retries))
   }
 
   /**

@@ -18,7 +18,7 @@ import { lookIntervalMs } from '../agent-run/pacing.js'
  *   complete and the step ends soon after the last run.
  */
 
-/** A started run as the follower knows it. */
+/** A started run as the list watcher knows it. */
 export interface FollowedRun {
   id: number
   /** working; its end seen by the list (its log still to finish); or done. */
@@ -29,6 +29,8 @@ export interface FollowedRun {
   logBacklog: boolean
   /** When a FINAL_ANSWER entry of this run was read: its end is seconds away. */
   finalAnswerAt?: number
+  /** False once its log endpoint answered on neither path: its end is taken from the list alone. */
+  logsAvailable?: boolean
 }
 
 export interface FollowView {
@@ -43,8 +45,6 @@ export interface FollowView {
   logGapMs: number
   /** Whether the log is read while runs work (a console mirror); else only once a run has ended. */
   liveLog: boolean
-  /** False once the log endpoint answered on neither path: ends are taken from the list alone. */
-  logsAvailable: boolean
 }
 
 export type FollowStep =
@@ -80,7 +80,7 @@ export function listIntervalMs(view: FollowView): number {
 export function nextFollowStep(view: FollowView): FollowStep {
   // Without a log to finish, a run whose end the list showed is done.
   const open = view.runs.filter(
-    run => run.phase === 'working' || (run.phase === 'ended' && view.logsAvailable)
+    run => run.phase === 'working' || (run.phase === 'ended' && run.logsAvailable !== false)
   )
   if (open.length === 0) return { kind: 'done' }
   const logGap = view.logAt === undefined ? 0 : Math.max(0, view.logAt + view.logGapMs - view.now)
@@ -98,7 +98,8 @@ export function nextFollowStep(view: FollowView): FollowStep {
         : Math.max(0, view.listAt + listIntervalMs(view) - view.now)
   if (listDue === 0) return { kind: 'list' }
 
-  const live = view.liveLog && view.logsAvailable ? stalestLog(working, view) : undefined
+  const readable = working.filter(run => run.logsAvailable !== false)
+  const live = view.liveLog ? stalestLog(readable, view) : undefined
   if (live && Math.max(live.dueIn, logGap) === 0) return { kind: 'log', runId: live.run.id, end: false }
   const logDue = live ? Math.max(live.dueIn, logGap) : Infinity
   return { kind: 'wait', ms: Math.min(listDue, logDue) }

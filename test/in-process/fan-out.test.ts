@@ -217,3 +217,49 @@ test('a run whose end its log shows before the list does: the outputs carry its 
   ])
   expect(readerText(runner.summary)).toMatch(/x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +Fix it \|/)
 })
+
+test('the list of runs refused while they work: each run reported with its id and the error, every output written', async () => {
+  await world.startEmulator()
+  world.emulator.injectFaults({ route: 'list-runs', fault: { kind: 'status', status: 403 } })
+  const { runner, failure } = await world.step({
+    prompt: '',
+    'org-id': '1',
+    runs: list(['a', 'b'].map(name => ({ name, prompt: `${name} [emulator:success]` })))
+  })
+  const created = world.emulator.runs().map(run => String(run.id))
+  const runs = runsOf(runner.outputs)
+  expect(runs.map(run => [run.name, run.outcome])).toEqual([
+    ['a', 'error'],
+    ['b', 'error']
+  ])
+  expect(runs.map(run => run['agent-run-id']).sort()).toEqual(created.sort())
+  expect(runner.outputs['outcome']).toBe('error')
+  expect(failure).toMatch(/^2 of 2 agent runs failed the step:\n- a: error, /)
+  expect(failure).not.toMatch(/Unexpected error/)
+})
+
+test('a run that ends as the step times out counts as ended: its last read, as a run alone has', async () => {
+  await world.startEmulator()
+  world.emulator.queueScript({
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      { at: 27_000, status: 'COMPLETE', result: 'Done just in time.' }
+    ]
+  })
+  const { runner, failure } = await world.step({
+    prompt: '',
+    'org-id': '1',
+    'timeout-minutes': '0.5',
+    'poll-interval': '10',
+    runs: list([{ name: 'x', prompt: 'x' }])
+  })
+  expect(failure).toBeUndefined()
+  expect(runsOf(runner.outputs)).toEqual([
+    expect.objectContaining({
+      name: 'x',
+      outcome: 'success',
+      status: 'COMPLETE',
+      result: 'Done just in time.'
+    })
+  ])
+})

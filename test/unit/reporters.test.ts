@@ -108,3 +108,24 @@ test('a reporter that throws keeps none from writing: it writes the plain report
     'check finished'
   ])
 })
+
+test('a reporter implements only the events it needs: the others pass it by', async () => {
+  const calls: string[] = []
+  const endingOnly: Reporter = {
+    finish: report => {
+      calls.push(`ending-only finish ${report.outcome}`)
+      return Promise.resolve()
+    }
+  }
+  const reporters = new Reporters([endingOnly, recorder(calls, 'b')], redact, never)
+  reporters.started(run, 'create')
+  reporters.warning('careful')
+  await reporters.finish(reportOf({ outcome: 'success' }, 0))
+  expect(calls).toEqual([
+    'b started 7 ACTIVE *** create',
+    'b warning careful',
+    'ending-only finish success',
+    'b finish undefined',
+    'b finished'
+  ])
+})

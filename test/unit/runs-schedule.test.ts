@@ -16,7 +16,6 @@ const view = (runs: FollowedRun[], extra: Partial<FollowView> = {}): FollowView 
   pollIntervalMs: 5_000,
   logGapMs: 0,
   liveLog: true,
-  logsAvailable: true,
   ...extra
 })
 const working = (id: number, extra: Partial<FollowedRun> = {}): FollowedRun => ({
@@ -77,14 +76,17 @@ describe('the fan-out schedule', () => {
       runId: 2,
       end: true
     })
-    expect(nextFollowStep(view(runs, { listAt: 99_000, logsAvailable: false }))).toEqual({
-      kind: 'wait',
-      ms: 4_000
-    })
-    expect(nextFollowStep(view([{ ...working(2), phase: 'ended' }], { logsAvailable: false }))).toEqual({
-      kind: 'done'
-    })
+    const withoutLog = runs.map(run => ({ ...run, logsAvailable: false }))
+    expect(nextFollowStep(view(withoutLog, { listAt: 99_000 }))).toEqual({ kind: 'wait', ms: 4_000 })
+    expect(
+      nextFollowStep(view([{ ...working(2), phase: 'ended', logsAvailable: false }], { listAt: 99_000 }))
+    ).toEqual({ kind: 'done' })
     expect(nextFollowStep(view([{ ...working(2), phase: 'done' }]))).toEqual({ kind: 'done' })
+  })
+
+  test("a run whose log is unavailable leaves the others' live logs read", () => {
+    const runs = [working(1, { logsAvailable: false }), working(2)]
+    expect(nextFollowStep(view(runs, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 2, end: false })
   })
 
   test('after a FINAL_ANSWER the list is read every second', () => {
@@ -177,8 +179,7 @@ function followByList(ends: number[]): Measure {
       listAt,
       logAt,
       logGapMs,
-      liveLog: true,
-      logsAvailable: true
+      liveLog: true
     })
     if (step.kind === 'done') break
     if (step.kind === 'wait') {

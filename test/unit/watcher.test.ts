@@ -47,7 +47,6 @@ interface Resumed {
   initialStatus?: string | null
   resumedAt?: number
   earlierResult?: string | null
-  resumeGraceMs?: number
   deadline?: number
   pollIntervalMs?: number
 }
@@ -62,7 +61,7 @@ function setUp(moments: Moment[], given: Resumed = {}) {
   const api = new FakeApi(clock, moments)
   const events = new Recorder()
   const logs = new LogReader(api, api.runId, message => events.warning(message))
-  const watcher = new RunWatcher(api, logs, clock, events)
+  const watcher = new RunWatcher(clock)
   const fullPlan: WatchPlan = {
     runId: api.runId,
     deadline: clock.now() + 60 * 60_000,
@@ -72,7 +71,7 @@ function setUp(moments: Moment[], given: Resumed = {}) {
     guard,
     ...plan
   }
-  return { clock, api, events, watch: () => watcher.watch(fullPlan) }
+  return { clock, api, events, watch: () => watcher.watch(fullPlan, { api, logs }, events) }
 }
 
 describe('RunWatcher', () => {
@@ -277,7 +276,6 @@ describe('RunWatcher', () => {
         earlierEntries: 3,
         initialStatus: 'COMPLETE',
         resumedAt: new FakeClock().now(),
-        resumeGraceMs: 30_000,
         earlierResult: 'result'
       })
       const start = clock.now()
@@ -317,7 +315,7 @@ describe('RunWatcher', () => {
           { at: 30_500, status: 'ACTIVE' },
           { at: 45_000, status: 'COMPLETE', result: 'the follow-up is done' }
         ],
-        { ...afterResume, resumeGraceMs: 30_000 }
+        afterResume
       )
       api.runAheadMs = 1_000
       const result = await watch()
@@ -332,7 +330,7 @@ describe('RunWatcher', () => {
           { at: 7_000, status: 'complete' },
           { at: 9_000, status: 'COMPLETED' }
         ],
-        { ...afterResume, resumeGraceMs: 30_000 }
+        afterResume
       )
       expect(await watch()).toMatchObject({ restarted: false })
     })
@@ -340,8 +338,7 @@ describe('RunWatcher', () => {
     test('an unknown earlier result proves nothing', async () => {
       const { watch } = setUp([{ at: 0, status: 'COMPLETE', entries: 3 }], {
         ...afterResume,
-        earlierResult: undefined,
-        resumeGraceMs: 30_000
+        earlierResult: undefined
       })
       expect(await watch()).toMatchObject({ restarted: false })
     })
@@ -444,6 +441,7 @@ describe('startRun and followRun after a resume', () => {
 
 describe('decide: what the watcher does after each read (pure)', () => {
   const state = (fields: Partial<WatchState>): WatchState => ({
+    startedAt: 0,
     status: 'ACTIVE',
     cursor: 0,
     guard: { restarted: true },

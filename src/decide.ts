@@ -1,0 +1,208 @@
+import type { Clock } from './clock.js'
+import type { Deadlines } from './deadlines.js'
+import type { GitHubApi } from './github/api.js'
+import { checkRunPlace, type CheckRunPlace } from './github/check-run.js'
+import { prepareCommentRun } from './github/comment-run.js'
+import { withCommit } from './github/prompt.js'
+import type { TrackingComment } from './github/tracking-comment.js'
+import { readTrigger, type ThreadTrigger } from './github/trigger.js'
+import { reportOf, type RunPlan, type RunReport } from './model.js'
+import type { Console } from './runner/runner.js'
+import type { RunItem, Settings } from './settings/settings.js'
+import { originMetadata } from './settings/workflow-context.js'
+
+/**
+ * What the step does, decided once from the settings and the event: one run (from its inputs or a
+ * thread's request), many runs (the `runs` input), the set-up check, or nothing (a report already);
+ * with where its check run goes and the thread's tracking comment. The rest of the step follows
+ * from this one decision, without asking again what kind it was.
+ */
+
+export type Work =
+  | { kind: 'run'; plan: RunPlan }
+  /** The `runs` input: a plan for each item. */
+  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }> }
+  | { kind: 'check' }
+  /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
+  | { kind: 'none'; report: RunReport }
+
+export interface Decision {
+  work: Work
+  /** What started the step's run (inputs, comment, label…), for the output; undefined for the set-up check. */
+  trigger?: string
+  tracking?: TrackingComment
+  /** The step's check run: where it goes, and what its text says of the run. */
+  check?: { place: NonNullable<CheckRunPlace>; resumed: boolean; onThread: boolean }
+}
+
+/** What deciding needs of the step: the event's payload (read once), GitHub's client (made once), the clock. */
+export interface DecideDeps {
+  /** The webhook payload; read at most once. */
+  payload: () => unknown
+  github: () => Promise<GitHubApi>
+  clock: Clock
+  say: Pick<Console, 'notice' | 'warning'>
+}
+
+/**
+ * What this step does: the set-up check, the plan from its inputs, or, on a triggering event, the
+ * author's request (once they are found allowed to make it) with its tracking comment.
+ */
+export async function decide(settings: Settings, deps: DecideDeps): Promise<Decision> {
+  if (settings.task === 'check') return { work: { kind: 'check' } }
+  const context = settings.context
+  const event = { name: context.eventName, sha: context.sha, payload: deps.payload }
+  // A check needs the run's ending: a step that does not wait writes none.
+  const mode = settings.wait ? settings.checkRun : 'false'
+  const fromInputs = (resumed: boolean): Pick<Decision, 'work' | 'trigger' | 'check'> => {
+    const place = checkRunPlace(mode, { kind: 'inputs' }, event)
+    const check = place && { place, resumed, onThread: false }
+    // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
+    const work: Work = settings.runs
+      ? {
+          kind: 'runs',
+          items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
+        }
+      : { kind: 'run', plan: planFromInputs(settings, place) }
+    return { work, trigger: 'inputs', ...(check ? { check } : {}) }
+  }
+  if (settings.runs) return fromInputs(false)
+  const trigger = readTrigger(context.eventName, settings.triggerEvent ? deps.payload() : undefined, {
+    phrase: settings.triggerPhrase,
+    labelTrigger: settings.labelTrigger,
+    assigneeTrigger: settings.assigneeTrigger,
+    allowedBots: settings.allowedBots
+  })
+  // Only runs come from threads: other tasks act on their inputs.
+  if (trigger.kind === 'inputs' || settings.task !== 'run')
+    return fromInputs(settings.agentRunId !== undefined)
+  if (trigger.kind === 'skip') return noRun(trigger.reason, deps)
+  return fromThread(trigger, settings, mode, event, deps)
+}
+
+function noRun(reason: string, deps: DecideDeps): Decision {
+  deps.say.notice(`No agent run: ${reason}`)
+  return {
+    work: { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
+  }
+}
+
+/** A thread's request: its author checked, the comment acknowledged, the run to resume found, its tracking comment opened. */
+async function fromThread(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  mode: Parameters<typeof checkRunPlace>[0],
+  event: Parameters<typeof checkRunPlace>[2],
+  deps: DecideDeps
+): Promise<Decision> {
+  const github = await deps.github()
+  let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
+  try {
+    prepared = await prepareCommentRun(trigger, settings, {
+      github,
+      clock: deps.clock,
+      warn: deps.say.warning,
+      notice: deps.say.notice
+    })
+  } catch (error) {
+    const fields = { outcome: 'error' as const, error: (error as Error).message, trigger: trigger.trigger }
+    return { work: { kind: 'none', report: reportOf(fields, deps.clock.now()) } }
+  }
+  if ('refused' in prepared) return noRun(prepared.refused, deps)
+  await prepared.tracking?.open()
+  const plan: RunPlan = {
+    ...planFromInputs(settings),
+    prompt: prepared.prompt,
+    resumeRunId: prepared.resumeRunId,
+    ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+  }
+  // On the head commit the prompt names.
+  const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event)
+  return {
+    work: { kind: 'run', plan },
+    trigger: trigger.trigger,
+    tracking: prepared.tracking,
+    check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
+  }
+}
+
+/**
+ * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
+ * request's head (`checkPlace`), the prompt names that commit.
+ */
+export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): RunPlan {
+  return {
+    prompt: withCommit(settings.prompt, checkPlace),
+    images: settings.images,
+    resumeRunId: settings.agentRunId,
+    orgId: settings.orgId,
+    repoId: settings.repoId,
+    repository: settings.repository || undefined,
+    repositoryRequired: settings.repositoryNamed,
+    setupCommands: settings.task === 'setup-commands',
+    model: settings.model,
+    agentType: settings.agentType,
+    metadata: settings.metadata,
+    origin: originMetadata(settings.context),
+    wait: settings.wait,
+    pollIntervalMs: settings.pollIntervalMs
+  }
+}
+
+/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
+export function planFromItem(settings: Settings, item: RunItem, checkPlace?: CheckRunPlace): RunPlan {
+  const own = item.repoId !== undefined || item.repository !== undefined
+  return {
+    ...planFromInputs(settings),
+    prompt: withCommit(item.prompt, checkPlace),
+    resumeRunId: undefined,
+    setupCommands: false,
+    // The item's repository when it names one; else the step's.
+    repoId: own ? item.repoId : settings.repoId,
+    repository: own ? item.repository : settings.repository || undefined,
+    repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
+    model: item.model ?? settings.model,
+    agentType: item.agentType ?? settings.agentType,
+    metadata: { ...settings.metadata, ...item.metadata },
+    origin: { ...originMetadata(settings.context), run_name: item.name }
+  }
+}
+
+/** Reads once, at the first call: the value, or the same error at every call. */
+export function once<T>(read: () => T): () => T {
+  let kept: { value: T } | { error: unknown } | undefined
+  return () => {
+    if (!kept) {
+      try {
+        kept = { value: read() }
+      } catch (error) {
+        kept = { error }
+      }
+    }
+    if ('error' in kept) throw kept.error
+    return kept.value
+  }
+}
+
+/**
+ * The GitHub client of the step, its calls ending with GitHub's deadline, made at most once. Loaded
+ * here only: octokit is a sixth of the bundle, and a step that neither answers a thread nor writes a
+ * check never needs it.
+ */
+export function gitHubClient(
+  settings: Settings,
+  deadlines: Deadlines,
+  say: Pick<Console, 'warning'>
+): () => Promise<GitHubApi> {
+  return once(async () => {
+    const { OctokitGitHubApi } = await import('./github/api.js')
+    return new OctokitGitHubApi({
+      token: settings.githubToken,
+      repository: settings.context.repository,
+      apiUrl: settings.context.apiUrl,
+      warn: say.warning,
+      signal: deadlines.githubSignal,
+      stopAt: deadlines.githubStopAt
+    })
+  })
+}
