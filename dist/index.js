@@ -53138,8 +53138,6 @@ function serveAnswerCheck() {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
-var answer_answer = __nccwpck_require__(4712);
 ;// CONCATENATED MODULE: ./src/answer/prompt.ts
 
 /** A fenced block whose fence is longer than any run of backticks inside it. */
@@ -53199,6 +53197,23 @@ function repairPrompt(spec, problem) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/model.ts
+/** The report of a run that never started (or of a step that followed none): no status, no entries. */
+function reportOf(fields, startedAt, endedAt = startedAt) {
+    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
+}
+/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
+function unexpectedEnding(error, last, now) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const fields = {
+        outcome: 'error',
+        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
+    };
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
+}
+
+// EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
+var answer_answer = __nccwpck_require__(4712);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/clock.ts
@@ -53461,21 +53476,6 @@ function nextStep(exchange, write, what) {
     if (write && exchange.sent)
         return { kind: 'give-up', error: new AmbiguousWriteError(message, exchange.status) };
     return { kind: 'retry', rateLimited: false };
-}
-
-;// CONCATENATED MODULE: ./src/model.ts
-/** The report of a run that never started (or of a step that followed none): no status, no entries. */
-function reportOf(fields, startedAt, endedAt = startedAt) {
-    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
-}
-/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
-function unexpectedEnding(error, last, now) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const fields = {
-        outcome: 'error',
-        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
-    };
-    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
 // EXTERNAL MODULE: ./src/runner/commands.ts
@@ -53982,6 +53982,7 @@ function resumeGraceMs(pollIntervalMs) {
 const HEARTBEAT_MS = 60_000;
 function initialState(plan, now) {
     return {
+        startedAt: now,
         status: plan.initialStatus,
         cursor: plan.earlierEntries,
         guard: plan.guard,
@@ -54445,86 +54446,135 @@ function paceNotice(baseMs, pace) {
 
 
 /**
- * The poll loop: read (a log page or the run), step the state (pure), do what the step says (read
- * again, wait for the next look, or stop). A look is the reads after one wait; a read is one request.
+ * Following a started run to its end. One run's watch (`WatchedRun`: its state stepped on each read
+ * by the pure `advance`, what that says told, its ending and the read at its end) is driven by a
+ * loop that decides what to read and when: a run alone by `RunWatcher` (a look each poll-interval:
+ * its log, or the run itself), many runs by the fan-out's `ListWatcher` (runs/list-watcher.ts: one
+ * read of the organization's runs a poll-interval, the logs on one budget). A look is the reads
+ * after one wait; a read is one request.
  */
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
 const FINAL_READ_MS = 3_000;
-class RunWatcher {
-    api;
-    logs;
-    clock;
+/** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
+function isCutShort(error) {
+    return error instanceof DeadlineError || error instanceof CancelledError;
+}
+/** How waiting ended when it threw: the deadline or the job's cancellation; any other error is thrown on. */
+function endingOf(error) {
+    if (!isCutShort(error))
+        throw error;
+    return error instanceof DeadlineError ? 'timeout' : 'cancelled';
+}
+/** One run's watch, whoever drives it: its state, stepped on each read, and its ending. */
+class WatchedRun {
+    plan;
+    reads;
     events;
-    signal;
-    constructor(api, logs, clock, events, signal) {
-        this.api = api;
-        this.logs = logs;
-        this.clock = clock;
+    state;
+    /** When a resumed run still showing its earlier ending is given up on. */
+    graceEndsAt;
+    constructor(plan, reads, events, now) {
+        this.plan = plan;
+        this.reads = reads;
         this.events = events;
+        this.state = initialState(plan, now);
+        this.graceEndsAt = (plan.guard.resumedAt ?? now) + resumeGraceMs(plan.pollIntervalMs);
+    }
+    /** Reads what the step asks: the next log page, or the run itself. */
+    async read(step, options) {
+        if (step.kind === 'read-page')
+            return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_LIMIT, options) };
+        return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) };
+    }
+    /** The pure step on what was read, what it says told: returns what to do next. */
+    step(read, now) {
+        const next = advance(this.state, read, {
+            now,
+            graceEndsAt: this.graceEndsAt,
+            logsAvailable: this.reads.logs.available
+        });
+        next.said.forEach(said => tell(this.events, said));
+        this.state = next.state;
+        return next.step;
+    }
+    /**
+     * How the watch ended, with the run as read at its end: `lastRun` when the last read of the run
+     * showed it ended, else read once more (a page may show the end before the run has its result
+     * and pull requests). After a timeout or a cancellation: one quick attempt, for the outputs' sake,
+     * the run as last read when it fails.
+     */
+    async end(ending, lastRun, now) {
+        const { api } = this.reads;
+        const { runId, deadline, earlierEntries } = this.plan;
+        let run = lastRun;
+        if (ending === 'ended') {
+            if (!lastRun || !isEnded(lastRun.status ?? null))
+                run = await api
+                    .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
+                    .catch((error) => {
+                    if (isCutShort(error))
+                        return undefined;
+                    throw error;
+                });
+        }
+        else {
+            const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true };
+            run = await api.getRun(runId, options).catch(() => lastRun);
+        }
+        return settle(this.state, ending, run, earlierEntries);
+    }
+}
+function tell(events, said) {
+    if (said.kind === 'entries')
+        events.newEntries(said.entries, said.firstIndex);
+    else if (said.kind === 'status')
+        events.statusChanged(said.from, said.to);
+    else
+        events.warning(said.message);
+}
+/** One run alone: read (a log page or the run), step, then read again, wait for the next look, or stop. */
+class RunWatcher {
+    clock;
+    signal;
+    constructor(clock, signal) {
+        this.clock = clock;
         this.signal = signal;
     }
-    async watch(plan) {
-        const started = this.clock.now();
-        const grace = plan.resumeGraceMs ?? resumeGraceMs(plan.pollIntervalMs);
-        const graceEndsAt = (plan.guard.resumedAt ?? started) + grace;
-        let state = initialState(plan, started);
+    /** The Watch of a run alone. */
+    watch = async (plan, reads, events) => {
+        const watched = new WatchedRun(plan, reads, events, this.clock.now());
         let ending = 'ended';
         try {
             // The first look waits too: the gentle start (pacing.ts).
             let step = { kind: 'wait' };
-            for (;;) {
+            while (step.kind !== 'stop') {
                 if (step.kind === 'wait') {
-                    state = await this.wait(state, plan, started);
-                    step = { kind: this.logs.available ? 'read-page' : 'read-run' };
+                    await this.wait(watched, events);
+                    step = { kind: reads.logs.available ? 'read-page' : 'read-run' };
                 }
                 // Reads once the end is known see the end: they may use the budget's reserve.
-                const options = { deadline: plan.deadline, end: isEnded(state.status) && state.guard.restarted };
-                const read = await this.read(step, state, plan.runId, options);
-                const next = advance(state, read, {
-                    now: this.clock.now(),
-                    graceEndsAt,
-                    logsAvailable: this.logs.available
-                });
-                next.said.forEach(said => this.say(said));
-                state = next.state;
-                step = next.step;
-                if (step.kind === 'stop')
-                    break;
+                const { status, guard } = watched.state;
+                const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted };
+                step = watched.step(await watched.read(step, options), this.clock.now());
             }
         }
         catch (error) {
-            if (error instanceof DeadlineError)
-                ending = 'timeout';
-            else if (error instanceof CancelledError)
-                ending = 'cancelled';
-            else
-                throw error;
+            ending = endingOf(error);
         }
-        const run = await this.finalRead(plan, ending, state.lastRun);
-        return settle(state, ending, run, plan.earlierEntries);
-    }
-    async read(step, state, runId, options) {
-        if (step.kind === 'read-page')
-            return { kind: 'page', page: await this.logs.read(state.cursor, LOG_PAGE_LIMIT, options) };
-        return { kind: 'run', run: await this.api.getRun(runId, options) };
-    }
-    say(said) {
-        if (said.kind === 'entries')
-            this.events.newEntries(said.entries, said.firstIndex);
-        else if (said.kind === 'status')
-            this.events.statusChanged(said.from, said.to);
-        else
-            this.events.warning(said.message);
-    }
+        // After a timeout the run as last read stands, if the quick read fails; an ended watch reads it
+        // again unless its last read was of the run.
+        return watched.end(ending, watched.state.lastRun, this.clock.now());
+    };
     /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
-    async wait(state, plan, started) {
+    async wait(watched, events) {
+        const { plan, state, reads } = watched;
         const now = this.clock.now();
         const next = { ...state };
         if (heartbeatDue(state, now)) {
-            this.events.heartbeat(now - started, state.status, state.cursor - plan.earlierEntries);
+            events.heartbeat(now - state.startedAt, state.status, state.cursor - plan.earlierEntries);
             next.lastHeartbeatAt = now;
         }
-        const pace = this.api.lookPace?.(this.logs.available ? 'logs' : 'run');
+        const pace = reads.api.lookPace?.(reads.logs.available ? 'logs' : 'run');
         const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt;
         const look = nextLook({
             baseMs: plan.pollIntervalMs,
@@ -54534,34 +54584,15 @@ class RunWatcher {
         }, pace);
         if (look.lateBy && !state.paceNoticed) {
             next.paceNoticed = true;
-            this.events.warning(paceNotice(plan.pollIntervalMs, look.lateBy));
+            events.warning(paceNotice(plan.pollIntervalMs, look.lateBy));
         }
+        watched.state = next;
         const left = plan.deadline - now;
         if (left <= 0)
             throw new DeadlineError();
         await this.clock.sleep(Math.min(look.waitMs, left), this.signal);
         // Every wait is followed by one look.
-        return { ...next, lookAt: this.clock.now(), looksDone: state.looksDone + 1 };
-    }
-    async finalRead(plan, ending, lastRun) {
-        if (ending === 'ended' && lastRun && isEnded(lastRun.status ?? null))
-            return lastRun;
-        try {
-            if (ending === 'ended')
-                return await this.api.getRun(plan.runId, { deadline: plan.deadline + FINAL_READ_MS, end: true });
-            // After a timeout or a cancellation: one quick attempt, for the outputs' sake.
-            return await this.api.getRun(plan.runId, {
-                deadline: this.clock.now() + FINAL_READ_MS,
-                maxAttempts: 1,
-                lastRead: true,
-                end: true
-            });
-        }
-        catch (error) {
-            if (ending === 'ended' && !(error instanceof DeadlineError) && !(error instanceof CancelledError))
-                throw error;
-            return undefined;
-        }
+        watched.state = { ...watched.state, lookAt: this.clock.now(), looksDone: state.looksDone + 1 };
     }
 }
 
@@ -54586,15 +54617,15 @@ async function followRun(started, plan, deps) {
         // A resume's answer may still carry the earlier ending: not the follow-up's.
         if (!plan.wait)
             return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run });
-        const watcher = new RunWatcher(started.api, started.logs, deps.clock, noting(deps.events, seen), deps.signal);
-        const watched = await watcher.watch({
+        const watch = deps.watch ?? new RunWatcher(deps.clock, deps.signal).watch;
+        const watched = await watch({
             runId: run.id,
             deadline: deps.deadline,
             pollIntervalMs: plan.pollIntervalMs,
             earlierEntries: started.earlierEntries,
             initialStatus: run.status ?? null,
             guard: started.guard
-        });
+        }, started, noting(deps.events, seen));
         return report(watchedFields(run, watched));
     }
     catch (error) {
@@ -54782,6 +54813,51 @@ function cancelledWhileChecking(report, answer) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/agent-run/run-plan.ts
+
+
+
+
+
+async function runPlan(given, deps) {
+    const plan = asking(given, deps.answer?.spec);
+    let last;
+    try {
+        const started = await startRun(plan, deps.start);
+        if (started.kind === 'not-started')
+            return started.report;
+        last = await followRun(started, plan, deps.follow);
+        if (!deps.answer || !plan.wait)
+            return last;
+        return await settleAnswer(last, plan, deps.answer.spec, { ...deps, check: deps.answer.check });
+    }
+    catch (error) {
+        return thrownEnding(error, last, deps.follow.clock.now());
+    }
+}
+/**
+ * The plan with the answer-format section at the end of its prompts, the one place it is added:
+ * verdict or output-schema ask each run, a thread's carried-on one too, for an answer (repairs ask
+ * again in their own words).
+ */
+function asking(plan, spec) {
+    if (!spec)
+        return plan;
+    const carryOn = plan.carryOn && { prompt: withAnswerFormat(plan.carryOn.prompt, spec) };
+    return { ...plan, prompt: withAnswerFormat(plan.prompt, spec), ...(carryOn ? { carryOn } : {}) };
+}
+/** A deadline, a cancellation or the service's refusal ends the run so; any other throw is unexpected. */
+function thrownEnding(error, last, now) {
+    let fields;
+    try {
+        fields = failedBeforeRun(error);
+    }
+    catch {
+        return unexpectedEnding(error, last, now);
+    }
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
+}
+
 ;// CONCATENATED MODULE: ./src/deadlines.ts
 /** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
 const GITHUB_PAST_DEADLINE_MS = 3_000;
@@ -54840,6 +54916,8 @@ class Deadlines {
     }
 }
 
+// EXTERNAL MODULE: ./src/report/check-run.ts
+var check_run = __nccwpck_require__(2158);
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 function readWorkflowContext(env) {
     const read = (name, fallback = '') => env[name]?.trim() || fallback;
@@ -54876,6 +54954,236 @@ function originMetadata(context) {
         actor: context.actor,
         sha: context.sha
     };
+}
+
+;// CONCATENATED MODULE: ./src/github/throttled-writes.ts
+
+/**
+ * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
+ * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
+ * previous write. Marking it out of date many times while a write waits costs one write.
+ */
+class ThrottledWrites {
+    write;
+    clock;
+    minIntervalMs;
+    failed;
+    lastWrite = Number.NEGATIVE_INFINITY;
+    writing = Promise.resolve();
+    pendingWait;
+    dirty = false;
+    constructor(
+    /** Writes the current state; its failures go to `failed`. */
+    write, clock, minIntervalMs, failed) {
+        this.write = write;
+        this.clock = clock;
+        this.minIntervalMs = minIntervalMs;
+        this.failed = failed;
+    }
+    /** Marks the state out of date: one write is queued, `now` or once the interval has passed. */
+    touch(now = false) {
+        this.dirty = true;
+        if (this.pendingWait)
+            return;
+        const wait = new AbortController();
+        this.pendingWait = wait;
+        void this.enqueue(async () => {
+            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
+            try {
+                await this.clock.sleep(delay, wait.signal);
+            }
+            catch (error) {
+                if (error instanceof CancelledError)
+                    return;
+                throw error;
+            }
+            finally {
+                this.pendingWait = undefined;
+            }
+            if (this.dirty)
+                await this.writeNow();
+        });
+    }
+    /** Writes now, behind the write in flight (a waiting one is dropped: this one carries its state). */
+    async flush() {
+        this.pendingWait?.abort();
+        await this.writing;
+        await this.enqueue(() => this.writeNow());
+    }
+    enqueue(task) {
+        this.writing = this.writing.then(task).catch((error) => this.failed(error));
+        return this.writing;
+    }
+    async writeNow() {
+        this.dirty = false;
+        try {
+            await this.write();
+        }
+        finally {
+            // Counted from the end of the write: the client may itself have held the request for a while.
+            this.lastWrite = this.clock.now();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/check-run.ts
+
+
+
+/** At most one update of the check run this often while the run works, as for the tracking comment. */
+const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
+/** Pull request events: a run from the inputs there checks the pull request's head. */
+const PULL_REQUEST_EVENTS = /^pull_request/;
+/**
+ * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
+ * head its prompt names (the event's, or read from the pull request when the event lacks it: an
+ * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
+ * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
+ */
+function checkRunPlace(mode, trigger, 
+/** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
+event) {
+    if (mode === 'false')
+        return undefined;
+    if (trigger.kind === 'thread') {
+        const sha = trigger.pullRequest?.headSha;
+        return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined;
+    }
+    if (trigger.kind !== 'inputs' || mode !== 'true')
+        return undefined;
+    if (PULL_REQUEST_EVENTS.test(event.name)) {
+        const head = pullRequestHead(event.payload);
+        if (head)
+            return head;
+    }
+    return event.sha ? { sha: event.sha } : undefined;
+}
+/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
+function pullRequestHead(payload) {
+    try {
+        const pr = payload?.()
+            ?.pull_request;
+        const sha = pr?.head?.sha;
+        if (typeof sha !== 'string' || !sha)
+            return undefined;
+        return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number } : { sha };
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The step's check run at `place`, its create sent and not waited for: the run starts whether or
+ * not GitHub has answered it, and the check's writes queue behind it.
+ */
+function openCheckRun(place, options) {
+    const { github, settings } = options;
+    const check = new CheckRun({
+        github,
+        name: settings.checkName,
+        headSha: place.sha,
+        state: {
+            entriesSeen: 0,
+            resumed: options.resumed,
+            workflowRunUrl: workflowRunUrl(settings.context),
+            policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
+            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
+        },
+        clock: options.clock,
+        warn: options.warn
+    });
+    check.open();
+    return check;
+}
+/**
+ * The check run of one step's run on the pull request's head commit: its create sent before the run
+ * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
+ * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
+ * warnings; they never change the run's outcome nor fail the step.
+ */
+class CheckRun {
+    options;
+    remote = true;
+    /** The check run's id once GitHub created it. */
+    id;
+    writes;
+    /** GitHub's answer to the create: the id, or undefined when it was not created. */
+    created = Promise.resolve(undefined);
+    constructor(options) {
+        this.options = options;
+        this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
+    }
+    /** Sends the create, in progress, once: every write after it waits for its answer. */
+    open() {
+        const { github, name, headSha } = this.options;
+        this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
+    }
+    /**
+     * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
+     * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
+     */
+    whenCreated(signal) {
+        if (signal.aborted)
+            return Promise.resolve(this.id);
+        return new Promise(resolve => {
+            const stop = () => resolve(this.id);
+            signal.addEventListener('abort', stop, { once: true });
+            void this.created
+                .then(resolve, () => resolve(undefined))
+                .finally(() => signal.removeEventListener('abort', stop));
+        });
+    }
+    started(run) {
+        const state = this.options.state;
+        state.runId = run.id;
+        state.webUrl = run.web_url;
+        state.status = run.status;
+        // The run's own page replaces the workflow run's as the details link at once.
+        this.writes.touch(true);
+    }
+    newEntries(entries) {
+        this.options.state.entriesSeen += entries.length;
+        this.writes.touch();
+    }
+    statusChanged(_from, to) {
+        this.options.state.status = to;
+        this.writes.touch();
+    }
+    heartbeat() {
+        this.writes.touch();
+    }
+    warning() { }
+    repairAsked() {
+        this.writes.touch();
+    }
+    /** Concludes the check run with the ending, whatever it is, and waits for it. */
+    async finish(report) {
+        const state = this.options.state;
+        state.report = report;
+        // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.verdict)
+            state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
+        await this.writes.flush();
+    }
+    async update() {
+        const id = await this.created;
+        if (id !== undefined)
+            await this.options.github.updateCheckRun(id, this.fields());
+    }
+    /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
+    fields() {
+        const state = this.options.state;
+        const runId = state.report?.run?.id ?? state.runId;
+        const webUrl = state.report?.run?.web_url ?? state.webUrl;
+        const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
+        const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
+        return {
+            ...(0,check_run/* renderCheckRun */.kL)(state),
+            ...(detailsUrl ? { detailsUrl } : {}),
+            ...(runId !== undefined ? { externalId: String(runId) } : {})
+        };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/prompt.ts
@@ -55167,76 +55475,6 @@ function buildCommentPrompt(input) {
         `Body:\n${quoted(input.thread.body, THREAD_TEXT_LIMIT)}`
     ].join('\n'));
     return parts.join('\n\n');
-}
-
-;// CONCATENATED MODULE: ./src/github/throttled-writes.ts
-
-/**
- * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
- * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
- * previous write. Marking it out of date many times while a write waits costs one write.
- */
-class ThrottledWrites {
-    write;
-    clock;
-    minIntervalMs;
-    failed;
-    lastWrite = Number.NEGATIVE_INFINITY;
-    writing = Promise.resolve();
-    pendingWait;
-    dirty = false;
-    constructor(
-    /** Writes the current state; its failures go to `failed`. */
-    write, clock, minIntervalMs, failed) {
-        this.write = write;
-        this.clock = clock;
-        this.minIntervalMs = minIntervalMs;
-        this.failed = failed;
-    }
-    /** Marks the state out of date: one write is queued, `now` or once the interval has passed. */
-    touch(now = false) {
-        this.dirty = true;
-        if (this.pendingWait)
-            return;
-        const wait = new AbortController();
-        this.pendingWait = wait;
-        void this.enqueue(async () => {
-            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
-            try {
-                await this.clock.sleep(delay, wait.signal);
-            }
-            catch (error) {
-                if (error instanceof CancelledError)
-                    return;
-                throw error;
-            }
-            finally {
-                this.pendingWait = undefined;
-            }
-            if (this.dirty)
-                await this.writeNow();
-        });
-    }
-    /** Writes now, behind the write in flight (a waiting one is dropped: this one carries its state). */
-    async flush() {
-        this.pendingWait?.abort();
-        await this.writing;
-        await this.enqueue(() => this.writeNow());
-    }
-    enqueue(task) {
-        this.writing = this.writing.then(task).catch((error) => this.failed(error));
-        return this.writing;
-    }
-    async writeNow() {
-        this.dirty = false;
-        try {
-            await this.write();
-        }
-        finally {
-            // Counted from the end of the write: the client may itself have held the request for a while.
-            this.lastWrite = this.clock.now();
-        }
-    }
 }
 
 // EXTERNAL MODULE: ./src/report/entry-text.ts
@@ -55958,166 +56196,165 @@ async function buildPrompts(trigger, settings, deps, followUp) {
         : { prompt, ...pullRequest };
 }
 
-// EXTERNAL MODULE: ./src/report/check-run.ts
-var check_run = __nccwpck_require__(2158);
-;// CONCATENATED MODULE: ./src/github/check-run.ts
+;// CONCATENATED MODULE: ./src/decide.ts
 
 
 
-/** At most one update of the check run this often while the run works, as for the tracking comment. */
-const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
-/** Pull request events: a run from the inputs there checks the pull request's head. */
-const PULL_REQUEST_EVENTS = /^pull_request/;
+
+
+
 /**
- * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
- * head its prompt names (the event's, or read from the pull request when the event lacks it: an
- * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
- * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
+ * What this step does: the set-up check, the plan from its inputs, or, on a triggering event, the
+ * author's request (once they are found allowed to make it) with its tracking comment.
  */
-function checkRunPlace(mode, trigger, 
-/** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
-event) {
-    if (mode === 'false')
-        return undefined;
-    if (trigger.kind === 'thread') {
-        const sha = trigger.pullRequest?.headSha;
-        return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined;
-    }
-    if (trigger.kind !== 'inputs' || mode !== 'true')
-        return undefined;
-    if (PULL_REQUEST_EVENTS.test(event.name)) {
-        const head = pullRequestHead(event.payload);
-        if (head)
-            return head;
-    }
-    return event.sha ? { sha: event.sha } : undefined;
-}
-/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
-function pullRequestHead(payload) {
-    try {
-        const pr = payload?.()
-            ?.pull_request;
-        const sha = pr?.head?.sha;
-        if (typeof sha !== 'string' || !sha)
-            return undefined;
-        return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number } : { sha };
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The step's check run at `place`, its create sent and not waited for: the run starts whether or
- * not GitHub has answered it, and the check's writes queue behind it.
- */
-function openCheckRun(place, options) {
-    const { github, settings } = options;
-    const check = new CheckRun({
-        github,
-        name: settings.checkName,
-        headSha: place.sha,
-        state: {
-            entriesSeen: 0,
-            resumed: options.resumed,
-            workflowRunUrl: workflowRunUrl(settings.context),
-            policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
-            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
-        },
-        clock: options.clock,
-        warn: options.warn
+async function decide_decide(settings, deps) {
+    if (settings.task === 'check')
+        return { work: { kind: 'check' } };
+    const context = settings.context;
+    const event = { name: context.eventName, sha: context.sha, payload: deps.payload };
+    // A check needs the run's ending: a step that does not wait writes none.
+    const mode = settings.wait ? settings.checkRun : 'false';
+    const fromInputs = (resumed) => {
+        const place = checkRunPlace(mode, { kind: 'inputs' }, event);
+        const check = place && { place, resumed, onThread: false };
+        // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
+        const work = settings.runs
+            ? {
+                kind: 'runs',
+                items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
+            }
+            : { kind: 'run', plan: planFromInputs(settings, place) };
+        return { work, trigger: 'inputs', ...(check ? { check } : {}) };
+    };
+    if (settings.runs)
+        return fromInputs(false);
+    const trigger = readTrigger(context.eventName, settings.triggerEvent ? deps.payload() : undefined, {
+        phrase: settings.triggerPhrase,
+        labelTrigger: settings.labelTrigger,
+        assigneeTrigger: settings.assigneeTrigger,
+        allowedBots: settings.allowedBots
     });
-    check.open();
-    return check;
+    // Only runs come from threads: other tasks act on their inputs.
+    if (trigger.kind === 'inputs' || settings.task !== 'run')
+        return fromInputs(settings.agentRunId !== undefined);
+    if (trigger.kind === 'skip')
+        return noRun(trigger.reason, deps);
+    return fromThread(trigger, settings, mode, event, deps);
 }
-/**
- * The check run of one step's run on the pull request's head commit: its create sent before the run
- * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
- * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
- * warnings; they never change the run's outcome nor fail the step.
- */
-class CheckRun {
-    options;
-    remote = true;
-    /** The check run's id once GitHub created it. */
-    id;
-    writes;
-    /** GitHub's answer to the create: the id, or undefined when it was not created. */
-    created = Promise.resolve(undefined);
-    constructor(options) {
-        this.options = options;
-        this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
-    }
-    /** Sends the create, in progress, once: every write after it waits for its answer. */
-    open() {
-        const { github, name, headSha } = this.options;
-        this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
-    }
-    /**
-     * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
-     * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
-     */
-    whenCreated(signal) {
-        if (signal.aborted)
-            return Promise.resolve(this.id);
-        return new Promise(resolve => {
-            const stop = () => resolve(this.id);
-            signal.addEventListener('abort', stop, { once: true });
-            void this.created
-                .then(resolve, () => resolve(undefined))
-                .finally(() => signal.removeEventListener('abort', stop));
+function noRun(reason, deps) {
+    deps.say.notice(`No agent run: ${reason}`);
+    return {
+        work: { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
+    };
+}
+/** A thread's request: its author checked, the comment acknowledged, the run to resume found, its tracking comment opened. */
+async function fromThread(trigger, settings, mode, event, deps) {
+    const github = await deps.github();
+    let prepared;
+    try {
+        prepared = await prepareCommentRun(trigger, settings, {
+            github,
+            clock: deps.clock,
+            warn: deps.say.warning,
+            notice: deps.say.notice
         });
     }
-    started(run) {
-        const state = this.options.state;
-        state.runId = run.id;
-        state.webUrl = run.web_url;
-        state.status = run.status;
-        // The run's own page replaces the workflow run's as the details link at once.
-        this.writes.touch(true);
+    catch (error) {
+        const fields = { outcome: 'error', error: error.message, trigger: trigger.trigger };
+        return { work: { kind: 'none', report: reportOf(fields, deps.clock.now()) } };
     }
-    newEntries(entries) {
-        this.options.state.entriesSeen += entries.length;
-        this.writes.touch();
-    }
-    statusChanged(_from, to) {
-        this.options.state.status = to;
-        this.writes.touch();
-    }
-    heartbeat() {
-        this.writes.touch();
-    }
-    warning() { }
-    repairAsked() {
-        this.writes.touch();
-    }
-    /** Concludes the check run with the ending, whatever it is, and waits for it. */
-    async finish(report) {
-        const state = this.options.state;
-        state.report = report;
-        // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.verdict)
-            state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
-        await this.writes.flush();
-    }
-    async update() {
-        const id = await this.created;
-        if (id !== undefined)
-            await this.options.github.updateCheckRun(id, this.fields());
-    }
-    /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
-    fields() {
-        const state = this.options.state;
-        const runId = state.report?.run?.id ?? state.runId;
-        const webUrl = state.report?.run?.web_url ?? state.webUrl;
-        const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
-        const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
-        return {
-            ...(0,check_run/* renderCheckRun */.kL)(state),
-            ...(detailsUrl ? { detailsUrl } : {}),
-            ...(runId !== undefined ? { externalId: String(runId) } : {})
-        };
-    }
+    if ('refused' in prepared)
+        return noRun(prepared.refused, deps);
+    await prepared.tracking?.open();
+    const plan = {
+        ...planFromInputs(settings),
+        prompt: prepared.prompt,
+        resumeRunId: prepared.resumeRunId,
+        ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+    };
+    // On the head commit the prompt names.
+    const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event);
+    return {
+        work: { kind: 'run', plan },
+        trigger: trigger.trigger,
+        tracking: prepared.tracking,
+        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
+    };
+}
+/**
+ * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
+ * request's head (`checkPlace`), the prompt names that commit.
+ */
+function planFromInputs(settings, checkPlace) {
+    return {
+        prompt: withCommit(settings.prompt, checkPlace),
+        images: settings.images,
+        resumeRunId: settings.agentRunId,
+        orgId: settings.orgId,
+        repoId: settings.repoId,
+        repository: settings.repository || undefined,
+        repositoryRequired: settings.repositoryNamed,
+        setupCommands: settings.task === 'setup-commands',
+        model: settings.model,
+        agentType: settings.agentType,
+        metadata: settings.metadata,
+        origin: originMetadata(settings.context),
+        wait: settings.wait,
+        pollIntervalMs: settings.pollIntervalMs
+    };
+}
+/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
+function planFromItem(settings, item, checkPlace) {
+    const own = item.repoId !== undefined || item.repository !== undefined;
+    return {
+        ...planFromInputs(settings),
+        prompt: withCommit(item.prompt, checkPlace),
+        resumeRunId: undefined,
+        setupCommands: false,
+        // The item's repository when it names one; else the step's.
+        repoId: own ? item.repoId : settings.repoId,
+        repository: own ? item.repository : settings.repository || undefined,
+        repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
+        model: item.model ?? settings.model,
+        agentType: item.agentType ?? settings.agentType,
+        metadata: { ...settings.metadata, ...item.metadata },
+        origin: { ...originMetadata(settings.context), run_name: item.name }
+    };
+}
+/** Reads once, at the first call: the value, or the same error at every call. */
+function once(read) {
+    let kept;
+    return () => {
+        if (!kept) {
+            try {
+                kept = { value: read() };
+            }
+            catch (error) {
+                kept = { error };
+            }
+        }
+        if ('error' in kept)
+            throw kept.error;
+        return kept.value;
+    };
+}
+/**
+ * The GitHub client of the step, its calls ending with GitHub's deadline, made at most once. Loaded
+ * here only: octokit is a sixth of the bundle, and a step that neither answers a thread nor writes a
+ * check never needs it.
+ */
+function gitHubClient(settings, deadlines, say) {
+    return once(async () => {
+        const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8349));
+        return new OctokitGitHubApi({
+            token: settings.githubToken,
+            repository: settings.context.repository,
+            apiUrl: settings.context.apiUrl,
+            warn: say.warning,
+            signal: deadlines.githubSignal,
+            stopAt: deadlines.githubStopAt
+        });
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/org/check.ts
@@ -58996,6 +59233,8 @@ function uniqueKeys(node, redact) {
 
 
 
+/** A request with no answer within this is lost: a read is retried, a write looked for first. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
 const MAX_ATTEMPTS = 6;
 /**
@@ -59020,7 +59259,7 @@ class HttpAgentRunApi {
         this.config = config;
         this.baseUrl = config.baseUrl.replace(/\/+$/, '');
         this.budget = config.budget ?? new RateBudget();
-        this.requestTimeoutMs = config.requestTimeoutMs ?? 30_000;
+        this.requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
         this.transport = new HttpTransport({
             baseUrl: this.baseUrl,
             token: config.token,
@@ -59193,11 +59432,9 @@ class HttpAgentRunApi {
  * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
  * organization.
  */
-function serviceClients(settings, clock, signal, debug, env) {
+function serviceClients(settings, clock, signal, debug, limits = {}) {
     const budget = new RateBudget();
     const clients = new Map();
-    // Undocumented, for the fault-injection tests: a per-request time limit below the default 30 s.
-    const requestTimeoutMs = Number(env.CODEGEN_REQUEST_TIMEOUT_MS);
     return orgId => {
         const key = orgId ?? 0;
         let client = clients.get(key);
@@ -59209,7 +59446,7 @@ function serviceClients(settings, clock, signal, debug, env) {
                 budget,
                 clock,
                 signal,
-                requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+                requestTimeoutMs: limits.requestTimeoutMs,
                 pollIntervalMs: settings.pollIntervalMs,
                 debug
             });
@@ -59219,436 +59456,6 @@ function serviceClients(settings, clock, signal, debug, env) {
     };
 }
 
-// EXTERNAL MODULE: ./src/report/runs-report.ts
-var runs_report = __nccwpck_require__(1545);
-;// CONCATENATED MODULE: ./src/runs/schedule.ts
-
-/** How many of the queued runs may start now. */
-function startable(working, queued, maxParallel) {
-    return Math.max(0, Math.min(queued, maxParallel - working));
-}
-/** The list's next read: every poll-interval, sooner for 30 s after a run's FINAL_ANSWER (pacing's rule). */
-function listIntervalMs(view) {
-    const answers = view.runs
-        .filter(run => run.phase === 'working' && run.finalAnswerAt !== undefined)
-        .map(run => view.now - run.finalAnswerAt);
-    const since = answers.length > 0 ? Math.min(...answers) : undefined;
-    return lookIntervalMs(view.pollIntervalMs, since);
-}
-/**
- * The next thing to do. In order: a run whose end the list showed has its log finished (so a
- * report is never held back by the live log of others); the list when its interval is up; a log
- * page of the working run read longest ago when the log budget's pace allows; else wait for the
- * first of these to come due.
- */
-function nextFollowStep(view) {
-    // Without a log to finish, a run whose end the list showed is done.
-    const open = view.runs.filter(run => run.phase === 'working' || (run.phase === 'ended' && view.logsAvailable));
-    if (open.length === 0)
-        return { kind: 'done' };
-    const logGap = view.logAt === undefined ? 0 : Math.max(0, view.logAt + view.logGapMs - view.now);
-    // The end of a run is not held back by the pace that spreads the live log: only the budget's
-    // hard rule (which the client keeps, with the reserve kept for ends) comes before it.
-    const ended = open.find(run => run.phase === 'ended');
-    if (ended)
-        return { kind: 'log', runId: ended.id, end: true };
-    const working = open.filter(run => run.phase === 'working');
-    const listDue = working.length === 0
-        ? Infinity
-        : view.listAt === undefined
-            ? 0
-            : Math.max(0, view.listAt + listIntervalMs(view) - view.now);
-    if (listDue === 0)
-        return { kind: 'list' };
-    const live = view.liveLog && view.logsAvailable ? stalestLog(working, view) : undefined;
-    if (live && Math.max(live.dueIn, logGap) === 0)
-        return { kind: 'log', runId: live.run.id, end: false };
-    const logDue = live ? Math.max(live.dueIn, logGap) : Infinity;
-    return { kind: 'wait', ms: Math.min(listDue, logDue) };
-}
-/** The working run whose log waits longest, and how soon it is due (a backlog at once, else a poll-interval on). */
-function stalestLog(working, view) {
-    let best;
-    for (const run of working) {
-        const dueIn = run.logReadAt === undefined || run.logBacklog
-            ? 0
-            : Math.max(0, run.logReadAt + view.pollIntervalMs - view.now);
-        const older = best && (run.logReadAt ?? -Infinity) < (best.run.logReadAt ?? -Infinity);
-        if (!best || dueIn < best.dueIn || (dueIn === best.dueIn && older))
-            best = { run, dueIn };
-    }
-    return best;
-}
-/** The list's answers are newest first: pages past this many are not read; those runs are read one by one. */
-const MAX_LIST_PAGES = 5;
-/**
- * Whether the list needs another page: some working run was not on the pages read yet, this page was
- * full, and its last (oldest) run is still newer than that run (ids grow with creation).
- */
-function needsAnotherPage(pageIds, full, unseen, pagesRead) {
-    if (unseen.size === 0 || !full || pagesRead >= MAX_LIST_PAGES)
-        return false;
-    const oldestOnPage = Math.min(...pageIds);
-    return [...unseen].some(id => id < oldestOnPage);
-}
-
-;// CONCATENATED MODULE: ./src/runs/slot.ts
-function reportOfSlot(slot) {
-    return { name: slot.item.name, ...(slot.report ? { report: slot.report } : {}) };
-}
-/** The item as the line of every run's state shows it. */
-function stateOf(slot) {
-    const name = slot.item.name;
-    if (slot.phase === 'queued' || slot.phase === 'starting')
-        return { name, phase: 'queued', status: null };
-    if (slot.phase === 'done')
-        return { name, phase: 'ended', status: slot.report?.status ?? null, outcome: slot.report?.outcome };
-    return { name, phase: 'working', status: slot.watch?.status ?? null };
-}
-
-;// CONCATENATED MODULE: ./src/runs/fan-out.ts
-
-
-
-
-
-
-
-
-
-
-const STATES_EVERY_MS = 60_000;
-/** Starts and follows every item; returns their reports in the list's order. */
-async function runFanOut(items, deps) {
-    const startedAt = deps.clock.now();
-    const slots = items.map(item => ({ item, phase: 'queued' }));
-    const orgId = await oneOrganization(items, deps);
-    if (typeof orgId === 'object') {
-        for (const slot of slots)
-            slot.report = reportOf({ outcome: 'error', ...orgId }, startedAt, deps.clock.now());
-        return slots.map(reportOfSlot);
-    }
-    const follower = new Follower(slots, deps, deps.apis(orgId), startedAt);
-    const plans = slots.map(slot => ({ ...slot.item.plan, orgId }));
-    await follower.run(plans);
-    return slots.map(reportOfSlot);
-}
-/** The organization every item acts on: org-id, else the token's only one, found once for all. */
-async function oneOrganization(items, deps) {
-    const given = items[0]?.plan.orgId;
-    if (given !== undefined)
-        return given;
-    const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice);
-    return 'error' in found ? found : found.orgId;
-}
-class Follower {
-    slots;
-    deps;
-    api;
-    startedAt;
-    listAt;
-    logAt;
-    statesAt;
-    starts = new Set();
-    constructor(slots, deps, api, startedAt) {
-        this.slots = slots;
-        this.deps = deps;
-        this.api = api;
-        this.startedAt = startedAt;
-        this.statesAt = startedAt;
-    }
-    async run(plans) {
-        let ending = 'ended';
-        try {
-            for (;;) {
-                this.startWhatMay(plans);
-                const step = nextFollowStep(this.view());
-                const waiting = this.slots.some(slot => ['queued', 'starting', 'settling'].includes(slot.phase));
-                if (step.kind === 'done' && !waiting)
-                    break;
-                this.sayStates();
-                if (step.kind === 'list')
-                    await this.readList();
-                else if (step.kind === 'log')
-                    await this.readLog(this.slotOf(step.runId), step.end);
-                else
-                    await this.wait(step.kind === 'wait' ? step.ms : Infinity, waiting);
-            }
-        }
-        catch (error) {
-            if (error instanceof DeadlineError)
-                ending = 'timeout';
-            else if (error instanceof CancelledError)
-                ending = 'cancelled';
-            else
-                throw error;
-        }
-        // The starts and settles under way end at once now (the same deadline and signal), as reports;
-        // then every run still followed ends so, and what that starts settling is waited for too.
-        await this.drain();
-        if (ending !== 'ended') {
-            this.endAll(ending);
-            await this.drain();
-        }
-    }
-    /** Waits until no start or settle is under way (one may begin another: a start's error settles). */
-    async drain() {
-        while (this.starts.size > 0)
-            await Promise.all(this.starts);
-    }
-    view() {
-        const followed = this.slots.filter(slot => slot.follow).map(slot => slot.follow);
-        return {
-            runs: followed,
-            now: this.deps.clock.now(),
-            pollIntervalMs: this.slots[0]?.item.plan.pollIntervalMs ?? 5_000,
-            listAt: this.listAt,
-            logAt: this.logAt,
-            logGapMs: this.api.lookPace?.('logs')?.gapMs ?? 0,
-            liveLog: this.deps.liveLog,
-            logsAvailable: true
-        };
-    }
-    slotOf(runId) {
-        return this.slots.find(slot => slot.started?.run.id === runId);
-    }
-    /** Starts the next queued items while fewer than max-parallel work. */
-    startWhatMay(plans) {
-        const working = this.slots.filter(slot => ['starting', 'following', 'settling'].includes(slot.phase)).length;
-        const queued = this.slots.filter(slot => slot.phase === 'queued');
-        for (const slot of queued.slice(0, startable(working, queued.length, this.deps.maxParallel))) {
-            slot.phase = 'starting';
-            slot.plan = plans[this.slots.indexOf(slot)];
-            const start = this.start(slot, plans[this.slots.indexOf(slot)]).finally(() => this.starts.delete(start));
-            this.starts.add(start);
-        }
-    }
-    /** Starts one item; whatever goes wrong ends as its report, never as the step's. */
-    async start(slot, plan) {
-        try {
-            await this.startAndWatch(slot, plan);
-        }
-        catch (error) {
-            const fields = startFailure(error);
-            if (slot.started)
-                this.finish(slot, { ...fields, run: slot.lastRun });
-            else {
-                slot.report = reportOf(fields, this.deps.clock.now());
-                slot.phase = 'done';
-            }
-        }
-    }
-    async startAndWatch(slot, plan) {
-        const { deps } = this;
-        const events = slot.item.events;
-        const started = await startRun(plan, {
-            apis: deps.apis,
-            clock: deps.clock,
-            signal: deps.signal,
-            deadline: deps.deadline,
-            warning: message => events.warning(message),
-            notice: message => events.warning(message)
-        });
-        if (started.kind === 'not-started') {
-            slot.report = started.report;
-            slot.phase = 'done';
-            return;
-        }
-        if (!plan.wait) {
-            slot.report = await followRun(started, plan, { clock: deps.clock, deadline: deps.deadline, events });
-            slot.phase = 'done';
-            return;
-        }
-        events.started(started.run, started.base.mode);
-        const now = deps.clock.now();
-        const watch = initialState({
-            runId: started.run.id,
-            deadline: deps.deadline,
-            pollIntervalMs: plan.pollIntervalMs,
-            earlierEntries: started.earlierEntries,
-            initialStatus: started.run.status ?? null,
-            guard: started.guard
-        }, now);
-        Object.assign(slot, {
-            started,
-            watch,
-            lastRun: started.run,
-            phase: 'following',
-            follow: { id: started.run.id, phase: 'working', logBacklog: false }
-        });
-    }
-    /** One read of the organization's runs (page after page until every working run was seen). */
-    async readList() {
-        this.listAt = this.deps.clock.now();
-        const working = this.slots.filter(slot => slot.follow?.phase === 'working');
-        const unseen = new Set(working.map(slot => slot.started?.run.id));
-        for (let page = 0;; page++) {
-            const answer = await this.api.listRuns(page * LOG_PAGE_LIMIT, LOG_PAGE_LIMIT, {
-                deadline: this.deps.deadline
-            });
-            for (const run of answer.items) {
-                if (!unseen.delete(run.id))
-                    continue;
-                await this.step(this.slotOf(run.id), { kind: 'run', run });
-            }
-            const ids = answer.items.map(run => run.id);
-            if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1))
-                break;
-        }
-        // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
-        for (const runId of unseen)
-            await this.step(this.slotOf(runId), {
-                kind: 'run',
-                run: await this.api.getRun(runId, { deadline: this.deps.deadline })
-            });
-    }
-    async readLog(slot, end) {
-        const { started, watch } = slot;
-        this.logAt = this.deps.clock.now();
-        try {
-            const page = await started.logs.read(watch.cursor, LOG_PAGE_LIMIT, {
-                deadline: this.deps.deadline,
-                end
-            });
-            slot.follow.logReadAt = this.logAt;
-            await this.step(slot, { kind: 'page', page });
-        }
-        catch (error) {
-            if (!(error instanceof ServiceError))
-                throw error;
-            // This run's log could not be read: it ends as an error; the others go on.
-            this.finish(slot, {
-                ...watchedFields(started.run, settle(watch, 'ended', slot.lastRun, started.earlierEntries)),
-                outcome: 'error',
-                error: error.message
-            });
-        }
-    }
-    /** The watcher's pure step on what was read, its events said, the schedule's view of the run updated. */
-    async step(slot, read) {
-        const { started } = slot;
-        const now = this.deps.clock.now();
-        const next = advance(slot.watch, read, {
-            now,
-            graceEndsAt: Infinity,
-            logsAvailable: started.logs.available
-        });
-        const events = slot.item.events;
-        for (const said of next.said) {
-            if (said.kind === 'entries')
-                events.newEntries(said.entries, said.firstIndex);
-            else if (said.kind === 'status')
-                events.statusChanged(said.from, said.to);
-            else
-                events.warning(said.message);
-        }
-        slot.watch = next.state;
-        if (read.kind === 'run')
-            slot.lastRun = read.run;
-        const follow = slot.follow;
-        follow.finalAnswerAt = next.state.finalAnswerAt;
-        if (next.step.kind === 'stop')
-            await this.ended(slot, next.state);
-        else if (next.step.kind === 'read-page') {
-            follow.phase = isEnded(next.state.status) && next.state.guard.restarted ? 'ended' : 'working';
-            follow.logBacklog = true;
-        }
-        else
-            follow.logBacklog = false;
-    }
-    /**
-     * A run seen ended: its report from the run as read at its end. An end seen on a log page comes
-     * before the list shows it: the run as last listed was still working (no result, no pull
-     * requests yet), so it is read once more, as the watcher's final read does.
-     */
-    async ended(slot, state) {
-        const started = slot.started;
-        if (!slot.lastRun || !isEnded(slot.lastRun.status ?? null)) {
-            const options = { deadline: this.deps.deadline + FINAL_READ_MS, end: true };
-            slot.lastRun = await this.api.getRun(started.run.id, options);
-        }
-        const watched = settle(state, 'ended', slot.lastRun, started.earlierEntries);
-        this.finish(slot, watchedFields(started.run, watched));
-    }
-    finish(slot, fields) {
-        const started = slot.started;
-        const report = {
-            ...started.base,
-            status: fields.run?.status ?? '',
-            endedAt: this.deps.clock.now(),
-            entriesSeen: 0,
-            ...fields
-        };
-        slot.follow.phase = 'done';
-        const settle = this.deps.settle;
-        if (!settle || slot.phase !== 'following') {
-            slot.report = report;
-            slot.phase = 'done';
-            return;
-        }
-        slot.phase = 'settling';
-        const settling = settle(report, slot.plan, slot.item.events)
-            .catch((error) => ({ ...report, ...startFailure(error) }))
-            .then(settled => {
-            slot.report = settled;
-            slot.phase = 'done';
-        })
-            .finally(() => this.starts.delete(settling));
-        this.starts.add(settling);
-    }
-    /** After a timeout or a cancellation: every run still followed ends so, as last seen; the queued never started. */
-    endAll(ending) {
-        for (const slot of this.slots) {
-            if (slot.phase === 'following') {
-                const started = slot.started;
-                const watched = settle(slot.watch, ending, slot.lastRun, started.earlierEntries);
-                this.finish(slot, watchedFields(started.run, watched));
-            }
-            else if (slot.phase === 'queued') {
-                const why = ending === 'cancelled' ? 'The job was cancelled' : 'timeout-minutes was reached';
-                slot.report = reportOf({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, this.deps.clock.now());
-                slot.phase = 'done';
-            }
-        }
-    }
-    /**
-     * Waits for the next step, or, when no run is followed yet, for a start to settle: nothing is
-     * polled while a create is on its way (a run that starts meanwhile joins the next list read).
-     */
-    async wait(ms, starting) {
-        const now = this.deps.clock.now();
-        const left = this.deps.deadline - now;
-        if (left <= 0)
-            throw new DeadlineError();
-        if (ms === Infinity && starting) {
-            await Promise.race(this.starts);
-            return;
-        }
-        const untilStates = this.statesAt + STATES_EVERY_MS - now;
-        await this.deps.clock.sleep(Math.max(1, Math.min(ms, untilStates, left)), this.deps.signal);
-    }
-    /** The line of every run's state, once a minute. */
-    sayStates() {
-        const now = this.deps.clock.now();
-        if (now - this.statesAt < STATES_EVERY_MS)
-            return;
-        this.statesAt = now;
-        this.deps.states(this.slots.map(stateOf), now - this.startedAt);
-    }
-}
-/** Why an item could not be started: the start unit's reasons, or the error's own message. */
-function startFailure(error) {
-    try {
-        const { outcome, error: message } = failedBeforeRun(error);
-        return { outcome, error: message };
-    }
-    catch {
-        return { outcome: 'error', error: `Unexpected error while starting the run: ${error.message}` };
-    }
-}
-
-// EXTERNAL MODULE: ./src/runs/outcome.ts
-var outcome = __nccwpck_require__(9426);
 // EXTERNAL MODULE: ./src/report/failure.ts
 var failure = __nccwpck_require__(3304);
 ;// CONCATENATED MODULE: ./src/report/check-summary.ts
@@ -59685,92 +59492,17 @@ function renderCheckSummary(inspection, error) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-
-/** The action's outputs, in action.yml's order. */
-const OUTPUT_NAMES = [
-    'agent-run-id',
-    'status',
-    'outcome',
-    'web-url',
-    'result',
-    'summary',
-    'github-pull-requests',
-    'pull-request-url',
-    'log-count',
-    'log-file',
-    'trigger',
-    'org-id',
-    'repo-id',
-    'user',
-    'structured-output',
-    'verdict',
-    'verdict-reason',
-    'runs',
-    'check-run-id'
-];
-/**
- * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
- * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
- * `task: check` sets only outcome, org-id, repo-id and user.
- */
-function actionOutputs(report, logFile) {
-    const setup = {
-        'org-id': report.orgId === undefined ? '' : String(report.orgId),
-        'repo-id': report.repoId === undefined ? '' : String(report.repoId),
-        user: report.user ?? ''
-    };
-    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
-    const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
-    if (report.check)
-        return { ...blank, outcome: report.outcome, ...setup };
-    // A fan-out: the single-run outputs are '', `runs` has them per run.
-    if (report.runs)
-        return {
-            ...blank,
-            outcome: report.outcome,
-            trigger: report.trigger ?? '',
-            ...setup,
-            runs: (0,runs_report/* runsOutput */.wc)(report.runs),
-            'check-run-id': checkRunId
-        };
-    const run = report.run;
-    const pullRequests = run?.github_pull_requests ?? [];
-    const answer = report.answer?.answer.valid ? report.answer.answer : undefined;
-    return {
-        'agent-run-id': run ? String(run.id) : '',
-        status: report.status,
-        outcome: report.outcome,
-        'web-url': run?.web_url ?? '',
-        result: run?.result ?? '',
-        summary: run?.summary ?? '',
-        'github-pull-requests': JSON.stringify(pullRequests),
-        'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
-        'log-count': String(report.entriesSeen),
-        'log-file': logFile,
-        trigger: report.trigger ?? '',
-        ...setup,
-        // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
-        // Made from the value, redacted as the summary's is: redacting its JSON text would miss a
-        // secret broken by an escape ("emulator-\ntoken").
-        'structured-output': answer ? JSON.stringify(answer.value) : '',
-        verdict: answer?.verdict ?? '',
-        'verdict-reason': answer?.reason ?? '',
-        runs: '',
-        'check-run-id': checkRunId
-    };
-}
-
+// EXTERNAL MODULE: ./src/report/runs-report.ts
+var runs_report = __nccwpck_require__(1545);
 // EXTERNAL MODULE: ./src/report/summary.ts
 var report_summary = __nccwpck_require__(7994);
 ;// CONCATENATED MODULE: ./src/report/job-summary.ts
 
 
 
-
 /**
- * The job summary and the step's outputs: written once, at the end, from the report and what the
- * console mirror kept of the log (its first and last entries, the log file).
+ * The job summary: written once, at the end, from the report and what the console mirror kept of
+ * the log (its first and last entries, the log file).
  */
 class JobSummary {
     runner;
@@ -59783,16 +59515,7 @@ class JobSummary {
         this.mirror = mirror;
         this.timeline = timeline;
     }
-    started() { }
-    newEntries() { }
-    statusChanged() { }
-    heartbeat() { }
-    warning() { }
-    repairAsked() { }
     async finish(report) {
-        const outputs = actionOutputs(report, this.mirror.logFile);
-        for (const name of OUTPUT_NAMES)
-            this.runner.setOutput(name, outputs[name]);
         const { check } = report;
         const summary = check
             ? renderCheckSummary(check.inspection, check.error)
@@ -59926,6 +59649,97 @@ class LogMirror {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+/** The action's outputs, in action.yml's order. */
+const OUTPUT_NAMES = [
+    'agent-run-id',
+    'status',
+    'outcome',
+    'web-url',
+    'result',
+    'summary',
+    'github-pull-requests',
+    'pull-request-url',
+    'log-count',
+    'log-file',
+    'trigger',
+    'org-id',
+    'repo-id',
+    'user',
+    'structured-output',
+    'verdict',
+    'verdict-reason',
+    'runs',
+    'check-run-id'
+];
+/**
+ * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
+ * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ * `task: check` sets only outcome, org-id, repo-id and user.
+ */
+function actionOutputs(report, logFile) {
+    const setup = {
+        'org-id': report.orgId === undefined ? '' : String(report.orgId),
+        'repo-id': report.repoId === undefined ? '' : String(report.repoId),
+        user: report.user ?? ''
+    };
+    const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
+    const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
+    if (report.check)
+        return { ...blank, outcome: report.outcome, ...setup };
+    // A fan-out: the single-run outputs are '', `runs` has them per run.
+    if (report.runs)
+        return {
+            ...blank,
+            outcome: report.outcome,
+            trigger: report.trigger ?? '',
+            ...setup,
+            runs: (0,runs_report/* runsOutput */.wc)(report.runs),
+            'check-run-id': checkRunId
+        };
+    const run = report.run;
+    const pullRequests = run?.github_pull_requests ?? [];
+    const answer = report.answer?.answer.valid ? report.answer.answer : undefined;
+    return {
+        'agent-run-id': run ? String(run.id) : '',
+        status: report.status,
+        outcome: report.outcome,
+        'web-url': run?.web_url ?? '',
+        result: run?.result ?? '',
+        summary: run?.summary ?? '',
+        'github-pull-requests': JSON.stringify(pullRequests),
+        'pull-request-url': pullRequests.map(pr => pr.url).find(url => typeof url === 'string' && url) ?? '',
+        'log-count': String(report.entriesSeen),
+        'log-file': logFile,
+        trigger: report.trigger ?? '',
+        ...setup,
+        // The validated answer only (compact JSON, at most 1 MiB as read); '' when none was asked or valid.
+        // Made from the value, redacted as the summary's is: redacting its JSON text would miss a
+        // secret broken by an escape ("emulator-\ntoken").
+        'structured-output': answer ? JSON.stringify(answer.value) : '',
+        verdict: answer?.verdict ?? '',
+        'verdict-reason': answer?.reason ?? '',
+        runs: '',
+        'check-run-id': checkRunId
+    };
+}
+/** The reporter of the step's outputs: every one set at the end, from the report and the log file's path. */
+class OutputsReporter {
+    runner;
+    mirror;
+    constructor(runner, mirror) {
+        this.runner = runner;
+        this.mirror = mirror;
+    }
+    finish(report) {
+        const outputs = actionOutputs(report, this.mirror.logFile);
+        for (const name of OUTPUT_NAMES)
+            this.runner.setOutput(name, outputs[name]);
+        return Promise.resolve();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/reporters.ts
 
 
@@ -59952,27 +59766,27 @@ class Reporters {
     started(run, mode, carriedFrom) {
         const seen = this.redact(run);
         const from = carriedFrom && this.redact(carriedFrom);
-        this.list.forEach(reporter => reporter.started(seen, mode, from));
+        this.list.forEach(reporter => reporter.started?.(seen, mode, from));
     }
     newEntries(entries, firstIndex) {
         const seen = this.redact(entries);
-        this.list.forEach(reporter => reporter.newEntries(seen, firstIndex));
+        this.list.forEach(reporter => reporter.newEntries?.(seen, firstIndex));
     }
     statusChanged(from, to) {
         const [was, is] = [this.redact(from), this.redact(to)];
-        this.list.forEach(reporter => reporter.statusChanged(was, is));
+        this.list.forEach(reporter => reporter.statusChanged?.(was, is));
     }
     heartbeat(elapsedMs, status, entriesSeen) {
         const seen = this.redact(status);
-        this.list.forEach(reporter => reporter.heartbeat(elapsedMs, seen, entriesSeen));
+        this.list.forEach(reporter => reporter.heartbeat?.(elapsedMs, seen, entriesSeen));
     }
     warning(message) {
         const seen = this.redact(message);
-        this.list.forEach(reporter => reporter.warning(seen));
+        this.list.forEach(reporter => reporter.warning?.(seen));
     }
     repairAsked(reason, attempt, retries) {
         const seen = this.redact(reason);
-        this.list.forEach(reporter => reporter.repairAsked(seen, attempt, retries));
+        this.list.forEach(reporter => reporter.repairAsked?.(seen, attempt, retries));
     }
     /**
      * Hands the report to every reporter, the runner's first; returns it as they saw it. A reporter
@@ -60018,12 +59832,376 @@ function plainReport(report, error) {
     return reportOf(fields, report.startedAt, report.endedAt);
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/runs/schedule.ts
+
+/** How many of the queued runs may start now. */
+function startable(working, queued, maxParallel) {
+    return Math.max(0, Math.min(queued, maxParallel - working));
+}
+/** The list's next read: every poll-interval, sooner for 30 s after a run's FINAL_ANSWER (pacing's rule). */
+function listIntervalMs(view) {
+    const answers = view.runs
+        .filter(run => run.phase === 'working' && run.finalAnswerAt !== undefined)
+        .map(run => view.now - run.finalAnswerAt);
+    const since = answers.length > 0 ? Math.min(...answers) : undefined;
+    return lookIntervalMs(view.pollIntervalMs, since);
+}
+/**
+ * The next thing to do. In order: a run whose end the list showed has its log finished (so a
+ * report is never held back by the live log of others); the list when its interval is up; a log
+ * page of the working run read longest ago when the log budget's pace allows; else wait for the
+ * first of these to come due.
+ */
+function nextFollowStep(view) {
+    // Without a log to finish, a run whose end the list showed is done.
+    const open = view.runs.filter(run => run.phase === 'working' || (run.phase === 'ended' && run.logsAvailable !== false));
+    if (open.length === 0)
+        return { kind: 'done' };
+    const logGap = view.logAt === undefined ? 0 : Math.max(0, view.logAt + view.logGapMs - view.now);
+    // The end of a run is not held back by the pace that spreads the live log: only the budget's
+    // hard rule (which the client keeps, with the reserve kept for ends) comes before it.
+    const ended = open.find(run => run.phase === 'ended');
+    if (ended)
+        return { kind: 'log', runId: ended.id, end: true };
+    const working = open.filter(run => run.phase === 'working');
+    const listDue = working.length === 0
+        ? Infinity
+        : view.listAt === undefined
+            ? 0
+            : Math.max(0, view.listAt + listIntervalMs(view) - view.now);
+    if (listDue === 0)
+        return { kind: 'list' };
+    const readable = working.filter(run => run.logsAvailable !== false);
+    const live = view.liveLog ? stalestLog(readable, view) : undefined;
+    if (live && Math.max(live.dueIn, logGap) === 0)
+        return { kind: 'log', runId: live.run.id, end: false };
+    const logDue = live ? Math.max(live.dueIn, logGap) : Infinity;
+    return { kind: 'wait', ms: Math.min(listDue, logDue) };
+}
+/** The working run whose log waits longest, and how soon it is due (a backlog at once, else a poll-interval on). */
+function stalestLog(working, view) {
+    let best;
+    for (const run of working) {
+        const dueIn = run.logReadAt === undefined || run.logBacklog
+            ? 0
+            : Math.max(0, run.logReadAt + view.pollIntervalMs - view.now);
+        const older = best && (run.logReadAt ?? -Infinity) < (best.run.logReadAt ?? -Infinity);
+        if (!best || dueIn < best.dueIn || (dueIn === best.dueIn && older))
+            best = { run, dueIn };
+    }
+    return best;
+}
+/** The list's answers are newest first: pages past this many are not read; those runs are read one by one. */
+const MAX_LIST_PAGES = 5;
+/**
+ * Whether the list needs another page: some working run was not on the pages read yet, this page was
+ * full, and its last (oldest) run is still newer than that run (ids grow with creation).
+ */
+function needsAnotherPage(pageIds, full, unseen, pagesRead) {
+    if (unseen.size === 0 || !full || pagesRead >= MAX_LIST_PAGES)
+        return false;
+    const oldestOnPage = Math.min(...pageIds);
+    return [...unseen].some(id => id < oldestOnPage);
+}
+
+;// CONCATENATED MODULE: ./src/runs/list-watcher.ts
+
+
+
+
+
+const MINUTE_MS = 60_000;
+class ListWatcher {
+    deps;
+    followed = new Map();
+    looping = false;
+    listAt;
+    logAt;
+    minuteAt;
+    constructor(deps) {
+        this.deps = deps;
+        this.minuteAt = deps.clock.now();
+    }
+    watch = (plan, reads, events) => new Promise((resolve, reject) => {
+        const watched = new WatchedRun(plan, reads, events, this.deps.clock.now());
+        const follow = { id: plan.runId, phase: 'working', logBacklog: false };
+        this.followed.set(plan.runId, { watched, follow, resolve, reject });
+        if (!this.looping)
+            void this.loop();
+    });
+    async loop() {
+        this.looping = true;
+        try {
+            while (this.followed.size > 0) {
+                this.sayMinute();
+                const step = nextFollowStep(this.view());
+                if (step.kind === 'list')
+                    await this.readList();
+                else if (step.kind === 'log')
+                    await this.readLog(this.followed.get(step.runId), step.end);
+                else if (step.kind === 'wait')
+                    await this.wait(step.ms);
+                else
+                    await Promise.all([...this.followed.values()].map(run => this.end(run, 'ended')));
+            }
+        }
+        catch (error) {
+            // The deadline or the cancellation ends every run followed so; any other error is each one's.
+            const runs = [...this.followed.values()];
+            if (!isCutShort(error))
+                runs.forEach(run => this.fail(run, error));
+            else
+                await Promise.all(runs.map(run => this.end(run, endingOf(error))));
+        }
+        finally {
+            this.looping = false;
+            // A run that started while the others ended is followed still.
+            if (this.followed.size > 0)
+                void this.loop();
+        }
+    }
+    view() {
+        const runs = [...this.followed.values()];
+        return {
+            runs: runs.map(run => ({ ...run.follow, logsAvailable: run.watched.reads.logs.available })),
+            now: this.deps.clock.now(),
+            pollIntervalMs: Math.min(...runs.map(run => run.watched.plan.pollIntervalMs)),
+            listAt: this.listAt,
+            logAt: this.logAt,
+            logGapMs: this.deps.api.lookPace?.('logs')?.gapMs ?? 0,
+            liveLog: this.deps.liveLog
+        };
+    }
+    /** One read of the organization's runs (page after page until every working run was seen). */
+    async readList() {
+        const { api, deadline } = this.deps;
+        this.listAt = this.deps.clock.now();
+        const working = [...this.followed.values()].filter(run => run.follow.phase === 'working');
+        const unseen = new Set(working.map(run => run.follow.id));
+        for (let page = 0;; page++) {
+            const answer = await api.listRuns(page * LOG_PAGE_LIMIT, LOG_PAGE_LIMIT, { deadline });
+            for (const run of answer.items) {
+                const followed = this.followed.get(run.id);
+                if (followed && unseen.delete(run.id))
+                    await this.step(followed, { kind: 'run', run });
+            }
+            const ids = answer.items.map(run => run.id);
+            if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1))
+                break;
+        }
+        // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
+        for (const runId of unseen) {
+            const followed = this.followed.get(runId);
+            if (followed)
+                await this.ownRead(followed, () => followed.watched.read({ kind: 'read-run' }, { deadline }));
+        }
+    }
+    async readLog(followed, end) {
+        this.logAt = this.deps.clock.now();
+        followed.follow.logReadAt = this.logAt;
+        const options = { deadline: this.deps.deadline, end };
+        await this.ownRead(followed, () => followed.watched.read({ kind: 'read-page' }, options));
+    }
+    /** A read of one run: the service refusing it ends that run alone, as an error; the others go on. */
+    async ownRead(followed, read) {
+        let answer;
+        try {
+            answer = await read();
+        }
+        catch (error) {
+            if (!(error instanceof ServiceError))
+                throw error;
+            return this.fail(followed, error);
+        }
+        await this.step(followed, answer);
+    }
+    /** The run's watch stepped on what was read; the schedule's view of it updated. */
+    async step(followed, read) {
+        const { watched, follow } = followed;
+        const step = watched.step(read, this.deps.clock.now());
+        if (read.kind === 'run')
+            followed.lastRun = read.run;
+        follow.finalAnswerAt = watched.state.finalAnswerAt;
+        if (step.kind === 'stop')
+            await this.end(followed, 'ended');
+        else if (step.kind === 'read-page') {
+            const { status, guard } = watched.state;
+            follow.phase = isEnded(status) && guard.restarted ? 'ended' : 'working';
+            follow.logBacklog = true;
+        }
+        else
+            follow.logBacklog = false;
+    }
+    /**
+     * The run's ending, read at its end as a run alone's is: an end seen on a log page comes before
+     * the list shows it (the run as last listed still working: no result, no pull requests yet).
+     */
+    async end(followed, ending) {
+        this.followed.delete(followed.follow.id);
+        try {
+            followed.resolve(await followed.watched.end(ending, followed.lastRun, this.deps.clock.now()));
+        }
+        catch (error) {
+            followed.reject(error);
+        }
+    }
+    fail(followed, error) {
+        this.followed.delete(followed.follow.id);
+        followed.reject(error);
+    }
+    /** Waits for the next step, within the deadline and the minute's line. */
+    async wait(ms) {
+        const now = this.deps.clock.now();
+        const left = this.deps.deadline - now;
+        if (left <= 0)
+            throw new DeadlineError();
+        const untilMinute = this.minuteAt + MINUTE_MS - now;
+        await this.deps.clock.sleep(Math.max(1, Math.min(ms, untilMinute, left)), this.deps.signal);
+    }
+    sayMinute() {
+        const now = this.deps.clock.now();
+        if (now - this.minuteAt < MINUTE_MS)
+            return;
+        this.minuteAt = now;
+        this.deps.everyMinute(now);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/runs/fan-out.ts
+
+
+
+
+
+/** Starts and follows every item; returns their reports in the list's order. */
+async function runFanOut(items, deps) {
+    const { clock, signal, deadline } = deps;
+    const startedAt = clock.now();
+    const orgId = await oneOrganization(items, deps);
+    if (typeof orgId === 'object')
+        return items.map(({ name }) => ({
+            name,
+            report: reportOf({ outcome: 'error', ...orgId }, startedAt, clock.now())
+        }));
+    const states = items.map(({ name }) => ({ name, phase: 'queued', status: null }));
+    const watcher = new ListWatcher({
+        api: deps.apis(orgId),
+        clock,
+        signal,
+        deadline,
+        liveLog: deps.liveLog,
+        everyMinute: now => deps.states(states, now - startedAt)
+    });
+    const reports = await inTurn(items.length, deps.maxParallel, async (i) => {
+        const { plan, events } = items[i];
+        const state = states[i];
+        const report = turnMissed(deps) ??
+            (await runPlan({ ...plan, orgId }, {
+                start: { apis: deps.apis, clock, signal, deadline, warning: say(events), notice: say(events) },
+                follow: { clock, signal, deadline, events: tracked(events, state), watch: watcher.watch },
+                ...(deps.answer ? { answer: deps.answer } : {})
+            }));
+        Object.assign(state, { phase: 'ended', status: report.status, outcome: report.outcome });
+        return report;
+    });
+    return items.map(({ name }, i) => ({ name, report: reports[i] }));
+}
+/** The organization every item acts on: org-id, else the token's only one, found once for all. */
+async function oneOrganization(items, deps) {
+    const given = items[0]?.plan.orgId;
+    if (given !== undefined)
+        return given;
+    const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice);
+    return 'error' in found ? found : found.orgId;
+}
+/** Runs `count` tasks in the list's order, at most `parallel` at once: the next starts as one ends. */
+async function inTurn(count, parallel, task) {
+    const results = [];
+    let next = 0;
+    const worker = async () => {
+        while (next < count) {
+            const i = next++;
+            results[i] = await task(i);
+        }
+    };
+    await Promise.all(Array.from({ length: startable(0, count, parallel) }, worker));
+    return results;
+}
+/** An item whose turn came after the step was cut short: it is not started. */
+function turnMissed({ clock, signal, deadline }) {
+    const ending = signal?.aborted ? 'cancelled' : clock.now() >= deadline ? 'timeout' : undefined;
+    if (!ending)
+        return undefined;
+    const why = ending === 'cancelled' ? 'The job was cancelled' : 'timeout-minutes was reached';
+    return reportOf({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, clock.now());
+}
+/** An item's notices are its warnings: the step's own notices name no run. */
+function say(events) {
+    return message => events.warning(message);
+}
+/** The item's events passed on, its state kept for the line of every run's state. */
+function tracked(events, state) {
+    return {
+        started(run, mode, carriedFrom) {
+            Object.assign(state, { phase: 'working', status: run.status ?? null });
+            events.started(run, mode, carriedFrom);
+        },
+        statusChanged(from, to) {
+            state.status = to;
+            events.statusChanged(from, to);
+        },
+        newEntries: (entries, firstIndex) => events.newEntries(entries, firstIndex),
+        heartbeat: (elapsedMs, status, entriesSeen) => events.heartbeat(elapsedMs, status, entriesSeen),
+        warning: message => events.warning(message),
+        repairAsked: (reason, attempt, retries) => events.repairAsked(reason, attempt, retries)
+    };
+}
+
+// EXTERNAL MODULE: ./src/runs/outcome.ts
+var outcome = __nccwpck_require__(9426);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var yaml_dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/answer/schema-source.ts
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/workspace-file.ts
 
+
+/**
+ * The one confinement rule for a file an input names (`images`, `runs`, `output-schema`): the path
+ * is taken from the workspace, every link is followed, and the file must still lie inside it (a
+ * workflow input must not send or read the runner's other files, its credentials), be a file, and
+ * hold at most `maxBytes`, all checked before a byte is read.
+ */
+function readWorkspaceFile(path, workspace, maxBytes) {
+    let root;
+    let real;
+    try {
+        root = (0,external_node_fs_.realpathSync)(workspace);
+        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
+    }
+    catch {
+        return { refused: 'unreadable' };
+    }
+    const inside = (0,external_node_path_.relative)(root, real);
+    // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
+    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside))
+        return { refused: 'outside', root };
+    try {
+        const stats = (0,external_node_fs_.statSync)(real);
+        if (!stats.isFile())
+            return { refused: 'not-a-file' };
+        if (stats.size > maxBytes)
+            return { refused: 'too-large', size: stats.size };
+        const bytes = (0,external_node_fs_.readFileSync)(real);
+        // A file that grew between the look and the read is held to the same bound.
+        return bytes.length > maxBytes ? { refused: 'too-large', size: bytes.length } : { bytes };
+    }
+    catch {
+        return { refused: 'unreadable' };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/answer/schema-source.ts
 
 
 /** A schema file larger than this is not a schema anyone writes by hand. */
@@ -60066,26 +60244,21 @@ function parseSchema(text, what) {
     return { schema: value };
 }
 function readSchemaFile(path, workspace) {
-    let root;
-    let real;
-    try {
-        root = (0,external_node_fs_.realpathSync)(workspace);
-        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
+    const file = readWorkspaceFile(path, workspace, MAX_SCHEMA_FILE_BYTES);
+    if ('bytes' in file)
+        return { text: file.bytes.toString('utf8') };
+    switch (file.refused) {
+        case 'unreadable':
+            return { problem: `the file "${path}" is not in the workspace (${workspace})` };
+        case 'outside':
+            return {
+                problem: `the file "${path}" is outside the workspace (${file.root}); only files inside it are read`
+            };
+        case 'not-a-file':
+            return { problem: `"${path}" is not a file` };
+        case 'too-large':
+            return { problem: `the file "${path}" is larger than 1 MiB` };
     }
-    catch {
-        return { problem: `the file "${path}" is not in the workspace (${workspace})` };
-    }
-    const inside = (0,external_node_path_.relative)(root, real);
-    // A name may begin with two dots ("..schema.json"); only a first segment of exactly ".." climbs out.
-    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside)) {
-        return { problem: `the file "${path}" is outside the workspace (${root}); only files inside it are read` };
-    }
-    const stats = (0,external_node_fs_.statSync)(real);
-    if (!stats.isFile())
-        return { problem: `"${path}" is not a file` };
-    if (stats.size > MAX_SCHEMA_FILE_BYTES)
-        return { problem: `the file "${path}" is larger than 1 MiB` };
-    return { text: (0,external_node_fs_.readFileSync)(real, 'utf8') };
 }
 
 ;// CONCATENATED MODULE: ./src/settings/answer-inputs.ts
@@ -60141,7 +60314,6 @@ function outputRetries(text, problems) {
 
 ;// CONCATENATED MODULE: ./src/settings/images.ts
 
-
 /** The service takes images as base64 data URIs; a run's images together may not exceed this. */
 const MAX_IMAGES_BYTES = 10 * 1024 * 1024;
 const DATA_URI = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
@@ -60161,11 +60333,10 @@ const SIGNATURES = [
 /**
  * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
  * the workspace: a workflow input must not be able to send, say, the runner's credentials files.
- * Returns the data URIs or the problems found.
+ * Returns the data URIs; pushes each problem found into `problems`.
  */
-function readImages(input, workspace) {
+function readImages(input, workspace, problems) {
     const images = [];
-    const problems = [];
     const lines = input
         .split(/\r?\n/)
         .map(line => line.trim())
@@ -60180,61 +60351,49 @@ function readImages(input, workspace) {
         }
         // Past the cap, files are only checked, not read: a long list of large files costs no memory.
         const room = MAX_IMAGES_BYTES - encodedLength(images);
-        const image = readImageFile(line, workspace, room);
-        if (typeof image === 'string')
+        const image = readImageFile(line, workspace, room, problems);
+        if (image !== undefined)
             images.push(image);
-        else
-            problems.push(image.problem);
     }
     const total = encodedLength(images);
     if (total > MAX_IMAGES_BYTES) {
         problems.push(`images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`);
     }
-    return { images, problems };
+    return images;
 }
 function encodedLength(images) {
     return images.reduce((sum, uri) => sum + uri.length, 0);
 }
-/** Base64 makes 4 characters of every 3 bytes. */
-const encodedSize = (bytes) => Math.ceil(bytes / 3) * 4;
-function readImageFile(path, workspace, room) {
-    let real;
-    let root;
-    try {
-        root = (0,external_node_fs_.realpathSync)(workspace);
-        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
+function readImageFile(path, workspace, room, problems) {
+    // Base64 makes 4 characters of every 3 bytes: the most bytes whose encoding fits the room left.
+    const fits = Math.floor(room / 4) * 3;
+    const file = readWorkspaceFile(path, workspace, Math.min(MAX_IMAGES_BYTES, fits));
+    if (!('bytes' in file)) {
+        problems.push(refusal(path, file));
+        return undefined;
     }
-    catch {
-        return { problem: `images: "${path}" is neither a data URI nor a readable file` };
+    const kind = SIGNATURES.find(signature => signature.matches(file.bytes));
+    if (kind)
+        return `data:image/${kind.type};base64,${file.bytes.toString('base64')}`;
+    problems.push(`images: "${path}" is not a PNG, JPEG, GIF or WebP image`);
+    return undefined;
+}
+function refusal(path, file) {
+    switch (file.refused) {
+        case 'unreadable':
+            return `images: "${path}" is neither a data URI nor a readable file`;
+        case 'outside':
+            return `images: "${path}" is outside the workspace (${file.root}); only files inside it can be sent`;
+        case 'not-a-file':
+            return `images: "${path}" is not a file`;
+        case 'too-large':
+            return file.size > MAX_IMAGES_BYTES
+                ? `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB`
+                : `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`;
     }
-    const inside = (0,external_node_path_.relative)(root, real);
-    // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
-    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside)) {
-        return {
-            problem: `images: "${path}" is outside the workspace (${root}); only files inside it can be sent`
-        };
-    }
-    const stats = (0,external_node_fs_.statSync)(real);
-    if (!stats.isFile())
-        return { problem: `images: "${path}" is not a file` };
-    const size = stats.size;
-    if (size > MAX_IMAGES_BYTES) {
-        return { problem: `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB` };
-    }
-    if (encodedSize(size) > room) {
-        return {
-            problem: `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`
-        };
-    }
-    const bytes = (0,external_node_fs_.readFileSync)(real);
-    const kind = SIGNATURES.find(signature => signature.matches(bytes));
-    if (!kind)
-        return { problem: `images: "${path}" is not a PNG, JPEG, GIF or WebP image` };
-    return `data:image/${kind.type};base64,${bytes.toString('base64')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/settings/runs.ts
-
 
 
 /** A fan-out holds at most this many runs: more belong in a matrix of jobs. */
@@ -60252,21 +60411,17 @@ const AGENT_TYPES = ['codegen', 'claude_code'];
 const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 const EXPECTED = 'expected a YAML or JSON list of runs (each with a prompt), or the path of such a file in the workspace';
 /**
- * The `runs` input: a YAML or JSON list, inline or in a file of the workspace, as validated items.
- * `items` is undefined when the input is empty; any problem names `runs` and, for an item, its
- * position. Nothing is sent before this.
+ * The `runs` input: a YAML or JSON list, inline or in a file of the workspace, as validated items;
+ * undefined when the input is empty or has a problem. Each problem, pushed into `problems`, names
+ * `runs` and, for an item, its position. Nothing is sent before this.
  */
-function readRuns(input, workspace) {
+function readRuns(input, workspace, problems) {
     const text = input.trim();
     if (!text)
-        return { problems: [] };
-    const source = looksInline(text) ? { text } : readRunsFile(text, workspace);
-    if ('problem' in source)
-        return { problems: [source.problem] };
-    const parsed = parseList(source.text);
-    if ('problem' in parsed)
-        return { problems: [parsed.problem] };
-    return checkItems(parsed.list);
+        return undefined;
+    const source = looksInline(text) ? text : readRunsFile(text, workspace, problems);
+    const list = source === undefined ? undefined : parseList(source, problems);
+    return list === undefined ? undefined : checkItems(list, problems);
 }
 /**
  * A list written inline spans lines or opens with `-` or `[` (JSON's and YAML's flow list);
@@ -60275,50 +60430,43 @@ function readRuns(input, workspace) {
 function looksInline(text) {
     return text.includes('\n') || /^[-[{]/.test(text);
 }
-function readRunsFile(path, workspace) {
-    let real;
-    let root;
-    try {
-        root = (0,external_node_fs_.realpathSync)(workspace);
-        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
-    }
-    catch {
-        return { problem: `runs: "${path.slice(0, 200)}" is not a file in the workspace; ${EXPECTED}` };
-    }
-    const inside = (0,external_node_path_.relative)(root, real);
-    // A name may begin with two dots ("..runs.yml"); only a first segment of exactly ".." climbs out.
-    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside))
-        return {
-            problem: `runs: "${path.slice(0, 200)}" is outside the workspace; only a file inside it is read`
-        };
-    const stats = (0,external_node_fs_.statSync)(real);
-    if (!stats.isFile())
-        return { problem: `runs: "${path.slice(0, 200)}" is not a file` };
-    if (stats.size > MAX_RUNS_BYTES)
-        return { problem: `runs: "${path.slice(0, 200)}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` };
-    return { text: (0,external_node_fs_.readFileSync)(real, 'utf8') };
+function readRunsFile(path, workspace, problems) {
+    const file = readWorkspaceFile(path, workspace, MAX_RUNS_BYTES);
+    if ('bytes' in file)
+        return file.bytes.toString('utf8');
+    const shown = path.slice(0, 200);
+    problems.push({
+        unreadable: `runs: "${shown}" is not a file in the workspace; ${EXPECTED}`,
+        outside: `runs: "${shown}" is outside the workspace; only a file inside it is read`,
+        'not-a-file': `runs: "${shown}" is not a file`,
+        'too-large': `runs: "${shown}" is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB`
+    }[file.refused]);
+    return undefined;
 }
 /** YAML 1.2 (JSON is YAML): one document, keys unique, aliases bounded, a list at the top. */
-function parseList(text) {
-    if (Buffer.byteLength(text) > MAX_RUNS_BYTES)
-        return { problem: `runs: the list is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB` };
+function parseList(text, problems) {
+    if (Buffer.byteLength(text) > MAX_RUNS_BYTES) {
+        problems.push(`runs: the list is larger than ${MAX_RUNS_BYTES / 1024 / 1024} MiB`);
+        return undefined;
+    }
     const document = (0,yaml_dist/* parseDocument */.Tp)(text, { uniqueKeys: true, prettyErrors: false });
     const error = document.errors[0];
     if (error) {
         const where = ` at line ${lineOf(text, error.pos[0])}`;
-        return {
-            problem: `runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`
-        };
+        problems.push(`runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`);
+        return undefined;
     }
     if (!(0,yaml_dist/* isSeq */.oP)(document.contents)) {
         const got = (0,yaml_dist/* isMap */.jh)(document.contents) ? 'a single mapping' : 'a single value';
-        return { problem: `runs: ${EXPECTED}; got ${got} (write each run as a list item starting with "-")` };
+        problems.push(`runs: ${EXPECTED}; got ${got} (write each run as a list item starting with "-")`);
+        return undefined;
     }
     try {
-        return { list: document.toJS({ maxAliasCount: 100 }) };
+        return document.toJS({ maxAliasCount: 100 });
     }
     catch (error) {
-        return { problem: `runs: does not parse as YAML or JSON (${firstLine(error.message)})` };
+        problems.push(`runs: does not parse as YAML or JSON (${firstLine(error.message)})`);
+        return undefined;
     }
 }
 /** The 1-based line of an offset. */
@@ -60332,30 +60480,30 @@ function lineOf(text, offset) {
 function firstLine(text) {
     return (text.split('\n')[0] ?? '').slice(0, 200);
 }
-function checkItems(list) {
-    if (list.length === 0)
-        return { problems: [`runs: the list is empty; ${EXPECTED}`] };
-    if (list.length > MAX_RUNS)
-        return {
-            problems: [
-                `runs: ${list.length} runs; at most ${MAX_RUNS} are accepted (use a matrix of jobs for more)`
-            ]
-        };
-    const problems = [];
-    const items = list.map((value, index) => checkItem(value, index + 1, problems));
+function checkItems(list, problems) {
+    if (list.length === 0) {
+        problems.push(`runs: the list is empty; ${EXPECTED}`);
+        return undefined;
+    }
+    if (list.length > MAX_RUNS) {
+        problems.push(`runs: ${list.length} runs; at most ${MAX_RUNS} are accepted (use a matrix of jobs for more)`);
+        return undefined;
+    }
+    // The items' own problems, of which the first ITEM_PROBLEMS_SHOWN are listed.
+    const found = [];
+    const items = list.map((value, index) => checkItem(value, index + 1, found));
     const seen = new Map();
     items.forEach((item, index) => {
         const first = seen.get(item.name);
         if (first !== undefined)
-            problems.push(`runs: item ${index + 1}'s name "${item.name}" is item ${first}'s too; names must differ`);
+            found.push(`runs: item ${index + 1}'s name "${item.name}" is item ${first}'s too; names must differ`);
         else
             seen.set(item.name, index + 1);
     });
-    if (problems.length > ITEM_PROBLEMS_SHOWN) {
-        const more = problems.length - ITEM_PROBLEMS_SHOWN;
-        return { problems: [...problems.slice(0, ITEM_PROBLEMS_SHOWN), `runs: and ${more} more problems`] };
-    }
-    return problems.length > 0 ? { problems } : { items, problems };
+    problems.push(...found.slice(0, ITEM_PROBLEMS_SHOWN));
+    if (found.length > ITEM_PROBLEMS_SHOWN)
+        problems.push(`runs: and ${found.length - ITEM_PROBLEMS_SHOWN} more problems`);
+    return found.length > 0 ? undefined : items;
 }
 /** The name an item without one gets: its position in the list. */
 function positionName(position) {
@@ -60508,6 +60656,8 @@ const INPUT_DEFAULTS = {
     'check-run': 'auto',
     'check-name': 'Codegen'
 };
+/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
+const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000;
 /** Raised for bad inputs before any request is sent; its message lists every problem found. */
 class InputError extends Error {
     problems;
@@ -60534,39 +60684,46 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     const problems = [];
     const input = (name) => readInput(name).trim() || INPUT_DEFAULTS[name];
     const reading = { input, raw: readInput, problems };
-    const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || '';
-    if (!apiToken)
-        problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN');
-    const taskText = input('task').toLowerCase();
-    const task = taskText;
-    if (!TASKS.includes(task))
-        problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`);
-    // Empty: the token's only organization is used (looked up before anything is created).
-    const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || '';
-    const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined;
     const labelTrigger = input('label-trigger');
     const triggerEvent = isTriggerEvent(context.eventName, labelTrigger);
     const settings = {
-        task,
-        apiToken,
-        orgId,
-        ...readWork(reading, task, triggerEvent, context),
+        ...readService(reading, env),
+        ...readWork(reading, triggerEvent, context),
         ...readFollowing(reading),
         labelTrigger,
+        triggerEvent,
         ...readThreads(reading),
         ...readReporting(reading),
         context
     };
-    problems.push(...tokenProblems(settings, triggerEvent));
+    checkTokenNeeded(settings, problems);
     // A check is concluded with the run's ending, which a step that does not wait never sees.
-    if (task !== 'check' && settings.checkRun === 'true' && !settings.wait)
+    if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
         problems.push('check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false');
     if (problems.length > 0)
         throw new InputError(problems);
     return settings;
 }
-/** What to run: the prompt or the run to resume, or many runs; where; with what; what answer to ask. */
-function readWork({ input, raw, problems }, task, triggerEvent, context) {
+/** The service: who the step is to it (the token, the organization) and where it is. */
+function readService({ input, problems }, env) {
+    const apiToken = input('api-token') || env.CODEGEN_API_TOKEN?.trim() || '';
+    if (!apiToken)
+        problems.push('api-token: required; pass a Codegen API token or set CODEGEN_API_TOKEN');
+    // Empty: the token's only organization is used (looked up before anything is created).
+    const orgText = input('org-id') || env.CODEGEN_ORG_ID?.trim() || '';
+    const orgId = orgText ? positiveInteger('org-id', orgText, problems) : undefined;
+    return { apiToken, orgId, baseUrl: baseUrl(input('base-url'), problems) };
+}
+/**
+ * What the step does and what to run: the task, the prompt or the run to resume, or many runs and
+ * how many at once; where; with what; what answer to ask.
+ */
+function readWork(reading, triggerEvent, context) {
+    const { input, raw, problems } = reading;
+    const taskText = input('task').toLowerCase();
+    const task = taskText;
+    if (!TASKS.includes(task))
+        problems.push(`task: expected one of ${TASKS.join(', ')}, got "${taskText}"`);
     const prompt = raw('prompt').trim();
     const agentRunId = optionalInteger('agent-run-id', input('agent-run-id'), problems);
     const repoId = optionalInteger('repo-id', input('repo-id'), problems);
@@ -60578,37 +60735,45 @@ function readWork({ input, raw, problems }, task, triggerEvent, context) {
         problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it');
     }
     const runsInput = raw('runs').trim();
-    const { items: runs, problems: runsProblems } = readRuns(runsInput, context.workspace);
-    problems.push(...runsProblems, ...runsConflicts(runsInput, { task, prompt, agentRunId, triggerEvent, context }));
+    const runs = readRuns(runsInput, context.workspace, problems);
+    checkRunsAlone(runsInput, { task, prompt, agentRunId, triggerEvent, context }, problems);
+    const maxParallel = readMaxParallel(input('max-parallel'), problems);
     if (task === 'run' && !prompt && !triggerEvent && !runsInput) {
         problems.push(agentRunId === undefined
             ? 'prompt: required; the instruction of the new agent run'
             : 'prompt: required; the follow-up instruction that resumes the agent run');
     }
-    const agentType = input('agent-type') || undefined;
-    if (agentType && !read_settings_AGENT_TYPES.includes(agentType)) {
-        problems.push(`agent-type: expected one of ${read_settings_AGENT_TYPES.join(', ')}, got "${agentType}"`);
-    }
-    const { images, problems: imageProblems } = readImages(raw('images'), context.workspace);
-    problems.push(...imageProblems);
-    const answer = readAnswerInputs({
-        verdict: read_settings_boolean('verdict', input('verdict'), problems),
-        outputSchema: raw('output-schema').trim(),
-        outputRetries: input('output-retries')
-    }, task, context.workspace, problems);
     return {
+        task,
         prompt,
         agentRunId,
         repoId,
         repository: repositoryInput || context.repository,
         repositoryNamed: !!repositoryInput,
         ...(runs ? { runs } : {}),
-        images,
-        agentType,
-        answer
+        maxParallel,
+        ...readRunExtras(reading, task, context)
     };
 }
-/** How the run is followed and when the step fails; the service's address and the run's extras. */
+/** What a run is given besides its prompt: the agent, model, metadata, images, and the answer asked. */
+function readRunExtras({ input, raw, problems }, task, context) {
+    const agentType = input('agent-type') || undefined;
+    if (agentType && !read_settings_AGENT_TYPES.includes(agentType)) {
+        problems.push(`agent-type: expected one of ${read_settings_AGENT_TYPES.join(', ')}, got "${agentType}"`);
+    }
+    return {
+        agentType,
+        model: input('model') || undefined,
+        metadata: metadataObject(input('metadata'), problems),
+        images: readImages(raw('images'), context.workspace, problems),
+        answer: readAnswerInputs({
+            verdict: read_settings_boolean('verdict', input('verdict'), problems),
+            outputSchema: raw('output-schema').trim(),
+            outputRetries: input('output-retries')
+        }, task, context.workspace, problems)
+    };
+}
+/** How the run is followed and when the step fails: waiting, its limits, the log's mirrors. */
 function readFollowing({ input, problems }) {
     const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems);
     const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems);
@@ -60616,9 +60781,6 @@ function readFollowing({ input, problems }) {
         failOn,
         mirrorToConsole: mirror.has('console'),
         mirrorToSummary: mirror.has('summary'),
-        baseUrl: baseUrl(input('base-url'), problems),
-        model: input('model') || undefined,
-        metadata: metadataObject(input('metadata'), problems),
         wait: read_settings_boolean('wait', input('wait'), problems),
         timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
         pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000
@@ -60633,35 +60795,28 @@ function readThreads({ input, problems }) {
         githubToken: input('github-token')
     };
 }
-/** Where the run is shown besides the job: the tracking comment, the check run; how many at once. */
+/** Where the run is shown besides the job: the tracking comment, the check run. */
 function readReporting({ input, problems }) {
     return {
         comment: read_settings_boolean('comment', input('comment'), problems),
-        maxParallel: readMaxParallel(input('max-parallel'), problems),
         checkRun: checkRunMode(input('check-run'), problems),
         checkName: checkName(input('check-name'), problems)
     };
 }
 /** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
-function tokenProblems(settings, triggerEvent) {
-    const { githubToken, task, context } = settings;
+function checkTokenNeeded(settings, problems) {
+    const { githubToken, task, context, triggerEvent } = settings;
     if (githubToken)
-        return [];
+        return;
     if (task === 'run' && triggerEvent)
-        return [
-            `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
-        ];
-    if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
-        return [
-            "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
-        ];
-    return [];
+        problems.push(`github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`);
+    else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
+        problems.push("github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto");
 }
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
-function runsConflicts(runsInput, given) {
+function checkRunsAlone(runsInput, given, problems) {
     if (!runsInput)
-        return [];
-    const problems = [];
+        return;
     if (given.task !== 'run')
         problems.push(`runs: only with task run, not ${given.task}`);
     if (given.prompt)
@@ -60670,7 +60825,6 @@ function runsConflicts(runsInput, given) {
         problems.push('runs: starts new runs and cannot be given with agent-run-id; resume a run in a step of its own');
     if (given.triggerEvent)
         problems.push(`runs: not used on ${given.context.eventName} events, where the thread asks for one run; start a fan-out from another event (push, workflow_dispatch, schedule)`);
-    return problems;
 }
 /** GitHub's owner and repository name characters. */
 const read_settings_REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
@@ -60832,16 +60986,45 @@ function allowedBots(text, problems) {
 
 
 
-
-
-
 /**
- * Runs the action: reads the settings, decides what to start, starts it, follows it, and hands the
- * report to every reporter. Returns why the step fails, or undefined when it passes.
+ * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
+ * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
+ * or undefined when it passes.
  */
 async function runAction(environment) {
-    const { runner, env, clock, signal } = environment;
-    // Masked before anything else is read or printed, even when the inputs turn out invalid.
+    const { runner, clock, signal } = environment;
+    const read = readStep(environment);
+    if (typeof read === 'string')
+        return read;
+    const { settings, redact, say } = read;
+    // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
+    const deadlines = new Deadlines(clock, signal, settings.timeoutMs);
+    const github = gitHubClient(settings, deadlines, say);
+    const payload = once(() => environment.readEventPayload(settings.context.eventPath));
+    try {
+        const decision = await decide_decide(settings, { payload, github, clock, say });
+        const checkRun = decision.check && (await openStepCheck(decision.check, settings, github, clock, say));
+        const mirror = logMirror(runner, settings, environment);
+        const reporters = new Reporters([
+            mirror,
+            new OutputsReporter(runner, mirror),
+            new JobSummary(runner, mirror, settings.mirrorToSummary),
+            // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
+            ...optional(checkRun, decision.tracking)
+        ], redact, () => deadlines.afterCancelled());
+        const step = { settings, environment, deadlines, redact, say, reporters };
+        const report = await perform(decision.work, step, serviceClients(settings, clock, signal, say.debug, environment.serviceLimits));
+        // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
+        const checkRunId = await checkRun?.whenCreated(signal);
+        const ended = { ...report, ...triggerOf(decision), checkRunId };
+        return (0,failure/* failureMessage */.oh)(await reporters.finish(ended), settings);
+    }
+    finally {
+        deadlines.dispose();
+    }
+}
+/** The settings, the secrets masked before anything else is read or printed; or the input error. */
+function readStep({ runner, env }) {
     const secrets = [runner.input('api-token').trim(), env.CODEGEN_API_TOKEN?.trim() ?? ''].filter(Boolean);
     secrets.forEach(secret => runner.mask(secret));
     let settings;
@@ -60856,72 +61039,8 @@ async function runAction(environment) {
     if (settings.githubToken)
         runner.mask(settings.githubToken);
     const redact = redactor([...secrets, settings.githubToken]);
-    const say = redacted(runner, redact);
-    // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
-    const deadlines = new Deadlines(clock, signal, settings.timeoutMs);
-    const apis = serviceClients(settings, clock, signal, say.debug, env);
-    try {
-        const start = await decideStart(settings, environment, deadlines, say);
-        const mirror = new LogMirror(runner, {
-            toConsole: settings.mirrorToConsole,
-            keepEntries: settings.mirrorToSummary,
-            openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-            policy: settings
-        });
-        const tracking = start.kind === 'run' && start.tracking ? [start.tracking] : [];
-        const checkRun = start.kind === 'run' || start.kind === 'runs'
-            ? await stepCheckRun(start, settings, deadlines, say, clock)
-            : undefined;
-        // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
-        const checkRunId = async () => checkRun?.whenCreated(signal);
-        const reporters = new Reporters([
-            mirror,
-            new JobSummary(runner, mirror, settings.mirrorToSummary),
-            // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-            ...(checkRun ? [checkRun] : []),
-            ...tracking
-        ], redact, () => deadlines.afterCancelled());
-        let report;
-        if (start.kind === 'none')
-            report = start.report;
-        else if (start.kind === 'runs') {
-            report = await runMany(start.items, settings, { environment, deadlines, apis, redact, say });
-            report = { ...report, checkRunId: await checkRunId() };
-        }
-        else if (start.kind === 'check') {
-            const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
-            report = await checkSetup(apis, target, { deadline: deadlines.step, clock });
-        }
-        else {
-            const deadline = deadlines.step;
-            const warning = (message) => reporters.warning(message);
-            const startDeps = { apis, clock, signal, deadline, warning, notice: say.notice };
-            const followDeps = { clock, signal, deadline, events: reporters };
-            let last;
-            try {
-                const started = await startRun(start.plan, startDeps);
-                last = started.kind === 'started' ? await followRun(started, start.plan, followDeps) : started.report;
-                // Asked for an answer: read it, and ask again while it is not valid.
-                if (settings.answer && start.plan.wait)
-                    last = await settleAnswer(last, start.plan, settings.answer, {
-                        start: startDeps,
-                        follow: followDeps,
-                        check: environment.checkAnswer
-                    });
-            }
-            catch (error) {
-                // No throw ends the step unreported: the run as last seen, with the error.
-                last = unexpectedEnding(error, last, clock.now());
-            }
-            report = { ...last, trigger: start.trigger, checkRunId: await checkRunId() };
-        }
-        return (0,failure/* failureMessage */.oh)(await reporters.finish(report), settings);
-    }
-    finally {
-        deadlines.dispose();
-    }
+    return { settings, redact, say: redacted(runner, redact) };
 }
-/** The runner's annotations and debug lines, redacted: what GitHub or the service answers may echo a token. */
 function redacted(runner, redact) {
     return {
         notice: message => runner.notice(redact(message)),
@@ -60929,153 +61048,71 @@ function redacted(runner, redact) {
         debug: message => runner.debug(redact(message))
     };
 }
-/**
- * What this step starts: the set-up check, the plan from its inputs, or, on a triggering event, the
- * author's request (once they are found allowed to make it) with its tracking comment.
- */
-async function decideStart(settings, environment, deadlines, say) {
-    const { clock } = environment;
-    if (settings.task === 'check')
-        return { kind: 'check' };
-    const context = settings.context;
-    const event = {
-        name: context.eventName,
-        sha: context.sha,
-        payload: () => environment.readEventPayload(context.eventPath)
-    };
-    // A check needs the run's ending: a step that does not wait writes none.
-    const checkMode = settings.wait ? settings.checkRun : 'false';
-    // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
-    if (settings.runs) {
-        const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event);
-        return {
-            kind: 'runs',
-            items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, checkPlace) })),
-            checkPlace
-        };
+/** Does what was decided: the one place that asks what kind of work it is. */
+async function perform(work, step, apis) {
+    const { settings, deadlines, environment } = step;
+    switch (work.kind) {
+        case 'none':
+            return work.report;
+        case 'check': {
+            const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
+            return checkSetup(apis, target, { deadline: deadlines.step, clock: environment.clock });
+        }
+        case 'run':
+            return runPlan(work.plan, planDeps(step, apis));
+        case 'runs':
+            return runMany(work.items, step, apis);
     }
-    const triggerEvent = isTriggerEvent(context.eventName, settings.labelTrigger);
-    const payload = triggerEvent ? environment.readEventPayload(context.eventPath) : undefined;
-    const trigger = readTrigger(context.eventName, payload, {
-        phrase: settings.triggerPhrase,
-        labelTrigger: settings.labelTrigger,
-        assigneeTrigger: settings.assigneeTrigger,
-        allowedBots: settings.allowedBots
-    });
-    // Only runs come from threads: other tasks act on their inputs.
-    if (trigger.kind === 'inputs' || settings.task !== 'run') {
-        const checkPlace = checkRunPlace(checkMode, { kind: 'inputs' }, event);
-        return { kind: 'run', plan: planFromInputs(settings, checkPlace), trigger: 'inputs', checkPlace };
-    }
-    const plan = planFromInputs(settings);
-    const noRun = (reason) => {
-        say.notice(`No agent run: ${reason}`);
-        return { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, clock.now()) };
-    };
-    if (trigger.kind === 'skip')
-        return noRun(trigger.reason);
-    const github = await gitHubClient(settings, deadlines, say);
-    let prepared;
-    try {
-        prepared = await prepareCommentRun(trigger, settings, {
-            github,
-            clock,
-            warn: say.warning,
-            notice: say.notice
-        });
-    }
-    catch (error) {
-        const report = reportOf({ outcome: 'error', error: error.message, trigger: trigger.trigger }, clock.now());
-        return { kind: 'none', report };
-    }
-    if ('refused' in prepared)
-        return noRun(prepared.refused);
-    await prepared.tracking?.open();
-    return {
-        kind: 'run',
-        trigger: trigger.trigger,
-        plan: {
-            ...plan,
-            prompt: withAnswerFormat(prepared.prompt, settings.answer),
-            resumeRunId: prepared.resumeRunId,
-            ...(prepared.freshPrompt !== undefined
-                ? { carryOn: { prompt: withAnswerFormat(prepared.freshPrompt, settings.answer) } }
-                : {})
-        },
-        tracking: prepared.tracking,
-        // On the head commit the prompt names.
-        checkPlace: checkRunPlace(checkMode, { ...trigger, pullRequest: prepared.pullRequest }, event),
-        github
-    };
 }
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
-async function stepCheckRun(start, settings, deadlines, say, clock) {
-    if (!start.checkPlace)
-        return undefined;
-    return openCheckRun(start.checkPlace, {
-        github: (start.kind === 'run' && start.github) || (await gitHubClient(settings, deadlines, say)),
+async function openStepCheck({ place, resumed, onThread }, settings, github, clock, say) {
+    return openCheckRun(place, {
+        github: await github(),
         settings,
-        resumed: start.kind === 'run' && start.plan.resumeRunId !== undefined,
-        onThread: start.kind === 'run' && start.trigger !== 'inputs',
+        resumed,
+        onThread,
         clock,
         warn: say.warning
     });
 }
-/**
- * The GitHub client of the step, its calls ending with GitHub's deadline. Loaded here only: octokit
- * is a sixth of the bundle, and a step that neither answers a thread nor writes a check never needs it.
- */
-async function gitHubClient(settings, deadlines, say) {
-    const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8349));
-    return new OctokitGitHubApi({
-        token: settings.githubToken,
-        repository: settings.context.repository,
-        apiUrl: settings.context.apiUrl,
-        warn: say.warning,
-        signal: deadlines.githubSignal,
-        stopAt: deadlines.githubStopAt
-    });
-}
-/**
- * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
- * request's head (`checkPlace`), the prompt names that commit.
- */
-function planFromInputs(settings, checkPlace) {
+/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
+function planDeps(step, apis) {
+    const { clock, signal } = step.environment;
+    const deadline = step.deadlines.step;
+    const events = step.reporters;
+    const warning = (message) => events.warning(message);
     return {
-        // The answer-format section ends the prompt when an answer is asked; else it is as written.
-        prompt: withAnswerFormat(withCommit(settings.prompt, checkPlace), settings.answer),
-        images: settings.images,
-        resumeRunId: settings.agentRunId,
-        orgId: settings.orgId,
-        repoId: settings.repoId,
-        repository: settings.repository || undefined,
-        repositoryRequired: settings.repositoryNamed,
-        setupCommands: settings.task === 'setup-commands',
-        model: settings.model,
-        agentType: settings.agentType,
-        metadata: settings.metadata,
-        origin: originMetadata(settings.context),
-        wait: settings.wait,
-        pollIntervalMs: settings.pollIntervalMs
+        start: { apis, clock, signal, deadline, warning, notice: step.say.notice },
+        follow: { clock, signal, deadline, events },
+        ...answerAsked(step)
     };
+}
+/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
+function answerAsked({ settings, environment }) {
+    return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {};
+}
+/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
+function logMirror(console, settings, environment, kept) {
+    return new LogMirror(console, {
+        toConsole: settings.mirrorToConsole,
+        keepEntries: settings.mirrorToSummary,
+        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+        policy: settings,
+        ...(kept ? { kept } : {})
+    });
 }
 /** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
 const ITEM_KEPT = { first: 25, last: 25 };
 /**
- * The `runs` input: every item started and followed on one budget (runFanOut), each with reporters
- * of its own (its console lines named, its log file), then one report of them all.
+ * The `runs` input: every item run on one budget (runFanOut), each with reporters of its own (its
+ * console lines named, its log file), then one report of them all.
  */
-async function runMany(items, settings, { environment, deadlines, apis, redact, say }) {
+async function runMany(items, step, apis) {
+    const { settings, environment, deadlines, redact, say } = step;
     const { runner, clock, signal } = environment;
     const startedAt = clock.now();
     const perItem = items.map(({ name, plan }) => {
-        const mirror = new LogMirror((0,runs_report/* namedConsole */.pv)(runner, name), {
-            toConsole: settings.mirrorToConsole,
-            keepEntries: settings.mirrorToSummary,
-            openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-            policy: settings,
-            kept: ITEM_KEPT
-        });
+        const mirror = logMirror((0,runs_report/* namedConsole */.pv)(runner, name), settings, environment, ITEM_KEPT);
         return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) };
     });
     const reports = await runFanOut(perItem, {
@@ -61086,10 +61123,7 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
         maxParallel: settings.maxParallel,
         liveLog: settings.mirrorToConsole,
         notice: say.notice,
-        // Asked for an answer: each run's is read as it ends, and asked again while it is not valid.
-        ...(settings.answer && settings.wait
-            ? { settle: settler(settings.answer, apis, environment, deadlines) }
-            : {}),
+        ...answerAsked(step),
         states: (states, elapsedMs) => runner.info(redact((0,runs_report/* runsStateLine */.EY)(states, elapsedMs)))
     });
     const runs = await Promise.all(reports.map(async (item, i) => {
@@ -61101,44 +61135,15 @@ async function runMany(items, settings, { environment, deadlines, apis, redact, 
         return { ...item, ...(report ? { report } : {}), ...entries };
     }));
     const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
-    const fields = {
-        outcome: (0,outcome/* aggregateOutcome */.QF)(runs),
-        runs,
-        trigger: 'inputs',
-        ...(orgId !== undefined ? { orgId } : {})
-    };
+    const fields = { outcome: (0,outcome/* aggregateOutcome */.QF)(runs), runs, ...(orgId !== undefined ? { orgId } : {}) };
     return reportOf(fields, startedAt, clock.now());
 }
-/** Reads a run's answer as it ends (settleAnswer: repairs by resuming it), with the item's reporters. */
-function settler(spec, apis, { clock, signal, checkAnswer }, deadlines) {
-    return (report, plan, events) => {
-        const deadline = deadlines.step;
-        const warning = (message) => events.warning(message);
-        return settleAnswer(report, plan, spec, {
-            start: { apis, clock, signal, deadline, warning, notice: warning },
-            follow: { clock, signal, deadline, events },
-            check: checkAnswer
-        });
-    };
+/** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
+function triggerOf(decision) {
+    return decision.trigger === undefined ? {} : { trigger: decision.trigger };
 }
-/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
-function planFromItem(settings, item, checkPlace) {
-    const own = item.repoId !== undefined || item.repository !== undefined;
-    return {
-        ...planFromInputs(settings),
-        // The answer-format section ends each run's prompt when verdict or output-schema asks for one.
-        prompt: withAnswerFormat(withCommit(item.prompt, checkPlace), settings.answer),
-        resumeRunId: undefined,
-        setupCommands: false,
-        // The item's repository when it names one; else the step's.
-        repoId: own ? item.repoId : settings.repoId,
-        repository: own ? item.repository : settings.repository || undefined,
-        repositoryRequired: own ? item.repository !== undefined : settings.repositoryNamed,
-        model: item.model ?? settings.model,
-        agentType: item.agentType ?? settings.agentType,
-        metadata: { ...settings.metadata, ...item.metadata },
-        origin: { ...originMetadata(settings.context), run_name: item.name }
-    };
+function optional(...values) {
+    return values.filter((value) => value !== undefined);
 }
 
 ;// CONCATENATED MODULE: external "node:os"
