@@ -215,5 +215,7 @@ test('a run whose end its log shows before the list does: the outputs carry its 
       result: 'Fixed the parser.'
     })
   ])
-  expect(readerText(runner.summary)).toMatch(/x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +Fix it \|/)
+  expect(readerText(runner.summary)).toMatch(
+    /x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +octo-org\/octo-repo#42 Fix it \|/
+  )
 })
