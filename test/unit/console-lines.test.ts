@@ -110,8 +110,9 @@ describe('a paused run', () => {
   test('asked for on a thread: answered there with the trigger phrase, or from a step', () => {
     const failOnPaused = { ...POLICY, failOn: new Set<FailCondition>(['paused']) }
     const message = failureMessage(paused('comment'), failOnPaused) ?? ''
-    expect(message.split('\n').slice(1)).toEqual([
-      'The agent run paused. The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
+    expect(message.split('\n')).toEqual([
+      'The agent run paused, waiting for a follow-up prompt.',
+      'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
       'Answer with a comment `/codegen <answer>` on the issue or pull request that asked for it, or resume the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
       'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
     ])
