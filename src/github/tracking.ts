@@ -8,12 +8,19 @@ import {
   entryTool,
   entryType,
   formatDuration,
-  oneLine,
-  valueText
+  oneLine
 } from '../report/entry-text.js'
 import type { AnswerReport } from '../answer/answer.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from '../report/answer-text.js'
-import { codeSpan, escapeHtml, link, markdownInline, plainInline, quoteBlock } from '../report/markdown.js'
+import {
+  codeSpan,
+  escapeHtml,
+  link,
+  markdownInline,
+  plainInline,
+  pullRequestLink,
+  quoteBlock
+} from '../report/markdown.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
@@ -183,6 +190,13 @@ function answerLead(answer: AnswerReport): string {
   return plainInline(answerAnnotation(answer))
 }
 
+const QUESTION = 'The agent’s question'
+
+/** The question's label, and how to answer it: on this thread, which asked for the run. */
+function questionHead(triggerPhrase: string): string {
+  return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`
+}
+
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
 const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 }
 
@@ -234,7 +248,7 @@ export function quoteWithin(text: string, max: number): string {
 function pullRequestLine(pullRequests: PullRequest[]): string {
   let line = '**Pull requests:** '
   for (const [index, pr] of pullRequests.entries()) {
-    const entry = `${index > 0 ? ', ' : ''}${serviceLink(oneLine(valueText(pr.title), CAPS.title) || `#${oneLine(valueText(pr.id), CAPS.title)}`, pr.url)}`
+    const entry = `${index > 0 ? ', ' : ''}${pullRequestLink(pr, CAPS.title)}`
     if (line.length + entry.length > CAPS.pullRequestLine) {
       return `${line} and ${pullRequests.length - index} more`
     }
@@ -250,6 +264,10 @@ function pullRequestLine(pullRequests: PullRequest[]): string {
  */
 export function renderTrackingComment(state: TrackingState): string {
   const report = state.report
+  // A paused run's result is the agent's question to the thread.
+  const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : ''
+  /** The question goes among the head's lines here: it is service text, quoted within its share. */
+  let questionAt = Number.POSITIVE_INFINITY
   const runId = report?.run?.id ?? state.runId
   const webUrl = report?.run?.web_url ?? state.webUrl
   const run =
@@ -281,6 +299,8 @@ export function renderTrackingComment(state: TrackingState): string {
     if (carriedFrom) lines.push(carriedLine(carriedFrom), '')
     const lead = report.answer ? answerLead(report.answer) : ''
     if (lead) lines.push(lead, '')
+    // A paused run's question goes first (below the headline), then how to answer it, then the facts.
+    if (question) questionAt = lines.length
     const facts = [
       report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
       `${formatDuration(report.endedAt - report.startedAt)}`,
@@ -289,7 +309,7 @@ export function renderTrackingComment(state: TrackingState): string {
     lines.push(facts.join(' · '))
     const pullRequests = report.run?.github_pull_requests ?? []
     if (pullRequests.length > 0) lines.push('', pullRequestLine(pullRequests))
-    if (report.run) {
+    if (report.run && !question) {
       lines.push(
         '',
         `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`
@@ -302,15 +322,21 @@ export function renderTrackingComment(state: TrackingState): string {
       state.workflowRunUrl ? ` · ${link('workflow run', state.workflowRunUrl)}` : ''
     } · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
   ].join('\n')
-  const head = lines.join('\n')
+  const asked = question ? questionHead(state.triggerPhrase) : ''
+  const above = lines.slice(0, questionAt).join('\n')
+  const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : ''
 
   const texts: Array<[string, string]> = []
+  if (question) texts.push([QUESTION, question])
   if (report?.error) texts.push(['Error', report.error])
-  if (report?.run?.result) texts.push(['Result', report.run.result])
+  if (report?.run?.result && !question) texts.push(['Result', report.run.result])
   if (report?.run?.summary) texts.push(['Summary', report.run.summary])
   if (state.instruction) texts.push(['Request', state.instruction])
   const block = (title: string, quoted: string): string =>
-    `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
+    title === QUESTION
+      ? `\n${asked}\n\n${quoted}\n`
+      : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
+  const head = above + below
   // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
   let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2
   const blocks = new Map<string, string>()
@@ -322,7 +348,8 @@ export function renderTrackingComment(state: TrackingState): string {
     blocks.set(title, block(title, quoted))
     room -= overhead + quoted.length
   }
-  const body = [head, ...texts.map(([title]) => blocks.get(title)), footer].join('\n')
+  const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title))
+  const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n')
   // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
   return body.length <= COMMENT_LIMIT_CHARS
     ? body

@@ -17,9 +17,9 @@ export function verdictMarkdown(report: AnswerReport): string {
   return `**${VERDICT_MARKS[answer.verdict]}**${reason}`
 }
 
-/** The facts table's verdict row (a verdict was asked): the verdict and reason, or that none was valid. */
-export function verdictRow(report: AnswerReport): string {
-  return `| Verdict | ${verdictMarkdown(report) || 'none: no valid answer'} |`
+/** The summary's first line when a verdict was asked: the verdict and reason, or that none was valid. */
+export function verdictLine(report: AnswerReport): string {
+  return `Verdict: ${verdictMarkdown(report) || '**none**: no valid answer'}`
 }
 
 /** One problem of an invalid answer, as a Markdown list item. */
@@ -40,13 +40,21 @@ function repairsLine(repairs: string[]): string {
 }
 
 /**
- * The summary's answer section: the validated answer as a JSON block (folded when long), or why
- * none was valid; then the repairs asked. The JSON is the agent's: shown as written, capped.
+ * The summary's answer section: why no answer was valid, or, when the result shown below was cut
+ * and may not hold it, the validated answer as a JSON block (folded when long); then the repairs
+ * asked. A valid answer is the result's own JSON: it shows there, once. The JSON is the agent's:
+ * shown as written, capped.
  */
-export function answerSection(report: AnswerReport): string {
+export function answerSection(report: AnswerReport, resultShown: boolean): string {
   const { answer } = report
   const parts: string[] = []
-  if (answer.valid) {
+  if (answer.valid && resultShown) {
+    // A verdict says itself on the summary's first line; any other answer is pointed at.
+    if (!report.verdictAsked)
+      parts.push(
+        'The agent’s answer is valid: the JSON of its result below, and the `structured-output` output.'
+      )
+  } else if (answer.valid) {
     const json = trimmed(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json)
     const block = fence(json, 'json')
     const lines = json.split('\n').length
@@ -61,7 +69,7 @@ export function answerSection(report: AnswerReport): string {
     parts.push('### No valid answer', '', ...problemItems(answer.problem))
   }
   const repairs = repairsLine(report.repairs)
-  if (repairs) parts.push('', repairs)
+  if (repairs) parts.push(...(parts.length > 0 ? [''] : []), repairs)
   return parts.join('\n')
 }
 

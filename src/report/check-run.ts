@@ -1,8 +1,8 @@
 import type { RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
-import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
+import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailurePolicy, type StepConclusion } from './failure.js'
-import { codeSpan, link, quoteBlock, tableCell, unmention } from './markdown.js'
+import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -85,7 +85,7 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
         state.resumed ? 'Working on the follow-up' : 'Working',
         `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`
       ),
-      summary: fitSummary(workingHead(state), [], footer(state), limit)
+      summary: fitSummary([workingHead(state), footer(state)], limit)
     }
   }
   const ending = report.outcome as Ending
@@ -94,7 +94,7 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
     status: 'completed',
     conclusion,
     title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
-    summary: fitSummary(endedHead(state, report, conclusion), texts(report), footer(state), limit)
+    summary: fitSummary(endedPieces(state, report, conclusion), limit)
   }
 }
 
@@ -119,13 +119,19 @@ function gateLine(report: RunReport, policy: FailurePolicy, conclusion: StepConc
   return ''
 }
 
-/** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
+/**
+ * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
+ * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
+ */
 function endingReason(report: RunReport, verdict: CheckRunState['verdict']): string {
-  const firstLine = (text: string | null | undefined): string =>
-    (text ?? '')
-      .slice(0, CAPS.title * 8)
-      .split(/\r\n|\r|\n/)
-      .find(line => line.trim()) ?? ''
+  const firstLine = (text: string | null | undefined): string => {
+    for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
+      // A fence's line is no sentence: the first line with words is.
+      const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : plainLine(line)
+      if (plain) return plain
+    }
+    return ''
+  }
   return (
     firstLine(verdict?.reason) ||
     firstLine(report.run?.result) ||
@@ -167,8 +173,30 @@ function workingHead(state: CheckRunState): string {
   ].join('\n')
 }
 
-function endedHead(state: CheckRunState, report: RunReport, conclusion: StepConclusion): string {
-  const lines = [`### ${runLink(state, report)} ${HEADLINES[report.outcome as Ending]}`, '']
+/**
+ * The summary of a run that ended, in order: the headline; a paused run's question and how to
+ * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
+ */
+function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
+  const headline = `### ${runLink(state, report)} ${HEADLINES[report.outcome as Ending]}`
+  const run = report.run
+  const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
+  const asked: Piece[] =
+    question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : []
+  const rest = texts(report).filter(([title]) => title !== QUESTION)
+  return [
+    headline,
+    ...asked,
+    endedFacts(state, report, conclusion),
+    ...rest.map(([title, text]) => ({ title, text })),
+    footer(state)
+  ]
+}
+
+const QUESTION = 'The agent’s question'
+
+function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepConclusion): string {
+  const lines: string[] = []
   const gate = gateLine(report, state.policy, conclusion)
   if (gate) lines.push(gate, '')
   const run = report.run
@@ -190,7 +218,6 @@ function endedHead(state: CheckRunState, report: RunReport, conclusion: StepConc
     }
     lines.push('')
   }
-  if (report.outcome === 'paused' && run) lines.push(howToAnswer(run.id, state.triggerPhrase), '')
   return lines.join('\n')
 }
 
@@ -198,17 +225,15 @@ function endedHead(state: CheckRunState, report: RunReport, conclusion: StepConc
 function howToAnswer(runId: number, triggerPhrase: string | undefined): string {
   const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``
   return triggerPhrase
-    ? `The agent asks a question (below). Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume it in ${step}.`
-    : `The agent asks a question (below). Answer by resuming it in ${step}.`
+    ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
+    : `Answer by resuming the run in ${step}.`
 }
 
 /** The first pull requests as links, up to a line's worth, then how many more. */
 function pullRequestLinks(pullRequests: PullRequest[]): string {
   let line = ''
   for (const [index, pr] of pullRequests.entries()) {
-    const title = oneLine(valueText(pr.title), CAPS.prTitle) || `#${oneLine(valueText(pr.id), CAPS.prTitle)}`
-    const url = typeof pr.url === 'string' && pr.url.length <= CAPS.url ? pr.url : undefined
-    const entry = `${index > 0 ? '<br>' : ''}${link(title, url)}`
+    const entry = `${index > 0 ? '<br>' : ''}${pullRequestLink(pr, CAPS.prTitle)}`
     if (line.length + entry.length > CAPS.prLine) return `${line}<br>and ${pullRequests.length - index} more`
     line += entry
   }
@@ -219,7 +244,7 @@ function texts(report: RunReport): Array<[string, string]> {
   const found: Array<[string, string]> = []
   if (report.reason) found.push(['Why', report.reason])
   if (report.error) found.push(['Error', report.error])
-  if (report.run?.result) found.push([report.outcome === 'paused' ? 'Question' : 'Result', report.run.result])
+  if (report.run?.result) found.push([report.outcome === 'paused' ? QUESTION : 'Result', report.run.result])
   if (report.run?.summary) found.push(['Summary', report.run.summary])
   return found
 }
@@ -248,24 +273,33 @@ function quoteWithin(text: string, max: number): string {
   }
 }
 
-/** The head, the texts sharing the room left (the shortest first), the footer: within `limit`. */
-function fitSummary(head: string, blocks: Array<[string, string]>, foot: string, limit: number): string {
+/** A part of the summary: our own text, or a text of the run's shown as a quoted section. */
+type Piece = string | { title: string; text: string }
+
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
+function fitSummary(pieces: Piece[], limit: number): string {
   const section = (title: string, quoted: string): string => `#### ${title}\n\n${quoted}`
   const gap = 2 // the blank line between two parts
-  let room = limit - utf8Bytes(head) - (foot ? utf8Bytes(foot) + gap : 0)
-  const rendered = new Map<string, string>()
-  const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length)
-  for (const [index, [title, text]] of byLength.entries()) {
-    const overhead = utf8Bytes(section(title, '')) + gap
+  const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []))
+  const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]))
+  let room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
+  const rendered = new Map<Piece, string>()
+  const byLength = [...blocks].sort((a, b) => a.text.length - b.text.length)
+  for (const [index, block] of byLength.entries()) {
+    const overhead = utf8Bytes(section(block.title, '')) + gap
     const share = Math.floor(room / (byLength.length - index)) - overhead
-    const quoted = quoteWithin(text, share)
-    rendered.set(title, section(title, quoted))
+    const quoted = quoteWithin(block.text, share)
+    rendered.set(block, section(block.title, quoted))
     room -= overhead + utf8Bytes(quoted)
   }
-  const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot]
+  const parts = pieces.map(piece =>
+    typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? '')
+  )
   const summary = parts.filter(Boolean).join('\n\n')
-  // The caps keep the head small; should it ever not be, the texts go rather than the check.
-  return utf8Bytes(summary) <= limit ? summary : `${cutUtf8(head, limit - 200)}\n\n${TRIMMED_NOTE}`
+  // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
+  return utf8Bytes(summary) <= limit
+    ? summary
+    : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`
 }
 
 /** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */

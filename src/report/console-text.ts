@@ -1,4 +1,5 @@
 import type { LogEntry } from '../api/types.js'
+import { classifyStatus, type StatusClass } from '../agent-run/status.js'
 import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entry-text.js'
 import { BROKEN_LEGACY_COMMAND, LEGACY_COMMAND } from '../runner/commands.js'
 
@@ -35,6 +36,22 @@ export function prefixedLines(text: string, prefix: string): string[] {
     .map(
       line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND)
     )
+}
+
+/**
+ * What a status means for the run, in words that agree with any outcome the step then reports: a
+ * COMPLETE run may still be rejected by its verdict, or have no valid answer, so it "ended".
+ */
+const STATUS_MEANING: Record<StatusClass, string> = {
+  working: 'working',
+  paused: 'the run paused',
+  success: 'the run ended',
+  failure: 'the run failed'
+}
+
+/** "Status ACTIVE → COMPLETE (the run ended)". */
+export function statusChangeLine(from: string | null, to: string | null): string {
+  return `Status ${statusText(from)} → ${statusText(to)} (${STATUS_MEANING[classifyStatus(to)]})`
 }
 
 const HEADLINE_GIST_CHARS = 160

@@ -42,6 +42,11 @@ export function count(n: number, one: string, many: string): string {
 /** The note `trimmed` ends a cut text with. */
 const CUT_NOTE = /\n… \((\d+) more characters\)$/
 
+/** Whether `text` was cut by `trimmed` (it ends with the note). */
+export function wasTrimmed(text: string): boolean {
+  return CUT_NOTE.test(text.slice(-40))
+}
+
 /** `text` cut to `max` characters, saying how much was left out. */
 export function trimmed(text: string, max: number): string {
   if (text.length <= max) return text

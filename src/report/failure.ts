@@ -32,7 +32,7 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return reason
-  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy)}`
+  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy, false)}`
   const why =
     report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
   // rejected quotes the agent's reason; invalid-output names the first problem.
@@ -83,13 +83,23 @@ function runWhere(report: RunReport): string {
   return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`
 }
 
-/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
-function pausedMessage(report: RunReport, policy: FailurePolicy): string {
+/**
+ * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
+ * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
+ * the step's failure reason, which says the run paused, it does not say so again.
+ */
+function pausedMessage(report: RunReport, policy: FailurePolicy, saysPaused = true): string {
   const run = report.run as NonNullable<RunReport['run']>
   const question = firstLine(run.result) || firstLine(run.summary)
+  const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``
+  const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs'
   return [
-    `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
-    `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+    // After the step's reason ("The agent run paused, …"), the question alone.
+    `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
+      'The agent run paused for an answer.',
+    onThread
+      ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
+      : `Answer by resuming the run in ${step}.`,
     runWhere(report)
   ].join('\n')
 }

@@ -2,8 +2,7 @@ import type { AgentRun, LogEntry } from '../api/types.js'
 import type { RunReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
-import { classifyStatus } from '../agent-run/status.js'
-import { entryDetailLines, entryHeadline, inlineText, statusText } from './console-text.js'
+import { entryDetailLines, entryHeadline, inlineText, statusChangeLine, statusText } from './console-text.js'
 import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { passingWarnings, type FailurePolicy } from './failure.js'
 import { repairAskedText } from './answer-text.js'
@@ -78,9 +77,13 @@ export class LogMirror implements Reporter {
     }
     const status = report.status ? ` (status ${statusText(report.status)})` : ''
     const where = this.logFile ? ` to ${this.logFile}` : ''
-    this.console.info(
-      `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
-    )
+    // No run: an error (an input the service refused) is the step's own message, printed alone.
+    if (!report.run) {
+      if (!report.error) this.console.info(`Outcome: ${report.outcome}`)
+    } else
+      this.console.info(
+        `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
+      )
     if (this.options.policy)
       passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line))
   }
@@ -119,7 +122,7 @@ export class LogMirror implements Reporter {
   }
 
   statusChanged(from: string | null, to: string | null): void {
-    this.console.info(`Status ${statusText(from)} → ${statusText(to)} (${classifyStatus(to)})`)
+    this.console.info(statusChangeLine(from, to))
   }
 
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void {

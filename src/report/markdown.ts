@@ -1,3 +1,6 @@
+import type { PullRequest } from '../api/types.js'
+import { oneLine, valueText } from './entry-text.js'
+
 /**
  * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
  * that a reader sees it as written. Two rules hold for all of it:
@@ -129,6 +132,76 @@ export function link(text: string, url: unknown): string {
   const label = markdownInline(text) || plainInline(String(url))
   if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url)) return label
   return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`
+}
+
+/** Longer addresses of a pull request are not real ones. */
+const PULL_REQUEST_URL_CHARS = 500
+
+/**
+ * "owner/repo#42" from a pull request's address (`https://host/owner/repo/pull/42`), or '' when
+ * the address is not one: what GitHub itself calls a pull request of another repository.
+ */
+export function pullRequestRef(url: unknown): string {
+  if (typeof url !== 'string' || url.length > PULL_REQUEST_URL_CHARS) return ''
+  const match = /^https?:\/\/[^/\s]+\/([\w.-]+)\/([\w.-]+)\/pull\/(\d{1,12})(?:[/?#]|$)/i.exec(url)
+  return match ? `${match[1]}/${match[2]}#${match[3]}` : ''
+}
+
+/**
+ * A pull request as readers know it: `owner/repo#42` linked to it, then its title; without an
+ * address GitHub's form, its title (or `#id`) alone.
+ */
+export function pullRequestLink(pr: PullRequest, titleChars: number): string {
+  const title = oneLine(valueText(pr.title), titleChars)
+  const url = typeof pr.url === 'string' && pr.url.length <= PULL_REQUEST_URL_CHARS ? pr.url : undefined
+  const ref = pullRequestRef(url)
+  if (!ref) return link(title || `#${oneLine(valueText(pr.id), titleChars)}`, url)
+  // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
+  const address = (url as string).replace(/[()\s<>]/g, encodeURIComponent)
+  return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`
+}
+
+/**
+ * One line of Markdown as plain text, for where nothing renders it (a check run's title, the
+ * console): its block marks (heading, quote, list item), emphasis marks next to a word (never a
+ * lone `*` nor `***`, which may be a secret replaced), code-span backticks, links' addresses and
+ * backslash escapes left out. Linear: every quantifier is bounded or one pass.
+ */
+export function plainLine(line: string): string {
+  let text = line.trim()
+  // "> - ## Title": a few marks deep at most.
+  for (let depth = 0; depth < 4; depth++) {
+    const next = text.replace(/^(?:#{1,6}(?=\s|$)|>|[-*+](?=\s)|\d{1,9}[.)](?=\s))\s*/, '')
+    if (next === text) break
+    text = next
+  }
+  text = text.replace(/(?:^|\s)#+\s*$/, '') // a heading's closing hashes
+  return mapCodeSpans(
+    text,
+    content => content,
+    plain =>
+      plain
+        .replace(/!?\[([^\]\n]{0,200})\]\([^)\s]{0,500}(?:\s+"[^"\n]{0,100}")?\)/g, '$1')
+        .replace(
+          /\\([!-/:-@[-`{-~])|\*+|~~+|_+/g,
+          (mark: string, escaped: string | undefined, at: number, all: string) =>
+            escaped ?? (isEmphasis(mark, all[at - 1], all[at + mark.length]) ? '' : mark)
+        )
+  )
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+const isBlank = (c: string | undefined): boolean => c === undefined || /\s/.test(c)
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c)
+
+/**
+ * Whether a run of `*`, `~` or `_` between `before` and `after` is an emphasis mark (CommonMark's
+ * flanking rules, simplified): next to a word on one side; `_` never inside a word (snake_case).
+ */
+function isEmphasis(mark: string, before: string | undefined, after: string | undefined): boolean {
+  if (mark[0] !== '_') return !isBlank(before) || !isBlank(after)
+  return (!isBlank(after) && !isWordChar(before)) || (!isBlank(before) && !isWordChar(after))
 }
 
 /**

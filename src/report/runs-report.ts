@@ -4,8 +4,8 @@ import type { ItemReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'
 import { inlineText, statusText } from './console-text.js'
-import { count, formatDuration, oneLine, trimmed, valueText } from './entry-text.js'
-import { htmlInline, link, tableCell } from './markdown.js'
+import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
+import { htmlInline, link, pullRequestLink, tableCell } from './markdown.js'
 import { fitBytes, renderSummary, SUMMARY_LIMIT_BYTES } from './summary.js'
 
 /**
@@ -93,10 +93,8 @@ function tableRow(item: ItemReport): string {
   const pullRequests = run?.github_pull_requests ?? []
   const first = pullRequests[0]
   const pullRequest = first
-    ? link(
-        oneLine(valueText(first.title), TITLE_CHARS) || `#${oneLine(valueText(first.id), 20)}`,
-        first.url
-      ) + (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
+    ? pullRequestLink(first, TITLE_CHARS) +
+      (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
     : '—'
   const cells = [
     tableCell(oneLine(item.name, NAME_CHARS)),
@@ -179,9 +177,10 @@ function foldOf(item: ItemReport, limitBytes: number): { markdown: string; cut: 
       ...(report.error ? { error: part(report.error) as string } : {})
     },
     ...timelineWithin(item, limitBytes),
-    limitBytes
+    limitBytes,
     // Its headline and facts table are the fold's title and the table's row already.
-  }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '')
+    folded: true
+  })
   // A summary cut to its share fills most of it: such a run gets more room in the second pass.
   const cut = Buffer.byteLength(own) >= limitBytes * 0.8
   // HTML, not Markdown: the name sits in a <summary>.

@@ -10,10 +10,18 @@ import {
   formatDuration,
   oneLine,
   trimmed,
-  valueText
+  wasTrimmed
 } from './entry-text.js'
-import { answerSection, verdictRow } from './answer-text.js'
-import { fence, htmlInline, link, quoteBlock, serviceMarkdown, tableCell } from './markdown.js'
+import { answerSection, verdictLine } from './answer-text.js'
+import {
+  fence,
+  htmlInline,
+  link,
+  pullRequestLink,
+  quoteBlock,
+  serviceMarkdown,
+  tableCell
+} from './markdown.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 export const SUMMARY_LIMIT_BYTES = 1_000_000
@@ -36,6 +44,8 @@ export interface SummaryInput {
   entriesLeftOut?: { after: number; count: number }
   logFile?: string
   limitBytes?: number
+  /** A run's fold in a fan-out's summary: no headline nor facts table (the fold's title and the table's row say them). */
+  folded?: boolean
 }
 
 const HEADLINES: Record<RunReport['outcome'], string> = {
@@ -51,16 +61,22 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   error: '⚠️ Agent run could not be followed'
 }
 
-/** The job summary as Markdown: facts table, result and summary texts, then the timeline. */
+/**
+ * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
+ * table, the answer's problems, the result and summary texts, then the timeline.
+ */
 export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
-  const head: string[] = [`## ${HEADLINES[report.outcome]}`, '']
+  const head: string[] = input.folded ? [] : [`## ${HEADLINES[report.outcome]}`, '']
   const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
-  if (run) {
+  if (report.answer?.verdictAsked) head.push(verdictLine(report.answer), '')
+  const question = report.outcome === 'paused' && run?.result ? run.result : ''
+  if (question && run) head.push(...questionSection(question, run.id, report.trigger))
+  if (run && !input.folded) {
     // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
     head.push(
       `| Agent run | ${link(`#${run.id}`, run.web_url)} |`,
@@ -70,17 +86,18 @@ export function renderSummary(input: SummaryInput): string {
       `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`,
       `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`,
       `| Log entries | ${LOG_ENTRIES_CELL} |`,
-      ...(report.answer?.verdictAsked ? [verdictRow(report.answer)] : []),
       ''
     )
   }
-  if (report.outcome === 'paused' && run) {
-    head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '')
-  }
+  if (report.outcome === 'paused' && run && !question) head.push(howToAnswer(run.id, report.trigger), '')
   if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '')
   if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '')
-  if (report.answer) head.push(answerSection(report.answer), '')
-  if (run?.result) head.push('### Result', '', quoteBlock(trimmed(run.result, TEXT_LIMIT_CHARS)), '')
+  const result = run?.result ? trimmed(run.result, TEXT_LIMIT_CHARS) : ''
+  if (report.answer) {
+    const section = answerSection(report.answer, result !== '' && !wasTrimmed(result))
+    if (section) head.push(section, '')
+  }
+  if (result && !question) head.push('### Result', '', quoteBlock(result), '')
   if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')
 
   const cellRoom = 300
@@ -96,6 +113,29 @@ export function renderSummary(input: SummaryInput): string {
 
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
 
+/** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
+function questionSection(question: string, runId: number, trigger: string | undefined): string[] {
+  return [
+    '### The agent’s question',
+    '',
+    quoteBlock(trimmed(question, TEXT_LIMIT_CHARS)),
+    '',
+    howToAnswer(runId, trigger),
+    ''
+  ]
+}
+
+/**
+ * How a paused run is answered: from a step, and on its thread when it was asked for on one (the
+ * tracking comment there gives the phrase); a run from inputs has no thread to answer on.
+ */
+function howToAnswer(runId: number, trigger: string | undefined): string {
+  const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``
+  return trigger && trigger !== 'inputs'
+    ? `Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in ${step}.`
+    : `Answer by resuming the run in ${step}.`
+}
+
 /**
  * How many entries the run wrote, how many the timeline shows, and where all of them are: the
  * `log-file` output (a path on the runner means nothing to a reader of the summary).
@@ -109,11 +149,7 @@ function logEntriesCell(seen: number, leftOut: number, logFile?: string): string
 
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
 function pullRequestLinks(pullRequests: PullRequest[]): string {
-  const links = pullRequests
-    .slice(0, PULL_REQUESTS_SHOWN)
-    .map(pr =>
-      link(oneLine(valueText(pr.title), TITLE_CHARS) || `#${oneLine(valueText(pr.id), TITLE_CHARS)}`, pr.url)
-    )
+  const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => pullRequestLink(pr, TITLE_CHARS))
   const more = pullRequests.length - links.length
   if (more > 0) links.push(`and ${more} more (all in the \`github-pull-requests\` output)`)
   return links.join('<br>')

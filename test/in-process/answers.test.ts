@@ -27,7 +27,7 @@ test('a repaired verdict: one resume, its answer read, the console and the summa
   const run = world.emulator.runs()[0]!
   expect(runner.outputs['log-count']).toBe(String(run.logs.length))
   expect(runner.outputs['log-file']).toMatch(new RegExp(`codegen-agent-run-${run.id}\\.jsonl$`))
-  expect(readerText(runner.summary)).toMatch(/Verdict \| +❌ fail: It renames the exported parseLine/)
+  expect(readerText(runner.summary)).toMatch(/Verdict: ❌ fail: It renames the exported parseLine/)
 })
 
 test('the answer is service text: a secret in it is redacted in the outputs and the summary', async () => {

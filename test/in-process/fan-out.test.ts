@@ -215,7 +215,9 @@ test('a run whose end its log shows before the list does: the outputs carry its 
       result: 'Fixed the parser.'
     })
   ])
-  expect(readerText(runner.summary)).toMatch(/x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +Fix it \|/)
+  expect(readerText(runner.summary)).toMatch(
+    /x \| +✅ success \| +COMPLETE \| +— \| +\S+ \| +octo-org\/octo-repo#42 Fix it \|/
+  )
 })
 
 test('the list of runs refused while they work: each run reported with its id and the error, every output written', async () => {

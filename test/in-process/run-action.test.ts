@@ -110,7 +110,7 @@ test('creates a run, follows it in virtual time, and sets outputs, summary and c
   expect(routes('create')[0]!.body).toMatchObject({ prompt: 'Fix the failing test', repo_id: 101 })
   expect(runner.summary).toContain('## ✅ Agent run succeeded')
   expect(runner.lines).toContain(`Agent run ${run.id} created: ${run.web_url} (status ACTIVE)`)
-  expect(runner.lines.some(line => /Status ACTIVE → COMPLETE \(success\)/.test(line))).toBe(true)
+  expect(runner.lines.some(line => /Status ACTIVE → COMPLETE \(the run ended\)/.test(line))).toBe(true)
   // The token is masked before anything is printed.
   expect(runner.masked[0]).toBe(TOKEN)
   const logFile = readFileSync(runner.outputs['log-file']!, 'utf8').trim().split('\n')

@@ -105,7 +105,7 @@ describe('the bundled action, end to end', () => {
     expect(result.stdout).toContain(`Agent run ${run.id} created: ${run.web_url} (status PENDING)`)
     expect(result.stdout).toMatch(/Status PENDING → (ACTIVE|RUNNING) \(working\)/)
     expect(result.stdout).toMatch(/Status (PENDING|ACTIVE) → RUNNING \(working\)/)
-    expect(result.stdout).toMatch(/Status (RUNNING|EVALUATION) → COMPLETE \(success\)/)
+    expect(result.stdout).toMatch(/Status (RUNNING|EVALUATION) → COMPLETE \(the run ended\)/)
 
     // Logs are read incrementally; the full run once at the end.
     const skips = [...routes('logs'), ...routes('logs-alpha')].map(request => Number(request.query.skip ?? 0))
@@ -166,10 +166,18 @@ describe('the bundled action, end to end', () => {
     emulator.queueScript(fast('paused'))
     const paused = await action({})
     expect([paused.exitCode, paused.outputs['outcome']]).toEqual([0, 'paused'])
-    expect(paused.summary).toMatch(/Resume it with `agent-run-id: \d+` and a follow-up `prompt`/)
-    // Green, but not silent: a warning annotation with the question and how to answer it.
+    expect(paused.summary).toMatch(
+      /^### The agent’s question\n\n> Waiting for an answer: remove <code>legacyMode<\/code>, or only document it\?\n\nAnswer by resuming the run in a step with `agent-run-id: \d+` and the answer as `prompt`\./m
+    )
+    // Green, but not silent: a warning annotation with the question and how to answer it. A run
+    // from inputs has no thread: no /codegen.
     expect(paused.stdout).toMatch(
-      /^::warning::The agent run paused, waiting for an answer: Waiting for an answer: remove `legacyMode`, or only document it\?%0AAnswer with a comment `\/codegen <answer>` on the issue or pull request that started it, or resume it in a step with `agent-run-id: (\d+)` and the answer as `prompt`\.%0AAgent run \1, status PAUSED/m
+      /^::warning::The agent run paused\. The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it\?%0AAnswer by resuming the run in a step with `agent-run-id: (\d+)` and the answer as `prompt`\.%0AAgent run \1, status PAUSED/m
+    )
+    expect(paused.stdout).not.toMatch(/`\/codegen /)
+    // The status line agrees with the outcome.
+    expect(consoleLines(paused)).toContainEqual(
+      expect.stringMatching(/^Status \w+ → PAUSED \(the run paused\)$/)
     )
     emulator.queueScript(fast('no-pr'))
     const noPr = await action({ 'fail-on': 'failure,no-pull-request' })
@@ -287,6 +295,15 @@ describe('the bundled action, end to end', () => {
       '::error::Invalid inputs:%0A- org-id: expected a positive integer, got "acme"%0A- timeout-minutes: expected a positive number'
     )
     expect(emulator.requests).toHaveLength(0)
+  })
+
+  test('an org-id the token does not have: the error printed alone, no outcome line before it', async () => {
+    await startEmulator()
+    const result = await action({ 'org-id': '99' })
+    expect(result.exitCode).toBe(1)
+    expect(consoleLines(result).filter(line => line.trim())).toEqual([])
+    expect(result.stdout).toMatch(/^::error::org-id 99 is not among the token's organizations/m)
+    expect(routes('create')).toHaveLength(0)
   })
 
   test('a rejected token says to check api-token, and the token never shows', async () => {

@@ -68,8 +68,11 @@ describe('verdict: true', () => {
     expect(createdPrompt()).toContain('"enum": [\n        "pass",\n        "fail"\n      ]')
     expect(routes('resume')).toHaveLength(0)
     const summary = readerText(result.summary)
-    expect(summary).toMatch(/Verdict \| +✅ pass: Every exported name and signature is unchanged\./)
-    expect(summary).toContain('Answer\n\n{\n  "verdict": "pass",')
+    // The verdict first, below the headline; its JSON once, in the result.
+    expect(summary).toMatch(
+      /^✅ Agent run succeeded\n\nVerdict: ✅ pass: Every exported name and signature is unchanged\.\n/
+    )
+    expect(summary.match(/"verdict": "pass"/g)).toHaveLength(1)
   })
 
   test('fail: outcome rejected, the step fails and its annotation quotes the reason', async () => {
@@ -88,7 +91,7 @@ describe('verdict: true', () => {
       )
     ])
     expect(readerText(result.summary)).toMatch(/^👎 Agent run’s verdict: fail/)
-    expect(readerText(result.summary)).toMatch(/Verdict \| +❌ fail: It renames the exported parseLine/)
+    expect(readerText(result.summary)).toMatch(/Verdict: ❌ fail: It renames the exported parseLine/)
     // fail-on without rejected: the verdict is reported, the step passes.
     emulator.queueScript(fast('verdict-fail'))
     const lenient = await action({ verdict: 'true', 'fail-on': 'failure,timeout' })

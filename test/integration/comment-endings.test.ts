@@ -35,7 +35,10 @@ describe('a /codegen comment: how its run ends', () => {
     expect(result.outputs['outcome']).toBe('paused')
     const body = trackingComments()[0]!.body
     expect(body).toContain('⏸️ **paused**, waiting for a follow-up')
-    expect(body).toContain('Reply `/codegen <follow-up>` to continue this run')
+    // The agent's question first, with how to answer it on this thread.
+    expect(body).toContain(
+      '**⏸️ The agent’s question** (reply `/codegen <answer>` to answer it and continue this run):\n\n> Waiting for an answer'
+    )
   })
 
   test('a cancelled job writes the tracking comment before it exits', async () => {

@@ -41,7 +41,7 @@ describe('a /codegen comment', () => {
     expect(readMarker(tracking[0]!.body)?.runId).toBe(run.id)
     expect(tracking[0]!.body).toContain('✅ **succeeded**')
     expect(tracking[0]!.body).toContain(
-      '[Fix quoted field parsing at end of line](https://github.com/octo-org/octo-repo/pull/42)'
+      '[octo-org/octo-repo#42](https://github.com/octo-org/octo-repo/pull/42) Fix quoted field parsing at end of line'
     )
     expect(tracking[0]!.body).toContain('<summary>Result</summary>')
     expect(result.outputs).toMatchObject({ outcome: 'success', 'agent-run-id': String(run.id) })

@@ -136,7 +136,7 @@ describe('many runs from one step', () => {
       expect(text).toContain(`${item.name} · ${item.scenario === 'failure' ? '❌ failure' : '✅ success'}`)
 
     // Each mirrored line names its run; the console carries no command of anyone else's.
-    expect(result.stdout).toMatch(/^\[docs\] .*Status ACTIVE → ERROR \(failure\)$/m)
+    expect(result.stdout).toMatch(/^\[docs\] .*Status ACTIVE → ERROR \(the run failed\)$/m)
     expect(result.stdout).toMatch(/^\[api\] Agent run \d+ created/m)
     expect(runnerCommands(result.stdout).filter(command => !OWN_COMMANDS.has(command.name))).toEqual([])
     expect(result.stdout).toMatch(

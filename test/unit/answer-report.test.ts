@@ -5,8 +5,8 @@ import {
   answerAnnotation,
   answerSection,
   repairAskedText,
-  verdictMarkdown,
-  verdictRow
+  verdictLine,
+  verdictMarkdown
 } from '../../src/report/answer-text.js'
 import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 
@@ -31,13 +31,11 @@ const report = (answer: Answer, repairs: string[] = []): AnswerReport => ({
 })
 
 describe('the answer where people look', () => {
-  test('the verdict row: the verdict and the reason, or that none was valid', () => {
+  test('the verdict line: the verdict and the reason, or that none was valid', () => {
     const failed = report(verdictAnswer('fail', 'It removes the exported parse().'))
-    expect(readerText(`| a | b |\n|---|---|\n${verdictRow(failed)}`)).toMatch(
-      /\n *Verdict \| +❌ fail: It removes the exported parse\(\)\. \|$/
-    )
-    expect(verdictRow(report({ valid: false, problem: { kind: 'missing' } }))).toBe(
-      '| Verdict | none: no valid answer |'
+    expect(readerText(verdictLine(failed))).toBe('Verdict: ❌ fail: It removes the exported parse().')
+    expect(readerText(verdictLine(report({ valid: false, problem: { kind: 'missing' } })))).toBe(
+      'Verdict: none: no valid answer'
     )
   })
 
@@ -54,21 +52,30 @@ describe('the answer where people look', () => {
     )
   })
 
-  test('a valid answer as a JSON block, shown as written; folded when long, capped when huge', () => {
+  test('a valid answer shows once: in the result when it is shown whole, else as a JSON block', () => {
     const short = { valid: true as const, value: { files: ['a.ts'], note: '```\n</details>' } }
-    const text = visibleLines(answerSection(report(short)))
+    // The verdict's answer says itself on the verdict line; another answer is pointed at.
+    expect(answerSection(report(verdictAnswer('pass', 'fine')), true)).toBe('')
+    expect(readerText(answerSection({ verdictAsked: false, answer: short, repairs: [] }, true))).toBe(
+      'The agent’s answer is valid: the JSON of its result below, and the structured-output output.'
+    )
+  })
+
+  test('a valid answer of a cut result as a JSON block, shown as written; folded when long, capped when huge', () => {
+    const short = { valid: true as const, value: { files: ['a.ts'], note: '```\n</details>' } }
+    const text = visibleLines(answerSection(report(short), false))
     expect(text).toBe('Answer\n{\n  "files": [\n    "a.ts"\n  ],\n  "note": "```\\n</details>"\n}')
     const long = {
       valid: true as const,
       value: { files: Array.from({ length: 40 }, (_, i) => `f${i}.ts`) }
     }
-    const folded = answerSection(report(long))
+    const folded = answerSection(report(long), false)
     expect(folded).toContain(
       '<details><summary>The answer, 44 lines (the <code>structured-output</code> output)</summary>'
     )
     expect(readerText(folded)).toContain('"f39.ts"')
     const huge = { valid: true as const, value: { text: 'x'.repeat(200_000) } }
-    const capped = answerSection(report(huge))
+    const capped = answerSection(report(huge), false)
     expect(capped.length).toBeLessThan(61_000)
     expect(readerText(capped)).toMatch(/… \(\d+ more characters\)/)
   })
@@ -87,7 +94,7 @@ describe('the answer where people look', () => {
       },
       ['the final answer has no fenced json block']
     )
-    expect(visibleLines(answerSection(invalid))).toBe(
+    expect(visibleLines(answerSection(invalid, true))).toBe(
       [
         'No valid answer',
         "the answer: must have required property 'reason'",

@@ -94,18 +94,18 @@ test('each ending concludes the check as the step does under the default fail-on
 
 test("the title: the outcome and the verdict's reason, else the result's first line, on one capped line", () => {
   const failure = scenario('failure')
-  expect(renderCheckRun(ended(failure)).title).toBe('Failed: Tests still fail: `expect(a < b)`')
+  expect(renderCheckRun(ended(failure)).title).toBe('Failed: Tests still fail: expect(a < b)')
   const verdict = { verdict: 'fail', reason: 'It removes `parse()` from the public API.' }
   const rejected = renderCheckRun(
     ended({ ...scenario('success'), outcome: 'rejected' as RunReport['outcome'] }, { verdict })
   )
-  expect(rejected.title).toBe('Rejected: It removes `parse()` from the public API.')
+  expect(rejected.title).toBe('Rejected: It removes parse() from the public API.')
   const error = renderCheckRun(
     ended({ ...failure, run: undefined, outcome: 'error', error: 'The service answered 503\ntwice' })
   )
   expect(error.title).toBe('Could not be followed: The service answered 503')
   expect(renderCheckRun(ended({ ...failure, outcome: 'cancelled' })).title).toBe(
-    'Cancelled: Tests still fail: `expect(a < b)`'
+    'Cancelled: Tests still fail: expect(a < b)'
   )
 
   const long = renderCheckRun(ended(withRun(failure, { result: `\n\n  ${'word '.repeat(500)}\nnext` })))
@@ -115,6 +115,24 @@ test("the title: the outcome and the verdict's reason, else the result's first l
     ended(withRun(failure, { result: 'Ping @octocat\u0007 now\u202e ##[error]x' }))
   )
   expect(hostile.title).toBe('Failed: Ping @\u2060octocat now ##[error]x')
+})
+
+test('the title is plain text: GitHub shows it as written, so no Markdown mark of the result shows', () => {
+  const success = scenario('success')
+  const title = (result: string): string => renderCheckRun(ended(withRun(success, { result }))).title
+  expect(title('## Fixed the failing **parser** test\n\nDetails')).toBe(
+    'Succeeded: Fixed the failing parser test'
+  )
+  expect(title('> - **Done**: see [the PR](https://github.com/o/r/pull/7) and `src/a_b.ts`')).toBe(
+    'Succeeded: Done: see the PR and src/a_b.ts'
+  )
+  expect(title('```json\n{"verdict": "pass"}\n```')).toBe('Succeeded: {"verdict": "pass"}')
+  expect(title('# Title #\nmore')).toBe('Succeeded: Title')
+  expect(title('snake_case_name and 2 * 3 and \\*literal\\*')).toBe(
+    'Succeeded: snake_case_name and 2 * 3 and *literal*'
+  )
+  // A secret replaced by *** stays so.
+  expect(title('Done with *** and __init__ ***')).toBe('Succeeded: Done with *** and init ***')
 })
 
 test('the summary: facts, verdict, result, summary and pull requests, as the job summary writes them', () => {
@@ -133,7 +151,8 @@ test('the summary: facts, verdict, result, summary and pull requests, as the job
   expect(table).toContain('Status | COMPLETE |')
   expect(table).toContain('Outcome | success |')
   expect(table).toContain('Log entries | 3 |')
-  expect(table).toContain('Pull requests | Fix Map<K, V> & eviction @\u2060octocat\n#8 |')
+  // A pull request as GitHub names it, owner/repo#N, then its title; one without a real address by its title or id.
+  expect(table).toContain('Pull requests | o/r#7 Fix Map<K, V> & eviction @\u2060octocat\n#8 |')
   expect(table).toContain('Verdict | pass: No public API changes; Map<K, V> is internal. |')
   expect(html).toContain('<a href="https://github.com/o/r/pull/7">')
   expect(html).not.toContain('javascript:')
@@ -149,16 +168,17 @@ test('a paused run: its question, and how to answer it on the pull request or fr
   const paused = scenario('paused')
   const onThread = renderCheckRun(ended(paused, { triggerPhrase: '/codegen' }))
   expect(onThread.title).toBe(
-    'Paused, waiting for an answer (fail-on lets it pass): Should I use `Map<K, V>` or a plain object?'
+    'Paused, waiting for an answer (fail-on lets it pass): Should I use Map<K, V> or a plain object?'
   )
+  // The question first, labelled as the agent's, then how to answer it, then the facts.
   const text = readerText(onThread.summary)
-  expect(text).toContain(
-    'Answer with a comment /codegen <answer> on the pull request, or resume it in a step with agent-run-id: 1000 and the answer as prompt.'
+  expect(text).toMatch(
+    /^Codegen agent run #1000 ⏸️ paused, waiting for an answer\n\nThe agent’s question\n\nShould I use Map<K, V> or a plain object\? More detail\.\n\nAnswer with a comment \/codegen <answer> on the pull request, or resume the run in a step with agent-run-id: 1000 and the answer as prompt\.\n\nThis check passes as the step does: .*\n\n *Agent run/
   )
-  expect(text).toContain('Question\n\nShould I use Map<K, V> or a plain object?')
+  expect(text).not.toMatch(/\nQuestion\n|\nResult\n/)
   const fromInputs = readerText(renderCheckRun(ended(paused)).summary)
   expect(fromInputs).toContain(
-    'Answer by resuming it in a step with agent-run-id: 1000 and the answer as prompt.'
+    'Answer by resuming the run in a step with agent-run-id: 1000 and the answer as prompt.'
   )
   expect(fromInputs).not.toContain('/codegen')
 })

@@ -269,7 +269,7 @@ describe('the tracking comment', () => {
     expect(body).toContain(
       '### Codegen agent run [#12](https://app.codegen.com/agent/trace/12) ✅ **succeeded**'
     )
-    expect(body).toContain('**Pull requests:** [Fix typo](https://github.com/o/r/pull/1)')
+    expect(body).toContain('**Pull requests:** [o/r#1](https://github.com/o/r/pull/1) Fix typo')
     expect(body).toContain('<summary>Result</summary>\n\n> Done.')
     expect(body).toContain('Reply `/codegen <follow-up>` to continue this run')
   })

@@ -23,6 +23,8 @@ import {
   htmlInline,
   link,
   markdownInline,
+  plainLine,
+  pullRequestLink,
   serviceMarkdown,
   unmention
 } from '../../src/report/markdown.js'
@@ -247,6 +249,11 @@ describe('renderers of service text grow linearly with it', () => {
       text => [htmlCode(text), codeSpan(text), fence(text), escapeHtml(text)]
     ],
     ['unmention', unmention],
+    ['plainLine (check titles, annotations)', plainLine],
+    [
+      'pullRequestLink',
+      text => pullRequestLink({ id: 1, title: text, url: 'https://github.com/o/r/pull/1' }, 200)
+    ],
     ['link', text => link(text, `https://x.example/${text}`)],
     ['quoteWithin', text => quoteWithin(text, 60_000)],
     ['console lines, runner commands', text => [inlineText(text), noCommands(text)]],
@@ -268,8 +275,8 @@ describe('renderers of service text grow linearly with it', () => {
         }
         return [
           verdictMarkdown(answer),
-          answerSection(answer),
-          answerSection(invalid),
+          answerSection(answer, false),
+          answerSection(invalid, true),
           repairAskedText(text, 1, 1),
           answerAnnotation(invalid)
         ]

@@ -96,14 +96,47 @@ test('failure: the result shows with its code, in summary and comment', () => {
   expect(readerText(commentOf('failure', true))).toContain('❌ failed')
 })
 
-test('paused: the question and how to resume', () => {
+test('paused: the agent’s question first, labelled as its question, then how to answer it, then the facts', () => {
   const summary = readerText(summaryOf('paused'))
-  expect(summary).toContain('Resume it with agent-run-id: 1000 and a follow-up prompt.')
-  expect(summary).toContain('Should I use Map<K, V> or a plain object?')
+  expect(summary).toMatch(
+    /^⏸️ Agent run paused, waiting for a follow-up\n\nThe agent’s question\n\nShould I use Map<K, V> or a plain object\? More detail\.\n\nAnswer by resuming the run in a step with agent-run-id: 1000 and the answer as prompt\.\n\n *Agent run \| +#1000/
+  )
+  // Shown once, as the question: not again under "Result".
+  expect(summary.match(/Should I use/g)).toHaveLength(1)
+  expect(summary).not.toMatch(/^Result$/m)
+  // A run asked for on a thread is answered there too.
+  const onThread = readerText(renderSummary({ report: { ...scenarios.paused!.report, trigger: 'comment' } }))
+  expect(onThread).toContain(
+    'Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in a step with agent-run-id: 1000 and the answer as prompt.'
+  )
   const comment = readerText(commentOf('paused', true))
-  expect(comment).toContain('paused, waiting for a follow-up')
-  expect(comment).toContain('Reply /codegen <follow-up> to continue this run')
-  expect(comment).toContain('Should I use Map<K, V> or a plain object?')
+  expect(comment).toMatch(
+    /^Codegen agent run #1000 ⏸️ paused, waiting for a follow-up\n\n⏸️ The agent’s question \(reply \/codegen <answer> to answer it and continue this run\):\n\nShould I use Map<K, V> or a plain object\? More detail\.\n\nstatus PAUSED · /
+  )
+  expect(comment.match(/Should I use/g)).toHaveLength(1)
+  // Not the generic reply hint, nor a "Result" fold below it.
+  expect(comment).not.toContain('<follow-up>')
+  expect(comment).not.toMatch(/^Result$/m)
+})
+
+test('a verdict: first in the summary, its JSON shown once', () => {
+  const summary = readerText(summaryOf('verdict'))
+  expect(summary).toMatch(
+    /^👎 Agent run’s verdict: fail\n\nVerdict: ❌ fail: It renames the exported parseLine, which v1 clients import\.\n\n *Agent run \|/
+  )
+  expect(summary).not.toMatch(/^ *Verdict \|/m)
+  expect(summary.match(/"verdict": "fail"/g)).toHaveLength(1)
+  expect(summary).not.toMatch(/^Answer$/m)
+})
+
+test('pull requests as GitHub names them, owner/repo#N, then the title: summary, comment', () => {
+  const summary = readerText(summaryOf('success')).replace(/ {2,}/g, ' ')
+  expect(summary).toContain('Pull requests | o/r#7 Fix Map<K, V> & eviction @\u2060octocat |')
+  const comment = readerText(commentOf('success', true))
+  expect(comment).toContain('Pull requests: o/r#7 Fix Map<K, V> & eviction @\u2060octocat')
+  expect(renderMarkdown(commentOf('success', true))).toContain(
+    '<a href="https://github.com/o/r/pull/7">o/r#7</a>'
+  )
 })
 
 describe('hostile text', () => {

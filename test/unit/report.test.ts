@@ -108,7 +108,7 @@ describe('job summary', () => {
     expect(text).toContain('| Agent run | [#41](https://app.codegen.com/agent/trace/41) |')
     expect(text).toContain('| Status | COMPLETE |')
     expect(text).toContain('| Duration | 3m 12s |')
-    expect(text).toContain('| Pull requests | [Fix flaky test](https://github.com/o/r/pull/9) |')
+    expect(text).toContain('| Pull requests | [o/r#9](https://github.com/o/r/pull/9) Fix flaky test |')
     expect(text).toContain('### Result\n\n> Fixed the **flaky** test.')
     expect(text).toContain('### Summary\n\n> Changed one line.')
     expect(text).toContain('<summary><code>--:--:--</code> <b>ACTION</b> view_file · Reading</summary>')
@@ -117,7 +117,9 @@ describe('job summary', () => {
 
   test('a paused run says how to resume it', () => {
     const text = renderSummary({ report: { ...report, outcome: 'paused', status: 'PAUSED' } })
-    expect(text).toContain('Resume it with `agent-run-id: 41` and a follow-up `prompt`.')
+    expect(text).toContain(
+      'Answer by resuming the run in a step with `agent-run-id: 41` and the answer as `prompt`.'
+    )
   })
 
   test('service text cannot break the structure', () => {

@@ -191,7 +191,7 @@ describe('the summary of a fan-out', () => {
     )
     expect(rows).toEqual([
       ['Run', 'Outcome', 'Status', 'Verdict', 'Duration', 'Pull request', 'Link'],
-      ['api', '✅ success', 'COMPLETE', '—', '4m 14s', 'Upgrade lodash and 1 more', '#21'],
+      ['api', '✅ success', 'COMPLETE', '—', '4m 14s', 'o/api#7 Upgrade lodash and 1 more', '#21'],
       ['web', '🚫 rejected', 'COMPLETE', 'fail', '4m 14s', '—', '#22'],
       ['run 3', '🛑 cancelled', '—', '—', '—', '—', '—']
     ])

@@ -99,7 +99,7 @@ test('the summary of a normal run keeps its exact form', () => {
     '| Status | ERROR |',
     '| Outcome | failure |',
     '| Duration | 1h 02m |',
-    '| Pull requests | [Fix flaky test](https://github.com/o/r/pull/9)<br>#10 |',
+    '| Pull requests | [o/r#9](https://github.com/o/r/pull/9) Fix flaky test<br>#10 |',
     '| Log entries | 3 (all in the `log-file` output, which `actions/upload-artifact` can keep) |',
     '',
     '### Error',
@@ -173,7 +173,9 @@ describe.each(FLOODS)('a 2 MiB field (%s) is cut where it is rendered', (_name, 
       })
     })
     expectWhole(text)
-    expect(text).toMatch(/\| Pull requests \| \[(x|€){199}…\]\(https:\/\/github.com\/o\/r\/pull\/9\) \|/)
+    expect(text).toMatch(
+      /\| Pull requests \| \[o\/r#9\]\(https:\/\/github.com\/o\/r\/pull\/9\) (x|€){199}… \|/
+    )
     expect(bytes(text)).toBeLessThan(5_000)
   })
 
@@ -271,9 +273,9 @@ test('thousands of pull requests: the first twenty are linked, the rest counted'
   const text = renderSummary({ report: withRun({ github_pull_requests: prs }) })
   expectWhole(text)
   expect(text).toContain(
-    '[PR 19](https://github.com/o/r/pull/19)<br>and 4980 more (all in the `github-pull-requests` output) |'
+    '[o/r#19](https://github.com/o/r/pull/19) PR 19<br>and 4980 more (all in the `github-pull-requests` output) |'
   )
-  expect(text).not.toContain('PR 20]')
+  expect(text).not.toContain('pull/20)')
   expect(bytes(text)).toBeLessThan(5_000)
 })
 
