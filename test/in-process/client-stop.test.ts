@@ -2,6 +2,7 @@ import { HttpAgentRunApi } from '../../src/api/client.js'
 import { AmbiguousWriteError, ServiceError, UnsupportedEndpointError } from '../../src/api/errors.js'
 import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { FakeClock } from '../support/fake-clock.js'
+import { conformanceCheck } from '../support/openapi.js'
 
 /**
  * The client's stop (the beta path Codegen's own client uses) and the filters of the list of runs,
@@ -11,19 +12,22 @@ import { FakeClock } from '../support/fake-clock.js'
 const TOKEN = 'emulator-token'
 let clock: FakeClock
 let emulator: AgentRunEmulator
+let conformance: ReturnType<typeof conformanceCheck>
 
 async function start(options: EmulatorOptions = {}): Promise<HttpAgentRunApi> {
-  await emulator?.stop()
-  emulator = new AgentRunEmulator({ now: () => clock.now(), ...options })
+  emulator = new AgentRunEmulator({ now: () => clock.now(), onAnswer: conformance.onAnswer, ...options })
   await emulator.start()
   return new HttpAgentRunApi({ baseUrl: emulator.baseUrl, token: TOKEN, orgId: 1, clock })
 }
 
 beforeEach(() => {
   clock = new FakeClock()
+  conformance = conformanceCheck()
 })
 afterEach(async () => {
   await emulator.stop()
+  // Every answer drawn, the stop path's 404 and 405 included, as the service's documents allow.
+  expect(conformance.problems).toEqual([])
 })
 
 const routes = (route: string) => emulator.requests.filter(request => request.route === route)
