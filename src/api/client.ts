@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js'
-import { DeadlineError, ServiceError } from './errors.js'
+import { DeadlineError, ServiceError, UnsupportedEndpointError } from './errors.js'
 import { endpoints, type Endpoint, type LogPath } from './endpoints.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
-import { backoffDelay, nextStep, parseRetryAfter, refusedRetryDelay } from './retry.js'
+import { backoffDelay, nextStep, parseRetryAfter, refusedRetryDelay, unrepeatable } from './retry.js'
 import { HttpTransport, type Exchange } from './transport.js'
 import { redactText } from '../redact.js'
 import type {
@@ -14,6 +14,7 @@ import type {
   Page,
   Repo,
   ResumeRunRequest,
+  RunFilter,
   SetupCommandsAnswer,
   SetupCommandsRequest,
   User
@@ -26,8 +27,9 @@ export interface CallOptions {
   deadline?: number
   maxAttempts?: number
   /**
-   * A last read after the wait ended (timeout or cancellation): not aborted by the cancellation,
-   * and given up at once when a wait for the budget or a retry could not end before its deadline.
+   * A last read after the wait ended (timeout or cancellation), or the stop sent then: not aborted
+   * by the cancellation, and given up at once when a wait for the budget or a retry could not end
+   * before its deadline.
    */
   lastRead?: boolean
   /** A read that sees the run's end (its final read, its last log page): may use the budget's reserve. */
@@ -41,7 +43,18 @@ export interface AgentRunApi {
   getRun(runId: number, options?: CallOptions): Promise<AgentRun>
   getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
   listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
-  listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>>
+  /**
+   * The organization's runs, newest first; `filter` (default API_RUNS, the action's own kind)
+   * replaces the default: `{}` lists every run.
+   */
+  listRuns(skip: number, limit: number, options?: CallOptions, filter?: RunFilter): Promise<Page<AgentRun>>
+  /**
+   * Asks the service to stop a run, through the beta path Codegen's own client uses (no published
+   * document describes it). Safe to send again. Its answer is undocumented: the run when it reads
+   * as one, else undefined; read the run afterwards for its status. UnsupportedEndpointError when
+   * the service has no such path (404, 405); other refusals are ServiceErrors as for any call.
+   */
+  stopRun(runId: number, options?: CallOptions): Promise<AgentRun | undefined>
   /** How often a look (one log read, or one run read) can go on within the rate budget, from now. */
   lookPace?(look: 'logs' | 'run'): Pace | undefined
 }
@@ -59,6 +72,9 @@ export interface OrganizationApi {
   /** Starts the run that generates a repository's setup commands (5 a minute). */
   generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer>
 }
+
+/** The runs the action starts: listRuns' filter when none is given. */
+export const API_RUNS: RunFilter = { source_type: 'API' }
 
 /** A request with no answer within this is lost: a read is retried, a write looked for first. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
@@ -143,8 +159,17 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     return this.call(endpoints.listRepos(this.config.orgId, skip, limit), options)
   }
 
-  listRuns(skip: number, limit: number, options?: CallOptions): Promise<Page<AgentRun>> {
-    return this.call(endpoints.listRuns(this.config.orgId, skip, limit), options)
+  listRuns(
+    skip: number,
+    limit: number,
+    options?: CallOptions,
+    filter: RunFilter = API_RUNS
+  ): Promise<Page<AgentRun>> {
+    return this.call(endpoints.listRuns(this.config.orgId, skip, limit, filter), options)
+  }
+
+  stopRun(runId: number, options?: CallOptions): Promise<AgentRun | undefined> {
+    return this.call(endpoints.stopRun(this.config.orgId, runId), options)
   }
 
   listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>> {
@@ -187,8 +212,8 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
         this.budget.relieved(endpoint.budgets)
         return outcome.value
       }
-      if (outcome.kind === 'fatal') throw outcome.error
-      const next = nextStep(outcome, endpoint.write, endpoint.what)
+      if (outcome.kind === 'fatal') throw unsupported(endpoint, outcome.error) ?? outcome.error
+      const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what)
       if (next.kind === 'give-up') throw next.error
       lastReason = outcome.reason
       if (next.rateLimited) {
@@ -229,7 +254,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     if (exchange.kind !== 'answered') return exchange
     const { text, status } = exchange
     try {
-      return { kind: 'done', value: endpoint.parse(JSON.parse(text), text.length) }
+      return { kind: 'done', value: endpoint.parse(readJson(text, endpoint.undocumented), text.length) }
     } catch (error) {
       const reason =
         error instanceof SyntaxError
@@ -255,7 +280,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
           ? undefined
           : retryAfterMs + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
       backoffMs: backoffDelay(refusals, Math.random()),
-      write: endpoint.write,
+      write: unrepeatable(endpoint.effect),
       slotFreedInMs: this.budget.slotFreedIn(endpoint.budgets, now),
       leftMs: options.deadline === undefined ? Infinity : options.deadline - now,
       pollIntervalMs: this.config.pollIntervalMs
@@ -298,4 +323,21 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
   private debug(message: string): void {
     this.config.debug?.(this.redact(message))
   }
+}
+
+/** The answer's JSON; an undocumented answer that is not JSON is undefined, not unreadable. */
+function readJson(text: string, undocumented = false): unknown {
+  if (!undocumented) return JSON.parse(text)
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A 404 or 405 on an undocumented path: the service has no such endpoint. */
+function unsupported(endpoint: Endpoint<unknown>, error: Error): UnsupportedEndpointError | undefined {
+  const status = error instanceof ServiceError ? error.httpStatus : undefined
+  if (!endpoint.undocumented || (status !== 404 && status !== 405)) return undefined
+  return new UnsupportedEndpointError(endpoint.what, status)
 }

@@ -1,4 +1,5 @@
 import type { BudgetName } from './rate-budget.js'
+import type { Effect } from './retry.js'
 import {
   parseIntegrations,
   parseLogPage,
@@ -6,6 +7,7 @@ import {
   parsePage,
   parseRepo,
   parseRun,
+  parseRunIfAny,
   parseSetupCommandsAnswer,
   parseUser
 } from './parse.js'
@@ -18,6 +20,7 @@ import type {
   Page,
   Repo,
   ResumeRunRequest,
+  RunFilter,
   SetupCommandsAnswer,
   SetupCommandsRequest,
   User
@@ -33,8 +36,14 @@ export interface Endpoint<T> {
   query?: Record<string, string | number>
   body?: unknown
   budgets: BudgetName[]
-  /** A write may not be repeated when its fate is unknown. */
-  write: boolean
+  /** What sending it again does: a write may not be repeated when its fate is unknown (retry.ts). */
+  effect: Effect
+  /**
+   * A path no published document describes (the beta stop path): a 404 or 405 means the service
+   * has no such endpoint (UnsupportedEndpointError), and any 2xx answer ends the call, its body
+   * handed to `parse` when it is JSON and as undefined when it is not.
+   */
+  undocumented?: boolean
   /** What the action was doing, for error messages ("create the agent run"). */
   what: string
   /** Below the client's cap. */
@@ -55,7 +64,7 @@ const read = <T>(
   what: string,
   parse: Endpoint<T>['parse'],
   more: Partial<Endpoint<T>> = {}
-): Endpoint<T> => ({ method: 'GET', path, budgets: ['general'], write: false, what, parse, ...more })
+): Endpoint<T> => ({ method: 'GET', path, budgets: ['general'], effect: 'read', what, parse, ...more })
 
 const write = <T>(
   path: string,
@@ -63,7 +72,7 @@ const write = <T>(
   budgets: BudgetName[],
   what: string,
   parse: Endpoint<T>['parse']
-): Endpoint<T> => ({ method: 'POST', path, body, budgets, write: true, what, parse })
+): Endpoint<T> => ({ method: 'POST', path, body, budgets, effect: 'write', what, parse })
 
 const pageOf =
   <T>(item: (raw: unknown) => T | undefined) =>
@@ -82,6 +91,17 @@ export const endpoints = {
       `resume agent run ${body.agent_run_id}`,
       parseRun
     ),
+  stopRun: (orgId: number, runId: number): Endpoint<AgentRun | undefined> => ({
+    ...write(
+      `/v1/beta/organizations/${orgId}/agent/run/stop`,
+      { agent_run_id: runId },
+      ['general'],
+      `stop agent run ${runId}`,
+      parseRunIfAny
+    ),
+    effect: 'repeatable-write',
+    undocumented: true
+  }),
   getRun: (orgId: number, runId: number): Endpoint<AgentRun> =>
     read(`${org(orgId)}/agent/run/${runId}`, `read agent run ${runId}`, parseRun),
   getLogs: (orgId: number, runId: number, path: LogPath, skip: number, limit: number): Endpoint<LogPage> =>
@@ -95,9 +115,14 @@ export const endpoints = {
     read(`${org(orgId)}/repos`, 'list the organization repositories', pageOf(parseRepo), {
       query: { skip, limit }
     }),
-  listRuns: (orgId: number, skip: number, limit: number): Endpoint<Page<AgentRun>> =>
+  listRuns: (orgId: number, skip: number, limit: number, filter: RunFilter): Endpoint<Page<AgentRun>> =>
     read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
-      query: { skip, limit, source_type: 'API' }
+      query: {
+        skip,
+        limit,
+        ...(filter.source_type === undefined ? {} : { source_type: filter.source_type }),
+        ...(filter.user_id === undefined ? {} : { user_id: filter.user_id })
+      }
     }),
   listOrganizations: (skip: number, limit: number): Endpoint<Page<Organization>> =>
     read('/v1/organizations', "list the token's organizations", pageOf(parseOrganization), {

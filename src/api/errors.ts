@@ -32,6 +32,17 @@ export class OversizedAnswerError extends ServiceError {
   }
 }
 
+/**
+ * The service has no such endpoint (404 or 405 on a path no published document describes, such as
+ * the beta stop path): distinct from its refusals, so the caller can say so and go on without it.
+ */
+export class UnsupportedEndpointError extends ServiceError {
+  constructor(what: string, httpStatus: number) {
+    super(`The service has no endpoint to ${what} (${httpStatus}).`, httpStatus)
+    this.name = 'UnsupportedEndpointError'
+  }
+}
+
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 export class DeadlineError extends Error {
   constructor() {

@@ -52,6 +52,15 @@ export function parseRun(body: unknown): AgentRun {
   }
 }
 
+/** An answer no document describes (the beta stop path's): the run if it is one, else nothing. */
+export function parseRunIfAny(body: unknown): AgentRun | undefined {
+  try {
+    return parseRun(body)
+  } catch {
+    return undefined
+  }
+}
+
 /** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
 function parseLogEntry(raw: unknown, runId: number): LogEntry {
   if (!isObject(raw)) return { agent_run_id: runId, message_type: null, observation: raw ?? null }

@@ -66,6 +66,20 @@ export function refusedRetryDelay(refusal: Refusal): number {
   return Math.min(cap, Math.max(refusal.backoffMs, slot))
 }
 
+/**
+ * What sending a call a second time does, for the policy below. A read: nothing. A write (create,
+ * resume): it again (a second run, a second follow-up), so a write whose fate is unknown is never
+ * sent again blind. A repeatable write does once what it does however often it is sent: stopping a
+ * run (a stopped run stays stopped, and a stop of a run that has ended changes nothing). It is sent
+ * again like a read, after a lost answer as after a 429: a stop is sent in the few seconds after the
+ * job is cancelled, when a reset or a 502 is exactly what a second try is for, and a look-up first
+ * would be the read of the run its caller makes afterwards anyway.
+ */
+export type Effect = 'read' | 'write' | 'repeatable-write'
+
+/** Whether a call that may have reached the service must not be sent again blind (nextStep's `write`). */
+export const unrepeatable = (effect: Effect): boolean => effect === 'write'
+
 /** A request that got no usable answer, but might on another try. */
 export type Unanswered = Extract<Exchange, { kind: 'refused' | 'failed' }>
 
@@ -73,9 +87,10 @@ export type Next = { kind: 'retry'; rateLimited: boolean } | { kind: 'give-up'; 
 
 /**
  * What follows a request without a usable answer. A refusal (429) was not processed: sent again,
- * writes included. A read is sent again. A write that may have reached the service is never sent
- * again blind: it ends as AmbiguousWriteError, for its caller to look it up first. An answer too
- * large to read is final: the same request would get it again.
+ * writes included. A read (or a repeatable write) is sent again. A write (`write`: unrepeatable, see
+ * Effect) that may have reached the service is never sent again blind: it ends as
+ * AmbiguousWriteError, for its caller to look it up first. An answer too large to read is final:
+ * the same request would get it again.
  */
 export function nextStep(exchange: Unanswered, write: boolean, what: string): Next {
   if (exchange.kind === 'refused') return { kind: 'retry', rateLimited: true }

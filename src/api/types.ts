@@ -57,6 +57,28 @@ export interface Page<T> {
   pages: number
 }
 
+/** ApiAgentRunSourceType: where a run was started from (the action's runs are API's). */
+export type RunSourceType =
+  | 'LOCAL'
+  | 'SLACK'
+  | 'GITHUB'
+  | 'GITHUB_CHECK_SUITE'
+  | 'GITHUB_PR_REVIEW'
+  | 'LINEAR'
+  | 'API'
+  | 'CHAT'
+  | 'JIRA'
+  | 'CLICKUP'
+  | 'MONDAY'
+  | 'SETUP_COMMANDS'
+
+/** The filters of the list of an organization's runs, named as the OpenAPI document names them. */
+export interface RunFilter {
+  source_type?: RunSourceType
+  /** The Codegen user who started the runs. */
+  user_id?: number
+}
+
 export interface Repo {
   id: number
   full_name: string

@@ -1,4 +1,7 @@
 import type { AgentRun, Page } from '../api/types.js'
+import { MAX_DAILY_RUN_LIMIT, type DailyLimits } from '../settings/settings.js'
+
+export type { DailyLimits } from '../settings/settings.js'
 
 /**
  * The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`): how many runs this
@@ -7,12 +10,6 @@ import type { AgentRun, Page } from '../api/types.js'
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000
-
-/** 0: no limit. */
-export interface DailyLimits {
-  perRepository: number
-  perAuthor: number
-}
 
 /** Whose runs count: this repository's, and of those, this author's. */
 export interface Origin {
@@ -32,9 +29,12 @@ export type LimitCheck =
       nextAt: number
     }
 
-/** Pages read at most: a busy organization's day past this is counted as far as it was read. */
-export const MAX_LIMIT_PAGES = 10
 export const LIMIT_PAGE_SIZE = 100
+/**
+ * Pages read at most (10): a busy organization's day past this is counted as far as it was read;
+ * the inputs take no limit above what these pages can hold (MAX_DAILY_RUN_LIMIT).
+ */
+export const MAX_LIMIT_PAGES = Math.ceil(MAX_DAILY_RUN_LIMIT / LIMIT_PAGE_SIZE)
 
 /** The service's time of a run ("2025-06-21 11:20:04.338000", UTC without a zone), or NaN. */
 export function runTime(createdAt: string | null | undefined): number {

@@ -1,6 +1,8 @@
 import type { Env, WorkflowContext } from './workflow-context.js'
 import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
+import { words } from './words.js'
+import { readRunLimits } from './run-limits.js'
 import { readMaxParallel, readRuns } from './runs.js'
 import {
   CHECK_RUN_MODES,
@@ -60,6 +62,7 @@ export function readSettings(
     ...readService(reading, env),
     ...readWork(reading, triggerEvent, context),
     ...readFollowing(reading),
+    ...readRunLimits(input, problems),
     labelTrigger,
     triggerEvent,
     ...readThreads(reading),
@@ -264,22 +267,6 @@ function boolean(name: string, text: string, problems: string[]): boolean {
   if (['false', 'False', 'FALSE'].includes(text)) return false
   problems.push(`${name}: expected true or false, got "${text}"`)
   return false
-}
-
-/** A list of known words (comma, space or newline separated), or `none` for the empty set. */
-function words(name: string, text: string, known: string[], problems: string[]): Set<string> {
-  const list = text
-    .split(/[\s,]+/)
-    .map(word => word.trim().toLowerCase())
-    .filter(Boolean)
-  if (list.length === 1 && list[0] === 'none') return new Set()
-  const unknown = list.filter(word => !known.includes(word))
-  if (unknown.length > 0 || list.length === 0) {
-    problems.push(
-      `${name}: expected a comma-separated list of ${known.join(', ')} (or none), got "${unknown.join(', ') || text}"`
-    )
-  }
-  return new Set(list.filter(word => known.includes(word)))
 }
 
 function metadataObject(text: string, problems: string[]): Record<string, unknown> {

@@ -3,15 +3,34 @@ import type { WorkflowContext } from './workflow-context.js'
 
 /** Outcomes that can fail the step (the `fail-on` input). */
 export type FailCondition =
-  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output'
+  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output' | 'limited'
 export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'failure',
   'timeout',
   'paused',
   'no-pull-request',
   'rejected',
-  'invalid-output'
+  'invalid-output',
+  'limited'
 ]
+
+/** When the step stopping asks the service to stop its run still working (the `stop-run-on` input). */
+export type StopTrigger = 'cancel' | 'timeout'
+export const STOP_TRIGGERS: readonly StopTrigger[] = ['cancel', 'timeout']
+
+/** The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`); 0: no limit. */
+export interface DailyLimits {
+  /** Runs started from this repository in the last 24 hours. */
+  perRepository: number
+  /** Of those, runs started by this author. */
+  perAuthor: number
+}
+
+/**
+ * The largest daily limit: the action counts a day from at most this many of the organization's
+ * runs (org/daily-limits.ts reads 10 pages of 100), so a larger limit could never be reached.
+ */
+export const MAX_DAILY_RUN_LIMIT = 1_000
 
 /** What the step does (the `task` input). */
 export type Task = 'run' | 'check' | 'setup-commands'
@@ -58,6 +77,10 @@ export interface Settings {
   timeoutMs: number
   pollIntervalMs: number
   failOn: ReadonlySet<FailCondition>
+  /** When the step stops while following its run, whether to ask the service to stop the run too. */
+  stopRunOn: ReadonlySet<StopTrigger>
+  /** Checked before a new run is created (not before a resume). */
+  dailyLimits: DailyLimits
   mirrorToConsole: boolean
   mirrorToSummary: boolean
   triggerPhrase: string
@@ -108,6 +131,9 @@ export const INPUT_DEFAULTS = {
   'poll-interval': '5',
   // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
   'fail-on': 'failure,timeout,rejected,invalid-output',
+  'stop-run-on': 'cancel',
+  'daily-run-limit': '0',
+  'daily-run-limit-per-author': '0',
   'mirror-logs': 'console,summary',
   'trigger-phrase': '/codegen',
   'label-trigger': '',

@@ -98,4 +98,7 @@ export class FakeApi implements AgentRunApi {
   async listRuns(): Promise<Page<AgentRun>> {
     throw new Error('not scripted')
   }
+  async stopRun(): Promise<AgentRun | undefined> {
+    throw new Error('not scripted')
+  }
 }

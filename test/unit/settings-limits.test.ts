@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { isTriggerEvent } from '../../src/github/trigger.js'
+import { MAX_LIMIT_PAGES, LIMIT_PAGE_SIZE } from '../../src/org/daily-limits.js'
+import { readSettings } from '../../src/settings/read-settings.js'
+import { readWorkflowContext } from '../../src/settings/workflow-context.js'
+import { InputError, MAX_DAILY_RUN_LIMIT, type InputName } from '../../src/settings/settings.js'
+
+/** The inputs that keep runs from running away: stop-run-on, the daily limits, fail-on's `limited`. */
+
+const workspace = mkdtempSync(join(tmpdir(), 'settings-limits-'))
+afterAll(() => rmSync(workspace, { recursive: true, force: true }))
+
+function settingsFrom(inputs: Partial<Record<InputName, string>>) {
+  const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace })
+  return readSettings(name => inputs[name] ?? '', {}, context, isTriggerEvent)
+}
+
+function problemsOf(inputs: Partial<Record<InputName, string>>): string[] {
+  try {
+    settingsFrom(inputs)
+  } catch (error) {
+    if (error instanceof InputError) return error.problems
+    throw error
+  }
+  return []
+}
+
+const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it' }
+
+test('defaults: stop the run when the job is cancelled; no daily limit; limited does not fail the step', () => {
+  const settings = settingsFrom(valid)
+  expect([...settings.stopRunOn]).toEqual(['cancel'])
+  expect(settings.dailyLimits).toEqual({ perRepository: 0, perAuthor: 0 })
+  expect(settings.failOn.has('limited')).toBe(false)
+})
+
+test('stop-run-on takes cancel, timeout, both, or none', () => {
+  const stopOn = (text: string): string[] => [...settingsFrom({ ...valid, 'stop-run-on': text }).stopRunOn]
+  expect(stopOn('timeout')).toEqual(['timeout'])
+  expect(stopOn('cancel, Timeout')).toEqual(['cancel', 'timeout'])
+  expect(stopOn('timeout\ncancel')).toEqual(['timeout', 'cancel'])
+  expect(stopOn('none')).toEqual([])
+  expect(problemsOf({ ...valid, 'stop-run-on': 'cancel,failure' })).toEqual([
+    'stop-run-on: expected a comma-separated list of cancel, timeout (or none), got "failure"'
+  ])
+  expect(problemsOf({ ...valid, 'stop-run-on': 'none,cancel' })).toEqual([
+    'stop-run-on: expected a comma-separated list of cancel, timeout (or none), got "none"'
+  ])
+})
+
+test('stop-run-on with wait: false is no error (it has no effect there)', () => {
+  const settings = settingsFrom({ ...valid, wait: 'false', 'stop-run-on': 'cancel,timeout' })
+  expect(settings.wait).toBe(false)
+  expect([...settings.stopRunOn]).toEqual(['cancel', 'timeout'])
+})
+
+test('the daily limits take whole numbers from 0 to 1000', () => {
+  expect(
+    settingsFrom({ ...valid, 'daily-run-limit': '20', 'daily-run-limit-per-author': '5' }).dailyLimits
+  ).toEqual({ perRepository: 20, perAuthor: 5 })
+  expect(settingsFrom({ ...valid, 'daily-run-limit': ' 1000 ' }).dailyLimits.perRepository).toBe(1000)
+  expect(settingsFrom({ ...valid, 'daily-run-limit-per-author': '0' }).dailyLimits.perAuthor).toBe(0)
+  const expected = (name: string, got: string): string =>
+    `${name}: expected a whole number of runs a day from 0 (no limit) to 1000 (the runs the action can count in a day), got "${got}"`
+  expect(problemsOf({ ...valid, 'daily-run-limit': '-1' })).toEqual([expected('daily-run-limit', '-1')])
+  expect(problemsOf({ ...valid, 'daily-run-limit': '2.5' })).toEqual([expected('daily-run-limit', '2.5')])
+  expect(problemsOf({ ...valid, 'daily-run-limit': '1001' })).toEqual([expected('daily-run-limit', '1001')])
+  expect(problemsOf({ ...valid, 'daily-run-limit-per-author': 'ten' })).toEqual([
+    expected('daily-run-limit-per-author', 'ten')
+  ])
+})
+
+test('every bad input in one list, before anything is sent', () => {
+  expect(
+    problemsOf({
+      ...valid,
+      'stop-run-on': 'sigint',
+      'daily-run-limit': 'x',
+      'daily-run-limit-per-author': '1e3'
+    })
+  ).toEqual([
+    'stop-run-on: expected a comma-separated list of cancel, timeout (or none), got "sigint"',
+    expect.stringMatching(/^daily-run-limit: expected a whole number .* got "x"$/),
+    expect.stringMatching(/^daily-run-limit-per-author: expected a whole number .* got "1e3"$/)
+  ])
+})
+
+test('fail-on accepts limited', () => {
+  expect([...settingsFrom({ ...valid, 'fail-on': 'failure,limited' }).failOn]).toEqual(['failure', 'limited'])
+})
+
+test('the largest daily limit is what the pages the action reads can hold', () => {
+  expect(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE).toBe(MAX_DAILY_RUN_LIMIT)
+})
