@@ -69,7 +69,7 @@ export interface NextLook {
 /**
  * How long to wait from now before the next look: the policy's interval, or the gentle start's when
  * longer, and never sooner than the budget's pace. Only the budget's pace is news (`lateBy`): the
- * gentle start is a few seconds at most, and README says so.
+ * gentle start is a few seconds at most, and docs/limits.md says so.
  */
 export function nextLook(timing: LookTiming, pace?: Pace): NextLook {
   const interval = Math.max(
