@@ -44,7 +44,9 @@ const MORE: Record<string, string> = {
   runs: 'many-runs.md',
   'max-parallel': 'many-runs.md#how-the-runs-start',
   'check-run': 'gates.md#check-runs',
-  'check-name': 'gates.md#make-it-a-required-check'
+  'check-name': 'gates.md#make-it-a-required-check',
+  'daily-run-limit': 'limits.md#daily-run-limits',
+  'daily-run-limit-per-author': 'limits.md#daily-run-limits'
 }
 
 /** A table cell: one line, its pipes escaped. */

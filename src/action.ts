@@ -1,4 +1,5 @@
 import { runPlan, type PlanDeps } from './agent-run/run-plan.js'
+import type { StartDeps } from './agent-run/start.js'
 import type { AnswerChecker } from './answer/check.js'
 import type { Clock } from './clock.js'
 import { Deadlines } from './deadlines.js'
@@ -8,6 +9,7 @@ import { openCheckRun, type CheckRun } from './github/check-run.js'
 import { isTriggerEvent } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { checkSetup } from './org/check.js'
+import { DailyGate } from './org/daily-limit-read.js'
 import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
 import { failureMessage } from './report/failure.js'
 import { JobSummary } from './report/job-summary.js'
@@ -15,6 +17,8 @@ import { LogMirror } from './report/log-mirror.js'
 import { OutputsReporter } from './report/outputs.js'
 import { redactor, Reporters, type Redact, type Reporter } from './report/reporters.js'
 import { namedConsole, runsStateLine } from './report/runs-report.js'
+import { totalUsage } from './report/usage.js'
+import { UsageCount } from './report/usage-count.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Console, Runner } from './runner/runner.js'
 import { runFanOut } from './runs/fan-out.js'
@@ -57,9 +61,11 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     const decision = await decide(settings, { payload, github, clock, say })
     const checkRun = decision.check && (await openStepCheck(decision.check, settings, github, clock, say))
     const mirror = logMirror(runner, settings, environment)
+    const usage = new UsageCount()
     const reporters = new Reporters(
       [
         mirror,
+        usage,
         new OutputsReporter(runner, mirror),
         new JobSummary(runner, mirror, settings.mirrorToSummary),
         // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
@@ -68,12 +74,12 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       redact,
       () => deadlines.afterCancelled()
     )
-    const step: Step = { settings, environment, deadlines, redact, say, reporters }
-    const report = await perform(
-      decision.work,
-      step,
-      serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
-    )
+    const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
+    const gate = dailyGate(settings, apis, clock, deadlines.step)
+    const step: Step = { settings, environment, deadlines, redact, say, reporters, gate }
+    const performed = await perform(decision.work, step, apis)
+    // A fan-out's items counted their own usage; a run alone's is counted here.
+    const report = performed.runs ? performed : usage.counted(performed)
     // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
     const checkRunId = await checkRun?.whenCreated(signal)
     const ended = { ...report, ...triggerOf(decision), checkRunId }
@@ -121,6 +127,8 @@ interface Step {
   redact: Redact
   say: Say
   reporters: Reporters
+  /** The daily limits on new runs, when any is set: read once for the step. */
+  gate?: DailyGate
 }
 
 /** Does what was decided: the one place that asks what kind of work it is. */
@@ -165,10 +173,27 @@ function planDeps(step: Step, apis: ServiceClients): PlanDeps {
   const events = step.reporters
   const warning = (message: string): void => events.warning(message)
   return {
-    start: { apis, clock, signal, deadline, warning, notice: step.say.notice },
+    start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...dailyLimit(step) },
     follow: { clock, signal, deadline, events },
     ...answerAsked(step)
   }
+}
+
+/** The daily limits asked before each create, when any is set. */
+function dailyLimit({ gate }: Step): Pick<StartDeps, 'dailyLimit'> {
+  return gate ? { dailyLimit: (orgId, origin) => gate.admit(orgId, origin) } : {}
+}
+
+/** The step's daily limits (daily-run-limit, daily-run-limit-per-author), or undefined when none is set. */
+function dailyGate(
+  settings: Settings,
+  clients: ServiceClients,
+  clock: Clock,
+  deadline: number
+): DailyGate | undefined {
+  const limits = settings.dailyLimits
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return undefined
+  return new DailyGate({ clients, limits, clock, deadline })
 }
 
 /** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
@@ -208,8 +233,12 @@ async function runMany(
   const { runner, clock, signal } = environment
   const startedAt = clock.now()
   const perItem = items.map(({ name, plan }) => {
-    const mirror = logMirror(namedConsole(runner, name), settings, environment, ITEM_KEPT)
-    return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) }
+    const named = namedConsole(runner, name)
+    const mirror = logMirror(named, settings, environment, ITEM_KEPT)
+    const usage = new UsageCount()
+    const events = new Reporters([mirror, usage], redact, () => deadlines.afterCancelled())
+    const notice = (message: string): void => named.notice(redact(message))
+    return { name, plan, mirror, usage, events, notice }
   })
   const reports = await runFanOut(perItem, {
     apis,
@@ -220,12 +249,13 @@ async function runMany(
     liveLog: settings.mirrorToConsole,
     notice: say.notice,
     ...answerAsked(step),
+    ...dailyLimit(step),
     states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
   })
   const runs = await Promise.all(
     reports.map(async (item, i) => {
-      const { mirror, events } = perItem[i] as (typeof perItem)[number]
-      const report = item.report && (await events.finish(item.report))
+      const { mirror, usage, events } = perItem[i] as (typeof perItem)[number]
+      const report = item.report && (await events.finish(usage.counted(item.report)))
       const entries = settings.mirrorToSummary
         ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
         : {}
@@ -233,7 +263,13 @@ async function runMany(
     })
   )
   const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined)
-  const fields = { outcome: aggregateOutcome(runs), runs, ...(orgId !== undefined ? { orgId } : {}) }
+  const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []))
+  const fields = {
+    outcome: aggregateOutcome(runs),
+    runs,
+    ...(orgId !== undefined ? { orgId } : {}),
+    ...(usages.length > 0 ? { usage: totalUsage(usages) } : {})
+  }
   return reportOf(fields, startedAt, clock.now())
 }
 

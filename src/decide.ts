@@ -110,8 +110,11 @@ async function fromThread(
   }
   if ('refused' in prepared) return noRun(prepared.refused, deps)
   await prepared.tracking?.open()
+  const fromInputs = planFromInputs(settings)
   const plan: RunPlan = {
-    ...planFromInputs(settings),
+    ...fromInputs,
+    // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
+    origin: { ...fromInputs.origin, author: trigger.author.login },
     prompt: prepared.prompt,
     resumeRunId: prepared.resumeRunId,
     ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})

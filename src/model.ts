@@ -23,6 +23,8 @@ export type Outcome =
   | 'skipped'
   | 'cancelled'
   | 'error'
+  /** A daily limit (daily-run-limit, daily-run-limit-per-author) was reached: nothing was started. */
+  | 'limited'
 
 /** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
 export interface RunPlan {
@@ -94,7 +96,7 @@ export interface RunReport {
   entriesSeen: number
   /** Why the action could not follow the run, when it could not. */
   error?: string
-  /** Why no run was started (outcome skipped). */
+  /** Why no run was started (outcome skipped or limited). */
   reason?: string
   /** The organization, repository and token user as the step resolved them. */
   orgId?: number
@@ -114,6 +116,8 @@ export interface RunReport {
   carriedFrom?: CarriedFrom
   /** A fan-out (the `runs` input): each item and what became of it; the report's outcome is theirs together. */
   runs?: ItemReport[]
+  /** What the run did (its log, follow-ups, pull requests), once one was started or resumed; a fan-out's: their totals. */
+  usage?: Usage
 }
 
 /** One item of `runs` and what became of it. */
@@ -154,4 +158,20 @@ export interface RunEvents {
   warning(message: string): void
   /** The run completed without a valid answer: it is resumed to ask for one (repair `attempt` of `retries`). */
   repairAsked(reason: string, attempt: number, retries: number): void
+}
+
+/** What a run did, from its log and its report (report/usage.ts counts it): no cost or token figures, the service publishes none. */
+export interface Usage {
+  durationMs: number
+  logEntries: number
+  /** ACTION entries: a tool executed. */
+  toolCalls: number
+  /** The tools used most, most used first (ties by name), at most TOP_TOOLS. */
+  topTools: Array<{ name: string; count: number }>
+  /** ERROR entries. */
+  errors: number
+  pullRequests: number
+  /** Follow-ups the step sent: resumes (agent-run-id, a thread's follow-up) and repairs (a valid answer asked again). */
+  resumes: number
+  repairs: number
 }

@@ -1,7 +1,10 @@
+import { ServiceError } from '../api/errors.js'
+
 /**
  * A thread's follow-up whose resume the service refuses (the live service may resume paused runs
  * only) starts one fresh run that carries the thread on: the new instruction and the thread, as a
- * new run's prompt has them, then the earlier run's link and result. Pure.
+ * new run's prompt has them, then the earlier run's link and result; and the refusal itself
+ * (RefusedResume), as start.ts meets it.
  */
 
 /** Statuses that refuse the resume itself (the run may not be resumed), not the token or the set-up. */
@@ -82,4 +85,22 @@ export function carryOnPrompt(freshPrompt: string, earlier: EarlierRun, reason: 
 /** What the notice and the tracking comment say of it. */
 export function carryOnNotice(earlierId: number, newId: number, reason: string): string {
   return `Agent run ${earlierId} could not be resumed (${reasonLine(reason)}): started agent run ${newId}, which carries the thread on with the earlier run's link and result; the next follow-up resumes it.`
+}
+
+/** A resume the service refused for the run itself (the token, organization and integration are fine). */
+export class RefusedResume extends ServiceError {
+  constructor(
+    message: string,
+    httpStatus: number | undefined,
+    /** The service's answer, as the user is told it ("the service answered 422: …"). */
+    readonly reason: string
+  ) {
+    super(message, httpStatus)
+  }
+}
+
+/** The service's own words in an error of the client (describeHttpError appends them so). */
+export function serviceReason(error: ServiceError): string {
+  const said = error.message.indexOf(' The service said: ')
+  return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length)
 }

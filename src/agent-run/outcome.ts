@@ -22,6 +22,8 @@ export function failureReason(
       return failOn.has('rejected') ? "The agent's verdict is fail." : undefined
     case 'invalid-output':
       return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined
+    case 'limited':
+      return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined
     case 'success':
       return failOn.has('no-pull-request') && pullRequestCount === 0
         ? 'The agent run ended without a pull request (fail-on: no-pull-request).'

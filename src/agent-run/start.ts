@@ -9,7 +9,15 @@ import { reportOf, type CarriedFrom, type ReportFields, type RunPlan, type RunRe
 import { diagnose, inspectSetup } from '../org/inspect.js'
 import type { ServiceClients } from '../org/clients.js'
 import { discoverOrganization, findRepository } from '../org/organizations.js'
-import { carryOnNotice, carryOnPrompt, reasonLine, refusesTheRun, type EarlierRun } from './carry-on.js'
+import {
+  carryOnNotice,
+  carryOnPrompt,
+  reasonLine,
+  RefusedResume,
+  refusesTheRun,
+  serviceReason,
+  type EarlierRun
+} from './carry-on.js'
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
 import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
@@ -36,6 +44,8 @@ export interface StartDeps {
   warning(message: string): void
   /** The organization chosen for the user, when org-id was empty. */
   notice(message: string): void
+  /** The daily limits (DailyGate.admit), asked before a create only: why not, or undefined to start. */
+  dailyLimit?: (orgId: number, origin: Record<string, string>) => Promise<string | undefined>
 }
 
 /** A run this step started or resumed, with what following it needs. */
@@ -89,6 +99,8 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
       prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason)
       mode = 'create'
     }
+    const limited = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin)
+    if (limited) return limitedStart(limited, found.orgId, startedAt, deps)
     repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps))
     const run = plan.setupCommands
       ? await startSetupCommands(plan, repoId, api, deps.deadline)
@@ -126,6 +138,15 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
             repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
           }
     return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) }
+  }
+}
+
+/** A daily limit reached: nothing started, the notice says which limit, how many runs and until when. */
+function limitedStart(reason: string, orgId: number, startedAt: number, deps: StartDeps): Start {
+  deps.notice(reason)
+  return {
+    kind: 'not-started',
+    report: reportOf({ outcome: 'limited', reason, orgId }, startedAt, deps.clock.now())
   }
 }
 
@@ -238,24 +259,6 @@ async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Pr
 }
 
 type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
-
-/** A resume the service refused for the run itself (the token, organization and integration are fine). */
-class RefusedResume extends ServiceError {
-  constructor(
-    message: string,
-    httpStatus: number | undefined,
-    /** The service's answer, as the user is told it ("the service answered 422: …"). */
-    readonly reason: string
-  ) {
-    super(message, httpStatus)
-  }
-}
-
-/** The service's own words in an error of the client (describeHttpError appends them so). */
-function serviceReason(error: ServiceError): string {
-  const said = error.message.indexOf(' The service said: ')
-  return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length)
-}
 
 /**
  * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live

@@ -21,6 +21,7 @@ import {
   pullRequestLink,
   quoteBlock
 } from '../report/markdown.js'
+import { usageMarkdown } from '../report/usage.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
@@ -176,6 +177,7 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   'invalid-output': '❔ ended **without a valid answer**',
   started: '🚀 started',
   skipped: '⏭️ skipped',
+  limited: '🚦 was **not started**: a daily run limit is reached',
   cancelled: '🛑 was left running: the workflow job was cancelled',
   error: '⚠️ could not be followed'
 }
@@ -295,6 +297,8 @@ export function renderTrackingComment(state: TrackingState): string {
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
+    // Why no run was started (a daily limit): our own words, naming the repository and the author.
+    if (report.reason) lines.push(plainInline(report.reason), '')
     const carriedFrom = report.carriedFrom ?? state.carriedFrom
     if (carriedFrom) lines.push(carriedLine(carriedFrom), '')
     const lead = report.answer ? answerLead(report.answer) : ''
@@ -307,6 +311,7 @@ export function renderTrackingComment(state: TrackingState): string {
       count(report.entriesSeen, 'log entry', 'log entries')
     ].filter(Boolean)
     lines.push(facts.join(' · '))
+    if (report.usage) lines.push('', usageMarkdown(report.usage))
     const pullRequests = report.run?.github_pull_requests ?? []
     if (pullRequests.length > 0) lines.push('', pullRequestLine(pullRequests))
     if (report.run && !question) {

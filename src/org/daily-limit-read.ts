@@ -1,7 +1,16 @@
 import { API_RUNS } from '../api/client.js'
+import { ServiceError } from '../api/errors.js'
 import type { Clock } from '../clock.js'
 import type { ServiceClients } from './clients.js'
-import { checkDailyLimits, type DailyLimits, type LimitCheck, type Origin } from './daily-limits.js'
+import {
+  limitCheck,
+  limitedMessage,
+  readDailyWindow,
+  type DailyLimits,
+  type DailyWindow,
+  type LimitCheck,
+  type Origin
+} from './daily-limits.js'
 
 /** What the daily limits are read with: the step's clients, where, for whom, and until when. */
 export interface DailyLimitRead {
@@ -21,13 +30,62 @@ export interface DailyLimitRead {
  * passed (checkDailyLimits). Through the step's clients, so within the token's one rate budget and
  * the job's cancellation; nothing is read when no limit is set. The service's errors are the caller's.
  */
-export function readDailyLimits(read: DailyLimitRead): Promise<LimitCheck> {
+export async function readDailyLimits(read: DailyLimitRead): Promise<LimitCheck> {
+  return limitCheck(await readWindow(read), read.limits)
+}
+
+function readWindow(read: DailyLimitRead): Promise<DailyWindow> {
   const api = read.clients(read.orgId)
   const { deadline } = read
-  return checkDailyLimits(
+  return readDailyWindow(
     (skip, limit) => api.listRuns(skip, limit, { deadline }, API_RUNS),
     read.origin,
     read.limits,
     read.clock.now()
   )
+}
+
+/** The origin a run records (metadata.github_action) as the limits compare it: a thread's author, else the actor. */
+export function limitOrigin(recorded: Record<string, string>): Origin {
+  return { repository: recorded.repository ?? '', author: recorded.author ?? recorded.actor ?? '' }
+}
+
+/**
+ * The step's daily limits: the window read once, at the first run the step would create (a run
+ * alone, or any item of `runs`), then each start admitted against it with the step's own starts
+ * counted. A resume is no new run and never asks. A read that fails fails every start it was for:
+ * a count that could not be made cannot show a run is within the limit, and a limit passed over
+ * whenever the service struggles would be no limit.
+ */
+export class DailyGate {
+  private window?: Promise<DailyWindow>
+  private readonly ownStarts: number[] = []
+
+  constructor(private readonly read: Omit<DailyLimitRead, 'orgId' | 'origin'>) {}
+
+  /** Why the run may not start (the notice's text), or undefined when it may: then it counts as started. */
+  async admit(orgId: number, recorded: Record<string, string>): Promise<string | undefined> {
+    const origin = limitOrigin(recorded)
+    this.window ??= readWindow({ ...this.read, orgId, origin })
+    let window: DailyWindow
+    try {
+      window = await this.window
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error
+      throw new ServiceError(
+        `The daily run limits could not be counted, so no run was started: ${error.message}`,
+        error.httpStatus
+      )
+    }
+    // The step's own starts, made meanwhile, count as this repository's and this author's.
+    const now = this.read.clock.now()
+    const counted = {
+      repository: [...window.repository, ...this.ownStarts],
+      author: [...window.author, ...this.ownStarts]
+    }
+    const check = limitCheck(counted, this.read.limits)
+    if (check.kind === 'limited') return limitedMessage(check, origin)
+    this.ownStarts.push(now)
+    return undefined
+  }
 }

@@ -55,10 +55,15 @@ function originOf(run: AgentRun): { repository?: string; author?: string } | und
 const same = (a: string | undefined, b: string): boolean =>
   a !== undefined && a.toLowerCase() === b.toLowerCase()
 
+/** The times (epoch ms) of the runs counted in the window: this repository's, and of those this author's. */
+export interface DailyWindow {
+  repository: number[]
+  author: number[]
+}
+
 /**
- * Whether a new run may start: the runs of the last 24 hours read page by page, newest first, until
- * one is older than the window (a run whose time cannot be read counts: the limit errs on the side
- * of starting less). Reads nothing when neither limit is set.
+ * Whether a new run may start: the runs of the last 24 hours read (readDailyWindow), then checked
+ * (limitCheck). Reads nothing when neither limit is set.
  */
 export async function checkDailyLimits(
   list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
@@ -66,9 +71,22 @@ export async function checkDailyLimits(
   limits: DailyLimits,
   now: number
 ): Promise<LimitCheck> {
-  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return { kind: 'within' }
-  const repositoryTimes: number[] = []
-  const authorTimes: number[] = []
+  return limitCheck(await readDailyWindow(list, origin, limits, now), limits)
+}
+
+/**
+ * The runs of the last 24 hours, read page by page, newest first, until one is older than the
+ * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
+ * Reads nothing when neither limit is set.
+ */
+export async function readDailyWindow(
+  list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
+  origin: Origin,
+  limits: DailyLimits,
+  now: number
+): Promise<DailyWindow> {
+  const window: DailyWindow = { repository: [], author: [] }
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return window
   const since = now - DAY_MS
   for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
     const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE)
@@ -82,14 +100,19 @@ export async function checkDailyLimits(
       const recorded = originOf(run)
       if (!recorded || !same(recorded.repository, origin.repository)) continue
       // Unreadable times count as now: they hold the limit for a whole day.
-      repositoryTimes.push(Number.isNaN(at) ? now : at)
-      if (same(recorded.author, origin.author)) authorTimes.push(Number.isNaN(at) ? now : at)
+      window.repository.push(Number.isNaN(at) ? now : at)
+      if (same(recorded.author, origin.author)) window.author.push(Number.isNaN(at) ? now : at)
     }
     if (older || answer.items.length < LIMIT_PAGE_SIZE) break
   }
+  return window
+}
+
+/** Whether one more run may start, the runs of the window counted (this step's own starts among them). */
+export function limitCheck(window: DailyWindow, limits: DailyLimits): LimitCheck {
   return (
-    limitedBy('repository', limits.perRepository, repositoryTimes) ??
-    limitedBy('author', limits.perAuthor, authorTimes) ?? { kind: 'within' }
+    limitedBy('repository', limits.perRepository, window.repository) ??
+    limitedBy('author', limits.perAuthor, window.author) ?? { kind: 'within' }
   )
 }
 
@@ -105,4 +128,22 @@ function limitedBy(which: 'repository' | 'author', limit: number, times: number[
     count: times.length,
     nextAt: (sorted[limit - 1] as number) + DAY_MS
   }
+}
+
+/**
+ * What the notice, the summary, the comment and the check say of a run not started at a limit:
+ * which limit, how many runs, and when the next one can start (UTC).
+ */
+export function limitedMessage(check: Extract<LimitCheck, { kind: 'limited' }>, origin: Origin): string {
+  // Up to the minute: the time shown is never before the run may start.
+  const next = new Date(Math.ceil(check.nextAt / 60_000) * 60_000)
+    .toISOString()
+    .slice(0, 16)
+    .replace('T', ' ')
+  const whose =
+    check.which === 'repository'
+      ? `${check.count} ${check.count === 1 ? 'run' : 'runs'} started from ${origin.repository}`
+      : `${check.count} ${check.count === 1 ? 'run' : 'runs'} started by ${origin.author} from ${origin.repository}`
+  const input = check.which === 'repository' ? 'daily-run-limit' : 'daily-run-limit-per-author'
+  return `No agent run was started: ${input} (${check.limit}) is reached, with ${whose} in the last 24 hours. The next run can start at ${next} UTC.`
 }

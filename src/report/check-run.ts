@@ -2,6 +2,7 @@ import type { RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailurePolicy, type StepConclusion } from './failure.js'
+import { usageMarkdown } from './usage.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
 /**
@@ -31,7 +32,8 @@ const TITLES: Record<Ending, string> = {
   cancelled: 'Cancelled',
   paused: 'Paused, waiting for an answer',
   started: 'Started, not followed',
-  skipped: 'Skipped'
+  skipped: 'Skipped',
+  limited: 'Not started: daily run limit'
 }
 
 const HEADLINES: Record<Ending, string> = {
@@ -44,7 +46,8 @@ const HEADLINES: Record<Ending, string> = {
   cancelled: '🛑 was left running: the workflow job was cancelled',
   paused: '⏸️ paused, waiting for an answer',
   started: '🚀 started; this step did not follow it',
-  skipped: '⏭️ skipped'
+  skipped: '⏭️ skipped',
+  limited: '🚦 was not started: a daily run limit is reached'
 }
 
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
@@ -218,6 +221,7 @@ function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepCon
     }
     lines.push('')
   }
+  if (report.usage) lines.push(usageMarkdown(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '')
   return lines.join('\n')
 }
 

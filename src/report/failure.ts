@@ -31,7 +31,7 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
   const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
-  if (!report.run) return reason
+  if (!report.run) return report.reason ?? reason
   if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy, false)}`
   const why =
     report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''

@@ -8,6 +8,7 @@ import { passingWarnings, type FailurePolicy } from './failure.js'
 import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
+import { usageLine } from './usage.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -73,6 +74,8 @@ export class LogMirror implements Reporter {
       // A fan-out: every run's state, then the outcome they make together.
       this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt))
       this.console.info(`Outcome: ${report.outcome}`)
+      if (report.usage)
+        this.console.info(`Usage, all runs: ${inlineText(usageLine(report.usage, formatDuration))}`)
       return
     }
     const status = report.status ? ` (status ${statusText(report.status)})` : ''
@@ -84,6 +87,7 @@ export class LogMirror implements Reporter {
       this.console.info(
         `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
       )
+    if (report.usage) this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`)
     if (this.options.policy)
       passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line))
   }

@@ -3,6 +3,7 @@ import type { Runner } from '../runner/runner.js'
 import type { LogMirror } from './log-mirror.js'
 import type { Reporter } from './reporters.js'
 import { runsOutput } from './runs-report.js'
+import { usageJson } from './usage.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [
@@ -24,7 +25,8 @@ export const OUTPUT_NAMES = [
   'verdict',
   'verdict-reason',
   'runs',
-  'check-run-id'
+  'check-run-id',
+  'usage'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -42,6 +44,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
   }
   const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
   const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId)
+  const usage = report.usage ? usageJson(report.usage) : ''
   if (report.check) return { ...blank, outcome: report.outcome, ...setup }
   // A fan-out: the single-run outputs are '', `runs` has them per run.
   if (report.runs)
@@ -51,7 +54,8 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
       trigger: report.trigger ?? '',
       ...setup,
       runs: runsOutput(report.runs),
-      'check-run-id': checkRunId
+      'check-run-id': checkRunId,
+      usage
     }
   const run = report.run
   const pullRequests = run?.github_pull_requests ?? []
@@ -76,7 +80,8 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     verdict: answer?.verdict ?? '',
     'verdict-reason': answer?.reason ?? '',
     runs: '',
-    'check-run-id': checkRunId
+    'check-run-id': checkRunId,
+    usage
   }
 }
 

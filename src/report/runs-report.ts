@@ -7,6 +7,7 @@ import { inlineText, statusText } from './console-text.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { htmlInline, link, pullRequestLink, tableCell } from './markdown.js'
 import { fitBytes, renderSummary, SUMMARY_LIMIT_BYTES } from './summary.js'
+import { totalUsage, usageFields, usageMarkdown } from './usage.js'
 
 /**
  * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
@@ -30,7 +31,8 @@ export function runsOutput(items: readonly ItemReport[]): string {
         'web-url': run?.web_url ?? '',
         'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
         ...verdictOf(item),
-        result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
+        result: cut(run?.result ?? '', RUNS_RESULT_CHARS),
+        usage: item.report?.usage ? usageFields(item.report.usage) : null
       }
     })
   )
@@ -64,6 +66,7 @@ const ICONS: Record<ItemOutcome, string> = {
   paused: '⏸️',
   started: '🚀',
   skipped: '⏭️',
+  limited: '🚦',
   cancelled: '🛑',
   error: '⚠️'
 }
@@ -124,9 +127,11 @@ const FOLD_OVERHEAD = 600
 export function renderRunsSummary(input: RunsSummaryInput): string {
   const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
   const items = input.items
+  const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []))
   const table = [
     headline(items),
     '',
+    ...(usages.length > 0 ? [usageMarkdown(totalUsage(usages), 'Usage, all runs'), ''] : []),
     '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
     '|---|---|---|---|---|---|---|',
     ...items.map(tableRow),

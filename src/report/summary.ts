@@ -13,6 +13,7 @@ import {
   wasTrimmed
 } from './entry-text.js'
 import { answerSection, verdictLine } from './answer-text.js'
+import { usageMarkdown } from './usage.js'
 import {
   fence,
   htmlInline,
@@ -57,6 +58,7 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   'invalid-output': '❔ Agent run ended without a valid answer',
   started: '🚀 Agent run started',
   skipped: '⏭️ Agent run skipped',
+  limited: '🚦 No agent run started: daily run limit reached',
   cancelled: '🛑 Job cancelled while following the agent run',
   error: '⚠️ Agent run could not be followed'
 }
@@ -89,6 +91,7 @@ export function renderSummary(input: SummaryInput): string {
       ''
     )
   }
+  if (report.usage) head.push(usageMarkdown(report.usage), '')
   if (report.outcome === 'paused' && run && !question) head.push(howToAnswer(run.id, report.trigger), '')
   if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '')
   if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '')

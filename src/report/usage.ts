@@ -1,25 +1,15 @@
 import type { LogEntry } from '../api/types.js'
+import type { Usage } from '../model.js'
+import { formatDuration } from './entry-text.js'
+import { plainInline } from './markdown.js'
 
 /**
- * What a run did, from its log and its report: plain data for the `usage` output and the usage line
- * of the summary, the tracking comment and the check. The service publishes no cost or token
- * figures, so none are estimated here.
+ * What a run did (Usage, model.ts), counted from its log and its report, for the `usage` output and
+ * the usage line of the summary, the tracking comment and the check. The service publishes no cost
+ * or token figures, so none are estimated here.
  */
-export interface Usage {
-  durationMs: number
-  logEntries: number
-  /** ACTION entries: a tool executed. */
-  toolCalls: number
-  /** The tools used most, most used first (ties by name), at most TOP_TOOLS. */
-  topTools: Array<{ name: string; count: number }>
-  /** ERROR entries. */
-  errors: number
-  pullRequests: number
-  /** Follow-ups the step sent: resumes (agent-run-id, a thread's follow-up) and repairs (a valid answer asked again). */
-  resumes: number
-  repairs: number
-}
 
+export type { Usage } from '../model.js'
 export const TOP_TOOLS = 5
 
 /** Distinct tool names counted at most: a hostile log cannot grow the tally past this. */
@@ -109,7 +99,12 @@ export function totalUsage(usages: readonly Usage[]): Usage {
 
 /** The `usage` output: compact JSON with snake_case keys, as the service names its own fields. */
 export function usageJson(usage: Usage): string {
-  return JSON.stringify({
+  return JSON.stringify(usageFields(usage))
+}
+
+/** The `usage` output's object (also each item's `usage` in the `runs` output). */
+export function usageFields(usage: Usage): Record<string, unknown> {
+  return {
     duration_seconds: Math.round(usage.durationMs / 1000),
     log_entries: usage.logEntries,
     tool_calls: usage.toolCalls,
@@ -118,7 +113,7 @@ export function usageJson(usage: Usage): string {
     pull_requests: usage.pullRequests,
     resumes: usage.resumes,
     repairs: usage.repairs
-  })
+  }
 }
 
 /** One line for a reader: "6 tool calls (edit_file 3, run_tests 2, grep 1) · 0 errors · 1 pull request · 42 s". */
@@ -136,4 +131,9 @@ export function usageLine(usage: Usage, duration: (ms: number) => string): strin
       : []),
     duration(usage.durationMs)
   ].join(' · ')
+}
+
+/** The usage line as Markdown for the summary, the comment and the check: tool names are the service's text, shown literally. */
+export function usageMarkdown(usage: Usage, label = 'Usage'): string {
+  return `**${label}:** ${plainInline(usageLine(usage, formatDuration))}`
 }

@@ -19,6 +19,8 @@ export interface FanOutItem {
   plan: RunPlan
   /** The item's reporters (its console lines named), redacting on the way in. */
   events: RunEvents
+  /** The item's notices (a daily limit reached), named; else they are its warnings. */
+  notice?: (message: string) => void
 }
 
 export interface FanOutDeps {
@@ -36,6 +38,8 @@ export interface FanOutDeps {
   states(states: ItemState[], elapsedMs: number): void
   /** verdict or output-schema: each run's answer read as it ends, repaired by resuming it; it keeps its place meanwhile. */
   answer?: PlanDeps['answer']
+  /** The daily limits, asked before each item's create: the step's one read, its own starts counted. */
+  dailyLimit?: PlanDeps['start']['dailyLimit']
 }
 
 /** Starts and follows every item; returns their reports in the list's order. */
@@ -58,14 +62,22 @@ export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<
     everyMinute: now => deps.states(states, now - startedAt)
   })
   const reports = await inTurn(items.length, deps.maxParallel, async i => {
-    const { plan, events } = items[i] as FanOutItem
+    const { plan, events, notice } = items[i] as FanOutItem
     const state = states[i] as ItemState
     const report =
       turnMissed(deps) ??
       (await runPlan(
         { ...plan, orgId },
         {
-          start: { apis: deps.apis, clock, signal, deadline, warning: say(events), notice: say(events) },
+          start: {
+            apis: deps.apis,
+            clock,
+            signal,
+            deadline,
+            warning: say(events),
+            notice: notice ?? say(events),
+            ...(deps.dailyLimit ? { dailyLimit: deps.dailyLimit } : {})
+          },
           follow: { clock, signal, deadline, events: tracked(events, state), watch: watcher.watch },
           ...(deps.answer ? { answer: deps.answer } : {})
         }

@@ -21,7 +21,7 @@ export interface ItemState {
 
 /**
  * From the most severe down: the step's outcome is the first of these that any run has, `success`
- * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
+ * only when every run succeeded. `limited` (a daily limit), `started` (wait false) and `skipped` come after `cancelled`.
  */
 export const SEVERITY: readonly ItemOutcome[] = [
   'error',
@@ -31,6 +31,7 @@ export const SEVERITY: readonly ItemOutcome[] = [
   'timeout',
   'paused',
   'cancelled',
+  'limited',
   'started',
   'skipped',
   'success'
@@ -52,7 +53,7 @@ export function aggregateOutcome(items: readonly ItemReport[]): ItemOutcome {
 export function itemFailure(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
   if (!item.report) return 'it never started: the job ended first'
   const reason = failureReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
-  return reason && (item.report.error ?? reason)
+  return reason && (item.report.error ?? item.report.reason ?? reason)
 }
 
 /** The runs that fail the step, in the list's order, each with why. */

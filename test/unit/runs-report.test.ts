@@ -137,7 +137,8 @@ describe('the runs output', () => {
       'pull-request-url',
       'verdict',
       'verdict-reason',
-      'result'
+      'result',
+      'usage'
     ])
     expect(output[0]).toMatchObject({
       name: 'api',
@@ -159,7 +160,9 @@ describe('the runs output', () => {
       'pull-request-url': '',
       verdict: '',
       'verdict-reason': '',
-      result: ''
+      result: '',
+      // Never started: no usage.
+      usage: null
     })
   })
 })
