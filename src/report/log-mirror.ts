@@ -8,6 +8,7 @@ import { passingWarnings, type FailurePolicy } from './failure.js'
 import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
+import { stopConsoleLine } from './stop-text.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -84,6 +85,8 @@ export class LogMirror implements Reporter {
       this.console.info(
         `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
       )
+    const stopped = report.stop && stopConsoleLine(report.stop)
+    if (stopped) this.console.info(stopped)
     if (this.options.policy)
       passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line))
   }

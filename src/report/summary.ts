@@ -13,6 +13,7 @@ import {
   wasTrimmed
 } from './entry-text.js'
 import { answerSection, verdictLine } from './answer-text.js'
+import { stopMarkdown } from './stop-text.js'
 import {
   fence,
   htmlInline,
@@ -73,6 +74,7 @@ export function renderSummary(input: SummaryInput): string {
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
+  if (report.stop) head.push(stopMarkdown(report.stop), '')
   if (report.answer?.verdictAsked) head.push(verdictLine(report.answer), '')
   const question = report.outcome === 'paused' && run?.result ? run.result : ''
   if (question && run) head.push(...questionSection(question, run.id, report.trigger))
