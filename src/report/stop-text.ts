@@ -15,7 +15,7 @@ const WHY_CHARS = 400
 /** The stop as one line of Markdown. */
 export function stopMarkdown(stop: RunStop): string {
   if (stop.stopped)
-    return `🛑 **The run was stopped**: this step asked Codegen to stop it, and it now shows ${codeSpan(oneLine(stop.status, STATUS_CHARS))}.`
+    return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${codeSpan(oneLine(stop.status, STATUS_CHARS))}.`
   return `⚠️ **The run could not be stopped** (${plainInline(oneLine(stop.why ?? '', WHY_CHARS))}): it goes on at Codegen.`
 }
 
