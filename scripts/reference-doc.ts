@@ -29,6 +29,7 @@ const MORE: Record<string, string> = {
   'base-url': 'security.md#the-token-and-other-secrets',
   wait: 'usage.md#start-now-resume-later',
   'timeout-minutes': 'limits.md#timeouts',
+  'stop-run-on': 'limits.md#stopping-the-run',
   'poll-interval': 'limits.md#how-often-the-action-looks',
   'fail-on': 'usage.md#when-the-step-fails',
   'mirror-logs': 'usage.md#what-you-see',

@@ -148,7 +148,8 @@ export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): 
     metadata: settings.metadata,
     origin: originMetadata(settings.context),
     wait: settings.wait,
-    pollIntervalMs: settings.pollIntervalMs
+    pollIntervalMs: settings.pollIntervalMs,
+    stopRunOn: settings.stopRunOn
   }
 }
 

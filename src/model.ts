@@ -1,5 +1,6 @@
 import type { AnswerReport } from './answer/answer.js'
 import type { AgentRun, LogEntry } from './api/types.js'
+import type { StopTrigger } from './settings/settings.js'
 
 /**
  * The plain data every part of the path shares: what to run (RunPlan), what happens as it runs
@@ -53,6 +54,18 @@ export interface RunPlan {
    * should the service refuse the resume (its instruction and the thread, as a new run has them).
    */
   carryOn?: { prompt: string }
+  /** stop-run-on: when the step stops while its run still works, whether to ask the service to stop it. */
+  stopRunOn?: ReadonlySet<StopTrigger>
+}
+
+/** The step's request to stop its run (stop-run-on), when it sent one, and the status read after it. */
+export interface RunStop {
+  /** The service took the request and the run then read as ended. */
+  stopped: boolean
+  /** The status the service gave afterwards ('' when it could not be read). */
+  status: string
+  /** Why the run was not stopped, as the user is told it. */
+  why?: string
 }
 
 /** The run a fresh one carries a thread on from, when the service refused to resume it. */
@@ -118,6 +131,8 @@ export interface RunReport {
   runs?: ItemReport[]
   /** What the run did (its log, follow-ups, pull requests), once one was started or resumed; a fan-out's: their totals. */
   usage?: Usage
+  /** The step asked the service to stop its run as it stopped following it (stop-run-on). */
+  stop?: RunStop
 }
 
 /** One item of `runs` and what became of it. */

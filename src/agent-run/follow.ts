@@ -42,7 +42,8 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
         pollIntervalMs: plan.pollIntervalMs,
         earlierEntries: started.earlierEntries,
         initialStatus: run.status ?? null,
-        guard: started.guard
+        guard: started.guard,
+        ...(plan.stopRunOn ? { stop: { on: plan.stopRunOn, wait: plan.wait, webUrl: run.web_url } } : {})
       },
       started,
       noting(deps.events, seen)
@@ -60,16 +61,22 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
 
 /** What a watch found, as a report's fields: how the run ended, or that a resumed one never restarted. */
 export function watchedFields(run: AgentRun, watched: WatchResult): ReportFields {
-  return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched)
+  const fields = watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched)
+  return watched.stop ? { ...fields, stop: watched.stop } : fields
 }
 
 function howItEnded(run: AgentRun, watched: WatchResult): ReportFields {
   const status = watched.status ?? ''
   const finalRun = watched.run ?? { ...run, status: watched.status }
   const statusClass = classifyStatus(status)
-  // A run seen ended in the last read counts as ended, whatever stopped the wait.
+  // A run seen ended in the last read counts as ended, whatever stopped the wait; unless the step
+  // stopped it (stop-run-on): that ending is the step's.
   const outcome: Outcome =
-    watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass
+    watched.ending === 'cancelled'
+      ? 'cancelled'
+      : statusClass === 'working' || watched.stop
+        ? 'timeout'
+        : statusClass
   return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen }
 }
 

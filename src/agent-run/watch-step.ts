@@ -1,4 +1,6 @@
 import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
+import type { RunStop } from '../model.js'
+import type { StopTrigger } from '../settings/settings.js'
 import { LOG_PAGE_LIMIT } from './log-reader.js'
 import { classifyStatus, isKnownStatus } from './status.js'
 
@@ -56,6 +58,8 @@ export interface WatchPlan {
   /** The status the create or resume answer carried. */
   initialStatus: string | null
   guard: ResumeGuard
+  /** stop-run-on, and whether the step waits: when the watch is cut short, the run may be stopped (stop.ts). */
+  stop?: { on: ReadonlySet<StopTrigger>; wait: boolean; webUrl?: string | null }
 }
 
 export type WatchEnding = 'ended' | 'timeout' | 'cancelled'
@@ -70,6 +74,8 @@ export interface WatchResult {
   entriesSeen: number
   /** False when a resumed run never restarted: its status and result are its earlier ending's. */
   restarted: boolean
+  /** The stop sent when the watch was cut short (stop-run-on), if one was. */
+  stop?: RunStop
 }
 
 /** How long a resumed run may keep showing its earlier ending before we report what we see. */

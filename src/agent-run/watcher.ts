@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js'
 import type { RunEvents } from '../model.js'
 import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
 import { nextLook, paceNotice } from './pacing.js'
+import { shouldStopRun, stopOutcome, stopWarning } from './stop.js'
 import {
   advance,
   heartbeatDue,
@@ -32,6 +33,8 @@ import {
 
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
 const FINAL_READ_MS = 3_000
+/** Of that, what the stop may take (stop-run-on): the read after it keeps at least a second. */
+const STOP_MS = 2_000
 
 /** What a watch tells the reporters as the run goes. */
 export type WatchEvents = Omit<RunEvents, 'started'>
@@ -98,22 +101,59 @@ export class WatchedRun {
    * the run as last read when it fails.
    */
   async end(ending: WatchEnding, lastRun: AgentRun | undefined, now: number): Promise<WatchResult> {
-    const { api } = this.reads
     const { runId, deadline, earlierEntries } = this.plan
+    if (ending !== 'ended') return this.cutShort(ending, lastRun, now)
     let run = lastRun
-    if (ending === 'ended') {
-      if (!lastRun || !isEnded(lastRun.status ?? null))
-        run = await api
-          .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
-          .catch((error: unknown) => {
-            if (isCutShort(error)) return undefined
-            throw error
-          })
-    } else {
-      const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true }
-      run = await api.getRun(runId, options).catch(() => lastRun)
-    }
+    if (!lastRun || !isEnded(lastRun.status ?? null))
+      run = await this.reads.api
+        .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
+        .catch((error: unknown) => {
+          if (isCutShort(error)) return undefined
+          throw error
+        })
     return settle(this.state, ending, run, earlierEntries)
+  }
+
+  /**
+   * A watch cut short by the deadline or the cancellation: the run stopped first when stop-run-on
+   * asks it (the stop and the read together within FINAL_READ_MS), then read once.
+   */
+  private async cutShort(
+    ending: WatchEnding,
+    lastRun: AgentRun | undefined,
+    now: number
+  ): Promise<WatchResult> {
+    const stop = this.stopWanted(ending) ? await this.stop(now) : undefined
+    const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true }
+    const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined)
+    const result = settle(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries)
+    // What the service showed after the stop: never the run as read before it.
+    return stop ? this.stopped(result, stop.error, (read ?? stop.answer)?.status) : result
+  }
+
+  private stopWanted(ending: WatchEnding): boolean {
+    const { stop } = this.plan
+    return !!stop && shouldStopRun({ ending, stopRunOn: stop.on, status: this.state.status, wait: stop.wait })
+  }
+
+  /** Asks the service to stop the run, within STOP_MS: not aborted by the cancellation. */
+  private async stop(now: number): Promise<{ answer?: AgentRun; error?: unknown }> {
+    const options = { deadline: now + STOP_MS, lastRead: true, end: true }
+    try {
+      return { answer: await this.reads.api.stopRun(this.plan.runId, options) }
+    } catch (error) {
+      return { error }
+    }
+  }
+
+  /** The result with what became of the stop; a stop that failed is said once, with where the run goes on. */
+  private stopped(result: WatchResult, error: unknown, statusAfter: string | null | undefined): WatchResult {
+    const stop = stopOutcome(error === undefined ? {} : { error }, statusAfter)
+    if (!stop.stopped) {
+      const webUrl = result.run?.web_url ?? this.plan.stop?.webUrl
+      this.events.warning(stopWarning(this.plan.runId, webUrl, stop))
+    }
+    return { ...result, stop }
   }
 }
 

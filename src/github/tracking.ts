@@ -12,6 +12,7 @@ import {
 } from '../report/entry-text.js'
 import type { AnswerReport } from '../answer/answer.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from '../report/answer-text.js'
+import { endingHeadline, stopMarkdown } from '../report/stop-text.js'
 import {
   codeSpan,
   escapeHtml,
@@ -296,7 +297,8 @@ export function renderTrackingComment(state: TrackingState): string {
       )
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
-    lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '')
+    lines.push(`### ${run} ${endingHeadline(HEADLINES, report.outcome, report.stop)}`, '')
+    if (report.stop) lines.push(stopMarkdown(report.stop), '')
     // Why no run was started (a daily limit): our own words, naming the repository and the author.
     if (report.reason) lines.push(plainInline(report.reason), '')
     const carriedFrom = report.carriedFrom ?? state.carriedFrom

@@ -3,6 +3,7 @@ import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailurePolicy, type StepConclusion } from './failure.js'
 import { usageMarkdown } from './usage.js'
+import { endingHeadline, stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
 /**
@@ -181,7 +182,7 @@ function workingHead(state: CheckRunState): string {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${HEADLINES[report.outcome as Ending]}`
+  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report.outcome as Ending, report.stop)}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =
@@ -189,6 +190,7 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepCo
   const rest = texts(report).filter(([title]) => title !== QUESTION)
   return [
     headline,
+    ...(report.stop ? [stopMarkdown(report.stop)] : []),
     ...asked,
     endedFacts(state, report, conclusion),
     ...rest.map(([title, text]) => ({ title, text })),

@@ -9,6 +9,7 @@ import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
 import { usageLine } from './usage.js'
+import { stopConsoleLine } from './stop-text.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -88,6 +89,8 @@ export class LogMirror implements Reporter {
         `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
       )
     if (report.usage) this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`)
+    const stopped = report.stop && stopConsoleLine(report.stop)
+    if (stopped) this.console.info(stopped)
     if (this.options.policy)
       passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line))
   }

@@ -14,6 +14,7 @@ import {
 } from './entry-text.js'
 import { answerSection, verdictLine } from './answer-text.js'
 import { usageMarkdown } from './usage.js'
+import { stopMarkdown } from './stop-text.js'
 import {
   fence,
   htmlInline,
@@ -75,6 +76,7 @@ export function renderSummary(input: SummaryInput): string {
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
+  if (report.stop) head.push(stopMarkdown(report.stop), '')
   if (report.answer?.verdictAsked) head.push(verdictLine(report.answer), '')
   const question = report.outcome === 'paused' && run?.result ? run.result : ''
   if (question && run) head.push(...questionSection(question, run.id, report.trigger))

@@ -41,7 +41,7 @@ describe('a /codegen comment: how its run ends', () => {
     )
   })
 
-  test('a cancelled job writes the tracking comment before it exits', async () => {
+  test('a cancelled job stops its run and writes the tracking comment before it exits', async () => {
     emulator.queueScript(scenario('endless'))
     const result = await onEvent(
       comment({ body: '/codegen take your time' }),
@@ -50,6 +50,22 @@ describe('a /codegen comment: how its run ends', () => {
     )
     expect(result.outputs['outcome']).toBe('cancelled')
     expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
+    const body = trackingComments()[0]!.body
+    expect(body).toContain('🛑 was stopped: the workflow job was cancelled')
+    expect(body).toContain(
+      '**The run was stopped**: this step asked Codegen to stop it, and it now shows `STOPPED`.'
+    )
+  })
+
+  test('with stop-run-on: none, a cancelled job leaves its run running, and the comment says so', async () => {
+    emulator.queueScript(scenario('endless'))
+    const result = await onEvent(
+      comment({ body: '/codegen take your time' }),
+      { 'poll-interval': '1', 'stop-run-on': 'none' },
+      { terminateAfterMs: 4_000 }
+    )
+    expect(result.outputs['outcome']).toBe('cancelled')
+    expect(emulator.requests.filter(request => request.route === 'stop')).toHaveLength(0)
     expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
   })
 

@@ -75,9 +75,11 @@ describe.each([
     expect(output.map(run => [run.name, run['agent-run-id'], run['web-url'], run.outcome])).toEqual(
       names.map(name => [name, String(byName(name).id), byName(name).web_url, ending])
     )
-    expect(output.slice(0, 2).map(run => run.status)).toEqual(['ACTIVE', 'ACTIVE'])
-    // The one being repaired: as last seen, its earlier ending or its repair working.
-    expect(['COMPLETE', 'ACTIVE']).toContain(output[2]!.status)
+    // Cancelled, the runs still working are stopped (stop-run-on's default); a timeout leaves them.
+    const working = ending === 'cancelled' ? 'STOPPED' : 'ACTIVE'
+    expect(output.slice(0, 2).map(run => run.status)).toEqual([working, working])
+    // The one being repaired: as last seen, its earlier ending or its repair working (stopped when cancelled).
+    expect(['COMPLETE', working]).toContain(output[2]!.status)
     expect(result.outputs['outcome']).toBe(ending)
 
     // The summary's table: a row per run with its outcome and link; nothing says "never started".

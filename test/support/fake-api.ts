@@ -31,6 +31,9 @@ export class FakeApi implements AgentRunApi {
   runAheadMs = 0
   /** The rate budget's pace for a look, when the test gives one. */
   pace?: Pace
+  /** What a stop does: the run ends with this status from then on, or the stop throws this error. */
+  stopWith?: string | Error
+  private stoppedAs?: string
   private readonly start: number
 
   constructor(
@@ -55,7 +58,7 @@ export class FakeApi implements AgentRunApi {
       if (moment.finalAnswer)
         logs.push({ agent_run_id: this.runId, message_type: 'FINAL_ANSWER', observation: 'done' })
     }
-    return { status, logs, result }
+    return { status: this.stoppedAs ?? status, logs, result }
   }
 
   lookPace(): Pace | undefined {
@@ -99,6 +102,10 @@ export class FakeApi implements AgentRunApi {
     throw new Error('not scripted')
   }
   async stopRun(): Promise<AgentRun | undefined> {
-    throw new Error('not scripted')
+    this.calls.push('stop')
+    if (this.stopWith === undefined) throw new Error('not scripted')
+    if (this.stopWith instanceof Error) throw this.stopWith
+    this.stoppedAs = this.stopWith
+    return undefined
   }
 }
