@@ -39763,6 +39763,8 @@ function failureReason(outcome, failOn, pullRequestCount) {
             return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
         case 'invalid-output':
             return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
+        case 'limited':
+            return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined;
         case 'success':
             return failOn.has('no-pull-request') && pullRequestCount === 0
                 ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
@@ -39770,6 +39772,40 @@ function failureReason(outcome, failOn, pullRequestCount) {
         default:
             return undefined;
     }
+}
+
+
+/***/ }),
+
+/***/ 6035:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   i: () => (/* binding */ isKnownStatus),
+/* harmony export */   x: () => (/* binding */ classifyStatus)
+/* harmony export */ });
+const CLASSES = {
+    COMPLETE: 'success',
+    COMPLETED: 'success',
+    ERROR: 'failure',
+    FAILED: 'failure',
+    CANCELLED: 'failure',
+    STOPPED: 'failure',
+    TIMEOUT: 'failure',
+    MAX_ITERATIONS_REACHED: 'failure',
+    OUT_OF_TOKENS: 'failure',
+    PAUSED: 'paused',
+    ACTIVE: 'working',
+    PENDING: 'working',
+    RUNNING: 'working',
+    EVALUATION: 'working'
+};
+function classifyStatus(status) {
+    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
+}
+/** False for a status this action has never heard of (it is treated as still working, and said once). */
+function isKnownStatus(status) {
+    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
 }
 
 
@@ -40151,9 +40187,9 @@ function pointerText(pointer) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   BT: () => (/* binding */ verdictMarkdown),
+/* harmony export */   MT: () => (/* binding */ verdictLine),
 /* harmony export */   ad: () => (/* binding */ answerAnnotation),
 /* harmony export */   d5: () => (/* binding */ repairAskedText),
-/* harmony export */   oq: () => (/* binding */ verdictRow),
 /* harmony export */   qf: () => (/* binding */ answerSection)
 /* harmony export */ });
 /* unused harmony export ANSWER_CAPS */
@@ -40176,9 +40212,9 @@ function verdictMarkdown(report) {
     const reason = answer.reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(answer.reason, ANSWER_CAPS.reason))}` : '';
     return `**${VERDICT_MARKS[answer.verdict]}**${reason}`;
 }
-/** The facts table's verdict row (a verdict was asked): the verdict and reason, or that none was valid. */
-function verdictRow(report) {
-    return `| Verdict | ${verdictMarkdown(report) || 'none: no valid answer'} |`;
+/** The summary's first line when a verdict was asked: the verdict and reason, or that none was valid. */
+function verdictLine(report) {
+    return `Verdict: ${verdictMarkdown(report) || '**none**: no valid answer'}`;
 }
 /** One problem of an invalid answer, as a Markdown list item. */
 function problemItems(problem) {
@@ -40198,13 +40234,20 @@ function repairsLine(repairs) {
     return `The agent was asked to repair its answer ${times} (${why}).`;
 }
 /**
- * The summary's answer section: the validated answer as a JSON block (folded when long), or why
- * none was valid; then the repairs asked. The JSON is the agent's: shown as written, capped.
+ * The summary's answer section: why no answer was valid, or, when the result shown below was cut
+ * and may not hold it, the validated answer as a JSON block (folded when long); then the repairs
+ * asked. A valid answer is the result's own JSON: it shows there, once. The JSON is the agent's:
+ * shown as written, capped.
  */
-function answerSection(report) {
+function answerSection(report, resultShown) {
     const { answer } = report;
     const parts = [];
-    if (answer.valid) {
+    if (answer.valid && resultShown) {
+        // A verdict says itself on the summary's first line; any other answer is pointed at.
+        if (!report.verdictAsked)
+            parts.push('The agent’s answer is valid: the JSON of its result below, and the `structured-output` output.');
+    }
+    else if (answer.valid) {
         const json = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .trimmed */ .dE)(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json);
         const block = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .fence */ .EU)(json, 'json');
         const lines = json.split('\n').length;
@@ -40217,7 +40260,7 @@ function answerSection(report) {
     }
     const repairs = repairsLine(report.repairs);
     if (repairs)
-        parts.push('', repairs);
+        parts.push(...(parts.length > 0 ? [''] : []), repairs);
     return parts.join('\n');
 }
 /** The console's line when a repair is asked: why, and which one. */
@@ -40250,9 +40293,13 @@ function answerAnnotation(report) {
 /* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
 /* harmony export */ });
 /* unused harmony export utf8Bytes */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3304);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+
+
 
 
 
@@ -40278,7 +40325,8 @@ const TITLES = {
     cancelled: 'Cancelled',
     paused: 'Paused, waiting for an answer',
     started: 'Started, not followed',
-    skipped: 'Skipped'
+    skipped: 'Skipped',
+    limited: 'Not started: daily run limit'
 };
 const HEADLINES = {
     success: '✅ succeeded',
@@ -40290,7 +40338,8 @@ const HEADLINES = {
     cancelled: '🛑 was left running: the workflow job was cancelled',
     paused: '⏸️ paused, waiting for an answer',
     started: '🚀 started; this step did not follow it',
-    skipped: '⏭️ skipped'
+    skipped: '⏭️ skipped',
+    limited: '🚦 was not started: a daily run limit is reached'
 };
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
 const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
@@ -40300,8 +40349,8 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
     if (!report) {
         return {
             status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
-            summary: fitSummary(workingHead(state), [], footer(state), limit)
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            summary: fitSummary([workingHead(state), footer(state)], limit)
         };
     }
     const ending = report.outcome;
@@ -40310,7 +40359,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
         status: 'completed',
         conclusion,
         title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
-        summary: fitSummary(endedHead(state, report, conclusion), texts(report), footer(state), limit)
+        summary: fitSummary(endedPieces(state, report, conclusion), limit)
     };
 }
 /**
@@ -40334,12 +40383,20 @@ function gateLine(report, policy, conclusion) {
         return `This check passes as the step does: ${failOn} lets this ending pass.`;
     return '';
 }
-/** The verdict's reason, else the first line of the result (or of the error, or the skip's reason). */
+/**
+ * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
+ * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
+ */
 function endingReason(report, verdict) {
-    const firstLine = (text) => (text ?? '')
-        .slice(0, CAPS.title * 8)
-        .split(/\r\n|\r|\n/)
-        .find(line => line.trim()) ?? '';
+    const firstLine = (text) => {
+        for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
+            // A fence's line is no sentence: the first line with words is.
+            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainLine */ .h0)(line);
+            if (plain)
+                return plain;
+        }
+        return '';
+    };
     return (firstLine(verdict?.reason) ||
         firstLine(report.run?.result) ||
         firstLine(report.error) ||
@@ -40354,10 +40411,10 @@ function titleLine(label, detail) {
     const text = clean ? `${label}: ${clean}` : label;
     // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
     let max = CAPS.title;
-    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(text, max));
+    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
     while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
         max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1));
-        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(text, max));
+        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
     }
     return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES);
 }
@@ -40366,50 +40423,68 @@ function runLink(state, report) {
     const webUrl = report?.run?.web_url ?? state.webUrl;
     if (runId === undefined)
         return 'Codegen agent run';
-    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
+    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
 }
 function workingHead(state) {
-    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
+    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
     return [
         `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
         '',
-        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
+        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
     ].join('\n');
 }
-function endedHead(state, report, conclusion) {
-    const lines = [`### ${runLink(state, report)} ${HEADLINES[report.outcome]}`, ''];
+/**
+ * The summary of a run that ended, in order: the headline; a paused run's question and how to
+ * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
+ */
+function endedPieces(state, report, conclusion) {
+    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .endingHeadline */ .Qo)(HEADLINES, report.outcome, report.stop)}`;
+    const run = report.run;
+    const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
+    const asked = question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : [];
+    const rest = texts(report).filter(([title]) => title !== QUESTION);
+    return [
+        headline,
+        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop)] : []),
+        ...asked,
+        endedFacts(state, report, conclusion),
+        ...rest.map(([title, text]) => ({ title, text })),
+        footer(state)
+    ];
+}
+const QUESTION = 'The agent’s question';
+function endedFacts(state, report, conclusion) {
+    const lines = [];
     const gate = gateLine(report, state.policy, conclusion);
     if (gate)
         lines.push(gate, '');
     const run = report.run;
     if (run) {
         // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
         if (state.verdict) {
-            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
-            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
-            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)(reason)}` : ''} |`);
+            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
+            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
+            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(reason)}` : ''} |`);
         }
         lines.push('');
     }
-    if (report.outcome === 'paused' && run)
-        lines.push(howToAnswer(run.id, state.triggerPhrase), '');
+    if (report.usage)
+        lines.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '');
     return lines.join('\n');
 }
 /** How a paused run is answered: on the thread when it was asked for there, or from a step. */
 function howToAnswer(runId, triggerPhrase) {
     const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
     return triggerPhrase
-        ? `The agent asks a question (below). Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume it in ${step}.`
-        : `The agent asks a question (below). Answer by resuming it in ${step}.`;
+        ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
+        : `Answer by resuming the run in ${step}.`;
 }
 /** The first pull requests as links, up to a line's worth, then how many more. */
 function pullRequestLinks(pullRequests) {
     let line = '';
     for (const [index, pr] of pullRequests.entries()) {
-        const title = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.title), CAPS.prTitle) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.id), CAPS.prTitle)}`;
-        const url = typeof pr.url === 'string' && pr.url.length <= CAPS.url ? pr.url : undefined;
-        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(title, url)}`;
+        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
         if (line.length + entry.length > CAPS.prLine)
             return `${line}<br>and ${pullRequests.length - index} more`;
         line += entry;
@@ -40423,14 +40498,14 @@ function texts(report) {
     if (report.error)
         found.push(['Error', report.error]);
     if (report.run?.result)
-        found.push([report.outcome === 'paused' ? 'Question' : 'Result', report.run.result]);
+        found.push([report.outcome === 'paused' ? QUESTION : 'Result', report.run.result]);
     if (report.run?.summary)
         found.push(['Summary', report.run.summary]);
     return found;
 }
 function footer(state) {
     return state.workflowRunUrl
-        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
+        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
         : '';
 }
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
@@ -40442,7 +40517,7 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
 function quoteWithin(text, max) {
     let keep = Math.min(text.length, Math.max(0, max));
     for (;;) {
-        const quoted = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(text, keep));
+        const quoted = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
         const size = utf8Bytes(quoted);
         if (size <= max)
             return quoted;
@@ -40451,24 +40526,28 @@ function quoteWithin(text, max) {
         keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
     }
 }
-/** The head, the texts sharing the room left (the shortest first), the footer: within `limit`. */
-function fitSummary(head, blocks, foot, limit) {
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
+function fitSummary(pieces, limit) {
     const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
     const gap = 2; // the blank line between two parts
-    let room = limit - utf8Bytes(head) - (foot ? utf8Bytes(foot) + gap : 0);
+    const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
+    const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
+    let room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0);
     const rendered = new Map();
-    const byLength = [...blocks].sort((a, b) => a[1].length - b[1].length);
-    for (const [index, [title, text]] of byLength.entries()) {
-        const overhead = utf8Bytes(section(title, '')) + gap;
+    const byLength = [...blocks].sort((a, b) => a.text.length - b.text.length);
+    for (const [index, block] of byLength.entries()) {
+        const overhead = utf8Bytes(section(block.title, '')) + gap;
         const share = Math.floor(room / (byLength.length - index)) - overhead;
-        const quoted = quoteWithin(text, share);
-        rendered.set(title, section(title, quoted));
+        const quoted = quoteWithin(block.text, share);
+        rendered.set(block, section(block.title, quoted));
         room -= overhead + utf8Bytes(quoted);
     }
-    const parts = [head.trimEnd(), ...blocks.map(([title]) => rendered.get(title) ?? ''), foot];
+    const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
-    // The caps keep the head small; should it ever not be, the texts go rather than the check.
-    return utf8Bytes(summary) <= limit ? summary : `${cutUtf8(head, limit - 200)}\n\n${TRIMMED_NOTE}`;
+    // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
+    return utf8Bytes(summary) <= limit
+        ? summary
+        : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
 }
 /** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
 function utf8Bytes(text) {
@@ -40493,14 +40572,17 @@ function cutUtf8(text, maxBytes) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ statusChangeLine),
 /* harmony export */   P4: () => (/* binding */ entryHeadline),
 /* harmony export */   ln: () => (/* binding */ inlineText),
 /* harmony export */   qS: () => (/* binding */ statusText),
 /* harmony export */   rN: () => (/* binding */ entryDetailLines)
 /* harmony export */ });
 /* unused harmony export prefixedLines */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1608);
-/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6342);
+/* harmony import */ var _agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6035);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6342);
+
 
 
 /**
@@ -40519,7 +40601,7 @@ function inlineText(text) {
         .split(LINE_BREAKS)
         .join(' ')
         .replace(CONTROL_CHARACTERS, ' ')
-        .replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .BROKEN_LEGACY_COMMAND */ .MR);
+        .replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .BROKEN_LEGACY_COMMAND */ .MR);
 }
 /** A run status inside one of our lines: one line, and short (the service does not bound it). */
 function statusText(status) {
@@ -40529,20 +40611,34 @@ function statusText(status) {
 function prefixedLines(text, prefix) {
     return text
         .split(LINE_BREAKS)
-        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .BROKEN_LEGACY_COMMAND */ .MR));
+        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .BROKEN_LEGACY_COMMAND */ .MR));
+}
+/**
+ * What a status means for the run, in words that agree with any outcome the step then reports: a
+ * COMPLETE run may still be rejected by its verdict, or have no valid answer, so it "ended".
+ */
+const STATUS_MEANING = {
+    working: 'working',
+    paused: 'the run paused',
+    success: 'the run ended',
+    failure: 'the run failed'
+};
+/** "Status ACTIVE → COMPLETE (the run ended)". */
+function statusChangeLine(from, to) {
+    return `Status ${statusText(from)} → ${statusText(to)} (${STATUS_MEANING[(0,_agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__/* .classifyStatus */ .x)(to)]})`;
 }
 const HEADLINE_GIST_CHARS = 160;
 const DETAIL_SECTION_CHARS = 2_000;
 /** "12:04:05  ACTION            run_command · Running the test suite…" */
 function entryHeadline(entry) {
-    const tool = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryTool */ .$d)(entry));
-    const gist = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryGist */ .q)(entry, HEADLINE_GIST_CHARS));
+    const tool = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTool */ .$d)(entry));
+    const gist = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryGist */ .q)(entry, HEADLINE_GIST_CHARS));
     const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
-    return `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryTime */ .gC)(entry)}  ${inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryType */ .d9)(entry)).padEnd(16)} ${what}`;
+    return `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTime */ .gC)(entry)}  ${inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryType */ .d9)(entry)).padEnd(16)} ${what}`;
 }
 /** The folded details of an entry, each line behind a gutter. */
 function entryDetailLines(entry) {
-    const details = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .entryDetails */ .zy)(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
+    const details = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryDetails */ .zy)(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
     return details ? prefixedLines(details, '  │ ') : [];
 }
 
@@ -40554,6 +40650,7 @@ function entryDetailLines(entry) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $d: () => (/* binding */ entryTool),
+/* harmony export */   I$: () => (/* binding */ wasTrimmed),
 /* harmony export */   PL: () => (/* binding */ cutEntry),
 /* harmony export */   Ru: () => (/* binding */ valueText),
 /* harmony export */   TN: () => (/* binding */ oneLine),
@@ -40606,6 +40703,10 @@ function count(n, one, many) {
 }
 /** The note `trimmed` ends a cut text with. */
 const CUT_NOTE = /\n… \((\d+) more characters\)$/;
+/** Whether `text` was cut by `trimmed` (it ends with the note). */
+function wasTrimmed(text) {
+    return CUT_NOTE.test(text.slice(-40));
+}
 /** `text` cut to `max` characters, saying how much was left out. */
 function trimmed(text, max) {
     if (text.length <= max)
@@ -40736,12 +40837,12 @@ function formatDuration(ms) {
 /* harmony export */   ob: () => (/* binding */ stepConclusion),
 /* harmony export */   oh: () => (/* binding */ failureMessage)
 /* harmony export */ });
-/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3389);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8071);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
+/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3389);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9426);
-/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1545);
+/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9426);
+/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
 
 
 
@@ -40758,21 +40859,21 @@ const ANNOTATION_QUOTE_CHARS = 300;
  */
 function failureMessage(report, policy) {
     if (report.runs) {
-        const failing = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .failingItems */ .hm)(report.runs, policy.failOn);
-        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_1__/* .failingRunsMessage */ .CW)(failing, report.runs.length) : undefined;
+        const failing = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn);
+        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_2__/* .failingRunsMessage */ .CW)(failing, report.runs.length) : undefined;
     }
-    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_4__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
     if (!reason)
         return undefined;
     if (report.error)
         return report.error;
     if (!report.run)
-        return reason;
+        return report.reason ?? reason;
     if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy)}`;
+        return `${reason}\n${pausedMessage(report, policy, false)}`;
     const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
     // rejected quotes the agent's reason; invalid-output names the first problem.
-    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(report.answer)) : '';
+    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_1__/* .answerAnnotation */ .ad)(report.answer)) : '';
     return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
 }
 /**
@@ -40783,8 +40884,8 @@ function failureMessage(report, policy) {
 function stepConclusion(report, policy) {
     if (failureMessage(report, policy) === undefined)
         return 'success';
-    const failing = report.runs && new Set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .itemOutcome */ .ut)(item)));
-    const why = failing ? _runs_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
+    const failing = report.runs && new Set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
+    const why = failing ? _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
     return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
 }
 /**
@@ -40805,21 +40906,31 @@ function passingWarnings(report, policy) {
 /** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
 function firstLine(text) {
     const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
 }
 /** Where the run is: its id, status and link (the link bounded: it is the service's text). */
 function runWhere(report) {
     const run = report.run;
-    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_4__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
+    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
 }
-/** The annotation of a paused run: it waits for an answer to its question, and how to give one. */
-function pausedMessage(report, policy) {
+/**
+ * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
+ * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
+ * the step's failure reason, which says the run paused, it does not say so again.
+ */
+function pausedMessage(report, policy, saysPaused = true) {
     const run = report.run;
     const question = firstLine(run.result) || firstLine(run.summary);
+    const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
+    const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
     return [
-        `The agent run paused, waiting for an answer${question ? `: ${question}` : '.'}`,
-        `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that started it, or resume it in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`.`,
+        // After the step's reason ("The agent run paused, …"), the question alone.
+        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
+            'The agent run paused for an answer.',
+        onThread
+            ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
+            : `Answer by resuming the run in ${step}.`,
         runWhere(report)
     ].join('\n');
 }
@@ -40838,12 +40949,16 @@ function pausedMessage(report, policy) {
 /* harmony export */   Sv: () => (/* binding */ plainInline),
 /* harmony export */   Ws: () => (/* binding */ unmention),
 /* harmony export */   ZD: () => (/* binding */ escapeHtml),
+/* harmony export */   Zl: () => (/* binding */ pullRequestLink),
 /* harmony export */   dM: () => (/* binding */ serviceMarkdown),
+/* harmony export */   h0: () => (/* binding */ plainLine),
 /* harmony export */   nL: () => (/* binding */ markdownInline),
 /* harmony export */   nf: () => (/* binding */ link),
 /* harmony export */   xR: () => (/* binding */ tableCell)
 /* harmony export */ });
-/* unused harmony export htmlCode */
+/* unused harmony exports htmlCode, pullRequestRef */
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1608);
+
 /**
  * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
  * that a reader sees it as written. Two rules hold for all of it:
@@ -40955,6 +41070,65 @@ function link(text, url) {
     if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
         return label;
     return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
+}
+/** Longer addresses of a pull request are not real ones. */
+const PULL_REQUEST_URL_CHARS = 500;
+/**
+ * "owner/repo#42" from a pull request's address (`https://host/owner/repo/pull/42`), or '' when
+ * the address is not one: what GitHub itself calls a pull request of another repository.
+ */
+function pullRequestRef(url) {
+    if (typeof url !== 'string' || url.length > PULL_REQUEST_URL_CHARS)
+        return '';
+    const match = /^https?:\/\/[^/\s]+\/([\w.-]+)\/([\w.-]+)\/pull\/(\d{1,12})(?:[/?#]|$)/i.exec(url);
+    return match ? `${match[1]}/${match[2]}#${match[3]}` : '';
+}
+/**
+ * A pull request as readers know it: `owner/repo#42` linked to it, then its title; without an
+ * address GitHub's form, its title (or `#id`) alone.
+ */
+function pullRequestLink(pr, titleChars) {
+    const title = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .valueText */ .Ru)(pr.title), titleChars);
+    const url = typeof pr.url === 'string' && pr.url.length <= PULL_REQUEST_URL_CHARS ? pr.url : undefined;
+    const ref = pullRequestRef(url);
+    if (!ref)
+        return link(title || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .valueText */ .Ru)(pr.id), titleChars)}`, url);
+    // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
+    const address = url.replace(/[()\s<>]/g, encodeURIComponent);
+    return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`;
+}
+/**
+ * One line of Markdown as plain text, for where nothing renders it (a check run's title, the
+ * console): its block marks (heading, quote, list item), emphasis marks next to a word (never a
+ * lone `*` nor `***`, which may be a secret replaced), code-span backticks, links' addresses and
+ * backslash escapes left out. Linear: every quantifier is bounded or one pass.
+ */
+function plainLine(line) {
+    let text = line.trim();
+    // "> - ## Title": a few marks deep at most.
+    for (let depth = 0; depth < 4; depth++) {
+        const next = text.replace(/^(?:#{1,6}(?=\s|$)|>|[-*+](?=\s)|\d{1,9}[.)](?=\s))\s*/, '');
+        if (next === text)
+            break;
+        text = next;
+    }
+    text = text.replace(/(?:^|\s)#+\s*$/, ''); // a heading's closing hashes
+    return mapCodeSpans(text, content => content, plain => plain
+        .replace(/!?\[([^\]\n]{0,200})\]\([^)\s]{0,500}(?:\s+"[^"\n]{0,100}")?\)/g, '$1')
+        .replace(/\\([!-/:-@[-`{-~])|\*+|~~+|_+/g, (mark, escaped, at, all) => escaped ?? (isEmphasis(mark, all[at - 1], all[at + mark.length]) ? '' : mark)))
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+const isBlank = (c) => c === undefined || /\s/.test(c);
+const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+/**
+ * Whether a run of `*`, `~` or `_` between `before` and `after` is an emphasis mark (CommonMark's
+ * flanking rules, simplified): next to a word on one side; `_` never inside a word (snake_case).
+ */
+function isEmphasis(mark, before, after) {
+    if (mark[0] !== '_')
+        return !isBlank(before) || !isBlank(after);
+    return (!isBlank(after) && !isWordChar(before)) || (!isBlank(before) && !isWordChar(after));
 }
 /**
  * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
@@ -41124,12 +41298,14 @@ function quoteBlock(text) {
 /* harmony export */   wc: () => (/* binding */ runsOutput)
 /* harmony export */ });
 /* unused harmony export RUNS_RESULT_CHARS */
-/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9426);
+/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9426);
 /* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7994);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7994);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2281);
+
 
 
 
@@ -41151,11 +41327,12 @@ function runsOutput(items) {
             name: item.name,
             'agent-run-id': run ? String(run.id) : '',
             status: item.report?.status ?? '',
-            outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item),
+            outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item),
             'web-url': run?.web_url ?? '',
             'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
             ...verdictOf(item),
-            result: cut(run?.result ?? '', RUNS_RESULT_CHARS)
+            result: cut(run?.result ?? '', RUNS_RESULT_CHARS),
+            usage: item.report?.usage ? (0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .usageFields */ .xS)(item.report.usage) : null
         };
     }));
 }
@@ -41185,6 +41362,7 @@ const ICONS = {
     paused: '⏸️',
     started: '🚀',
     skipped: '⏭️',
+    limited: '🚦',
     cancelled: '🛑',
     error: '⚠️'
 };
@@ -41193,15 +41371,15 @@ const STATUS_CHARS = 100;
 const TITLE_CHARS = 200;
 /** "8 agent runs: 6 succeeded, 2 failed" headline. */
 function headline(items) {
-    const outcome = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .aggregateOutcome */ .QF)(items);
+    const outcome = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .aggregateOutcome */ .QF)(items);
     const counts = tally(items);
-    return `## ${ICONS[outcome]} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(items.length, 'agent run', 'agent runs')}: ${counts}`;
+    return `## ${ICONS[outcome]} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(items.length, 'agent run', 'agent runs')}: ${counts}`;
 }
 /** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
 function tally(items) {
     const byOutcome = new Map();
     for (const item of items)
-        byOutcome.set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
+        byOutcome.set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
     return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
 }
 /** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
@@ -41211,16 +41389,17 @@ function tableRow(item) {
     const pullRequests = run?.github_pull_requests ?? [];
     const first = pullRequests[0];
     const pullRequest = first
-        ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .valueText */ .Ru)(first.title), TITLE_CHARS) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .valueText */ .Ru)(first.id), 20)}`, first.url) + (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
+        ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .pullRequestLink */ .Zl)(first, TITLE_CHARS) +
+            (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
         : '—';
     const cells = [
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS)),
-        `${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}`,
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report?.status ?? '', STATUS_CHARS)) || '—',
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS)),
+        `${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`,
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report?.status ?? '', STATUS_CHARS)) || '—',
         verdictOf(item).verdict || '—',
-        report && run ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt) : '—',
+        report && run ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt) : '—',
         pullRequest,
-        run ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, run.web_url) : '—'
+        run ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .link */ .nf)(`#${run.id}`, run.web_url) : '—'
     ];
     return `| ${cells.join(' | ')} |`;
 }
@@ -41232,11 +41411,13 @@ const FOLD_OVERHEAD = 600;
  * than its share leaves the rest to those that were cut.
  */
 function renderRunsSummary(input) {
-    const limit = input.limitBytes ?? _summary_js__WEBPACK_IMPORTED_MODULE_2__/* .SUMMARY_LIMIT_BYTES */ .Jz;
+    const limit = input.limitBytes ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .SUMMARY_LIMIT_BYTES */ .Jz;
     const items = input.items;
+    const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []));
     const table = [
         headline(items),
         '',
+        ...(usages.length > 0 ? [(0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .usageMarkdown */ .jZ)((0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .totalUsage */ .GG)(usages), 'Usage, all runs'), ''] : []),
         '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
         '|---|---|---|---|---|---|---|',
         ...items.map(tableRow),
@@ -41268,7 +41449,7 @@ function renderRunsSummary(input) {
         cutOnes = nextCut;
     }
     const body = started.map(item => folds.get(item) ?? '').join('\n');
-    return (0,_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .fitBytes */ .ZN)(`${table}\n${body}`, limit);
+    return (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .fitBytes */ .ZN)(`${table}\n${body}`, limit);
 }
 /** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
 function foldOf(item, limitBytes) {
@@ -41276,26 +41457,27 @@ function foldOf(item, limitBytes) {
     // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
     // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
     // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
-    const part = (text) => text ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
+    const part = (text) => text ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .trimmed */ .dE)(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
     const run = report.run && {
         ...report.run,
         result: part(report.run.result),
         summary: part(report.run.summary)
     };
-    const own = (0,_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .renderSummary */ .Br)({
+    const own = (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .renderSummary */ .Br)({
         report: {
             ...report,
             ...(run ? { run } : {}),
             ...(report.error ? { error: part(report.error) } : {})
         },
         ...timelineWithin(item, limitBytes),
-        limitBytes
+        limitBytes,
         // Its headline and facts table are the fold's title and the table's row already.
-    }).replace(/^## [^\n]*\n\n(?:\|[^\n]*\n)*\n?/, '');
+        folded: true
+    });
     // A summary cut to its share fills most of it: such a run gets more room in the second pass.
     const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
     // HTML, not Markdown: the name sits in a <summary>.
-    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}`;
+    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`;
     return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
 }
 /** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
@@ -41331,23 +41513,23 @@ function timelineWithin(item, limitBytes) {
  */
 function runsStateLine(states, elapsedMs) {
     const shown = states.map(state => {
-        const name = (0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.name, 40));
+        const name = (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.name, 40));
         if (state.phase === 'queued')
             return `${name}: queued`;
         if (state.phase === 'ended')
             return `${name}: ${state.outcome ?? 'ended'}`;
-        return `${name}: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .statusText */ .qS)(state.status ?? 'starting')}`;
+        return `${name}: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .statusText */ .qS)(state.status ?? 'starting')}`;
     });
     const of = (phase) => states.filter(state => state.phase === phase).length;
-    return `Agent runs after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
+    return `Agent runs after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
 }
 /** An item as the last line of states shows it, once every run ended (or never started). */
 function endedState(item) {
-    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item) };
+    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) };
 }
 /** The job log of one run of a fan-out: every line begins with the run's name. */
 function namedConsole(console, name) {
-    const tag = `[${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(name, 40))}] `;
+    const tag = `[${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(name, 40))}] `;
     return {
         info: line => console.info(tag + line),
         group: (title, lines) => console.group(tag + title, lines),
@@ -41365,19 +41547,65 @@ const REASON_CHARS = 300;
 function failingRunsMessage(failing, total) {
     const lines = failing.map(({ item, reason }) => {
         const run = item.report?.run;
-        const result = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
+        const result = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
         // rejected quotes the agent's reason; invalid-output names the first problem.
         const answer = item.report?.answer ? firstLine((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(item.report.answer)) : '';
         const where = run
-            ? ` (agent run ${run.id}${run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(run.web_url, 500))}` : ''})`
+            ? ` (agent run ${run.id}${run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(run.web_url, 500))}` : ''})`
             : '';
-        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
     });
-    return [`${failing.length} of ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
+    return [`${failing.length} of ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
 }
 function firstLine(text) {
     const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(line, REASON_CHARS));
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(line, REASON_CHARS));
+}
+
+
+/***/ }),
+
+/***/ 4758:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Qo: () => (/* binding */ endingHeadline),
+/* harmony export */   __: () => (/* binding */ stopConsoleLine),
+/* harmony export */   m8: () => (/* binding */ stopMarkdown)
+/* harmony export */ });
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+
+
+
+/**
+ * What the summary, the tracking comment, the check run and the console say of the stop the step
+ * sent (stop-run-on): the run stopped and its status after, or why it could not be. The status and
+ * the reason may hold the service's words: cut to a line and shown literally.
+ */
+const STATUS_CHARS = 100;
+const WHY_CHARS = 400;
+/** The stop as one line of Markdown. */
+function stopMarkdown(stop) {
+    if (stop.stopped)
+        return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.status, STATUS_CHARS))}.`;
+    return `⚠️ **The run could not be stopped** (${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.why ?? '', WHY_CHARS))}): it goes on at Codegen.`;
+}
+/** The console's line of a run stopped (one that could not be was a warning already), or ''. */
+function stopConsoleLine(stop) {
+    return stop.stopped
+        ? `The agent run was stopped: it now shows ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.status, STATUS_CHARS))}.`
+        : '';
+}
+/** The headline's words for a run the step stopped, in place of "was left running". */
+const STOPPED_HEADLINES = {
+    cancelled: '🛑 was stopped: the workflow job was cancelled',
+    timeout: '⏱️ was stopped when the workflow stopped waiting'
+};
+/** The ending's headline words, those of a stopped run when the step stopped it. */
+function endingHeadline(headlines, outcome, stop) {
+    return (stop?.stopped && STOPPED_HEADLINES[outcome]) || headlines[outcome];
 }
 
 
@@ -41391,9 +41619,13 @@ function firstLine(text) {
 /* harmony export */   Jz: () => (/* binding */ SUMMARY_LIMIT_BYTES),
 /* harmony export */   ZN: () => (/* binding */ fitBytes)
 /* harmony export */ });
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
 /* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+
+
 
 
 
@@ -41418,35 +41650,51 @@ const HEADLINES = {
     'invalid-output': '❔ Agent run ended without a valid answer',
     started: '🚀 Agent run started',
     skipped: '⏭️ Agent run skipped',
+    limited: '🚦 No agent run started: daily run limit reached',
     cancelled: '🛑 Job cancelled while following the agent run',
     error: '⚠️ Agent run could not be followed'
 };
-/** The job summary as Markdown: facts table, result and summary texts, then the timeline. */
+/**
+ * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
+ * table, the answer's problems, the result and summary texts, then the timeline.
+ */
 function renderSummary(input) {
     const { report } = input;
     const run = report.run;
-    const head = [`## ${HEADLINES[report.outcome]}`, ''];
+    const head = input.folded ? [] : [`## ${HEADLINES[report.outcome]}`, ''];
     const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
     const entries = input.entries ?? [];
     let log = '';
     let shown = entries.length;
-    if (run) {
+    if (report.stop)
+        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop), '');
+    if (report.answer?.verdictAsked)
+        head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .MT)(report.answer), '');
+    const question = report.outcome === 'paused' && run?.result ? run.result : '';
+    if (question && run)
+        head.push(...questionSection(question, run.id, report.trigger));
+    if (run && !input.folded) {
         // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, ...(report.answer?.verdictAsked ? [(0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictRow */ .oq)(report.answer)] : []), '');
+        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
     }
-    if (report.outcome === 'paused' && run) {
-        head.push(`Resume it with \`agent-run-id: ${run.id}\` and a follow-up \`prompt\`.`, '');
-    }
+    if (report.usage)
+        head.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage), '');
+    if (report.outcome === 'paused' && run && !question)
+        head.push(howToAnswer(run.id, report.trigger), '');
     if (report.reason)
-        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
+        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
     if (report.error)
-        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
-    if (report.answer)
-        head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer), '');
-    if (run?.result)
-        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS)), '');
+        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
+    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
+    if (report.answer) {
+        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .wasTrimmed */ .I$)(result));
+        if (section)
+            head.push(section, '');
+    }
+    if (result && !question)
+        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)(result), '');
     if (run?.summary)
-        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
+        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
     const cellRoom = 300;
     const text = head.join('\n');
     if (entries.length > 0) {
@@ -41458,6 +41706,27 @@ function renderSummary(input) {
     return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit);
 }
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
+/** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
+function questionSection(question, runId, trigger) {
+    return [
+        '### The agent’s question',
+        '',
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
+        '',
+        howToAnswer(runId, trigger),
+        ''
+    ];
+}
+/**
+ * How a paused run is answered: from a step, and on its thread when it was asked for on one (the
+ * tracking comment there gives the phrase); a run from inputs has no thread to answer on.
+ */
+function howToAnswer(runId, trigger) {
+    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
+    return trigger && trigger !== 'inputs'
+        ? `Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in ${step}.`
+        : `Answer by resuming the run in ${step}.`;
+}
 /**
  * How many entries the run wrote, how many the timeline shows, and where all of them are: the
  * `log-file` output (a path on the runner means nothing to a reader of the summary).
@@ -41470,9 +41739,7 @@ function logEntriesCell(seen, leftOut, logFile) {
 }
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
 function pullRequestLinks(pullRequests) {
-    const links = pullRequests
-        .slice(0, PULL_REQUESTS_SHOWN)
-        .map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .link */ .nf)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.title), TITLE_CHARS) || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .valueText */ .Ru)(pr.id), TITLE_CHARS)}`, pr.url));
+    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
     const more = pullRequests.length - links.length;
     if (more > 0)
         links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
@@ -41519,21 +41786,21 @@ function openFence(markdown) {
     }
     return open;
 }
-const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .count */ .U9)(n, 'log entry', 'log entries');
+const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(n, 'log entry', 'log entries');
 /** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
 function detailsMarkdown(entry) {
-    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
         .map(section => section.prose
-        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .serviceMarkdown */ .dM)(section.text)}`
-        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
+        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .serviceMarkdown */ .dM)(section.text)}`
+        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
         .join('\n\n');
 }
 /** One timeline entry: its headline, folding its details when it has any. */
 function entryBlock(entry) {
-    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTool */ .$d)(entry);
-    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryGist */ .q)(entry, GIST_CHARS);
+    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTool */ .$d)(entry);
+    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryGist */ .q)(entry, GIST_CHARS);
     // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
-    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .htmlInline */ .FC)(gist)}` : ''}`;
+    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(gist)}` : ''}`;
     const details = detailsMarkdown(entry);
     if (!details)
         return `<p>${title}</p>\n\n`;
@@ -41563,6 +41830,149 @@ function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }
         markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
         shown: head + blocks.length - tail
     };
+}
+
+
+/***/ }),
+
+/***/ 2281:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AE: () => (/* binding */ usageJson),
+/* harmony export */   Ee: () => (/* binding */ UsageTally),
+/* harmony export */   GG: () => (/* binding */ totalUsage),
+/* harmony export */   U0: () => (/* binding */ usageLine),
+/* harmony export */   jZ: () => (/* binding */ usageMarkdown),
+/* harmony export */   xS: () => (/* binding */ usageFields)
+/* harmony export */ });
+/* unused harmony exports TOP_TOOLS, OTHER_TOOLS */
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1608);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4285);
+
+
+const TOP_TOOLS = 5;
+/** Distinct tool names counted at most: a hostile log cannot grow the tally past this. */
+const MAX_TOOL_NAMES = 1_000;
+/** A tool name's characters kept: names are the service's text. */
+const MAX_TOOL_NAME = 100;
+/** What the names past MAX_TOOL_NAMES are counted as. */
+const OTHER_TOOLS = '(other tools)';
+/**
+ * The log's counts, kept as entries arrive (the mirror keeps only the first and last entries of a
+ * long log): constant work an entry, memory bounded by MAX_TOOL_NAMES.
+ */
+class UsageTally {
+    entries = 0;
+    calls = 0;
+    errorCount = 0;
+    tools = new Map();
+    add(entries) {
+        for (const entry of entries) {
+            this.entries++;
+            const type = typeof entry.message_type === 'string' ? entry.message_type.toUpperCase() : '';
+            if (type === 'ERROR')
+                this.errorCount++;
+            if (type !== 'ACTION')
+                continue;
+            this.calls++;
+            this.countTool(toolName(entry.tool_name));
+        }
+    }
+    countTool(name) {
+        const known = this.tools.get(name);
+        if (known !== undefined)
+            this.tools.set(name, known + 1);
+        else if (this.tools.size < MAX_TOOL_NAMES)
+            this.tools.set(name, 1);
+        else
+            this.tools.set(OTHER_TOOLS, (this.tools.get(OTHER_TOOLS) ?? 0) + 1);
+    }
+    /** The tally with what the report knows: how long, which pull requests, which follow-ups. */
+    usage(facts) {
+        const topTools = [...this.tools]
+            .map(([name, count]) => ({ name, count }))
+            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .slice(0, TOP_TOOLS);
+        return {
+            durationMs: Math.max(0, facts.durationMs),
+            logEntries: this.entries,
+            toolCalls: this.calls,
+            topTools,
+            errors: this.errorCount,
+            pullRequests: facts.pullRequests,
+            resumes: facts.resumes,
+            repairs: facts.repairs
+        };
+    }
+}
+/** A tool's name as counted: one line, bounded; an ACTION without one is "(unnamed)". */
+function toolName(name) {
+    if (typeof name !== 'string')
+        return '(unnamed)';
+    const line = name
+        .slice(0, MAX_TOOL_NAME * 2)
+        .replace(/\s+/g, ' ')
+        .trim();
+    return line.slice(0, MAX_TOOL_NAME) || '(unnamed)';
+}
+/** Many runs' usage together: sums, and the tools most used across them. */
+function totalUsage(usages) {
+    const tools = new Map();
+    for (const usage of usages)
+        for (const { name, count } of usage.topTools)
+            tools.set(name, (tools.get(name) ?? 0) + count);
+    const sum = (pick) => usages.reduce((total, u) => total + pick(u), 0);
+    return {
+        durationMs: usages.reduce((longest, u) => Math.max(longest, u.durationMs), 0),
+        logEntries: sum(u => u.logEntries),
+        toolCalls: sum(u => u.toolCalls),
+        topTools: [...tools]
+            .map(([name, count]) => ({ name, count }))
+            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .slice(0, TOP_TOOLS),
+        errors: sum(u => u.errors),
+        pullRequests: sum(u => u.pullRequests),
+        resumes: sum(u => u.resumes),
+        repairs: sum(u => u.repairs)
+    };
+}
+/** The `usage` output: compact JSON with snake_case keys, as the service names its own fields. */
+function usageJson(usage) {
+    return JSON.stringify(usageFields(usage));
+}
+/** The `usage` output's object (also each item's `usage` in the `runs` output). */
+function usageFields(usage) {
+    return {
+        duration_seconds: Math.round(usage.durationMs / 1000),
+        log_entries: usage.logEntries,
+        tool_calls: usage.toolCalls,
+        top_tools: usage.topTools,
+        errors: usage.errors,
+        pull_requests: usage.pullRequests,
+        resumes: usage.resumes,
+        repairs: usage.repairs
+    };
+}
+/** One line for a reader: "6 tool calls (edit_file 3, run_tests 2, grep 1) · 0 errors · 1 pull request · 42 s". */
+function usageLine(usage, duration) {
+    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    const tools = usage.topTools.map(tool => `${tool.name} ${tool.count}`).join(', ');
+    const followUps = usage.resumes + usage.repairs;
+    return [
+        `${plural(usage.toolCalls, 'tool call', 'tool calls')}${tools ? ` (${tools})` : ''}`,
+        plural(usage.logEntries, 'log entry', 'log entries'),
+        plural(usage.errors, 'error', 'errors'),
+        plural(usage.pullRequests, 'pull request', 'pull requests'),
+        ...(followUps > 0
+            ? [`${plural(usage.resumes, 'resume', 'resumes')}, ${plural(usage.repairs, 'repair', 'repairs')}`]
+            : []),
+        duration(usage.durationMs)
+    ].join(' · ');
+}
+/** The usage line as Markdown for the summary, the comment and the check: tool names are the service's text, shown literally. */
+function usageMarkdown(usage, label = 'Usage') {
+    return `**${label}:** ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .plainInline */ .Sv)(usageLine(usage, _entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3))}`;
 }
 
 
@@ -41610,7 +42020,7 @@ function noCommands(text) {
 
 /**
  * From the most severe down: the step's outcome is the first of these that any run has, `success`
- * only when every run succeeded. `started` (wait false) and `skipped` come after `cancelled`.
+ * only when every run succeeded. `limited` (a daily limit), `started` (wait false) and `skipped` come after `cancelled`.
  */
 const SEVERITY = [
     'error',
@@ -41620,6 +42030,7 @@ const SEVERITY = [
     'timeout',
     'paused',
     'cancelled',
+    'limited',
     'started',
     'skipped',
     'success'
@@ -41640,7 +42051,7 @@ function itemFailure(item, failOn) {
     if (!item.report)
         return 'it never started: the job ended first';
     const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failureReason */ .H)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
-    return reason && (item.report.error ?? reason);
+    return reason && (item.report.error ?? item.report.reason ?? reason);
 }
 /** The runs that fail the step, in the list's order, each with why. */
 function failingItems(items, failOn) {
@@ -53274,6 +53685,16 @@ class OversizedAnswerError extends ServiceError {
         this.name = 'OversizedAnswerError';
     }
 }
+/**
+ * The service has no such endpoint (404 or 405 on a path no published document describes, such as
+ * the beta stop path): distinct from its refusals, so the caller can say so and go on without it.
+ */
+class UnsupportedEndpointError extends ServiceError {
+    constructor(what, httpStatus) {
+        super(`The service has no endpoint to ${what} (${httpStatus}).`, httpStatus);
+        this.name = 'UnsupportedEndpointError';
+    }
+}
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 class DeadlineError extends Error {
     constructor() {
@@ -53459,11 +53880,14 @@ function refusedRetryDelay(refusal) {
         return Math.min(cap, refusal.backoffMs);
     return Math.min(cap, Math.max(refusal.backoffMs, slot));
 }
+/** Whether a call that may have reached the service must not be sent again blind (nextStep's `write`). */
+const unrepeatable = (effect) => effect === 'write';
 /**
  * What follows a request without a usable answer. A refusal (429) was not processed: sent again,
- * writes included. A read is sent again. A write that may have reached the service is never sent
- * again blind: it ends as AmbiguousWriteError, for its caller to look it up first. An answer too
- * large to read is final: the same request would get it again.
+ * writes included. A read (or a repeatable write) is sent again. A write (`write`: unrepeatable, see
+ * Effect) that may have reached the service is never sent again blind: it ends as
+ * AmbiguousWriteError, for its caller to look it up first. An answer too large to read is final:
+ * the same request would get it again.
  */
 function nextStep(exchange, write, what) {
     if (exchange.kind === 'refused')
@@ -53758,10 +54182,12 @@ function isRefusalStatus(status) {
 }
 
 ;// CONCATENATED MODULE: ./src/agent-run/carry-on.ts
+
 /**
  * A thread's follow-up whose resume the service refuses (the live service may resume paused runs
  * only) starts one fresh run that carries the thread on: the new instruction and the thread, as a
- * new run's prompt has them, then the earlier run's link and result. Pure.
+ * new run's prompt has them, then the earlier run's link and result; and the refusal itself
+ * (RefusedResume), as start.ts meets it.
  */
 /** Statuses that refuse the resume itself (the run may not be resumed), not the token or the set-up. */
 const REFUSED_RESUME = new Set([400, 409, 422]);
@@ -53824,6 +54250,21 @@ function carryOnPrompt(freshPrompt, earlier, reason) {
 /** What the notice and the tracking comment say of it. */
 function carryOnNotice(earlierId, newId, reason) {
     return `Agent run ${earlierId} could not be resumed (${reasonLine(reason)}): started agent run ${newId}, which carries the thread on with the earlier run's link and result; the next follow-up resumes it.`;
+}
+/** A resume the service refused for the run itself (the token, organization and integration are fine). */
+class RefusedResume extends ServiceError {
+    reason;
+    constructor(message, httpStatus, 
+    /** The service's answer, as the user is told it ("the service answered 422: …"). */
+    reason) {
+        super(message, httpStatus);
+        this.reason = reason;
+    }
+}
+/** The service's own words in an error of the client (describeHttpError appends them so). */
+function serviceReason(error) {
+    const said = error.message.indexOf(' The service said: ');
+    return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length);
 }
 
 ;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
@@ -53928,31 +54369,8 @@ async function countLogEntries(logs, deadline) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agent-run/status.ts
-const CLASSES = {
-    COMPLETE: 'success',
-    COMPLETED: 'success',
-    ERROR: 'failure',
-    FAILED: 'failure',
-    CANCELLED: 'failure',
-    STOPPED: 'failure',
-    TIMEOUT: 'failure',
-    MAX_ITERATIONS_REACHED: 'failure',
-    OUT_OF_TOKENS: 'failure',
-    PAUSED: 'paused',
-    ACTIVE: 'working',
-    PENDING: 'working',
-    RUNNING: 'working',
-    EVALUATION: 'working'
-};
-function classifyStatus(status) {
-    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
-}
-/** False for a status this action has never heard of (it is treated as still working, and said once). */
-function isKnownStatus(status) {
-    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
-}
-
+// EXTERNAL MODULE: ./src/agent-run/status.ts
+var agent_run_status = __nccwpck_require__(6035);
 ;// CONCATENATED MODULE: ./src/agent-run/watch-step.ts
 
 
@@ -53971,8 +54389,8 @@ function provesRestart(guard, seen) {
     if (!isEnded(after))
         return true;
     // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-    const from = classifyStatus(before);
-    return before !== null && from !== 'working' && from !== classifyStatus(after);
+    const from = (0,agent_run_status/* classifyStatus */.x)(before);
+    return before !== null && from !== 'working' && from !== (0,agent_run_status/* classifyStatus */.x)(after);
 }
 /** How long a resumed run may keep showing its earlier ending before we report what we see. */
 function resumeGraceMs(pollIntervalMs) {
@@ -53996,7 +54414,7 @@ function initialState(plan, now) {
         paceNoticed: false
     };
 }
-const isEnded = (status) => classifyStatus(status) !== 'working';
+const isEnded = (status) => (0,agent_run_status/* classifyStatus */.x)(status) !== 'working';
 /** The pure step: the state after `read`, what to say, and what to do next. */
 function advance(state, read, context) {
     const said = [];
@@ -54057,7 +54475,7 @@ function afterStatus(state, status, now, said) {
         next.status = status;
         next.lastProgressAt = now;
     }
-    if (status !== null && !isKnownStatus(status) && !state.unknownStatuses.has(status)) {
+    if (status !== null && !(0,agent_run_status/* isKnownStatus */.i)(status) && !state.unknownStatuses.has(status)) {
         next.unknownStatuses = new Set([...state.unknownStatuses, status]);
         said.push({ kind: 'warning', message: `Unknown run status "${status}": treating it as still working.` });
     }
@@ -54156,6 +54574,9 @@ async function startRun(plan, deps) {
             prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason);
             mode = 'create';
         }
+        const limited = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin);
+        if (limited)
+            return limitedStart(limited, found.orgId, startedAt, deps);
         repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps));
         const run = plan.setupCommands
             ? await startSetupCommands(plan, repoId, api, deps.deadline)
@@ -54195,6 +54616,14 @@ async function startRun(plan, deps) {
             };
         return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) };
     }
+}
+/** A daily limit reached: nothing started, the notice says which limit, how many runs and until when. */
+function limitedStart(reason, orgId, startedAt, deps) {
+    deps.notice(reason);
+    return {
+        kind: 'not-started',
+        report: reportOf({ outcome: 'limited', reason, orgId }, startedAt, deps.clock.now())
+    };
 }
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
 function failedBeforeRun(error) {
@@ -54274,21 +54703,6 @@ async function findRunByKey(api, key, deadline) {
             origin !== null &&
             origin.idempotency_key === key);
     }, { maxPages: 2, trustPageCount: false });
-}
-/** A resume the service refused for the run itself (the token, organization and integration are fine). */
-class RefusedResume extends ServiceError {
-    reason;
-    constructor(message, httpStatus, 
-    /** The service's answer, as the user is told it ("the service answered 422: …"). */
-    reason) {
-        super(message, httpStatus);
-        this.reason = reason;
-    }
-}
-/** The service's own words in an error of the client (describeHttpError appends them so). */
-function serviceReason(error) {
-    const said = error.message.indexOf(' The service said: ');
-    return said < 0 ? error.message : error.message.slice(said + ' The service said: '.length);
 }
 /**
  * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live
@@ -54387,7 +54801,7 @@ async function waitForRestart(api, logs, runId, before, windowMs, deps) {
         const result = page ? page.result : run?.result;
         // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
         // entries, or a new result (a run may restart and end between two checks without an entry).
-        const working = status !== null && classifyStatus(status) === 'working';
+        const working = status !== null && (0,agent_run_status/* classifyStatus */.x)(status) === 'working';
         const newResult = !!before.result && !!result && result !== before.result;
         if (working || (page && page.logs.length > 0) || newResult)
             return run ?? (await api.getRun(runId, { deadline }));
@@ -54422,7 +54836,7 @@ function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
 /**
  * How long to wait from now before the next look: the policy's interval, or the gentle start's when
  * longer, and never sooner than the budget's pace. Only the budget's pace is news (`lateBy`): the
- * gentle start is a few seconds at most, and README says so.
+ * gentle start is a few seconds at most, and docs/limits.md says so.
  */
 function nextLook(timing, pace) {
     const interval = Math.max(lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs), startGapMs(timing.baseMs, timing.looksDone));
@@ -54440,7 +54854,52 @@ function paceNotice(baseMs, pace) {
         : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`;
 }
 
+;// CONCATENATED MODULE: ./src/agent-run/stop.ts
+
+
+/** The trigger of `stop-run-on` each way of being cut short answers to. */
+const TRIGGERS = {
+    cancelled: 'cancel',
+    timeout: 'timeout'
+};
+/** True when a stop is to be sent: the step waited, was cut short as `stop-run-on` names, and the run still works. */
+function shouldStopRun({ ending, stopRunOn, status, wait }) {
+    if (!wait || ending === 'ended')
+        return false;
+    return stopRunOn.has(TRIGGERS[ending]) && (0,agent_run_status/* classifyStatus */.x)(status) === 'working';
+}
+/** What became of a stop: the service took it and the run reads ended, or why it did not. */
+function stopOutcome(sent, statusAfter) {
+    const status = statusAfter ?? '';
+    if (sent.error !== undefined)
+        return { stopped: false, status, why: whyNotStopped(sent.error) };
+    if (status && (0,agent_run_status/* classifyStatus */.x)(status) !== 'working')
+        return { stopped: true, status };
+    return {
+        stopped: false,
+        status,
+        why: status
+            ? `the service took the request but still shows it ${status.slice(0, 100)}`
+            : 'the service took the request, but the run could not be read afterwards'
+    };
+}
+/** Why a stop failed, in the user's words: no such endpoint, a refusal, no answer in time. */
+function whyNotStopped(error) {
+    if (error instanceof UnsupportedEndpointError)
+        return `the service has no endpoint to stop a run (HTTP ${error.httpStatus})`;
+    if (error instanceof DeadlineError || error instanceof CancelledError)
+        return 'the service did not answer in time';
+    const message = error instanceof Error ? error.message : String(error);
+    return `the service refused: ${message.split('\n')[0]?.slice(0, 300)}`;
+}
+/** The one warning of a stop that failed: what, why, and where the run goes on. */
+function stopWarning(runId, webUrl, stop) {
+    const where = webUrl ? `: ${webUrl.slice(0, 500)}` : '';
+    return `Agent run ${runId} could not be stopped (${stop.why ?? 'no reason given'}); it goes on at Codegen${where}`;
+}
+
 ;// CONCATENATED MODULE: ./src/agent-run/watcher.ts
+
 
 
 
@@ -54455,6 +54914,8 @@ function paceNotice(baseMs, pace) {
  */
 /** Bounds the last read after a timeout or cancellation, so the step still ends within seconds. */
 const FINAL_READ_MS = 3_000;
+/** Of that, what the stop may take (stop-run-on): the read after it keeps at least a second. */
+const STOP_MS = 2_000;
 /** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
 function isCutShort(error) {
     return error instanceof DeadlineError || error instanceof CancelledError;
@@ -54504,24 +54965,54 @@ class WatchedRun {
      * the run as last read when it fails.
      */
     async end(ending, lastRun, now) {
-        const { api } = this.reads;
         const { runId, deadline, earlierEntries } = this.plan;
+        if (ending !== 'ended')
+            return this.cutShort(ending, lastRun, now);
         let run = lastRun;
-        if (ending === 'ended') {
-            if (!lastRun || !isEnded(lastRun.status ?? null))
-                run = await api
-                    .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
-                    .catch((error) => {
-                    if (isCutShort(error))
-                        return undefined;
-                    throw error;
-                });
-        }
-        else {
-            const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true };
-            run = await api.getRun(runId, options).catch(() => lastRun);
-        }
+        if (!lastRun || !isEnded(lastRun.status ?? null))
+            run = await this.reads.api
+                .getRun(runId, { deadline: deadline + FINAL_READ_MS, end: true })
+                .catch((error) => {
+                if (isCutShort(error))
+                    return undefined;
+                throw error;
+            });
         return settle(this.state, ending, run, earlierEntries);
+    }
+    /**
+     * A watch cut short by the deadline or the cancellation: the run stopped first when stop-run-on
+     * asks it (the stop and the read together within FINAL_READ_MS), then read once.
+     */
+    async cutShort(ending, lastRun, now) {
+        const stop = this.stopWanted(ending) ? await this.stop(now) : undefined;
+        const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true };
+        const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined);
+        const result = settle(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries);
+        // What the service showed after the stop: never the run as read before it.
+        return stop ? this.stopped(result, stop.error, (read ?? stop.answer)?.status) : result;
+    }
+    stopWanted(ending) {
+        const { stop } = this.plan;
+        return !!stop && shouldStopRun({ ending, stopRunOn: stop.on, status: this.state.status, wait: stop.wait });
+    }
+    /** Asks the service to stop the run, within STOP_MS: not aborted by the cancellation. */
+    async stop(now) {
+        const options = { deadline: now + STOP_MS, lastRead: true, end: true };
+        try {
+            return { answer: await this.reads.api.stopRun(this.plan.runId, options) };
+        }
+        catch (error) {
+            return { error };
+        }
+    }
+    /** The result with what became of the stop; a stop that failed is said once, with where the run goes on. */
+    stopped(result, error, statusAfter) {
+        const stop = stopOutcome(error === undefined ? {} : { error }, statusAfter);
+        if (!stop.stopped) {
+            const webUrl = result.run?.web_url ?? this.plan.stop?.webUrl;
+            this.events.warning(stopWarning(this.plan.runId, webUrl, stop));
+        }
+        return { ...result, stop };
     }
 }
 function tell(events, said) {
@@ -54624,7 +55115,8 @@ async function followRun(started, plan, deps) {
             pollIntervalMs: plan.pollIntervalMs,
             earlierEntries: started.earlierEntries,
             initialStatus: run.status ?? null,
-            guard: started.guard
+            guard: started.guard,
+            ...(plan.stopRunOn ? { stop: { on: plan.stopRunOn, wait: plan.wait, webUrl: run.web_url } } : {})
         }, started, noting(deps.events, seen));
         return report(watchedFields(run, watched));
     }
@@ -54639,14 +55131,20 @@ async function followRun(started, plan, deps) {
 }
 /** What a watch found, as a report's fields: how the run ended, or that a resumed one never restarted. */
 function watchedFields(run, watched) {
-    return watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched);
+    const fields = watched.restarted ? howItEnded(run, watched) : notRestarted(run, watched);
+    return watched.stop ? { ...fields, stop: watched.stop } : fields;
 }
 function howItEnded(run, watched) {
     const status = watched.status ?? '';
     const finalRun = watched.run ?? { ...run, status: watched.status };
-    const statusClass = classifyStatus(status);
-    // A run seen ended in the last read counts as ended, whatever stopped the wait.
-    const outcome = watched.ending === 'cancelled' ? 'cancelled' : statusClass === 'working' ? 'timeout' : statusClass;
+    const statusClass = (0,agent_run_status/* classifyStatus */.x)(status);
+    // A run seen ended in the last read counts as ended, whatever stopped the wait; unless the step
+    // stopped it (stop-run-on): that ending is the step's.
+    const outcome = watched.ending === 'cancelled'
+        ? 'cancelled'
+        : statusClass === 'working' || watched.stop
+            ? 'timeout'
+            : statusClass;
     return { outcome, run: finalRun, status, entriesSeen: watched.entriesSeen };
 }
 /**
@@ -55481,8 +55979,12 @@ function buildCommentPrompt(input) {
 var entry_text = __nccwpck_require__(1608);
 // EXTERNAL MODULE: ./src/report/answer-text.ts
 var answer_text = __nccwpck_require__(9052);
+// EXTERNAL MODULE: ./src/report/stop-text.ts
+var stop_text = __nccwpck_require__(4758);
 // EXTERNAL MODULE: ./src/report/markdown.ts
 var markdown = __nccwpck_require__(4285);
+// EXTERNAL MODULE: ./src/report/usage.ts
+var report_usage = __nccwpck_require__(2281);
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
@@ -55720,6 +56222,8 @@ function readTrigger(eventName, payload, rules) {
 
 
 
+
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_LIMIT_CHARS = 60_000;
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
@@ -55793,6 +56297,7 @@ const HEADLINES = {
     'invalid-output': '❔ ended **without a valid answer**',
     started: '🚀 started',
     skipped: '⏭️ skipped',
+    limited: '🚦 was **not started**: a daily run limit is reached',
     cancelled: '🛑 was left running: the workflow job was cancelled',
     error: '⚠️ could not be followed'
 };
@@ -55805,6 +56310,11 @@ function answerLead(answer) {
     if (answer.answer.valid)
         return repaired ? `The answer came${repaired}.` : '';
     return (0,markdown/* plainInline */.Sv)((0,answer_text/* answerAnnotation */.ad)(answer));
+}
+const QUESTION = 'The agent’s question';
+/** The question's label, and how to answer it: on this thread, which asked for the run. */
+function questionHead(triggerPhrase) {
+    return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`;
 }
 /** Caps of the one-line fields the service supplies, in characters before escaping. */
 const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
@@ -55850,7 +56360,7 @@ function quoteWithin(text, max) {
 function pullRequestLine(pullRequests) {
     let line = '**Pull requests:** ';
     for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? ', ' : ''}${serviceLink((0,entry_text/* oneLine */.TN)((0,entry_text/* valueText */.Ru)(pr.title), CAPS.title) || `#${(0,entry_text/* oneLine */.TN)((0,entry_text/* valueText */.Ru)(pr.id), CAPS.title)}`, pr.url)}`;
+        const entry = `${index > 0 ? ', ' : ''}${(0,markdown/* pullRequestLink */.Zl)(pr, CAPS.title)}`;
         if (line.length + entry.length > CAPS.pullRequestLine) {
             return `${line} and ${pullRequests.length - index} more`;
         }
@@ -55865,6 +56375,10 @@ function pullRequestLine(pullRequests) {
  */
 function renderTrackingComment(state) {
     const report = state.report;
+    // A paused run's result is the agent's question to the thread.
+    const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : '';
+    /** The question goes among the head's lines here: it is service text, quoted within its share. */
+    let questionAt = Number.POSITIVE_INFINITY;
     const runId = report?.run?.id ?? state.runId;
     const webUrl = report?.run?.web_url ?? state.webUrl;
     const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
@@ -55886,23 +56400,33 @@ function renderTrackingComment(state) {
             lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
     }
     else {
-        lines.push(`### ${run} ${HEADLINES[report.outcome]}`, '');
+        lines.push(`### ${run} ${(0,stop_text/* endingHeadline */.Qo)(HEADLINES, report.outcome, report.stop)}`, '');
+        if (report.stop)
+            lines.push((0,stop_text/* stopMarkdown */.m8)(report.stop), '');
+        // Why no run was started (a daily limit): our own words, naming the repository and the author.
+        if (report.reason)
+            lines.push((0,markdown/* plainInline */.Sv)(report.reason), '');
         const carriedFrom = report.carriedFrom ?? state.carriedFrom;
         if (carriedFrom)
             lines.push(carriedLine(carriedFrom), '');
         const lead = report.answer ? answerLead(report.answer) : '';
         if (lead)
             lines.push(lead, '');
+        // A paused run's question goes first (below the headline), then how to answer it, then the facts.
+        if (question)
+            questionAt = lines.length;
         const facts = [
             report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
             `${(0,entry_text/* formatDuration */.a3)(report.endedAt - report.startedAt)}`,
             (0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')
         ].filter(Boolean);
         lines.push(facts.join(' · '));
+        if (report.usage)
+            lines.push('', (0,report_usage/* usageMarkdown */.jZ)(report.usage));
         const pullRequests = report.run?.github_pull_requests ?? [];
         if (pullRequests.length > 0)
             lines.push('', pullRequestLine(pullRequests));
-        if (report.run) {
+        if (report.run && !question) {
             lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
         }
     }
@@ -55910,17 +56434,24 @@ function renderTrackingComment(state) {
         '',
         `<sub>Asked by @${(0,markdown/* escapeHtml */.ZD)((0,entry_text/* oneLine */.TN)(state.requestedBy.login, 100))}${state.workflowRunUrl ? ` · ${(0,markdown/* link */.nf)('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
-    const head = lines.join('\n');
+    const asked = question ? questionHead(state.triggerPhrase) : '';
+    const above = lines.slice(0, questionAt).join('\n');
+    const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : '';
     const texts = [];
+    if (question)
+        texts.push([QUESTION, question]);
     if (report?.error)
         texts.push(['Error', report.error]);
-    if (report?.run?.result)
+    if (report?.run?.result && !question)
         texts.push(['Result', report.run.result]);
     if (report?.run?.summary)
         texts.push(['Summary', report.run.summary]);
     if (state.instruction)
         texts.push(['Request', state.instruction]);
-    const block = (title, quoted) => `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
+    const block = (title, quoted) => title === QUESTION
+        ? `\n${asked}\n\n${quoted}\n`
+        : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
+    const head = above + below;
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
     let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
     const blocks = new Map();
@@ -55932,7 +56463,8 @@ function renderTrackingComment(state) {
         blocks.set(title, block(title, quoted));
         room -= overhead + quoted.length;
     }
-    const body = [head, ...texts.map(([title]) => blocks.get(title)), footer].join('\n');
+    const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
+    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
     // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
     return body.length <= COMMENT_LIMIT_CHARS
         ? body
@@ -56266,8 +56798,11 @@ async function fromThread(trigger, settings, mode, event, deps) {
     if ('refused' in prepared)
         return noRun(prepared.refused, deps);
     await prepared.tracking?.open();
+    const fromInputs = planFromInputs(settings);
     const plan = {
-        ...planFromInputs(settings),
+        ...fromInputs,
+        // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
+        origin: { ...fromInputs.origin, author: trigger.author.login },
         prompt: prepared.prompt,
         resumeRunId: prepared.resumeRunId,
         ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
@@ -56300,7 +56835,8 @@ function planFromInputs(settings, checkPlace) {
         metadata: settings.metadata,
         origin: originMetadata(settings.context),
         wait: settings.wait,
-        pollIntervalMs: settings.pollIntervalMs
+        pollIntervalMs: settings.pollIntervalMs,
+        stopRunOn: settings.stopRunOn
     };
 }
 /** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
@@ -56426,6 +56962,15 @@ function parseRun(body) {
         metadata: isObject(body.metadata) ? body.metadata : null
     };
 }
+/** An answer no document describes (the beta stop path's): the run if it is one, else nothing. */
+function parseRunIfAny(body) {
+    try {
+        return parseRun(body);
+    }
+    catch {
+        return undefined;
+    }
+}
 /** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
 function parseLogEntry(raw, runId) {
     if (!isObject(raw))
@@ -56523,20 +57068,30 @@ function parseSetupCommandsAnswer(body) {
  */
 const MAX_LOG_PAGE_BYTES = 8 * 1024 * 1024;
 const org = (orgId) => `/v1/organizations/${orgId}`;
-const read = (path, what, parse, more = {}) => ({ method: 'GET', path, budgets: ['general'], write: false, what, parse, ...more });
-const write = (path, body, budgets, what, parse) => ({ method: 'POST', path, body, budgets, write: true, what, parse });
+const read = (path, what, parse, more = {}) => ({ method: 'GET', path, budgets: ['general'], effect: 'read', what, parse, ...more });
+const write = (path, body, budgets, what, parse) => ({ method: 'POST', path, body, budgets, effect: 'write', what, parse });
 const pageOf = (item) => (body) => parsePage(body, item);
 /** Every call the action makes, by the client method that makes it. */
 const endpoints = {
     createRun: (orgId, body) => write(`${org(orgId)}/agent/run`, body, ['general', 'create'], 'create the agent run', parseRun),
     resumeRun: (orgId, body) => write(`${org(orgId)}/agent/run/resume`, body, ['general'], `resume agent run ${body.agent_run_id}`, parseRun),
+    stopRun: (orgId, runId) => ({
+        ...write(`/v1/beta/organizations/${orgId}/agent/run/stop`, { agent_run_id: runId }, ['general'], `stop agent run ${runId}`, parseRunIfAny),
+        effect: 'repeatable-write',
+        undocumented: true
+    }),
     getRun: (orgId, runId) => read(`${org(orgId)}/agent/run/${runId}`, `read agent run ${runId}`, parseRun),
     getLogs: (orgId, runId, path, skip, limit) => read(`${path === 'alpha' ? `/v1/alpha/organizations/${orgId}` : org(orgId)}/agent/run/${runId}/logs`, `read the log of agent run ${runId}`, (body, size) => ({ ...parseLogPage(body, runId), bytes: size }), { query: { skip, limit }, budgets: ['general', 'logs'], maxBytes: MAX_LOG_PAGE_BYTES }),
     listRepos: (orgId, skip, limit) => read(`${org(orgId)}/repos`, 'list the organization repositories', pageOf(parseRepo), {
         query: { skip, limit }
     }),
-    listRuns: (orgId, skip, limit) => read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
-        query: { skip, limit, source_type: 'API' }
+    listRuns: (orgId, skip, limit, filter) => read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
+        query: {
+            skip,
+            limit,
+            ...(filter.source_type === undefined ? {} : { source_type: filter.source_type }),
+            ...(filter.user_id === undefined ? {} : { user_id: filter.user_id })
+        }
     }),
     listOrganizations: (skip, limit) => read('/v1/organizations', "list the token's organizations", pageOf(parseOrganization), {
         query: { skip, limit }
@@ -59233,6 +59788,8 @@ function uniqueKeys(node, redact) {
 
 
 
+/** The runs the action starts: listRuns' filter when none is given. */
+const API_RUNS = { source_type: 'API' };
 /** A request with no answer within this is lost: a read is retried, a write looked for first. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
@@ -59284,8 +59841,11 @@ class HttpAgentRunApi {
     listRepos(skip, limit, options) {
         return this.call(endpoints.listRepos(this.config.orgId, skip, limit), options);
     }
-    listRuns(skip, limit, options) {
-        return this.call(endpoints.listRuns(this.config.orgId, skip, limit), options);
+    listRuns(skip, limit, options, filter = API_RUNS) {
+        return this.call(endpoints.listRuns(this.config.orgId, skip, limit, filter), options);
+    }
+    stopRun(runId, options) {
+        return this.call(endpoints.stopRun(this.config.orgId, runId), options);
     }
     listOrganizations(skip, limit, options) {
         return this.call(endpoints.listOrganizations(skip, limit), options);
@@ -59322,8 +59882,8 @@ class HttpAgentRunApi {
                 return outcome.value;
             }
             if (outcome.kind === 'fatal')
-                throw outcome.error;
-            const next = nextStep(outcome, endpoint.write, endpoint.what);
+                throw unsupported(endpoint, outcome.error) ?? outcome.error;
+            const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what);
             if (next.kind === 'give-up')
                 throw next.error;
             lastReason = outcome.reason;
@@ -59362,7 +59922,7 @@ class HttpAgentRunApi {
             return exchange;
         const { text, status } = exchange;
         try {
-            return { kind: 'done', value: endpoint.parse(JSON.parse(text), text.length) };
+            return { kind: 'done', value: endpoint.parse(readJson(text, endpoint.undocumented), text.length) };
         }
         catch (error) {
             const reason = error instanceof SyntaxError
@@ -59381,7 +59941,7 @@ class HttpAgentRunApi {
                 ? undefined
                 : retryAfterMs + Math.round(Math.random() * RETRY_AFTER_SPREAD_MS),
             backoffMs: backoffDelay(refusals, Math.random()),
-            write: endpoint.write,
+            write: unrepeatable(endpoint.effect),
             slotFreedInMs: this.budget.slotFreedIn(endpoint.budgets, now),
             leftMs: options.deadline === undefined ? Infinity : options.deadline - now,
             pollIntervalMs: this.config.pollIntervalMs
@@ -59422,6 +59982,262 @@ class HttpAgentRunApi {
     }
     debug(message) {
         this.config.debug?.(this.redact(message));
+    }
+}
+/** The answer's JSON; an undocumented answer that is not JSON is undefined, not unreadable. */
+function readJson(text, undocumented = false) {
+    if (!undocumented)
+        return JSON.parse(text);
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A 404 or 405 on an undocumented path: the service has no such endpoint. */
+function unsupported(endpoint, error) {
+    const status = error instanceof ServiceError ? error.httpStatus : undefined;
+    if (!endpoint.undocumented || (status !== 404 && status !== 405))
+        return undefined;
+    return new UnsupportedEndpointError(endpoint.what, status);
+}
+
+;// CONCATENATED MODULE: ./src/settings/settings.ts
+const FAIL_CONDITIONS = [
+    'failure',
+    'timeout',
+    'paused',
+    'no-pull-request',
+    'rejected',
+    'invalid-output',
+    'limited'
+];
+const STOP_TRIGGERS = ['cancel', 'timeout'];
+/**
+ * The largest daily limit: the action counts a day from at most this many of the organization's
+ * runs (org/daily-limits.ts reads 10 pages of 100), so a larger limit could never be reached.
+ */
+const MAX_DAILY_RUN_LIMIT = 1_000;
+const TASKS = ['run', 'check', 'setup-commands'];
+const CHECK_RUN_MODES = ['auto', 'true', 'false'];
+/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
+const INPUT_DEFAULTS = {
+    task: 'run',
+    'api-token': '',
+    'org-id': '',
+    prompt: '',
+    'repo-id': '',
+    repository: '',
+    'agent-run-id': '',
+    images: '',
+    model: '',
+    'agent-type': '',
+    metadata: '',
+    'base-url': 'https://api.codegen.com',
+    wait: 'true',
+    'timeout-minutes': '30',
+    'poll-interval': '5',
+    // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
+    'fail-on': 'failure,timeout,rejected,invalid-output',
+    'stop-run-on': 'cancel',
+    'daily-run-limit': '0',
+    'daily-run-limit-per-author': '0',
+    'mirror-logs': 'console,summary',
+    'trigger-phrase': '/codegen',
+    'label-trigger': '',
+    'assignee-trigger': '',
+    'allowed-bots': '',
+    'github-token': '',
+    comment: 'true',
+    verdict: 'false',
+    'output-schema': '',
+    'output-retries': '1',
+    runs: '',
+    'max-parallel': '10',
+    'check-run': 'auto',
+    'check-name': 'Codegen'
+};
+/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
+const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000;
+/** Raised for bad inputs before any request is sent; its message lists every problem found. */
+class InputError extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.length === 1
+            ? `Invalid input: ${problems[0]}`
+            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
+        this.problems = problems;
+        this.name = 'InputError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/org/daily-limits.ts
+
+/**
+ * The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`): how many runs this
+ * repository (and this author) started in the last 24 hours, counted from the organization's runs,
+ * newest first, by the origin the action records under `metadata.github_action`.
+ */
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LIMIT_PAGE_SIZE = 100;
+/**
+ * Pages read at most (10): a busy organization's day past this is counted as far as it was read;
+ * the inputs take no limit above what these pages can hold (MAX_DAILY_RUN_LIMIT).
+ */
+const MAX_LIMIT_PAGES = Math.ceil(MAX_DAILY_RUN_LIMIT / LIMIT_PAGE_SIZE);
+/** The service's time of a run ("2025-06-21 11:20:04.338000", UTC without a zone), or NaN. */
+function runTime(createdAt) {
+    if (typeof createdAt !== 'string')
+        return NaN;
+    const text = createdAt.trim().replace(' ', 'T');
+    return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+}
+/** The origin the action recorded on a run, if it recorded one. */
+function originOf(run) {
+    const recorded = run.metadata?.github_action;
+    if (typeof recorded !== 'object' || recorded === null)
+        return undefined;
+    const fields = recorded;
+    const text = (value) => (typeof value === 'string' ? value : undefined);
+    return { repository: text(fields.repository), author: text(fields.author) ?? text(fields.actor) };
+}
+const same = (a, b) => a !== undefined && a.toLowerCase() === b.toLowerCase();
+/**
+ * Whether a new run may start: the runs of the last 24 hours read (readDailyWindow), then checked
+ * (limitCheck). Reads nothing when neither limit is set.
+ */
+async function checkDailyLimits(list, origin, limits, now) {
+    return daily_limits_limitCheck(await readDailyWindow(list, origin, limits, now), limits);
+}
+/**
+ * The runs of the last 24 hours, read page by page, newest first, until one is older than the
+ * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
+ * Reads nothing when neither limit is set.
+ */
+async function readDailyWindow(list, origin, limits, now) {
+    const window = { repository: [], author: [] };
+    if (limits.perRepository <= 0 && limits.perAuthor <= 0)
+        return window;
+    const since = now - DAY_MS;
+    for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
+        const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE);
+        let older = false;
+        for (const run of answer.items) {
+            const at = runTime(run.created_at);
+            if (at < since) {
+                older = true;
+                break;
+            }
+            const recorded = originOf(run);
+            if (!recorded || !same(recorded.repository, origin.repository))
+                continue;
+            // Unreadable times count as now: they hold the limit for a whole day.
+            window.repository.push(Number.isNaN(at) ? now : at);
+            if (same(recorded.author, origin.author))
+                window.author.push(Number.isNaN(at) ? now : at);
+        }
+        if (older || answer.items.length < LIMIT_PAGE_SIZE)
+            break;
+    }
+    return window;
+}
+/** Whether one more run may start, the runs of the window counted (this step's own starts among them). */
+function daily_limits_limitCheck(window, limits) {
+    return (limitedBy('repository', limits.perRepository, window.repository) ??
+        limitedBy('author', limits.perAuthor, window.author) ?? { kind: 'within' });
+}
+/** At the limit: when the next run may start, once enough of the newest runs leave the window. */
+function limitedBy(which, limit, times) {
+    if (limit <= 0 || times.length < limit)
+        return undefined;
+    // Newest first: below the limit again once the limit-th newest run leaves the window.
+    const sorted = [...times].sort((a, b) => b - a);
+    return {
+        kind: 'limited',
+        which,
+        limit,
+        count: times.length,
+        nextAt: sorted[limit - 1] + DAY_MS
+    };
+}
+/**
+ * What the notice, the summary, the comment and the check say of a run not started at a limit:
+ * which limit, how many runs, and when the next one can start (UTC).
+ */
+function limitedMessage(check, origin) {
+    // Up to the minute: the time shown is never before the run may start.
+    const next = new Date(Math.ceil(check.nextAt / 60_000) * 60_000)
+        .toISOString()
+        .slice(0, 16)
+        .replace('T', ' ');
+    const whose = check.which === 'repository'
+        ? `${check.count} ${check.count === 1 ? 'run' : 'runs'} started from ${origin.repository}`
+        : `${check.count} ${check.count === 1 ? 'run' : 'runs'} started by ${origin.author} from ${origin.repository}`;
+    const input = check.which === 'repository' ? 'daily-run-limit' : 'daily-run-limit-per-author';
+    return `No agent run was started: ${input} (${check.limit}) is reached, with ${whose} in the last 24 hours. The next run can start at ${next} UTC.`;
+}
+
+;// CONCATENATED MODULE: ./src/org/daily-limit-read.ts
+
+
+
+/**
+ * Whether a new run may start under the daily limits, read on the service: the organization's API
+ * runs (the kind the action starts), newest first, page after page until the 24 hours' window is
+ * passed (checkDailyLimits). Through the step's clients, so within the token's one rate budget and
+ * the job's cancellation; nothing is read when no limit is set. The service's errors are the caller's.
+ */
+async function readDailyLimits(read) {
+    return limitCheck(await readWindow(read), read.limits);
+}
+function readWindow(read) {
+    const api = read.clients(read.orgId);
+    const { deadline } = read;
+    return readDailyWindow((skip, limit) => api.listRuns(skip, limit, { deadline }, API_RUNS), read.origin, read.limits, read.clock.now());
+}
+/** The origin a run records (metadata.github_action) as the limits compare it: a thread's author, else the actor. */
+function limitOrigin(recorded) {
+    return { repository: recorded.repository ?? '', author: recorded.author ?? recorded.actor ?? '' };
+}
+/**
+ * The step's daily limits: the window read once, at the first run the step would create (a run
+ * alone, or any item of `runs`), then each start admitted against it with the step's own starts
+ * counted. A resume is no new run and never asks. A read that fails fails every start it was for:
+ * a count that could not be made cannot show a run is within the limit, and a limit passed over
+ * whenever the service struggles would be no limit.
+ */
+class DailyGate {
+    read;
+    window;
+    ownStarts = [];
+    constructor(read) {
+        this.read = read;
+    }
+    /** Why the run may not start (the notice's text), or undefined when it may: then it counts as started. */
+    async admit(orgId, recorded) {
+        const origin = limitOrigin(recorded);
+        this.window ??= readWindow({ ...this.read, orgId, origin });
+        let window;
+        try {
+            window = await this.window;
+        }
+        catch (error) {
+            if (!(error instanceof ServiceError))
+                throw error;
+            throw new ServiceError(`The daily run limits could not be counted, so no run was started: ${error.message}`, error.httpStatus);
+        }
+        // The step's own starts, made meanwhile, count as this repository's and this author's.
+        const now = this.read.clock.now();
+        const counted = {
+            repository: [...window.repository, ...this.ownStarts],
+            author: [...window.author, ...this.ownStarts]
+        };
+        const check = daily_limits_limitCheck(counted, this.read.limits);
+        if (check.kind === 'limited')
+            return limitedMessage(check, origin);
+        this.ownStarts.push(now);
+        return undefined;
     }
 }
 
@@ -59540,6 +60356,7 @@ var console_text = __nccwpck_require__(8071);
 
 
 
+
 /**
  * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
  * log file only, so memory stays bounded however long the log (an endless one included).
@@ -59590,11 +60407,24 @@ class LogMirror {
             // A fan-out: every run's state, then the outcome they make together.
             this.console.info((0,runs_report/* runsStateLine */.EY)(report.runs.map(runs_report/* endedState */.q_), report.endedAt - report.startedAt));
             this.console.info(`Outcome: ${report.outcome}`);
+            if (report.usage)
+                this.console.info(`Usage, all runs: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
             return;
         }
         const status = report.status ? ` (status ${(0,console_text/* statusText */.qS)(report.status)})` : '';
         const where = this.logFile ? ` to ${this.logFile}` : '';
-        this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        // No run: an error (an input the service refused) is the step's own message, printed alone.
+        if (!report.run) {
+            if (!report.error)
+                this.console.info(`Outcome: ${report.outcome}`);
+        }
+        else
+            this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        if (report.usage)
+            this.console.info(`Usage: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
+        const stopped = report.stop && (0,stop_text/* stopConsoleLine */.__)(report.stop);
+        if (stopped)
+            this.console.info(stopped);
         if (this.options.policy)
             (0,failure/* passingWarnings */.$Z)(report, this.options.policy).forEach(line => this.console.warning(line));
     }
@@ -59634,7 +60464,7 @@ class LogMirror {
         }
     }
     statusChanged(from, to) {
-        this.console.info(`Status ${(0,console_text/* statusText */.qS)(from)} → ${(0,console_text/* statusText */.qS)(to)} (${classifyStatus(to)})`);
+        this.console.info((0,console_text/* statusChangeLine */.J)(from, to));
     }
     heartbeat(elapsedMs, status, entriesSeen) {
         this.console.info(`… still ${(0,console_text/* statusText */.qS)(status)} after ${(0,entry_text/* formatDuration */.a3)(elapsedMs)}; ${(0,entry_text/* count */.U9)(entriesSeen, 'log entry', 'log entries')} so far`);
@@ -59650,6 +60480,7 @@ class LogMirror {
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 /** The action's outputs, in action.yml's order. */
 const OUTPUT_NAMES = [
@@ -59671,7 +60502,8 @@ const OUTPUT_NAMES = [
     'verdict',
     'verdict-reason',
     'runs',
-    'check-run-id'
+    'check-run-id',
+    'usage'
 ];
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
@@ -59686,6 +60518,7 @@ function actionOutputs(report, logFile) {
     };
     const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
     const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
+    const usage = report.usage ? (0,report_usage/* usageJson */.AE)(report.usage) : '';
     if (report.check)
         return { ...blank, outcome: report.outcome, ...setup };
     // A fan-out: the single-run outputs are '', `runs` has them per run.
@@ -59696,7 +60529,8 @@ function actionOutputs(report, logFile) {
             trigger: report.trigger ?? '',
             ...setup,
             runs: (0,runs_report/* runsOutput */.wc)(report.runs),
-            'check-run-id': checkRunId
+            'check-run-id': checkRunId,
+            usage
         };
     const run = report.run;
     const pullRequests = run?.github_pull_requests ?? [];
@@ -59721,7 +60555,8 @@ function actionOutputs(report, logFile) {
         verdict: answer?.verdict ?? '',
         'verdict-reason': answer?.reason ?? '',
         runs: '',
-        'check-run-id': checkRunId
+        'check-run-id': checkRunId,
+        usage
     };
 }
 /** The reporter of the step's outputs: every one set at the end, from the report and the log file's path. */
@@ -59830,6 +60665,36 @@ function plainReport(report, error) {
         checkRunId: report.checkRunId
     };
     return reportOf(fields, report.startedAt, report.endedAt);
+}
+
+;// CONCATENATED MODULE: ./src/report/usage-count.ts
+
+/**
+ * The reporter that counts what a run did: every log entry as it arrives (the mirror keeps only the
+ * first and last of a long log), then, with what the report knows, its usage. It writes nothing:
+ * the step puts its usage in the report before the others are handed it.
+ */
+class UsageCount {
+    tally = new report_usage/* UsageTally */.Ee();
+    newEntries(entries) {
+        this.tally.add(entries);
+    }
+    /** The report with its usage, when a run was started or resumed; else as it is. */
+    counted(report) {
+        if (!report.run)
+            return report;
+        const usage = this.tally.usage({
+            durationMs: report.endedAt - report.startedAt,
+            pullRequests: report.run.github_pull_requests?.length ?? 0,
+            // The step's own follow-ups: a resume (agent-run-id, a thread's follow-up), the answer's repairs.
+            resumes: report.mode === 'resume' ? 1 : 0,
+            repairs: report.answer?.repairs.length ?? 0
+        });
+        return { ...report, usage };
+    }
+    finish() {
+        return Promise.resolve();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/runs/schedule.ts
@@ -60093,11 +60958,19 @@ async function runFanOut(items, deps) {
         everyMinute: now => deps.states(states, now - startedAt)
     });
     const reports = await inTurn(items.length, deps.maxParallel, async (i) => {
-        const { plan, events } = items[i];
+        const { plan, events, notice } = items[i];
         const state = states[i];
         const report = turnMissed(deps) ??
             (await runPlan({ ...plan, orgId }, {
-                start: { apis: deps.apis, clock, signal, deadline, warning: say(events), notice: say(events) },
+                start: {
+                    apis: deps.apis,
+                    clock,
+                    signal,
+                    deadline,
+                    warning: say(events),
+                    notice: notice ?? say(events),
+                    ...(deps.dailyLimit ? { dailyLimit: deps.dailyLimit } : {})
+                },
                 follow: { clock, signal, deadline, events: tracked(events, state), watch: watcher.watch },
                 ...(deps.answer ? { answer: deps.answer } : {})
             }));
@@ -60393,6 +61266,55 @@ function refusal(path, file) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/settings/words.ts
+/**
+ * A list of known words (comma, space or newline separated), or `none` for the empty set: the one
+ * reading of `fail-on`, `mirror-logs` and `stop-run-on`.
+ */
+function words(name, text, known, problems) {
+    const list = text
+        .split(/[\s,]+/)
+        .map(word => word.trim().toLowerCase())
+        .filter(Boolean);
+    if (list.length === 1 && list[0] === 'none')
+        return new Set();
+    const unknown = list.filter(word => !known.includes(word));
+    if (unknown.length > 0 || list.length === 0) {
+        problems.push(`${name}: expected a comma-separated list of ${known.join(', ')} (or none), got "${unknown.join(', ') || text}"`);
+    }
+    return new Set(list.filter(word => known.includes(word)));
+}
+
+;// CONCATENATED MODULE: ./src/settings/run-limits.ts
+
+
+/**
+ * What keeps runs from running away: whether the step stopping stops its run (`stop-run-on`), and
+ * the daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`). Each problem is
+ * pushed into `problems`, naming the input and what was expected, as every reader of settings/ does.
+ *
+ * `stop-run-on` with `wait: false` is no error: it has no effect there, as a step that does not wait
+ * never stops while following its run. Refusing it would break its default (`cancel`) for every
+ * step with `wait: false`, and a `wait` set from an expression for half its values.
+ */
+function readRunLimits(input, problems) {
+    return {
+        stopRunOn: words('stop-run-on', input('stop-run-on'), [...STOP_TRIGGERS], problems),
+        dailyLimits: {
+            perRepository: dailyLimit('daily-run-limit', input('daily-run-limit'), problems),
+            perAuthor: dailyLimit('daily-run-limit-per-author', input('daily-run-limit-per-author'), problems)
+        }
+    };
+}
+/** A whole number from 0 (no limit) to MAX_DAILY_RUN_LIMIT; 0 when it is not one. */
+function dailyLimit(name, text, problems) {
+    const value = Number(text);
+    if (/^\d+$/.test(text) && value <= MAX_DAILY_RUN_LIMIT)
+        return value;
+    problems.push(`${name}: expected a whole number of runs a day from 0 (no limit) to ${MAX_DAILY_RUN_LIMIT} (the runs the action can count in a day), got "${text.slice(0, 40)}"`);
+    return 0;
+}
+
 ;// CONCATENATED MODULE: ./src/settings/runs.ts
 
 
@@ -60611,66 +61533,9 @@ function readMaxParallel(text, problems) {
     return value;
 }
 
-;// CONCATENATED MODULE: ./src/settings/settings.ts
-const FAIL_CONDITIONS = [
-    'failure',
-    'timeout',
-    'paused',
-    'no-pull-request',
-    'rejected',
-    'invalid-output'
-];
-const TASKS = ['run', 'check', 'setup-commands'];
-const CHECK_RUN_MODES = ['auto', 'true', 'false'];
-/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
-const INPUT_DEFAULTS = {
-    task: 'run',
-    'api-token': '',
-    'org-id': '',
-    prompt: '',
-    'repo-id': '',
-    repository: '',
-    'agent-run-id': '',
-    images: '',
-    model: '',
-    'agent-type': '',
-    metadata: '',
-    'base-url': 'https://api.codegen.com',
-    wait: 'true',
-    'timeout-minutes': '30',
-    'poll-interval': '5',
-    // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
-    'fail-on': 'failure,timeout,rejected,invalid-output',
-    'mirror-logs': 'console,summary',
-    'trigger-phrase': '/codegen',
-    'label-trigger': '',
-    'assignee-trigger': '',
-    'allowed-bots': '',
-    'github-token': '',
-    comment: 'true',
-    verdict: 'false',
-    'output-schema': '',
-    'output-retries': '1',
-    runs: '',
-    'max-parallel': '10',
-    'check-run': 'auto',
-    'check-name': 'Codegen'
-};
-/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
-const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000;
-/** Raised for bad inputs before any request is sent; its message lists every problem found. */
-class InputError extends Error {
-    problems;
-    constructor(problems) {
-        super(problems.length === 1
-            ? `Invalid input: ${problems[0]}`
-            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
-        this.problems = problems;
-        this.name = 'InputError';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/settings/read-settings.ts
+
+
 
 
 
@@ -60690,6 +61555,7 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         ...readService(reading, env),
         ...readWork(reading, triggerEvent, context),
         ...readFollowing(reading),
+        ...readRunLimits(input, problems),
         labelTrigger,
         triggerEvent,
         ...readThreads(reading),
@@ -60866,20 +61732,6 @@ function read_settings_boolean(name, text, problems) {
     problems.push(`${name}: expected true or false, got "${text}"`);
     return false;
 }
-/** A list of known words (comma, space or newline separated), or `none` for the empty set. */
-function words(name, text, known, problems) {
-    const list = text
-        .split(/[\s,]+/)
-        .map(word => word.trim().toLowerCase())
-        .filter(Boolean);
-    if (list.length === 1 && list[0] === 'none')
-        return new Set();
-    const unknown = list.filter(word => !known.includes(word));
-    if (unknown.length > 0 || list.length === 0) {
-        problems.push(`${name}: expected a comma-separated list of ${known.join(', ')} (or none), got "${unknown.join(', ') || text}"`);
-    }
-    return new Set(list.filter(word => known.includes(word)));
-}
 function metadataObject(text, problems) {
     if (!text)
         return {};
@@ -60986,6 +61838,9 @@ function allowedBots(text, problems) {
 
 
 
+
+
+
 /**
  * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
  * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
@@ -61005,15 +61860,21 @@ async function runAction(environment) {
         const decision = await decide_decide(settings, { payload, github, clock, say });
         const checkRun = decision.check && (await openStepCheck(decision.check, settings, github, clock, say));
         const mirror = logMirror(runner, settings, environment);
+        const usage = new UsageCount();
         const reporters = new Reporters([
             mirror,
+            usage,
             new OutputsReporter(runner, mirror),
             new JobSummary(runner, mirror, settings.mirrorToSummary),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
             ...optional(checkRun, decision.tracking)
         ], redact, () => deadlines.afterCancelled());
-        const step = { settings, environment, deadlines, redact, say, reporters };
-        const report = await perform(decision.work, step, serviceClients(settings, clock, signal, say.debug, environment.serviceLimits));
+        const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits);
+        const gate = dailyGate(settings, apis, clock, deadlines.step);
+        const step = { settings, environment, deadlines, redact, say, reporters, gate };
+        const performed = await perform(decision.work, step, apis);
+        // A fan-out's items counted their own usage; a run alone's is counted here.
+        const report = performed.runs ? performed : usage.counted(performed);
         // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
         const checkRunId = await checkRun?.whenCreated(signal);
         const ended = { ...report, ...triggerOf(decision), checkRunId };
@@ -61082,10 +61943,21 @@ function planDeps(step, apis) {
     const events = step.reporters;
     const warning = (message) => events.warning(message);
     return {
-        start: { apis, clock, signal, deadline, warning, notice: step.say.notice },
+        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...action_dailyLimit(step) },
         follow: { clock, signal, deadline, events },
         ...answerAsked(step)
     };
+}
+/** The daily limits asked before each create, when any is set. */
+function action_dailyLimit({ gate }) {
+    return gate ? { dailyLimit: (orgId, origin) => gate.admit(orgId, origin) } : {};
+}
+/** The step's daily limits (daily-run-limit, daily-run-limit-per-author), or undefined when none is set. */
+function dailyGate(settings, clients, clock, deadline) {
+    const limits = settings.dailyLimits;
+    if (limits.perRepository <= 0 && limits.perAuthor <= 0)
+        return undefined;
+    return new DailyGate({ clients, limits, clock, deadline });
 }
 /** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
 function answerAsked({ settings, environment }) {
@@ -61112,8 +61984,12 @@ async function runMany(items, step, apis) {
     const { runner, clock, signal } = environment;
     const startedAt = clock.now();
     const perItem = items.map(({ name, plan }) => {
-        const mirror = logMirror((0,runs_report/* namedConsole */.pv)(runner, name), settings, environment, ITEM_KEPT);
-        return { name, plan, mirror, events: new Reporters([mirror], redact, () => deadlines.afterCancelled()) };
+        const named = (0,runs_report/* namedConsole */.pv)(runner, name);
+        const mirror = logMirror(named, settings, environment, ITEM_KEPT);
+        const usage = new UsageCount();
+        const events = new Reporters([mirror, usage], redact, () => deadlines.afterCancelled());
+        const notice = (message) => named.notice(redact(message));
+        return { name, plan, mirror, usage, events, notice };
     });
     const reports = await runFanOut(perItem, {
         apis,
@@ -61124,18 +62000,25 @@ async function runMany(items, step, apis) {
         liveLog: settings.mirrorToConsole,
         notice: say.notice,
         ...answerAsked(step),
+        ...action_dailyLimit(step),
         states: (states, elapsedMs) => runner.info(redact((0,runs_report/* runsStateLine */.EY)(states, elapsedMs)))
     });
     const runs = await Promise.all(reports.map(async (item, i) => {
-        const { mirror, events } = perItem[i];
-        const report = item.report && (await events.finish(item.report));
+        const { mirror, usage, events } = perItem[i];
+        const report = item.report && (await events.finish(usage.counted(item.report)));
         const entries = settings.mirrorToSummary
             ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
             : {};
         return { ...item, ...(report ? { report } : {}), ...entries };
     }));
     const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
-    const fields = { outcome: (0,outcome/* aggregateOutcome */.QF)(runs), runs, ...(orgId !== undefined ? { orgId } : {}) };
+    const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
+    const fields = {
+        outcome: (0,outcome/* aggregateOutcome */.QF)(runs),
+        runs,
+        ...(orgId !== undefined ? { orgId } : {}),
+        ...(usages.length > 0 ? { usage: (0,report_usage/* totalUsage */.GG)(usages) } : {})
+    };
     return reportOf(fields, startedAt, clock.now());
 }
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */

@@ -387,8 +387,7 @@ describe('the recipe of docs/triggers.md that wires every trigger', () => {
     expect(recipe.permissions).toEqual({
       issues: 'write',
       'pull-requests': 'write',
-      checks: 'write',
-      contents: 'read'
+      checks: 'write'
     })
     const condition = recipe.jobs.agent.if as string
     const step = recipe.jobs.agent.steps[0].with
