@@ -464,7 +464,7 @@ describe('the edges of a run', () => {
     emulator.queueScript({
       steps: [{ at: 0, status: 'WORKING\n::set-output name=outcome::success\r::error::pwned' }]
     })
-    const result = await action({ 'timeout-minutes': '0.03' })
+    const result = await action({ 'timeout-minutes': '0.05' })
     expect(result.outputs['outcome']).toBe('timeout')
     expect(result.stdout).toContain('Outcome: timeout (status WORKING ::set-output')
     expect(result.stdout).not.toMatch(/^\s*::(set-output|error::pwned)/m)

@@ -75,8 +75,10 @@ test('a job cancelled with SIGINT concludes its check cancelled within the runne
     commentOn(7, '/codegen take your time [emulator:endless]'),
     {},
     {
-      terminateAfterMs: 4_000,
-      terminateSignal: 'SIGINT'
+      terminateAfterMs: 2_000,
+      terminateSignal: 'SIGINT',
+      // Once the run exists and its check is in progress, however slowly a loaded machine started it.
+      terminateWhen: () => emulator.runs().length > 0 && checksOn(7).length > 0
     }
   )
   expect(result.outputs['outcome']).toBe('cancelled')

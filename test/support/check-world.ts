@@ -38,7 +38,7 @@ afterEach(async () => {
 export function step(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateSignal'> = {}
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'terminateSignal'> = {}
 ): Promise<RunnerResult> {
   return runBundledAction({
     inputs: {

@@ -68,7 +68,7 @@ export function addMarkedComment(marker: (commentId: number) => string, text: st
 export async function onEvent(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'killAfterMs'> = {}
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'killAfterMs'> = {}
 ): Promise<RunnerResult> {
   return runBundledAction({
     inputs: {
