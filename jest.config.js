@@ -6,12 +6,14 @@
  */
 
 /**
- * Test files `npm test` leaves to their own scripts: `npm run test:faults`, `npm run test:windows`,
- * and `npm run test:linearity` (CPU-bound measurements, run alone so that they measure cleanly).
+ * Test files `npm test` leaves to their own scripts: `npm run test:faults`, `npm run test:windows`
+ * (jobs on one token against rate windows held in real time: a minute each, or more) and
+ * `npm run test:linearity` (CPU-bound measurements, run alone so that they measure cleanly).
  */
 export const LONG_SUITES = [
   '<rootDir>/test/integration/faults.test.ts',
   '<rootDir>/test/integration/shared-token-windows.test.ts',
+  '<rootDir>/test/integration/shared-token-documented.test.ts',
   '<rootDir>/test/unit/linearity.test.ts'
 ]
 
