@@ -79,7 +79,7 @@ export async function onEvent(
       'poll-interval': '0.1',
       'timeout-minutes': '1',
       // Check runs add two or three GitHub writes (a second apart, as GitHub spaces them) to a run
-      // on a pull request; check-world and check-run-cases test them, so these worlds leave them out.
+      // on a pull request; check-world and check-cases test them, so these worlds leave them out.
       'check-run': 'false',
       ...inputs
     },

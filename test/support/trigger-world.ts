@@ -23,7 +23,7 @@ export const creates = () => emulator.requests.filter(request => request.route =
 export const resumes = () => emulator.requests.filter(request => request.route === 'resume')
 export const promptOf = (request: { body: unknown } | undefined): string =>
   (request?.body as { prompt: string }).prompt
-/** GitHub writes but the check run's (check-runs.test.ts follows those). */
+/** GitHub writes but the check run's (check-life.test.ts follows those). */
 export const writes = () =>
   github.requests.filter(request => request.method !== 'GET' && !request.path.includes('/check-runs'))
 export const own = (body: string): boolean => body.startsWith(OWN_COMMENT_MARK)

@@ -3,7 +3,7 @@ import { checkWrites, checksOn, commentOn, emulator, github, step } from '../sup
 
 /**
  * A check on the pull request for a run asked for on it, end to end with the bundle (issue #20): its
- * life from in progress to each ending. More cases: check-run-cases.test.ts.
+ * life from in progress to each ending. More cases: check-cases.test.ts.
  */
 
 test('a /codegen comment on a pull request: in progress on its head before the first look, then success', async () => {
