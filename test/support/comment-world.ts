@@ -6,10 +6,10 @@ import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'
 
 /**
- * The world of the comment workflow's end-to-end tests (comments, comment-endings and
- * comment-limits .test.ts, split so that jest runs them side by side): the bundled action, the
- * service emulator and a fake GitHub, all on loopback, fresh for each test. Importing this module
- * registers the hooks that start and stop them.
+ * The world of the comment workflow's end-to-end tests (comments, comment-markers,
+ * comment-permissions, comment-endings, comment-limits and the trigger tests, split so that jest runs
+ * them side by side): the bundled action, the service emulator and a fake GitHub, all on loopback,
+ * fresh for each test. Importing this module registers the hooks that start and stop them.
  */
 
 export let emulator: AgentRunEmulator
