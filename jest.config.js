@@ -8,12 +8,15 @@
 /**
  * Test files `npm test` leaves to their own scripts: `npm run test:faults`, `npm run test:windows`
  * (jobs on one token against rate windows held in real time: a minute each, or more) and
- * `npm run test:linearity` (CPU-bound measurements, run alone so that they measure cleanly).
+ * `npm run test:bounds` (answers whose check burns a core until its 10 s are up, by design: 25 s
+ * of CPU that would slow every other test) and `npm run test:linearity` (CPU-bound measurements,
+ * run alone so that they measure cleanly).
  */
 export const LONG_SUITES = [
   '<rootDir>/test/integration/faults.test.ts',
   '<rootDir>/test/integration/shared-token-windows.test.ts',
   '<rootDir>/test/integration/shared-token-documented.test.ts',
+  '<rootDir>/test/integration/answer-bounds.test.ts',
   '<rootDir>/test/unit/linearity.test.ts'
 ]
 

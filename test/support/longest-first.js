@@ -17,7 +17,6 @@ const EXPECTED_MS = {
   'integration/live-differences.test.ts': 33_000,
   'integration/comment-endings.test.ts': 33_000,
   'integration/fault-regressions.test.ts': 32_000,
-  'integration/answer-bounds.test.ts': 32_000,
   'integration/shared-token.test.ts': 32_000,
   'in-process/threads-and-writes.test.ts': 31_000,
   'integration/triggers.test.ts': 30_000,
