@@ -33,9 +33,10 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes, loopback servers and GitHub's one-second spacing of writes,
   // not on the CPU: more workers than cores (jest's default on 2 cores is a single worker), the
-  // longest files first. On 2 cores, 8 workers took 137 s and left a third of the CPU idle; 12 took
-  // 98-117 s but saturated it, and timing tests flaked; 10 is between.
-  maxWorkers: 10,
+  // longest files first. On 2 cores, 10 workers took 102-108 s with a fifth of the CPU idle once the
+  // CPU-bound suites left (test:bounds, test:windows); 12 fill it. No test races the machine's speed
+  // (CONTRIBUTING.md, Tests), so a busier CPU makes them slower, not red.
+  maxWorkers: 12,
   testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],
