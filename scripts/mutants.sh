@@ -19,7 +19,7 @@ names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
 mutant idempotency src/agent-run/start.ts \
   's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
-  'test/in-process/run-action.test.ts test/integration/action.test.ts'
+  'test/in-process/run-action.test.ts test/integration/action.test.ts test/integration/action-errors.test.ts'
 mutant first-write src/github/tracking-comment.ts \
   's/async open\(\): Promise<void> \{\n    await this\.enqueue\(\(\) => this\.writeNow\(\)\)\n  \}/async open(): Promise<void> {}/' \
   'test/in-process/tracking-comment.test.ts test/integration/comment-endings.test.ts'

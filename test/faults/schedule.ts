@@ -503,8 +503,101 @@ const PERMANENT_KINDS = new Set<Forced>([
 ])
 
 export function faultSchedule(seed: number): FaultSchedule {
+  // The dice are drawn in one order (a seed's schedule must stay what it was): mode and kind, the
+  // inputs, the scripts, the transient faults, the drifts, then what the kind adds.
   const dice = new Dice(seed)
   const forced = FORCED[seed % 40]
+  const { mode, kind } = drawModeAndKind(dice, forced)
+  const ownRequestTimeout = forced === 'hang-across-deadline' || forced === 'own-request-timeout'
+  const requestTimeoutMs = ownRequestTimeout ? DEFAULT_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS
+  const { pollInterval, withRepoId, inputs } = drawInputs(dice, mode)
+  const { script, earlier } = drawScripts(dice, seed, mode, kind)
+  const emulator: EmulatorOptions = {}
+  const { incidents, logRoute, unseenResume } = transientIncidents(dice, mode, kind, forced, withRepoId)
+  const driftRules = drifts(dice, dice.weighted(DRIFT_COUNTS), 8)
+  // Roomy: a few 429s slow the client down to a fraction of its budget, as they should.
+  let timing = { timeoutMinutes: 1.5, estimateMs: 3_000 + (unseenResume ? 32_000 : 0) }
+  let permanent: PermanentFault | undefined
+  let missingRun = false
+  if (kind === 'timeout') timing = deadlineEdges(dice, forced, script, logRoute, incidents)
+  if (kind === 'error') {
+    const readRoutes: RouteName[] =
+      mode === 'create' ? [...(withRepoId ? [] : ['repos' as const]), logRoute, 'get'] : [logRoute, 'get']
+    const drawn = withPermanentFault(
+      dice,
+      forced,
+      mode,
+      readRoutes,
+      script,
+      incidents,
+      emulator,
+      requestTimeoutMs
+    )
+    ;({ permanent, missingRun } = drawn)
+    timing = drawn
+  }
+  if (mode === 'resume' && kind !== 'error' && dice.chance(0.35)) driftRules.push(statusDrift(dice))
+  const { timeoutMinutes } = timing
+  const estimateMs = timing.estimateMs + incidents.length * 800
+  if (ownRequestTimeout) answeredInTime(incidents)
+  // An answer past the suite's short limit: the step runs in process, where that limit is handed in.
+  const inProcess =
+    !ownRequestTimeout &&
+    incidents.some(({ fault }) => fault.kind === 'slow' && fault.delayMs >= REQUEST_TIMEOUT_MS)
+  // Other jobs' runs beside the step's, so that a look-up that ignores the key adopts the wrong one.
+  // (402: the allowance is zero; no job can create a run.)
+  const neighbours = mode === 'create' && permanent?.kind !== 'allowance'
+  const description = describeSchedule({
+    head: `seed ${seed}: ${mode}${missingRun ? ' (of a run that does not exist)' : ''}, expect ${kind}`,
+    settings:
+      `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}` +
+      `${ownRequestTimeout ? ', own request time limit' : ''}${inProcess ? `, in process (request time limit ${REQUEST_TIMEOUT_MS} ms)` : ''}` +
+      `${neighbours ? ', other jobs’ runs' : ''}`,
+    script,
+    permanent,
+    incidents,
+    driftRules,
+    requestTimeoutMs
+  })
+
+  return {
+    seed,
+    mode,
+    script,
+    ...(earlier ? { earlier } : {}),
+    ...(missingRun ? { missingRun } : {}),
+    // Failures before drift: a drift rule that wants a request a failure took hits the next one.
+    faults: [...incidents, ...driftRules].map(({ route, after, times, fault }) => ({
+      route,
+      after,
+      times,
+      fault
+    })),
+    expect: kind,
+    ...(permanent ? { permanent } : {}),
+    inputs: { ...inputs, 'timeout-minutes': String(timeoutMinutes) },
+    emulator,
+    ...(inProcess ? { requestTimeoutMs } : {}),
+    neighbours,
+    timeoutMs: Math.round(timeoutMinutes * 60_000),
+    estimateMs,
+    description
+  }
+}
+
+/** How many drift rules a schedule has, by weight. */
+const DRIFT_COUNTS: Array<[number, number]> = [
+  [0, 3],
+  [1, 3],
+  [2, 2],
+  [3, 1]
+]
+
+/** Create or resume, and the ending expected: drawn, unless the seed forces a case. */
+function drawModeAndKind(
+  dice: Dice,
+  forced: Forced | undefined
+): { mode: 'create' | 'resume'; kind: Expectation } {
   const drawnMode = dice.chance(0.35) ? 'resume' : 'create'
   const mode = forced === 'allowance' ? 'create' : forced === 'resume-unseen' ? 'resume' : drawnMode
   const drawnKind = dice.weighted<Expectation>([
@@ -512,20 +605,17 @@ export function faultSchedule(seed: number): FaultSchedule {
     ['timeout', 10],
     ['error', 15]
   ])
-  const kind: Expectation =
-    forced === undefined
-      ? drawnKind
-      : PERMANENT_KINDS.has(forced)
-        ? 'error'
-        : forced === 'long-retry-after' || forced === 'hang-across-deadline'
-          ? 'timeout'
-          : forced === 'own-request-timeout'
-            ? drawnKind === 'error'
-              ? 'success'
-              : drawnKind
-            : 'success'
-  const ownRequestTimeout = forced === 'hang-across-deadline' || forced === 'own-request-timeout'
-  const requestTimeoutMs = ownRequestTimeout ? DEFAULT_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS
+  if (forced === undefined) return { mode, kind: drawnKind }
+  if (PERMANENT_KINDS.has(forced)) return { mode, kind: 'error' }
+  if (forced === 'long-retry-after' || forced === 'hang-across-deadline') return { mode, kind: 'timeout' }
+  if (forced === 'own-request-timeout') return { mode, kind: drawnKind === 'error' ? 'success' : drawnKind }
+  return { mode, kind: 'success' }
+}
+
+function drawInputs(
+  dice: Dice,
+  mode: 'create' | 'resume'
+): { pollInterval: string; withRepoId: boolean; inputs: Record<string, string> } {
   const pollInterval = dice.pick(['0.1', '0.15', '0.2'])
   const withRepoId = mode === 'create' && dice.chance(0.3)
   const inputs: Record<string, string> = {
@@ -537,14 +627,16 @@ export function faultSchedule(seed: number): FaultSchedule {
       [{ 'mirror-logs': 'none' }, 1]
     ])
   }
-  const emulator: EmulatorOptions = {}
-  const incidents: Incident[] = []
-  let permanent: PermanentFault | undefined
-  let missingRun = false
-  // Roomy: a few 429s slow the client down to a fraction of its budget, as they should.
-  let timeoutMinutes = 1.5
-  let estimateMs = 3_000
+  return { pollInterval, withRepoId, inputs }
+}
 
+/** The step's run, and for a resume the earlier run it resumes. */
+function drawScripts(
+  dice: Dice,
+  seed: number,
+  mode: 'create' | 'resume',
+  kind: Expectation
+): { script: RunScript; earlier: RunScript | undefined } {
   const earlierEntries = mode === 'resume' ? dice.int(1, 5) : 0
   const script = runScript(dice, {
     durationMs: kind === 'timeout' ? undefined : dice.int(kind === 'error' ? 1_000 : 300, 2_000),
@@ -566,8 +658,19 @@ export function faultSchedule(seed: number): FaultSchedule {
           result: 'The earlier result'
         })
       : undefined
+  return { script, earlier }
+}
 
-  // Transient faults along the way the step goes.
+/** Transient faults along the way the step goes; `unseenResume`: a resume that never reached the service. */
+function transientIncidents(
+  dice: Dice,
+  mode: 'create' | 'resume',
+  kind: Expectation,
+  forced: Forced | undefined,
+  withRepoId: boolean
+): { incidents: Incident[]; logRoute: RouteName; unseenResume: boolean } {
+  const incidents: Incident[] = []
+  let unseenResume = false
   const logRoute: RouteName = dice.chance(0.1) ? 'logs-alpha' : 'logs'
   if (logRoute === 'logs-alpha') {
     // The interface document's path is missing: the action has to find the OpenAPI one.
@@ -595,131 +698,120 @@ export function faultSchedule(seed: number): FaultSchedule {
           : dice.weighted(RESUME_TRANSIENT)(dice)
     incidents.push({ route: 'resume', after: 0, times: 1, fault })
     // Unseen, the resume is sent again only after the resume grace (30 s) shows no restart.
-    if (unseen) estimateMs += 32_000
+    unseenResume = unseen
   }
   incidents.push(...spread(dice, logRoute, dice.int(0, kind === 'timeout' ? 1 : 3), dice.int(0, 4)))
   if (dice.chance(0.3 * noise)) incidents.push(...spread(dice, 'get', 1, 0))
-  const driftRules = drifts(
-    dice,
-    dice.weighted([
-      [0, 3],
-      [1, 3],
-      [2, 2],
-      [3, 1]
-    ]),
-    8
-  )
+  return { incidents, logRoute, unseenResume }
+}
 
-  if (kind === 'timeout') {
-    timeoutMinutes = dice.pick([0.07, 0.09, 0.11])
-    estimateMs = timeoutMinutes * 60_000 + 1_000
-    // These end the reads early: the run shows all it will within 0.1 s (steps 12 times faster, no
-    // stale ending), so that the eighth read, well before the deadline, has seen everything.
-    const late = { route: logRoute, after: 8 }
-    if (forced === 'long-retry-after' || forced === 'hang-across-deadline') {
-      script.steps = script.steps.map(step => ({ ...step, at: Math.round(step.at / 12) }))
-      if (script.staleAfterResumeMs !== undefined) script.staleAfterResumeMs = 0
-    }
-    if (forced === 'long-retry-after') {
-      // The wait asked for is past the deadline: the step ends now, not two minutes on.
-      incidents.push({
-        ...late,
-        times: FOREVER,
-        fault: labelled({ kind: 'status', status: 429, retryAfter: 120 }, '429 + Retry-After 120 s')
-      })
-    } else if (forced === 'hang-across-deadline') {
-      // A read that hangs from before the deadline to long after: only the deadline cuts it.
-      incidents.push({
-        ...late,
-        times: 1,
-        fault: labelled({ kind: 'slow', delayMs: 25_000 }, 'hang across the deadline')
-      })
-    }
+/** A schedule that times out: its deadline, and the forced edges of it. */
+function deadlineEdges(
+  dice: Dice,
+  forced: Forced | undefined,
+  script: RunScript,
+  logRoute: RouteName,
+  incidents: Incident[]
+): { timeoutMinutes: number; estimateMs: number } {
+  const timeoutMinutes = dice.pick([0.07, 0.09, 0.11])
+  // These end the reads early: the run shows all it will within 0.1 s (steps 12 times faster, no
+  // stale ending), so that the eighth read, well before the deadline, has seen everything.
+  const late = { route: logRoute, after: 8 }
+  if (forced === 'long-retry-after' || forced === 'hang-across-deadline') {
+    script.steps = script.steps.map(step => ({ ...step, at: Math.round(step.at / 12) }))
+    if (script.staleAfterResumeMs !== undefined) script.staleAfterResumeMs = 0
   }
-  if (kind === 'error') {
-    const noise = [...incidents]
-    let midRun: boolean | undefined
-    ;({ permanent, missingRun, timeoutMinutes, estimateMs, midRun } = permanentFault(
-      dice,
-      forced !== undefined && PERMANENT_KINDS.has(forced) ? (forced as PermanentFault['kind']) : undefined,
-      mode,
-      mode === 'create' ? [...(withRepoId ? [] : ['repos' as const]), logRoute, 'get'] : [logRoute, 'get'],
-      incidents,
-      emulator
-    ))
-    // The first look may come seconds after the create (the gentle start, and the pace after 429s
-    // on the create): a run of a second or two would be read whole by it, and the later log read
-    // the fault waits for would never come. The run lasts long enough; the fault ends the step.
-    if (midRun) script.steps = stretched(script.steps, MID_RUN_MS)
-    // The transient faults on the same routes cost retries (or a create's look-up and resend) of their own.
-    permanent.bound.max += noise
-      .filter(
-        ({ route, fault }) =>
-          failsRequest(fault, requestTimeoutMs) &&
-          [route].flat().some(r => permanent?.bound.routes.includes(r))
-      )
-      .reduce((sum, { times }) => sum + Math.min(times, 2), 0)
-  }
-  if (mode === 'resume' && kind !== 'error' && dice.chance(0.35)) {
-    // The first polls after a resume meet the run still showing its earlier ending: a status
-    // missing there must not pass for a restart. (Drawn last, so earlier seeds keep their schedules.)
-    const statusDrifts = DRIFTS.filter(([label]) => label.startsWith('status'))
-    driftRules.push({
-      route: ['logs', 'logs-alpha'],
-      after: dice.int(1, 3),
-      times: dice.int(1, 2),
-      fault: drift(dice, statusDrifts)
+  if (forced === 'long-retry-after') {
+    // The wait asked for is past the deadline: the step ends now, not two minutes on.
+    incidents.push({
+      ...late,
+      times: FOREVER,
+      fault: labelled({ kind: 'status', status: 429, retryAfter: 120 }, '429 + Retry-After 120 s')
+    })
+  } else if (forced === 'hang-across-deadline') {
+    // A read that hangs from before the deadline to long after: only the deadline cuts it.
+    incidents.push({
+      ...late,
+      times: 1,
+      fault: labelled({ kind: 'slow', delayMs: 25_000 }, 'hang across the deadline')
     })
   }
-  estimateMs += incidents.length * 800
+  return { timeoutMinutes, estimateMs: timeoutMinutes * 60_000 + 1_000 }
+}
 
-  if (ownRequestTimeout) {
-    // Slow answers the suite's 800 ms limit would cut are waited for under the client's own 30 s.
-    for (const { fault } of incidents)
-      if (faultLabel(fault) === 'slow past request timeout') labelled(fault, 'slow (answered in time)')
+/** A schedule that ends in error: its permanent fault among the transient ones already drawn. */
+function withPermanentFault(
+  dice: Dice,
+  forced: Forced | undefined,
+  mode: 'create' | 'resume',
+  readRoutes: RouteName[],
+  script: RunScript,
+  incidents: Incident[],
+  emulator: EmulatorOptions,
+  requestTimeoutMs: number
+): PermanentDraw {
+  const noise = [...incidents]
+  const { midRun, ...drawn } = permanentFault(
+    dice,
+    forced !== undefined && PERMANENT_KINDS.has(forced) ? (forced as PermanentFault['kind']) : undefined,
+    mode,
+    readRoutes,
+    incidents,
+    emulator
+  )
+  // The first look may come seconds after the create (the gentle start, and the pace after 429s
+  // on the create): a run of a second or two would be read whole by it, and the later log read
+  // the fault waits for would never come. The run lasts long enough; the fault ends the step.
+  if (midRun) script.steps = stretched(script.steps, MID_RUN_MS)
+  // The transient faults on the same routes cost retries (or a create's look-up and resend) of their own.
+  drawn.permanent.bound.max += noise
+    .filter(
+      ({ route, fault }) =>
+        failsRequest(fault, requestTimeoutMs) &&
+        [route].flat().some(r => drawn.permanent.bound.routes.includes(r))
+    )
+    .reduce((sum, { times }) => sum + Math.min(times, 2), 0)
+  return drawn
+}
+
+/**
+ * The first polls after a resume meet the run still showing its earlier ending: a status missing
+ * there must not pass for a restart. (Drawn last, so earlier seeds keep their schedules.)
+ */
+function statusDrift(dice: Dice): Incident {
+  const statusDrifts = DRIFTS.filter(([label]) => label.startsWith('status'))
+  return {
+    route: ['logs', 'logs-alpha'],
+    after: dice.int(1, 3),
+    times: dice.int(1, 2),
+    fault: drift(dice, statusDrifts)
   }
-  const failing = incidents.filter(incident => failsRequest(incident.fault, requestTimeoutMs))
-  // An answer past the suite's short limit: the step runs in process, where that limit is handed in.
-  const inProcess =
-    !ownRequestTimeout &&
-    incidents.some(({ fault }) => fault.kind === 'slow' && fault.delayMs >= REQUEST_TIMEOUT_MS)
-  // Other jobs' runs beside the step's, so that a look-up that ignores the key adopts the wrong one.
-  // (402: the allowance is zero; no job can create a run.)
-  const neighbours = mode === 'create' && permanent?.kind !== 'allowance'
-  const timeoutMs = Math.round(timeoutMinutes * 60_000)
-  const description = [
-    `seed ${seed}: ${mode}${missingRun ? ' (of a run that does not exist)' : ''}, expect ${kind}`,
-    `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}` +
-      `${ownRequestTimeout ? ', own request time limit' : ''}${inProcess ? `, in process (request time limit ${REQUEST_TIMEOUT_MS} ms)` : ''}` +
-      `${neighbours ? ', other jobs’ runs' : ''}`,
-    `script ${describeScript(script)}`,
+}
+
+/** Slow answers the suite's 800 ms limit would cut are waited for under the client's own 30 s. */
+function answeredInTime(incidents: Incident[]): void {
+  for (const { fault } of incidents)
+    if (faultLabel(fault) === 'slow past request timeout') labelled(fault, 'slow (answered in time)')
+}
+
+function describeSchedule(parts: {
+  head: string
+  settings: string
+  script: RunScript
+  permanent: PermanentFault | undefined
+  incidents: Incident[]
+  driftRules: Incident[]
+  requestTimeoutMs: number
+}): string {
+  const { incidents, driftRules, permanent } = parts
+  const failing = incidents.filter(incident => failsRequest(incident.fault, parts.requestTimeoutMs))
+  return [
+    parts.head,
+    parts.settings,
+    `script ${describeScript(parts.script)}`,
     ...(permanent ? [`permanent ${permanent.kind}`] : []),
     `faults: ${[...incidents, ...driftRules].map(describeIncident).join(', ') || 'none'} (${failing.length} failing)`
   ].join('; ')
-
-  return {
-    seed,
-    mode,
-    script,
-    ...(earlier ? { earlier } : {}),
-    ...(missingRun ? { missingRun } : {}),
-    // Failures before drift: a drift rule that wants a request a failure took hits the next one.
-    faults: [...incidents, ...driftRules].map(({ route, after, times, fault }) => ({
-      route,
-      after,
-      times,
-      fault
-    })),
-    expect: kind,
-    ...(permanent ? { permanent } : {}),
-    inputs: { ...inputs, 'timeout-minutes': String(timeoutMinutes) },
-    emulator,
-    ...(inProcess ? { requestTimeoutMs } : {}),
-    neighbours,
-    timeoutMs,
-    estimateMs,
-    description
-  }
 }
 
 const FOREVER = 10_000
@@ -734,6 +826,15 @@ function stretched(steps: RunScript['steps'], atLeastMs: number): RunScript['ste
   return steps.map(step => ({ ...step, at: Math.round(step.at * factor) }))
 }
 
+interface PermanentDraw {
+  permanent: PermanentFault
+  missingRun: boolean
+  timeoutMinutes: number
+  estimateMs: number
+  /** The fault is on a later log read: the run must still be working after the first. */
+  midRun?: boolean
+}
+
 /** One permanent fault, put where the step is sure to meet it. */
 function permanentFault(
   dice: Dice,
@@ -743,14 +844,7 @@ function permanentFault(
   readRoutes: RouteName[],
   incidents: Incident[],
   emulator: EmulatorOptions
-): {
-  permanent: PermanentFault
-  missingRun: boolean
-  timeoutMinutes: number
-  estimateMs: number
-  /** The fault is on a later log read: the run must still be working after the first. */
-  midRun?: boolean
-} {
+): PermanentDraw {
   // The transient noise stays; the permanent fault is injected first, so it takes its requests.
   const add = (incident: Incident): void => void incidents.unshift(incident)
   const drawn = dice.weighted<PermanentFault['kind']>([
@@ -762,73 +856,107 @@ function permanentFault(
     ['never-answers', 1]
   ])
   const kind = forced ?? drawn
-  const base = { missingRun: false, timeoutMinutes: 1, estimateMs: 4_000 }
-
-  if (kind === 'unauthorized' || kind === 'forbidden') {
-    const code = kind === 'unauthorized' ? 401 : 403
-    const route = dice.pick<RouteName>([...readRoutes, mode === 'create' ? 'create' : 'resume'])
-    const after = route === 'logs' || route === 'logs-alpha' ? dice.int(0, 1) : 0
-    add({ route, after, times: FOREVER, fault: status(code) })
-    // A resume's run refused (read or resumed) with the set-up reading fine: the run's refusal (issue 21).
-    const runRefused = code === 403 && mode === 'resume' && (route === 'get' || route === 'resume')
-    const message =
-      code === 401
-        ? /Authentication failed \(401\)/
-        : runRefused
-          ? /agent-run-id \d+: the service refused to resume this run \(403\)/
-          : /Permission denied \(403\)/
-    return {
-      ...base,
-      ...(after > 0 ? { midRun: true } : {}),
-      permanent: { kind, message, bound: { routes: [route], max: after + 1 } }
-    }
-  }
+  const place = { dice, mode, readRoutes, add }
+  if (kind === 'unauthorized' || kind === 'forbidden') return refusedAccess(place, kind)
   if (kind === 'allowance') {
     emulator.runAllowance = 0
     return {
-      ...base,
+      ...PERMANENT_BASE,
       permanent: { kind, message: /allowance is used up \(402\)/, bound: { routes: ['create'], max: 1 } }
     }
   }
-  if (kind === 'not-found') {
-    if (mode === 'resume') {
-      return {
-        ...base,
-        missingRun: true,
-        permanent: {
-          kind,
-          // The set-up reads fine: the run itself is refused (issue 21).
-          message: /agent-run-id \d+: the service refused to resume this run \(404\)/,
-          bound: { routes: ['logs', 'logs-alpha', 'get', 'resume'], max: 2 }
-        }
+  if (kind === 'not-found') return runNotFound(place)
+  if (kind === 'never-answers') return neverAnswers(place)
+  return neverRecovers(place)
+}
+
+/** Where a permanent fault is put: the dice, the step's mode and reads, and how to add the fault. */
+interface Placement {
+  dice: Dice
+  mode: 'create' | 'resume'
+  readRoutes: RouteName[]
+  add: (incident: Incident) => void
+}
+
+const PERMANENT_BASE = { missingRun: false, timeoutMinutes: 1, estimateMs: 4_000 }
+
+/** 401 or 403 on a read, or on the create or resume, from some request on. */
+function refusedAccess(
+  { dice, mode, readRoutes, add }: Placement,
+  kind: 'unauthorized' | 'forbidden'
+): PermanentDraw {
+  const code = kind === 'unauthorized' ? 401 : 403
+  const route = dice.pick<RouteName>([...readRoutes, mode === 'create' ? 'create' : 'resume'])
+  const after = route === 'logs' || route === 'logs-alpha' ? dice.int(0, 1) : 0
+  add({ route, after, times: FOREVER, fault: status(code) })
+  // A resume's run refused (read or resumed) with the set-up reading fine: the run's refusal (issue 21).
+  const runRefused = code === 403 && mode === 'resume' && (route === 'get' || route === 'resume')
+  const message =
+    code === 401
+      ? /Authentication failed \(401\)/
+      : runRefused
+        ? /agent-run-id \d+: the service refused to resume this run \(403\)/
+        : /Permission denied \(403\)/
+  return {
+    ...PERMANENT_BASE,
+    ...(after > 0 ? { midRun: true } : {}),
+    permanent: { kind, message, bound: { routes: [route], max: after + 1 } }
+  }
+}
+
+/** A resume of a run that does not exist, or a run gone from under the step. */
+function runNotFound({ dice, mode, add }: Placement): PermanentDraw {
+  const kind = 'not-found'
+  if (mode === 'resume') {
+    return {
+      ...PERMANENT_BASE,
+      missingRun: true,
+      permanent: {
+        kind,
+        // The set-up reads fine: the run itself is refused (issue 21).
+        message: /agent-run-id \d+: the service refused to resume this run \(404\)/,
+        bound: { routes: ['logs', 'logs-alpha', 'get', 'resume'], max: 2 }
       }
     }
-    // The run is gone from under the step: every path answers 404.
-    const routes: RouteName[] = ['logs', 'logs-alpha', 'get']
-    const after = dice.int(0, 1)
-    add({ route: routes, after, times: FOREVER, fault: status(404) })
-    return { ...base, permanent: { kind, message: /Not found \(404\)/, bound: { routes, max: after + 2 } } }
   }
+  // The run is gone from under the step: every path answers 404.
+  const routes: RouteName[] = ['logs', 'logs-alpha', 'get']
+  const after = dice.int(0, 1)
+  add({ route: routes, after, times: FOREVER, fault: status(404) })
+  return {
+    ...PERMANENT_BASE,
+    permanent: { kind, message: /Not found \(404\)/, bound: { routes, max: after + 2 } }
+  }
+}
 
-  if (kind === 'never-answers') {
-    // A read that never gets an answer: each attempt ends at the request time limit. (Not a write:
-    // the service acts on those before it hangs, and the action finds the run.)
-    const route = dice.pick<RouteName>(readRoutes)
-    add({
-      route,
-      after: 0,
-      times: FOREVER,
-      fault: labelled({ kind: 'slow', delayMs: 120_000 }, 'never answers')
-    })
-    return {
-      ...base,
-      estimateMs: 30_000,
-      permanent: { kind, message: /after 6 attempts: no answer within/, bound: { routes: [route], max: 6 } }
+/**
+ * A read that never gets an answer: each attempt ends at the request time limit. (Not a write: the
+ * service acts on those before it hangs, and the action finds the run.)
+ */
+function neverAnswers({ dice, readRoutes, add }: Placement): PermanentDraw {
+  const route = dice.pick<RouteName>(readRoutes)
+  add({
+    route,
+    after: 0,
+    times: FOREVER,
+    fault: labelled({ kind: 'slow', delayMs: 120_000 }, 'never answers')
+  })
+  return {
+    ...PERMANENT_BASE,
+    estimateMs: 30_000,
+    permanent: {
+      kind: 'never-answers',
+      message: /after 6 attempts: no answer within/,
+      bound: { routes: [route], max: 6 }
     }
   }
+}
 
-  // A service that never recovers on one route. A 429 without Retry-After reads as a crowded token,
-  // which the action waits out up to the deadline; these refuse with Retry-After, fail or hang up.
+/**
+ * A service that never recovers on one route. A 429 without Retry-After reads as a crowded token,
+ * which the action waits out up to the deadline; these refuse with Retry-After, fail or hang up.
+ */
+function neverRecovers({ dice, mode, readRoutes, add }: Placement): PermanentDraw {
   const route = dice.pick<RouteName>([...readRoutes, mode === 'create' ? 'create' : 'resume'])
   const fault =
     route === 'resume'
@@ -840,10 +968,10 @@ function permanentFault(
   // The client's allowance for one request: 20 attempts when refused with 429, 6 when failing.
   const attempts = refused ? 20 : 6
   return {
-    ...base,
+    ...PERMANENT_BASE,
     estimateMs: refused ? 21_000 : ambiguousCreate ? 8_000 : 17_000,
     permanent: {
-      kind,
+      kind: 'never-recovers',
       message: ambiguousCreate
         ? /sent 3 times; no run was created/
         : new RegExp(`after ${attempts} attempts`),

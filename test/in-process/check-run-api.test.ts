@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks'
 import { OctokitGitHubApi, type CheckRunWrite } from '../../src/github/api.js'
 import { CheckRun } from '../../src/github/check-run.js'
 import { readTrigger } from '../../src/github/trigger.js'
@@ -136,6 +137,39 @@ test('other failures are warnings too, a few at most; a stalled GitHub ends with
   expect(await write).toBeUndefined()
   expect(Date.now() - started).toBeLessThan(2_000)
   expect(warnings.at(-1)).toMatch(/GitHub did not answer in time \(the step is out of time\)/)
+})
+
+/** Counts the timers started from now on that are still alive, and keep the process alive. */
+function watchTimers(): { alive: () => number; stop: () => void } {
+  const timers = new Map<number, { hasRef: () => boolean }>()
+  const hook = createHook({
+    init: (id, type, _trigger, resource) => {
+      if (type === 'Timeout') timers.set(id, resource as { hasRef: () => boolean })
+    },
+    destroy: id => void timers.delete(id)
+  })
+  hook.enable()
+  return {
+    alive: () => [...timers.values()].filter(timer => timer.hasRef()).length,
+    stop: () => hook.disable()
+  }
+}
+
+test('a call stopped before GitHub answered leaves no retry behind (they outlived the test, 1, 4 and 9 s)', async () => {
+  await start()
+  const stop = new AbortController()
+  const stopped = client(stop.signal)
+  stop.abort(new Error('the step is out of time'))
+  const timers = watchTimers()
+  try {
+    expect(await stopped.createCheckRun('Codegen', github.headSha(7), working)).toBeUndefined()
+    // Past the throttling plugin's second between writes; a retry would still be waiting then.
+    await new Promise(resolve => setTimeout(resolve, 2_500))
+    await new Promise(resolve => setImmediate(resolve)) // that timer's own end counted
+    expect(timers.alive()).toBe(0)
+  } finally {
+    timers.stop()
+  }
 })
 
 describe('the check run of a step', () => {

@@ -7,6 +7,7 @@ import {
   addMarkedComment,
   onEvent,
   comment,
+  edits,
   resumes,
   trackingComments
 } from '../support/comment-world.js'
@@ -24,7 +25,8 @@ describe('a /codegen comment: how its run ends', () => {
 
   test('a timeout is written to the tracking comment', async () => {
     emulator.queueScript(scenario('endless'))
-    const result = await onEvent(comment({ body: '/codegen take forever' }), { 'timeout-minutes': '0.03' })
+    // 6 s: seconds more than the calls before the run take on a loaded machine (1.8 s was a race).
+    const result = await onEvent(comment({ body: '/codegen take forever' }), { 'timeout-minutes': '0.1' })
     expect(result.outputs['outcome']).toBe('timeout')
     expect(trackingComments()[0]!.body).toContain('was still working when the workflow stopped waiting')
   })
@@ -46,7 +48,11 @@ describe('a /codegen comment: how its run ends', () => {
     const result = await onEvent(
       comment({ body: '/codegen take your time' }),
       { 'poll-interval': '1' },
-      { terminateAfterMs: 4_000 }
+      // Once the run and its tracking comment exist, however slowly a loaded machine started the step.
+      {
+        terminateAfterMs: 2_000,
+        terminateWhen: () => emulator.runs().length > 0 && trackingComments().length > 0
+      }
     )
     expect(result.outputs['outcome']).toBe('cancelled')
     expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
@@ -75,7 +81,12 @@ describe('a /codegen comment: how its run ends', () => {
     const result = await onEvent(
       comment({ body: '/codegen take your time' }),
       { 'poll-interval': '1' },
-      { terminateAfterMs: 3_000, killAfterMs: 30_000 }
+      // Once the run exists and an edit has been held back.
+      {
+        terminateAfterMs: 2_000,
+        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0,
+        killAfterMs: 30_000
+      }
     )
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({

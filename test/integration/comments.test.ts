@@ -1,11 +1,9 @@
-import { markerLine, readMarker } from '../../src/github/tracking.js'
+import { readMarker } from '../../src/github/tracking.js'
 import { issuesOpenedEvent } from '../support/webhooks.js'
 import {
   emulator,
   github,
   fast,
-  signedMarker,
-  addMarkedComment,
   onEvent,
   comment,
   creates,
@@ -13,7 +11,11 @@ import {
   trackingComments
 } from '../support/comment-world.js'
 
-/** The comment workflow end to end (the world, its hooks and helpers: test/support/comment-world.ts). */
+/**
+ * The comment workflow end to end: a `/codegen` comment starts a run, the next resumes it, `new` starts
+ * afresh (the world, its hooks and helpers: test/support/comment-world.ts). Markers: comment-markers.test.ts;
+ * who may ask: comment-permissions.test.ts.
+ */
 
 describe('a /codegen comment', () => {
   test('starts a run with the thread as context, reacts, and keeps one tracking comment', async () => {
@@ -88,36 +90,6 @@ describe('a /codegen comment', () => {
     )
   })
 
-  test('a marker written by a person is not followed, even one copied with its signature', async () => {
-    addMarkedComment(id => signedMarker(4242, id), 'I can write markers too', {
-      login: 'mallory',
-      type: 'User'
-    })
-    emulator.queueScript(fast('success'))
-    await onEvent(comment({ body: '/codegen fix it' }))
-    expect(resumes()).toHaveLength(0)
-    expect(creates()).toHaveLength(1)
-  })
-
-  test.each([
-    ['unsigned', () => markerLine(4242)],
-    ['with a made-up signature', () => markerLine(4242, 'ab'.repeat(16))],
-    ['signed for another thread', (id: number) => signedMarker(4242, id, 8)],
-    ['reposted from another comment of this thread', (id: number) => signedMarker(4242, id - 1)]
-  ])('a marker from another bot, %s, is not followed: a fresh run, with a notice', async (_how, marker) => {
-    addMarkedComment(marker, 'Tracking run 4242', { login: 'some-app[bot]', type: 'Bot' })
-    emulator.queueScript(fast('success'))
-    const result = await onEvent(comment({ body: '/codegen fix it' }))
-    expect(result.exitCode).toBe(0)
-    expect(resumes()).toHaveLength(0)
-    expect(creates()).toHaveLength(1)
-    expect(result.stdout).toMatch(
-      /::notice::Not following the run marker of comment \d+ \(run 4242\).*Starting a fresh run/
-    )
-    const tracking = trackingComments().filter(c => c.user.login === 'github-actions[bot]')
-    expect(tracking.map(c => readMarker(c.body)?.runId)).toEqual([emulator.runs()[0]!.id])
-  })
-
   test('on a pull request, the prompt names it and its branches', async () => {
     github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
     emulator.queueScript(fast('success'))
@@ -140,51 +112,5 @@ describe('a /codegen comment', () => {
       expect.objectContaining({ target: { issueNumber: 9 }, content: 'eyes' })
     ])
     expect(trackingComments(9)).toHaveLength(1)
-  })
-
-  test.each<[string, () => ReturnType<typeof comment>, RegExp]>([
-    [
-      'a read-only commenter',
-      () => comment({ body: '/codegen fix', login: 'reader' }),
-      /@reader has read permission/
-    ],
-    ['a triager', () => comment({ body: '/codegen fix', login: 'tri' }), /@tri has triage permission/],
-    [
-      'a custom role based on read',
-      () => comment({ body: '/codegen fix', login: 'erin' }),
-      /@erin has auditor permission/
-    ],
-    [
-      'a stranger',
-      () => comment({ body: '/codegen fix', login: 'stranger' }),
-      /@stranger has none permission/
-    ],
-    ['a bot', () => comment({ body: '/codegen fix', login: 'helper[bot]', userType: 'Bot' }), /is a bot/],
-    [
-      'a comment without the phrase',
-      () => comment({ body: 'thanks! /codegen' }),
-      /does not start with \/codegen/
-    ],
-    [
-      'an edited comment',
-      () => comment({ body: '/codegen fix', action: 'edited' }),
-      /action "edited" never trigger/
-    ]
-  ])('is refused from %s: skipped, nothing sent to the service', async (_who, event, reason) => {
-    const result = await onEvent(event())
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['outcome']).toBe('skipped')
-    expect(result.stdout).toMatch(new RegExp(`::notice::No agent run: .*${reason.source}`))
-    expect(emulator.requests).toHaveLength(0)
-    expect(github.requests.filter(request => request.method !== 'GET')).toHaveLength(0)
-  })
-
-  test.each([
-    ['admin', 'bob'],
-    ['maintain', 'carol'],
-    ['a custom role based on write', 'dave']
-  ])('is accepted from %s', async (_permission, login) => {
-    emulator.queueScript(fast('success'))
-    expect((await onEvent(comment({ body: '/codegen go', login }))).outputs['outcome']).toBe('success')
   })
 })

@@ -7,6 +7,8 @@ import { REQUEST_TIMEOUT_MS, type FaultSchedule } from '../faults/schedule.js'
  * hand, so that it stays what it is when the seeded schedules change. The test names the seed that
  * found it. The same checks as the suite's apply: one create or resume, every entry mirrored once
  * and in order, outputs equal to the run (or what the step had, with one clear error), in time.
+ * Each schedule has a world of its own (as in the suite, which runs them side by side): the tests run
+ * at once, mostly waiting (seed 94 waits out the 30 s resume grace).
  */
 
 /** A run script: ACTIVE, one entry (marked [eN]) at each moment given, then COMPLETE with `result`. */
@@ -83,120 +85,144 @@ async function expectKept(fault: FaultSchedule): Promise<void> {
 }
 
 describe('bugs found by the fault-injection suite', () => {
-  test('seeds 37 and 46: a permanent fault after entries were mirrored still reports them and the last status', async () => {
-    await expectKept(
-      schedule('403 on the final read of a run whose four entries were mirrored', {
-        mode: 'create',
-        script: run(
-          [
-            [1, 100],
-            [2, 200],
-            [3, 300],
-            [4, 400]
-          ],
-          600,
-          'Done'
-        ),
-        faults: [{ route: 'get', times: 10, fault: { kind: 'status', status: 403 } }],
-        expect: 'error',
-        permanent: {
-          kind: 'forbidden',
-          message: /Permission denied \(403\)/,
-          bound: { routes: ['get'], max: 1 }
-        }
-      })
-    )
-  })
+  test.concurrent(
+    'seeds 37 and 46: a permanent fault after entries were mirrored still reports them and the last status',
+    async () => {
+      await expectKept(
+        schedule('403 on the final read of a run whose four entries were mirrored', {
+          mode: 'create',
+          script: run(
+            [
+              [1, 100],
+              [2, 200],
+              [3, 300],
+              [4, 400]
+            ],
+            600,
+            'Done'
+          ),
+          faults: [{ route: 'get', times: 10, fault: { kind: 'status', status: 403 } }],
+          expect: 'error',
+          permanent: {
+            kind: 'forbidden',
+            message: /Permission denied \(403\)/,
+            bound: { routes: ['get'], max: 1 }
+          }
+        })
+      )
+    }
+  )
 
-  test('seeds 79, 116, 125, 153, 154 and 175: a gateway that keeps failing fails the step with one readable message', async () => {
-    await expectKept(
-      schedule("every create answered 502 by the gateway, with the gateway's HTML page", {
-        mode: 'create',
-        script: run([[1, 100]], 400, 'Done'),
-        faults: [{ route: 'create', times: 10, fault: { kind: 'status', status: 502 } }],
-        expect: 'error',
-        permanent: {
-          kind: 'never-recovers',
-          message:
-            /Could not create the agent run: service error 502: 502 Bad Gateway \(sent 3 times; no run was created\)$/,
-          bound: { routes: ['create'], max: 3 }
-        }
-      })
-    )
-  })
+  test.concurrent(
+    'seeds 79, 116, 125, 153, 154 and 175: a gateway that keeps failing fails the step with one readable message',
+    async () => {
+      await expectKept(
+        schedule("every create answered 502 by the gateway, with the gateway's HTML page", {
+          mode: 'create',
+          script: run([[1, 100]], 400, 'Done'),
+          faults: [{ route: 'create', times: 10, fault: { kind: 'status', status: 502 } }],
+          expect: 'error',
+          permanent: {
+            kind: 'never-recovers',
+            message:
+              /Could not create the agent run: service error 502: 502 Bad Gateway \(sent 3 times; no run was created\)$/,
+            bound: { routes: ['create'], max: 3 }
+          }
+        })
+      )
+    }
+  )
 
-  test("seed 117: a resume counts the log's entries, not a total_logs that lags behind them", async () => {
-    await expectKept(
-      schedule('resume; the count of the earlier entries reads total_logs 3 short', {
-        mode: 'resume',
-        script: run(
-          [
-            [5, 100],
-            [6, 200],
-            [7, 300]
-          ],
-          500,
-          'Resumed'
-        ),
-        faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) - 3 }))]
-      })
-    )
-  })
+  test.concurrent(
+    "seed 117: a resume counts the log's entries, not a total_logs that lags behind them",
+    async () => {
+      await expectKept(
+        schedule('resume; the count of the earlier entries reads total_logs 3 short', {
+          mode: 'resume',
+          script: run(
+            [
+              [5, 100],
+              [6, 200],
+              [7, 300]
+            ],
+            500,
+            'Resumed'
+          ),
+          faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) - 3 }))]
+        })
+      )
+    }
+  )
 
-  test("seed 100: a resume counts the log's entries, not a total_logs that runs ahead of them", async () => {
-    await expectKept(
-      schedule('resume; the count of the earlier entries reads total_logs 20 too many', {
-        mode: 'resume',
-        script: run(
-          [
-            [5, 100],
-            [6, 200],
-            [7, 300]
-          ],
-          500,
-          'Resumed'
-        ),
-        faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) + 20 }))]
-      })
-    )
-  })
+  test.concurrent(
+    "seed 100: a resume counts the log's entries, not a total_logs that runs ahead of them",
+    async () => {
+      await expectKept(
+        schedule('resume; the count of the earlier entries reads total_logs 20 too many', {
+          mode: 'resume',
+          script: run(
+            [
+              [5, 100],
+              [6, 200],
+              [7, 300]
+            ],
+            500,
+            'Resumed'
+          ),
+          faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) + 20 }))]
+        })
+      )
+    }
+  )
 
-  test('seed 104: refused creates do not fill the create window and end the step long before its time', async () => {
-    await expectKept(
-      schedule('two 429s (Retry-After: 0) on the create, timeout-minutes 1', {
-        mode: 'create',
-        script: run([[1, 100]], 400, 'Done'),
-        faults: [{ route: 'create', times: 2, fault: { kind: 'status', status: 429, retryAfter: 0 } }]
-      })
-    )
-  })
+  test.concurrent(
+    'seed 104: refused creates do not fill the create window and end the step long before its time',
+    async () => {
+      await expectKept(
+        schedule('two 429s (Retry-After: 0) on the create, timeout-minutes 1', {
+          mode: 'create',
+          script: run([[1, 100]], 400, 'Done'),
+          faults: [{ route: 'create', times: 2, fault: { kind: 'status', status: 429, retryAfter: 0 } }]
+        })
+      )
+    }
+  )
 
-  test('seeds 690 and 120: 429s and 503s on the create do not hold the run back by a minute', async () => {
-    await expectKept(
-      schedule('two 429s, then two 503s on the create, timeout-minutes 1', {
-        mode: 'create',
-        script: run([[1, 100]], 400, 'Done'),
-        faults: [
-          { route: 'create', times: 2, fault: { kind: 'status', status: 429 } },
-          { route: 'create', times: 2, fault: { kind: 'status', status: 503 } }
-        ]
-      })
-    )
-  })
+  test.concurrent(
+    'seeds 690 and 120: 429s and 503s on the create do not hold the run back by a minute',
+    async () => {
+      await expectKept(
+        schedule('two 429s, then two 503s on the create, timeout-minutes 1', {
+          mode: 'create',
+          script: run([[1, 100]], 400, 'Done'),
+          faults: [
+            { route: 'create', times: 2, fault: { kind: 'status', status: 429 } },
+            { route: 'create', times: 2, fault: { kind: 'status', status: 503 } }
+          ]
+        })
+      )
+    }
+  )
 
-  test('seeds 333 and 510: a resume that arrived is not sent again when the run restarts and ends without an entry', async () => {
-    await expectKept(
-      schedule('resume answered after the request time limit; the run ends 300 ms later with no new entry', {
-        mode: 'resume',
-        script: run([], 300, 'Resumed without a word'),
-        faults: [{ route: 'resume', fault: { kind: 'slow', delayMs: REQUEST_TIMEOUT_MS + 500 } }],
-        // The answer outlives this limit, handed in: the step runs in process (faults/execute.ts).
-        requestTimeoutMs: REQUEST_TIMEOUT_MS
-      })
-    )
-  })
+  test.concurrent(
+    'seeds 333 and 510: a resume that arrived is not sent again when the run restarts and ends without an entry',
+    async () => {
+      await expectKept(
+        schedule(
+          'resume answered after the request time limit; the run ends 300 ms later with no new entry',
+          {
+            mode: 'resume',
+            script: run([], 300, 'Resumed without a word'),
+            faults: [{ route: 'resume', fault: { kind: 'slow', delayMs: REQUEST_TIMEOUT_MS + 500 } }],
+            // The answer outlives this limit, handed in: the step runs in process (faults/execute.ts).
+            requestTimeoutMs: REQUEST_TIMEOUT_MS
+          }
+        )
+      )
+    }
+  )
 
-  test('seed 94: a status of null is no sign that a resume of unknown fate arrived', async () => {
+  test.concurrent('seed 94: a status of null is no sign that a resume of unknown fate arrived', async () => {
     // The resume never reached the service (503 at the gateway): after the resume grace (30 s) shows
     // no restart, it is sent again, once.
     await expectKept(
@@ -211,48 +237,54 @@ describe('bugs found by the fault-injection suite', () => {
     )
   })
 
-  test('seeds 39, 74 and 132: a status of null while a resumed run still shows its earlier ending is no sign of a restart', async () => {
-    await expectKept(
-      schedule('resume, stale 900 ms; the first poll after the resume reads status null', {
-        mode: 'resume',
-        script: run(
-          [
-            [5, 100],
-            [6, 200]
-          ],
-          400,
-          'Resumed',
-          900
-        ),
-        faults: [driftOnce(1, page => ({ ...page, status: null }))]
-      })
-    )
-  })
-
-  test('seed 170: a run that ends between a log page without a status and the read of the run loses no entry', async () => {
-    // The first page lacks the status, so the run is read for it; that read is reset and retried
-    // after a backoff (at least 500 ms), by when the last entry and the ending have come.
-    await expectKept(
-      schedule(
-        'first log page without its status; the read of the run reset once; the last entry meanwhile',
-        {
-          mode: 'create',
+  test.concurrent(
+    'seeds 39, 74 and 132: a status of null while a resumed run still shows its earlier ending is no sign of a restart',
+    async () => {
+      await expectKept(
+        schedule('resume, stale 900 ms; the first poll after the resume reads status null', {
+          mode: 'resume',
           script: run(
             [
-              [1, 0],
-              [2, 0],
-              [3, 0],
-              [4, 300]
+              [5, 100],
+              [6, 200]
             ],
-            350,
-            'Done'
+            400,
+            'Resumed',
+            900
           ),
-          faults: [
-            driftOnce(0, page => ({ ...page, status: null })),
-            { route: 'get', fault: { kind: 'reset-before' } }
-          ]
-        }
+          faults: [driftOnce(1, page => ({ ...page, status: null }))]
+        })
       )
-    )
-  })
+    }
+  )
+
+  test.concurrent(
+    'seed 170: a run that ends between a log page without a status and the read of the run loses no entry',
+    async () => {
+      // The first page lacks the status, so the run is read for it; that read is reset and retried
+      // after a backoff (at least 500 ms), by when the last entry and the ending have come.
+      await expectKept(
+        schedule(
+          'first log page without its status; the read of the run reset once; the last entry meanwhile',
+          {
+            mode: 'create',
+            script: run(
+              [
+                [1, 0],
+                [2, 0],
+                [3, 0],
+                [4, 300]
+              ],
+              350,
+              'Done'
+            ),
+            faults: [
+              driftOnce(0, page => ({ ...page, status: null })),
+              { route: 'get', fault: { kind: 'reset-before' } }
+            ]
+          }
+        )
+      )
+    }
+  )
 })

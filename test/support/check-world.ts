@@ -4,7 +4,7 @@ import { FakeGitHub, type FakeCheckRun } from '../github-fake/index.js'
 import { issueCommentEvent } from './webhooks.js'
 
 /**
- * The world of the check runs' end-to-end tests (check-runs and check-run-cases .test.ts, split so
+ * The world of the check runs' end-to-end tests (check-life and check-cases .test.ts, split so
  * that jest runs them side by side): the bundled action, the emulator (scenarios chosen by
  * `[emulator:NAME]` in the request, 20 times faster, so that steps can run at once) and a fake
  * GitHub holding pull requests 7, 8 and 9, fresh for each test. Importing it registers the hooks.
@@ -38,7 +38,7 @@ afterEach(async () => {
 export function step(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateSignal'> = {}
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'terminateSignal'> = {}
 ): Promise<RunnerResult> {
   return runBundledAction({
     inputs: {

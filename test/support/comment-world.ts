@@ -6,10 +6,10 @@ import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'
 
 /**
- * The world of the comment workflow's end-to-end tests (comments, comment-endings and
- * comment-limits .test.ts, split so that jest runs them side by side): the bundled action, the
- * service emulator and a fake GitHub, all on loopback, fresh for each test. Importing this module
- * registers the hooks that start and stop them.
+ * The world of the comment workflow's end-to-end tests (comments, comment-markers,
+ * comment-permissions, comment-endings, comment-limits and the trigger tests, split so that jest runs
+ * them side by side): the bundled action, the service emulator and a fake GitHub, all on loopback,
+ * fresh for each test. Importing this module registers the hooks that start and stop them.
  */
 
 export let emulator: AgentRunEmulator
@@ -68,7 +68,7 @@ export function addMarkedComment(marker: (commentId: number) => string, text: st
 export async function onEvent(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'killAfterMs'> = {}
+  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'killAfterMs'> = {}
 ): Promise<RunnerResult> {
   return runBundledAction({
     inputs: {
@@ -79,7 +79,7 @@ export async function onEvent(
       'poll-interval': '0.1',
       'timeout-minutes': '1',
       // Check runs add two or three GitHub writes (a second apart, as GitHub spaces them) to a run
-      // on a pull request; check-world and check-run-cases test them, so these worlds leave them out.
+      // on a pull request; check-world and check-cases test them, so these worlds leave them out.
       'check-run': 'false',
       ...inputs
     },

@@ -6,19 +6,28 @@ import TestSequencer from '@jest/test-sequencer'
  * longest file is one of the shortest. So a first run takes these figures (ms, on 2 cores) instead.
  */
 const EXPECTED_MS = {
-  'integration/triggers.test.ts': 70_000,
-  'integration/shared-token-documented.test.ts': 62_000,
-  'integration/github-stalls.test.ts': 60_000,
-  'integration/comments.test.ts': 45_000,
-  'integration/fault-regressions.test.ts': 45_000,
-  'integration/action.test.ts': 45_000,
+  'integration/comments.test.ts': 60_000,
+  'integration/action.test.ts': 60_000,
+  'integration/check-gate.test.ts': 50_000,
+  'integration/code-comment-triggers.test.ts': 42_000,
   'in-process/run-action.test.ts': 40_000,
-  'integration/comment-limits.test.ts': 30_000,
-  'integration/comment-endings.test.ts': 28_000,
-  'integration/shared-token.test.ts': 22_000,
-  'in-process/tracking-comment.test.ts': 20_000,
-  'integration/secrecy.test.ts': 14_000,
-  'integration/hostile.test.ts': 14_000
+  'integration/answer-repairs.test.ts': 38_000,
+  'integration/comment-limits.test.ts': 34_000,
+  'integration/check-cases.test.ts': 34_000,
+  'integration/live-differences.test.ts': 33_000,
+  'integration/comment-endings.test.ts': 33_000,
+  'integration/fault-regressions.test.ts': 32_000,
+  'integration/shared-token.test.ts': 32_000,
+  'in-process/threads-and-writes.test.ts': 31_000,
+  'integration/triggers.test.ts': 30_000,
+  'integration/examples.test.ts': 23_000,
+  'integration/github-stalls.test.ts': 22_000,
+  'integration/secrecy.test.ts': 22_000,
+  'in-process/tracking-comment.test.ts': 22_000,
+  'integration/check-life.test.ts': 21_000,
+  'integration/fan-out-endings.test.ts': 20_000,
+  'integration/hostile.test.ts': 18_000,
+  'integration/fan-out.test.ts': 17_000
 }
 
 const Base = TestSequencer.default ?? TestSequencer

@@ -53,11 +53,12 @@ describe('carryOnPrompt', () => {
     expect(prompt).toContain('This continues agent run 7, which')
     const bare = carryOnPrompt(fresh, { id: 7, webUrl: null, result: null }, 'refused')
     expect(bare).not.toContain('quoted')
-    // Linear in the size of hostile text.
+    // Linear in the size of hostile text: milliseconds here; a bound in seconds, which a loaded
+    // machine does not reach and quadratic work on these 4 MB does.
     const huge = 'x\n'.repeat(2_000_000)
     const started = Date.now()
     expect(carryOnPrompt(fresh, { id: 7, webUrl: huge, result: huge }, huge).length).toBeLessThan(10_000)
-    expect(Date.now() - started).toBeLessThan(200)
+    expect(Date.now() - started).toBeLessThan(2_000)
   })
 
   test('the reason on one line, cut; the notice names both runs', () => {

@@ -1,8 +1,8 @@
-export const id = 349;
-export const ids = [349];
+export const id = 847;
+export const ids = [847];
 export const modules = {
 
-/***/ 8349:
+/***/ 5847:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(1758);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(9735);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(9436);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(4225);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(4038);
 // EXTERNAL MODULE: ./src/report/check-run.ts
-var check_run = __webpack_require__(2158);
+var check_run = __webpack_require__(4259);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -309,4 +309,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=349.index.js.map
+//# sourceMappingURL=847.index.js.map

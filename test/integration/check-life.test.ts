@@ -3,7 +3,7 @@ import { checkWrites, checksOn, commentOn, emulator, github, step } from '../sup
 
 /**
  * A check on the pull request for a run asked for on it, end to end with the bundle (issue #20): its
- * life from in progress to each ending. More cases: check-run-cases.test.ts.
+ * life from in progress to each ending. More cases: check-cases.test.ts.
  */
 
 test('a /codegen comment on a pull request: in progress on its head before the first look, then success', async () => {
@@ -75,8 +75,10 @@ test('a job cancelled with SIGINT concludes its check cancelled within the runne
     commentOn(7, '/codegen take your time [emulator:endless]'),
     {},
     {
-      terminateAfterMs: 4_000,
-      terminateSignal: 'SIGINT'
+      terminateAfterMs: 2_000,
+      terminateSignal: 'SIGINT',
+      // Once the run exists and its check is in progress, however slowly a loaded machine started it.
+      terminateWhen: () => emulator.runs().length > 0 && checksOn(7).length > 0
     }
   )
   expect(result.outputs['outcome']).toBe('cancelled')

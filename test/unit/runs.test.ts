@@ -6,7 +6,7 @@ import { readSettings } from '../../src/settings/read-settings.js'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'
 import { InputError, type InputName } from '../../src/settings/settings.js'
 
-const root = mkdtempSync(join(tmpdir(), 'runs-input-'))
+const root = mkdtempSync(join(tmpdir(), 'runs-test-'))
 const workspace = join(root, 'workspace')
 mkdirSync(workspace)
 afterAll(() => rmSync(root, { recursive: true, force: true }))

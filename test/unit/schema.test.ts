@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { answerSchema, compileSchema, VERDICT_SCHEMA, type JsonSchema } from '../../src/answer/schema.js'
 import { loadSchema } from '../../src/answer/schema-source.js'
 
-const root = mkdtempSync(join(tmpdir(), 'answer-schema-'))
+const root = mkdtempSync(join(tmpdir(), 'schema-test-'))
 const workspace = join(root, 'workspace')
 mkdirSync(join(workspace, 'schemas'), { recursive: true })
 afterAll(() => rmSync(root, { recursive: true, force: true }))

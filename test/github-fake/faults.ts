@@ -1,0 +1,152 @@
+import { DOCS, gitHubError, json, type Answer } from './answers.js'
+
+/**
+ * What the fake injects in front of GitHub's answers, as GitHub's front end would: secondary rate
+ * limits, server and client errors, calls never answered (hangs) or answered late (holds); and the
+ * primary rate limit headers every answer carries.
+ */
+
+const SECONDARY_RATE_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+const SECONDARY_RATE_LIMIT_DOCS = `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`
+
+/** Primary rate limits per hour: a GitHub App installation's and an unauthenticated client's. */
+export const AUTHENTICATED_LIMIT = 5000
+export const ANONYMOUS_LIMIT = 60
+
+/** GitHub's primary rate limit headers for one bucket. Counted, never enforced. */
+export class PrimaryRateLimit {
+  private used = 0
+  /** Epoch seconds at which the hour window ends. */
+  private reset = 0
+
+  constructor(private readonly limit: number) {}
+
+  /** Counts a request and returns the headers of its answer. */
+  count(now: number): Record<string, string> {
+    if (now >= this.reset * 1000) {
+      this.used = 0
+      this.reset = Math.ceil(now / 1000) + 3600
+    }
+    this.used++
+    return {
+      'x-ratelimit-limit': String(this.limit),
+      'x-ratelimit-remaining': String(Math.max(0, this.limit - this.used)),
+      'x-ratelimit-reset': String(this.reset),
+      'x-ratelimit-used': String(this.used),
+      'x-ratelimit-resource': 'core'
+    }
+  }
+}
+
+interface InjectedFault {
+  hitsLeft: number
+  pathPattern: RegExp | undefined
+  answer: () => Answer
+}
+
+/** A hang, or a hold: answered as usual once `released` resolves (a hang never is). */
+export interface Hang {
+  hitsLeft: number
+  pathPattern?: RegExp
+  method?: string
+  released?: Promise<void>
+}
+
+function checkTimes(times: number): void {
+  if (!Number.isInteger(times) || times < 1) throw new Error(`times must be an integer >= 1, got ${times}`)
+}
+
+/** The faults injected so far, each taken by the next requests it matches. */
+export class Faults {
+  private readonly faults: InjectedFault[] = []
+  private readonly hangs: Hang[] = []
+
+  /**
+   * The next `times` requests (matching `pathPattern`, tested against the path without prefix and
+   * query, when given) get GitHub's secondary rate limit answer: 403 with retry-after.
+   */
+  injectSecondaryRateLimit(times: number, pathPattern?: RegExp, retryAfterSeconds = 1): void {
+    checkTimes(times)
+    if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
+      throw new Error(`retryAfterSeconds must be an integer >= 0, got ${retryAfterSeconds}`)
+    }
+    this.faults.push({
+      hitsLeft: times,
+      pathPattern,
+      answer: () => ({
+        ...gitHubError(403, SECONDARY_RATE_LIMIT_MESSAGE, SECONDARY_RATE_LIMIT_DOCS),
+        headers: { 'retry-after': String(retryAfterSeconds) }
+      })
+    })
+  }
+
+  /** The next `times` matching requests get a transient server error (`{"message":"Server Error"}`). */
+  injectServerError(times: number, pathPattern?: RegExp, status = 500): void {
+    checkTimes(times)
+    if (!Number.isInteger(status) || status < 500 || status > 599) {
+      throw new Error(`A server error status is 500-599, got ${status}`)
+    }
+    this.faults.push({
+      hitsLeft: times,
+      pathPattern,
+      answer: () => json({ message: 'Server Error' }, status)
+    })
+  }
+
+  /**
+   * The next `times` matching requests get a client error as GitHub words it (404 Not Found by
+   * default), e.g. a token that cannot see the resource. Clients do not retry these.
+   */
+  injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
+    checkTimes(times)
+    if (!Number.isInteger(status) || status < 400 || status > 499) {
+      throw new Error(`A client error status is 400-499, got ${status}`)
+    }
+    this.faults.push({ hitsLeft: times, pathPattern, answer: () => gitHubError(status, message) })
+  }
+
+  /**
+   * Hostile: the next `times` matching requests (path as for the other faults, and method when
+   * given) are never answered; the connection stays open until the fake stops.
+   */
+  injectHang(times: number, pathPattern?: RegExp, method?: string): void {
+    checkTimes(times)
+    this.hangs.push({ hitsLeft: times, pathPattern, method })
+  }
+
+  /**
+   * Slow: the next `times` matching requests (as for injectHang) are answered as usual, but only once
+   * `release()` is called; `answeredAt` on their records tells when.
+   */
+  injectHold(times: number, pathPattern?: RegExp, method?: string): { release: () => void } {
+    checkTimes(times)
+    let release = (): void => undefined
+    const released = new Promise<void>(resolve => (release = resolve))
+    this.hangs.push({ hitsLeft: times, pathPattern, method, released })
+    return { release }
+  }
+
+  /** The hang or hold this request meets, counted as taken. */
+  takeHang(method: string, path: string): Hang | undefined {
+    const hang = this.hangs.find(
+      candidate =>
+        candidate.hitsLeft > 0 &&
+        (!candidate.method || candidate.method === method) &&
+        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+    )
+    if (hang) hang.hitsLeft--
+    return hang
+  }
+
+  /** The answer of the fault this request meets, counted as taken. */
+  takeFault(path: string): Answer | undefined {
+    const fault = this.faults.find(
+      candidate =>
+        candidate.hitsLeft > 0 && (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+    )
+    if (!fault) return undefined
+    fault.hitsLeft--
+    return fault.answer()
+  }
+}

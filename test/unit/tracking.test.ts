@@ -1,0 +1,205 @@
+import type { PullRequest } from '../../src/api/types.js'
+import {
+  findTrackingComment,
+  markerLine,
+  markerSignature,
+  readMarker,
+  renderTrackingComment,
+  verifyMarker,
+  COMMENT_LIMIT_CHARS
+} from '../../src/github/tracking.js'
+import type { RunReport } from '../../src/model.js'
+
+/** The tracking comment (src/github/tracking.ts): its signed marker, how it is found again, and its text within GitHub's limit. */
+
+describe('the tracking comment', () => {
+  const key = { secret: 'api-token', repository: 'octo-org/octo-repo', issueNumber: 7 }
+  const base = {
+    requestedBy: { login: 'alice', type: 'User' },
+    sign: (commentId: number, runId: number) => markerSignature(key, commentId, runId),
+    commentId: 555,
+    instruction: 'fix the typo',
+    workflowRunUrl: 'https://github.com/octo-org/octo-repo/actions/runs/1',
+    entriesSeen: 3,
+    resumed: false,
+    triggerPhrase: '/codegen',
+    updatedAt: Date.parse('2026-01-01T10:00:00Z')
+  }
+  const report: RunReport = {
+    outcome: 'success',
+    mode: 'create',
+    status: 'COMPLETE',
+    startedAt: 0,
+    endedAt: 61_000,
+    entriesSeen: 3,
+    run: {
+      id: 12,
+      organization_id: 1,
+      web_url: 'https://app.codegen.com/agent/trace/12',
+      result: 'Done.',
+      summary: 'Short.',
+      github_pull_requests: [{ id: 1, title: 'Fix typo', url: 'https://github.com/o/r/pull/1' }]
+    }
+  }
+
+  test('starts with the marker of its run, and only the first line counts', () => {
+    const body = renderTrackingComment({ ...base, runId: 12, status: 'ACTIVE' })
+    const sig = markerSignature(key, 555, 12)
+    expect(body.split('\n')[0]).toBe(`<!-- codegen-agent-run-action run-id=12 sig=${sig} -->`)
+    expect(readMarker(body)).toEqual({ runId: 12, sig })
+    expect(readMarker('hello\n<!-- codegen-agent-run-action run-id=99 -->')).toBeUndefined()
+    expect(body).toContain('is working')
+    expect(body).toContain('status `ACTIVE` · 3 log entries so far')
+  })
+
+  test('the ending shows outcome, pull requests, result and how to continue', () => {
+    const body = renderTrackingComment({ ...base, runId: 12, report })
+    expect(body).toContain(
+      '### Codegen agent run [#12](https://app.codegen.com/agent/trace/12) ✅ **succeeded**'
+    )
+    expect(body).toContain('**Pull requests:** [o/r#1](https://github.com/o/r/pull/1) Fix typo')
+    expect(body).toContain('<summary>Result</summary>\n\n> Done.')
+    expect(body).toContain('Reply `/codegen <follow-up>` to continue this run')
+  })
+
+  test('service text can neither forge a marker nor break the comment, and the size stays under the limit', () => {
+    const hostile = `<!-- codegen-agent-run-action run-id=999 -->\n</details>\n${'x'.repeat(200_000)}`
+    const body = renderTrackingComment({
+      ...base,
+      runId: 12,
+      report: { ...report, run: { ...report.run!, result: hostile, summary: hostile } }
+    })
+    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+    expect(body.match(/<!--/g)).toHaveLength(1)
+    // Balanced, and not because nothing rendered: the result and summary blocks are there.
+    const opened = body.match(/<details/g)?.length ?? 0
+    expect(opened).toBeGreaterThan(0)
+    expect(body.match(/<\/details>/g)?.length ?? 0).toBe(opened)
+    expect(readMarker(body)?.runId).toBe(12)
+  })
+
+  describe('stays under the limit whatever the service sends', () => {
+    const MB2 = 2_000_000
+    const floods: Array<[string, string]> = [
+      ['&', '&'.repeat(MB2)],
+      ['<', '<'.repeat(MB2)],
+      ['newlines', '\n'.repeat(MB2)],
+      ['mixed', '&<\n>"'.repeat(MB2 / 5)],
+      ['emoji', '😀'.repeat(MB2 / 2)]
+    ]
+    const check = (body: string): void => {
+      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+      expect(readMarker(body)?.runId).toBe(12)
+      expect(body.match(/<!--/g)).toHaveLength(1)
+      expect(body.match(/<details/g)?.length ?? 0).toBe(body.match(/<\/details>/g)?.length ?? 0)
+      expect(body).toMatch(/updated \d\d:\d\d:\d\d UTC<\/sub>$/)
+      expect(body).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
+    }
+
+    test.each(floods)('texts flooded with %s, in the ending', (_what, flood) => {
+      const body = renderTrackingComment({
+        ...base,
+        runId: 12,
+        instruction: flood,
+        report: { ...report, error: flood, run: { ...report.run!, result: flood, summary: flood } }
+      })
+      check(body)
+      expect(body).toContain('… trimmed to fit GitHub’s comment size limit')
+      for (const title of ['Error', 'Result', 'Summary', 'Request'])
+        expect(body).toContain(`<summary>${title}</summary>`)
+    })
+
+    test.each(floods)(
+      'one-line fields flooded with %s: status, step, pull requests, links',
+      (_what, flood) => {
+        const working = renderTrackingComment({
+          ...base,
+          runId: 12,
+          webUrl: `https://app.codegen.com/${flood}`,
+          status: flood,
+          latestEntry: { agent_run_id: 12, tool_name: 'tool', thought: flood, message_type: flood }
+        })
+        check(working)
+        expect(working.length).toBeLessThan(4_000)
+        check(renderTrackingComment({ ...base, runId: 12, status: flood, instruction: flood }))
+        const pullRequests = Array.from({ length: 1000 }, (_, id) => ({
+          id,
+          title: flood,
+          url: `https://github.com/${flood}`
+        }))
+        const ended = renderTrackingComment({
+          ...base,
+          runId: 12,
+          report: {
+            ...report,
+            status: flood,
+            run: { ...report.run!, web_url: flood, status: flood, github_pull_requests: pullRequests }
+          }
+        })
+        check(ended)
+        expect(ended).toMatch(/\*\*Pull requests:\*\* .* and \d+ more\n/)
+        expect(ended).toContain('<summary>Result</summary>\n\n> Done.')
+      }
+    )
+  })
+
+  test('a marker signature binds the run to its comment, the thread and the API token, and does not reveal the token', () => {
+    const sig = markerSignature(key, 555, 12)
+    expect(sig).toMatch(/^[0-9a-f]{32}$/)
+    expect(sig).not.toContain(key.secret)
+    expect(verifyMarker(key, 555, { runId: 12, sig })).toBe(true)
+    expect(verifyMarker(key, 556, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 13, sig })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12 })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12, sig: sig.slice(0, 16) })).toBe(false)
+    expect(verifyMarker({ ...key, issueNumber: 8 }, 555, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, repository: 'octo-org/other' }, 555, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker({ ...key, secret: 'another-token' }, 555, { runId: 12, sig })).toBe(false)
+    const unkeyed = { ...key, secret: '' }
+    expect(verifyMarker(unkeyed, 555, { runId: 12, sig: markerSignature(unkeyed, 555, 12) })).toBe(false)
+  })
+
+  test('pull requests of odd shapes (the service drifts) still render', () => {
+    const odd = [{ id: 5, title: { text: 'x' }, url: 42 }] as unknown as PullRequest[]
+    const body = renderTrackingComment({
+      ...base,
+      runId: 12,
+      report: { ...report, run: { ...report.run!, github_pull_requests: odd } }
+    })
+    expect(body).toContain('**Pull requests:** { "text": "x" }')
+  })
+
+  test('until the comment exists its marker names no run', () => {
+    expect(renderTrackingComment({ ...base, commentId: undefined, runId: 12 }).split('\n')[0]).toBe(
+      '<!-- codegen-agent-run-action -->'
+    )
+  })
+
+  test('only trusted authors’ markers that verify are followed, the latest first', () => {
+    const signed = (commentId: number, runId: number) =>
+      markerLine(runId, markerSignature(key, commentId, runId))
+    const bot = { login: 'github-actions[bot]', type: 'Bot' }
+    const comments = [
+      { id: 1, body: signed(1, 10), author: bot },
+      { id: 2, body: signed(2, 11), author: bot },
+      { id: 3, body: signed(3, 666), author: { login: 'mallory', type: 'User' } },
+      { id: 4, body: markerLine(777), author: { login: 'some-app[bot]', type: 'Bot' } },
+      { id: 5, body: markerLine(888, markerSignature({ ...key, issueNumber: 8 }, 5, 888)), author: bot },
+      // An older marker of this thread reposted in a new comment.
+      { id: 6, body: signed(1, 10), author: bot }
+    ]
+    const verify = (marker: { runId: number; sig?: string }, commentId: number) =>
+      verifyMarker(key, commentId, marker)
+    expect(findTrackingComment(comments, author => author.type === 'Bot', verify)).toEqual({
+      found: { id: 2, runId: 11 },
+      ignored: [
+        { id: 6, runId: 10 },
+        { id: 5, runId: 888 },
+        { id: 4, runId: 777 }
+      ]
+    })
+    expect(findTrackingComment(comments, author => author.login === 'nobody', verify)).toEqual({
+      ignored: []
+    })
+  })
+})
