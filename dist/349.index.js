@@ -1,8 +1,8 @@
-export const id = 847;
-export const ids = [847];
+export const id = 349;
+export const ids = [349];
 export const modules = {
 
-/***/ 5847:
+/***/ 8349:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(9436);
-// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(4225);
-// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(4038);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
+var github = __webpack_require__(1758);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(9735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/report/check-run.ts
-var check_run = __webpack_require__(4259);
+var check_run = __webpack_require__(2158);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -60,11 +60,22 @@ function wellFormed(value, depth = 0) {
 
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
-/** The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. */
+/**
+ * The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. Stopped,
+ * it fails as an AbortError, which Octokit's retry plugin leaves alone: a retry could only fail, and
+ * its timers (1, 4 and 9 s) would outlive the step's calls.
+ */
 function timedFetch(stop) {
-    return (input, init) => {
+    return async (input, init) => {
         const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)];
-        return fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) });
+        try {
+            return await fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) });
+        }
+        catch (error) {
+            if (stop?.aborted)
+                throw Object.assign(new Error(stopReason(stop)), { name: 'AbortError' });
+            throw error;
+        }
     };
 }
 /** Why GitHub calls were stopped, from the signal's reason. */
@@ -309,4 +320,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=847.index.js.map
+//# sourceMappingURL=349.index.js.map
