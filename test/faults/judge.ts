@@ -280,7 +280,8 @@ function checkOneClearError({ schedule, result, requests }: Step, errors: string
 }
 
 const announcedRun = /^Agent run (\d+) (?:created|resumed)(?:: (\S+))? \(status (.*)\)$/
-const statusLine = /^Status .* → (.*) \((?:working|success|failure|paused)\)$/
+// The meanings console-text.ts gives a status (STATUS_MEANING).
+const statusLine = /^Status .* → (.*) \((?:working|the run paused|the run ended|the run failed)\)$/
 
 /** Outputs what it has: the run it announced, and the last status it showed. */
 function checkAnnouncedRun(

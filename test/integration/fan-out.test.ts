@@ -98,7 +98,9 @@ describe('many runs from one step', () => {
         'pull-request-url': emulated.github_pull_requests?.[0]?.url ?? '',
         verdict: '',
         'verdict-reason': '',
-        result: emulated.result
+        result: emulated.result,
+        // What each run did, counted from its own log.
+        usage: expect.objectContaining({ log_entries: emulated.logs.length, resumes: 0, repairs: 0 })
       })
     }
     expect(result.outputs).toMatchObject({
