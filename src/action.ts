@@ -8,7 +8,7 @@ import type { GitHubApi } from './github/api.js'
 import { openCheckRun, type CheckRun } from './github/check-run.js'
 import { isTriggerEvent } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
-import { checkSetup } from './org/check.js'
+import { runSetupCheck } from './org/setup-check.js'
 import { DailyGate } from './org/daily-limit-read.js'
 import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
 import { failureMessage } from './report/failure.js'
@@ -22,7 +22,7 @@ import { UsageCount } from './report/usage-count.js'
 import type { LogFile } from './runner/log-file.js'
 import type { Console, Runner } from './runner/runner.js'
 import { runFanOut } from './runs/fan-out.js'
-import { aggregateOutcome } from './runs/outcome.js'
+import { aggregateOutcome } from './runs/items-outcome.js'
 import { readSettings } from './settings/read-settings.js'
 import { InputError, type Settings } from './settings/settings.js'
 import { readWorkflowContext, type Env } from './settings/workflow-context.js'
@@ -137,9 +137,9 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
   switch (work.kind) {
     case 'none':
       return work.report
-    case 'check': {
+    case 'setup-check': {
       const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository }
-      return checkSetup(apis, target, { deadline: deadlines.step, clock: environment.clock })
+      return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
     case 'run':
       return runPlan(work.plan, planDeps(step, apis))

@@ -3,7 +3,7 @@ import type { Deadlines } from './deadlines.js'
 import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, type CheckRunPlace } from './github/check-run.js'
 import { prepareCommentRun } from './github/comment-run.js'
-import { withCommit } from './github/prompt.js'
+import { withCommit } from './github/thread-prompt.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
@@ -22,7 +22,7 @@ export type Work =
   | { kind: 'run'; plan: RunPlan }
   /** The `runs` input: a plan for each item. */
   | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }> }
-  | { kind: 'check' }
+  | { kind: 'setup-check' }
   /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
   | { kind: 'none'; report: RunReport }
 
@@ -49,7 +49,7 @@ export interface DecideDeps {
  * author's request (once they are found allowed to make it) with its tracking comment.
  */
 export async function decide(settings: Settings, deps: DecideDeps): Promise<Decision> {
-  if (settings.task === 'check') return { work: { kind: 'check' } }
+  if (settings.task === 'check') return { work: { kind: 'setup-check' } }
   const context = settings.context
   const event = { name: context.eventName, sha: context.sha, payload: deps.payload }
   // A check needs the run's ending: a step that does not wait writes none.

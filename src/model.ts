@@ -77,7 +77,7 @@ export interface CarriedFrom {
 }
 
 /** One line of `task: check`'s table. */
-export interface CheckRow {
+export interface SetupCheckRow {
   item: 'API token' | 'Organization' | 'Role' | 'GitHub integration' | 'Repository'
   /** not readable: information the service would not show (the role), which decides nothing. */
   state: 'ok' | 'problem' | 'not checked' | 'not readable'
@@ -86,7 +86,7 @@ export interface CheckRow {
 
 /** What the set-up reads found: a row per item, the first problem, and what was resolved. */
 export interface Inspection {
-  rows: CheckRow[]
+  rows: SetupCheckRow[]
   /** The first thing missing or wrong, and how to fix it; undefined when all is well. */
   problem?: string
   orgId?: number
@@ -124,7 +124,7 @@ export interface RunReport {
   /** The check run this step wrote on the pull request's head (check-run), if it wrote one. */
   checkRunId?: number
   /** `task: check`: what the reads found (no run is started then). */
-  check?: { inspection: Inspection; error?: string }
+  setupCheck?: { inspection: Inspection; error?: string }
   /** The thread's earlier run, when this run carries the thread on because it could not be resumed. */
   carriedFrom?: CarriedFrom
   /** A fan-out (the `runs` input): each item and what became of it; the report's outcome is theirs together. */

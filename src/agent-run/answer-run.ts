@@ -1,6 +1,6 @@
 import { problemLine, readAnswer, type Answer, type AnswerSpec } from '../answer/answer.js'
 import { CHECK_MS, type AnswerChecker } from '../answer/check.js'
-import { repairPrompt } from '../answer/prompt.js'
+import { repairPrompt } from '../answer/answer-prompt.js'
 import type { RunEvents, RunPlan, RunReport } from '../model.js'
 import { followRun, type FollowDeps } from './follow.js'
 import { startRun, type Start, type StartDeps } from './start.js'

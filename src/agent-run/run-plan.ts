@@ -1,6 +1,6 @@
 import type { AnswerSpec } from '../answer/answer.js'
 import type { AnswerChecker } from '../answer/check.js'
-import { withAnswerFormat } from '../answer/prompt.js'
+import { withAnswerFormat } from '../answer/answer-prompt.js'
 import { reportOf, unexpectedEnding, type ReportFields, type RunPlan, type RunReport } from '../model.js'
 import { settleAnswer } from './answer-run.js'
 import { followRun, type FollowDeps } from './follow.js'

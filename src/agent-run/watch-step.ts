@@ -279,7 +279,7 @@ export function heartbeatDue(state: WatchState, now: number): boolean {
  * How the watch ended, from its last state and the run read at the end. The log page and the run
  * may disagree for a moment: an ended watch keeps the ending it saw.
  */
-export function settle(
+export function endWatch(
   state: WatchState,
   ending: WatchEnding,
   run: AgentRun | undefined,

@@ -12,7 +12,7 @@ import {
   initialState,
   isEnded,
   resumeGraceMs,
-  settle,
+  endWatch,
   type Read,
   type Said,
   type Step,
@@ -111,7 +111,7 @@ export class WatchedRun {
           if (isCutShort(error)) return undefined
           throw error
         })
-    return settle(this.state, ending, run, earlierEntries)
+    return endWatch(this.state, ending, run, earlierEntries)
   }
 
   /**
@@ -126,7 +126,7 @@ export class WatchedRun {
     const stop = this.stopWanted(ending) ? await this.stop(now) : undefined
     const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true }
     const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined)
-    const result = settle(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries)
+    const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries)
     // What the service showed after the stop: never the run as read before it.
     return stop ? this.stopped(result, stop.error, (read ?? stop.answer)?.status) : result
   }

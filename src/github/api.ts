@@ -6,7 +6,7 @@ import {
   CHECK_TITLE_LIMIT_BYTES,
   cutUtf8,
   type CheckRunText
-} from '../report/check-run.js'
+} from '../report/check-run-text.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 import { wellFormed } from './well-formed.js'

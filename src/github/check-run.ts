@@ -1,7 +1,7 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { RunReport } from '../model.js'
-import { renderCheckRun, type CheckRunState } from '../report/check-run.js'
+import { renderCheckRun, type CheckRunState } from '../report/check-run-text.js'
 import type { Reporter } from '../report/reporters.js'
 import type { CheckRunMode, Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'

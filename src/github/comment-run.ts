@@ -3,7 +3,7 @@ import { reportOf } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { GitHubApi, Permission } from './api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import { buildCommentPrompt } from './prompt.js'
+import { buildCommentPrompt } from './thread-prompt.js'
 import { TrackingComment, type ReviewThread } from './tracking-comment.js'
 import {
   byCreation,

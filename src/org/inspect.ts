@@ -1,7 +1,7 @@
 import type { CallOptions, OrganizationApi } from '../api/client.js'
 import { ServiceError } from '../api/errors.js'
 import type { Organization, User } from '../api/types.js'
-import type { CheckRow, Inspection, RunReport } from '../model.js'
+import type { SetupCheckRow, Inspection, RunReport } from '../model.js'
 import {
   chooseOrganization,
   findRepository,
@@ -26,7 +26,13 @@ type Options = CallOptions & { role?: boolean }
 const TOKEN_HELP =
   'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret'
 
-const ITEMS: CheckRow['item'][] = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository']
+const ITEMS: SetupCheckRow['item'][] = [
+  'API token',
+  'Organization',
+  'Role',
+  'GitHub integration',
+  'Repository'
+]
 
 /** The inspection as it fills: a row per item read, and the first problem, which ends it. */
 class Rows {
@@ -35,7 +41,7 @@ class Rows {
     private readonly role: boolean
   ) {}
 
-  add(item: CheckRow['item'], state: CheckRow['state'], found: string): void {
+  add(item: SetupCheckRow['item'], state: SetupCheckRow['state'], found: string): void {
     this.result.rows.push({ item, state, found })
   }
 
@@ -49,7 +55,7 @@ class Rows {
   }
 
   /** Ends the inspection on its first problem. */
-  stop(item: CheckRow['item'], found: string, problem: string): undefined {
+  stop(item: SetupCheckRow['item'], found: string, problem: string): undefined {
     this.add(item, 'problem', found)
     this.result.problem = problem
     this.notChecked()
@@ -57,7 +63,7 @@ class Rows {
   }
 
   /** One read; a refusal of it is the problem (undefined), any other fault ends the inspection there. */
-  async read<T>(item: CheckRow['item'], what: string, call: () => Promise<T>): Promise<T | undefined> {
+  async read<T>(item: SetupCheckRow['item'], what: string, call: () => Promise<T>): Promise<T | undefined> {
     try {
       return await call()
     } catch (error) {

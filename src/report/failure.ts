@@ -1,10 +1,10 @@
-import { failureReason } from '../agent-run/outcome.js'
+import { failureReason } from '../agent-run/fail-on.js'
 import type { RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
-import { failingItems, itemOutcome, SEVERITY } from '../runs/outcome.js'
+import { failingItems, itemOutcome, SEVERITY } from '../runs/items-outcome.js'
 import { failingRunsMessage } from './runs-report.js'
 
 /** What the step's failure and its annotations need of the settings. */

@@ -1,6 +1,6 @@
 import type { RunReport } from '../model.js'
 import type { Runner } from '../runner/runner.js'
-import { renderCheckSummary } from './check-summary.js'
+import { renderSetupCheckSummary } from './setup-check-summary.js'
 import type { LogMirror } from './log-mirror.js'
 import type { Reporter } from './reporters.js'
 import { renderRunsSummary } from './runs-report.js'
@@ -19,9 +19,9 @@ export class JobSummary implements Reporter {
   ) {}
 
   async finish(report: RunReport): Promise<void> {
-    const { check } = report
-    const summary = check
-      ? renderCheckSummary(check.inspection, check.error)
+    const { setupCheck } = report
+    const summary = setupCheck
+      ? renderSetupCheckSummary(setupCheck.inspection, setupCheck.error)
       : report.runs
         ? renderRunsSummary({ items: report.runs })
         : renderSummary({

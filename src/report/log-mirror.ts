@@ -65,8 +65,8 @@ export class LogMirror implements Reporter {
   /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
   async finish(report: RunReport): Promise<void> {
     this.file?.close?.()
-    if (report.check) {
-      for (const row of report.check.inspection.rows)
+    if (report.setupCheck) {
+      for (const row of report.setupCheck.inspection.rows)
         this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`)
       if (report.outcome === 'success') this.console.info('The set-up is ready: nothing was created.')
       return

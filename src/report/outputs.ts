@@ -45,7 +45,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
   const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, ''])) as Record<OutputName, string>
   const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId)
   const usage = report.usage ? usageJson(report.usage) : ''
-  if (report.check) return { ...blank, outcome: report.outcome, ...setup }
+  if (report.setupCheck) return { ...blank, outcome: report.outcome, ...setup }
   // A fan-out: the single-run outputs are '', `runs` has them per run.
   if (report.runs)
     return {

@@ -1,5 +1,5 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
-import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/outcome.js'
+import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/items-outcome.js'
 import type { ItemReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'

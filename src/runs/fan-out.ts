@@ -4,7 +4,7 @@ import type { ServiceClients } from '../org/clients.js'
 import { reportOf, type ItemReport, type RunEvents, type RunPlan, type RunReport } from '../model.js'
 import { discoverOrganization } from '../org/organizations.js'
 import { ListWatcher } from './list-watcher.js'
-import type { ItemState } from './outcome.js'
+import type { ItemState } from './items-outcome.js'
 import { startable } from './schedule.js'
 
 /**

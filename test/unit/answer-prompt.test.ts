@@ -1,6 +1,6 @@
 import { problemLine, readAnswer as readWith, type AnswerSpec } from '../../src/answer/answer.js'
 import { checkNow } from '../../src/answer/check.js'
-import { answerFormatSection, repairPrompt, withAnswerFormat } from '../../src/answer/prompt.js'
+import { answerFormatSection, repairPrompt, withAnswerFormat } from '../../src/answer/answer-prompt.js'
 import { answerSchema, compileSchema, VERDICT_SCHEMA, type JsonSchema } from '../../src/answer/schema.js'
 import { extractAnswer } from '../../src/answer/extract.js'
 import { readerText } from '../../scripts/render-markdown.js'

@@ -1,5 +1,5 @@
 import type { ItemReport, Outcome, RunReport } from '../../src/model.js'
-import { renderCheckRun, type CheckRunState } from '../../src/report/check-run.js'
+import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
 import { failureMessage, type FailurePolicy } from '../../src/report/failure.js'
 import { FAIL_CONDITIONS, type FailCondition } from '../../src/settings/settings.js'
 import { readerText } from '../../scripts/render-markdown.js'

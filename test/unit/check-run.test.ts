@@ -6,7 +6,7 @@ import {
   CHECK_TITLE_LIMIT_BYTES,
   renderCheckRun,
   type CheckRunState
-} from '../../src/report/check-run.js'
+} from '../../src/report/check-run-text.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'

@@ -1,5 +1,5 @@
 import { wellFormed, wellFormedText } from '../../src/github/well-formed.js'
-import { buildCommentPrompt, commitLine, withCommit } from '../../src/github/prompt.js'
+import { buildCommentPrompt, commitLine, withCommit } from '../../src/github/thread-prompt.js'
 
 /**
  * What the action writes for GitHub and for the agent there (issue #26): every text sent to GitHub

@@ -1,6 +1,6 @@
 import { limitedMessage } from '../../src/org/daily-limits.js'
 import type { RunReport } from '../../src/model.js'
-import { renderCheckRun } from '../../src/report/check-run.js'
+import { renderCheckRun } from '../../src/report/check-run-text.js'
 import { failureMessage } from '../../src/report/failure.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { UsageTally, usageJson } from '../../src/report/usage.js'

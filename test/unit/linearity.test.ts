@@ -2,7 +2,7 @@ import type { RunReport } from '../../src/model.js'
 import { serviceMessage } from '../../src/api/errors.js'
 import { parseLogPage, parseRun } from '../../src/api/parse.js'
 import type { LogEntry } from '../../src/api/types.js'
-import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
+import { buildCommentPrompt, stripHidden } from '../../src/github/thread-prompt.js'
 import { quoteWithin, renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger } from '../../src/github/trigger.js'
 import { redactDeep, redactText } from '../../src/redact.js'
@@ -29,7 +29,7 @@ import {
   unmention
 } from '../../src/report/markdown.js'
 import { fitBytes, renderSummary } from '../../src/report/summary.js'
-import { cutUtf8, renderCheckRun } from '../../src/report/check-run.js'
+import { cutUtf8, renderCheckRun } from '../../src/report/check-run-text.js'
 import { wellFormed } from '../../src/github/well-formed.js'
 import { noCommands } from '../../src/runner/commands.js'
 

@@ -2,14 +2,14 @@ import type { OrganizationApi } from '../../src/api/client.js'
 import { ServiceError } from '../../src/api/errors.js'
 import type { Organization, Page, Repo } from '../../src/api/types.js'
 import { inspectSetup } from '../../src/org/inspect.js'
-import { inspectAll } from '../../src/org/check.js'
+import { inspectAll } from '../../src/org/setup-check.js'
 import {
   chooseOrganization,
   nameText,
   organizationList,
   pickOrganization
 } from '../../src/org/organizations.js'
-import { renderCheckSummary } from '../../src/report/check-summary.js'
+import { renderSetupCheckSummary } from '../../src/report/setup-check-summary.js'
 
 const org = (id: number, name = `Org ${id}`): Organization => ({ id, name })
 
@@ -162,7 +162,7 @@ describe('inspectSetup', () => {
 })
 
 test('the check summary: a table row per item, the problem with its list, service text escaped', () => {
-  const markdown = renderCheckSummary({
+  const markdown = renderSetupCheckSummary({
     rows: [
       { item: 'API token', state: 'ok', found: 'accepted; user a|b <img src=x>' },
       { item: 'Organization', state: 'problem', found: "9 not among the token's" },
@@ -187,5 +187,5 @@ test('the check summary: a table row per item, the problem with its list, servic
     '- 1 &lt;b&gt;Octo&lt;/b&gt; \\| Org',
     ''
   ])
-  expect(renderCheckSummary({ rows: [] })).toContain('## ✅ Codegen set-up: ready')
+  expect(renderSetupCheckSummary({ rows: [] })).toContain('## ✅ Codegen set-up: ready')
 })

@@ -1,6 +1,6 @@
 import { readerText } from '../../scripts/render-markdown.js'
 import { checkState, renderScenarios } from '../../scripts/render-fixtures.js'
-import { renderCheckRun } from '../../src/report/check-run.js'
+import { renderCheckRun } from '../../src/report/check-run-text.js'
 import { renderRunsSummary } from '../../src/report/runs-report.js'
 
 /** `npm run preview` offers a verdict, many runs and check runs (issue #27): the fixtures it draws. */

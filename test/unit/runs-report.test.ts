@@ -8,7 +8,7 @@ import {
   runsOutput,
   runsStateLine
 } from '../../src/report/runs-report.js'
-import { aggregateOutcome, failingItems, SEVERITY, type ItemOutcome } from '../../src/runs/outcome.js'
+import { aggregateOutcome, failingItems, SEVERITY, type ItemOutcome } from '../../src/runs/items-outcome.js'
 import type { ItemReport } from '../../src/model.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { runnerCommands } from '../support/runner-commands.js'

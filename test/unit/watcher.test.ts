@@ -10,7 +10,7 @@ import {
   heartbeatDue,
   initialState,
   sees,
-  settle,
+  endWatch,
   type ResumeGuard,
   type WatchPlan,
   type WatchState
@@ -554,7 +554,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
     expect(advance(first.state, { kind: 'run', run }, context).said).toEqual([])
   })
 
-  test('settle: an ended watch keeps the ending it saw, on a copy of the run', () => {
+  test('endWatch: an ended watch keeps the ending it saw, on a copy of the run', () => {
     const plan: WatchPlan = {
       runId: 7,
       deadline: 0,
@@ -564,10 +564,10 @@ describe('decide: what the watcher does after each read (pure)', () => {
       guard: { restarted: true }
     }
     const run = { id: 7, organization_id: 1, status: 'ACTIVE' }
-    const result = settle(initialState(plan, 0), 'ended', run, 0)
+    const result = endWatch(initialState(plan, 0), 'ended', run, 0)
     expect(result.run?.status).toBe('COMPLETE')
     expect(run.status).toBe('ACTIVE')
-    expect(settle(initialState(plan, 0), 'timeout', run, 0).status).toBe('ACTIVE')
+    expect(endWatch(initialState(plan, 0), 'timeout', run, 0).status).toBe('ACTIVE')
   })
 
   test('a heartbeat a minute after the last progress, then each minute', () => {

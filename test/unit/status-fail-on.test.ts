@@ -1,4 +1,4 @@
-import { failureReason } from '../../src/agent-run/outcome.js'
+import { failureReason } from '../../src/agent-run/fail-on.js'
 import { classifyStatus, isKnownStatus } from '../../src/agent-run/status.js'
 
 describe('classifyStatus', () => {

@@ -1,4 +1,4 @@
-import { buildCommentPrompt, stripHidden } from '../../src/github/prompt.js'
+import { buildCommentPrompt, stripHidden } from '../../src/github/thread-prompt.js'
 import { markerLine } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'

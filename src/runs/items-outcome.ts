@@ -1,4 +1,4 @@
-import { failureReason } from '../agent-run/outcome.js'
+import { failureReason } from '../agent-run/fail-on.js'
 import type { ItemReport, Outcome } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 

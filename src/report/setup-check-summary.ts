@@ -1,7 +1,7 @@
-import type { CheckRow, Inspection } from '../model.js'
+import type { SetupCheckRow, Inspection } from '../model.js'
 import { tableCell } from './markdown.js'
 
-const STATE_MARK: Record<CheckRow['state'], string> = {
+const STATE_MARK: Record<SetupCheckRow['state'], string> = {
   ok: '✅ ok',
   problem: '❌ problem',
   'not checked': '➖ not checked',
@@ -9,7 +9,7 @@ const STATE_MARK: Record<CheckRow['state'], string> = {
 }
 
 /** The job summary of `task: check`: a table of what was found, then what to fix. */
-export function renderCheckSummary(inspection: Inspection, error?: string): string {
+export function renderSetupCheckSummary(inspection: Inspection, error?: string): string {
   const failed = inspection.problem !== undefined || error !== undefined
   const lines = [
     `## ${failed ? '❌ Codegen set-up: something to fix' : '✅ Codegen set-up: ready'}`,

@@ -8,7 +8,7 @@ import { inspectSetup, type OrganizationApis, type SetupTarget } from './inspect
  * `task: check`: reads the set-up and creates nothing. Its report goes to the reporters like a run's:
  * outcome error with the first problem (or the fault that cut the reads short), else success.
  */
-export async function checkSetup(
+export async function runSetupCheck(
   apis: OrganizationApis,
   target: SetupTarget,
   { clock, ...options }: CallOptions & { clock: Clock }
@@ -24,7 +24,7 @@ export async function checkSetup(
       orgId,
       repoId,
       user,
-      check: { inspection, ...(error ? { error } : {}) }
+      setupCheck: { inspection, ...(error ? { error } : {}) }
     },
     startedAt,
     clock.now()
