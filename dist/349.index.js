@@ -19,8 +19,8 @@ var github = __webpack_require__(1758);
 var dist_bundle = __webpack_require__(9735);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var plugin_throttling_dist_bundle = __webpack_require__(6856);
-// EXTERNAL MODULE: ./src/report/check-run.ts
-var check_run = __webpack_require__(2158);
+// EXTERNAL MODULE: ./src/report/check-run-text.ts
+var check_run_text = __webpack_require__(2564);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -309,8 +309,8 @@ function checkFields(check) {
         ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
         ...(check.externalId ? { external_id: check.externalId } : {}),
         output: {
-            title: (0,check_run/* cutUtf8 */.Ok)(check.title, check_run/* CHECK_TITLE_LIMIT_BYTES */.sO),
-            summary: (0,check_run/* cutUtf8 */.Ok)(check.summary, check_run/* CHECK_SUMMARY_LIMIT_BYTES */.I1)
+            title: (0,check_run_text/* cutUtf8 */.Ok)(check.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
+            summary: (0,check_run_text/* cutUtf8 */.Ok)(check.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1)
         }
     };
 }

@@ -6925,7 +6925,7 @@ const RetryAgent = __nccwpck_require__(50)
 const errors = __nccwpck_require__(8707)
 const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(6615)
+const api = __nccwpck_require__(8996)
 const buildConnector = __nccwpck_require__(9136)
 const MockClient = __nccwpck_require__(7365)
 const MockAgent = __nccwpck_require__(7501)
@@ -8085,7 +8085,7 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 8996:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -39740,7 +39740,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3389:
+/***/ 6615:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40283,7 +40283,7 @@ function answerAnnotation(report) {
 
 /***/ }),
 
-/***/ 2158:
+/***/ 2564:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40837,11 +40837,11 @@ function formatDuration(ms) {
 /* harmony export */   ob: () => (/* binding */ stepConclusion),
 /* harmony export */   oh: () => (/* binding */ failureMessage)
 /* harmony export */ });
-/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3389);
+/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
 /* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
 /* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9426);
+/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6275);
 /* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
 
 
@@ -40859,10 +40859,10 @@ const ANNOTATION_QUOTE_CHARS = 300;
  */
 function failureMessage(report, policy) {
     if (report.runs) {
-        const failing = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn);
+        const failing = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn);
         return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_2__/* .failingRunsMessage */ .CW)(failing, report.runs.length) : undefined;
     }
-    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_4__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
     if (!reason)
         return undefined;
     if (report.error)
@@ -40884,8 +40884,8 @@ function failureMessage(report, policy) {
 function stepConclusion(report, policy) {
     if (failureMessage(report, policy) === undefined)
         return 'success';
-    const failing = report.runs && new Set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
-    const why = failing ? _runs_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
+    const failing = report.runs && new Set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
+    const why = failing ? _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
     return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
 }
 /**
@@ -41298,7 +41298,7 @@ function quoteBlock(text) {
 /* harmony export */   wc: () => (/* binding */ runsOutput)
 /* harmony export */ });
 /* unused harmony export RUNS_RESULT_CHARS */
-/* harmony import */ var _runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9426);
+/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6275);
 /* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
 /* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
@@ -41327,7 +41327,7 @@ function runsOutput(items) {
             name: item.name,
             'agent-run-id': run ? String(run.id) : '',
             status: item.report?.status ?? '',
-            outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item),
+            outcome: (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item),
             'web-url': run?.web_url ?? '',
             'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
             ...verdictOf(item),
@@ -41371,7 +41371,7 @@ const STATUS_CHARS = 100;
 const TITLE_CHARS = 200;
 /** "8 agent runs: 6 succeeded, 2 failed" headline. */
 function headline(items) {
-    const outcome = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .aggregateOutcome */ .QF)(items);
+    const outcome = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .aggregateOutcome */ .QF)(items);
     const counts = tally(items);
     return `## ${ICONS[outcome]} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(items.length, 'agent run', 'agent runs')}: ${counts}`;
 }
@@ -41379,7 +41379,7 @@ function headline(items) {
 function tally(items) {
     const byOutcome = new Map();
     for (const item of items)
-        byOutcome.set((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
+        byOutcome.set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
     return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
 }
 /** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
@@ -41394,7 +41394,7 @@ function tableRow(item) {
         : '—';
     const cells = [
         (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS)),
-        `${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`,
+        `${ICONS[(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`,
         (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report?.status ?? '', STATUS_CHARS)) || '—',
         verdictOf(item).verdict || '—',
         report && run ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt) : '—',
@@ -41477,7 +41477,7 @@ function foldOf(item, limitBytes) {
     // A summary cut to its share fills most of it: such a run gets more room in the second pass.
     const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
     // HTML, not Markdown: the name sits in a <summary>.
-    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`;
+    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`;
     return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
 }
 /** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
@@ -41525,7 +41525,7 @@ function runsStateLine(states, elapsedMs) {
 }
 /** An item as the last line of states shows it, once every run ended (or never started). */
 function endedState(item) {
-    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) };
+    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) };
 }
 /** The job log of one run of a fan-out: every line begins with the run's name. */
 function namedConsole(console, name) {
@@ -41547,13 +41547,13 @@ const REASON_CHARS = 300;
 function failingRunsMessage(failing, total) {
     const lines = failing.map(({ item, reason }) => {
         const run = item.report?.run;
-        const result = (0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
+        const result = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
         // rejected quotes the agent's reason; invalid-output names the first problem.
         const answer = item.report?.answer ? firstLine((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(item.report.answer)) : '';
         const where = run
             ? ` (agent run ${run.id}${run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(run.web_url, 500))}` : ''})`
             : '';
-        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
     });
     return [`${failing.length} of ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
 }
@@ -42006,7 +42006,7 @@ function noCommands(text) {
 
 /***/ }),
 
-/***/ 9426:
+/***/ 6275:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42016,7 +42016,7 @@ function noCommands(text) {
 /* harmony export */   ut: () => (/* binding */ itemOutcome)
 /* harmony export */ });
 /* unused harmony export itemFailure */
-/* harmony import */ var _agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3389);
+/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6615);
 
 /**
  * From the most severe down: the step's outcome is the first of these that any run has, `success`
@@ -42050,7 +42050,7 @@ function aggregateOutcome(items) {
 function itemFailure(item, failOn) {
     if (!item.report)
         return 'it never started: the job ended first';
-    const reason = (0,_agent_run_outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .failureReason */ .H)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__/* .failureReason */ .H)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
     return reason && (item.report.error ?? item.report.reason ?? reason);
 }
 /** The runs that fail the step, in the list's order, each with why. */
@@ -53549,7 +53549,7 @@ function serveAnswerCheck() {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: ./src/answer/prompt.ts
+;// CONCATENATED MODULE: ./src/answer/answer-prompt.ts
 
 /** A fenced block whose fence is longer than any run of backticks inside it. */
 function fenced(language, text) {
@@ -53995,7 +53995,13 @@ async function discoverOrganization(apis, options, notice) {
 
 
 const TOKEN_HELP = 'check the api-token input: a Codegen API token (https://codegen.com/token), stored as a secret';
-const ITEMS = ['API token', 'Organization', 'Role', 'GitHub integration', 'Repository'];
+const ITEMS = [
+    'API token',
+    'Organization',
+    'Role',
+    'GitHub integration',
+    'Repository'
+];
 /** The inspection as it fills: a row per item read, and the first problem, which ends it. */
 class Rows {
     result;
@@ -54513,7 +54519,7 @@ function heartbeatDue(state, now) {
  * How the watch ended, from its last state and the run read at the end. The log page and the run
  * may disagree for a moment: an ended watch keeps the ending it saw.
  */
-function settle(state, ending, run, earlierEntries) {
+function endWatch(state, ending, run, earlierEntries) {
     const finalRun = run && ending === 'ended' && !isEnded(run.status ?? null) ? { ...run, status: state.status } : run;
     const status = run && ending !== 'ended' ? (run.status ?? state.status) : state.status;
     const guard = finalRun ? sees(state.guard, { before: status, result: finalRun.result }) : state.guard;
@@ -54977,7 +54983,7 @@ class WatchedRun {
                     return undefined;
                 throw error;
             });
-        return settle(this.state, ending, run, earlierEntries);
+        return endWatch(this.state, ending, run, earlierEntries);
     }
     /**
      * A watch cut short by the deadline or the cancellation: the run stopped first when stop-run-on
@@ -54987,7 +54993,7 @@ class WatchedRun {
         const stop = this.stopWanted(ending) ? await this.stop(now) : undefined;
         const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true };
         const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined);
-        const result = settle(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries);
+        const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries);
         // What the service showed after the stop: never the run as read before it.
         return stop ? this.stopped(result, stop.error, (read ?? stop.answer)?.status) : result;
     }
@@ -55414,8 +55420,8 @@ class Deadlines {
     }
 }
 
-// EXTERNAL MODULE: ./src/report/check-run.ts
-var check_run = __nccwpck_require__(2158);
+// EXTERNAL MODULE: ./src/report/check-run-text.ts
+var check_run_text = __nccwpck_require__(2564);
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 function readWorkflowContext(env) {
     const read = (name, fallback = '') => env[name]?.trim() || fallback;
@@ -55677,14 +55683,14 @@ class CheckRun {
         const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
         const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
         return {
-            ...(0,check_run/* renderCheckRun */.kL)(state),
+            ...(0,check_run_text/* renderCheckRun */.kL)(state),
             ...(detailsUrl ? { detailsUrl } : {}),
             ...(runId !== undefined ? { externalId: String(runId) } : {})
         };
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/prompt.ts
+;// CONCATENATED MODULE: ./src/github/thread-prompt.ts
 /**
  * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
  * soft hyphen, bidirectional controls, Unicode tags U+E0001-E007F, which smuggle ASCII), the rest
@@ -56741,7 +56747,7 @@ async function buildPrompts(trigger, settings, deps, followUp) {
  */
 async function decide_decide(settings, deps) {
     if (settings.task === 'check')
-        return { work: { kind: 'check' } };
+        return { work: { kind: 'setup-check' } };
     const context = settings.context;
     const event = { name: context.eventName, sha: context.sha, payload: deps.payload };
     // A check needs the run's ending: a step that does not wait writes none.
@@ -56893,7 +56899,7 @@ function gitHubClient(settings, deadlines, say) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/org/check.ts
+;// CONCATENATED MODULE: ./src/org/setup-check.ts
 
 
 
@@ -56901,7 +56907,7 @@ function gitHubClient(settings, deadlines, say) {
  * `task: check`: reads the set-up and creates nothing. Its report goes to the reporters like a run's:
  * outcome error with the first problem (or the fault that cut the reads short), else success.
  */
-async function checkSetup(apis, target, { clock, ...options }) {
+async function runSetupCheck(apis, target, { clock, ...options }) {
     const startedAt = clock.now();
     const { inspection, error } = await inspectAll(apis, target, options);
     const failure = inspection.problem ?? error;
@@ -56912,7 +56918,7 @@ async function checkSetup(apis, target, { clock, ...options }) {
         orgId,
         repoId,
         user,
-        check: { inspection, ...(error ? { error } : {}) }
+        setupCheck: { inspection, ...(error ? { error } : {}) }
     }, startedAt, clock.now());
 }
 /** The inspection, or the fault that cut it short (a 5xx, the deadline...) with what was found before. */
@@ -60274,7 +60280,7 @@ function serviceClients(settings, clock, signal, debug, limits = {}) {
 
 // EXTERNAL MODULE: ./src/report/failure.ts
 var failure = __nccwpck_require__(3304);
-;// CONCATENATED MODULE: ./src/report/check-summary.ts
+;// CONCATENATED MODULE: ./src/report/setup-check-summary.ts
 
 const STATE_MARK = {
     ok: '✅ ok',
@@ -60283,7 +60289,7 @@ const STATE_MARK = {
     'not readable': 'ℹ️ not readable'
 };
 /** The job summary of `task: check`: a table of what was found, then what to fix. */
-function renderCheckSummary(inspection, error) {
+function renderSetupCheckSummary(inspection, error) {
     const failed = inspection.problem !== undefined || error !== undefined;
     const lines = [
         `## ${failed ? '❌ Codegen set-up: something to fix' : '✅ Codegen set-up: ready'}`,
@@ -60332,9 +60338,9 @@ class JobSummary {
         this.timeline = timeline;
     }
     async finish(report) {
-        const { check } = report;
-        const summary = check
-            ? renderCheckSummary(check.inspection, check.error)
+        const { setupCheck } = report;
+        const summary = setupCheck
+            ? renderSetupCheckSummary(setupCheck.inspection, setupCheck.error)
             : report.runs
                 ? (0,runs_report/* renderRunsSummary */.TN)({ items: report.runs })
                 : (0,report_summary/* renderSummary */.Br)({
@@ -60396,8 +60402,8 @@ class LogMirror {
     /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
     async finish(report) {
         this.file?.close?.();
-        if (report.check) {
-            for (const row of report.check.inspection.rows)
+        if (report.setupCheck) {
+            for (const row of report.setupCheck.inspection.rows)
                 this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
             if (report.outcome === 'success')
                 this.console.info('The set-up is ready: nothing was created.');
@@ -60519,7 +60525,7 @@ function actionOutputs(report, logFile) {
     const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
     const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
     const usage = report.usage ? (0,report_usage/* usageJson */.AE)(report.usage) : '';
-    if (report.check)
+    if (report.setupCheck)
         return { ...blank, outcome: report.outcome, ...setup };
     // A fan-out: the single-run outputs are '', `runs` has them per run.
     if (report.runs)
@@ -61030,8 +61036,8 @@ function tracked(events, state) {
     };
 }
 
-// EXTERNAL MODULE: ./src/runs/outcome.ts
-var outcome = __nccwpck_require__(9426);
+// EXTERNAL MODULE: ./src/runs/items-outcome.ts
+var items_outcome = __nccwpck_require__(6275);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var yaml_dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: external "node:path"
@@ -61915,9 +61921,9 @@ async function perform(work, step, apis) {
     switch (work.kind) {
         case 'none':
             return work.report;
-        case 'check': {
+        case 'setup-check': {
             const target = { orgId: settings.orgId, repoId: settings.repoId, repository: settings.repository };
-            return checkSetup(apis, target, { deadline: deadlines.step, clock: environment.clock });
+            return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock });
         }
         case 'run':
             return runPlan(work.plan, planDeps(step, apis));
@@ -62014,7 +62020,7 @@ async function runMany(items, step, apis) {
     const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
     const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
     const fields = {
-        outcome: (0,outcome/* aggregateOutcome */.QF)(runs),
+        outcome: (0,items_outcome/* aggregateOutcome */.QF)(runs),
         runs,
         ...(orgId !== undefined ? { orgId } : {}),
         ...(usages.length > 0 ? { usage: (0,report_usage/* totalUsage */.GG)(usages) } : {})
