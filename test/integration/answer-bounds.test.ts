@@ -1,6 +1,6 @@
-import { AgentRunEmulator, type RunScript } from '../../emulator/index.js'
+import type { AgentRunEmulator, RunScript } from '../../emulator/index.js'
+import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { runBundledAction, type RunnerOptions } from '../../scripts/runner-process.js'
 
 /**
  * The answer's check held to the step's time, end to end (issue 26): the bundled action, run as the
@@ -9,32 +9,10 @@ import { runBundledAction, type RunnerOptions } from '../../scripts/runner-proce
  */
 
 let emulator: AgentRunEmulator
+emulatorPerTest(started => (emulator = started))
 
-beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-})
-
-afterEach(async () => {
-  await emulator.stop()
-})
-
-async function action(inputs: Record<string, string>, extra: Partial<RunnerOptions> = {}) {
-  return runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      prompt: 'List the ids.',
-      'poll-interval': '0.1',
-      'timeout-minutes': '0.25',
-      ...inputs
-    },
-    // A check that held the process (120 s for the first repro, for ever for the second) fails here.
-    killAfterMs: 45_000,
-    ...extra
-  })
-}
+// A check that held the process (120 s for the first repro, for ever for the second) fails at killAfterMs.
+const action = bundledAction(() => emulator, { prompt: 'List the ids.', 'timeout-minutes': '0.25' }, 45_000)
 
 /** A run that completes at once with this answer in a json block. */
 const completing = (json: string): RunScript => ({

@@ -1,6 +1,7 @@
-import { AgentRunEmulator, scenario } from '../../emulator/index.js'
+import type { RunnerOptions } from '../../scripts/runner-process.js'
+import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
+import { scenario, type AgentRunEmulator } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { runBundledAction, type RunnerOptions } from '../../scripts/runner-process.js'
 
 /**
  * Repairs of an answer and bad answer inputs, end to end: the bundled action against the emulator,
@@ -8,31 +9,13 @@ import { runBundledAction, type RunnerOptions } from '../../scripts/runner-proce
  */
 
 let emulator: AgentRunEmulator
+emulatorPerTest(started => (emulator = started))
 
-beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-})
-
-afterEach(async () => {
-  await emulator.stop()
-})
-
-async function action(inputs: Record<string, string>, extra: Partial<RunnerOptions> = {}) {
-  return runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      prompt: 'Review the change; fail it if it breaks the public API.',
-      'poll-interval': '0.1',
-      'timeout-minutes': '1',
-      ...inputs
-    },
-    killAfterMs: 60_000,
-    ...extra
-  })
-}
+const action = bundledAction(
+  () => emulator,
+  { prompt: 'Review the change; fail it if it breaks the public API.', 'timeout-minutes': '1' },
+  60_000
+)
 
 const routes = (route: string) => emulator.requests.filter(request => request.route === route)
 const resumePrompts = (): string[] =>

@@ -1,6 +1,6 @@
-import { AgentRunEmulator, scenario, type RunScript } from '../../emulator/index.js'
+import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
+import { scenario, type AgentRunEmulator, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { runBundledAction, type RunnerOptions } from '../../scripts/runner-process.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 
 /**
@@ -9,31 +9,13 @@ import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
  */
 
 let emulator: AgentRunEmulator
+emulatorPerTest(started => (emulator = started))
 
-beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-})
-
-afterEach(async () => {
-  await emulator.stop()
-})
-
-async function action(inputs: Record<string, string>, extra: Partial<RunnerOptions> = {}) {
-  return runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      prompt: 'Review the change; fail it if it breaks the public API.',
-      'poll-interval': '0.1',
-      'timeout-minutes': '1',
-      ...inputs
-    },
-    killAfterMs: 60_000,
-    ...extra
-  })
-}
+const action = bundledAction(
+  () => emulator,
+  { prompt: 'Review the change; fail it if it breaks the public API.', 'timeout-minutes': '1' },
+  60_000
+)
 
 const fast = (name: string): RunScript => scenario(name, 20)
 const routes = (route: string) => emulator.requests.filter(request => request.route === route)
