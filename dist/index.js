@@ -60110,13 +60110,6 @@ function originOf(run) {
 }
 const same = (a, b) => a !== undefined && a.toLowerCase() === b.toLowerCase();
 /**
- * Whether a new run may start: the runs of the last 24 hours read (readDailyWindow), then checked
- * (limitCheck). Reads nothing when neither limit is set.
- */
-async function checkDailyLimits(list, origin, limits, now) {
-    return daily_limits_limitCheck(await readDailyWindow(list, origin, limits, now), limits);
-}
-/**
  * The runs of the last 24 hours, read page by page, newest first, until one is older than the
  * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
  * Reads nothing when neither limit is set.
@@ -60149,7 +60142,7 @@ async function readDailyWindow(list, origin, limits, now) {
     return window;
 }
 /** Whether one more run may start, the runs of the window counted (this step's own starts among them). */
-function daily_limits_limitCheck(window, limits) {
+function limitCheck(window, limits) {
     return (limitedBy('repository', limits.perRepository, window.repository) ??
         limitedBy('author', limits.perAuthor, window.author) ?? { kind: 'within' });
 }
@@ -60189,15 +60182,12 @@ function limitedMessage(check, origin) {
 
 
 /**
- * Whether a new run may start under the daily limits, read on the service: the organization's API
- * runs (the kind the action starts), newest first, page after page until the 24 hours' window is
- * passed (checkDailyLimits). Through the step's clients, so within the token's one rate budget and
- * the job's cancellation; nothing is read when no limit is set. The service's errors are the caller's.
+ * The organization's API runs of the last 24 hours (the kind the action starts), read on the
+ * service newest first, page after page until the window is passed (readDailyWindow). Through the
+ * step's clients, so within the token's one rate budget and the job's cancellation; nothing is read
+ * when no limit is set. The service's errors are the caller's.
  */
-async function readDailyLimits(read) {
-    return limitCheck(await readWindow(read), read.limits);
-}
-function readWindow(read) {
+function readDayOfRuns(read) {
     const api = read.clients(read.orgId);
     const { deadline } = read;
     return readDailyWindow((skip, limit) => api.listRuns(skip, limit, { deadline }, API_RUNS), read.origin, read.limits, read.clock.now());
@@ -60223,7 +60213,7 @@ class DailyGate {
     /** Why the run may not start (the notice's text), or undefined when it may: then it counts as started. */
     async admit(orgId, recorded) {
         const origin = limitOrigin(recorded);
-        this.window ??= readWindow({ ...this.read, orgId, origin });
+        this.window ??= readDayOfRuns({ ...this.read, orgId, origin });
         let window;
         try {
             window = await this.window;
@@ -60239,7 +60229,7 @@ class DailyGate {
             repository: [...window.repository, ...this.ownStarts],
             author: [...window.author, ...this.ownStarts]
         };
-        const check = daily_limits_limitCheck(counted, this.read.limits);
+        const check = limitCheck(counted, this.read.limits);
         if (check.kind === 'limited')
             return limitedMessage(check, origin);
         this.ownStarts.push(now);

@@ -8,7 +8,6 @@ import {
   readDailyWindow,
   type DailyLimits,
   type DailyWindow,
-  type LimitCheck,
   type Origin
 } from './daily-limits.js'
 
@@ -25,16 +24,12 @@ export interface DailyLimitRead {
 }
 
 /**
- * Whether a new run may start under the daily limits, read on the service: the organization's API
- * runs (the kind the action starts), newest first, page after page until the 24 hours' window is
- * passed (checkDailyLimits). Through the step's clients, so within the token's one rate budget and
- * the job's cancellation; nothing is read when no limit is set. The service's errors are the caller's.
+ * The organization's API runs of the last 24 hours (the kind the action starts), read on the
+ * service newest first, page after page until the window is passed (readDailyWindow). Through the
+ * step's clients, so within the token's one rate budget and the job's cancellation; nothing is read
+ * when no limit is set. The service's errors are the caller's.
  */
-export async function readDailyLimits(read: DailyLimitRead): Promise<LimitCheck> {
-  return limitCheck(await readWindow(read), read.limits)
-}
-
-function readWindow(read: DailyLimitRead): Promise<DailyWindow> {
+export function readDayOfRuns(read: DailyLimitRead): Promise<DailyWindow> {
   const api = read.clients(read.orgId)
   const { deadline } = read
   return readDailyWindow(
@@ -66,7 +61,7 @@ export class DailyGate {
   /** Why the run may not start (the notice's text), or undefined when it may: then it counts as started. */
   async admit(orgId: number, recorded: Record<string, string>): Promise<string | undefined> {
     const origin = limitOrigin(recorded)
-    this.window ??= readWindow({ ...this.read, orgId, origin })
+    this.window ??= readDayOfRuns({ ...this.read, orgId, origin })
     let window: DailyWindow
     try {
       window = await this.window

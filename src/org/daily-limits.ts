@@ -62,19 +62,6 @@ export interface DailyWindow {
 }
 
 /**
- * Whether a new run may start: the runs of the last 24 hours read (readDailyWindow), then checked
- * (limitCheck). Reads nothing when neither limit is set.
- */
-export async function checkDailyLimits(
-  list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
-  origin: Origin,
-  limits: DailyLimits,
-  now: number
-): Promise<LimitCheck> {
-  return limitCheck(await readDailyWindow(list, origin, limits, now), limits)
-}
-
-/**
  * The runs of the last 24 hours, read page by page, newest first, until one is older than the
  * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
  * Reads nothing when neither limit is set.

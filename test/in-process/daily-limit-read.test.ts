@@ -1,7 +1,7 @@
 import { DeadlineError } from '../../src/api/errors.js'
 import { serviceClients, type ServiceClients } from '../../src/org/clients.js'
-import { readDailyLimits } from '../../src/org/daily-limit-read.js'
-import type { DailyLimits, Origin } from '../../src/org/daily-limits.js'
+import { readDayOfRuns } from '../../src/org/daily-limit-read.js'
+import { limitCheck, type DailyLimits, type Origin } from '../../src/org/daily-limits.js'
 import { AgentRunEmulator } from '../../emulator/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 import { conformanceCheck } from '../support/openapi.js'
@@ -73,7 +73,9 @@ function seedDay(): void {
 
 const alice: Origin = { repository: 'octo/app', author: 'alice' }
 const check = (limits: DailyLimits, origin = alice, deadline = clock.now() + 60_000) =>
-  readDailyLimits({ clients, orgId: 1, origin, limits, clock, deadline })
+  readDayOfRuns({ clients, orgId: 1, origin, limits, clock, deadline }).then(window =>
+    limitCheck(window, limits)
+  )
 
 test("counts this repository's API runs of the last 24 hours, reading only the two pages the day spans", async () => {
   seedDay()

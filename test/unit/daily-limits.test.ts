@@ -1,5 +1,23 @@
 import type { AgentRun, Page } from '../../src/api/types.js'
-import { checkDailyLimits, DAY_MS, LIMIT_PAGE_SIZE, runTime } from '../../src/org/daily-limits.js'
+import {
+  DAY_MS,
+  LIMIT_PAGE_SIZE,
+  limitCheck,
+  readDailyWindow,
+  runTime,
+  type DailyLimits,
+  type Origin
+} from '../../src/org/daily-limits.js'
+
+/** The window read, then judged: what the step's DailyGate does at its first start. */
+async function checkDailyLimits(
+  list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
+  origin: Origin,
+  limits: DailyLimits,
+  now: number
+) {
+  return limitCheck(await readDailyWindow(list, origin, limits, now), limits)
+}
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0)
 const HOUR = 60 * 60 * 1000
