@@ -33,10 +33,10 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes, loopback servers and GitHub's one-second spacing of writes,
   // not on the CPU: more workers than cores (jest's default on 2 cores is a single worker), the
-  // longest files first. On 2 cores, 10 workers took 102-108 s with a fifth of the CPU idle once the
-  // CPU-bound suites left (test:bounds, test:windows); 12 fill it. No test races the machine's speed
-  // (CONTRIBUTING.md, Tests), so a busier CPU makes them slower, not red.
-  maxWorkers: 12,
+  // longest files first. On 2 cores, 12 workers took 86-105 s with a fifth of the CPU idle; 16 take
+  // 81-84 s with the CPU nine-tenths busy. No test races the machine's speed (CONTRIBUTING.md,
+  // Tests), so a busier CPU makes them slower, not red.
+  maxWorkers: 16,
   testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],
