@@ -95,7 +95,7 @@ class OctokitGitHubApi {
     warn;
     /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
     checksRefused = false;
-    checkFailures = 0;
+    checkWriteErrors = 0;
     constructor(config) {
         const [owner = '', repo = ''] = config.repository.split('/');
         this.owner = owner;
@@ -272,7 +272,7 @@ class OctokitGitHubApi {
             return data.id;
         }
         catch (error) {
-            this.checkFailed('create', name, error);
+            this.checkWriteError('create', name, error);
             return undefined;
         }
     }
@@ -284,19 +284,19 @@ class OctokitGitHubApi {
             return true;
         }
         catch (error) {
-            this.checkFailed('update', `${id}`, error);
+            this.checkWriteError('update', `${id}`, error);
             return false;
         }
     }
     /** One warning for a missing permission (and no more writes), a few for other failures. */
-    checkFailed(verb, which, error) {
+    checkWriteError(verb, which, error) {
         const { status, message } = error;
         const text = message ?? String(error);
         if (status === 403 && !/rate limit/i.test(text)) {
             this.checksRefused = true;
             this.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
         }
-        else if (this.checkFailures++ < 3) {
+        else if (this.checkWriteErrors++ < 3) {
             this.warn(`Could not ${verb} the check run ${which}: ${text}`);
         }
     }

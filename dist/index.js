@@ -39744,10 +39744,10 @@ module.exports = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   H: () => (/* binding */ failureReason)
+/* harmony export */   N: () => (/* binding */ stepFailReason)
 /* harmony export */ });
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-function failureReason(outcome, failOn, pullRequestCount) {
+function stepFailReason(outcome, failOn, pullRequestCount) {
     switch (outcome) {
         case 'cancelled':
             return 'The job was cancelled before the agent run ended.';
@@ -39857,7 +39857,7 @@ function nestsDeeperThan(text, max) {
  * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
  * and where, as line and column.
  */
-function parseFailure(error, text) {
+function parseProblem(error, text) {
     const message = error instanceof Error ? error.message : '';
     const what = message
         .replace(/, ".*$/s, '')
@@ -39888,7 +39888,7 @@ function parseBounded(text) {
         return { ok: true, value: JSON.parse(text) };
     }
     catch (error) {
-        return { ok: false, refused: false, problem: parseFailure(error, text) };
+        return { ok: false, refused: false, problem: parseProblem(error, text) };
     }
 }
 
@@ -40294,7 +40294,7 @@ function answerAnnotation(report) {
 /* harmony export */ });
 /* unused harmony export utf8Bytes */
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3304);
+/* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4623);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
 /* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
@@ -40354,7 +40354,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
         };
     }
     const ending = report.outcome;
-    const conclusion = (0,_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)(report, state.policy);
+    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)(report, state.policy);
     return {
         status: 'completed',
         conclusion,
@@ -40829,115 +40829,6 @@ function formatDuration(ms) {
 
 /***/ }),
 
-/***/ 3304:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Z: () => (/* binding */ passingWarnings),
-/* harmony export */   ob: () => (/* binding */ stepConclusion),
-/* harmony export */   oh: () => (/* binding */ failureMessage)
-/* harmony export */ });
-/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6275);
-/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
-
-
-
-
-
-
-/** The outcomes an annotation explains from the answer. */
-const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300;
-/**
- * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
- * then where the run is; undefined when the step passes.
- */
-function failureMessage(report, policy) {
-    if (report.runs) {
-        const failing = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn);
-        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_2__/* .failingRunsMessage */ .CW)(failing, report.runs.length) : undefined;
-    }
-    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__/* .failureReason */ .H)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason)
-        return undefined;
-    if (report.error)
-        return report.error;
-    if (!report.run)
-        return report.reason ?? reason;
-    if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy, false)}`;
-    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
-    // rejected quotes the agent's reason; invalid-output names the first problem.
-    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_1__/* .answerAnnotation */ .ad)(report.answer)) : '';
-    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
-}
-/**
- * The check's colour from the decision that fails the step (failureMessage): `success` exactly when
- * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
- * outcome among the runs that fail it), `failure` otherwise.
- */
-function stepConclusion(report, policy) {
-    if (failureMessage(report, policy) === undefined)
-        return 'success';
-    const failing = report.runs && new Set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .failingItems */ .hm)(report.runs, policy.failOn).map(({ item }) => (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
-    const why = failing ? _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
-    return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
-}
-/**
- * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
- * existed) is still said; a paused run still waits for someone: an annotation says so and how.
- */
-function passingWarnings(report, policy) {
-    // A fan-out's runs say their own warnings, each under its name.
-    if (report.runs || failureMessage(report, policy))
-        return [];
-    const warnings = [];
-    if (report.error)
-        warnings.push(report.error);
-    if (report.outcome === 'paused' && report.run)
-        warnings.push(pausedMessage(report, policy));
-    return warnings;
-}
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
-}
-/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
-function runWhere(report) {
-    const run = report.run;
-    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
-}
-/**
- * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
- * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
- * the step's failure reason, which says the run paused, it does not say so again.
- */
-function pausedMessage(report, policy, saysPaused = true) {
-    const run = report.run;
-    const question = firstLine(run.result) || firstLine(run.summary);
-    const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
-    const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
-    return [
-        // After the step's reason ("The agent run paused, …"), the question alone.
-        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
-            'The agent run paused for an answer.',
-        onThread
-            ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-            : `Answer by resuming the run in ${step}.`,
-        runWhere(report)
-    ].join('\n');
-}
-
-
-/***/ }),
-
 /***/ 4285:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -41290,8 +41181,8 @@ function quoteBlock(text) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CW: () => (/* binding */ failingRunsMessage),
 /* harmony export */   EY: () => (/* binding */ runsStateLine),
+/* harmony export */   I_: () => (/* binding */ itemsFailMessage),
 /* harmony export */   TN: () => (/* binding */ renderRunsSummary),
 /* harmony export */   pv: () => (/* binding */ namedConsole),
 /* harmony export */   q_: () => (/* binding */ endedState),
@@ -41544,7 +41435,7 @@ const REASON_CHARS = 300;
  * The step's error annotation: how many runs failed it, then each by name with why (its error, or
  * the first line of its result) and where it is.
  */
-function failingRunsMessage(failing, total) {
+function itemsFailMessage(failing, total) {
     const lines = failing.map(({ item, reason }) => {
         const run = item.report?.run;
         const result = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
@@ -41560,6 +41451,115 @@ function failingRunsMessage(failing, total) {
 function firstLine(text) {
     const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
     return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(line, REASON_CHARS));
+}
+
+
+/***/ }),
+
+/***/ 4623:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Z: () => (/* binding */ passingWarnings),
+/* harmony export */   Um: () => (/* binding */ stepFailMessage),
+/* harmony export */   ob: () => (/* binding */ stepConclusion)
+/* harmony export */ });
+/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
+/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6275);
+/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
+
+
+
+
+
+
+/** The outcomes an annotation explains from the answer. */
+const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300;
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+function stepFailMessage(report, policy) {
+    if (report.runs) {
+        const failing = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemsFailingStep */ .zA)(report.runs, policy.failOn);
+        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_2__/* .itemsFailMessage */ .I_)(failing, report.runs.length) : undefined;
+    }
+    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__/* .stepFailReason */ .N)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
+    if (report.error)
+        return report.error;
+    if (!report.run)
+        return report.reason ?? reason;
+    if (report.outcome === 'paused')
+        return `${reason}\n${pausedMessage(report, policy, false)}`;
+    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
+    // rejected quotes the agent's reason; invalid-output names the first problem.
+    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_1__/* .answerAnnotation */ .ad)(report.answer)) : '';
+    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
+}
+/**
+ * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
+ * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
+ * outcome among the runs that fail it), `failure` otherwise.
+ */
+function stepConclusion(report, policy) {
+    if (stepFailMessage(report, policy) === undefined)
+        return 'success';
+    const failing = report.runs && new Set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemsFailingStep */ .zA)(report.runs, policy.failOn).map(({ item }) => (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
+    const why = failing ? _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
+    return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
+}
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+function passingWarnings(report, policy) {
+    // A fan-out's runs say their own warnings, each under its name.
+    if (report.runs || stepFailMessage(report, policy))
+        return [];
+    const warnings = [];
+    if (report.error)
+        warnings.push(report.error);
+    if (report.outcome === 'paused' && report.run)
+        warnings.push(pausedMessage(report, policy));
+    return warnings;
+}
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
+}
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report) {
+    const run = report.run;
+    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
+}
+/**
+ * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
+ * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
+ * the step's failure reason, which says the run paused, it does not say so again.
+ */
+function pausedMessage(report, policy, saysPaused = true) {
+    const run = report.run;
+    const question = firstLine(run.result) || firstLine(run.summary);
+    const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
+    const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
+    return [
+        // After the step's reason ("The agent run paused, …"), the question alone.
+        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
+            'The agent run paused for an answer.',
+        onThread
+            ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
+            : `Answer by resuming the run in ${step}.`,
+        runWhere(report)
+    ].join('\n');
 }
 
 
@@ -42012,10 +42012,10 @@ function noCommands(text) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   C$: () => (/* binding */ SEVERITY),
 /* harmony export */   QF: () => (/* binding */ aggregateOutcome),
-/* harmony export */   hm: () => (/* binding */ failingItems),
-/* harmony export */   ut: () => (/* binding */ itemOutcome)
+/* harmony export */   ut: () => (/* binding */ itemOutcome),
+/* harmony export */   zA: () => (/* binding */ itemsFailingStep)
 /* harmony export */ });
-/* unused harmony export itemFailure */
+/* unused harmony export itemFailReason */
 /* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6615);
 
 /**
@@ -42047,16 +42047,16 @@ function aggregateOutcome(items) {
     return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
 }
 /** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
-function itemFailure(item, failOn) {
+function itemFailReason(item, failOn) {
     if (!item.report)
         return 'it never started: the job ended first';
-    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__/* .failureReason */ .H)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__/* .stepFailReason */ .N)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
     return reason && (item.report.error ?? item.report.reason ?? reason);
 }
 /** The runs that fail the step, in the list's order, each with why. */
-function failingItems(items, failOn) {
+function itemsFailingStep(items, failOn) {
     return items.flatMap(item => {
-        const reason = itemFailure(item, failOn);
+        const reason = itemFailReason(item, failOn);
         return reason ? [{ item, reason }] : [];
     });
 }
@@ -54609,7 +54609,7 @@ async function startRun(plan, deps) {
                 refusedResume: error.reason
             };
         }
-        const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId };
+        const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId };
         const report = reportOf(fields, startedAt, deps.clock.now());
         // Only what the step used is questioned: a resume names no repository; a create, the one it
         // sent (or the one it was told to find).
@@ -54632,7 +54632,7 @@ function limitedStart(reason, orgId, startedAt, deps) {
     };
 }
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
-function failedBeforeRun(error) {
+function errorBeforeRun(error) {
     if (error instanceof CancelledError)
         return { outcome: 'cancelled', error: error.message };
     if (error instanceof DeadlineError)
@@ -54816,28 +54816,28 @@ async function waitForRestart(api, logs, runId, before, windowMs, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/agent-run/pacing.ts
-/** After a FINAL_ANSWER: look every second, or a fifth of the base when that is shorter. */
+/** After a FINAL_ANSWER: look every second, or a fifth of the poll interval when that is shorter. */
 const FAST_POLL_MS = 1_000;
 const FAST_POLL_SHARE = 1 / 5;
-/** How long the fast looks last after a FINAL_ANSWER: 30 s, or six bases when that is shorter. */
+/** How long the fast looks last after a FINAL_ANSWER: 30 s, or six poll intervals when that is shorter. */
 const FINAL_WINDOW_MS = 30_000;
-const FINAL_WINDOW_BASES = 6;
-/** The first look's wait at most, and at most this many bases (a test's or a fast job's short base starts as gently, in proportion). */
+const FINAL_WINDOW_POLL_INTERVALS = 6;
+/** The first look's wait at most, and at most this many poll intervals (a short poll interval starts as gently, in proportion). */
 const START_GAP_MS = 4_000;
-const START_GAP_BASES = 4;
+const START_GAP_POLL_INTERVALS = 4;
 /** The gentle start's wait before a look, after `looksDone` looks: halved by each, from the first's. */
-function startGapMs(baseMs, looksDone) {
-    return Math.min(START_GAP_MS, START_GAP_BASES * baseMs) / 2 ** Math.min(looksDone, 30);
+function startGapMs(pollIntervalMs, looksDone) {
+    return Math.min(START_GAP_MS, START_GAP_POLL_INTERVALS * pollIntervalMs) / 2 ** Math.min(looksDone, 30);
 }
-function fastPollMs(baseMs) {
-    return Math.min(FAST_POLL_MS, baseMs * FAST_POLL_SHARE);
+function fastPollMs(pollIntervalMs) {
+    return Math.min(FAST_POLL_MS, pollIntervalMs * FAST_POLL_SHARE);
 }
-/** Milliseconds between the starts of two looks that the policy wants, before the budget: at most the base. */
-function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
-    const finalWindow = Math.min(FINAL_WINDOW_MS, FINAL_WINDOW_BASES * baseMs);
+/** Milliseconds between the starts of two looks that the policy wants, before the budget: at most the poll interval. */
+function lookIntervalMs(pollIntervalMs, sinceFinalAnswerMs) {
+    const finalWindow = Math.min(FINAL_WINDOW_MS, FINAL_WINDOW_POLL_INTERVALS * pollIntervalMs);
     if (sinceFinalAnswerMs !== undefined && sinceFinalAnswerMs < finalWindow)
-        return fastPollMs(baseMs);
-    return baseMs;
+        return fastPollMs(pollIntervalMs);
+    return pollIntervalMs;
 }
 /**
  * How long to wait from now before the next look: the policy's interval, or the gentle start's when
@@ -54845,19 +54845,19 @@ function lookIntervalMs(baseMs, sinceFinalAnswerMs) {
  * gentle start is a few seconds at most, and docs/limits.md says so.
  */
 function nextLook(timing, pace) {
-    const interval = Math.max(lookIntervalMs(timing.baseMs, timing.sinceFinalAnswerMs), startGapMs(timing.baseMs, timing.looksDone));
+    const interval = Math.max(lookIntervalMs(timing.pollIntervalMs, timing.sinceFinalAnswerMs), startGapMs(timing.pollIntervalMs, timing.looksDone));
     const wanted = Math.max(0, interval - timing.sinceLookMs);
     const waitMs = Math.max(wanted, pace?.gapMs ?? 0);
-    const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.baseMs;
+    const late = pace !== undefined && timing.sinceLookMs + pace.gapMs > timing.pollIntervalMs;
     return late ? { waitMs, lateBy: pace } : { waitMs };
 }
-/** The one notice given when the budget holds the looks back past the base: the pace it keeps and why. */
-function paceNotice(baseMs, pace) {
-    const every = `${(pace.gapMs / 1000).toFixed(1)} s`;
-    const promised = `${baseMs / 1000} s`;
+/** The one notice given when the budget holds the looks back past the poll interval: the pace it keeps and why. */
+function paceNotice(pollIntervalMs, pace) {
+    const paced = `${(pace.gapMs / 1000).toFixed(1)} s`;
+    const pollInterval = `${pollIntervalMs / 1000} s`;
     return pace.congested
-        ? `Other jobs share the API token (the service answered 429): looking at the run about every ${every}, not every ${promised} (poll-interval), until the service has room again.`
-        : `poll-interval ${promised} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${every}.`;
+        ? `Other jobs share the API token (the service answered 429): looking at the run about every ${paced}, not every ${pollInterval} (poll-interval), until the service has room again.`
+        : `poll-interval ${pollInterval} is faster than the service's rate limits allow one job (60 log reads per minute per token): looking at the run about every ${paced}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/agent-run/stop.ts
@@ -55074,7 +55074,7 @@ class RunWatcher {
         const pace = reads.api.lookPace?.(reads.logs.available ? 'logs' : 'run');
         const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt;
         const look = nextLook({
-            baseMs: plan.pollIntervalMs,
+            pollIntervalMs: plan.pollIntervalMs,
             sinceLookMs: now - state.lookAt,
             sinceFinalAnswerMs,
             looksDone: state.looksDone
@@ -55128,7 +55128,7 @@ async function followRun(started, plan, deps) {
     }
     catch (error) {
         return report({
-            ...failedAfterStart(error),
+            ...errorAfterStart(error),
             run: { ...run, status: seen.status },
             status: seen.status ?? '',
             entriesSeen: seen.entries
@@ -55190,9 +55190,9 @@ function noting(events, seen) {
     };
 }
 /** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
-function failedAfterStart(error) {
+function errorAfterStart(error) {
     try {
-        const { outcome, error: message } = failedBeforeRun(error);
+        const { outcome, error: message } = errorBeforeRun(error);
         return { outcome, error: message };
     }
     catch {
@@ -55354,7 +55354,7 @@ function asking(plan, spec) {
 function thrownEnding(error, last, now) {
     let fields;
     try {
-        fields = failedBeforeRun(error);
+        fields = errorBeforeRun(error);
     }
     catch {
         return unexpectedEnding(error, last, now);
@@ -60268,8 +60268,8 @@ function serviceClients(settings, clock, signal, debug, limits = {}) {
     };
 }
 
-// EXTERNAL MODULE: ./src/report/failure.ts
-var failure = __nccwpck_require__(3304);
+// EXTERNAL MODULE: ./src/report/step-fail.ts
+var step_fail = __nccwpck_require__(4623);
 ;// CONCATENATED MODULE: ./src/report/setup-check-summary.ts
 
 const STATE_MARK = {
@@ -60422,7 +60422,7 @@ class LogMirror {
         if (stopped)
             this.console.info(stopped);
         if (this.options.policy)
-            (0,failure/* passingWarnings */.$Z)(report, this.options.policy).forEach(line => this.console.warning(line));
+            (0,step_fail/* passingWarnings */.$Z)(report, this.options.policy).forEach(line => this.console.warning(line));
     }
     started(run, mode) {
         // A repair resumes the same run: its entries go on in the step's one log file.
@@ -61874,7 +61874,7 @@ async function runAction(environment) {
         // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
         const checkRunId = await checkRun?.whenCreated(signal);
         const ended = { ...report, ...triggerOf(decision), checkRunId };
-        return (0,failure/* failureMessage */.oh)(await reporters.finish(ended), settings);
+        return (0,step_fail/* stepFailMessage */.Um)(await reporters.finish(ended), settings);
     }
     finally {
         deadlines.dispose();

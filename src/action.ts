@@ -11,7 +11,7 @@ import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { runSetupCheck } from './org/setup-check.js'
 import { DailyGate } from './org/daily-limit-read.js'
 import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
-import { failureMessage } from './report/failure.js'
+import { stepFailMessage } from './report/step-fail.js'
 import { JobSummary } from './report/job-summary.js'
 import { LogMirror } from './report/log-mirror.js'
 import { OutputsReporter } from './report/outputs.js'
@@ -83,7 +83,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
     const checkRunId = await checkRun?.whenCreated(signal)
     const ended = { ...report, ...triggerOf(decision), checkRunId }
-    return failureMessage(await reporters.finish(ended), settings)
+    return stepFailMessage(await reporters.finish(ended), settings)
   } finally {
     deadlines.dispose()
   }

@@ -2,7 +2,7 @@ import type { Outcome } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-export function failureReason(
+export function stepFailReason(
   outcome: Outcome,
   failOn: ReadonlySet<FailCondition>,
   pullRequestCount: number

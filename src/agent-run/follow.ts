@@ -1,7 +1,7 @@
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../model.js'
-import { failedBeforeRun, type StartedRun } from './start.js'
+import { errorBeforeRun, type StartedRun } from './start.js'
 import { classifyStatus } from './status.js'
 import type { WatchResult } from './watch-step.js'
 import { RunWatcher, type Watch, type WatchEvents } from './watcher.js'
@@ -51,7 +51,7 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
     return report(watchedFields(run, watched))
   } catch (error) {
     return report({
-      ...failedAfterStart(error),
+      ...errorAfterStart(error),
       run: { ...run, status: seen.status },
       status: seen.status ?? '',
       entriesSeen: seen.entries
@@ -119,9 +119,9 @@ function noting(events: RunEvents, seen: { status: string | null; entries: numbe
 }
 
 /** Once a run exists its outputs are owed whatever went wrong: even an unexpected error ends as a report. */
-function failedAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
+function errorAfterStart(error: unknown): Pick<RunReport, 'outcome' | 'error'> {
   try {
-    const { outcome, error: message } = failedBeforeRun(error)
+    const { outcome, error: message } = errorBeforeRun(error)
     return { outcome, error: message }
   } catch {
     // The message only: the summary and the tracking comment are public.

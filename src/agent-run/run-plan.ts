@@ -4,7 +4,7 @@ import { withAnswerFormat } from '../answer/answer-prompt.js'
 import { reportOf, unexpectedEnding, type ReportFields, type RunPlan, type RunReport } from '../model.js'
 import { settleAnswer } from './answer-run.js'
 import { followRun, type FollowDeps } from './follow.js'
-import { failedBeforeRun, startRun, type StartDeps } from './start.js'
+import { errorBeforeRun, startRun, type StartDeps } from './start.js'
 
 /**
  * One run from its plan to its report, the same for a run alone and for each item of `runs`: start
@@ -49,7 +49,7 @@ function asking(plan: RunPlan, spec: AnswerSpec | undefined): RunPlan {
 function thrownEnding(error: unknown, last: RunReport | undefined, now: number): RunReport {
   let fields: ReportFields
   try {
-    fields = failedBeforeRun(error)
+    fields = errorBeforeRun(error)
   } catch {
     return unexpectedEnding(error, last, now)
   }

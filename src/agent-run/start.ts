@@ -125,7 +125,7 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
         refusedResume: error.reason
       }
     }
-    const fields = { ...failedBeforeRun(error), mode, orgId: found.orgId, repoId }
+    const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId }
     const report = reportOf(fields, startedAt, deps.clock.now())
     // Only what the step used is questioned: a resume names no repository; a create, the one it
     // sent (or the one it was told to find).
@@ -151,7 +151,7 @@ function limitedStart(reason: string, orgId: number, startedAt: number, deps: St
 }
 
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
-export function failedBeforeRun(error: unknown): ReportFields {
+export function errorBeforeRun(error: unknown): ReportFields {
   if (error instanceof CancelledError) return { outcome: 'cancelled', error: error.message }
   if (error instanceof DeadlineError)
     return { outcome: 'timeout', error: `The wait ended: ${error.message}.` }

@@ -208,7 +208,7 @@ export class RunWatcher {
     const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
     const look = nextLook(
       {
-        baseMs: plan.pollIntervalMs,
+        pollIntervalMs: plan.pollIntervalMs,
         sinceLookMs: now - state.lookAt,
         sinceFinalAnswerMs,
         looksDone: state.looksDone

@@ -33,7 +33,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
  * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
  * and where, as line and column.
  */
-function parseFailure(error: unknown, text: string): string {
+function parseProblem(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : ''
   const what = message
     .replace(/, ".*$/s, '')
@@ -63,6 +63,6 @@ export function parseBounded(text: string): BoundedParse {
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch (error) {
-    return { ok: false, refused: false, problem: parseFailure(error, text) }
+    return { ok: false, refused: false, problem: parseProblem(error, text) }
   }
 }

@@ -109,7 +109,7 @@ export class OctokitGitHubApi implements GitHubApi {
   private readonly warn: (message: string) => void
   /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
   private checksRefused = false
-  private checkFailures = 0
+  private checkWriteErrors = 0
 
   constructor(config: OctokitConfig) {
     const [owner = '', repo = ''] = config.repository.split('/')
@@ -335,7 +335,7 @@ export class OctokitGitHubApi implements GitHubApi {
       )
       return data.id
     } catch (error) {
-      this.checkFailed('create', name, error)
+      this.checkWriteError('create', name, error)
       return undefined
     }
   }
@@ -348,13 +348,13 @@ export class OctokitGitHubApi implements GitHubApi {
       )
       return true
     } catch (error) {
-      this.checkFailed('update', `${id}`, error)
+      this.checkWriteError('update', `${id}`, error)
       return false
     }
   }
 
   /** One warning for a missing permission (and no more writes), a few for other failures. */
-  private checkFailed(verb: 'create' | 'update', which: string, error: unknown): void {
+  private checkWriteError(verb: 'create' | 'update', which: string, error: unknown): void {
     const { status, message } = error as { status?: number; message?: string }
     const text = message ?? String(error)
     if (status === 403 && !/rate limit/i.test(text)) {
@@ -362,7 +362,7 @@ export class OctokitGitHubApi implements GitHubApi {
       this.warn(
         `Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`
       )
-    } else if (this.checkFailures++ < 3) {
+    } else if (this.checkWriteErrors++ < 3) {
       this.warn(`Could not ${verb} the check run ${which}: ${text}`)
     }
   }

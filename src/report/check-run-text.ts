@@ -1,7 +1,7 @@
 import type { RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
-import { stepConclusion, type FailurePolicy, type StepConclusion } from './failure.js'
+import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
 import { endingHeadline, stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
@@ -69,7 +69,7 @@ export interface CheckRunState {
   triggerPhrase?: string
   workflowRunUrl: string
   /** fail-on: the check concludes as the step does. */
-  policy: FailurePolicy
+  policy: FailPolicy
 }
 
 export interface CheckRunText {
@@ -114,7 +114,7 @@ function endingLabel(ending: Ending, conclusion: StepConclusion): string {
 }
 
 /** The summary's word on the same: why this check passes or fails when the ending does not say it. */
-function gateLine(report: RunReport, policy: FailurePolicy, conclusion: StepConclusion): string {
+function gateLine(report: RunReport, policy: FailPolicy, conclusion: StepConclusion): string {
   const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``
   if (report.outcome === 'success' && conclusion !== 'success')
     return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`

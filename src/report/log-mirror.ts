@@ -4,7 +4,7 @@ import type { Console } from '../runner/runner.js'
 import type { LogFile } from '../runner/log-file.js'
 import { entryDetailLines, entryHeadline, inlineText, statusChangeLine, statusText } from './console-text.js'
 import { count, cutEntry, formatDuration, oneLine, trimmed } from './entry-text.js'
-import { passingWarnings, type FailurePolicy } from './failure.js'
+import { passingWarnings, type FailPolicy } from './step-fail.js'
 import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
@@ -17,7 +17,7 @@ export interface MirrorOptions {
   keepEntries: boolean
   openLogFile: (runId: number) => LogFile
   /** For the warnings of a step that passes (a paused run, an error fail-on lets pass). */
-  policy?: FailurePolicy
+  policy?: FailPolicy
   /** Entries kept for the timeline, first and last (default KEPT_FIRST_ENTRIES, KEPT_LAST_ENTRIES): fewer for each run of a fan-out. */
   kept?: { first: number; last: number }
 }

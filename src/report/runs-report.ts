@@ -263,7 +263,7 @@ const REASON_CHARS = 300
  * The step's error annotation: how many runs failed it, then each by name with why (its error, or
  * the first line of its result) and where it is.
  */
-export function failingRunsMessage(
+export function itemsFailMessage(
   failing: ReadonlyArray<{ item: ItemReport; reason: string }>,
   total: number
 ): string {

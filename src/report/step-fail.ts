@@ -1,14 +1,14 @@
-import { failureReason } from '../agent-run/fail-on.js'
+import { stepFailReason } from '../agent-run/fail-on.js'
 import type { RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
-import { failingItems, itemOutcome, SEVERITY } from '../runs/items-outcome.js'
-import { failingRunsMessage } from './runs-report.js'
+import { itemsFailingStep, itemOutcome, SEVERITY } from '../runs/items-outcome.js'
+import { itemsFailMessage } from './runs-report.js'
 
 /** What the step's failure and its annotations need of the settings. */
-export interface FailurePolicy {
+export interface FailPolicy {
   failOn: ReadonlySet<FailCondition>
   triggerPhrase: string
 }
@@ -23,12 +23,12 @@ const ANNOTATION_QUOTE_CHARS = 300
  * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
  * then where the run is; undefined when the step passes.
  */
-export function failureMessage(report: RunReport, policy: FailurePolicy): string | undefined {
+export function stepFailMessage(report: RunReport, policy: FailPolicy): string | undefined {
   if (report.runs) {
-    const failing = failingItems(report.runs, policy.failOn)
-    return failing.length > 0 ? failingRunsMessage(failing, report.runs.length) : undefined
+    const failing = itemsFailingStep(report.runs, policy.failOn)
+    return failing.length > 0 ? itemsFailMessage(failing, report.runs.length) : undefined
   }
-  const reason = failureReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
+  const reason = stepFailReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return report.reason ?? reason
@@ -45,14 +45,14 @@ export function failureMessage(report: RunReport, policy: FailurePolicy): string
 export type StepConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled'
 
 /**
- * The check's colour from the decision that fails the step (failureMessage): `success` exactly when
+ * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
  * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
  * outcome among the runs that fail it), `failure` otherwise.
  */
-export function stepConclusion(report: RunReport, policy: FailurePolicy): StepConclusion {
-  if (failureMessage(report, policy) === undefined) return 'success'
+export function stepConclusion(report: RunReport, policy: FailPolicy): StepConclusion {
+  if (stepFailMessage(report, policy) === undefined) return 'success'
   const failing =
-    report.runs && new Set(failingItems(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))
+    report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))
   const why = failing ? SEVERITY.find(outcome => failing.has(outcome)) : report.outcome
   return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure'
 }
@@ -61,9 +61,9 @@ export function stepConclusion(report: RunReport, policy: FailurePolicy): StepCo
  * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
  * existed) is still said; a paused run still waits for someone: an annotation says so and how.
  */
-export function passingWarnings(report: RunReport, policy: FailurePolicy): string[] {
+export function passingWarnings(report: RunReport, policy: FailPolicy): string[] {
   // A fan-out's runs say their own warnings, each under its name.
-  if (report.runs || failureMessage(report, policy)) return []
+  if (report.runs || stepFailMessage(report, policy)) return []
   const warnings: string[] = []
   if (report.error) warnings.push(report.error)
   if (report.outcome === 'paused' && report.run) warnings.push(pausedMessage(report, policy))
@@ -88,7 +88,7 @@ function runWhere(report: RunReport): string {
  * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
  * the step's failure reason, which says the run paused, it does not say so again.
  */
-function pausedMessage(report: RunReport, policy: FailurePolicy, saysPaused = true): string {
+function pausedMessage(report: RunReport, policy: FailPolicy, saysPaused = true): string {
   const run = report.run as NonNullable<RunReport['run']>
   const question = firstLine(run.result) || firstLine(run.summary)
   const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``

@@ -1,4 +1,4 @@
-import { failureReason } from '../agent-run/fail-on.js'
+import { stepFailReason } from '../agent-run/fail-on.js'
 import type { ItemReport, Outcome } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 
@@ -50,19 +50,19 @@ export function aggregateOutcome(items: readonly ItemReport[]): ItemOutcome {
 }
 
 /** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
-export function itemFailure(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
+export function itemFailReason(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
   if (!item.report) return 'it never started: the job ended first'
-  const reason = failureReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
   return reason && (item.report.error ?? item.report.reason ?? reason)
 }
 
 /** The runs that fail the step, in the list's order, each with why. */
-export function failingItems(
+export function itemsFailingStep(
   items: readonly ItemReport[],
   failOn: ReadonlySet<FailCondition>
 ): Array<{ item: ItemReport; reason: string }> {
   return items.flatMap(item => {
-    const reason = itemFailure(item, failOn)
+    const reason = itemFailReason(item, failOn)
     return reason ? [{ item, reason }] : []
   })
 }

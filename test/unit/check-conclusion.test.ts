@@ -1,12 +1,12 @@
 import type { ItemReport, Outcome, RunReport } from '../../src/model.js'
 import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
-import { failureMessage, type FailurePolicy } from '../../src/report/failure.js'
+import { stepFailMessage, type FailPolicy } from '../../src/report/step-fail.js'
 import { FAIL_CONDITIONS, type FailCondition } from '../../src/settings/settings.js'
 import { readerText } from '../../scripts/render-markdown.js'
 
 /**
  * The check's colour is the step's (issue #26): for every ending and every fail-on, the check
- * concludes `success` exactly when the step passes (failureMessage is the step's decision), else
+ * concludes `success` exactly when the step passes (stepFailMessage is the step's decision), else
  * `timed_out` or `cancelled` when that is why, `failure` otherwise; and its title never says the
  * opposite of its colour.
  */
@@ -33,12 +33,12 @@ function runReport(outcome: Outcome, pullRequests: number): RunReport {
   }
 }
 
-function policyOf(failOn: string): FailurePolicy {
+function policyOf(failOn: string): FailPolicy {
   const words = failOn === 'none' ? [] : failOn.split(',')
   return { failOn: new Set(words as FailCondition[]), triggerPhrase: '/codegen' }
 }
 
-function state(report: RunReport, policy: FailurePolicy): CheckRunState {
+function state(report: RunReport, policy: FailPolicy): CheckRunState {
   return { runId: report.run?.id, entriesSeen: 3, resumed: false, report, workflowRunUrl: '', policy }
 }
 
@@ -64,8 +64,8 @@ const FAIL_ONS = [
 ]
 
 /** What the check must conclude: the step's decision, and why when it fails. */
-function expected(report: RunReport, policy: FailurePolicy): string {
-  if (failureMessage(report, policy) === undefined) return 'success'
+function expected(report: RunReport, policy: FailPolicy): string {
+  if (stepFailMessage(report, policy) === undefined) return 'success'
   return report.outcome === 'timeout' ? 'timed_out' : report.outcome === 'cancelled' ? 'cancelled' : 'failure'
 }
 
@@ -81,7 +81,7 @@ test.each(CASES)(
     const check = renderCheckRun(state(report, policy))
     expect(check.status).toBe('completed')
     expect(check.conclusion).toBe(expected(report, policy))
-    expect(check.conclusion === 'success').toBe(failureMessage(report, policy) === undefined)
+    expect(check.conclusion === 'success').toBe(stepFailMessage(report, policy) === undefined)
   }
 )
 
@@ -143,7 +143,7 @@ describe('many runs: one check, concluded as the step', () => {
   const conclude = (report: RunReport, failOn: string) => {
     const policy = policyOf(failOn)
     const check = renderCheckRun(state(report, policy))
-    expect(check.conclusion === 'success').toBe(failureMessage(report, policy) === undefined)
+    expect(check.conclusion === 'success').toBe(stepFailMessage(report, policy) === undefined)
     return check.conclusion
   }
 

@@ -1,6 +1,6 @@
 import type { AgentRun } from '../../src/api/types.js'
 import { reportOf, type RunReport } from '../../src/model.js'
-import { failureMessage, passingWarnings } from '../../src/report/failure.js'
+import { stepFailMessage, passingWarnings } from '../../src/report/step-fail.js'
 import { LogMirror } from '../../src/report/log-mirror.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { FakeRunner } from '../support/fake-runner.js'
@@ -70,7 +70,7 @@ test('an error before any run (an org-id the token does not have) is printed alo
   const error = "org-id 99 is not among the token's organizations; set org-id to one of them:\n  1 Octo Org"
   const report = reportOf({ outcome: 'error', error, trigger: 'inputs' }, 0, 10)
   expect(mirrored(() => undefined, report)).toEqual([])
-  expect(failureMessage(report, POLICY)).toBe(error)
+  expect(stepFailMessage(report, POLICY)).toBe(error)
   // Skipped (nothing to start) still says its outcome, without a count of entries it never had.
   expect(mirrored(() => undefined, reportOf({ outcome: 'skipped', reason: 'not a trigger' }, 0, 1))).toEqual([
     'Outcome: skipped'
@@ -109,7 +109,7 @@ describe('a paused run', () => {
 
   test('asked for on a thread: answered there with the trigger phrase, or from a step', () => {
     const failOnPaused = { ...POLICY, failOn: new Set<FailCondition>(['paused']) }
-    const message = failureMessage(paused('comment'), failOnPaused) ?? ''
+    const message = stepFailMessage(paused('comment'), failOnPaused) ?? ''
     expect(message.split('\n')).toEqual([
       'The agent run paused, waiting for a follow-up prompt.',
       'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',

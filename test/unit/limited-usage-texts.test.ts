@@ -1,7 +1,7 @@
 import { limitedMessage } from '../../src/org/daily-limits.js'
 import type { RunReport } from '../../src/model.js'
 import { renderCheckRun } from '../../src/report/check-run-text.js'
-import { failureMessage } from '../../src/report/failure.js'
+import { stepFailMessage } from '../../src/report/step-fail.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { UsageTally, usageJson } from '../../src/report/usage.js'
 import { renderTrackingComment } from '../../src/github/tracking.js'
@@ -52,8 +52,8 @@ test('a limited step: the check passes unless fail-on lists limited, its title a
   expect(readerText(passing.summary)).toContain('was not started: a daily run limit is reached')
   const failing = renderCheckRun(state(limited, ['limited']))
   expect(failing.conclusion).toBe('failure')
-  expect(failureMessage(limited, policy(['limited']))).toBe(REASON)
-  expect(failureMessage(limited, policy(['failure']))).toBeUndefined()
+  expect(stepFailMessage(limited, policy(['limited']))).toBe(REASON)
+  expect(stepFailMessage(limited, policy(['failure']))).toBeUndefined()
 })
 
 test('the summary and the tracking comment of a limited step say the limit', () => {

@@ -55,21 +55,23 @@ describe('the gentle start: jobs that start together do not fill a window togeth
   })
 
   test('below a base of 4 s the first three looks come later than the base, silently', () => {
-    const waits = [0, 1, 2, 3].map(looksDone => nextLook({ baseMs: 1_000, sinceLookMs: 0, looksDone }))
+    const waits = [0, 1, 2, 3].map(looksDone =>
+      nextLook({ pollIntervalMs: 1_000, sinceLookMs: 0, looksDone })
+    )
     expect(waits).toEqual([{ waitMs: 4_000 }, { waitMs: 2_000 }, { waitMs: 1_000 }, { waitMs: 1_000 }])
   })
 
   test('at a base of 4 s and above it changes nothing: the base is the longer', () => {
-    for (const baseMs of [4_000, 5_000, 60_000])
-      expect(nextLook({ baseMs, sinceLookMs: 0, looksDone: 0 })).toEqual({ waitMs: baseMs })
+    for (const pollIntervalMs of [4_000, 5_000, 60_000])
+      expect(nextLook({ pollIntervalMs, sinceLookMs: 0, looksDone: 0 })).toEqual({ waitMs: pollIntervalMs })
   })
 
   test('it holds the fast looks after a FINAL_ANSWER too, and the budget still comes on top', () => {
-    expect(nextLook({ baseMs: 1_000, sinceLookMs: 0, sinceFinalAnswerMs: 0, looksDone: 1 })).toEqual({
+    expect(nextLook({ pollIntervalMs: 1_000, sinceLookMs: 0, sinceFinalAnswerMs: 0, looksDone: 1 })).toEqual({
       waitMs: 2_000
     })
     const pace = { gapMs: 3_000, congested: true }
-    expect(nextLook({ baseMs: 1_000, sinceLookMs: 0, looksDone: 2 }, pace)).toEqual({
+    expect(nextLook({ pollIntervalMs: 1_000, sinceLookMs: 0, looksDone: 2 }, pace)).toEqual({
       waitMs: 3_000,
       lateBy: pace
     })
@@ -78,13 +80,13 @@ describe('the gentle start: jobs that start together do not fill a window togeth
 
 describe('nextLook: the policy under the budget', () => {
   test('the wait counts from the start of the last look', () => {
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 120, looksDone: 9 })).toEqual({ waitMs: 4_880 })
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 7_000, looksDone: 9 })).toEqual({ waitMs: 0 })
+    expect(nextLook({ pollIntervalMs: 5_000, sinceLookMs: 120, looksDone: 9 })).toEqual({ waitMs: 4_880 })
+    expect(nextLook({ pollIntervalMs: 5_000, sinceLookMs: 7_000, looksDone: 9 })).toEqual({ waitMs: 0 })
   })
 
   test('a budget pace shorter than the base changes nothing', () => {
     expect(
-      nextLook({ baseMs: 5_000, sinceLookMs: 0, looksDone: 9 }, { gapMs: 1_026, congested: false })
+      nextLook({ pollIntervalMs: 5_000, sinceLookMs: 0, looksDone: 9 }, { gapMs: 1_026, congested: false })
     ).toEqual({
       waitMs: 5_000
     })
@@ -92,14 +94,16 @@ describe('nextLook: the policy under the budget', () => {
 
   test('the fast looks after a FINAL_ANSWER wait for the budget, silently while within the base', () => {
     const pace = { gapMs: 1_026, congested: false }
-    expect(nextLook({ baseMs: 5_000, sinceLookMs: 10, sinceFinalAnswerMs: 10, looksDone: 9 }, pace)).toEqual({
+    expect(
+      nextLook({ pollIntervalMs: 5_000, sinceLookMs: 10, sinceFinalAnswerMs: 10, looksDone: 9 }, pace)
+    ).toEqual({
       waitMs: 1_026
     })
   })
 
   test('a budget pace beyond the base delays the look and is reported', () => {
     const pace = { gapMs: 1_026, congested: false }
-    expect(nextLook({ baseMs: 50, sinceLookMs: 5, looksDone: 9 }, pace)).toEqual({
+    expect(nextLook({ pollIntervalMs: 50, sinceLookMs: 5, looksDone: 9 }, pace)).toEqual({
       waitMs: 1_026,
       lateBy: pace
     })

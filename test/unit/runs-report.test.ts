@@ -2,13 +2,18 @@ import type { LogEntry } from '../../src/api/types.js'
 import type { RunReport } from '../../src/model.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 import {
-  failingRunsMessage,
+  itemsFailMessage,
   renderRunsSummary,
   RUNS_RESULT_CHARS,
   runsOutput,
   runsStateLine
 } from '../../src/report/runs-report.js'
-import { aggregateOutcome, failingItems, SEVERITY, type ItemOutcome } from '../../src/runs/items-outcome.js'
+import {
+  aggregateOutcome,
+  itemsFailingStep,
+  SEVERITY,
+  type ItemOutcome
+} from '../../src/runs/items-outcome.js'
 import type { ItemReport } from '../../src/model.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { runnerCommands } from '../support/runner-commands.js'
@@ -98,7 +103,7 @@ describe('the outcome of a fan-out', () => {
       item('ops', 'error', 5, { error: 'Could not create the agent run: 402 allowance used up' }),
       judged(item('lint', 'rejected'), 'fail', 'tests missing')
     ]
-    const failing = failingItems(items, failOn)
+    const failing = itemsFailingStep(items, failOn)
     expect(failing.map(({ item: failed, reason }) => [failed.name, reason])).toEqual([
       ['web', 'The agent run failed.'],
       ['cli', 'The agent run did not end within timeout-minutes.'],
@@ -106,7 +111,7 @@ describe('the outcome of a fan-out', () => {
       ['lint', "The agent's verdict is fail."]
     ])
     // rejected follows fail-on like the other outcomes; an error always fails.
-    expect(failingItems(items, new Set(['paused'])).map(({ item: failed }) => failed.name)).toEqual([
+    expect(itemsFailingStep(items, new Set(['paused'])).map(({ item: failed }) => failed.name)).toEqual([
       'docs',
       'ops'
     ])
@@ -295,8 +300,8 @@ describe('the failure annotation', () => {
     const web = item('web', 'failure', 52)
     web.report!.run!.result = 'Tests fail in\nsrc/a.ts'
     const ops = item('ops\r::error::x', 'error', 53, { error: 'Could not create the agent run: 402' })
-    const failing = failingItems([item('api', 'success'), web, ops], failOn)
-    const message = failingRunsMessage(failing, 3)
+    const failing = itemsFailingStep([item('api', 'success'), web, ops], failOn)
+    const message = itemsFailMessage(failing, 3)
     expect(message.split('\n')).toEqual([
       '2 of 3 agent runs failed the step:',
       '- web: failure, The agent run failed. Result: Tests fail in (agent run 52: https://app.codegen.com/agent/trace/52)',

@@ -226,7 +226,8 @@ function followEachRun(ends: number[], names: BudgetName[]): Measure {
     const pace = budget.paceAt(names, answered)
     next[id] =
       answered +
-      nextLook({ baseMs: POLL_MS, sinceLookMs: answered - start, looksDone: ++looks[id]! }, pace).waitMs
+      nextLook({ pollIntervalMs: POLL_MS, sinceLookMs: answered - start, looksDone: ++looks[id]! }, pace)
+        .waitMs
   }
   return summarise(lags, counts, ends)
 }

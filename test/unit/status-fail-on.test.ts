@@ -1,4 +1,4 @@
-import { failureReason } from '../../src/agent-run/fail-on.js'
+import { stepFailReason } from '../../src/agent-run/fail-on.js'
 import { classifyStatus, isKnownStatus } from '../../src/agent-run/status.js'
 
 describe('classifyStatus', () => {
@@ -31,33 +31,33 @@ describe('classifyStatus', () => {
   })
 })
 
-describe('failureReason', () => {
+describe('stepFailReason', () => {
   const defaults = new Set(['failure', 'timeout'] as const)
   test('fails on the outcomes fail-on names, and always on cancellation', () => {
-    expect(failureReason('failure', defaults, 0)).toBe('The agent run failed.')
-    expect(failureReason('timeout', defaults, 0)).toMatch(/timeout-minutes/)
-    expect(failureReason('paused', defaults, 0)).toBeUndefined()
-    expect(failureReason('paused', new Set(['paused'] as const), 0)).toMatch(/paused/)
-    expect(failureReason('failure', new Set(), 0)).toBeUndefined()
-    expect(failureReason('cancelled', new Set(), 0)).toMatch(/cancelled/)
-    expect(failureReason('error', new Set(), 0)).toMatch(/could not be started or followed/)
-    expect(failureReason('started', defaults, 0)).toBeUndefined()
-    expect(failureReason('skipped', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('failure', defaults, 0)).toBe('The agent run failed.')
+    expect(stepFailReason('timeout', defaults, 0)).toMatch(/timeout-minutes/)
+    expect(stepFailReason('paused', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('paused', new Set(['paused'] as const), 0)).toMatch(/paused/)
+    expect(stepFailReason('failure', new Set(), 0)).toBeUndefined()
+    expect(stepFailReason('cancelled', new Set(), 0)).toMatch(/cancelled/)
+    expect(stepFailReason('error', new Set(), 0)).toMatch(/could not be started or followed/)
+    expect(stepFailReason('started', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('skipped', defaults, 0)).toBeUndefined()
   })
 
   test('no-pull-request fails a success without pull requests only', () => {
     const strict = new Set(['failure', 'no-pull-request'] as const)
-    expect(failureReason('success', strict, 0)).toMatch(/without a pull request/)
-    expect(failureReason('success', strict, 1)).toBeUndefined()
-    expect(failureReason('success', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('success', strict, 0)).toMatch(/without a pull request/)
+    expect(stepFailReason('success', strict, 1)).toBeUndefined()
+    expect(stepFailReason('success', defaults, 0)).toBeUndefined()
   })
 
   test('rejected and invalid-output fail by the default fail-on, and pass when it leaves them out', () => {
     const byDefault = new Set(['failure', 'timeout', 'rejected', 'invalid-output'] as const)
-    expect(failureReason('rejected', byDefault, 0)).toBe("The agent's verdict is fail.")
-    expect(failureReason('invalid-output', byDefault, 0)).toBe('The agent run ended without a valid answer.')
-    expect(failureReason('rejected', defaults, 0)).toBeUndefined()
-    expect(failureReason('invalid-output', defaults, 0)).toBeUndefined()
-    expect(failureReason('rejected', new Set(), 0)).toBeUndefined()
+    expect(stepFailReason('rejected', byDefault, 0)).toBe("The agent's verdict is fail.")
+    expect(stepFailReason('invalid-output', byDefault, 0)).toBe('The agent run ended without a valid answer.')
+    expect(stepFailReason('rejected', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('invalid-output', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('rejected', new Set(), 0)).toBeUndefined()
   })
 })
