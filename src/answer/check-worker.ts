@@ -30,10 +30,10 @@ export function workerChecker(entry: URL): AnswerChecker {
         stdout: true,
         stderr: true
       })
-      let settled = false
+      let ended = false
       const end = (check: AnswerCheck): void => {
-        if (settled) return
-        settled = true
+        if (ended) return
+        ended = true
         clearTimeout(timer)
         signal.removeEventListener('abort', cancelled)
         void worker.terminate()

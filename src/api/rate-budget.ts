@@ -167,7 +167,7 @@ export class SlidingWindow {
    * some moment in between, so it counts here from the answer (the later bound), whatever the
    * latency. A refused request (429) is not counted by the service: `answeredAt` undefined.
    */
-  settle(sentAt: number, answeredAt?: number): void {
+  recordAnswer(sentAt: number, answeredAt?: number): void {
     const index = this.sent.lastIndexOf(sentAt)
     if (index < 0) return
     this.sent.splice(index, 1)
@@ -223,8 +223,8 @@ export class RateBudget {
   }
 
   /** The request counted in `names`, recorded at `sentAt`, was answered at `answeredAt` (undefined: refused). */
-  settle(names: BudgetName[], sentAt: number, answeredAt?: number): void {
-    for (const name of names) this.windows[name].settle(sentAt, answeredAt)
+  recordAnswer(names: BudgetName[], sentAt: number, answeredAt?: number): void {
+    for (const name of names) this.windows[name].recordAnswer(sentAt, answeredAt)
   }
 
   /**

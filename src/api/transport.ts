@@ -98,7 +98,7 @@ function redirectMessage(what: string, response: Response, baseUrl: string): str
   return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`
 }
 
-/** Sends requests with the token; records each in the rate budget and settles it once, however it ends. */
+/** Sends requests with the token; records each in the rate budget and its answer once, however it ends. */
 export class HttpTransport {
   constructor(private readonly config: TransportConfig) {}
 
@@ -114,7 +114,7 @@ export class HttpTransport {
     // The service counted it at some moment before its answer: it counts here from the answer. A 429
     // was refused, not processed, and does not count at all: refusals alone would fill a window that
     // congestion has shrunk.
-    budget.settle(request.budgets, started, exchange.kind === 'refused' ? undefined : clock.now())
+    budget.recordAnswer(request.budgets, started, exchange.kind === 'refused' ? undefined : clock.now())
     if ('status' in exchange && exchange.status !== undefined) {
       const { url } = request
       this.config.debug(

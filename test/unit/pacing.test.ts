@@ -197,12 +197,12 @@ describe('the budget spends each window evenly, with a reserve for the end', () 
       }
     )
     budget.record(['logs'], 0)
-    budget.settle(['logs'], 0, 3_000)
+    budget.recordAnswer(['logs'], 0, 3_000)
     budget.record(['logs'], 3_000)
     // Counted at 3 s, not 0: the window frees at 13.5 s.
     expect(budget.delayAt(['logs'], 10_600)).toBe(13_500 - 10_600)
     // A refusal is not counted at all.
-    budget.settle(['logs'], 3_000)
+    budget.recordAnswer(['logs'], 3_000)
     expect(budget.delayAt(['logs'], 10_600)).toBe(0)
   })
 

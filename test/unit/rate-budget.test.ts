@@ -180,7 +180,7 @@ describe('the retry of a refused read', () => {
     const window = new SlidingWindow(logs)
     window.record(0)
     window.record(50_000)
-    window.settle(0)
+    window.recordAnswer(0)
     expect(window.slotFreedIn(50_000)).toBeUndefined()
   })
 

@@ -142,7 +142,7 @@ function sender(): {
       budget.record(names, now)
       counts.sent++
       const admitted = limiter.admit('token', names, now + LATENCY_MS / 2).admitted
-      budget.settle(names, now, admitted ? now + LATENCY_MS : undefined)
+      budget.recordAnswer(names, now, admitted ? now + LATENCY_MS : undefined)
       if (admitted) return now + LATENCY_MS
       counts.refused++
       budget.congested(names, now + LATENCY_MS)
