@@ -53522,11 +53522,11 @@ function workerChecker(entry) {
             stdout: true,
             stderr: true
         });
-        let settled = false;
+        let ended = false;
         const end = (check) => {
-            if (settled)
+            if (ended)
                 return;
-            settled = true;
+            ended = true;
             clearTimeout(timer);
             signal.removeEventListener('abort', cancelled);
             void worker.terminate();
@@ -57248,7 +57248,7 @@ class SlidingWindow {
      * some moment in between, so it counts here from the answer (the later bound), whatever the
      * latency. A refused request (429) is not counted by the service: `answeredAt` undefined.
      */
-    settle(sentAt, answeredAt) {
+    recordAnswer(sentAt, answeredAt) {
         const index = this.sent.lastIndexOf(sentAt);
         if (index < 0)
             return;
@@ -57296,9 +57296,9 @@ class RateBudget {
             this.windows[name].record(now);
     }
     /** The request counted in `names`, recorded at `sentAt`, was answered at `answeredAt` (undefined: refused). */
-    settle(names, sentAt, answeredAt) {
+    recordAnswer(names, sentAt, answeredAt) {
         for (const name of names)
-            this.windows[name].settle(sentAt, answeredAt);
+            this.windows[name].recordAnswer(sentAt, answeredAt);
     }
     /**
      * The service refused a request counted in `names` with 429: others share the token. The create
@@ -59531,7 +59531,7 @@ function redirectMessage(what, response, baseUrl) {
     }
     return `Could not ${what}: the service answered ${response.status} redirecting to ${target.slice(0, 200)}; redirects are not followed (check base-url).`;
 }
-/** Sends requests with the token; records each in the rate budget and settles it once, however it ends. */
+/** Sends requests with the token; records each in the rate budget and its answer once, however it ends. */
 class HttpTransport {
     config;
     constructor(config) {
@@ -59550,7 +59550,7 @@ class HttpTransport {
         // The service counted it at some moment before its answer: it counts here from the answer. A 429
         // was refused, not processed, and does not count at all: refusals alone would fill a window that
         // congestion has shrunk.
-        budget.settle(request.budgets, started, exchange.kind === 'refused' ? undefined : clock.now());
+        budget.recordAnswer(request.budgets, started, exchange.kind === 'refused' ? undefined : clock.now());
         if ('status' in exchange && exchange.status !== undefined) {
             const { url } = request;
             this.config.debug(`${request.method} ${url.pathname}${url.search} -> ${exchange.status} in ${clock.now() - started} ms (attempt ${request.attempt})`);
