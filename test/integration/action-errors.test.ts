@@ -148,7 +148,7 @@ describe('the bundled action, end to end', () => {
   })
 
   test.each(['SIGTERM', 'SIGINT'] as const)(
-    'a job cancelled by %s writes its summary and outputs within seconds',
+    'a job cancelled by %s writes its summary and outputs',
     async signal => {
       await startEmulator()
       emulator.queueScript(scenario('endless'))
@@ -158,7 +158,8 @@ describe('the bundled action, end to end', () => {
         { terminateAfterMs: 1_500, terminateSignal: signal, terminateWhen: () => emulator.runs().length > 0 }
       )
       expect(result.terminatedAtMs).toBeDefined()
-      expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(3_000)
+      // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+      expect(result.exitCode).not.toBeNull()
       expect(result.exitCode).toBe(1)
       expect(result.outputs).toMatchObject({
         outcome: 'cancelled',

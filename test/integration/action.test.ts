@@ -161,8 +161,14 @@ describe('the bundled action, end to end', () => {
     emulator.queueScript(scenario('endless'))
     const result = await action({ 'timeout-minutes': '0.05', 'poll-interval': '0.5' })
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'RUNNING' })
-    expect(result.durationMs).toBeLessThan(3_000 + 3_000)
+    // Still working, whichever of its statuses the last read saw (a loaded machine reads later).
+    expect(result.outputs).toMatchObject({
+      outcome: 'timeout',
+      status: expect.stringMatching(/^(ACTIVE|RUNNING)$/)
+    })
+    // It waited for its deadline, no longer than that plus GitHub's few seconds: on the virtual clock
+    // in test/in-process/step-deadlines.test.ts (here a loaded machine's seconds would count).
+    expect(result.durationMs).toBeGreaterThanOrEqual(3_000)
     expect(result.stdout).toContain('::error::The agent run did not end within timeout-minutes.')
   })
 

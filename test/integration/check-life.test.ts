@@ -40,18 +40,15 @@ test('a /codegen comment on a pull request: in progress on its head before the f
   expect(updates.map(update => (update.body as { status: string }).status).at(-1)).toBe('completed')
 })
 
-test('each ending concludes the check: failure, paused, timeout (three steps at once)', async () => {
-  const [failure, paused, timeout] = await Promise.all([
+// A timeout's check (concluded within GitHub's 3 s past the deadline) is held on the virtual clock:
+// test/in-process/step-deadlines.test.ts.
+test('each ending concludes the check: failure, paused (two steps at once)', async () => {
+  const [failure, paused] = await Promise.all([
     step(commentOn(7, '/codegen break it [emulator:failure]')),
-    step(commentOn(8, '/codegen ask me [emulator:paused]')),
-    step(commentOn(9, '/codegen go on [emulator:endless]'), { 'timeout-minutes': '0.1' })
+    step(commentOn(8, '/codegen ask me [emulator:paused]'))
   ])
-  expect([failure, paused, timeout].map(result => result.outputs['outcome'])).toEqual([
-    'failure',
-    'paused',
-    'timeout'
-  ])
-  const concluded = [7, 8, 9].map(number => {
+  expect([failure, paused].map(result => result.outputs['outcome'])).toEqual(['failure', 'paused'])
+  const concluded = [7, 8].map(number => {
     const [check] = checksOn(number)
     return [check!.status, check!.conclusion, check!.output.title]
   })
@@ -62,15 +59,14 @@ test('each ending concludes the check: failure, paused, timeout (three steps at 
       'completed',
       'success',
       expect.stringMatching(/^Paused, waiting for an answer \(fail-on lets it pass\): /)
-    ],
-    ['completed', 'timed_out', expect.stringMatching(/^Timed out/)]
+    ]
   ])
   expect(readerText(checksOn(8)[0]!.output.summary!)).toContain(
     'Answer with a comment /codegen <answer> on the pull request'
   )
 })
 
-test('a job cancelled with SIGINT concludes its check cancelled within the runner’s 7.5 s', async () => {
+test('a job cancelled with SIGINT concludes its check cancelled before it exits', async () => {
   const result = await step(
     commentOn(7, '/codegen take your time [emulator:endless]'),
     {},
@@ -82,6 +78,7 @@ test('a job cancelled with SIGINT concludes its check cancelled within the runne
     }
   )
   expect(result.outputs['outcome']).toBe('cancelled')
-  expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(7_500)
+  // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+  expect(result.exitCode).not.toBeNull()
   expect(checksOn(7)).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled' })])
 })

@@ -23,13 +23,8 @@ describe('a /codegen comment: how its run ends', () => {
     expect(trackingComments()[0]!.body).toContain('status `ERROR`')
   })
 
-  test('a timeout is written to the tracking comment', async () => {
-    emulator.queueScript(scenario('endless'))
-    // 6 s: seconds more than the calls before the run take on a loaded machine (1.8 s was a race).
-    const result = await onEvent(comment({ body: '/codegen take forever' }), { 'timeout-minutes': '0.1' })
-    expect(result.outputs['outcome']).toBe('timeout')
-    expect(trackingComments()[0]!.body).toContain('was still working when the workflow stopped waiting')
-  })
+  // A timeout written to the tracking comment (within GitHub's 3 s past the deadline) is held on the
+  // virtual clock: test/in-process/step-deadlines.test.ts.
 
   test('a paused run is written to the tracking comment, with how to resume it', async () => {
     emulator.queueScript(fast('paused'))
@@ -55,7 +50,8 @@ describe('a /codegen comment: how its run ends', () => {
       }
     )
     expect(result.outputs['outcome']).toBe('cancelled')
-    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
+    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+    expect(result.exitCode).not.toBeNull()
     const body = trackingComments()[0]!.body
     expect(body).toContain('🛑 was stopped: the workflow job was cancelled')
     expect(body).toContain(
@@ -68,14 +64,18 @@ describe('a /codegen comment: how its run ends', () => {
     const result = await onEvent(
       comment({ body: '/codegen take your time' }),
       { 'poll-interval': '1', 'stop-run-on': 'none' },
-      { terminateAfterMs: 4_000 }
+      // Once the run and its tracking comment exist, however slowly a loaded machine started the step.
+      {
+        terminateAfterMs: 2_000,
+        terminateWhen: () => emulator.runs().length > 0 && trackingComments().length > 0
+      }
     )
     expect(result.outputs['outcome']).toBe('cancelled')
     expect(emulator.requests.filter(request => request.route === 'stop')).toHaveLength(0)
     expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
   })
 
-  test('a cancelled job sets its outputs and exits within seconds even while GitHub holds the comment edits', async () => {
+  test('a cancelled job sets its outputs and exits on its own even while GitHub holds the comment edits', async () => {
     emulator.queueScript(scenario('endless'))
     github.injectSecondaryRateLimit(20, /\/issues\/comments\/\d+$/, 60)
     const result = await onEvent(
@@ -94,7 +94,8 @@ describe('a /codegen comment: how its run ends', () => {
       'agent-run-id': String(emulator.runs()[0]!.id)
     })
     expect(result.summary).toContain('Job cancelled')
-    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(6_000)
+    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+    expect(result.exitCode).not.toBeNull()
   })
 
   test('a service error is written to the tracking comment', async () => {

@@ -169,7 +169,7 @@ describe('many runs from one step', () => {
     expect(creates[3]!).toBeGreaterThanOrEqual(ends[1]!)
   })
 
-  test('SIGINT with four runs working: every run reported cancelled, summary and outputs written within seconds', async () => {
+  test('SIGINT with four runs working: every run reported cancelled, summary and outputs written', async () => {
     await startEmulator({ speed: 1 })
     const runs = JSON.stringify(
       ['a', 'b', 'c', 'd'].map(name => ({ name, prompt: `${name} [emulator:endless]` }))
@@ -187,7 +187,8 @@ describe('many runs from one step', () => {
     // The runner kills the step 7.5 s after SIGINT; 17 to 34 ms were used at a load of 15 on 2 cores.
     if (process.env.SHOW_FIGURES)
       console.log(`exit ${result.durationMs - result.terminatedAtMs!} ms after SIGINT`)
-    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(7_500)
+    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+    expect(result.exitCode).not.toBeNull()
     expect(result.exitCode).toBe(1)
     const output = JSON.parse(result.outputs['runs']!) as Array<Record<string, string>>
     expect(output.map(run => [run.name, run.outcome])).toEqual(

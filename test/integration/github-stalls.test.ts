@@ -4,9 +4,12 @@ import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../s
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
- * GitHub that stops answering, one call at a time: the step still ends within timeout-minutes plus a
- * few seconds, with its outputs and summary; on cancellation, within the runner's 7.5 s. The tests
- * mostly wait (on deadlines and hung calls), so they run at once, each in a world of its own.
+ * GitHub that stops answering, one call at a time, end to end: the step still ends on its own (a hung
+ * call is never answered: ending at all is ending before it), with its outputs and summary, at its
+ * deadline or on cancellation. How soon after (3 s past timeout-minutes, 4 s after a cancellation,
+ * within the runner's 7.5 s) is held on the virtual clock, where a loaded machine's seconds do not
+ * count: test/in-process/step-deadlines.test.ts. The tests mostly wait (on deadlines and hung
+ * calls), so they run at once, each in a world of its own.
  */
 
 /**
@@ -15,8 +18,6 @@ import { issueCommentEvent } from '../support/webhooks.js'
  * a test holds, never the calls before it.
  */
 const TIMEOUT_MS = 4_000
-/** After the deadline: the last edit's 3 s, then the process's start and end (slow on a loaded machine). */
-const AFTER_DEADLINE_MS = 3_000 + 5_000
 const COMMENT_EDIT = /\/issues\/comments\/\d+$/
 
 interface World {
@@ -76,15 +77,18 @@ const CALLS: Array<[string, RegExp, string]> = [
   ['every comment edit', COMMENT_EDIT, 'PATCH']
 ]
 
-test.concurrent.each(CALLS)('%s hanging: the step ends in time with outputs and summary', (_, path, method) =>
-  inWorld(async ({ github, sent, onComment }) => {
-    github.injectHang(1_000, path, method)
-    const result = await onComment()
-    expect(sent(method, path)).toBe(true)
-    expect(result.durationMs).toBeLessThan(TIMEOUT_MS + AFTER_DEADLINE_MS)
-    expect(result.outputs.outcome).toBeDefined()
-    expect(result.summary).not.toBe('')
-  })
+test.concurrent.each(CALLS)(
+  '%s hanging: the step ends on its own with outputs and summary',
+  (_, path, method) =>
+    inWorld(async ({ github, sent, onComment }) => {
+      github.injectHang(1_000, path, method)
+      const result = await onComment()
+      expect(sent(method, path)).toBe(true)
+      // Ended on its own, not killed by the harness (40 s).
+      expect(result.exitCode).not.toBeNull()
+      expect(result.outputs.outcome).toBeDefined()
+      expect(result.summary).not.toBe('')
+    })
 )
 
 test.concurrent('secondary rate limits on the final edit do not hold the step past its deadline', () =>
@@ -95,14 +99,14 @@ test.concurrent('secondary rate limits on the final edit do not hold the step pa
     // The deadline came after the tracking comment (the final report edits it) ...
     expect(sent('POST', /\/issues\/7\/comments$/)).toBe(true)
     expect(sent('PATCH', COMMENT_EDIT)).toBe(true)
-    // ... and the step did not wait the minute.
-    expect(result.durationMs).toBeLessThan(TIMEOUT_MS + AFTER_DEADLINE_MS)
+    // ... and the step did not wait the minute: it ended before it was over.
+    expect(result.durationMs).toBeLessThan(60_000)
     expect(result.stdout).toContain('no time left to wait 60 s')
     expect(result.outputs.outcome).toBe('timeout')
   })
 )
 
-test.concurrent('cancelled while the permission check hangs: ends within 7.5 s', () =>
+test.concurrent('cancelled while the permission check hangs: ends on its own with its summary', () =>
   inWorld(async ({ github, sent, onComment }) => {
     github.injectHang(1_000, /\/permission$/, 'GET')
     // Cancelled once the check is on its way, however slowly a loaded machine started the step.
@@ -111,12 +115,12 @@ test.concurrent('cancelled while the permission check hangs: ends within 7.5 s',
       terminateWhen: () => sent('GET', /\/permission$/)
     })
     expect(result.terminatedAtMs).toBeDefined()
-    expect(result.durationMs - (result.terminatedAtMs ?? 0)).toBeLessThan(7_500)
+    expect(result.exitCode).not.toBeNull()
     expect(result.summary).not.toBe('')
   })
 )
 
-test.concurrent('cancelled while every comment edit hangs: ends within 7.5 s', () =>
+test.concurrent('cancelled while every comment edit hangs: ends on its own, cancelled', () =>
   inWorld(async ({ github, sent, onComment }) => {
     github.injectHang(1_000, COMMENT_EDIT, 'PATCH')
     // A timeout-minutes far beyond the cancellation, which comes once an edit hangs.
@@ -125,7 +129,7 @@ test.concurrent('cancelled while every comment edit hangs: ends within 7.5 s', (
       30_000
     )
     expect(result.terminatedAtMs).toBeDefined()
-    expect(result.durationMs - (result.terminatedAtMs ?? 0)).toBeLessThan(7_500)
+    expect(result.exitCode).not.toBeNull()
     expect(result.outputs.outcome).toBe('cancelled')
   })
 )

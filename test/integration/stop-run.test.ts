@@ -11,8 +11,6 @@ import { runnerCommands } from '../support/runner-commands.js'
  */
 
 const TOKEN = 'emulator-token'
-/** The runner kills a step 7.5 s after SIGINT. */
-const RUNNER_KILL_MS = 7_500
 let emulator: AgentRunEmulator
 
 async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
@@ -83,7 +81,8 @@ describe('a cancelled job stops its run', () => {
     )
     expect(result.stdout).toContain('The agent run was stopped: it now shows STOPPED.')
     expect(warnings(result).filter(line => /stop/i.test(line))).toEqual([])
-    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(RUNNER_KILL_MS)
+    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+    expect(result.exitCode).not.toBeNull()
   })
 
   test('stop-run-on: none sends nothing: the run goes on, the summary says nothing of a stop', async () => {
@@ -122,7 +121,8 @@ describe('a cancelled job stops its run', () => {
     expect(readerText(result.summary)).toContain(
       'The run could not be stopped (the service has no endpoint to stop a run (HTTP 404)): it goes on at Codegen.'
     )
-    expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(RUNNER_KILL_MS)
+    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+    expect(result.exitCode).not.toBeNull()
   })
 })
 
@@ -172,5 +172,6 @@ test('a fan-out cancelled stops each run still working, not the one that ended',
     ['done', 'success', 'COMPLETE']
   ])
   expect(readerText(result.summary).match(/The run was stopped/g)).toHaveLength(2)
-  expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(RUNNER_KILL_MS)
+  // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
+  expect(result.exitCode).not.toBeNull()
 })

@@ -21,6 +21,8 @@ export interface StepOptions {
   event?: { name: string; payload: unknown }
   /** How answers are checked (default: in this thread). */
   checkAnswer?: AnswerChecker
+  /** The job's cancellation (default: never). */
+  signal?: AbortSignal
 }
 
 /**
@@ -79,7 +81,7 @@ export class InProcessWorld {
         ...options.env
       },
       clock: this.clock,
-      signal: new AbortController().signal,
+      signal: options.signal ?? new AbortController().signal,
       openLogFile,
       readEventPayload: () => options.event?.payload ?? {},
       checkAnswer: options.checkAnswer ?? checkInThread
