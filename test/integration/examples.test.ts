@@ -44,14 +44,7 @@ async function world(
   const checks = (example.workflow.permissions as Permissions | undefined)?.checks ?? 'none'
   github = new FakeGitHub({ permissions: { alice: 'write', reader: 'read' }, checks })
   await github.start()
-  for (const number of PULL_REQUESTS)
-    github.addPullRequest({
-      number,
-      title: `Change ${number}`,
-      body: '',
-      head: `feature/${number}`,
-      base: 'main'
-    })
+  github.addPullRequests(...PULL_REQUESTS)
   return { emulator, github }
 }
 
