@@ -4,8 +4,9 @@ import { runBundledAction, type RunnerResult } from '../../scripts/runner-proces
 /**
  * The world of the bundled action's end-to-end tests of one step against the service (action,
  * action-errors and run-edges .test.ts, split so that jest runs them side by side; fan-out, stop-run,
- * daily-limits-and-usage and hostile with their own pace): the bundle against the emulator over real
- * HTTP on loopback, as the runner runs it. Importing it registers the hook that stops the emulator.
+ * daily-limits-and-usage, hostile and the answer suites with their own inputs and pace): the bundle
+ * against the emulator over real HTTP on loopback, as the runner runs it. Importing it registers the
+ * hook that stops the emulator.
  */
 
 export const TOKEN = 'emulator-token'
