@@ -1,6 +1,6 @@
 import { gitHubError, json, nodeId, notFound, positiveInteger, timestamp, type Answer } from './answers.js'
 import type { Repository } from './repository.js'
-import { page, schemaError, type Call } from './routes.js'
+import { pageOf, schemaError, type Call } from './routes.js'
 import type {
   FakeComment,
   FakeReviewComment,
@@ -184,12 +184,7 @@ export class Comments {
     const all = [...this.issue.byId.values()].filter(
       comment => comment.issueNumber === issueNumber && !(comment.updatedAt < since)
     )
-    const { items, link } = page(call, all)
-    return json(
-      items.map(comment => this.wireComment(comment, call.api)),
-      200,
-      link
-    )
+    return pageOf(call, all, comment => this.wireComment(comment, call.api))
   }
 
   createComment(call: Call): Answer {
@@ -210,12 +205,7 @@ export class Comments {
     if (pullNumber === undefined || !this.repository.hasPullRequest(pullNumber))
       return notFound(call.route.documentationUrl)
     const all = [...this.review.byId.values()].filter(comment => comment.pullNumber === pullNumber)
-    const { items, link } = page(call, all)
-    return json(
-      items.map(comment => this.wireReviewComment(comment, call.api)),
-      200,
-      link
-    )
+    return pageOf(call, all, comment => this.wireReviewComment(comment, call.api))
   }
 
   /** A reply joins the thread of the comment it answers (GitHub keeps threads flat). */
