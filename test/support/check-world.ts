@@ -7,7 +7,8 @@ import { issueCommentEvent, labeledEvent } from './webhooks.js'
  * The world of the check runs' end-to-end tests (check-life and check-cases .test.ts, split so
  * that jest runs them side by side): the bundled action, the emulator (scenarios chosen by
  * `[emulator:NAME]` in the request, 20 times faster, so that steps can run at once) and a fake
- * GitHub holding pull requests 7, 8 and 9 (feature/7 and so on), fresh for each test. Importing it registers the hooks.
+ * GitHub holding pull requests 7, 8 and 9 (from feature/7 and so on), fresh for each test.
+ * Importing it registers the hooks.
  */
 
 export let emulator: AgentRunEmulator

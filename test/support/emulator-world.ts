@@ -51,7 +51,7 @@ export interface RequestOptions {
   contentType?: string
 }
 
-/** One request to the emulator; the answer's body parsed as JSON (undefined when it is not JSON: see `text`). */
+/** One request to the emulator; its answer's body parsed as JSON (undefined when not JSON: see text). */
 export async function request(
   method: 'GET' | 'POST',
   path: string,
