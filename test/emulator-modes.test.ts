@@ -1,62 +1,25 @@
 import {
   account,
-  AgentRunEmulator,
   MODE_NAMES,
   parseModes,
   parseRateLimits,
   scenario,
-  type EmulatorOptions,
   type RouteName,
   type RunScript
 } from '../emulator/index.js'
 import { withExtraStatuses } from '../emulator/modes.js'
-import { answerProblems, conformanceCheck } from './support/openapi.js'
+import { answerProblems } from './support/openapi.js'
+import { clock, conformance, emulator, ORG, request, startEmulator, START } from './support/emulator-world.js'
 
 /**
  * The emulator's modes (emulator/modes.ts): where the live service may answer otherwise. Over real
  * HTTP on loopback with a hand-driven clock; every answer is checked against the OpenAPI document.
  */
 
-const TOKEN = 'emulator-token'
-const ORG = '/v1/organizations/1'
-const START = Date.parse('2025-06-21T11:20:04.338Z')
-
-let emulator: AgentRunEmulator
-let time = START
-let conformance = conformanceCheck()
-
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  await emulator?.stop()
-  time = START
-  emulator = new AgentRunEmulator({ now: () => time, onAnswer: conformance.onAnswer, ...options })
-  await emulator.start()
-}
-
-beforeEach(() => {
-  conformance = conformanceCheck()
-})
-
-afterEach(async () => {
-  await emulator?.stop()
-  expect(conformance.problems).toEqual([])
-})
-
-interface Reply {
-  status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any
-}
-
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN): Promise<Reply> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(emulator.baseUrl + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+/** Status and body only, so that a whole answer can be compared. */
+async function call(method: 'GET' | 'POST', path: string, body?: unknown, token?: string) {
+  const { status, body: answer } = await request(method, path, { body, token })
+  return { status, body: answer }
 }
 
 const get = (path: string, token?: string) => call('GET', path, undefined, token)
@@ -84,7 +47,7 @@ describe('resume only when paused', () => {
   test('resume-paused-only: 422 with a validation detail for a run that is not PAUSED; a paused one resumes', async () => {
     await startEmulator({ modes: ['resume-paused-only'] })
     const done = await createdRun()
-    time += 1_000
+    clock.time += 1_000
     const refused = await resume(done)
     expect(refused).toEqual({
       status: 422,
@@ -106,7 +69,7 @@ describe('resume only when paused', () => {
     expect((await resume(working)).status).toBe(422)
 
     const paused = await createdRun(short('PAUSED'))
-    time += 1_000
+    clock.time += 1_000
     emulator.queueScript(short())
     expect(await resume(paused)).toMatchObject({ status: 200, body: { id: paused } })
     expect(emulator.run(paused)!.resumes).toHaveLength(1)
@@ -115,7 +78,7 @@ describe('resume only when paused', () => {
   test("resume-paused-only-400: 400 with the service's message body", async () => {
     await startEmulator({ modes: ['resume-paused-only-400'] })
     const failed = await createdRun(short('ERROR'))
-    time += 1_000
+    clock.time += 1_000
     expect(await resume(failed)).toEqual({
       status: 400,
       body: {
@@ -129,7 +92,7 @@ describe('resume only when paused', () => {
   test('by default any run resumes', async () => {
     await startEmulator()
     const done = await createdRun()
-    time += 1_000
+    clock.time += 1_000
     expect((await resume(done)).status).toBe(200)
   })
 })
@@ -161,18 +124,18 @@ test('pending-start: a new run answers PENDING and its script starts pendingMs l
   expect(created.body.status).toBe('PENDING')
   const id = created.body.id as number
   emulator.queueScript(short())
-  time += 499
+  clock.time += 499
   expect((await get(`${ORG}/agent/run/${id}`)).body.status).toBe('PENDING')
-  time += 1
+  clock.time += 1
   expect((await get(`${ORG}/agent/run/${id}/logs`)).body).toMatchObject({ status: 'ACTIVE', total_logs: 0 })
   await emulator.stop()
 
   // Default: 1.5 s, compressed by speed like the scenarios.
   await startEmulator({ modes: ['pending-start'], speed: 10 })
   const fast = await createdRun(short())
-  time += 149
+  clock.time += 149
   expect(emulator.run(fast)!.status).toBe('PENDING')
-  time += 1
+  clock.time += 1
   expect(emulator.run(fast)!.status).toBe('ACTIVE')
 })
 
@@ -182,14 +145,14 @@ describe('extra-statuses', () => {
     const id = await createdRun()
     const statuses: string[] = []
     for (const at of [0, 100, 199, 200, 300]) {
-      time = START + at
+      clock.time = START + at
       statuses.push((await get(`${ORG}/agent/run/${id}`)).body.status)
     }
     expect(statuses).toEqual(['ACTIVE', 'RUNNING', 'RUNNING', 'EVALUATION', 'COMPLETE'])
     // A resume's script goes through them too.
     emulator.queueScript(short('PAUSED'))
     await resume(id)
-    time += 250
+    clock.time += 250
     expect(emulator.run(id)!.status).toBe('EVALUATION')
   })
 
@@ -228,14 +191,14 @@ describe('extra-statuses', () => {
 test('resume-user-message: a resume writes a USER_MESSAGE entry with the follow-up at once', async () => {
   await startEmulator({ modes: ['resume-user-message'] })
   const id = await createdRun()
-  time += 1_000
+  clock.time += 1_000
   emulator.queueScript({ staleAfterResumeMs: 500, steps: [{ at: 0, status: 'ACTIVE' }] })
   await resume(id, 'Also the changelog')
   const logs = (await get(`/v1/alpha/organizations/1/agent/run/${id}/logs`)).body
   expect(logs.status).toBe('COMPLETE')
   expect(logs.logs.at(-1)).toEqual({
     agent_run_id: id,
-    created_at: new Date(time).toISOString(),
+    created_at: new Date(clock.time).toISOString(),
     tool_name: null,
     message_type: 'USER_MESSAGE',
     thought: null,
@@ -269,9 +232,9 @@ describe('options', () => {
     const statuses: number[] = []
     for (let n = 0; n < 21; n++) statuses.push((await get(`${ORG}/agent/run/${id}/logs`)).status)
     expect(statuses).toEqual([...Array(20).fill(200), 429])
-    time += 19_999
+    clock.time += 19_999
     expect((await get(`${ORG}/agent/run/${id}/logs`)).status).toBe(429)
-    time += 1
+    clock.time += 1
     expect((await get(`${ORG}/agent/run/${id}/logs`)).status).toBe(200)
     // The general window is still 60 per 30 s: 22 requests counted so far (not the refused ones).
     for (let n = 0; n < 38; n++) expect((await get(`${ORG}/agent/run/${id}`)).status).toBe(200)
@@ -304,14 +267,14 @@ test('every route answers as the OpenAPI document says, on success and on error,
   // Runs: the pending start, the extra statuses, a refused (400: it wins over 422) and an accepted
   // resume, a missing run, a missing repository, the allowance used up (runs 1000-1003 so far).
   await get(`${ORG}/agent/run/1000`)
-  time += 60_000
+  clock.time += 60_000
   await get(`${ORG}/agent/run/1000/logs`)
   expect((await resume(1000)).status).toBe(400)
   await get(`${ORG}/agent/run/999`)
   await call('POST', `${ORG}/agent/run`, { prompt: 'Fix it', repo_id: 999 })
   await call('POST', `${ORG}/agent/run`, { prompt: 'Fix it [emulator:paused]' })
   await call('POST', `${ORG}/agent/run`, { prompt: 'over the allowance' })
-  time += 60_000
+  clock.time += 60_000
   expect((await resume(1004)).status).toBe(200)
   await resume(999)
   await call('POST', `${ORG}/setup-commands/generate`, { repo_id: 999 })

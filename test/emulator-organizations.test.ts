@@ -1,59 +1,18 @@
-import { account, ACCOUNT_NAMES, AgentRunEmulator, type EmulatorOptions } from '../emulator/index.js'
+import { account, ACCOUNT_NAMES } from '../emulator/index.js'
 import { HttpAgentRunApi } from '../src/api/client.js'
 import { FakeClock } from './support/fake-clock.js'
-import { conformanceCheck, OPEN_SCHEMAS, responseSchema, schemaProblems } from './support/openapi.js'
+import { OPEN_SCHEMAS, responseSchema, schemaProblems } from './support/openapi.js'
+import { clock, emulator, request, startEmulator, START, TOKEN } from './support/emulator-world.js'
 
 /**
  * The emulator's organization operations over real HTTP on loopback, every answer checked against
  * the live service's OpenAPI document.
  */
 
-const TOKEN = 'emulator-token'
-const START = Date.parse('2025-06-21T11:20:04.338Z')
-
-let emulator: AgentRunEmulator
-let time = START
-/** Every answer of every emulator of the test, checked against the OpenAPI document. */
-let conformance = conformanceCheck()
-
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  await emulator?.stop()
-  time = START
-  emulator = new AgentRunEmulator({ now: () => time, onAnswer: conformance.onAnswer, ...options })
-  await emulator.start()
-}
-
-beforeEach(() => {
-  conformance = conformanceCheck()
-})
-
-afterEach(async () => {
-  await emulator?.stop()
-  expect(conformance.problems).toEqual([])
-})
-
-interface Reply {
-  status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any
-}
-
-async function call(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  token: string | null = TOKEN
-): Promise<Reply> {
-  const headers: Record<string, string> = {}
-  if (token !== null) headers.authorization = `Bearer ${token}`
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(emulator.baseUrl + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+/** Status and body only, so that a whole answer can be compared. */
+async function call(method: 'GET' | 'POST', path: string, body?: unknown, token?: string | null) {
+  const { status, body: answer } = await request(method, path, { body, token })
+  return { status, body: answer }
 }
 
 /** Calls `path` and checks the answer against the document's schema for `template`, method and status. */
@@ -62,7 +21,7 @@ async function conforming(
   template: string,
   path: string,
   options: { body?: unknown; token?: string | null; status?: number } = {}
-): Promise<Reply> {
+): ReturnType<typeof call> {
   const reply = await call(method, path, options.body, options.token === undefined ? TOKEN : options.token)
   expect(reply.status).toBe(options.status ?? 200)
   const schema = responseSchema(method, template, reply.status)
@@ -80,7 +39,7 @@ describe('answers conform to the OpenAPI document', () => {
       body: { prompt: 'Fix it', repo_id: 101 }
     })
     const id = created.body.id as number
-    time += 60_000 // the run has ended, with its pull request
+    clock.time += 60_000 // the run has ended, with its pull request
     await conforming('GET', `${ORG}/agent/run/{agent_run_id}`, `/v1/organizations/1/agent/run/${id}`)
     await conforming(
       'GET',
@@ -220,7 +179,7 @@ describe('setup commands', () => {
       repo_id: 101,
       prompt: 'Include e2e'
     })
-    time += 10_000
+    clock.time += 10_000
     const run = await call('GET', `/v1/organizations/1/agent/run/${id}`)
     expect(run.body).toMatchObject({
       status: 'COMPLETE',
@@ -249,17 +208,15 @@ describe('setup commands', () => {
     // The 404 was admitted, so it counts: four more fit in the minute.
     for (let n = 0; n < 4; n++) expect((await generate()).status).toBe(200)
     expect((await generate()).status).toBe(429)
-    time += 60_001
+    clock.time += 60_001
     expect((await generate()).status).toBe(200)
   })
 })
 
 test("the client keeps setup-command generations to 5 a minute: the service's limit is never hit", async () => {
-  const clock = new FakeClock(START)
-  await emulator?.stop()
-  emulator = new AgentRunEmulator({ now: () => clock.time })
-  await emulator.start()
-  const api = new HttpAgentRunApi({ baseUrl: emulator.baseUrl, token: TOKEN, orgId: 1, clock })
+  const fakeClock = new FakeClock(START)
+  await startEmulator({ now: () => fakeClock.time })
+  const api = new HttpAgentRunApi({ baseUrl: emulator.baseUrl, token: TOKEN, orgId: 1, clock: fakeClock })
   for (let n = 0; n < 6; n++) await api.generateSetupCommands({ repo_id: 101 })
   const generations = emulator.requests.filter(request => request.route === 'setup-commands')
   expect(generations.map(request => request.status)).toEqual([200, 200, 200, 200, 200, 200])

@@ -1,11 +1,15 @@
+import { parseModes, scenario, type RunScript } from '../emulator/index.js'
+import { answerProblems } from './support/openapi.js'
 import {
-  AgentRunEmulator,
-  parseModes,
-  scenario,
-  type EmulatorOptions,
-  type RunScript
-} from '../emulator/index.js'
-import { answerProblems, conformanceCheck } from './support/openapi.js'
+  clock,
+  emulator,
+  ORG,
+  request,
+  startEmulator,
+  START,
+  TOKEN,
+  type Reply
+} from './support/emulator-world.js'
 
 /**
  * What stopping runs and daily limits need of the emulator: the beta stop path and its modes, the
@@ -14,50 +18,11 @@ import { answerProblems, conformanceCheck } from './support/openapi.js'
  * is checked against the OpenAPI document.
  */
 
-const TOKEN = 'emulator-token'
-const ORG = '/v1/organizations/1'
 const STOP = '/v1/beta/organizations/1/agent/run/stop'
-const START = Date.parse('2025-06-21T11:20:04.338Z')
 const HOUR = 3_600_000
 
-let emulator: AgentRunEmulator
-let time = START
-let conformance = conformanceCheck()
-
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  await emulator?.stop()
-  time = START
-  emulator = new AgentRunEmulator({ now: () => time, onAnswer: conformance.onAnswer, ...options })
-  await emulator.start()
-}
-
-beforeEach(() => {
-  conformance = conformanceCheck()
-})
-
-afterEach(async () => {
-  await emulator?.stop()
-  expect(conformance.problems).toEqual([])
-})
-
-interface Reply {
-  status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any
-  headers: Headers
-}
-
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, token = TOKEN): Promise<Reply> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(emulator.baseUrl + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers }
-}
+const call = (method: 'GET' | 'POST', path: string, body?: unknown, token?: string) =>
+  request(method, path, { body, token })
 
 const get = (path: string, token?: string) => call('GET', path, undefined, token)
 const stop = (id: unknown, token?: string) => call('POST', STOP, { agent_run_id: id }, token)
@@ -89,13 +54,13 @@ describe('the beta stop path', () => {
   test('a working run ends STOPPED at once, is answered as GET shows it, and writes no more log entries', async () => {
     await startEmulator()
     const id = await createdRun()
-    time += 250
+    clock.time += 250
     const stopped = await stop(id)
     expect(stopped.status).toBe(200)
     expect(stopped.body).toMatchObject({ id, organization_id: 1, status: 'STOPPED', result: null })
     expect(stopped.body).toEqual((await get(`${ORG}/agent/run/${id}`)).body)
 
-    time += 60_000
+    clock.time += 60_000
     expect((await get(`${ORG}/agent/run/${id}`)).body).toEqual(stopped.body)
     const logs = (await get(`/v1/alpha/organizations/1/agent/run/${id}/logs`)).body
     expect(logs).toMatchObject({ status: 'STOPPED', total_logs: 2 })
@@ -109,19 +74,19 @@ describe('the beta stop path', () => {
   test('a run that has ended is left as it is: 200 with the run, again and again', async () => {
     await startEmulator()
     const done = await createdRun()
-    time += 5_000
+    clock.time += 5_000
     const asItIs = (await get(`${ORG}/agent/run/${done}`)).body
     expect(asItIs).toMatchObject({ status: 'COMPLETE', result: 'ended COMPLETE' })
     expect(await stop(done)).toMatchObject({ status: 200, body: asItIs })
 
     const failed = await createdRun(working('ERROR'))
-    time += 5_000
+    clock.time += 5_000
     expect((await stop(failed)).body).toMatchObject({ status: 'ERROR', result: 'ended ERROR' })
 
     // A stop retried after a lost answer finds the run stopped, and says so the same way.
     const once = await createdRun()
     const first = await stop(once)
-    time += 5_000
+    clock.time += 5_000
     expect(await stop(once)).toMatchObject({ status: 200, body: first.body })
     expect(emulator.run(once)!.logs).toHaveLength(0)
   })
@@ -129,24 +94,24 @@ describe('the beta stop path', () => {
   test('a paused run, and one resumed a moment ago that still shows its old ending, are stopped', async () => {
     await startEmulator()
     const paused = await createdRun(working('PAUSED'))
-    time += 5_000
+    clock.time += 5_000
     expect((await stop(paused)).body.status).toBe('STOPPED')
 
     const resumed = await createdRun()
-    time += 5_000
+    clock.time += 5_000
     emulator.queueScript({ ...working(), staleAfterResumeMs: 2_000 })
     await call('POST', `${ORG}/agent/run/resume`, { agent_run_id: resumed, prompt: 'And the docs' })
-    time += 1_000
+    clock.time += 1_000
     expect((await get(`${ORG}/agent/run/${resumed}`)).body.status).toBe('COMPLETE')
     expect((await stop(resumed)).body.status).toBe('STOPPED')
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(resumed)).toMatchObject({ status: 'STOPPED' })
     expect(emulator.run(resumed)!.logs).toHaveLength(10)
 
     // A stopped run that is resumed turns ACTIVE again, as a finished one does.
     emulator.queueScript(working())
     await call('POST', `${ORG}/agent/run/resume`, { agent_run_id: resumed, prompt: 'Go on' })
-    time += 50
+    clock.time += 50
     expect((await get(`${ORG}/agent/run/${resumed}`)).body.status).toBe('ACTIVE')
   })
 
@@ -190,7 +155,7 @@ describe('the beta stop path', () => {
     const id = await createdRun()
     expect(await stop(id)).toMatchObject({ status: 404, body: { detail: 'Not Found' } })
     expect(await stop('not even valid')).toMatchObject({ status: 404, body: { detail: 'Not Found' } })
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(id)).toMatchObject({ status: 'COMPLETE' })
     expect(
       emulator.requests.filter(request => request.route === 'stop').map(request => request.status)
@@ -203,14 +168,14 @@ describe('the beta stop path', () => {
     const refused = await stop(id)
     expect(refused).toMatchObject({ status: 405, body: { detail: 'Method Not Allowed' } })
     expect(refused.headers.get('allow')).toBe('GET')
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(id)).toMatchObject({ status: 'COMPLETE' })
 
     await startEmulator({ modes: ['stop-cancelled'] })
     const cancelled = await createdRun()
-    time += 250
+    clock.time += 250
     expect((await stop(cancelled)).body).toMatchObject({ status: 'CANCELLED' })
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(cancelled)).toMatchObject({ status: 'CANCELLED' })
     expect(emulator.run(cancelled)!.logs).toHaveLength(2)
     expect(parseModes(['no-stop,stop-405', 'stop-cancelled'])).toEqual([
@@ -363,7 +328,7 @@ describe('runs seeded earlier', () => {
         metadata: ReturnType<typeof origin>
       }>
       return runs
-        .filter(run => createdAtMs(run.created_at) > time - 24 * HOUR)
+        .filter(run => createdAtMs(run.created_at) > clock.time - 24 * HOUR)
         .map(run => `${run.metadata.github_action.repository} ${run.metadata.github_action.actor}`)
     }
     expect(await inWindow()).toEqual([
@@ -372,7 +337,7 @@ describe('runs seeded earlier', () => {
       'octo-org/octo-repo octocat'
     ])
     // Two hours on, the run of 23 hours ago is out of the day.
-    time += 2 * HOUR
+    clock.time += 2 * HOUR
     expect(await inWindow()).toEqual(['octo-org/other-repo octocat', 'octo-org/octo-repo hubot'])
   })
 

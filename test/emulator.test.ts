@@ -3,73 +3,14 @@ import {
   DOCUMENTED_RATE_LIMITS,
   SCENARIO_NAMES,
   scenario,
-  type EmulatorOptions,
   type RunScript
 } from '../emulator/index.js'
-import { conformanceCheck } from './support/openapi.js'
+import { clock, emulator, ORG, request, startEmulator, START, TOKEN } from './support/emulator-world.js'
 
 /** The emulator over real HTTP on loopback, with a hand-driven clock where time matters. */
 
-const TOKEN = 'emulator-token'
-const ORG = '/v1/organizations/1'
-const START = Date.parse('2025-06-21T11:20:04.338Z')
-
-let emulator: AgentRunEmulator
-let time = START
-/** Every answer of every emulator of the test, checked against the OpenAPI document. */
-let conformance = conformanceCheck()
-
-/** A fresh emulator (the previous one, if any, stopped). */
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  await emulator?.stop()
-  time = START
-  emulator = new AgentRunEmulator({ now: () => time, onAnswer: conformance.onAnswer, ...options })
-  await emulator.start()
-}
-
-beforeEach(() => {
-  conformance = conformanceCheck()
-})
-
-afterEach(async () => {
-  await emulator?.stop()
-  expect(conformance.problems).toEqual([])
-})
-
-interface Reply {
-  status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any
-  text: string
-  headers: Headers
-}
-
-async function call(
-  method: 'GET' | 'POST',
-  path: string,
-  options: { body?: unknown; raw?: string; token?: string | null; contentType?: string } = {}
-): Promise<Reply> {
-  const headers: Record<string, string> = {}
-  const token = options.token === undefined ? TOKEN : options.token
-  if (token !== null) headers.authorization = `Bearer ${token}`
-  let body: string | undefined
-  if (options.raw !== undefined || options.body !== undefined) {
-    body = options.raw ?? JSON.stringify(options.body)
-    headers['content-type'] = options.contentType ?? 'application/json'
-  }
-  const response = await fetch(emulator.baseUrl + path, { method, headers, body })
-  const text = await response.text()
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    parsed = undefined
-  }
-  return { status: response.status, body: parsed, text, headers: response.headers }
-}
-
-const get = (path: string, token?: string | null) => call('GET', path, { token })
-const post = (path: string, body: unknown, token?: string | null) => call('POST', path, { body, token })
+const get = (path: string, token?: string | null) => request('GET', path, { token })
+const post = (path: string, body: unknown, token?: string | null) => request('POST', path, { body, token })
 const create = (body: unknown = { prompt: 'Fix the failing test' }) => post(`${ORG}/agent/run`, body)
 
 const SHORT: RunScript = {
@@ -111,7 +52,7 @@ describe('auth', () => {
     const invalid = { message: 'Invalid or missing API token.', status_code: 401 }
     expect(await get(`${ORG}/repos`, null)).toMatchObject({ status: 401, body: invalid })
     expect(await get(`${ORG}/repos`, 'nope')).toMatchObject({ status: 401, body: invalid })
-    expect((await call('GET', `${ORG}/repos`, { token: `${TOKEN} extra` })).status).toBe(401)
+    expect((await request('GET', `${ORG}/repos`, { token: `${TOKEN} extra` })).status).toBe(401)
     expect(await get(`${ORG}/repos`, 'other')).toMatchObject({
       status: 403,
       body: { message: 'You do not have access to this organization.', status_code: 403 }
@@ -166,7 +107,7 @@ describe('runs', () => {
       metadata
     })
 
-    time += 150
+    clock.time += 150
     const logs = await get(`${ORG}/agent/run/1000/logs`)
     expect(logs.body).toEqual({
       id: 1000,
@@ -194,7 +135,7 @@ describe('runs', () => {
       pages: 1
     })
 
-    time += 150
+    clock.time += 150
     const done = await get(`${ORG}/agent/run/1000`)
     expect(done.body).toMatchObject({ status: 'COMPLETE', result: 'Done.', summary: 'Fixed it.' })
     expect(done.body.github_pull_requests).toEqual([
@@ -303,7 +244,7 @@ describe('runs', () => {
   test('resume: the old ending lingers for staleAfterResumeMs, then the new script appends to the log', async () => {
     await startEmulator()
     const id = await createdRun()
-    time += 1_000
+    clock.time += 1_000
     emulator.queueScript({
       staleAfterResumeMs: 1_000,
       steps: [
@@ -315,11 +256,11 @@ describe('runs', () => {
     const resumed = await post(`${ORG}/agent/run/resume`, { agent_run_id: id, prompt: 'Also the changelog' })
     expect(resumed.body).toMatchObject({ id, status: 'COMPLETE', result: 'Done.' })
 
-    time += 999
+    clock.time += 999
     expect((await get(`${ORG}/agent/run/${id}`)).body).toMatchObject({ status: 'COMPLETE', result: 'Done.' })
-    time += 1
+    clock.time += 1
     expect((await get(`${ORG}/agent/run/${id}`)).body).toMatchObject({ status: 'ACTIVE', result: null })
-    time += 200
+    clock.time += 200
     const logs = (await get(`${ORG}/agent/run/${id}/logs`)).body
     expect(logs).toMatchObject({ status: 'COMPLETE', result: 'Changelog updated.', total_logs: 3 })
     expect(logs.logs.map((entry: { message_type: string }) => entry.message_type)).toEqual([
@@ -337,10 +278,10 @@ describe('runs', () => {
   test('a resume interrupts what the old script had not done yet', async () => {
     await startEmulator()
     const id = await createdRun(scenario('endless'))
-    time += 5_000
+    clock.time += 5_000
     emulator.queueScript({ steps: [{ at: 0, status: 'PAUSED' }] })
     await post(`${ORG}/agent/run/resume`, { agent_run_id: id, prompt: 'Stop and wait' })
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(id)).toMatchObject({ status: 'PAUSED' })
     expect(emulator.run(id)!.logs).toHaveLength(2)
   })
@@ -387,7 +328,7 @@ describe('runs', () => {
     expect((await create({ prompt: '[emulator:failure]' })).body.status).toBe('QUEUED-SCRIPT')
     const failing = (await create({ prompt: 'Please [emulator:failure] now' })).body.id
     const fallback = (await create({ prompt: 'Nothing named [emulator:unknown]' })).body.id
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(failing)).toMatchObject({ status: 'ERROR', github_pull_requests: [] })
     expect(emulator.run(fallback)).toMatchObject({ status: 'COMPLETE', github_pull_requests: [] })
   })
@@ -397,7 +338,7 @@ describe('scenarios', () => {
   const finalState = async (name: string) => {
     await startEmulator({ defaultScenario: name })
     const id = (await create()).body.id as number
-    time += 700_000
+    clock.time += 700_000
     return emulator.run(id)!
   }
 
@@ -463,11 +404,11 @@ describe('scenarios', () => {
     await emulator.stop()
     await startEmulator({ defaultScenario: 'big' })
     const id = (await create()).body.id as number
-    time += 400
+    clock.time += 400
     const page = (await get(`${ORG}/agent/run/${id}/logs?skip=2900`)).body
     expect(page).toMatchObject({ status: 'ACTIVE', total_logs: 3000, page: 30, pages: 30 })
     expect(JSON.stringify(page.logs[0]).length).toBeGreaterThan(2_000)
-    time += 1_000
+    clock.time += 1_000
     expect(emulator.run(id)).toMatchObject({ status: 'COMPLETE' })
   })
 
@@ -586,13 +527,13 @@ describe('validation', () => {
       ['int_from_float', 'body.repo_id']
     ])
     expect(await issues(['prompt'])).toEqual([['model_attributes_type', 'body']])
-    const empty = await call('POST', `${ORG}/agent/run`)
+    const empty = await request('POST', `${ORG}/agent/run`)
     expect(empty.body.detail).toEqual([
       { type: 'missing', loc: ['body'], msg: 'Field required', input: null }
     ])
-    const broken = await call('POST', `${ORG}/agent/run`, { raw: '{"prompt": ' })
+    const broken = await request('POST', `${ORG}/agent/run`, { raw: '{"prompt": ' })
     expect(broken.body.detail[0]).toMatchObject({ type: 'json_invalid', msg: 'JSON decode error' })
-    const text = await call('POST', `${ORG}/agent/run`, { raw: 'prompt=x', contentType: 'text/plain' })
+    const text = await request('POST', `${ORG}/agent/run`, { raw: 'prompt=x', contentType: 'text/plain' })
     expect(text.body.detail[0]).toMatchObject({ type: 'model_attributes_type', input: 'prompt=x' })
 
     const nulls = await create({
@@ -622,7 +563,7 @@ describe('validation', () => {
       status: 404,
       body: { detail: 'Not Found' }
     })
-    const wrongMethod = await call('POST', `${ORG}/repos`)
+    const wrongMethod = await request('POST', `${ORG}/repos`)
     expect(wrongMethod).toMatchObject({ status: 405, body: { detail: 'Method Not Allowed' } })
     expect(wrongMethod.headers.get('allow')).toBe('GET')
     // As in FastAPI, GET .../agent/run/resume is the get route with a run id that is no integer.
@@ -648,21 +589,21 @@ describe('limits', () => {
       body: { message: 'Rate limit exceeded. Please try again later.', status_code: 429 }
     }
     for (let n = 0; n < 3; n++) expect((await get(`${ORG}/repos`)).status).toBe(200)
-    time += 400
+    clock.time += 400
     const refused = await get(`${ORG}/repos`)
     expect(refused).toMatchObject(limited)
     expect(refused.headers.get('retry-after')).toBe('1')
     expect((await get(`${ORG}/repos`, 'other')).status).toBe(200)
-    time += 600
+    clock.time += 600
     // The first three slid out; the refused one never counted.
     for (let n = 0; n < 3; n++) expect((await get(`${ORG}/repos`)).status).toBe(200)
     expect((await get(`${ORG}/repos`)).status).toBe(429)
     expect(emulator.requests.filter(request => request.status === 429)).toHaveLength(2)
 
-    time += 1_000
+    clock.time += 1_000
     const id = await createdRun()
     expect(await create()).toMatchObject(limited)
-    time += 1_000
+    clock.time += 1_000
     expect((await get(`${ORG}/agent/run/${id}/logs`)).status).toBe(200)
     expect((await get(`/v1/alpha/organizations/1/agent/run/${id}/logs`)).status).toBe(200)
     const logsRefused = await get(`${ORG}/agent/run/${id}/logs`)
@@ -769,7 +710,7 @@ describe('faults', () => {
   test('malformed, truncated and drifted bodies', async () => {
     await startEmulator()
     const id = await createdRun()
-    time += 1_000
+    clock.time += 1_000
     emulator.injectFaults(
       { route: 'get', fault: { kind: 'malformed' } },
       { route: 'get', fault: { kind: 'truncated' } },
@@ -800,7 +741,7 @@ describe('faults', () => {
       retryAfterHeader: true
     })
     const id = await createdRun()
-    time += 60_000
+    clock.time += 60_000
     const logs = `${ORG}/agent/run/${id}/logs`
     emulator.injectFaults({ route: 'logs', after: 1, fault: { kind: 'truncated' } })
     const whole = await get(`${logs}?skip=1`)

@@ -1,6 +1,6 @@
 import { gitHubError, json, nodeId, notFound, positiveInteger, timestamp, type Answer } from './answers.js'
 import type { Repository } from './repository.js'
-import { page, schemaError, type Call } from './routes.js'
+import { pageOf, schemaError, type Call } from './routes.js'
 import type {
   FakeComment,
   FakeReviewComment,
@@ -184,12 +184,7 @@ export class Comments {
     const all = [...this.issue.byId.values()].filter(
       comment => comment.issueNumber === issueNumber && !(comment.updatedAt < since)
     )
-    const { items, link } = page(call, all)
-    return json(
-      items.map(comment => this.wireComment(comment, call.api)),
-      200,
-      link
-    )
+    return pageOf(call, all, comment => this.wireComment(comment, call.api))
   }
 
   createComment(call: Call): Answer {
@@ -210,12 +205,7 @@ export class Comments {
     if (pullNumber === undefined || !this.repository.hasPullRequest(pullNumber))
       return notFound(call.route.documentationUrl)
     const all = [...this.review.byId.values()].filter(comment => comment.pullNumber === pullNumber)
-    const { items, link } = page(call, all)
-    return json(
-      items.map(comment => this.wireReviewComment(comment, call.api)),
-      200,
-      link
-    )
+    return pageOf(call, all, comment => this.wireReviewComment(comment, call.api))
   }
 
   /** A reply joins the thread of the comment it answers (GitHub keeps threads flat). */
@@ -292,20 +282,30 @@ export class Comments {
     }
   }
 
-  private wireComment(comment: StoredComment, api: string): GitHubIssueComment {
-    const view = this.commentView(comment)
-    const repository = `${api}/repos/${this.repository.fullName}`
+  /** What GitHub writes alike of both kinds of comment: its ids and links, body, author and times. */
+  private wireShared(
+    view: FakeComment | FakeReviewComment,
+    api: string,
+    kind: { type: 'IssueComment' | 'PullRequestReviewComment'; under: 'issues' | 'pulls' }
+  ) {
     return {
       id: view.id,
-      node_id: nodeId('IssueComment', view.id),
-      url: `${repository}/issues/comments/${view.id}`,
+      node_id: nodeId(kind.type, view.id),
+      url: `${api}/repos/${this.repository.fullName}/${kind.under}/comments/${view.id}`,
       html_url: view.html_url,
-      issue_url: `${repository}/issues/${view.issueNumber}`,
       body: view.body,
       user: this.repository.wireUser(view.user, api),
       created_at: view.created_at,
       updated_at: view.updated_at,
       author_association: this.repository.association(view.user.login)
+    }
+  }
+
+  private wireComment(comment: StoredComment, api: string): GitHubIssueComment {
+    const view = this.commentView(comment)
+    return {
+      ...this.wireShared(view, api, { type: 'IssueComment', under: 'issues' }),
+      issue_url: `${api}/repos/${this.repository.fullName}/issues/${view.issueNumber}`
     }
   }
 
@@ -332,10 +332,7 @@ export class Comments {
     const repository = `${api}/repos/${this.repository.fullName}`
     const sha = this.repository.headShaOr(comment.pullNumber)
     return {
-      id: view.id,
-      node_id: nodeId('PullRequestReviewComment', view.id),
-      url: `${repository}/pulls/comments/${view.id}`,
-      html_url: view.html_url,
+      ...this.wireShared(view, api, { type: 'PullRequestReviewComment', under: 'pulls' }),
       pull_request_url: `${repository}/pulls/${view.pullNumber}`,
       pull_request_review_id: 3_000_000_000 + view.id,
       diff_hunk: view.diff_hunk,
@@ -349,12 +346,7 @@ export class Comments {
       side: view.side,
       start_side: view.start_line === null ? null : view.side,
       subject_type: view.line === null ? 'file' : 'line',
-      ...(view.in_reply_to_id !== undefined ? { in_reply_to_id: view.in_reply_to_id } : {}),
-      body: view.body,
-      user: this.repository.wireUser(view.user, api),
-      created_at: view.created_at,
-      updated_at: view.updated_at,
-      author_association: this.repository.association(view.user.login)
+      ...(view.in_reply_to_id !== undefined ? { in_reply_to_id: view.in_reply_to_id } : {})
     }
   }
 }

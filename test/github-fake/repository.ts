@@ -119,9 +119,7 @@ export class Repository {
   }
 
   addLabel(number: number, name: string): void {
-    const labels = this.labelsByNumber.get(number) ?? []
-    if (!labels.some(label => label.toLowerCase() === name.toLowerCase())) labels.push(name)
-    this.labelsByNumber.set(number, labels)
+    addOnce(this.labelsByNumber, number, name)
   }
 
   labels(number: number): string[] {
@@ -129,9 +127,7 @@ export class Repository {
   }
 
   assign(number: number, login: string): void {
-    const assignees = this.assigneesByNumber.get(number) ?? []
-    if (!assignees.some(known => known.toLowerCase() === login.toLowerCase())) assignees.push(login)
-    this.assigneesByNumber.set(number, assignees)
+    addOnce(this.assigneesByNumber, number, login)
   }
 
   assignees(number: number): string[] {
@@ -309,4 +305,11 @@ export class Repository {
       fork: id !== REPOSITORY_ID
     }
   }
+}
+
+/** Adds `value` to the list of `number` unless there in any case (GitHub's labels and logins ignore it). */
+function addOnce(lists: Map<number, string[]>, number: number, value: string): void {
+  const list = lists.get(number) ?? []
+  if (!list.some(known => known.toLowerCase() === value.toLowerCase())) list.push(value)
+  lists.set(number, list)
 }

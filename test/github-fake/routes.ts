@@ -1,4 +1,4 @@
-import { DOCS, gitHubError, isObject, shown, type Answer } from './answers.js'
+import { DOCS, gitHubError, isObject, json, shown, type Answer } from './answers.js'
 import { CHECK_RUN, CHECK_RUNS } from './check-runs.js'
 
 /**
@@ -184,13 +184,16 @@ export function schemaError(
   return issue ? invalid(`For 'properties/${field}', ${shown(value)} ${issue}.`) : undefined
 }
 
-/** The page of `all` the call asks for (per_page at most 100, default 30), with GitHub's Link header. */
-export function page<T>(call: Call, all: T[]): { items: T[]; link: Record<string, string> | undefined } {
+/**
+ * The page of `all` the call asks for (per_page at most 100, default 30), each item as `wire` shows
+ * it, with GitHub's Link header.
+ */
+export function pageOf<T>(call: Call, all: T[], wire: (item: T) => unknown): Answer {
   const perPage = Math.min(queryInteger(call.query.per_page, 30), 100)
   const number = queryInteger(call.query.page, 1)
   const items = all.slice((number - 1) * perPage, number * perPage)
   const link = linkHeader(call.api + call.path, call.query, number, Math.ceil(all.length / perPage))
-  return { items, link: link ? { link } : undefined }
+  return json(items.map(wire), 200, link ? { link } : undefined)
 }
 
 /** A query parameter as GitHub reads it: the default when absent or not a positive integer. */

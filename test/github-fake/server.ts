@@ -185,6 +185,18 @@ export class FakeGitHub {
     this.repository.addPullRequest(pr)
   }
 
+  /** Plain pull requests: number N is "Change N", from feature/N into main. */
+  addPullRequests(...numbers: number[]): void {
+    for (const number of numbers)
+      this.addPullRequest({
+        number,
+        title: `Change ${number}`,
+        body: '',
+        head: `feature/${number}`,
+        base: 'main'
+      })
+  }
+
   setPermission(login: string, role: Permission | CustomRole): void {
     this.repository.setPermission(login, role)
   }

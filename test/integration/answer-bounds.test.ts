@@ -1,5 +1,5 @@
-import type { AgentRunEmulator, RunScript } from '../../emulator/index.js'
-import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
+import type { RunScript } from '../../emulator/index.js'
+import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { readerText } from '../../scripts/render-markdown.js'
 
 /**
@@ -8,11 +8,16 @@ import { readerText } from '../../scripts/render-markdown.js'
  * (10 s, or what is left before timeout-minutes) or at the job's cancellation.
  */
 
-let emulator: AgentRunEmulator
-emulatorPerTest(started => (emulator = started))
+beforeEach(async () => {
+  await startEmulatorAsIs()
+})
 
 // A check that held the process (120 s for the first repro, for ever for the second) fails at killAfterMs.
-const action = bundledAction(() => emulator, { prompt: 'List the ids.', 'timeout-minutes': '0.25' }, 45_000)
+const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
+  bundledAction(
+    { prompt: 'List the ids.', 'timeout-minutes': '0.25', ...inputs },
+    { killAfterMs: 45_000, ...extra }
+  )
 
 /** A run that completes at once with this answer in a json block. */
 const completing = (json: string): RunScript => ({
@@ -22,7 +27,6 @@ const completing = (json: string): RunScript => ({
   ]
 })
 
-const routes = (route: string) => emulator.requests.filter(request => request.route === route)
 /** The action has read the run completed (100 ms after its create: completed 50 ms after it). */
 const completedSeen = (): boolean => {
   const created = routes('create')[0]?.at

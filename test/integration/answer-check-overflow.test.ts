@@ -1,7 +1,6 @@
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { labeledEvent } from '../support/webhooks.js'
-import { checksOn, commentOn, emulator, github, step } from '../support/check-world.js'
+import { checksOn, commentOn, emulator, github, pullRequestEvent, step } from '../support/check-world.js'
 
 /**
  * No throw ends the step unreported (issue 26), end to end with the bundle: a schema that refers to
@@ -47,11 +46,7 @@ test('on a pull request comment: invalid-output, the check and the tracking comm
 test('many runs: each reports the problem as its own, the check concluded with them', async () => {
   emulator.queueScript(completing)
   emulator.queueScript(completing)
-  const event = labeledEvent({
-    label: 'x',
-    eventName: 'pull_request',
-    pullRequest: { number: 9, head: 'feature/9' }
-  })
+  const event = pullRequestEvent(9)
   const result = await step(event, {
     'check-run': 'true',
     'output-schema': SELF_REFERRING,

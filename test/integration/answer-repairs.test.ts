@@ -1,6 +1,6 @@
 import type { RunnerOptions } from '../../scripts/runner-process.js'
-import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
-import { scenario, type AgentRunEmulator } from '../../emulator/index.js'
+import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
+import { scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 
 /**
@@ -8,16 +8,13 @@ import { readerText } from '../../scripts/render-markdown.js'
  * whose verdict-repaired and verdict-never runs answer their follow-ups the scripted way.
  */
 
-let emulator: AgentRunEmulator
-emulatorPerTest(started => (emulator = started))
+beforeEach(async () => {
+  await startEmulatorAsIs()
+})
 
-const action = bundledAction(
-  () => emulator,
-  { prompt: 'Review the change; fail it if it breaks the public API.', 'timeout-minutes': '1' },
-  60_000
-)
+const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
+  bundledAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
 
-const routes = (route: string) => emulator.requests.filter(request => request.route === route)
 const resumePrompts = (): string[] =>
   routes('resume').map(request => (request.body as { prompt: string }).prompt)
 /** The job log as a reader sees it: workflow commands hidden. */

@@ -5,10 +5,11 @@ import {
   commentOn,
   emulator,
   github,
+  pullRequestEvent,
   step,
+  stepsCheck,
   warningsOf
 } from '../support/check-world.js'
-import { labeledEvent } from '../support/webhooks.js'
 
 /** The check run's cases end to end (issue #20): the permission, when none is written, inputs, hostile text. */
 
@@ -38,11 +39,7 @@ test('none on a plain issue, none with check-run: false (two steps at once)', as
 
 test('check-run: true on a pull_request event run from the inputs: on the pull request’s head', async () => {
   // The event carries the head commit (the one GitHub has): nothing is read.
-  const event = labeledEvent({
-    label: 'x',
-    eventName: 'pull_request',
-    pullRequest: { number: 7, head: 'feature/7' }
-  })
+  const event = pullRequestEvent(7)
   expect(event.payload.pull_request.head.sha).toBe(github.headSha(7))
   const result = await step(event, {
     'check-run': 'true',
@@ -51,21 +48,11 @@ test('check-run: true on a pull_request event run from the inputs: on the pull r
   })
   expect(result.outputs['trigger']).toBe('inputs')
   expect(github.requests.filter(request => request.path.endsWith('/pulls/7'))).toEqual([])
-  expect(checksOn(7)).toEqual([
-    expect.objectContaining({
-      name: 'Agent review',
-      conclusion: 'success',
-      id: Number(result.outputs['check-run-id'])
-    })
-  ])
+  expect(checksOn(7)).toEqual([stepsCheck(result, { name: 'Agent review', conclusion: 'success' })])
 })
 
 test('check-run: true with runs: one check for the step, concluded with the runs together', async () => {
-  const event = labeledEvent({
-    label: 'x',
-    eventName: 'pull_request',
-    pullRequest: { number: 9, head: 'feature/9' }
-  })
+  const event = pullRequestEvent(9)
   const result = await step(event, {
     'check-run': 'true',
     runs: '- name: docs\n  prompt: Update the docs [emulator:success]\n- name: sdk\n  prompt: Bump the SDK [emulator:failure]'
@@ -73,12 +60,7 @@ test('check-run: true with runs: one check for the step, concluded with the runs
   expect(result.outputs['outcome']).toBe('failure')
   expect(JSON.parse(result.outputs['runs'] ?? '[]')).toHaveLength(2)
   expect(checksOn(9)).toEqual([
-    expect.objectContaining({
-      name: 'Codegen',
-      status: 'completed',
-      conclusion: 'failure',
-      id: Number(result.outputs['check-run-id'])
-    })
+    stepsCheck(result, { name: 'Codegen', status: 'completed', conclusion: 'failure' })
   ])
 })
 

@@ -1,6 +1,7 @@
-import { AgentRunEmulator, scenario } from '../../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { asRunnerShowsIt, runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import { asRunnerShowsIt, type RunnerResult } from '../../scripts/runner-process.js'
+import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { USAGE_EXPECTED, usageScript } from '../support/usage-script.js'
 
 /**
@@ -9,35 +10,16 @@ import { USAGE_EXPECTED, usageScript } from '../support/usage-script.js'
  * repository, another author) and a scripted log counted by hand.
  */
 
-const TOKEN = 'emulator-token'
 const HOUR = 3_600_000
 const REPOSITORY = 'octo-org/octo-repo'
-let emulator: AgentRunEmulator
 
 beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-})
-afterEach(async () => {
-  await emulator.stop()
+  await startEmulatorAsIs()
 })
 
-function action(inputs: Record<string, string>): Promise<RunnerResult> {
-  return runBundledAction({
-    inputs: {
-      'api-token': TOKEN,
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      prompt: 'Fix the failing test',
-      'poll-interval': '1',
-      'timeout-minutes': '2',
-      ...inputs
-    },
-    killAfterMs: 120_000
-  })
-}
-
-const routes = (route: string) => emulator.requests.filter(request => request.route === route)
+/** The step, reading every second. */
+const action = (inputs: Record<string, string>) =>
+  bundledAction({ 'poll-interval': '1', 'timeout-minutes': '2', ...inputs }, { killAfterMs: 120_000 })
 const shown = (result: RunnerResult) => result.stdout.split('\n').flatMap(line => asRunnerShowsIt(line) ?? [])
 
 /** The runner's actor is octocat: two of its runs of this repository within the day, one of another author's, others outside it. */

@@ -34,25 +34,16 @@ const PULL_REQUESTS = [7, 8]
 let emulator: AgentRunEmulator | undefined
 let github: FakeGitHub | undefined
 
-/** The service (runs play `scenario`, 20 times faster) and GitHub as the example's token sees it. */
-async function world(
-  example: Example,
-  scenario = 'success'
-): Promise<{ emulator: AgentRunEmulator; github: FakeGitHub }> {
+/** Example `name` in a world: the service (runs play `scenario`, 20 times faster), GitHub as it sees it. */
+async function world(name: string, scenario = 'success'): Promise<Example> {
+  const example = examples[name]!
   emulator = new AgentRunEmulator({ speed: 20, defaultScenario: scenario })
   await emulator.start()
   const checks = (example.workflow.permissions as Permissions | undefined)?.checks ?? 'none'
   github = new FakeGitHub({ permissions: { alice: 'write', reader: 'read' }, checks })
   await github.start()
-  for (const number of PULL_REQUESTS)
-    github.addPullRequest({
-      number,
-      title: `Change ${number}`,
-      body: '',
-      head: `feature/${number}`,
-      base: 'main'
-    })
-  return { emulator, github }
+  github.addPullRequests(...PULL_REQUESTS)
+  return example
 }
 
 afterEach(async () => {
@@ -123,8 +114,7 @@ test('each example reads as YAML, passes actionlint, and declares least permissi
 
 describe('run-by-hand.yml', () => {
   test('the dispatched prompt is the run’s prompt, and the next step shows its pull request', async () => {
-    const example = examples['run-by-hand']!
-    await world(example)
+    const example = await world('run-by-hand')
     const prompt = 'Fix the flaky test in src/parser.test.ts'
     const job = await run(example, 'agent', workflowDispatchEvent({ prompt }))
     expect(job.started).toBe(true)
@@ -148,8 +138,7 @@ describe('run-by-hand.yml', () => {
 
 describe('nightly.yml', () => {
   test('the schedule runs its standing prompt, followed to the end', async () => {
-    const example = examples['nightly']!
-    await world(example)
+    const example = await world('nightly')
     const cron = (example.workflow.on as { schedule: Array<{ cron: string }> }).schedule[0]!.cron
     const job = await run(example, 'nightly', scheduleEvent(cron))
     expect(job.action!.result!.exitCode).toBe(0)
@@ -164,8 +153,7 @@ describe('nightly.yml', () => {
 
 describe('many-runs.yml', () => {
   test('starts each item of runs, and the last step lists every outcome', async () => {
-    const example = examples['many-runs']!
-    await world(example)
+    const example = await world('many-runs')
     const job = await run(example, 'upgrade', workflowDispatchEvent())
     expect(job.action!.result!.exitCode).toBe(0)
     expect(promptsSent().sort()).toEqual(
@@ -190,8 +178,7 @@ describe('many-runs.yml', () => {
 
 describe('comment-bot.yml', () => {
   test('a writer’s /codegen on an issue: a run with the request, and the reply on the thread', async () => {
-    const example = examples['comment-bot']!
-    await world(example)
+    const example = await world('comment-bot')
     const job = await run(example, 'agent', commentOn(11, '/codegen fix the typo in the README'))
     expect(job).toMatchObject({ started: true, concurrency: 'codegen-11' })
     expect(job.action!.result!.exitCode).toBe(0)
@@ -208,8 +195,7 @@ describe('comment-bot.yml', () => {
   })
 
   test('a writer’s /codegen on a pull request: the reply on it and a check on its head', async () => {
-    const example = examples['comment-bot']!
-    await world(example)
+    const example = await world('comment-bot')
     const job = await run(
       example,
       'agent',
@@ -221,8 +207,7 @@ describe('comment-bot.yml', () => {
   })
 
   test('a stranger’s comment, or an issue without the phrase, starts nothing', async () => {
-    const example = examples['comment-bot']!
-    await world(example)
+    const example = await world('comment-bot')
     const stranger = await run(
       example,
       'agent',
@@ -242,8 +227,7 @@ describe('comment-bot.yml', () => {
   })
 
   test('a collaborator without write access passes the filter, and the action starts nothing', async () => {
-    const example = examples['comment-bot']!
-    await world(example)
+    const example = await world('comment-bot')
     const job = await run(example, 'agent', commentOn(11, '/codegen fix it', 'reader', 'COLLABORATOR'))
     expect(job.started).toBe(true)
     expect(job.action!.result!.outputs).toMatchObject({ outcome: 'skipped', trigger: '' })
@@ -254,8 +238,7 @@ describe('comment-bot.yml', () => {
 
 describe('review-gate.yml', () => {
   const review = async (scenario: string) => {
-    const example = examples['review-gate']!
-    await world(example, scenario)
+    const example = await world('review-gate', scenario)
     return run(example, 'review', pullRequestEvent('opened', { number: 7, head: 'feature/7' }))
   }
 
@@ -283,8 +266,7 @@ describe('review-gate.yml', () => {
   })
 
   test('forks’ and draft pull requests start no job', async () => {
-    const example = examples['review-gate']!
-    await world(example)
+    const example = await world('review-gate')
     const fork = await run(
       example,
       'review',

@@ -1,44 +1,24 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
+import { scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
-import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import { action as bundledAction, emulator, startEmulatorAsIs } from '../support/action-world.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 
 /** Many runs from one step (the `runs` input): the bundled action against the emulator, as the runner runs it. */
 
-const TOKEN = 'emulator-token'
 const SPEED = 2
 const POLL_S = 1
-let emulator: AgentRunEmulator
 
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  emulator = new AgentRunEmulator({ speed: SPEED, ...options })
-  await emulator.start()
-}
+const startEmulator = (options: EmulatorOptions = {}) => startEmulatorAsIs({ speed: SPEED, ...options })
 
-afterEach(async () => {
-  await emulator?.stop()
-})
-
-async function action(
-  inputs: Record<string, string>,
-  extra: Partial<Parameters<typeof runBundledAction>[0]> = {}
-): Promise<RunnerResult> {
-  return runBundledAction({
-    inputs: {
-      'api-token': TOKEN,
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      'poll-interval': String(POLL_S),
-      'timeout-minutes': '2',
-      ...inputs
-    },
-    killAfterMs: 120_000,
-    ...extra
-  })
-}
+/** The step with the items' pace; the items hold the prompts, so the world's own prompt is left out. */
+const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
+  bundledAction(
+    { prompt: '', 'poll-interval': String(POLL_S), 'timeout-minutes': '2', ...inputs },
+    { killAfterMs: 120_000, ...extra }
+  )
 
 /** When a run's script reached its last step: its creation plus the script's length. */
 function endOf(runId: number, scenarioName: string): number {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { AgentRunEmulator, endlessLog } from '../../emulator/index.js'
+import { endlessLog } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
-import { runBundledAction } from '../../scripts/runner-process.js'
+import { action, emulator, startEmulatorAsIs } from '../support/action-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { close, listen, type Listening } from '../../emulator/loopback-server.js'
 
@@ -11,32 +11,21 @@ import { close, listen, type Listening } from '../../emulator/loopback-server.js
  * nothing anywhere else. (Peak memory is measured by `npm run bench`, case hostile.)
  */
 
-const TOKEN = 'emulator-token'
-let emulator: AgentRunEmulator
-
 beforeEach(async () => {
-  emulator = new AgentRunEmulator()
-  await emulator.start()
-})
-afterEach(async () => {
-  await emulator.stop()
+  await startEmulatorAsIs()
 })
 
-const inputs = (extra: Record<string, string> = {}) => ({
-  'api-token': TOKEN,
-  'org-id': '1',
-  'base-url': emulator.baseUrl,
-  'repo-id': '101',
-  prompt: 'Fix the failing test',
-  'poll-interval': '0.2',
-  'timeout-minutes': '0.1',
-  ...extra
-})
+/** The step against the hostile service: six seconds to its deadline, killed after 30 s. */
+const step = (inputs: Record<string, string> = {}, runner: Parameters<typeof action>[1] = {}) =>
+  action(
+    { 'repo-id': '101', 'poll-interval': '0.2', 'timeout-minutes': '0.1', ...inputs },
+    { killAfterMs: 30_000, ...runner }
+  )
 
 test('an endless, lying log: the step ends at its deadline with outputs, summary and log file', async () => {
   emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
   emulator.injectFaults(endlessLog(20_000))
-  const result = await runBundledAction({ inputs: inputs(), killAfterMs: 30_000 })
+  const result = await step()
   // It ended at its deadline on its own (how many pages it read by then is the machine's speed).
   expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
   expect(result.exitCode).not.toBeNull()
@@ -55,7 +44,7 @@ test('a log whose pages stay too large however few entries are asked for: a clea
   // 100 entries of 100 KB whatever the limit: 10 MB a page.
   emulator.injectFaults(endlessLog(100_000, 100))
   // Four reads end it, however slow the machine: a deadline far beyond them.
-  const result = await runBundledAction({ inputs: inputs({ 'timeout-minutes': '1' }), killAfterMs: 60_000 })
+  const result = await step({ 'timeout-minutes': '1' }, { killAfterMs: 60_000 })
   expect(result.outputs.outcome).toBe('error')
   expect(result.stdout).toMatch(
     /::error::Could not read the log of agent run \d+: the answer was larger than 8 MiB/
@@ -77,7 +66,7 @@ test('an answer of 300 MB is not read past the cap: a clear warning, and the run
     ]
   })
   emulator.injectFaults({ route: 'create', fault: { kind: 'huge', bytes: 300 * 1024 * 1024 } })
-  const result = await runBundledAction({ inputs: inputs(), killAfterMs: 30_000 })
+  const result = await step()
   expect(result.stdout).toContain(
     '::warning::Could not create the agent run: the answer was larger than 16 MiB. Checking whether the run was created'
   )
@@ -92,7 +81,7 @@ test('an endless run whose reads answer 300 MB each ends at its deadline', async
     times: 1_000,
     fault: { kind: 'huge', bytes: 300 * 1024 * 1024 }
   })
-  const result = await runBundledAction({ inputs: inputs(), killAfterMs: 30_000 })
+  const result = await step()
   expect(result.outputs.outcome).toMatch(/timeout|error/)
   expect(result.summary).not.toBe('')
   // Ended on its own, not killed by the harness (30 s).
@@ -116,7 +105,7 @@ describe('redirects are not followed', () => {
   test('a 307 to another host fails the step naming that host; the prompt goes nowhere', async () => {
     const target = `${elsewhere.url.replace('127.0.0.1', 'localhost')}/steal`
     emulator.injectFaults({ route: 'create', fault: { kind: 'redirect', status: 307, location: target } })
-    const result = await runBundledAction({ inputs: inputs(), killAfterMs: 30_000 })
+    const result = await step()
     expect(result.exitCode).toBe(1)
     expect(seen).toEqual([])
     expect(result.stdout).toContain(
@@ -137,10 +126,7 @@ describe('redirects are not followed', () => {
         { at: 300, status: 'COMPLETE' }
       ]
     })
-    const result = await runBundledAction({
-      inputs: inputs({ 'agent-run-id': '', 'timeout-minutes': '0.2' }),
-      killAfterMs: 30_000
-    })
+    const result = await step({ 'agent-run-id': '', 'timeout-minutes': '0.2' })
     expect(seen).toEqual([])
     expect(result.stdout).not.toContain('Unexpected error')
   })
@@ -152,7 +138,7 @@ test.each([
 ])(
   '%s %s, beyond what timers hold, is one clear input error before any request',
   async (name, value, max) => {
-    const result = await runBundledAction({ inputs: inputs({ [name]: value }), killAfterMs: 30_000 })
+    const result = await step({ [name]: value })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toContain(`${name}: expected at most ${max}`)
     expect(emulator.requests).toHaveLength(0)
@@ -171,12 +157,10 @@ describe('a hostile thread', () => {
   const onComment = (body: string, issueBody: string) => {
     const event = issueCommentEvent({ body })
     event.payload.issue.body = issueBody
-    return runBundledAction({
-      inputs: inputs({ 'github-token': 'github-token', wait: 'false' }),
-      env: { GITHUB_API_URL: github.baseUrl },
-      event,
-      killAfterMs: 30_000
-    })
+    return step(
+      { 'github-token': 'github-token', wait: 'false' },
+      { env: { GITHUB_API_URL: github.baseUrl }, event }
+    )
   }
 
   test('hidden Markdown in the issue body never reaches the agent', async () => {

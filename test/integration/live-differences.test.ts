@@ -146,6 +146,14 @@ const completedWithoutAnswer: RunScript = {
     }
   ]
 }
+/** The outputs of a run of completedWithoutAnswer whose repair was refused: reported as it completed. */
+const reportedAsCompleted = (runId: number) => ({
+  outcome: 'invalid-output',
+  'agent-run-id': String(runId),
+  status: 'COMPLETE',
+  result: 'Updated the changelog; no block.',
+  'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/9'
+})
 const warnings = (stdout: string): string[] =>
   runnerCommands(stdout)
     .filter(command => command.name === 'warning')
@@ -170,13 +178,7 @@ describe('a repair the service refuses (resume-paused-only)', () => {
     expect(creates()).toHaveLength(1)
     expect(resumes().map(request => request.status)).toEqual([422])
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({
-      outcome: 'invalid-output',
-      'agent-run-id': String(run.id),
-      status: 'COMPLETE',
-      result: 'Updated the changelog; no block.',
-      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/9'
-    })
+    expect(result.outputs).toMatchObject(reportedAsCompleted(run.id))
     expect(JSON.parse(result.outputs['github-pull-requests']!)).toHaveLength(1)
     expect(warnings(result.stdout)).toContain(
       `Agent run ${run.id} completed without a valid answer, and the service would not resume it to ask for one (the service answered 422: agent_run_id: Value error, Agent run ${run.id} is COMPLETE: only a paused agent run can be resumed.): it is reported as it completed.`
@@ -207,13 +209,7 @@ describe('a repair the service refuses (resume-paused-only)', () => {
       [fresh.id, 422]
     ])
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({
-      outcome: 'invalid-output',
-      'agent-run-id': String(fresh.id),
-      status: 'COMPLETE',
-      result: 'Updated the changelog; no block.',
-      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/9'
-    })
+    expect(result.outputs).toMatchObject(reportedAsCompleted(fresh.id))
     expect(result.outputs['log-file']).toMatch(new RegExp(`codegen-agent-run-${fresh.id}\\.jsonl$`))
     expect(warnings(result.stdout)).toContainEqual(
       expect.stringMatching(

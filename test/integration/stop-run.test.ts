@@ -1,6 +1,7 @@
-import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import type { RunnerResult } from '../../scripts/runner-process.js'
+import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { runnerCommands } from '../support/runner-commands.js'
 
 /**
@@ -10,44 +11,16 @@ import { runnerCommands } from '../support/runner-commands.js'
  * `stop-run-on: none`, nor for a run that has ended.
  */
 
-const TOKEN = 'emulator-token'
-let emulator: AgentRunEmulator
-
-async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  emulator = new AgentRunEmulator(options)
-  await emulator.start()
-}
-
-afterEach(async () => {
-  await emulator?.stop()
-})
-
 const cancelledOnceCreated = {
   terminateAfterMs: 1_000,
   terminateSignal: 'SIGINT' as const,
   terminateWhen: () => emulator.runs().length > 0
 }
 
-async function action(
-  inputs: Record<string, string>,
-  extra: Partial<Parameters<typeof runBundledAction>[0]> = {}
-) {
-  return runBundledAction({
-    inputs: {
-      'api-token': TOKEN,
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      prompt: 'Fix the failing test',
-      'poll-interval': '0.5',
-      'timeout-minutes': '5',
-      ...inputs
-    },
-    killAfterMs: 60_000,
-    ...extra
-  })
-}
+/** The step, reading every half second, with time to be cancelled before its deadline. */
+const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
+  bundledAction({ 'poll-interval': '0.5', 'timeout-minutes': '5', ...inputs }, extra)
 
-const routes = (route: string) => emulator.requests.filter(request => request.route === route)
 const warnings = (result: RunnerResult): string[] =>
   runnerCommands(result.stdout)
     .filter(command => command.name === 'warning')
@@ -55,7 +28,7 @@ const warnings = (result: RunnerResult): string[] =>
 
 describe('a cancelled job stops its run', () => {
   test('by default: one stop, the run read after it, STOPPED in the outputs, the summary and the console say so', async () => {
-    await startEmulator()
+    await startEmulatorAsIs()
     emulator.queueScript(scenario('endless'))
     const result = await action({}, cancelledOnceCreated)
     expect(result.stderr).toBe('')
@@ -86,7 +59,7 @@ describe('a cancelled job stops its run', () => {
   })
 
   test('stop-run-on: none sends nothing: the run goes on, the summary says nothing of a stop', async () => {
-    await startEmulator()
+    await startEmulatorAsIs()
     emulator.queueScript(scenario('endless'))
     const result = await action({ 'stop-run-on': 'none' }, cancelledOnceCreated)
     expect(result.exitCode).toBe(1)
@@ -97,7 +70,7 @@ describe('a cancelled job stops its run', () => {
   })
 
   test('a service without the stop path (404): one warning linking the run, which goes on; the step ends as before, in time', async () => {
-    await startEmulator({ modes: ['no-stop'] })
+    await startEmulatorAsIs({ modes: ['no-stop'] })
     emulator.queueScript(scenario('endless'))
     const result = await action({}, cancelledOnceCreated)
     expect(result.stderr).toBe('')
@@ -131,7 +104,7 @@ describe('a timeout stops the run only when asked', () => {
     ['by default (cancel)', {}, 0, 'ACTIVE'],
     ['with stop-run-on: cancel,timeout', { 'stop-run-on': 'cancel,timeout' }, 1, 'STOPPED']
   ] as const)('%s', async (_, inputs, stops, status) => {
-    await startEmulator()
+    await startEmulatorAsIs()
     emulator.queueScript(scenario('endless'))
     const result = await action({ 'timeout-minutes': '0.05', 'fail-on': 'none', ...inputs })
     expect(result.exitCode).toBe(0)
@@ -144,7 +117,7 @@ describe('a timeout stops the run only when asked', () => {
 })
 
 test('a fan-out cancelled stops each run still working, not the one that ended', async () => {
-  await startEmulator({ speed: 5 })
+  await startEmulatorAsIs({ speed: 5 })
   const names = ['a', 'b', 'done']
   const scripts = ['endless', 'endless', 'success']
   const runs = JSON.stringify(names.map((name, i) => ({ name, prompt: `${name} [emulator:${scripts[i]}]` })))

@@ -1,5 +1,5 @@
-import { bundledAction, emulatorPerTest } from '../support/answer-world.js'
-import { scenario, type AgentRunEmulator, type RunScript } from '../../emulator/index.js'
+import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
+import { scenario, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 
@@ -8,17 +8,14 @@ import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
  * it, against the emulator over loopback. The repairs and bad inputs: answer-repairs.test.ts.
  */
 
-let emulator: AgentRunEmulator
-emulatorPerTest(started => (emulator = started))
+beforeEach(async () => {
+  await startEmulatorAsIs()
+})
 
-const action = bundledAction(
-  () => emulator,
-  { prompt: 'Review the change; fail it if it breaks the public API.', 'timeout-minutes': '1' },
-  60_000
-)
+const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
+  bundledAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
 
 const fast = (name: string): RunScript => scenario(name, 20)
-const routes = (route: string) => emulator.requests.filter(request => request.route === route)
 const createdPrompt = (): string => (routes('create')[0]?.body as { prompt: string }).prompt
 const errorAnnotations = (stdout: string): string[] =>
   stdout.split('\n').filter(line => line.startsWith('::error::'))

@@ -2,17 +2,24 @@ import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from
 import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 
 /**
- * The world of the bundled action's own end-to-end tests (action, action-errors and run-edges
- * .test.ts, split so that jest runs them side by side): the bundle against the emulator over real HTTP
- * on loopback, as the runner runs it. Importing it registers the hook that stops the emulator.
+ * The world of the bundled action's end-to-end tests of one step against the service (action,
+ * action-errors and run-edges .test.ts, split so that jest runs them side by side; fan-out, stop-run,
+ * daily-limits-and-usage, hostile and the answer suites with their own inputs and pace): the bundle
+ * against the emulator over real HTTP on loopback, as the runner runs it. Importing it registers the
+ * hook that stops the emulator.
  */
 
 export const TOKEN = 'emulator-token'
 export let emulator: AgentRunEmulator
 
-export async function startEmulator(options: EmulatorOptions = {}): Promise<string> {
-  // New runs start PENDING and go RUNNING and EVALUATION, as the live service's may.
-  emulator = new AgentRunEmulator({ modes: ['pending-start', 'extra-statuses'], pendingMs: 300, ...options })
+/** An emulator whose new runs start PENDING and go RUNNING and EVALUATION, as the live service's may. */
+export function startEmulator(options: EmulatorOptions = {}): Promise<string> {
+  return startEmulatorAsIs({ modes: ['pending-start', 'extra-statuses'], pendingMs: 300, ...options })
+}
+
+/** An emulator as `options` make it, nothing added. */
+export async function startEmulatorAsIs(options: EmulatorOptions = {}): Promise<string> {
+  emulator = new AgentRunEmulator(options)
   return emulator.start()
 }
 

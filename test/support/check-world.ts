@@ -1,13 +1,14 @@
 import { AgentRunEmulator } from '../../emulator/index.js'
 import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
 import { FakeGitHub, type FakeCheckRun } from '../github-fake/index.js'
-import { issueCommentEvent } from './webhooks.js'
+import { issueCommentEvent, labeledEvent } from './webhooks.js'
 
 /**
  * The world of the check runs' end-to-end tests (check-life and check-cases .test.ts, split so
  * that jest runs them side by side): the bundled action, the emulator (scenarios chosen by
  * `[emulator:NAME]` in the request, 20 times faster, so that steps can run at once) and a fake
- * GitHub holding pull requests 7, 8 and 9, fresh for each test. Importing it registers the hooks.
+ * GitHub holding pull requests 7, 8 and 9 (from feature/7 and so on), fresh for each test.
+ * Importing it registers the hooks.
  */
 
 export let emulator: AgentRunEmulator
@@ -18,14 +19,7 @@ beforeEach(async () => {
   await emulator.start()
   github = new FakeGitHub({ permissions: { alice: 'write' } })
   await github.start()
-  for (const number of [7, 8, 9])
-    github.addPullRequest({
-      number,
-      title: `Change ${number}`,
-      body: '',
-      head: `feature/${number}`,
-      base: 'main'
-    })
+  github.addPullRequests(7, 8, 9)
 })
 
 afterEach(async () => {
@@ -66,6 +60,14 @@ export function commentOn(
   const stored = github.addComment(number, body, { login: 'alice', type: 'User' })
   return issueCommentEvent({ body, pullRequest, issueNumber: number, commentId: stored.id })
 }
+
+/** A pull_request event (label x added) on pull request `number`, its head as the world has it. */
+export const pullRequestEvent = (number: number): ReturnType<typeof labeledEvent> =>
+  labeledEvent({ label: 'x', eventName: 'pull_request', pullRequest: { number, head: `feature/${number}` } })
+
+/** The check run the step wrote (its id is the step's check-run-id output), holding `fields`. */
+export const stepsCheck = (result: RunnerResult, fields: Partial<FakeCheckRun>): unknown =>
+  expect.objectContaining({ ...fields, id: Number(result.outputs['check-run-id']) })
 
 /** The check runs on a pull request's head commit. */
 export const checksOn = (number: number): FakeCheckRun[] =>
