@@ -1,5 +1,7 @@
 import type { LogEntry } from '../../src/api/types.js'
 import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
+import { HOSTILE_ENTRIES, HOSTILE_TEXT } from '../../scripts/render-fixtures.js'
+import { runnerCommands } from '../support/runner-commands.js'
 
 const entry = (fields: Partial<LogEntry>): LogEntry => ({ agent_run_id: 1, ...fields })
 
@@ -46,4 +48,15 @@ describe('console lines', () => {
     expect(inlineText('a\r\nb')).toBe('a b')
     expect(prefixedLines('a\rb', '> ')).toEqual(['> a', '> b'])
   })
+})
+
+test('console lines built from entries: no line begins a command, no ##[ anywhere', () => {
+  const lines = [
+    ...HOSTILE_ENTRIES.map(entryHeadline),
+    ...HOSTILE_ENTRIES.flatMap(entryDetailLines),
+    inlineText(HOSTILE_TEXT),
+    ...prefixedLines(HOSTILE_TEXT, '  │ ')
+  ]
+  expect(runnerCommands(lines.join('\n'))).toEqual([])
+  expect(lines.join('\n').replace(/\u2060/g, '')).toContain('##[error]forged ::error::forged')
 })
