@@ -2,35 +2,18 @@ import { mkdtempSync, writeFileSync, readFileSync, rmSync, symlinkSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { isTriggerEvent } from '../../src/github/trigger.js'
-import { readSettings } from '../../src/settings/read-settings.js'
-import {
-  DEFAULT_POLL_INTERVAL_MS,
-  INPUT_DEFAULTS,
-  InputError,
-  type InputName
-} from '../../src/settings/settings.js'
+import { DEFAULT_POLL_INTERVAL_MS, INPUT_DEFAULTS, type InputName } from '../../src/settings/settings.js'
 import { checkNow } from '../../src/answer/check.js'
+import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../support/read-inputs.js'
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
 afterAll(() => rmSync(workspace, { recursive: true, force: true }))
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
 
-function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {
-  const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, ...env })
-  return readSettings(name => inputs[name] ?? '', env, context, isTriggerEvent)
-}
-
-function problemsOf(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}): string[] {
-  try {
-    settingsFrom(inputs, env)
-  } catch (error) {
-    if (error instanceof InputError) return error.problems
-    throw error
-  }
-  return []
-}
+const settingsFrom = (inputs: Inputs, env: Record<string, string> = {}) =>
+  readInputs(inputs, env, { GITHUB_WORKSPACE: workspace })
+const problemsOf = (inputs: Inputs, env: Record<string, string> = {}): string[] =>
+  problemsOfReading(() => settingsFrom(inputs, env))
 
 const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it' }
 
