@@ -1,17 +1,12 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { LogEntry } from '../../src/api/types.js'
 import { openLogFile } from '../../src/runner/log-file.js'
+import { numberedEntry } from '../support/log-entries.js'
 
 /** Disk stays bounded whatever the service sends: the log file has a cap (the log mirror's memory: log-mirror.test.ts). */
 
-const entry = (n: number, observation = ''): LogEntry => ({
-  agent_run_id: 1,
-  message_type: 'ACTION',
-  thought: `Entry ${n}`,
-  observation
-})
+const entry = numberedEntry
 
 describe('the log file has a cap', () => {
   test('past it nothing more is written, and it says how many entries were left out', () => {

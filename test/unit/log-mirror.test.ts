@@ -1,4 +1,4 @@
-import type { AgentRun, LogEntry } from '../../src/api/types.js'
+import type { AgentRun } from '../../src/api/types.js'
 import { reportOf, type RunReport } from '../../src/model.js'
 import { stepFailMessage } from '../../src/report/step-fail.js'
 import { KEPT_FIRST_ENTRIES, KEPT_LAST_ENTRIES, LogMirror } from '../../src/report/log-mirror.js'
@@ -6,6 +6,7 @@ import { renderSummary } from '../../src/report/summary.js'
 import type { Console } from '../../src/runner/runner.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { FakeRunner } from '../support/fake-runner.js'
+import { numberedEntry } from '../support/log-entries.js'
 
 /**
  * The job log's lines of the ending: they agree with the outcome, and say only what applies. And
@@ -83,12 +84,7 @@ test('an error before any run (an org-id the token does not have) is printed alo
 })
 
 const quiet: Console = { info() {}, group() {}, notice() {}, warning() {}, debug() {} }
-const entry = (n: number, observation = ''): LogEntry => ({
-  agent_run_id: 1,
-  message_type: 'ACTION',
-  thought: `Entry ${n}`,
-  observation
-})
+const entry = numberedEntry
 
 describe('the log mirror keeps what the summary can show', () => {
   test('the first and last entries of an endless log, each cut, and how many were left out', () => {

@@ -10,6 +10,17 @@ import {
   type WatchState
 } from '../../src/agent-run/watch-step.js'
 
+/** A plan for run 7, new and working unless `fields` say otherwise. */
+const watchPlan = (fields: Partial<WatchPlan> = {}): WatchPlan => ({
+  runId: 7,
+  deadline: 0,
+  pollIntervalMs: 5_000,
+  earlierEntries: 0,
+  initialStatus: 'ACTIVE',
+  guard: { restarted: true },
+  ...fields
+})
+
 /** What the watcher does after each read, decided without I/O (its loop: watcher.test.ts). */
 
 describe('decide: what the watcher does after each read (pure)', () => {
@@ -84,14 +95,11 @@ describe('decide: what the watcher does after each read (pure)', () => {
   })
 
   test('advance: a page of entries moves the cursor, says them, and proves a restart', () => {
-    const plan: WatchPlan = {
-      runId: 7,
-      deadline: 0,
-      pollIntervalMs: 5_000,
+    const plan = watchPlan({
       earlierEntries: 3,
       initialStatus: 'COMPLETE',
       guard: { restarted: false, resumedAt: 0 }
-    }
+    })
     const before = initialState(plan, 0)
     const entry = { agent_run_id: 7, message_type: 'FINAL_ANSWER' }
     const page = { logs: [entry], status: 'COMPLETE', totalLogs: 4, result: null, full: false }
@@ -109,14 +117,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
   })
 
   test('advance: an unknown status is said once, as a warning', () => {
-    const plan: WatchPlan = {
-      runId: 7,
-      deadline: 0,
-      pollIntervalMs: 5_000,
-      earlierEntries: 0,
-      initialStatus: 'ACTIVE',
-      guard: { restarted: true }
-    }
+    const plan = watchPlan()
     const context = { now: 0, graceEndsAt: 0, logsAvailable: false }
     const run = { id: 7, organization_id: 1, status: 'WARMING_UP' }
     const first = advance(initialState(plan, 0), { kind: 'run', run }, context)
@@ -128,14 +129,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
   })
 
   test('endWatch: an ended watch keeps the ending it saw, on a copy of the run', () => {
-    const plan: WatchPlan = {
-      runId: 7,
-      deadline: 0,
-      pollIntervalMs: 5_000,
-      earlierEntries: 0,
-      initialStatus: 'COMPLETE',
-      guard: { restarted: true }
-    }
+    const plan = watchPlan({ initialStatus: 'COMPLETE' })
     const run = { id: 7, organization_id: 1, status: 'ACTIVE' }
     const result = endWatch(initialState(plan, 0), 'ended', run, 0)
     expect(result.run?.status).toBe('COMPLETE')
