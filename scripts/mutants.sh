@@ -25,7 +25,7 @@ mutant first-write src/github/tracking-comment.ts \
   'test/in-process/tracking-comment.test.ts test/integration/comment-endings.test.ts'
 mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
-  'test/unit/status-fail-on.test.ts'
+  'test/unit/status.test.ts'
 mutant log-cursor src/agent-run/watcher.ts \
   's/this\.logs\.read\(state\.cursor, LOG_PAGE_LIMIT, options\)/this.logs.read(0, LOG_PAGE_LIMIT, options)/' \
   'test/unit/watcher.test.ts'

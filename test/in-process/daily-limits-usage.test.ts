@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runAction, type ActionEnvironment } from '../../src/action.js'
-import { checkInThread } from '../../src/answer/check.js'
+import { runAction } from '../../src/action.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
-import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
@@ -14,6 +12,7 @@ import { FakeRunner } from '../support/fake-runner.js'
 import { conformanceCheck } from '../support/openapi.js'
 import { HOSTILE_TOOL, USAGE_EXPECTED, usageScript } from '../support/usage-script.js'
 import { issueCommentEvent } from '../support/webhooks.js'
+import { stepEnvironment } from '../support/step-environment.js'
 
 /**
  * The daily run limits and the usage, through runAction in process against the emulator: runs of
@@ -58,24 +57,13 @@ async function step(
     'mirror-logs': 'console,summary',
     ...inputs
   })
-  const environment: ActionEnvironment = {
-    runner,
-    env: {
-      GITHUB_REPOSITORY: REPOSITORY,
-      GITHUB_ACTOR: options.actor ?? 'alice',
-      GITHUB_RUN_ID: '4242',
-      GITHUB_EVENT_NAME: options.event?.name ?? 'workflow_dispatch',
-      GITHUB_EVENT_PATH: join(temp, 'event.json'),
-      GITHUB_WORKSPACE: temp,
-      RUNNER_TEMP: temp,
-      ...options.env
-    },
+  const environment = stepEnvironment(runner, {
     clock,
-    signal: new AbortController().signal,
-    openLogFile,
-    readEventPayload: () => options.event?.payload ?? {},
-    checkAnswer: checkInThread
-  }
+    temp,
+    repository: REPOSITORY,
+    event: options.event,
+    env: { GITHUB_ACTOR: options.actor ?? 'alice', ...options.env }
+  })
   return { runner, failure: await runAction(environment) }
 }
 

@@ -1,17 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runAction, type ActionEnvironment } from '../../src/action.js'
-import { checkInThread } from '../../src/answer/check.js'
+import { runAction } from '../../src/action.js'
 import { markerLine, readMarker } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
-import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 import { FakeRunner } from '../support/fake-runner.js'
 import { issueCommentEvent } from '../support/webhooks.js'
+import { stepEnvironment } from '../support/step-environment.js'
 
 /**
  * The orchestrator in process: runAction with a fake runner and a fake clock shared with the
@@ -69,23 +68,13 @@ async function step(
     comment: 'true',
     ...inputs
   })
-  const environment: ActionEnvironment = {
-    runner,
-    env: {
-      GITHUB_REPOSITORY: 'octo-org/octo-repo',
-      GITHUB_RUN_ID: '4242',
-      GITHUB_EVENT_NAME: options.event?.name ?? 'workflow_dispatch',
-      GITHUB_EVENT_PATH: join(temp, 'event.json'),
-      GITHUB_WORKSPACE: temp,
-      RUNNER_TEMP: temp,
-      ...options.env
-    },
+  const environment = stepEnvironment(runner, {
     clock,
-    signal: options.signal ?? new AbortController().signal,
-    openLogFile,
-    readEventPayload: () => options.event?.payload ?? {},
-    checkAnswer: checkInThread
-  }
+    temp,
+    event: options.event,
+    env: options.env,
+    signal: options.signal
+  })
   const failure = await runAction(environment)
   return { runner, failure }
 }

@@ -1,5 +1,5 @@
 import type { Answer, AnswerReport } from '../../src/answer/answer.js'
-import { renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
+import { renderTrackingComment } from '../../src/github/tracking.js'
 import type { RunReport } from '../../src/model.js'
 import {
   answerAnnotation,
@@ -9,6 +9,7 @@ import {
   verdictMarkdown
 } from '../../src/report/answer-text.js'
 import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
+import { trackingState } from '../support/tracking-state.js'
 
 const verdictAnswer = (verdict: 'pass' | 'fail', reason: string): Answer => ({
   valid: true,
@@ -118,18 +119,7 @@ describe('the answer where people look', () => {
 })
 
 describe('the tracking comment', () => {
-  const state: TrackingState = {
-    requestedBy: { login: 'alice', type: 'User' },
-    instruction: 'review it',
-    workflowRunUrl: '',
-    sign: () => 'sig',
-    commentId: 5,
-    runId: 12,
-    entriesSeen: 3,
-    resumed: true,
-    triggerPhrase: '/codegen',
-    updatedAt: 0
-  }
+  const state = trackingState({ instruction: 'review it', runId: 12, entriesSeen: 3, resumed: true })
   const ended: RunReport = {
     outcome: 'rejected',
     mode: 'create',

@@ -1,25 +1,11 @@
-import { isTriggerEvent } from '../../src/github/trigger.js'
-import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { readSettings } from '../../src/settings/read-settings.js'
-import { InputError, type InputName } from '../../src/settings/settings.js'
+import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../support/read-inputs.js'
 
 /** The `check-run` and `check-name` inputs: their defaults, and one clear problem for a bad value. */
 
 const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it', 'github-token': 'ghs_x' }
 
-function read(inputs: Partial<Record<InputName, string>>) {
-  return readSettings(name => inputs[name] ?? '', {}, readWorkflowContext({}), isTriggerEvent)
-}
-
-function problemsOf(inputs: Partial<Record<InputName, string>>): string[] {
-  try {
-    read(inputs)
-  } catch (error) {
-    if (error instanceof InputError) return error.problems
-    throw error
-  }
-  return []
-}
+const read = (inputs: Inputs) => readInputs(inputs)
+const problemsOf = (inputs: Inputs): string[] => problemsOfReading(() => read(inputs))
 
 test('defaults: a check run for runs asked for on a pull request, named Codegen', () => {
   expect(read(valid)).toMatchObject({ checkRun: 'auto', checkName: 'Codegen' })

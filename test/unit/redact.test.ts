@@ -130,3 +130,11 @@ describe('redactDeep', () => {
     expect(depth).toBe(MAX_DEPTH)
   })
 })
+
+test('redactDeep replaces secrets in nested strings', () => {
+  expect(redactDeep({ a: ['x secret-token y'], b: { c: 'secret-token' }, n: 1 }, ['secret-token'])).toEqual({
+    a: ['x *** y'],
+    b: { c: '***' },
+    n: 1
+  })
+})

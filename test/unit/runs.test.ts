@@ -1,10 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isTriggerEvent } from '../../src/github/trigger.js'
-import { readSettings } from '../../src/settings/read-settings.js'
-import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { InputError, type InputName } from '../../src/settings/settings.js'
+import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../support/read-inputs.js'
 
 const root = mkdtempSync(join(tmpdir(), 'runs-test-'))
 const workspace = join(root, 'workspace')
@@ -13,20 +10,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const base = { 'api-token': 'tok-123456', 'org-id': '7' }
 
-function settingsFrom(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}) {
-  const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, ...env })
-  return readSettings(name => ({ ...base, ...inputs })[name] ?? '', env, context, isTriggerEvent)
-}
-
-function problemsOf(inputs: Partial<Record<InputName, string>>, env: Record<string, string> = {}): string[] {
-  try {
-    settingsFrom(inputs, env)
-  } catch (error) {
-    if (error instanceof InputError) return error.problems
-    throw error
-  }
-  return []
-}
+const settingsFrom = (inputs: Inputs, env: Record<string, string> = {}) =>
+  readInputs({ ...base, ...inputs }, env, { GITHUB_WORKSPACE: workspace })
+const problemsOf = (inputs: Inputs, env: Record<string, string> = {}): string[] =>
+  problemsOfReading(() => settingsFrom(inputs, env))
 
 describe('the runs input', () => {
   test('reads an inline YAML list: every key, unnamed items named by their position', () => {

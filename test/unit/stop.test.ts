@@ -4,12 +4,7 @@ import { shouldStopRun, stopOutcome, stopWarning } from '../../src/agent-run/sto
 import { watchedFields } from '../../src/agent-run/follow.js'
 import type { WatchPlan } from '../../src/agent-run/watch-step.js'
 import { RunWatcher } from '../../src/agent-run/watcher.js'
-import { renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
-import type { RunReport, RunStop } from '../../src/model.js'
-import { renderCheckRun } from '../../src/report/check-run-text.js'
-import { renderSummary } from '../../src/report/summary.js'
 import type { StopTrigger } from '../../src/settings/settings.js'
-import { readerText } from '../../scripts/render-markdown.js'
 import { FakeApi } from '../support/fake-api.js'
 import { FakeClock } from '../support/fake-clock.js'
 
@@ -149,74 +144,5 @@ describe('a watch cut short', () => {
     cancel.abort()
     await watch()
     expect(api.calls).toEqual(['get'])
-  })
-})
-
-describe('what readers see of a stop', () => {
-  const run = {
-    id: 7,
-    organization_id: 1,
-    status: 'STOPPED',
-    web_url: 'https://app.codegen.com/agent/trace/7'
-  }
-  const report = (stop: RunStop, outcome: 'cancelled' | 'timeout' = 'cancelled'): RunReport => ({
-    outcome,
-    mode: 'create',
-    status: stop.status,
-    startedAt: 0,
-    endedAt: 60_000,
-    entriesSeen: 2,
-    run: { ...run, status: stop.status },
-    stop
-  })
-  const stopped: RunStop = { stopped: true, status: 'STOPPED' }
-  const failed: RunStop = { stopped: false, status: 'RUNNING', why: 'the service refused: *no* <b>way</b>' }
-  const tracking: TrackingState = {
-    requestedBy: { login: 'alice', type: 'User' },
-    instruction: 'fix it',
-    workflowRunUrl: '',
-    sign: () => 'sig',
-    commentId: 5,
-    runId: 7,
-    entriesSeen: 2,
-    resumed: false,
-    triggerPhrase: '/codegen',
-    updatedAt: 0
-  }
-  const check = (stop: RunStop, outcome: 'cancelled' | 'timeout' = 'cancelled') =>
-    readerText(
-      renderCheckRun({
-        entriesSeen: 2,
-        resumed: false,
-        report: report(stop, outcome),
-        workflowRunUrl: '',
-        policy: { failOn: new Set(), triggerPhrase: '/codegen' }
-      }).summary
-    )
-
-  test('the summary, the comment and the check say the run was stopped, and its status after', () => {
-    const line = 'The run was stopped: this step asked Codegen to stop it, and it now shows STOPPED.'
-    expect(readerText(renderSummary({ report: report(stopped) }))).toContain(line)
-    const comment = readerText(renderTrackingComment({ ...tracking, report: report(stopped) }))
-    expect(comment).toContain('Codegen agent run #7 🛑 was stopped: the workflow job was cancelled')
-    expect(comment).toContain(line)
-    expect(comment).not.toContain('left running')
-    expect(check(stopped)).toContain('Codegen agent run #7 🛑 was stopped: the workflow job was cancelled')
-    expect(check(stopped, 'timeout')).toContain('⏱️ was stopped when the workflow stopped waiting')
-    expect(check(stopped)).toContain(line)
-  })
-
-  test('or that it could not be, and why, the service’s words shown as written', () => {
-    const line = 'The run could not be stopped (the service refused: *no* <b>way</b>): it goes on at Codegen.'
-    expect(readerText(renderSummary({ report: report(failed) }))).toContain(line)
-    const comment = readerText(renderTrackingComment({ ...tracking, report: report(failed) }))
-    expect(comment).toContain('was left running: the workflow job was cancelled')
-    expect(comment).toContain(line)
-    expect(check(failed)).toContain(line)
-  })
-
-  test('a report without a stop reads as before', () => {
-    const plain: RunReport = { ...report(stopped), stop: undefined }
-    expect(readerText(renderSummary({ report: plain }))).not.toContain('stopped')
   })
 })

@@ -1,4 +1,4 @@
-import { buildCommentPrompt, stripHidden } from '../../src/github/thread-prompt.js'
+import { buildCommentPrompt, commitLine, stripHidden, withCommit } from '../../src/github/thread-prompt.js'
 import { markerLine } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'
@@ -213,5 +213,38 @@ describe('the prompt of a comment', () => {
     expect(stripHidden('![not defined] and \\![escaped](/x)')).toBe('![not defined] and \\![escaped](/x)')
     const fenced = '```\n![alt](/x) <?php ?>\n```'
     expect(stripHidden(fenced)).toBe('```\n![alt](/x) \n```')
+  })
+})
+
+describe('the commit a run on a pull request reviews', () => {
+  const sha = 'a1'.repeat(20)
+  test('named with the pull request, to check out and judge', () => {
+    expect(commitLine(sha, 7)).toBe(
+      `Review commit ${sha}, the head of pull request #7 when this run was asked for: check it out (\`git checkout ${sha}\`) and judge that commit, even if the branch has moved on since.`
+    )
+    expect(withCommit('Review it.', { sha, pullRequest: 7 })).toBe(`Review it.\n\n${commitLine(sha, 7)}`)
+  })
+  test('none for a check on a commit that is no pull request’s head, nor for a text that is no commit id', () => {
+    expect(withCommit('Review it.', { sha })).toBe('Review it.')
+    expect(withCommit('Review it.', undefined)).toBe('Review it.')
+    expect(withCommit('Review it.', { sha: 'main; rm -rf /', pullRequest: 7 })).toBe('Review it.')
+    expect(commitLine('b'.repeat(64))).toContain('the head of the pull request')
+  })
+  test("a thread's prompt names the head it read, on a follow-up too", () => {
+    const input = {
+      standing: '',
+      instruction: 'review it',
+      thread: { number: 7, isPullRequest: true, title: 'T', body: 'B', url: 'https://github.com/o/r/pull/7' },
+      author: { login: 'alice', type: 'User' },
+      repository: 'o/r',
+      branches: { head: 'feature', base: 'main', headSha: sha }
+    }
+    for (const followUp of [false, true])
+      expect(buildCommentPrompt({ ...input, followUp })).toContain(
+        `The pull request merges branch feature into main.\nReview commit ${sha}, the head of the pull request when this run was asked for`
+      )
+    expect(buildCommentPrompt({ ...input, branches: { head: 'feature', base: 'main' } })).not.toContain(
+      'Review commit'
+    )
   })
 })

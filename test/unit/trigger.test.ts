@@ -6,9 +6,6 @@ import { parse } from 'yaml'
 import { buildCommentPrompt } from '../../src/github/thread-prompt.js'
 import { byCreation, markerSignature, verifyMarker, type CommentSummary } from '../../src/github/tracking.js'
 import { isAllowedBot, isTriggerEvent, readTrigger, type TriggerRules } from '../../src/github/trigger.js'
-import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { readSettings } from '../../src/settings/read-settings.js'
-import { InputError, type InputName } from '../../src/settings/settings.js'
 import {
   assignedEvent,
   issueCommentEvent,
@@ -17,6 +14,7 @@ import {
   reviewEvent,
   type StoredReviewComment
 } from '../support/webhooks.js'
+import { problemsOf, readInputs, type Inputs } from '../support/read-inputs.js'
 
 const rules: TriggerRules = {
   phrase: '/codegen',
@@ -308,19 +306,9 @@ describe('prompts of the new triggers', () => {
 describe('settings of the new inputs', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'settings-'))
   const valid = { 'api-token': 'tok', 'org-id': '7', prompt: 'x' }
-  function read(inputs: Partial<Record<InputName, string>>, event = 'workflow_dispatch') {
-    const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace, GITHUB_EVENT_NAME: event })
-    return readSettings(name => inputs[name] ?? '', {}, context, isTriggerEvent)
-  }
-  function problems(inputs: Partial<Record<InputName, string>>): string[] {
-    try {
-      read(inputs)
-    } catch (error) {
-      if (error instanceof InputError) return error.problems
-      throw error
-    }
-    return []
-  }
+  const read = (inputs: Inputs, event = 'workflow_dispatch') =>
+    readInputs(inputs, {}, { GITHUB_WORKSPACE: workspace, GITHUB_EVENT_NAME: event })
+  const problems = (inputs: Inputs): string[] => problemsOf(() => read(inputs))
 
   test('defaults: no label, no assignee, no bots', () => {
     expect(read(valid)).toMatchObject({ labelTrigger: '', assigneeTrigger: '', allowedBots: new Set() })

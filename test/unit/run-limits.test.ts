@@ -1,31 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isTriggerEvent } from '../../src/github/trigger.js'
 import { MAX_LIMIT_PAGES, LIMIT_PAGE_SIZE } from '../../src/org/daily-limits.js'
-import { readSettings } from '../../src/settings/read-settings.js'
-import { readWorkflowContext } from '../../src/settings/workflow-context.js'
-import { InputError, MAX_DAILY_RUN_LIMIT, type InputName } from '../../src/settings/settings.js'
+import { MAX_DAILY_RUN_LIMIT } from '../../src/settings/settings.js'
+import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../support/read-inputs.js'
 
 /** The inputs that keep runs from running away: stop-run-on, the daily limits, fail-on's `limited`. */
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-limits-'))
 afterAll(() => rmSync(workspace, { recursive: true, force: true }))
 
-function settingsFrom(inputs: Partial<Record<InputName, string>>) {
-  const context = readWorkflowContext({ GITHUB_WORKSPACE: workspace })
-  return readSettings(name => inputs[name] ?? '', {}, context, isTriggerEvent)
-}
-
-function problemsOf(inputs: Partial<Record<InputName, string>>): string[] {
-  try {
-    settingsFrom(inputs)
-  } catch (error) {
-    if (error instanceof InputError) return error.problems
-    throw error
-  }
-  return []
-}
+const settingsFrom = (inputs: Inputs) => readInputs(inputs, {}, { GITHUB_WORKSPACE: workspace })
+const problemsOf = (inputs: Inputs): string[] => problemsOfReading(() => settingsFrom(inputs))
 
 const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it' }
 

@@ -1,7 +1,6 @@
 import { ActionsRunner } from '../../src/runner/runner.js'
-import { entryDetailLines, entryHeadline, inlineText, prefixedLines } from '../../src/report/console-text.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
-import { HOSTILE_ENTRIES, HOSTILE_TEXT } from '../../scripts/render-fixtures.js'
+import { HOSTILE_TEXT } from '../../scripts/render-fixtures.js'
 
 /**
  * Everything ActionsRunner prints, read by both of the runner's command parsers (`::name` after
@@ -59,17 +58,6 @@ test('info, group, notice, warning, debug and the failure carry no command of th
   expect(shown).toContain('Found it ##[error]forged')
   expect(shown).toContain('::warning::x ##[set-output name=outcome;]success')
   expect(shown).toContain('\n  ::error::after blanks\n')
-})
-
-test('console lines built from entries: no line begins a command, no ##[ anywhere', () => {
-  const lines = [
-    ...HOSTILE_ENTRIES.map(entryHeadline),
-    ...HOSTILE_ENTRIES.flatMap(entryDetailLines),
-    inlineText(HOSTILE_TEXT),
-    ...prefixedLines(HOSTILE_TEXT, '  │ ')
-  ]
-  expect(runnerCommands(lines.join('\n'))).toEqual([])
-  expect(lines.join('\n').replace(/\u2060/g, '')).toContain('##[error]forged ::error::forged')
 })
 
 test('the parsers themselves find what the runner would act on', () => {

@@ -1,8 +1,14 @@
-import type { ItemReport, Outcome, RunReport } from '../../src/model.js'
+import { reportOf, type ItemReport, type Outcome, type RunReport } from '../../src/model.js'
 import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
-import { stepFailMessage, type FailPolicy } from '../../src/report/step-fail.js'
+import {
+  passingWarnings,
+  stepConclusion,
+  stepFailMessage,
+  type FailPolicy
+} from '../../src/report/step-fail.js'
 import { FAIL_CONDITIONS, type FailCondition } from '../../src/settings/settings.js'
 import { readerText } from '../../scripts/render-markdown.js'
+import { ENDINGS } from '../support/outcomes.js'
 
 /**
  * The check's colour is the step's (issue #26): for every ending and every fail-on, the check
@@ -42,16 +48,6 @@ function state(report: RunReport, policy: FailPolicy): CheckRunState {
   return { runId: report.run?.id, entriesSeen: 3, resumed: false, report, workflowRunUrl: '', policy }
 }
 
-const ENDINGS: Outcome[] = [
-  'success',
-  'failure',
-  'rejected',
-  'invalid-output',
-  'error',
-  'timeout',
-  'cancelled',
-  'paused'
-]
 const FAIL_ONS = [
   'none',
   'failure',
@@ -81,6 +77,7 @@ test.each(CASES)(
     const check = renderCheckRun(state(report, policy))
     expect(check.status).toBe('completed')
     expect(check.conclusion).toBe(expected(report, policy))
+    expect(stepConclusion(report, policy)).toBe(check.conclusion)
     expect(check.conclusion === 'success').toBe(stepFailMessage(report, policy) === undefined)
   }
 )
@@ -144,6 +141,7 @@ describe('many runs: one check, concluded as the step', () => {
     const policy = policyOf(failOn)
     const check = renderCheckRun(state(report, policy))
     expect(check.conclusion === 'success').toBe(stepFailMessage(report, policy) === undefined)
+    expect(stepConclusion(report, policy)).toBe(check.conclusion)
     return check.conclusion
   }
 
@@ -160,5 +158,49 @@ describe('many runs: one check, concluded as the step', () => {
     ['rejected', [item('a', 'rejected'), item('b', 'success')], 'failure', 'success']
   ] as const)('%s of %j under fail-on %s: %s', (outcome, items, failOn, conclusion) => {
     expect(conclude(fanOut(outcome, [...items]), failOn)).toBe(conclusion)
+  })
+})
+
+describe('a paused run: how to answer it', () => {
+  const POLICY = policyOf('failure,timeout,rejected,invalid-output')
+  const paused = (trigger: string): RunReport =>
+    reportOf(
+      {
+        outcome: 'paused',
+        run: {
+          ...RUN,
+          status: 'PAUSED',
+          result: 'Waiting for an answer: remove `legacyMode`, or only document it?'
+        },
+        status: 'PAUSED',
+        trigger
+      },
+      0,
+      4_000
+    )
+
+  test('started from inputs: answered from a step, never with /codegen', () => {
+    const [warning] = passingWarnings(paused('inputs'), POLICY)
+    expect(warning).toBe(
+      [
+        'The agent run paused. The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
+        'Answer by resuming the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
+        'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
+      ].join('\n')
+    )
+    expect(warning).not.toContain('/codegen')
+    // Our words never repeat the agent's: "waiting for an answer: Waiting for an answer:" is gone.
+    expect(warning).not.toMatch(/waiting for an answer: Waiting for an answer/i)
+  })
+
+  test('asked for on a thread: answered there with the trigger phrase, or from a step', () => {
+    const failOnPaused = { ...POLICY, failOn: new Set<FailCondition>(['paused']) }
+    const message = stepFailMessage(paused('comment'), failOnPaused) ?? ''
+    expect(message.split('\n')).toEqual([
+      'The agent run paused, waiting for a follow-up prompt.',
+      'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
+      'Answer with a comment `/codegen <answer>` on the issue or pull request that asked for it, or resume the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
+      'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
+    ])
   })
 })

@@ -1,11 +1,17 @@
 import type { AgentRun } from '../../src/api/types.js'
 import { reportOf, type RunReport } from '../../src/model.js'
-import { stepFailMessage, passingWarnings } from '../../src/report/step-fail.js'
-import { LogMirror } from '../../src/report/log-mirror.js'
+import { stepFailMessage } from '../../src/report/step-fail.js'
+import { KEPT_FIRST_ENTRIES, KEPT_LAST_ENTRIES, LogMirror } from '../../src/report/log-mirror.js'
+import { renderSummary } from '../../src/report/summary.js'
+import type { Console } from '../../src/runner/runner.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { FakeRunner } from '../support/fake-runner.js'
+import { numberedEntry } from '../support/log-entries.js'
 
-/** The job log's lines of the ending: they agree with the outcome, and say only what applies. */
+/**
+ * The job log's lines of the ending: they agree with the outcome, and say only what applies. And
+ * memory stays bounded whatever the service sends: the entries kept for the summary.
+ */
 
 const POLICY = {
   failOn: new Set<FailCondition>(['failure', 'timeout', 'rejected', 'invalid-output']),
@@ -77,44 +83,52 @@ test('an error before any run (an org-id the token does not have) is printed alo
   ])
 })
 
-describe('a paused run', () => {
-  const paused = (trigger: string): RunReport =>
-    reportOf(
-      {
-        outcome: 'paused',
-        run: run({
-          status: 'PAUSED',
-          result: 'Waiting for an answer: remove `legacyMode`, or only document it?'
-        }),
-        status: 'PAUSED',
-        trigger
-      },
-      0,
-      4_000
-    )
+const quiet: Console = { info() {}, group() {}, notice() {}, warning() {}, debug() {} }
+const entry = numberedEntry
 
-  test('started from inputs: answered from a step, never with /codegen', () => {
-    const [warning] = passingWarnings(paused('inputs'), POLICY)
-    expect(warning).toBe(
-      [
-        'The agent run paused. The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
-        'Answer by resuming the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
-        'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
-      ].join('\n')
-    )
-    expect(warning).not.toContain('/codegen')
-    // Our words never repeat the agent's: "waiting for an answer: Waiting for an answer:" is gone.
-    expect(warning).not.toMatch(/waiting for an answer: Waiting for an answer/i)
+describe('the log mirror keeps what the summary can show', () => {
+  test('the first and last entries of an endless log, each cut, and how many were left out', () => {
+    const mirror = new LogMirror(quiet, { toConsole: false, keepEntries: true, openLogFile: () => noFile })
+    const big = 'y'.repeat(100_000)
+    const total = KEPT_FIRST_ENTRIES + KEPT_LAST_ENTRIES + 2_345
+    for (let n = 1; n <= total; n += 100)
+      mirror.newEntries(Array.from({ length: Math.min(100, total - n + 1) }, (_, i) => entry(n + i, big)))
+    const kept = mirror.entries
+    expect(kept).toHaveLength(KEPT_FIRST_ENTRIES + KEPT_LAST_ENTRIES)
+    expect(kept[0]?.thought).toBe('Entry 1')
+    expect(kept[KEPT_FIRST_ENTRIES - 1]?.thought).toBe(`Entry ${KEPT_FIRST_ENTRIES}`)
+    expect(kept[KEPT_FIRST_ENTRIES]?.thought).toBe(`Entry ${total - KEPT_LAST_ENTRIES + 1}`)
+    expect(kept.at(-1)?.thought).toBe(`Entry ${total}`)
+    expect(mirror.entriesLeftOut).toEqual({ after: KEPT_FIRST_ENTRIES, count: 2_345 })
+    // Cut to what the summary shows, and saying so truly.
+    const observation = String(kept[0]?.observation)
+    expect(observation.length).toBeLessThan(4_100)
+    expect(observation).toMatch(/… \(96000 more characters\)$/)
+
+    const summary = renderSummary({
+      report: {
+        outcome: 'timeout',
+        mode: 'create',
+        status: 'ACTIVE',
+        startedAt: 0,
+        endedAt: 1,
+        entriesSeen: total
+      },
+      entries: kept,
+      entriesLeftOut: mirror.entriesLeftOut
+    })
+    const note = /\*\*(\d+) log entries left out here\*\*/.exec(summary)
+    const shown = (summary.match(/<details>/g) ?? []).length
+    expect(Number(note?.[1]) + shown).toBe(total)
+    expect(summary).toContain('Entry 1<')
+    expect(summary).toContain(`Entry ${total}<`)
+    expect(summary).toContain('(96000 more characters)')
   })
 
-  test('asked for on a thread: answered there with the trigger phrase, or from a step', () => {
-    const failOnPaused = { ...POLICY, failOn: new Set<FailCondition>(['paused']) }
-    const message = stepFailMessage(paused('comment'), failOnPaused) ?? ''
-    expect(message.split('\n')).toEqual([
-      'The agent run paused, waiting for a follow-up prompt.',
-      'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
-      'Answer with a comment `/codegen <answer>` on the issue or pull request that asked for it, or resume the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
-      'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
-    ])
+  test('a short log is kept whole', () => {
+    const mirror = new LogMirror(quiet, { toConsole: false, keepEntries: true, openLogFile: () => noFile })
+    mirror.newEntries([entry(1), entry(2)])
+    expect(mirror.entries.map(e => e.thought)).toEqual(['Entry 1', 'Entry 2'])
+    expect(mirror.entriesLeftOut).toBeUndefined()
   })
 })
