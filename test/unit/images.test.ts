@@ -23,6 +23,15 @@ test('images: data URIs pass, files inside the workspace are encoded, others are
   expect(problemsOf({ ...valid, images: 'data:text/plain;base64,aGk=' })[0]).toMatch(
     /not a base64 image data URI/
   )
+  // base64 only, with at most two = at its end, and something before them.
+  for (const bad of [
+    'data:image/png;base64,',
+    'data:image/png;base64,===',
+    'data:image/png;base64,aG=k',
+    'data:image/png;base64,aG k'
+  ])
+    expect(problemsOf({ ...valid, images: bad })[0]).toMatch(/not a base64 image data URI/)
+  expect(problemsOf({ ...valid, images: 'data:image/webp;base64,aG+/9==' })).toEqual([])
   expect(problemsOf({ ...valid, images: 'notes.txt' })[0]).toMatch(
     /"notes.txt" is not a PNG, JPEG, GIF or WebP/
   )
