@@ -61185,7 +61185,19 @@ function outputRetries(text, problems) {
 
 /** The service takes images as base64 data URIs; a run's images together may not exceed this. */
 const MAX_IMAGES_BYTES = 10 * 1024 * 1024;
-const DATA_URI = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+const DATA_URI_HEAD = /^data:image\/(png|jpeg|gif|webp);base64,/;
+const NOT_BASE64 = /[^A-Za-z0-9+/]/;
+/**
+ * A base64 image data URI. The body is searched for a character outside base64, not matched whole:
+ * one pattern over megabytes of base64 grew V8's backtracking stack until it overflowed.
+ */
+function isDataUri(line) {
+    const head = DATA_URI_HEAD.exec(line);
+    if (!head)
+        return false;
+    const body = line.slice(head[0].length).replace(/={1,2}$/, '');
+    return body.length > 0 && !NOT_BASE64.test(body);
+}
 /** Image types recognised by their first bytes, not by the file name. */
 const SIGNATURES = [
     {
@@ -61212,7 +61224,7 @@ function readImages(input, workspace, problems) {
         .filter(Boolean);
     for (const line of lines) {
         if (line.startsWith('data:')) {
-            if (DATA_URI.test(line))
+            if (isDataUri(line))
                 images.push(line);
             else
                 problems.push(`images: "${line.slice(0, 40)}…" is not a base64 image data URI (expected data:image/png|jpeg|gif|webp;base64,...)`);
