@@ -60810,7 +60810,7 @@ class ListWatcher {
             // The deadline or the cancellation ends every run followed so; any other error is each one's.
             const runs = [...this.followed.values()];
             if (!isCutShort(error))
-                runs.forEach(run => this.fail(run, error));
+                runs.forEach(run => this.endWithError(run, error));
             else
                 await Promise.all(runs.map(run => this.end(run, endingOf(error))));
         }
@@ -60872,7 +60872,7 @@ class ListWatcher {
         catch (error) {
             if (!(error instanceof ServiceError))
                 throw error;
-            return this.fail(followed, error);
+            return this.endWithError(followed, error);
         }
         await this.step(followed, answer);
     }
@@ -60906,7 +60906,8 @@ class ListWatcher {
             followed.reject(error);
         }
     }
-    fail(followed, error) {
+    /** The run's watch ends in `error` (its report becomes an error), the others go on. */
+    endWithError(followed, error) {
         this.followed.delete(followed.follow.id);
         followed.reject(error);
     }

@@ -72,7 +72,7 @@ export class ListWatcher {
     } catch (error) {
       // The deadline or the cancellation ends every run followed so; any other error is each one's.
       const runs = [...this.followed.values()]
-      if (!isCutShort(error)) runs.forEach(run => this.fail(run, error))
+      if (!isCutShort(error)) runs.forEach(run => this.endWithError(run, error))
       else await Promise.all(runs.map(run => this.end(run, endingOf(error))))
     } finally {
       this.looping = false
@@ -131,7 +131,7 @@ export class ListWatcher {
       answer = await read()
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
-      return this.fail(followed, error)
+      return this.endWithError(followed, error)
     }
     await this.step(followed, answer)
   }
@@ -163,7 +163,8 @@ export class ListWatcher {
     }
   }
 
-  private fail(followed: Followed, error: unknown): void {
+  /** The run's watch ends in `error` (its report becomes an error), the others go on. */
+  private endWithError(followed: Followed, error: unknown): void {
     this.followed.delete(followed.follow.id)
     followed.reject(error)
   }
