@@ -2,7 +2,8 @@
  * jest in ESM mode (the @actions and @octokit packages are ESM-only); run with --experimental-vm-modules.
  *
  * `npm test` runs every test but the long suites, which their own scripts run (and .ci/run). Before any test, dist/ is rebuilt when it is older than src/: the end-to-end tests
- * spawn the bundle, and must never test an old one.
+ * spawn the bundle, and must never test an old one. Then the TypeScript the tests load is compiled
+ * once into jest's cache (test/support/warm-transforms.js): a fresh clone's workers find it there.
  */
 
 /**
@@ -29,7 +30,7 @@ export default {
   },
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...LONG_SUITES],
-  globalSetup: '<rootDir>/test/support/bundle-if-stale.js',
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
   // Most tests wait on child processes, loopback servers and GitHub's one-second spacing of writes,
   // not on the CPU: more workers than cores (jest's default on 2 cores is a single worker), the

@@ -3,6 +3,7 @@ import { scenario } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
+import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'
 
 /**
  * The step's deadlines on the virtual clock, where a loaded machine's seconds do not count: it
@@ -103,18 +104,7 @@ describe('a run still working at timeout-minutes', () => {
   })
 })
 
-const CALLS: Array<[string, RegExp, string]> = [
-  ['the permission check', /\/collaborators\/alice\/permission$/, 'GET'],
-  ['the reaction', /\/reactions$/, 'POST'],
-  ['the identity lookup', /^\/user$/, 'GET'],
-  ['the comment listing', /\/issues\/7\/comments$/, 'GET'],
-  ['the review comment listing', /\/pulls\/7\/comments$/, 'GET'],
-  ['the pull request lookup', /\/pulls\/7$/, 'GET'],
-  ['the tracking comment', /\/issues\/7\/comments$/, 'POST'],
-  ['every comment edit', /\/issues\/comments\/\d+$/, 'PATCH']
-]
-
-test.each(CALLS)(
+test.each(COMMENT_STEP_CALLS)(
   '%s hanging: the step ends within 3 s of its deadline, with its outputs and summary',
   async (_, path, method) => {
     github.injectHang(1_000, path, method)

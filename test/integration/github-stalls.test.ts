@@ -2,6 +2,7 @@ import { AgentRunEmulator } from '../../emulator/index.js'
 import { FakeGitHub } from '../github-fake/index.js'
 import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
+import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'
 
 /**
  * GitHub that stops answering, one call at a time, end to end: the step still ends on its own (a hung
@@ -65,19 +66,7 @@ async function inWorld(test: (world: World) => Promise<void>): Promise<void> {
   }
 }
 
-const CALLS: Array<[string, RegExp, string]> = [
-  ['the permission check', /\/collaborators\/alice\/permission$/, 'GET'],
-  ['the reaction', /\/reactions$/, 'POST'],
-  ['the identity lookup', /^\/user$/, 'GET'],
-  ['the comment listing', /\/issues\/7\/comments$/, 'GET'],
-  ['the review comment listing', /\/pulls\/7\/comments$/, 'GET'],
-  ['the pull request lookup', /\/pulls\/7$/, 'GET'],
-  ['the tracking comment', /\/issues\/7\/comments$/, 'POST'],
-  // Edits come after the comment, the run and a second's spacing of writes.
-  ['every comment edit', COMMENT_EDIT, 'PATCH']
-]
-
-test.concurrent.each(CALLS)(
+test.concurrent.each(COMMENT_STEP_CALLS)(
   '%s hanging: the step ends on its own with outputs and summary',
   (_, path, method) =>
     inWorld(async ({ github, sent, onComment }) => {
