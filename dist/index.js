@@ -40296,8 +40296,10 @@ function answerAnnotation(report) {
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
 /* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4623);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1861);
 /* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+
 
 
 
@@ -40515,16 +40517,9 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
  * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
  */
 function quoteWithin(text, max) {
-    let keep = Math.min(text.length, Math.max(0, max));
-    for (;;) {
-        const quoted = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
-        const size = utf8Bytes(quoted);
-        if (size <= max)
-            return quoted;
-        if (keep === 0)
-            return cutUtf8(`> ${TRIMMED_NOTE}`, max);
-        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
-    }
+    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
+    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .renderWithin */ .A)(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
+        cutUtf8(`> ${TRIMMED_NOTE}`, max));
 }
 /** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
 function fitSummary(pieces, limit) {
@@ -40532,16 +40527,14 @@ function fitSummary(pieces, limit) {
     const gap = 2; // the blank line between two parts
     const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
     const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
-    let room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0);
-    const rendered = new Map();
-    const byLength = [...blocks].sort((a, b) => a.text.length - b.text.length);
-    for (const [index, block] of byLength.entries()) {
-        const overhead = utf8Bytes(section(block.title, '')) + gap;
-        const share = Math.floor(room / (byLength.length - index)) - overhead;
-        const quoted = quoteWithin(block.text, share);
-        rendered.set(block, section(block.title, quoted));
-        room -= overhead + utf8Bytes(quoted);
-    }
+    const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0);
+    const sharers = blocks.map(block => ({
+        block,
+        text: block.text,
+        overhead: utf8Bytes(section(block.title, '')) + gap
+    }));
+    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .shareRoom */ .n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes);
+    const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
     // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
@@ -40824,6 +40817,53 @@ function formatDuration(ms) {
     if (m > 0)
         return `${m}m ${String(s).padStart(2, '0')}s`;
     return `${s}s`;
+}
+
+
+/***/ }),
+
+/***/ 1861:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ renderWithin),
+/* harmony export */   n: () => (/* binding */ shareRoom)
+/* harmony export */ });
+/**
+ * Fitting the service's texts into GitHub's size limits, for the tracking comment (characters) and
+ * the check run (UTF-8 bytes) alike: one way to cut a text until its rendering fits, and one way
+ * for texts to share the room left.
+ */
+/**
+ * The rendering of the longest head of a source, `keep` characters at first, that fits `max`: cut in
+ * proportion to how much the rendering overflows (and by at least a little), so that it ends in a
+ * few rounds, each linear in what is kept. Undefined when even an empty head does not fit.
+ */
+function renderWithin(keep, max, render, measure) {
+    for (;;) {
+        const rendered = render(keep);
+        const size = measure(rendered);
+        if (size <= max)
+            return rendered;
+        if (keep <= 0)
+            return undefined;
+        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
+    }
+}
+/**
+ * Each text's rendering within an equal share of the room the shorter ones left, shortest first, so
+ * that a short text leaves its unused share to the others. `fit` renders a text within its share.
+ */
+function shareRoom(texts, room, fit, measure) {
+    const fitted = new Map();
+    const byLength = [...texts].sort((a, b) => a.text.length - b.text.length);
+    for (const [index, text] of byLength.entries()) {
+        const share = Math.floor(room / (byLength.length - index)) - text.overhead;
+        const rendered = fit(text, share);
+        fitted.set(text, rendered);
+        room -= text.overhead + measure(rendered);
+    }
+    return fitted;
 }
 
 
@@ -55991,6 +56031,8 @@ var stop_text = __nccwpck_require__(4758);
 var markdown = __nccwpck_require__(4285);
 // EXTERNAL MODULE: ./src/report/usage.ts
 var report_usage = __nccwpck_require__(2281);
+// EXTERNAL MODULE: ./src/report/fit-text.ts
+var fit_text = __nccwpck_require__(1861);
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
@@ -56230,6 +56272,7 @@ function readTrigger(eventName, payload, rules) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_LIMIT_CHARS = 60_000;
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
@@ -56349,20 +56392,15 @@ function latestStep(entry) {
 function quoteWithin(text, max) {
     // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
     // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
-    let quoted = text.length <= 2 * max ? (0,markdown/* quoteBlock */.Af)(text) : '';
+    const quoted = text.length <= 2 * max ? (0,markdown/* quoteBlock */.Af)(text) : '';
     if (quoted && quoted.length <= max)
         return quoted;
     const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
-    let keep = Math.min(text.length, room);
-    for (;;) {
-        quoted = (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
-        if (quoted.length <= room || keep === 0)
-            break;
-        // Shrink in proportion, and by at least a little, so that this ends in a few rounds.
-        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * room) / quoted.length)));
-    }
-    return `${quoted}\n>\n> ${TRIMMED_NOTE}`;
+    const head = (keep) => (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
+    const cut = (0,fit_text/* renderWithin */.A)(Math.min(text.length, room), room, head, chars) ?? head(0);
+    return `${cut}\n>\n> ${TRIMMED_NOTE}`;
 }
+const chars = text => text.length;
 function pullRequestLine(pullRequests) {
     let line = '**Pull requests:** ';
     for (const [index, pr] of pullRequests.entries()) {
@@ -56459,16 +56497,10 @@ function renderTrackingComment(state) {
         : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
     const head = above + below;
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-    let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
-    const blocks = new Map();
-    const byLength = [...texts].sort((a, b) => a[1].length - b[1].length);
-    for (const [index, [title, text]] of byLength.entries()) {
-        const overhead = block(title, '').length + 1;
-        const share = Math.floor(room / (byLength.length - index)) - overhead;
-        const quoted = quoteWithin(text, Math.max(0, share));
-        blocks.set(title, block(title, quoted));
-        room -= overhead + quoted.length;
-    }
+    const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
+    const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
+    const quoted = (0,fit_text/* shareRoom */.n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
+    const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
     const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
     // The caps above keep the head small; should it ever not be, the texts go rather than the comment.

@@ -23,6 +23,7 @@ import {
   quoteBlock
 } from '../report/markdown.js'
 import { usageMarkdown } from '../report/usage.js'
+import { renderWithin, shareRoom, type Measure } from '../report/fit-text.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
@@ -235,18 +236,15 @@ function latestStep(entry: LogEntry): string {
 export function quoteWithin(text: string, max: number): string {
   // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
   // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
-  let quoted = text.length <= 2 * max ? quoteBlock(text) : ''
+  const quoted = text.length <= 2 * max ? quoteBlock(text) : ''
   if (quoted && quoted.length <= max) return quoted
   const room = Math.max(0, max - TRIMMED_NOTE.length - 4)
-  let keep = Math.min(text.length, room)
-  for (;;) {
-    quoted = quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''))
-    if (quoted.length <= room || keep === 0) break
-    // Shrink in proportion, and by at least a little, so that this ends in a few rounds.
-    keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * room) / quoted.length)))
-  }
-  return `${quoted}\n>\n> ${TRIMMED_NOTE}`
+  const head = (keep: number): string => quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''))
+  const cut = renderWithin(Math.min(text.length, room), room, head, chars) ?? head(0)
+  return `${cut}\n>\n> ${TRIMMED_NOTE}`
 }
+
+const chars: Measure = text => text.length
 
 function pullRequestLine(pullRequests: PullRequest[]): string {
   let line = '**Pull requests:** '
@@ -345,16 +343,15 @@ export function renderTrackingComment(state: TrackingState): string {
       : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
   const head = above + below
   // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-  let room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2
-  const blocks = new Map<string, string>()
-  const byLength = [...texts].sort((a, b) => a[1].length - b[1].length)
-  for (const [index, [title, text]] of byLength.entries()) {
-    const overhead = block(title, '').length + 1
-    const share = Math.floor(room / (byLength.length - index)) - overhead
-    const quoted = quoteWithin(text, Math.max(0, share))
-    blocks.set(title, block(title, quoted))
-    room -= overhead + quoted.length
-  }
+  const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2
+  const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }))
+  const quoted = shareRoom(
+    sharers,
+    room,
+    (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)),
+    chars
+  )
+  const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]))
   const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title))
   const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n')
   // The caps above keep the head small; should it ever not be, the texts go rather than the comment.

@@ -3,6 +3,7 @@ import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
+import { renderWithin, shareRoom } from './fit-text.js'
 import { endingHeadline, stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
@@ -269,14 +270,11 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit'
  * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
  */
 function quoteWithin(text: string, max: number): string {
-  let keep = Math.min(text.length, Math.max(0, max))
-  for (;;) {
-    const quoted = quoteBlock(trimmed(text, keep))
-    const size = utf8Bytes(quoted)
-    if (size <= max) return quoted
-    if (keep === 0) return cutUtf8(`> ${TRIMMED_NOTE}`, max)
-    keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)))
-  }
+  const head = (keep: number): string => quoteBlock(trimmed(text, keep))
+  return (
+    renderWithin(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
+    cutUtf8(`> ${TRIMMED_NOTE}`, max)
+  )
 }
 
 /** A part of the summary: our own text, or a text of the run's shown as a quoted section. */
@@ -288,16 +286,16 @@ function fitSummary(pieces: Piece[], limit: number): string {
   const gap = 2 // the blank line between two parts
   const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []))
   const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]))
-  let room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
-  const rendered = new Map<Piece, string>()
-  const byLength = [...blocks].sort((a, b) => a.text.length - b.text.length)
-  for (const [index, block] of byLength.entries()) {
-    const overhead = utf8Bytes(section(block.title, '')) + gap
-    const share = Math.floor(room / (byLength.length - index)) - overhead
-    const quoted = quoteWithin(block.text, share)
-    rendered.set(block, section(block.title, quoted))
-    room -= overhead + utf8Bytes(quoted)
-  }
+  const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
+  const sharers = blocks.map(block => ({
+    block,
+    text: block.text,
+    overhead: utf8Bytes(section(block.title, '')) + gap
+  }))
+  const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes)
+  const rendered = new Map<Piece, string>(
+    sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')])
+  )
   const parts = pieces.map(piece =>
     typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? '')
   )
