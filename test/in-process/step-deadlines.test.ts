@@ -57,12 +57,15 @@ async function onComment(inputs: Record<string, string> = {}, signal?: AbortSign
 }
 
 /**
- * Runs `work`; once `hung()` holds (a call GitHub never answers was sent), moves the virtual clock by
- * TICK_MS every few real milliseconds until the work ends: nothing else would move it.
+ * Runs `work`; once `until()` gives a time (a call GitHub never answers was sent), moves the virtual
+ * clock by TICK_MS every few real milliseconds, nothing else would move it, but never past that
+ * time: however slowly the machine finishes the step, the clock cannot make it look late. A step
+ * that waited longer than it may would wait for good, and fail at jest's time limit.
  */
-async function ticking<T>(work: Promise<T>, hung: () => boolean): Promise<T> {
+async function ticking<T>(work: Promise<T>, until: () => number | undefined): Promise<T> {
   const timer = setInterval(() => {
-    if (hung()) void world.clock.sleep(TICK_MS)
+    const limit = until()
+    if (limit !== undefined && world.clock.now() < limit) void world.clock.sleep(TICK_MS)
   }, 5)
   try {
     return await work
@@ -108,7 +111,10 @@ test.each(COMMENT_STEP_CALLS)(
   '%s hanging: the step ends within 3 s of its deadline, with its outputs and summary',
   async (_, path, method) => {
     github.injectHang(1_000, path, method)
-    const { runner, startedAt, endedAt } = await ticking(onComment(), () => sent(method, path))
+    const limit = world.clock.now() + TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS
+    const { runner, startedAt, endedAt } = await ticking(onComment(), () =>
+      sent(method, path) ? limit : undefined
+    )
     expect(sent(method, path)).toBe(true)
     expect(endedAt - startedAt).toBeLessThanOrEqual(TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS + TICK_MS)
     expect(runner.outputs['outcome']).toBeDefined()
@@ -127,12 +133,12 @@ test('cancelled while the tracking comment hangs: the step ends within 4 s, insi
   const { runner, endedAt } = await ticking(
     onComment({ 'timeout-minutes': '30' }, cancellation.signal),
     () => {
-      if (!sent('POST', create)) return false
+      if (!sent('POST', create)) return undefined
       if (!cancellation.signal.aborted) {
         cancelledAt = world.clock.now()
         cancellation.abort()
       }
-      return true
+      return cancelledAt + GITHUB_AFTER_CANCEL_MS
     }
   )
   expect(cancelledAt).toBeGreaterThan(0)
