@@ -2,7 +2,12 @@
 
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DOCUMENTED_BUDGETS, RateBudget, type BudgetName } from '../src/api/rate-budget.js'
-import { AgentRunEmulator, DOCUMENTED_RATE_LIMITS, type RecordedRequest } from '../emulator/index.js'
+import {
+  AgentRunEmulator,
+  DOCUMENTED_RATE_LIMITS,
+  systemServerClock,
+  type RecordedRequest
+} from '../emulator/index.js'
 import {
   cleanUp,
   preciseNow,
@@ -62,7 +67,7 @@ function check(condition: boolean, message: string): void {
 async function emulator(
   options: ConstructorParameters<typeof AgentRunEmulator>[0] = {}
 ): Promise<AgentRunEmulator> {
-  const instance = new AgentRunEmulator({ now: preciseNow, ...options })
+  const instance = new AgentRunEmulator({ clock: systemServerClock(preciseNow), ...options })
   await instance.start()
   return instance
 }

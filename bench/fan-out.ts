@@ -5,7 +5,12 @@
  * the last run's, requests per run-minute, peak RSS and runner-minutes.
  */
 
-import { AgentRunEmulator, DOCUMENTED_RATE_LIMITS, type RecordedRequest } from '../emulator/index.js'
+import {
+  AgentRunEmulator,
+  DOCUMENTED_RATE_LIMITS,
+  systemServerClock,
+  type RecordedRequest
+} from '../emulator/index.js'
 import { cleanUp, preciseNow, spawnAction, type ActionRun } from './action-process.js'
 import { agentTimeline, REALISTIC_FINAL_GAP, type Timeline } from './timelines.js'
 
@@ -32,7 +37,7 @@ export interface FanOutFigures {
 
 async function emulator(): Promise<AgentRunEmulator> {
   const instance = new AgentRunEmulator({
-    now: preciseNow,
+    clock: systemServerClock(preciseNow),
     tokens: { 'bench-token': [ORG_ID] },
     rateLimits: DOCUMENTED_RATE_LIMITS,
     firstRunId: FIRST_RUN_ID

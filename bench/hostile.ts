@@ -5,7 +5,7 @@
  */
 
 import { statSync } from 'node:fs'
-import { AgentRunEmulator, endlessLog } from '../emulator/index.js'
+import { AgentRunEmulator, endlessLog, systemServerClock } from '../emulator/index.js'
 import { cleanUp, preciseNow, spawnAction } from './action-process.js'
 
 export const ENDLESS_TIMEOUT_MINUTES = 0.75
@@ -27,7 +27,10 @@ async function hostileRun(
   setUp: (emulator: AgentRunEmulator) => void,
   extraInputs: Record<string, string>
 ): Promise<HostileSample> {
-  const emulator = new AgentRunEmulator({ tokens: { 'bench-token': [1] }, now: preciseNow })
+  const emulator = new AgentRunEmulator({
+    tokens: { 'bench-token': [1] },
+    clock: systemServerClock(preciseNow)
+  })
   await emulator.start()
   try {
     emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })

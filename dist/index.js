@@ -40182,6 +40182,50 @@ function pointerText(pointer) {
 
 /***/ }),
 
+/***/ 9373:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   ml: () => (/* binding */ systemClock),
+/* harmony export */   zc: () => (/* binding */ timeLimit)
+/* harmony export */ });
+/** The job was cancelled (SIGINT or SIGTERM): every wait on the clock ends with it. */
+class CancelledError extends Error {
+    constructor() {
+        super('the job was cancelled');
+        this.name = 'CancelledError';
+    }
+}
+function wait(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new CancelledError());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new CancelledError());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+const systemClock = {
+    now: () => Date.now(),
+    sleep: wait
+};
+function timeLimit(clock, ms, reason) {
+    const limit = new AbortController();
+    const done = new AbortController();
+    clock.sleep(ms, done.signal).then(() => limit.abort(reason), () => undefined);
+    return { signal: limit.signal, clear: () => done.abort() };
+}
+
+
+/***/ }),
+
 /***/ 9052:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -53667,35 +53711,8 @@ function unexpectedEnding(error, last, now) {
 var answer_answer = __nccwpck_require__(4712);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/clock.ts
-/** The job was cancelled (SIGINT or SIGTERM): every wait on the clock ends with it. */
-class CancelledError extends Error {
-    constructor() {
-        super('the job was cancelled');
-        this.name = 'CancelledError';
-    }
-}
-function wait(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new CancelledError());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new CancelledError());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-const systemClock = {
-    now: () => Date.now(),
-    sleep: wait,
-    alarm: wait
-};
-
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __nccwpck_require__(9373);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** Errors of the service boundary, each able to say what it means to a workflow author. */
 // The job's cancellation belongs to the clock (its waits end with it); named here beside the others.
@@ -54025,7 +54042,7 @@ async function discoverOrganization(apis, options, notice) {
                 error: `Could not find the organization to act on: ${error.message}`,
                 httpStatus: error.httpStatus
             };
-        if (error instanceof DeadlineError || error instanceof CancelledError)
+        if (error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc)
             return { error: error.message };
         throw error;
     }
@@ -54673,7 +54690,7 @@ function limitedStart(reason, orgId, startedAt, deps) {
 }
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
 function errorBeforeRun(error) {
-    if (error instanceof CancelledError)
+    if (error instanceof src_clock/* CancelledError */.cc)
         return { outcome: 'cancelled', error: error.message };
     if (error instanceof DeadlineError)
         return { outcome: 'timeout', error: `The wait ended: ${error.message}.` };
@@ -54933,7 +54950,7 @@ function stopOutcome(sent, statusAfter) {
 function whyNotStopped(error) {
     if (error instanceof UnsupportedEndpointError)
         return `the service has no endpoint to stop a run (HTTP ${error.httpStatus})`;
-    if (error instanceof DeadlineError || error instanceof CancelledError)
+    if (error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc)
         return 'the service did not answer in time';
     const message = error instanceof Error ? error.message : String(error);
     return `the service refused: ${message.split('\n')[0]?.slice(0, 300)}`;
@@ -54964,7 +54981,7 @@ const FINAL_READ_MS = 3_000;
 const STOP_MS = 2_000;
 /** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
 function isCutShort(error) {
-    return error instanceof DeadlineError || error instanceof CancelledError;
+    return error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc;
 }
 /** How waiting ended when it threw: the deadline or the job's cancellation; any other error is thrown on. */
 function endingOf(error) {
@@ -55456,7 +55473,7 @@ class Deadlines {
     }
     /** Resolves after `ms` unless disposed first (then never). */
     after(ms) {
-        return new Promise(resolve => void this.clock.alarm(ms, this.done.signal).then(resolve, () => undefined));
+        return new Promise(resolve => void this.clock.sleep(ms, this.done.signal).then(resolve, () => undefined));
     }
 }
 
@@ -55537,7 +55554,7 @@ class ThrottledWrites {
                 await this.clock.sleep(delay, wait.signal);
             }
             catch (error) {
-                if (error instanceof CancelledError)
+                if (error instanceof src_clock/* CancelledError */.cc)
                     return;
                 throw error;
             }
@@ -56917,16 +56934,18 @@ function once(read) {
  * here only: octokit is a sixth of the bundle, and a step that neither answers a thread nor writes a
  * check never needs it.
  */
-function gitHubClient(settings, deadlines, say) {
+function gitHubClient(settings, deadlines, say, io) {
     return once(async () => {
-        const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(239), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8349));
+        const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(854)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2854));
         return new OctokitGitHubApi({
             token: settings.githubToken,
             repository: settings.context.repository,
             apiUrl: settings.context.apiUrl,
             warn: say.warning,
             signal: deadlines.githubSignal,
-            stopAt: deadlines.githubStopAt
+            stopAt: deadlines.githubStopAt,
+            clock: io.clock,
+            fetch: io.fetch
         });
     });
 }
@@ -56960,7 +56979,7 @@ async function inspectAll(apis, target, options) {
         return { inspection: await inspectSetup(apis, target, { ...options, role: true }, inspection) };
     }
     catch (error) {
-        if (error instanceof ServiceError || error instanceof DeadlineError || error instanceof CancelledError) {
+        if (error instanceof ServiceError || error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc) {
             return { inspection, error: `The check could not finish: ${error.message}` };
         }
         throw error;
@@ -59136,7 +59155,7 @@ const supportedSchemas = new Set(['data:', 'http:', 'https:']);
  * @param   {*} [options_] - Fetch options
  * @return  {Promise<import('./response').default>}
  */
-async function fetch(url, options_) {
+async function src_fetch(url, options_) {
 	return new Promise((resolve, reject) => {
 		// Build request object
 		const request = new Request(url, options_);
@@ -59324,7 +59343,7 @@ async function fetch(url, options_) {
 						}
 
 						// HTTP-redirect fetch step 15
-						resolve(fetch(new Request(locationURL, requestOptions)));
+						resolve(src_fetch(new Request(locationURL, requestOptions)));
 						finalize();
 						return;
 					}
@@ -59574,11 +59593,11 @@ class HttpTransport {
         // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
         // 'error' that would crash the step. A job cancelled before the request is never sent it.
         if (request.cancellation?.aborted)
-            return { kind: 'fatal', error: new CancelledError() };
-        const timeout = AbortSignal.timeout(request.timeoutMs);
+            return { kind: 'fatal', error: new src_clock/* CancelledError */.cc() };
+        const timeout = (0,src_clock/* timeLimit */.zc)(clock, request.timeoutMs, new Error(`no answer within ${request.timeoutMs} ms`));
         const started = clock.now();
         budget.record(request.budgets, started);
-        const exchange = await this.fetchAndRead(request, timeout);
+        const exchange = await this.fetchAndRead(request, timeout.signal).finally(() => timeout.clear());
         // The service counted it at some moment before its answer: it counts here from the answer. A 429
         // was refused, not processed, and does not count at all: refusals alone would fill a window that
         // congestion has shrunk.
@@ -59595,7 +59614,7 @@ class HttpTransport {
         let response;
         let text;
         try {
-            response = await fetch(request.url.toString(), {
+            response = await (this.config.fetch ?? src_fetch)(request.url.toString(), {
                 method: request.method,
                 headers: {
                     authorization: `Bearer ${this.config.token}`,
@@ -59622,7 +59641,7 @@ class HttpTransport {
     }
     lost(request, error, timeout) {
         if (request.cancellation?.aborted)
-            return { kind: 'fatal', error: new CancelledError() };
+            return { kind: 'fatal', error: new src_clock/* CancelledError */.cc() };
         const code = error.code ?? '';
         const tooLarge = error instanceof TooLargeError;
         const reason = tooLarge
@@ -59861,7 +59880,8 @@ class HttpAgentRunApi {
             clock: config.clock,
             budget: this.budget,
             redact: text => this.redact(text),
-            debug: message => this.debug(message)
+            debug: message => this.debug(message),
+            ...(config.fetch ? { fetch: config.fetch } : {})
         });
     }
     createRun(body, options) {
@@ -60276,7 +60296,7 @@ class DailyGate {
  * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
  * organization.
  */
-function serviceClients(settings, clock, signal, debug, limits = {}) {
+function serviceClients(settings, clock, signal, debug, fetch) {
     const budget = new RateBudget();
     const clients = new Map();
     return orgId => {
@@ -60290,9 +60310,9 @@ function serviceClients(settings, clock, signal, debug, limits = {}) {
                 budget,
                 clock,
                 signal,
-                requestTimeoutMs: limits.requestTimeoutMs,
                 pollIntervalMs: settings.pollIntervalMs,
-                debug
+                debug,
+                ...(fetch ? { fetch } : {})
             });
             clients.set(key, client);
         }
@@ -61895,7 +61915,7 @@ async function runAction(environment) {
     const { settings, redact, say } = read;
     // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
     const deadlines = new Deadlines(clock, signal, settings.timeoutMs);
-    const github = gitHubClient(settings, deadlines, say);
+    const github = gitHubClient(settings, deadlines, say, { clock, fetch: environment.network.github });
     const payload = once(() => environment.readEventPayload(settings.context.eventPath));
     try {
         const decision = await decide_decide(settings, { payload, github, clock, say });
@@ -61910,7 +61930,7 @@ async function runAction(environment) {
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
             ...optional(checkRun, decision.tracking)
         ], redact, () => deadlines.afterCancelled());
-        const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits);
+        const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service);
         const gate = dailyGate(settings, apis, clock, deadlines.step);
         const step = { settings, environment, deadlines, redact, say, reporters, gate };
         const performed = await perform(decision.work, step, apis);
@@ -62069,6 +62089,13 @@ function triggerOf(decision) {
 function optional(...values) {
     return values.filter((value) => value !== undefined);
 }
+
+;// CONCATENATED MODULE: ./src/network.ts
+
+const systemNetwork = {
+    service: src_fetch,
+    github: (input, init) => fetch(input, init)
+};
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
@@ -65138,33 +65165,45 @@ class ActionsRunner {
 
 
 
+
 /**
- * Wires the real runner, clock and files to the action; the one place that fails the step. Named
- * `run` after the actions/typescript-action convention, which `@github/local-action` calls (it
- * checks answers in its own thread; the bundle hands in its worker: index.ts).
+ * Wires the real runner, clock, network and files to the step, and the job's cancellation (SIGINT,
+ * SIGTERM). Named `run` after the actions/typescript-action convention, which `@github/local-action`
+ * calls (it checks answers in its own thread; the bundle hands in its worker: index.ts).
  */
 async function run(checkAnswer = checkInThread) {
     const runner = new ActionsRunner();
     const cancellation = new AbortController();
-    const cancel = (signal) => {
-        if (cancellation.signal.aborted)
-            return;
-        runner.warning(`${signal} received: the job is being cancelled; writing the summary and outputs now.`);
-        cancellation.abort();
-    };
+    const cancel = (signal) => cancelJob(runner, cancellation, signal);
     process.once('SIGINT', cancel);
     process.once('SIGTERM', cancel);
+    await runStep({
+        runner,
+        env: process.env,
+        clock: src_clock/* systemClock */.ml,
+        network: systemNetwork,
+        signal: cancellation.signal,
+        openLogFile: openLogFile,
+        checkAnswer,
+        readEventPayload: path => (path ? JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8')) : {})
+    });
+    // A cancelled job is given seconds to stop: do not wait for idle connections to close.
+    if (cancellation.signal.aborted)
+        process.exit(process.exitCode ?? 1);
+}
+/** The job is being cancelled: said once, and every wait of the step ends. */
+function cancelJob(console, cancellation, signal) {
+    if (cancellation.signal.aborted)
+        return;
+    console.warning(`${signal} received: the job is being cancelled; writing the summary and outputs now.`);
+    cancellation.abort();
+}
+/** The step in its surroundings: the one place that fails it. */
+async function runStep(environment) {
+    const { runner } = environment;
     let failure;
     try {
-        failure = await runAction({
-            runner,
-            env: process.env,
-            clock: systemClock,
-            signal: cancellation.signal,
-            openLogFile: openLogFile,
-            checkAnswer,
-            readEventPayload: path => (path ? JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8')) : {})
-        });
+        failure = await runAction(environment);
     }
     catch (error) {
         // One line in the annotation; the stack for those who turn on debug logging.
@@ -65173,9 +65212,6 @@ async function run(checkAnswer = checkInThread) {
     }
     if (failure)
         runner.fail(failure);
-    // A cancelled job is given seconds to stop: do not wait for idle connections to close.
-    if (cancellation.signal.aborted)
-        process.exit(process.exitCode ?? 1);
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts

@@ -3,28 +3,26 @@ import { encode, isObject, type Answer } from './answers.js'
 import type { Fault, RecordedRequest } from './types.js'
 
 /**
- * Sends an answer as the fault (if any) has it: cut, delayed (the timer kept in `held`, for stop to
- * cancel), malformed, drifted, huge, or the socket destroyed.
+ * Sends an answer as the fault (if any) has it: cut, delayed (after `wait`, which rejects when the
+ * emulator stops: then never), malformed, drifted, huge, or the socket destroyed.
  */
 export function deliver(
   response: ServerResponse,
   answer: Answer,
   fault: Fault | undefined,
   record: RecordedRequest,
-  held: Set<NodeJS.Timeout>
+  wait: (ms: number) => Promise<void>
 ): void {
   switch (fault?.kind) {
     case 'reset-after':
       response.socket?.destroy()
       return
-    case 'slow': {
-      const timer = setTimeout(() => {
-        held.delete(timer)
-        write(response, answer)
-      }, fault.delayMs)
-      held.add(timer)
+    case 'slow':
+      wait(fault.delayMs).then(
+        () => write(response, answer),
+        () => undefined
+      )
       return
-    }
     case 'malformed':
       // A proxy's error page under a JSON content type: the header is not to be trusted.
       record.status = 200

@@ -1,5 +1,6 @@
 /** The embedded emulator of the Agent Run service: `new AgentRunEmulator().start()`. */
 export { AgentRunEmulator } from './server.js'
+export { systemServerClock, type ServerClock } from './loopback-server.js'
 export { endlessLog } from './faults.js'
 export { DOCUMENTED_RATE_LIMITS, parseRateLimits } from './rate-limits.js'
 export { MODE_NAMES, parseModes, describeModes, type ModeName } from './modes.js'

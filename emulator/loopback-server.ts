@@ -33,3 +33,28 @@ export async function close(server: Server): Promise<void> {
   server.closeAllConnections()
   await closed
 }
+
+/**
+ * Time as a loopback server keeps it: the system's, or a test's virtual clock shared with the action
+ * (test/support/virtual-clock.ts), which moves while a server holds a request back on purpose.
+ */
+export interface ServerClock {
+  now(): number
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** Resolves as `until` does, the server holding `request`'s answer back meanwhile (a slow answer, a hang). */
+  hold<T>(request: IncomingMessage, until: Promise<T>): Promise<T>
+}
+
+/** The system's time; `now` replaces its reading (a test's clock moved by hand). */
+export function systemServerClock(now: () => number = Date.now): ServerClock {
+  return {
+    now,
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason)
+        const timer = setTimeout(resolve, Math.max(0, ms))
+        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true })
+      }),
+    hold: (_request, until) => until
+  }
+}

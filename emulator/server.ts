@@ -9,7 +9,7 @@ import {
   type Answer
 } from './answers.js'
 import { deliver } from './delivery.js'
-import { close, listen } from './loopback-server.js'
+import { close, listen, systemServerClock, type ServerClock } from './loopback-server.js'
 import { FaultPlan } from './faults.js'
 import { DOCUMENTED_RATE_LIMITS, SlidingWindowLimiter } from './rate-limits.js'
 import { defaultRepos } from './repos.js'
@@ -67,7 +67,7 @@ export class AgentRunEmulator {
   private readonly runAllowance: number
   private readonly retryAfterHeader: boolean
   private readonly webBaseUrl: string
-  private readonly clock: () => number
+  private readonly clock: ServerClock
   private readonly modes: ReadonlySet<ModeName>
   private readonly pendingMs: number
   private readonly onAnswer: EmulatorOptions['onAnswer']
@@ -78,8 +78,8 @@ export class AgentRunEmulator {
   private nextRunId: number
   private server: Server | undefined
   private url: string | undefined
-  /** Answers held back by `slow` faults, cancelled on stop. */
-  private readonly heldAnswers = new Set<NodeJS.Timeout>()
+  /** Aborted on stop: answers held back by `slow` faults are never sent. */
+  private stopping = new AbortController()
 
   constructor(options: EmulatorOptions = {}) {
     // Each token stands for one user; list-runs' user_id filter refers to these ids (1, 2, ...).
@@ -102,7 +102,7 @@ export class AgentRunEmulator {
     this.runAllowance = options.runAllowance ?? Number.POSITIVE_INFINITY
     this.retryAfterHeader = options.retryAfterHeader ?? false
     this.webBaseUrl = (options.webBaseUrl ?? 'https://app.codegen.com').replace(/\/+$/, '')
-    this.clock = options.now ?? Date.now
+    this.clock = options.clock ?? systemServerClock()
     this.nextRunId = options.firstRunId ?? 1000
     this.onAnswer = options.onAnswer
     this.modes = new Set(options.modes ?? [])
@@ -124,8 +124,8 @@ export class AgentRunEmulator {
     if (!server) return
     this.server = undefined
     this.url = undefined
-    for (const timer of this.heldAnswers) clearTimeout(timer)
-    this.heldAnswers.clear()
+    this.stopping.abort(new Error('the emulator stopped'))
+    this.stopping = new AbortController()
     await close(server)
   }
 
@@ -177,7 +177,7 @@ export class AgentRunEmulator {
     }
     const id = this.nextRunId++
     const { organizationId = 1, userId = 1 } = seed
-    const createdAt = this.clock() - ageMs
+    const createdAt = this.clock.now() - ageMs
     const webUrl = `${this.webBaseUrl}/agent/trace/${id}`
     this.runsById.set(
       id,
@@ -188,12 +188,12 @@ export class AgentRunEmulator {
 
   /** The run as the service would show it now, with its inputs and every log entry revealed so far. */
   run(id: number): EmulatedRunView | undefined {
-    return this.runsById.get(id)?.view(this.clock())
+    return this.runsById.get(id)?.view(this.clock.now())
   }
 
   /** Every run, oldest first. */
   runs(): EmulatedRunView[] {
-    const now = this.clock()
+    const now = this.clock.now()
     return [...this.runsById.values()].map(run => run.view(now))
   }
 
@@ -206,7 +206,7 @@ export class AgentRunEmulator {
     for (const [name, value] of url.searchParams) query[name] = value
     const match = matchRoute(request.method ?? 'GET', url.pathname)
     const record: RecordedRequest = {
-      at: this.clock(),
+      at: this.clock.now(),
       method: request.method ?? 'GET',
       path: url.pathname,
       route: match.route?.name ?? 'unknown',
@@ -246,7 +246,7 @@ export class AgentRunEmulator {
           query,
           body,
           authorization: record.authorization,
-          now: this.clock()
+          now: this.clock.now()
         }
         answer = this.handle(call)
       }
@@ -254,7 +254,9 @@ export class AgentRunEmulator {
       const retryAfter = answer.headers?.['retry-after']
       if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
       this.onAnswer?.(record, answer.value ?? answer.text)
-      deliver(response, answer, fault, record, this.heldAnswers)
+      deliver(response, answer, fault, record, (ms: number) =>
+        this.clock.hold(request, this.clock.sleep(ms, this.stopping.signal))
+      )
     })
   }
 

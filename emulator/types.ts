@@ -4,6 +4,7 @@
  */
 
 import type { ModeName } from './modes.js'
+import type { ServerClock } from './loopback-server.js'
 
 // ---------------------------------------------------------------------------------------------
 // Wire types
@@ -308,8 +309,11 @@ export interface EmulatorOptions {
   retryAfterHeader?: boolean
   /** Default 'https://app.codegen.com'; web_url is `${webBaseUrl}/agent/trace/${id}`. */
   webBaseUrl?: string
-  /** Clock in ms; default Date.now. */
-  now?: () => number
+  /**
+   * Its time: now, and the waits of slow answers; default the system's. A test shares its virtual
+   * clock with the action (emulator/loopback-server.ts says how).
+   */
+  clock?: ServerClock
   /** Default 1000. */
   firstRunId?: number
   /**

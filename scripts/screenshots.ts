@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { AgentRunEmulator } from '../emulator/index.js'
+import { AgentRunEmulator, systemServerClock } from '../emulator/index.js'
 import { LOCAL_PULL_REQUEST as PR, LOCAL_REPOSITORY, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
 import { ACTION_ENTRY, runBundledAction, type RunnerResult } from './runner-process.js'
 import {
@@ -63,7 +63,12 @@ const JOB = 'agent'
 async function startEmulator(defaultScenario: string, firstRunId: number): Promise<AgentRunEmulator> {
   let origin: number | undefined
   const now = (): number => EPOCH + (Date.now() - (origin ??= Date.now()))
-  const emulator = new AgentRunEmulator({ defaultScenario, firstRunId, speed: 2, now })
+  const emulator = new AgentRunEmulator({
+    defaultScenario,
+    firstRunId,
+    speed: 2,
+    clock: systemServerClock(now)
+  })
   await emulator.start()
   return emulator
 }

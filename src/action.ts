@@ -10,7 +10,8 @@ import { isTriggerEvent } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { runSetupCheck } from './org/setup-check.js'
 import { DailyGate } from './org/daily-limit-read.js'
-import { serviceClients, type ServiceClients, type ServiceLimits } from './org/clients.js'
+import type { Network } from './network.js'
+import { serviceClients, type ServiceClients } from './org/clients.js'
 import { stepFailMessage } from './report/step-fail.js'
 import { JobSummary } from './report/job-summary.js'
 import { LogMirror } from './report/log-mirror.js'
@@ -32,6 +33,8 @@ export interface ActionEnvironment {
   runner: Runner
   env: Env
   clock: Clock
+  /** The service's and GitHub's HTTP. */
+  network: Network
   /** Aborted when the job is cancelled. */
   signal: AbortSignal
   openLogFile: (directory: string, runId: number) => LogFile
@@ -39,8 +42,6 @@ export interface ActionEnvironment {
   readEventPayload: (path: string) => unknown
   /** Checks an answer against the schema where it can be stopped (a worker thread in the bundle). */
   checkAnswer: AnswerChecker
-  /** Limits of the service's client other than its defaults: tests only (main.ts never sets them). */
-  serviceLimits?: ServiceLimits
 }
 
 /**
@@ -55,7 +56,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const { settings, redact, say } = read
   // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
   const deadlines = new Deadlines(clock, signal, settings.timeoutMs)
-  const github = gitHubClient(settings, deadlines, say)
+  const github = gitHubClient(settings, deadlines, say, { clock, fetch: environment.network.github })
   const payload = once(() => environment.readEventPayload(settings.context.eventPath))
   try {
     const decision = await decide(settings, { payload, github, clock, say })
@@ -74,7 +75,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       redact,
       () => deadlines.afterCancelled()
     )
-    const apis = serviceClients(settings, clock, signal, say.debug, environment.serviceLimits)
+    const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service)
     const gate = dailyGate(settings, apis, clock, deadlines.step)
     const step: Step = { settings, environment, deadlines, redact, say, reporters, gate }
     const performed = await perform(decision.work, step, apis)

@@ -6,16 +6,15 @@ export class CancelledError extends Error {
   }
 }
 
-/** Time as the action sees it; tests hand in a fake to step through hours in milliseconds. */
+/**
+ * Time as the action sees it: every wait of the action is a sleep on it, deadlines and request time
+ * limits included. main.ts hands in the system's; tests a virtual one that moves when nothing else
+ * can happen (test/support/virtual-clock.ts), so hours of a run take milliseconds.
+ */
 export interface Clock {
   now(): number
   /** Resolves after `ms`; rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
-  /**
-   * The same wait, for a deadline kept beside the work rather than by it: a fake clock does not move
-   * forward for it, but fires it once the work's own sleeps have taken the time past it.
-   */
-  alarm(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 function wait(ms: number, signal?: AbortSignal): Promise<void> {
@@ -38,6 +37,22 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: wait,
-  alarm: wait
+  sleep: wait
+}
+
+/** A time limit on the clock: `signal` aborts with `reason` after `ms`, unless `clear` came first. */
+export interface TimeLimit {
+  readonly signal: AbortSignal
+  /** Ends the wait once the work is done: no timer outlives it. */
+  clear(): void
+}
+
+export function timeLimit(clock: Clock, ms: number, reason: Error): TimeLimit {
+  const limit = new AbortController()
+  const done = new AbortController()
+  clock.sleep(ms, done.signal).then(
+    () => limit.abort(reason),
+    () => undefined
+  )
+  return { signal: limit.signal, clear: () => done.abort() }
 }

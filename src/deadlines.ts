@@ -59,6 +59,6 @@ export class Deadlines {
 
   /** Resolves after `ms` unless disposed first (then never). */
   private after(ms: number): Promise<void> {
-    return new Promise(resolve => void this.clock.alarm(ms, this.done.signal).then(resolve, () => undefined))
+    return new Promise(resolve => void this.clock.sleep(ms, this.done.signal).then(resolve, () => undefined))
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js'
 import type { Deadlines } from './deadlines.js'
+import type { Network } from './network.js'
 import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, type CheckRunPlace } from './github/check-run.js'
 import { prepareCommentRun } from './github/comment-run.js'
@@ -196,7 +197,8 @@ export function once<T>(read: () => T): () => T {
 export function gitHubClient(
   settings: Settings,
   deadlines: Deadlines,
-  say: Pick<Console, 'warning'>
+  say: Pick<Console, 'warning'>,
+  io: { clock: Clock; fetch: Network['github'] }
 ): () => Promise<GitHubApi> {
   return once(async () => {
     const { OctokitGitHubApi } = await import('./github/api.js')
@@ -206,7 +208,9 @@ export function gitHubClient(
       apiUrl: settings.context.apiUrl,
       warn: say.warning,
       signal: deadlines.githubSignal,
-      stopAt: deadlines.githubStopAt
+      stopAt: deadlines.githubStopAt,
+      clock: io.clock,
+      fetch: io.fetch
     })
   })
 }

@@ -1,8 +1,8 @@
 import { Octokit } from '@octokit/rest'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
-import { FakeGitHub, type FakeGitHubOptions, type Permission } from './github-fake/index.js'
-import { responseProblems } from './support/github-openapi.js'
+import { FakeGitHub, type FakeGitHubOptions, type Permission } from '../scripts/github-fake/index.js'
+import { responseProblems } from '../scripts/github-openapi.js'
 
 /** The fake GitHub over real HTTP on loopback, driven by octokit as the action drives GitHub. */
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js'
+import type { Network } from '../network.js'
 import { DeadlineError, ServiceError, UnsupportedEndpointError } from './errors.js'
 import { endpoints, type Endpoint, type LogPath } from './endpoints.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
@@ -93,6 +94,8 @@ export interface HttpApiConfig {
   /** The poll-interval: bounds the wait after a 429 without Retry-After (refusedRetryDelay). */
   pollIntervalMs?: number
   debug?: (message: string) => void
+  /** The service's side of the network (default: node-fetch). */
+  fetch?: Network['service']
 }
 
 /** Attempts of one request that fails (5xx, reset, time-out, unreadable answer), unless the call says. */
@@ -129,7 +132,8 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
       clock: config.clock,
       budget: this.budget,
       redact: text => this.redact(text),
-      debug: message => this.debug(message)
+      debug: message => this.debug(message),
+      ...(config.fetch ? { fetch: config.fetch } : {})
     })
   }
 

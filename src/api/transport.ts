@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder'
-import fetch, { type Response } from 'node-fetch'
-import { CancelledError, type Clock } from '../clock.js'
+import nodeFetch, { type Response } from 'node-fetch'
+import { CancelledError, timeLimit, type Clock } from '../clock.js'
 import { ServiceError, describeHttpError, serviceMessage } from './errors.js'
 import type { BudgetName, RateBudget } from './rate-budget.js'
 
@@ -44,6 +44,8 @@ export interface TransportConfig {
   budget: RateBudget
   redact: (text: string) => string
   debug: (message: string) => void
+  /** The service's side of the network (default: node-fetch). */
+  fetch?: typeof nodeFetch
 }
 
 /** An answer larger than the cap: the read was stopped there. */
@@ -107,10 +109,10 @@ export class HttpTransport {
     // node-fetch handed an aborted signal destroys the request body with no listener: an uncaught
     // 'error' that would crash the step. A job cancelled before the request is never sent it.
     if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError() }
-    const timeout = AbortSignal.timeout(request.timeoutMs)
+    const timeout = timeLimit(clock, request.timeoutMs, new Error(`no answer within ${request.timeoutMs} ms`))
     const started = clock.now()
     budget.record(request.budgets, started)
-    const exchange = await this.fetchAndRead(request, timeout)
+    const exchange = await this.fetchAndRead(request, timeout.signal).finally(() => timeout.clear())
     // The service counted it at some moment before its answer: it counts here from the answer. A 429
     // was refused, not processed, and does not count at all: refusals alone would fill a window that
     // congestion has shrunk.
@@ -133,7 +135,7 @@ export class HttpTransport {
     let response: Response
     let text: string
     try {
-      response = await fetch(request.url.toString(), {
+      response = await (this.config.fetch ?? nodeFetch)(request.url.toString(), {
         method: request.method,
         headers: {
           authorization: `Bearer ${this.config.token}`,

@@ -1,12 +1,12 @@
 import { getOctokit } from '@actions/github'
-import { retry } from '@octokit/plugin-retry'
-import { throttling } from '@octokit/plugin-throttling'
+import { timeLimit, type Clock } from '../clock.js'
 import {
   CHECK_SUMMARY_LIMIT_BYTES,
   CHECK_TITLE_LIMIT_BYTES,
   cutUtf8,
   type CheckRunText
 } from '../report/check-run-text.js'
+import { GitHubRequestPolicy, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 import { wellFormed } from './well-formed.js'
@@ -15,20 +15,38 @@ import { wellFormed } from './well-formed.js'
 export const GITHUB_REQUEST_TIMEOUT_MS = 30_000
 
 /**
- * The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. Stopped,
- * it fails as an AbortError, which Octokit's retry plugin leaves alone: a retry could only fail, and
- * its timers (1, 4 and 9 s) would outlive the step's calls.
+ * GitHub's side of the network, each call ending after GITHUB_REQUEST_TIMEOUT_MS on the clock or
+ * when `stop` aborts. Stopped, it fails as an AbortError, which the request policy does not retry.
  */
-function timedFetch(stop: AbortSignal | undefined): typeof fetch {
+function timedFetch(
+  fetch: typeof globalThis.fetch,
+  clock: Clock,
+  stop: AbortSignal | undefined
+): typeof globalThis.fetch {
   return async (input, init) => {
-    const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)]
+    const limit = timeLimit(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('GitHub did not answer in time'))
+    const signals = [init?.signal, stop, limit.signal]
     try {
-      return await fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) })
+      // The whole answer within the limit: Octokit reads the body once fetch has resolved.
+      const response = await fetch(input, {
+        ...init,
+        signal: AbortSignal.any(signals.filter(signal => !!signal))
+      })
+      const body = await response.arrayBuffer()
+      const read = new Response(nullBodyStatus(response.status) ? null : body, response)
+      return Object.defineProperty(read, 'url', { value: response.url })
     } catch (error) {
       if (stop?.aborted) throw Object.assign(new Error(stopReason(stop)), { name: 'AbortError' })
       throw error
+    } finally {
+      limit.clear()
     }
   }
+}
+
+/** Statuses whose answer has no body (a Response built with one throws). */
+function nullBodyStatus(status: number): boolean {
+  return status === 101 || status === 204 || status === 205 || status === 304
 }
 
 /** Why GitHub calls were stopped, from the signal's reason. */
@@ -95,11 +113,15 @@ export interface OctokitConfig {
   signal?: AbortSignal
   /** When `signal` aborts at the latest (epoch ms): a rate-limit wait that would end later is not made. */
   stopAt?: number
+  /** Every wait (write spacing, rate limits, retries, time limits) is a sleep on it. */
+  clock: Clock
+  /** GitHub's side of the network (default: the platform's fetch). */
+  fetch?: typeof globalThis.fetch
 }
 
 /**
- * @actions/github's client with the retry plugin (5xx) and the throttling plugin (primary and
- * secondary rate limits): a well-kept answer to GitHub's rate limit rules we would not want to re-write.
+ * @actions/github's client, its requests spaced, waited and retried by the request policy on the
+ * action's clock (request-policy.ts), each bounded by the step's GitHub deadline.
  */
 export class OctokitGitHubApi implements GitHubApi {
   private readonly octokit
@@ -117,52 +139,14 @@ export class OctokitGitHubApi implements GitHubApi {
     this.repo = repo
     this.signal = config.signal
     this.warn = config.warn
-    // A wait for a rate limit is made only when it ends before the calls must end.
-    const mayWait = (retryAfter: number): boolean =>
-      !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity)
-    this.octokit = getOctokit(
-      config.token,
-      {
-        baseUrl: config.apiUrl,
-        // Each attempt has its own time limit, and every one is aborted with the signal.
-        request: { fetch: timedFetch(config.signal) },
-        throttle: {
-          onRateLimit: (
-            retryAfter: number,
-            options: { method: string; url: string },
-            _octokit: unknown,
-            retryCount: number
-          ) => {
-            if (!mayWait(retryAfter)) {
-              config.warn(
-                `GitHub rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`
-              )
-              return false
-            }
-            config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`)
-            return retryCount < 2
-          },
-          onSecondaryRateLimit: (
-            retryAfter: number,
-            options: { method: string; url: string },
-            _octokit: unknown,
-            retryCount: number
-          ) => {
-            if (!mayWait(retryAfter)) {
-              config.warn(
-                `GitHub secondary rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`
-              )
-              return false
-            }
-            config.warn(
-              `GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`
-            )
-            return retryCount < 3
-          }
-        }
-      },
-      retry,
-      throttling
+    this.octokit = getOctokit(config.token, {
+      baseUrl: config.apiUrl,
+      // Each attempt has its own time limit, and every one is aborted with the signal.
+      request: { fetch: timedFetch(config.fetch ?? globalThis.fetch, config.clock, config.signal) }
+    })
+    const policy = new GitHubRequestPolicy(config)
+    this.octokit.hook.wrap('request', (request, options) =>
+      policy.send(async next => request(next as typeof options), options as unknown as RouteOptions)
     )
     // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
     this.octokit.hook.before('request', options => {
@@ -176,10 +160,7 @@ export class OctokitGitHubApi implements GitHubApi {
     return { owner: this.owner, repo: this.repo }
   }
 
-  /**
-   * The call, or its end when the signal aborts: the retry and throttling plugins wait between
-   * attempts on timers no request signal reaches.
-   */
+  /** The call, or its end when the signal aborts, whatever the call waits on. */
   private bounded<T>(call: Promise<T>): Promise<T> {
     const signal = this.signal
     if (!signal) return call

@@ -1,19 +1,11 @@
 import { HttpAgentRunApi, type AgentRunApi, type OrganizationApi } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
 import type { Clock } from '../clock.js'
+import type { Network } from '../network.js'
 import type { Settings } from '../settings/settings.js'
 
 /** The service's clients by organization id (undefined: the calls not scoped to one). */
 export type ServiceClients = (orgId: number | undefined) => AgentRunApi & OrganizationApi
-
-/**
- * What the clients work within besides the step's deadline. main.ts leaves them to the client's
- * own; a test hands in shorter ones (through ActionEnvironment), as it hands in a clock.
- */
-export interface ServiceLimits {
-  /** One request's time limit; undefined: the client's own (DEFAULT_REQUEST_TIMEOUT_MS, 30 s). */
-  requestTimeoutMs?: number
-}
 
 /**
  * One client per organization id, sharing one rate budget: the limits are the token's, whatever the
@@ -24,7 +16,7 @@ export function serviceClients(
   clock: Clock,
   signal: AbortSignal,
   debug: (message: string) => void,
-  limits: ServiceLimits = {}
+  fetch?: Network['service']
 ): ServiceClients {
   const budget = new RateBudget()
   const clients = new Map<number, HttpAgentRunApi>()
@@ -39,9 +31,9 @@ export function serviceClients(
         budget,
         clock,
         signal,
-        requestTimeoutMs: limits.requestTimeoutMs,
         pollIntervalMs: settings.pollIntervalMs,
-        debug
+        debug,
+        ...(fetch ? { fetch } : {})
       })
       clients.set(key, client)
     }

@@ -2,7 +2,7 @@ import { createHook } from 'node:async_hooks'
 import { OctokitGitHubApi, type CheckRunWrite } from '../../src/github/api.js'
 import { CheckRun } from '../../src/github/check-run.js'
 import { readTrigger } from '../../src/github/trigger.js'
-import { FakeGitHub, type FakeGitHubOptions } from '../github-fake/index.js'
+import { FakeGitHub, type FakeGitHubOptions } from '../../scripts/github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 import { labeledEvent } from '../support/webhooks.js'
 

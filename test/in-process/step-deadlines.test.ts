@@ -1,6 +1,6 @@
 import { readerText } from '../../scripts/render-markdown.js'
 import { scenario } from '../../emulator/index.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'

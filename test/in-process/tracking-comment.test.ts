@@ -2,7 +2,7 @@ import { OctokitGitHubApi } from '../../src/github/api.js'
 import { TrackingComment } from '../../src/github/tracking-comment.js'
 import { readMarker, markerSignature, verifyMarker } from '../../src/github/tracking.js'
 import type { RunReport } from '../../src/model.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { FakeClock } from '../support/fake-clock.js'
 
 /**

@@ -1,7 +1,7 @@
 import { AgentRunEmulator } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import {
   issueCommentEvent,
   issuesOpenedEvent,

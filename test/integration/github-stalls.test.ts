@@ -1,5 +1,5 @@
 import { AgentRunEmulator } from '../../emulator/index.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'

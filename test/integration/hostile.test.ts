@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { endlessLog } from '../../emulator/index.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { action, emulator, startEmulatorAsIs } from '../support/action-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { close, listen, type Listening } from '../../emulator/loopback-server.js'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { AgentRunEmulator, type RunScript } from '../../emulator/index.js'
-import { FakeGitHub } from '../github-fake/index.js'
+import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 

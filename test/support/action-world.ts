@@ -1,16 +1,31 @@
-import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../../emulator/index.js'
-import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import {
+  scenario,
+  type AgentRunEmulator,
+  type EmulatorOptions,
+  type RunScript
+} from '../../emulator/index.js'
+import type { RunnerResult } from '../../scripts/runner-process.js'
+import type { FlowOptions, FlowResult } from './flow-step.js'
+import { FlowWorld } from './flow-world.js'
 
 /**
- * The world of the bundled action's end-to-end tests of one step against the service (action,
- * action-errors and run-edges .test.ts, split so that jest runs them side by side; fan-out, stop-run,
- * daily-limits-and-usage, hostile and the answer suites with their own inputs and pace): the bundle
- * against the emulator over real HTTP on loopback, as the runner runs it. Importing it registers the
- * hook that stops the emulator.
+ * The world of the flows of one step against the service (action, action-errors, run-edges, fan-out,
+ * stop-run, daily limits, hostile and the answer suites): the action in process on the virtual clock,
+ * against the emulator over real HTTP on loopback, as the runner runs it (flow-step.ts). Importing it
+ * registers the hooks.
  */
 
 export const TOKEN = 'emulator-token'
+const world = new FlowWorld()
+/** The test's emulator: the one `startEmulator` started last. */
 export let emulator: AgentRunEmulator
+
+beforeEach(() => {
+  emulator = world.emulator
+})
+
+/** The test's virtual clock. */
+export const clock = () => world.clock
 
 /** An emulator whose new runs start PENDING and go RUNNING and EVALUATION, as the live service's may. */
 export function startEmulator(options: EmulatorOptions = {}): Promise<string> {
@@ -19,19 +34,15 @@ export function startEmulator(options: EmulatorOptions = {}): Promise<string> {
 
 /** An emulator as `options` make it, nothing added. */
 export async function startEmulatorAsIs(options: EmulatorOptions = {}): Promise<string> {
-  emulator = new AgentRunEmulator(options)
-  return emulator.start()
+  emulator = await world.useEmulator(options)
+  return emulator.baseUrl
 }
-
-afterEach(async () => {
-  await emulator?.stop()
-})
 
 export async function action(
   inputs: Record<string, string>,
-  extra: Partial<Parameters<typeof runBundledAction>[0]> = {}
-): Promise<RunnerResult> {
-  return runBundledAction({
+  extra: Omit<FlowOptions, 'inputs'> = {}
+): Promise<FlowResult> {
+  return world.step({
     inputs: {
       'api-token': TOKEN,
       'org-id': '1',
@@ -41,7 +52,6 @@ export async function action(
       'timeout-minutes': '1',
       ...inputs
     },
-    killAfterMs: 60_000,
     ...extra
   })
 }

@@ -1,40 +1,42 @@
-import { AgentRunEmulator } from '../../emulator/index.js'
-import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
-import { FakeGitHub, type FakeCheckRun } from '../github-fake/index.js'
+import type { AgentRunEmulator } from '../../emulator/index.js'
+import type { RunnerResult } from '../../scripts/runner-process.js'
+import type { FakeCheckRun, FakeGitHub } from '../../scripts/github-fake/index.js'
+import type { FlowOptions, FlowResult } from './flow-step.js'
+import { FlowWorld } from './flow-world.js'
 import { issueCommentEvent, labeledEvent } from './webhooks.js'
 
 /**
- * The world of the check runs' end-to-end tests (check-life and check-cases .test.ts, split so
- * that jest runs them side by side): the bundled action, the emulator (scenarios chosen by
- * `[emulator:NAME]` in the request, 20 times faster, so that steps can run at once) and a fake
- * GitHub holding pull requests 7, 8 and 9 (from feature/7 and so on), fresh for each test.
- * Importing it registers the hooks.
+ * The world of the check runs' flows (check-life, check-cases, check-gate): the action in process on
+ * the virtual clock (flow-step.ts), the emulator (scenarios chosen by `[emulator:NAME]` in the
+ * request, 20 times faster) and a fake GitHub holding pull requests 7, 8 and 9 (from feature/7 and
+ * so on), fresh for each test. Importing it registers the hooks.
  */
 
+const world = new FlowWorld({ emulator: { speed: 20 }, github: { permissions: { alice: 'write' } } })
 export let emulator: AgentRunEmulator
 export let github: FakeGitHub
 
-beforeEach(async () => {
-  emulator = new AgentRunEmulator({ speed: 20 })
-  await emulator.start()
-  github = new FakeGitHub({ permissions: { alice: 'write' } })
-  await github.start()
+beforeEach(() => {
+  emulator = world.emulator
+  github = world.github
   github.addPullRequests(7, 8, 9)
 })
 
-afterEach(async () => {
+afterEach(() => {
   // Every check-run body the action sent held to GitHub's REST description.
   expect(github.invalidCheckRunRequests).toEqual([])
-  await Promise.all([emulator.stop(), github.stop()])
 })
 
-/** The bundled action on `event`, as the runner runs it, against this world. */
+/** The test's virtual clock. */
+export const clock = () => world.clock
+
+/** The action on `event`, as the runner runs it, against this world. */
 export function step(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'terminateSignal'> = {}
-): Promise<RunnerResult> {
-  return runBundledAction({
+  runner: Pick<FlowOptions, 'terminateAfterMs' | 'terminateWhen' | 'terminateSignal'> = {}
+): Promise<FlowResult> {
+  return world.step({
     inputs: {
       'api-token': 'emulator-token',
       'org-id': '1',
@@ -46,7 +48,6 @@ export function step(
     },
     env: { GITHUB_API_URL: github.baseUrl },
     event,
-    killAfterMs: 60_000,
     ...runner
   })
 }

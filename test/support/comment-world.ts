@@ -1,35 +1,29 @@
-import { AgentRunEmulator, scenario, type EmulatorOptions, type RunScript } from '../../emulator/index.js'
-import { FakeGitHub, type FakeUser } from '../github-fake/index.js'
-import { runBundledAction, type RunnerOptions, type RunnerResult } from '../../scripts/runner-process.js'
+import {
+  scenario,
+  type AgentRunEmulator,
+  type EmulatorOptions,
+  type RunScript
+} from '../../emulator/index.js'
+import type { FakeGitHub, FakeUser } from '../../scripts/github-fake/index.js'
+import type { FlowOptions, FlowResult } from './flow-step.js'
+import { FlowWorld } from './flow-world.js'
 import { markerLine, markerSignature } from '../../src/github/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'
 
 /**
- * The world of the comment workflow's end-to-end tests (comments, comment-markers,
- * comment-permissions, comment-endings, comment-limits and the trigger tests, split so that jest runs
- * them side by side): the bundled action, the service emulator and a fake GitHub, all on loopback,
- * fresh for each test. Importing this module registers the hooks that start and stop them.
+ * The world of the comment workflow's flows (comments, comment-markers, comment-permissions,
+ * comment-endings, comment-limits and the trigger tests): the action in process on the virtual clock
+ * (flow-step.ts), the service emulator and a fake GitHub on it, over loopback, fresh for each test.
+ * Importing this module registers the hooks that start and stop them.
  */
 
-export let emulator: AgentRunEmulator
-export let github: FakeGitHub
-
-/** New runs start PENDING and go RUNNING and EVALUATION, as the live service's may. */
+export /** New runs start PENDING and go RUNNING and EVALUATION, as the live service's may. */
 const LIVE_LIKE: EmulatorOptions = { modes: ['pending-start', 'extra-statuses'], pendingMs: 300 }
 
-/** Replaces the world's emulator with one in more modes (or another account). */
-export async function useEmulator(options: EmulatorOptions): Promise<void> {
-  await emulator.stop()
-  const modes = [...(LIVE_LIKE.modes ?? []), ...(options.modes ?? [])]
-  emulator = new AgentRunEmulator({ ...LIVE_LIKE, ...options, modes })
-  await emulator.start()
-}
-
-beforeEach(async () => {
-  emulator = new AgentRunEmulator(LIVE_LIKE)
-  await emulator.start()
-  github = new FakeGitHub({
+const world = new FlowWorld({
+  emulator: LIVE_LIKE,
+  github: {
     permissions: {
       alice: 'write',
       bob: 'admin',
@@ -39,13 +33,24 @@ beforeEach(async () => {
       reader: 'read',
       tri: 'triage'
     }
-  })
-  await github.start()
+  }
+})
+export let emulator: AgentRunEmulator
+export let github: FakeGitHub
+
+beforeEach(() => {
+  emulator = world.emulator
+  github = world.github
 })
 
-afterEach(async () => {
-  await Promise.all([emulator.stop(), github.stop()])
-})
+/** The test's virtual clock. */
+export const clock = () => world.clock
+
+/** Replaces the world's emulator with one in more modes (or another account). */
+export async function useEmulator(options: EmulatorOptions): Promise<void> {
+  const modes = [...(LIVE_LIKE.modes ?? []), ...(options.modes ?? [])]
+  emulator = await world.useEmulator({ ...LIVE_LIKE, ...options, modes })
+}
 
 export const fast = (name: string): RunScript => scenario(name, 20)
 /** The marker this workflow (API token emulator-token) writes for a run in a comment of octo-org/octo-repo. */
@@ -68,9 +73,9 @@ export function addMarkedComment(marker: (commentId: number) => string, text: st
 export async function onEvent(
   event: { name: string; payload: unknown },
   inputs: Record<string, string> = {},
-  runner: Pick<RunnerOptions, 'terminateAfterMs' | 'terminateWhen' | 'killAfterMs'> = {}
-): Promise<RunnerResult> {
-  return runBundledAction({
+  runner: Pick<FlowOptions, 'terminateAfterMs' | 'terminateWhen' | 'terminateSignal'> = {}
+): Promise<FlowResult> {
+  return world.step({
     inputs: {
       'api-token': 'emulator-token',
       'org-id': '1',
@@ -78,14 +83,12 @@ export async function onEvent(
       'github-token': 'github-token',
       'poll-interval': '0.1',
       'timeout-minutes': '1',
-      // Check runs add two or three GitHub writes (a second apart, as GitHub spaces them) to a run
-      // on a pull request; check-world and check-cases test them, so these worlds leave them out.
+      // check-world and the check tests follow check runs: these flows leave them out.
       'check-run': 'false',
       ...inputs
     },
     env: { GITHUB_API_URL: github.baseUrl },
     event,
-    killAfterMs: 60_000,
     ...runner
   })
 }

@@ -1,4 +1,4 @@
-import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
+import { AgentRunEmulator, systemServerClock, type EmulatorOptions } from '../../emulator/index.js'
 import { conformanceCheck } from './openapi.js'
 
 /**
@@ -21,7 +21,11 @@ export let conformance = conformanceCheck()
 export async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
   await emulator?.stop()
   clock.time = START
-  emulator = new AgentRunEmulator({ now: () => clock.time, onAnswer: conformance.onAnswer, ...options })
+  emulator = new AgentRunEmulator({
+    clock: systemServerClock(() => clock.time),
+    onAnswer: conformance.onAnswer,
+    ...options
+  })
   await emulator.start()
 }
 

@@ -6,7 +6,7 @@ import { checkInThread, type AnswerChecker } from '../../src/answer/check.js'
 import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
-import { FakeClock } from './fake-clock.js'
+import { VirtualClock } from './virtual-clock.js'
 import { FakeRunner } from './fake-runner.js'
 
 export const TOKEN = 'emulator-token'
@@ -26,19 +26,20 @@ export interface StepOptions {
 }
 
 /**
- * A test file's world for runAction in process: a fake clock shared with the emulator (real HTTP on
- * loopback), a temp folder for the runner's files, and a step run with a fake runner. It registers
- * its own hooks: each test gets a new clock and folder, and what it started is stopped after it.
+ * A test file's world for runAction in process with a fake runner (FakeRunner: the console as lines,
+ * the outputs and summary in memory), on a virtual clock shared with the emulator (real HTTP on
+ * loopback), and a temp folder for the runner's files. It registers its own hooks: each test gets a
+ * new clock and folder, and what it started is stopped after it.
  */
 export class InProcessWorld {
   /** Replaceable within a test (the emulator reads it through the world). */
-  clock = new FakeClock()
+  clock = new VirtualClock()
   temp = ''
   private started?: AgentRunEmulator
 
   constructor() {
     beforeEach(() => {
-      this.clock = new FakeClock()
+      this.clock = new VirtualClock()
       this.temp = mkdtempSync(join(tmpdir(), 'codegen-action-'))
     })
     afterEach(async () => {
@@ -54,7 +55,7 @@ export class InProcessWorld {
   }
 
   async startEmulator(options: EmulatorOptions = {}): Promise<AgentRunEmulator> {
-    this.started = new AgentRunEmulator({ now: () => this.clock.now(), ...options })
+    this.started = new AgentRunEmulator({ clock: this.clock, ...options })
     await this.started.start()
     return this.started
   }
@@ -81,12 +82,13 @@ export class InProcessWorld {
         ...options.env
       },
       clock: this.clock,
+      network: this.clock.network,
       signal: options.signal ?? new AbortController().signal,
       openLogFile,
       readEventPayload: () => options.event?.payload ?? {},
       checkAnswer: options.checkAnswer ?? checkInThread
     }
-    const failure = await runAction(environment)
+    const failure = await this.clock.run(() => runAction(environment))
     return { runner, failure }
   }
 

@@ -1,12 +1,13 @@
 import { join } from 'node:path'
 import type { ActionEnvironment } from '../../src/action.js'
 import { checkInThread } from '../../src/answer/check.js'
-import type { Clock } from '../../src/clock.js'
 import { openLogFile } from '../../src/runner/log-file.js'
 import type { FakeRunner } from './fake-runner.js'
+import type { VirtualClock } from './virtual-clock.js'
 
 export interface StepPlace {
-  clock: Clock
+  /** The step's time and network: run the step inside `clock.run`. */
+  clock: VirtualClock
   /** The runner's folder: workspace, temp, event file. */
   temp: string
   repository?: string
@@ -29,6 +30,7 @@ export function stepEnvironment(runner: FakeRunner, place: StepPlace): ActionEnv
       ...place.env
     },
     clock: place.clock,
+    network: place.clock.network,
     signal: place.signal ?? new AbortController().signal,
     openLogFile,
     readEventPayload: () => place.event?.payload ?? {},

@@ -76,7 +76,7 @@ class CommentStore<T extends { id: number; body: string; user: FakeUser; updated
     const comment = this.byId.get(id)
     if (!comment) throw new Error(`No ${what} ${id}`)
     comment.body = body
-    comment.updatedAt = Date.now()
+    comment.updatedAt = this.repository.now()
     return comment
   }
 
@@ -142,7 +142,7 @@ export class Comments {
 
   /** A comment someone wrote (now), as if through the web interface. */
   addComment(issueNumber: number, body: string, user: FakeUser): FakeComment {
-    return this.commentView(this.storeComment(issueNumber, body, user, Date.now()))
+    return this.commentView(this.storeComment(issueNumber, body, user, this.repository.now()))
   }
 
   editComment(id: number, body: string): FakeComment {
@@ -168,7 +168,7 @@ export class Comments {
           root?.diffHunk ?? comment.diffHunk ?? '@@ -10,3 +10,3 @@\n const a = 1\n-const b = 2\n+const b = 3',
         inReplyTo: root ? (root.inReplyTo ?? root.id) : undefined
       },
-      Date.now()
+      this.repository.now()
     )
     return this.reviewCommentView(stored)
   }

@@ -1,4 +1,4 @@
-import { requestBodyProblems } from '../support/github-openapi.js'
+import { requestBodyProblems } from '../github-openapi.js'
 import {
   gitHubError,
   isObject,

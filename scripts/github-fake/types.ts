@@ -1,3 +1,4 @@
+import type { ServerClock } from '../../emulator/loopback-server.js'
 /**
  * Types of the fake GitHub REST API: what tests seed and inspect (the Fake* types), the options, and
  * the wire shapes the fake answers with (fields as GitHub names them, the ones clients read).
@@ -117,7 +118,7 @@ export interface InvalidCheckRunRequest {
 }
 
 export interface RecordedGitHubRequest {
-  /** Date.now() at arrival. */
+  /** The clock's now at arrival. */
   at: number
   method: string
   /** The path without the query string and without the options' pathPrefix. */
@@ -128,7 +129,7 @@ export interface RecordedGitHubRequest {
   body: unknown
   authorization: string | undefined
   status: number
-  /** Date.now() when it was answered; undefined while it is not. */
+  /** The clock's now when it was answered; undefined while it is not. */
   answeredAt?: number
 }
 
@@ -155,6 +156,11 @@ export interface FakeGitHubOptions {
    * creating or updating a check run is 403; without read, reading one is too.
    */
   checks?: 'write' | 'read' | 'none'
+  /**
+   * Its time: when comments and requests are dated, and the waits of hangs and holds; default the
+   * system's. A test shares its virtual clock with the action (emulator/loopback-server.ts).
+   */
+  clock?: ServerClock
 }
 
 // ---------------------------------------------------------------------------------------------

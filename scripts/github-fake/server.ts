@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { close, listen } from '../../emulator/loopback-server.js'
+import { close, listen, systemServerClock, type ServerClock } from '../../emulator/loopback-server.js'
 import { gitHubError, json, notFound, type Answer } from './answers.js'
 import { CheckRuns } from './check-runs.js'
 import { Comments } from './comments.js'
@@ -47,10 +47,12 @@ export class FakeGitHub {
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
   private requestCount = 0
+  private readonly clock: ServerClock
   private server: Server | undefined
   private url: string | undefined
 
   constructor(options: FakeGitHubOptions = {}) {
+    this.clock = options.clock ?? systemServerClock()
     this.token = options.token ?? 'github-token'
     if (!/^\S+$/.test(this.token)) throw new Error('The token must be a non-empty string without whitespace')
     this.identityVisible = options.identityVisible ?? false
@@ -60,7 +62,13 @@ export class FakeGitHub {
     // Where GitHub's web pages are: github.com, or for Enterprise Server the API's own host.
     const web = (): string =>
       this.pathPrefix === '' ? 'https://github.com' : (this.url ?? 'http://localhost')
-    this.repository = new Repository(options.owner ?? 'octo-org', options.repo ?? 'octo-repo', actor, web)
+    this.repository = new Repository(
+      options.owner ?? 'octo-org',
+      options.repo ?? 'octo-repo',
+      actor,
+      web,
+      () => this.clock.now()
+    )
     for (const [login, permission] of Object.entries(options.permissions ?? {})) {
       this.setPermission(login, permission)
     }
@@ -231,7 +239,7 @@ export class FakeGitHub {
     for (const [name, value] of url.searchParams) query[name] = value
     const { path, insidePrefix } = this.withoutPrefix(url.pathname)
     const record: RecordedGitHubRequest = {
-      at: Date.now(),
+      at: this.clock.now(),
       method: request.method ?? 'GET',
       path,
       query,
@@ -243,6 +251,8 @@ export class FakeGitHub {
     const hang = this.faults.takeHang(record.method, path)
     if (hang && !hang.released) {
       request.resume()
+      // Never answered: held until the client gives up (or the fake stops).
+      void this.clock.hold(request, new Promise(resolve => response.once('close', resolve)))
       return
     }
 
@@ -262,9 +272,10 @@ export class FakeGitHub {
         `http://${host}${this.pathPrefix}`
       )
       const limit = authenticated ? this.authenticatedLimit : this.anonymousLimit
-      void (hang?.released ?? Promise.resolve()).then(() => {
+      const released = hang?.released ? this.clock.hold(request, hang.released) : Promise.resolve()
+      void released.then(() => {
         record.status = answer.status
-        record.answeredAt = Date.now()
+        record.answeredAt = this.clock.now()
         this.write(response, answer, limit.count(record.at))
       })
     })

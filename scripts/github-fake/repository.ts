@@ -61,7 +61,9 @@ export class Repository {
     /** Who the token acts as. */
     readonly actor: FakeUser,
     /** Where GitHub's web pages are: github.com, or for Enterprise Server the API's own host. */
-    readonly webBase: () => string
+    readonly webBase: () => string,
+    /** The fake's clock: what is written is dated by it. */
+    readonly now: () => number
   ) {
     this.knownUser(actor)
   }
@@ -86,7 +88,7 @@ export class Repository {
   addPullRequest(pr: FakePullRequest): void {
     const user = { ...(pr.user ?? { login: 'octocat', type: 'User' }) }
     this.knownUser(user)
-    this.pullRequests.set(pr.number, { ...pr, user, createdAt: Date.now() })
+    this.pullRequests.set(pr.number, { ...pr, user, createdAt: this.now() })
   }
 
   hasPullRequest(number: number): boolean {

@@ -1,8 +1,8 @@
-export const id = 349;
-export const ids = [349];
+export const id = 854;
+export const ids = [854];
 export const modules = {
 
-/***/ 8349:
+/***/ 2854:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,113 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
-var github = __webpack_require__(1758);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(9735);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __webpack_require__(9373);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
 var check_run_text = __webpack_require__(2564);
+;// CONCATENATED MODULE: ./src/github/request-policy.ts
+/**
+ * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
+ * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
+ * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
+ * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
+ */
+/** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
+const WRITE_SPACING_MS = 1_000;
+/** Writes that create content people are notified of (a comment, a reply, a review): three seconds. */
+const CONTENT_SPACING_MS = 3_000;
+/** A secondary rate limit answered without Retry-After: wait a minute, as GitHub advises. */
+const SECONDARY_LIMIT_FALLBACK_S = 60;
+/** Retries after a secondary rate limit, after the primary one, and after a server error. */
+const MAX_SECONDARY_RETRIES = 3;
+const MAX_PRIMARY_RETRIES = 2;
+const MAX_SERVER_RETRIES = 3;
+/** Answers a retry cannot change. */
+const FINAL_STATUSES = new Set([400, 401, 403, 404, 410, 422, 451]);
+/** A write that creates content: comments, replies in a review thread, reviews. */
+function createsContent({ method, url }) {
+    return method === 'POST' && /\/(comments|replies|reviews)$/.test(url);
+}
+class GitHubRequestPolicy {
+    config;
+    nextWrite = Number.NEGATIVE_INFINITY;
+    nextContent = Number.NEGATIVE_INFINITY;
+    constructor(config) {
+        this.config = config;
+    }
+    /** Sends `options` through `request`, spaced and retried as the policy says. */
+    async send(request, options) {
+        const retries = { secondary: 0, primary: 0, server: 0 };
+        const write = options.method !== 'GET' && options.method !== 'HEAD';
+        for (;;) {
+            if (write)
+                await this.spaced(createsContent(options));
+            try {
+                return await request(options);
+            }
+            catch (error) {
+                const waitMs = this.retryWait(error, options, retries);
+                if (waitMs === undefined)
+                    throw error;
+                await this.config.clock.sleep(waitMs, this.config.signal);
+            }
+        }
+    }
+    /** Waits for the write's turn: each a second after the one before, content three seconds apart. */
+    async spaced(content) {
+        const now = this.config.clock.now();
+        const at = Math.max(now, this.nextWrite, content ? this.nextContent : now);
+        this.nextWrite = at + WRITE_SPACING_MS;
+        if (content)
+            this.nextContent = at + CONTENT_SPACING_MS;
+        if (at > now)
+            await this.config.clock.sleep(at - now, this.config.signal);
+    }
+    /** How long to wait before sending again, or undefined when the failure stands. */
+    retryWait(failure, options, retries) {
+        // Stopped (the deadline, the cancellation) or past one attempt's time limit: nothing to retry.
+        if (failure.name === 'AbortError' || this.config.signal?.aborted)
+            return undefined;
+        const status = failure.status ?? 0;
+        const headers = failure.response?.headers ?? {};
+        if (status === 403 || status === 429) {
+            if (/\bsecondary rate\b/i.test(failure.message ?? '') || headers['retry-after'] !== undefined) {
+                const seconds = Number(headers['retry-after']) || SECONDARY_LIMIT_FALLBACK_S;
+                if (retries.secondary++ >= MAX_SECONDARY_RETRIES)
+                    return undefined;
+                return this.rateLimitWait('secondary rate limit', seconds, options);
+            }
+            if (headers['x-ratelimit-remaining'] === '0') {
+                const resetMs = Number(headers['x-ratelimit-reset']) * 1000;
+                const seconds = Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1);
+                if (retries.primary++ >= MAX_PRIMARY_RETRIES)
+                    return undefined;
+                return this.rateLimitWait('rate limit', seconds, options);
+            }
+        }
+        // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
+        // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
+        if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
+            return undefined;
+        if (retries.server >= MAX_SERVER_RETRIES)
+            return undefined;
+        retries.server++;
+        return retries.server ** 2 * 1000;
+    }
+    /** A rate limit's wait, said in a warning; undefined when there is no time left for it. */
+    rateLimitWait(kind, seconds, { method, url }) {
+        const { clock, stopAt, warn } = this.config;
+        if (clock.now() + seconds * 1000 >= (stopAt ?? Infinity)) {
+            warn(`GitHub ${kind} on ${method} ${url}: no time left to wait ${seconds} s`);
+            return undefined;
+        }
+        warn(`GitHub ${kind} on ${method} ${url}: retrying in ${seconds} s`);
+        return seconds * 1000;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -61,22 +160,36 @@ function wellFormed(value, depth = 0) {
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
 /**
- * The global fetch, each call ending after GITHUB_REQUEST_TIMEOUT_MS or when `stop` aborts. Stopped,
- * it fails as an AbortError, which Octokit's retry plugin leaves alone: a retry could only fail, and
- * its timers (1, 4 and 9 s) would outlive the step's calls.
+ * GitHub's side of the network, each call ending after GITHUB_REQUEST_TIMEOUT_MS on the clock or
+ * when `stop` aborts. Stopped, it fails as an AbortError, which the request policy does not retry.
  */
-function timedFetch(stop) {
+function timedFetch(fetch, clock, stop) {
     return async (input, init) => {
-        const signals = [init?.signal, stop, AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS)];
+        const limit = (0,src_clock/* timeLimit */.zc)(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('GitHub did not answer in time'));
+        const signals = [init?.signal, stop, limit.signal];
         try {
-            return await fetch(input, { ...init, signal: AbortSignal.any(signals.filter(signal => !!signal)) });
+            // The whole answer within the limit: Octokit reads the body once fetch has resolved.
+            const response = await fetch(input, {
+                ...init,
+                signal: AbortSignal.any(signals.filter(signal => !!signal))
+            });
+            const body = await response.arrayBuffer();
+            const read = new Response(nullBodyStatus(response.status) ? null : body, response);
+            return Object.defineProperty(read, 'url', { value: response.url });
         }
         catch (error) {
             if (stop?.aborted)
                 throw Object.assign(new Error(stopReason(stop)), { name: 'AbortError' });
             throw error;
         }
+        finally {
+            limit.clear();
+        }
     };
+}
+/** Statuses whose answer has no body (a Response built with one throws). */
+function nullBodyStatus(status) {
+    return status === 101 || status === 204 || status === 205 || status === 304;
 }
 /** Why GitHub calls were stopped, from the signal's reason. */
 function stopReason(signal) {
@@ -84,8 +197,8 @@ function stopReason(signal) {
     return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped';
 }
 /**
- * @actions/github's client with the retry plugin (5xx) and the throttling plugin (primary and
- * secondary rate limits): a well-kept answer to GitHub's rate limit rules we would not want to re-write.
+ * @actions/github's client, its requests spaced, waited and retried by the request policy on the
+ * action's clock (request-policy.ts), each bounded by the step's GitHub deadline.
  */
 class OctokitGitHubApi {
     octokit;
@@ -102,31 +215,13 @@ class OctokitGitHubApi {
         this.repo = repo;
         this.signal = config.signal;
         this.warn = config.warn;
-        // A wait for a rate limit is made only when it ends before the calls must end.
-        const mayWait = (retryAfter) => !config.signal?.aborted && Date.now() + retryAfter * 1000 < (config.stopAt ?? Infinity);
         this.octokit = (0,github/* getOctokit */.Q)(config.token, {
             baseUrl: config.apiUrl,
             // Each attempt has its own time limit, and every one is aborted with the signal.
-            request: { fetch: timedFetch(config.signal) },
-            throttle: {
-                onRateLimit: (retryAfter, options, _octokit, retryCount) => {
-                    if (!mayWait(retryAfter)) {
-                        config.warn(`GitHub rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
-                        return false;
-                    }
-                    config.warn(`GitHub rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
-                    return retryCount < 2;
-                },
-                onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) => {
-                    if (!mayWait(retryAfter)) {
-                        config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: no time left to wait ${retryAfter} s`);
-                        return false;
-                    }
-                    config.warn(`GitHub secondary rate limit on ${options.method} ${options.url}: retrying in ${retryAfter} s`);
-                    return retryCount < 3;
-                }
-            }
-        }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+            request: { fetch: timedFetch(config.fetch ?? globalThis.fetch, config.clock, config.signal) }
+        });
+        const policy = new GitHubRequestPolicy(config);
+        this.octokit.hook.wrap('request', (request, options) => policy.send(async (next) => request(next), options));
         // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
         this.octokit.hook.before('request', options => {
             const params = options;
@@ -138,10 +233,7 @@ class OctokitGitHubApi {
     get repoParams() {
         return { owner: this.owner, repo: this.repo };
     }
-    /**
-     * The call, or its end when the signal aborts: the retry and throttling plugins wait between
-     * attempts on timers no request signal reaches.
-     */
+    /** The call, or its end when the signal aborts, whatever the call waits on. */
     bounded(call) {
         const signal = this.signal;
         if (!signal)
@@ -320,4 +412,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=349.index.js.map
+//# sourceMappingURL=854.index.js.map

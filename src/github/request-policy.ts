@@ -1,0 +1,124 @@
+import type { Clock } from '../clock.js'
+
+/**
+ * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
+ * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
+ * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
+ * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
+ */
+
+/** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
+export const WRITE_SPACING_MS = 1_000
+/** Writes that create content people are notified of (a comment, a reply, a review): three seconds. */
+export const CONTENT_SPACING_MS = 3_000
+/** A secondary rate limit answered without Retry-After: wait a minute, as GitHub advises. */
+export const SECONDARY_LIMIT_FALLBACK_S = 60
+/** Retries after a secondary rate limit, after the primary one, and after a server error. */
+const MAX_SECONDARY_RETRIES = 3
+const MAX_PRIMARY_RETRIES = 2
+const MAX_SERVER_RETRIES = 3
+/** Answers a retry cannot change. */
+const FINAL_STATUSES = new Set([400, 401, 403, 404, 410, 422, 451])
+
+/** A request as Octokit's `request` hook sees it: the route's template, not its expanded path. */
+export interface RouteOptions {
+  method: string
+  url: string
+}
+
+/** What Octokit throws for an answer that is not 2xx (RequestError), as far as the policy reads it. */
+interface Failure {
+  name?: string
+  status?: number
+  message?: string
+  request?: unknown
+  response?: { headers?: Record<string, string | undefined> }
+}
+
+export interface RequestPolicyConfig {
+  clock: Clock
+  /** Aborted when GitHub's calls must end: every wait gives up then. */
+  signal?: AbortSignal
+  /** When `signal` aborts at the latest (epoch ms): a rate-limit wait that would end later is not made. */
+  stopAt?: number
+  warn: (message: string) => void
+}
+
+/** A write that creates content: comments, replies in a review thread, reviews. */
+function createsContent({ method, url }: RouteOptions): boolean {
+  return method === 'POST' && /\/(comments|replies|reviews)$/.test(url)
+}
+
+export class GitHubRequestPolicy {
+  private nextWrite = Number.NEGATIVE_INFINITY
+  private nextContent = Number.NEGATIVE_INFINITY
+
+  constructor(private readonly config: RequestPolicyConfig) {}
+
+  /** Sends `options` through `request`, spaced and retried as the policy says. */
+  async send<T>(request: (options: RouteOptions) => Promise<T>, options: RouteOptions): Promise<T> {
+    const retries = { secondary: 0, primary: 0, server: 0 }
+    const write = options.method !== 'GET' && options.method !== 'HEAD'
+    for (;;) {
+      if (write) await this.spaced(createsContent(options))
+      try {
+        return await request(options)
+      } catch (error) {
+        const waitMs = this.retryWait(error as Failure, options, retries)
+        if (waitMs === undefined) throw error
+        await this.config.clock.sleep(waitMs, this.config.signal)
+      }
+    }
+  }
+
+  /** Waits for the write's turn: each a second after the one before, content three seconds apart. */
+  private async spaced(content: boolean): Promise<void> {
+    const now = this.config.clock.now()
+    const at = Math.max(now, this.nextWrite, content ? this.nextContent : now)
+    this.nextWrite = at + WRITE_SPACING_MS
+    if (content) this.nextContent = at + CONTENT_SPACING_MS
+    if (at > now) await this.config.clock.sleep(at - now, this.config.signal)
+  }
+
+  /** How long to wait before sending again, or undefined when the failure stands. */
+  private retryWait(
+    failure: Failure,
+    options: RouteOptions,
+    retries: { secondary: number; primary: number; server: number }
+  ): number | undefined {
+    // Stopped (the deadline, the cancellation) or past one attempt's time limit: nothing to retry.
+    if (failure.name === 'AbortError' || this.config.signal?.aborted) return undefined
+    const status = failure.status ?? 0
+    const headers = failure.response?.headers ?? {}
+    if (status === 403 || status === 429) {
+      if (/\bsecondary rate\b/i.test(failure.message ?? '') || headers['retry-after'] !== undefined) {
+        const seconds = Number(headers['retry-after']) || SECONDARY_LIMIT_FALLBACK_S
+        if (retries.secondary++ >= MAX_SECONDARY_RETRIES) return undefined
+        return this.rateLimitWait('secondary rate limit', seconds, options)
+      }
+      if (headers['x-ratelimit-remaining'] === '0') {
+        const resetMs = Number(headers['x-ratelimit-reset']) * 1000
+        const seconds = Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1)
+        if (retries.primary++ >= MAX_PRIMARY_RETRIES) return undefined
+        return this.rateLimitWait('rate limit', seconds, options)
+      }
+    }
+    // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
+    // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
+    if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status)) return undefined
+    if (retries.server >= MAX_SERVER_RETRIES) return undefined
+    retries.server++
+    return retries.server ** 2 * 1000
+  }
+
+  /** A rate limit's wait, said in a warning; undefined when there is no time left for it. */
+  private rateLimitWait(kind: string, seconds: number, { method, url }: RouteOptions): number | undefined {
+    const { clock, stopAt, warn } = this.config
+    if (clock.now() + seconds * 1000 >= (stopAt ?? Infinity)) {
+      warn(`GitHub ${kind} on ${method} ${url}: no time left to wait ${seconds} s`)
+      return undefined
+    }
+    warn(`GitHub ${kind} on ${method} ${url}: retrying in ${seconds} s`)
+    return seconds * 1000
+  }
+}
