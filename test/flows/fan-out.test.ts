@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
-import { action as bundledAction, emulator, startEmulatorAsIs } from '../support/action-world.js'
+import { action as worldAction, emulator, startEmulatorAsIs } from '../support/action-world.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 
-/** Many runs from one step (the `runs` input): the bundled action against the emulator, as the runner runs it. */
+/**
+ * Many runs from one step (the `runs` input): the action as the runner runs it, in process on the
+ * virtual clock, against the emulator.
+ */
 
 const SPEED = 2
 const POLL_S = 1
@@ -14,11 +17,8 @@ const POLL_S = 1
 const startEmulator = (options: EmulatorOptions = {}) => startEmulatorAsIs({ speed: SPEED, ...options })
 
 /** The step with the items' pace; the items hold the prompts, so the world's own prompt is left out. */
-const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
-  bundledAction(
-    { prompt: '', 'poll-interval': String(POLL_S), 'timeout-minutes': '2', ...inputs },
-    { killAfterMs: 120_000, ...extra }
-  )
+const action = (inputs: Record<string, string>, extra: Parameters<typeof worldAction>[1] = {}) =>
+  worldAction({ prompt: '', 'poll-interval': String(POLL_S), 'timeout-minutes': '2', ...inputs }, extra)
 
 /** When a run's script reached its last step: its creation plus the script's length. */
 function endOf(runId: number, scenarioName: string): number {
@@ -90,13 +90,14 @@ describe('many runs from one step', () => {
       trigger: 'inputs'
     })
 
-    // The step ended within two poll-intervals of the last run's end.
+    // The step ended within a poll-interval of the last run's end (virtual time: no slack for the machine).
     const lastEnd = Math.max(
       ...output.map((run, i) => endOf(Number(run['agent-run-id']), EIGHT[i]!.scenario))
     )
     const exitedAt = emulator.requests.at(-1)!.at
     if (process.env.SHOW_FIGURES) console.log(`last request ${exitedAt - lastEnd} ms after the last end`)
-    expect(exitedAt - lastEnd).toBeLessThanOrEqual(2 * POLL_S * 1000)
+    expect(exitedAt - lastEnd).toBeGreaterThanOrEqual(0)
+    expect(exitedAt - lastEnd).toBeLessThanOrEqual(POLL_S * 1000)
 
     // The error annotation names the two, and why.
     const errors = result.stdout.split('\n').filter(line => line.startsWith('::error'))
@@ -163,12 +164,9 @@ describe('many runs from one step', () => {
       }
     )
     expect(emulator.runs()).toHaveLength(4)
-    expect(result.terminatedAtMs).toBeDefined()
-    // The runner kills the step 7.5 s after SIGINT; 17 to 34 ms were used at a load of 15 on 2 cores.
-    if (process.env.SHOW_FIGURES)
-      console.log(`exit ${result.durationMs - result.terminatedAtMs!} ms after SIGINT`)
-    // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
-    expect(result.exitCode).not.toBeNull()
+    expect(result.terminatedAtMs).toBeGreaterThanOrEqual(2_500)
+    // Ended on its own after the signal, within the 4 s a cancelled step may take (the runner kills it at 7.5 s).
+    expect(result.durationMs - result.terminatedAtMs!).toBeLessThanOrEqual(4_000)
     expect(result.exitCode).toBe(1)
     const output = JSON.parse(result.outputs['runs']!) as Array<Record<string, string>>
     expect(output.map(run => [run.name, run.outcome])).toEqual(

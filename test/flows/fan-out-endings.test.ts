@@ -1,20 +1,16 @@
-import { AgentRunEmulator, scenario } from '../../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
-import { runBundledAction } from '../../scripts/runner-process.js'
+import { action, emulator, startEmulatorAsIs } from '../support/action-world.js'
 import { runnerCommands } from '../support/runner-commands.js'
 
 /**
- * Many runs asked for an answer (verdict), cut short by SIGINT or by timeout-minutes, end to end
- * through the bundle: every run created is reported with its id, status, link and the ending, those
- * being read or repaired when the step was cut too; the step's outcome says which ending it was.
+ * Many runs asked for an answer (verdict), cut short by SIGINT or by timeout-minutes, as the runner
+ * runs the step, in process on the virtual clock: every run created is reported with its id,
+ * status, link and the ending, those being read or repaired when the step was cut too; the step's
+ * outcome says which ending it was.
  */
 
 const SPEED = 2
-let emulator: AgentRunEmulator
-
-afterEach(async () => {
-  await emulator?.stop()
-})
 
 /** The step's error annotations, as the runner shows them. */
 const errors = (stdout: string): string[] =>
@@ -35,7 +31,7 @@ describe.each([
   ['timeout-minutes', 'timeout', { 'timeout-minutes': '0.25' }]
 ] as const)('verdict on many runs, cut short by %s', (cut, ending, inputs) => {
   test(`every run created reported ${ending} with its id, status and link, the one being repaired too`, async () => {
-    emulator = new AgentRunEmulator({
+    await startEmulatorAsIs({
       speed: SPEED,
       // Once the three runs exist, the next script queued is the repair's: it never ends.
       onAnswer: request => {
@@ -43,14 +39,11 @@ describe.each([
         if (request.route === 'create' && creates === 3) emulator.queueScript(scenario('endless', SPEED))
       }
     })
-    await emulator.start()
     const names = ['api', 'web', 'review']
     const scenarios = ['endless', 'endless', 'verdict-never']
-    const result = await runBundledAction({
-      inputs: {
-        'api-token': 'emulator-token',
-        'org-id': '1',
-        'base-url': emulator.baseUrl,
+    const result = await action(
+      {
+        prompt: '',
         'poll-interval': '0.5',
         verdict: 'true',
         runs: JSON.stringify(
@@ -58,14 +51,14 @@ describe.each([
         ),
         ...inputs
       },
-      ...(cut === 'SIGINT'
-        ? { terminateAfterMs: 500, terminateSignal: 'SIGINT' as const, terminateWhen: resumed }
-        : {}),
-      killAfterMs: 60_000
-    })
+      cut === 'SIGINT' ? { terminateAfterMs: 500, terminateSignal: 'SIGINT', terminateWhen: resumed } : {}
+    )
     expect(result.stderr).toBe('')
     expect(resumed()).toBe(true)
     expect(result.exitCode).toBe(1)
+    // Ended at its deadline to the millisecond, or within the 4 s a cancelled step may take.
+    if (cut === 'SIGINT') expect(result.durationMs - result.terminatedAtMs!).toBeLessThanOrEqual(4_000)
+    else expect(result.durationMs).toBe(15_000)
 
     // Three runs created, none after: each in `runs` with its id, link and the ending.
     const created = emulator.runs()
@@ -103,21 +96,16 @@ describe.each([
 })
 
 test('verdict on many runs, a repair the service refuses (resume-paused-only): that run kept as it completed, invalid-output, a warning under its name; nothing else started', async () => {
-  emulator = new AgentRunEmulator({ speed: 20, modes: ['resume-paused-only'] })
-  await emulator.start()
-  const result = await runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      'poll-interval': '0.2',
-      verdict: 'true',
-      runs: JSON.stringify([
-        { name: 'pass', prompt: 'Review [emulator:verdict-pass]' },
-        { name: 'never', prompt: 'Review [emulator:verdict-never]' }
-      ])
-    },
-    killAfterMs: 60_000
+  await startEmulatorAsIs({ speed: 20, modes: ['resume-paused-only'] })
+  const result = await action({
+    prompt: '',
+    'poll-interval': '0.2',
+    'timeout-minutes': '30',
+    verdict: 'true',
+    runs: JSON.stringify([
+      { name: 'pass', prompt: 'Review [emulator:verdict-pass]' },
+      { name: 'never', prompt: 'Review [emulator:verdict-never]' }
+    ])
   })
   expect(result.stderr).toBe('')
   const never = emulator.runs().find(run => run.prompt.startsWith('Review [emulator:verdict-never]'))!

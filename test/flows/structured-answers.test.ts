@@ -1,19 +1,19 @@
-import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
+import { action as worldAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { scenario, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 
 /**
- * Verdicts and structured answers end to end (issue 19): the bundled action, run as the runner runs
- * it, against the emulator over loopback. The repairs and bad inputs: answer-repairs.test.ts.
+ * Verdicts and structured answers (issue 19): the action as the runner runs it, in process on the
+ * virtual clock, against the emulator over loopback. The repairs and bad inputs: answer-repairs.test.ts.
  */
 
 beforeEach(async () => {
   await startEmulatorAsIs()
 })
 
-const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
-  bundledAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
+const action = (inputs: Record<string, string>, extra: Parameters<typeof worldAction>[1] = {}) =>
+  worldAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
 
 const fast = (name: string): RunScript => scenario(name, 20)
 const createdPrompt = (): string => (routes('create')[0]?.body as { prompt: string }).prompt

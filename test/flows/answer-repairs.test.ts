@@ -1,19 +1,20 @@
 import type { RunnerOptions } from '../../scripts/runner-process.js'
-import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
+import { action as worldAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 
 /**
- * Repairs of an answer and bad answer inputs, end to end: the bundled action against the emulator,
- * whose verdict-repaired and verdict-never runs answer their follow-ups the scripted way.
+ * Repairs of an answer and bad answer inputs: the action as the runner runs it, in process on the
+ * virtual clock, against the emulator, whose verdict-repaired and verdict-never runs answer their
+ * follow-ups the scripted way.
  */
 
 beforeEach(async () => {
   await startEmulatorAsIs()
 })
 
-const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
-  bundledAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
+const action = (inputs: Record<string, string>, extra: Parameters<typeof worldAction>[1] = {}) =>
+  worldAction({ prompt: 'Review the change; fail it if it breaks the public API.', ...inputs }, extra)
 
 const resumePrompts = (): string[] =>
   routes('resume').map(request => (request.body as { prompt: string }).prompt)
@@ -118,10 +119,11 @@ describe('bad answer inputs', () => {
         'output-schema: not used with task setup-commands, whose result is the setup commands; remove it'
       ]
     ]
-    const results = await Promise.all(cases.map(([inputs, extra]) => action(inputs, extra)))
-    for (const [index, result] of results.entries()) {
+    // One step after another: steps of the real runner run one at a time in process.
+    for (const [inputs, extra, problem] of cases) {
+      const result = await action(inputs, extra)
       expect(result.exitCode).toBe(1)
-      expect(result.stdout).toContain(`::error::Invalid input: ${cases[index]![2]}`)
+      expect(result.stdout).toContain(`::error::Invalid input: ${problem}`)
     }
     expect(emulator.requests).toEqual([])
   })
