@@ -1,14 +1,15 @@
 import type { FaultRule, RunScript } from '../../emulator/index.js'
-import { runSchedule } from '../faults/execute.js'
-import { REQUEST_TIMEOUT_MS, type FaultSchedule } from '../faults/schedule.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
+import type { FaultSchedule } from '../faults/schedule.js'
+import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flow.js'
 
 /**
  * Each bug the fault-injection suite (faults.test.ts) found, pinned by a minimal schedule written by
  * hand, so that it stays what it is when the seeded schedules change. The test names the seed that
  * found it. The same checks as the suite's apply: one create or resume, every entry mirrored once
  * and in order, outputs equal to the run (or what the step had, with one clear error), in time.
- * Each schedule has a world of its own (as in the suite, which runs them side by side): the tests run
- * at once, mostly waiting (seed 94 waits out the 30 s resume grace).
+ * Each schedule has a world of its own, the step as the runner runs it, in process on the virtual
+ * clock (support/fault-flow.ts): waits (seed 94's 30 s resume grace) cost no real time.
  */
 
 /** A run script: ACTIVE, one entry (marked [eN]) at each moment given, then COMPLETE with `result`. */
@@ -76,21 +77,30 @@ const driftOnce = (
   fault: { kind: 'drift', mutate }
 })
 
-/** One bug pinned: its schedule runs in a world of its own and keeps every check of the suite. */
+/**
+ * One bug pinned: its schedule runs in a world of its own and keeps every check of the suite; `timed`
+ * asserts, to the millisecond, the waits its premise is about.
+ */
 function pinned(
   name: string,
   description: string,
-  fields: Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>
+  fields: Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>,
+  timed?: (result: FlowScheduleResult) => void
 ): void {
-  test.concurrent(name, async () => {
+  test(name, async () => {
     const fault = schedule(description, fields)
-    const result = await runSchedule(fault)
+    const result = await runScheduleInFlow(fault)
     expect({ schedule: fault.description, violations: result.violations }).toEqual({
       schedule: fault.description,
       violations: []
     })
+    timed?.(result)
   })
 }
+
+/** When each request on `route` came, in virtual ms from the step's start. */
+const times = (result: FlowScheduleResult, route: string): number[] =>
+  result.sent.filter(request => request.route === route).map(request => request.at)
 
 /** Entries e`first` on, `count` of them, 100 ms apart from 100 ms. */
 const marks = (first: number, count: number): Array<[mark: number, at: number]> =>
@@ -179,9 +189,14 @@ describe('bugs found by the fault-injection suite', () => {
     {
       mode: 'resume',
       script: run([], 300, 'Resumed without a word'),
-      faults: [{ route: 'resume', fault: { kind: 'slow', delayMs: REQUEST_TIMEOUT_MS + 500 } }],
-      // The answer outlives this limit, handed in: the step runs in process (faults/execute.ts).
-      requestTimeoutMs: REQUEST_TIMEOUT_MS
+      // The answer outlives the client's own time limit (30 s): virtual time, so it costs nothing.
+      faults: [{ route: 'resume', fault: { kind: 'slow', delayMs: DEFAULT_REQUEST_TIMEOUT_MS + 500 } }]
+    },
+    result => {
+      // The step heard nothing of its resume for the whole time limit.
+      const [resume] = times(result, 'resume')
+      const next = result.sent.find(request => request.at > resume!)
+      expect(next!.at - resume!).toBeGreaterThanOrEqual(DEFAULT_REQUEST_TIMEOUT_MS)
     }
   )
 
@@ -197,6 +212,10 @@ describe('bugs found by the fault-injection suite', () => {
         { route: 'resume', fault: { kind: 'status', status: 503 } },
         { ...driftOnce(1, page => ({ ...page, status: null })), times: 3 }
       ]
+    },
+    result => {
+      const [first] = times(result, 'resume')
+      expect(times(result, 'resume')).toEqual([first, first! + 30_000])
     }
   )
 
@@ -231,6 +250,11 @@ describe('bugs found by the fault-injection suite', () => {
         driftOnce(0, page => ({ ...page, status: null })),
         { route: 'get', fault: { kind: 'reset-before' } }
       ]
+    },
+    result => {
+      const [reset, retry] = times(result, 'get')
+      expect(retry! - reset!).toBeGreaterThanOrEqual(500)
+      expect(retry! - times(result, 'create')[0]!).toBeGreaterThanOrEqual(350)
     }
   )
 })
