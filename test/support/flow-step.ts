@@ -64,13 +64,20 @@ async function stepAlone(clock: VirtualClock, options: FlowOptions): Promise<Flo
 
   const savedEnv = process.env
   const savedWrite = process.stdout.write
+  const savedErrorWrite = process.stderr.write
   const savedExitCode = process.exitCode
   let stdout = ''
+  let stderr = ''
   process.env = { ...env }
   process.stdout.write = ((chunk: string | Uint8Array) => {
     stdout += String(chunk)
     return true
   }) as typeof process.stdout.write
+  // What the step writes to stderr (a crash's trace, a warning of Node's) is the step's too.
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk)
+    return true
+  }) as typeof process.stderr.write
   process.exitCode = undefined
 
   const runner = new ActionsRunner()
@@ -113,6 +120,7 @@ async function stepAlone(clock: VirtualClock, options: FlowOptions): Promise<Flo
   } finally {
     process.env = savedEnv
     process.stdout.write = savedWrite
+    process.stderr.write = savedErrorWrite
     process.exitCode = savedExitCode
   }
   const summary = readFileSync(summaryFile).subarray(summaryStart).toString('utf8')
@@ -120,7 +128,7 @@ async function stepAlone(clock: VirtualClock, options: FlowOptions): Promise<Flo
   return {
     exitCode,
     stdout,
-    stderr: '',
+    stderr,
     outputs: parseOutputFile(readFileSync(folder.outputPath, 'utf8')),
     summary,
     summaryPath: writeSummaryCopy(folder.root, summary),
