@@ -63,8 +63,11 @@ export interface BundleOptions extends Pick<RunnerOptions, 'env' | 'event' | 'fi
   inputs: Record<string, string>
   /** What the job's earlier steps wrote to GITHUB_STEP_SUMMARY. */
   summaryBefore?: string
-  /** Cancel the job with `signal` once `when` holds (looked at every 20 ms). */
-  cancel?: { signal: NodeJS.Signals; when: () => boolean }
+  /**
+   * Cancel the job with `signal` once `when` holds (looked at every 20 ms), and not before
+   * `notBeforeMs` after the start (a step given time to get into work that a test cannot see).
+   */
+  cancel?: { signal: NodeJS.Signals; when: () => boolean; notBeforeMs?: number }
   /** The runner's last resort: SIGKILL past this (default 60 s). A step that needs it hung. */
   killAfterMs?: number
 }
@@ -100,10 +103,11 @@ export async function runBundle(options: BundleOptions): Promise<BundleResult> {
   let cancelledAtMs: number | undefined
   const watch = options.cancel
     ? setInterval(() => {
-        if (!options.cancel?.when()) return
+        const cancel = options.cancel
+        if (!cancel || Date.now() - started < (cancel.notBeforeMs ?? 0) || !cancel.when()) return
         clearInterval(watch)
         cancelledAtMs = Date.now() - started
-        child.kill(options.cancel.signal)
+        child.kill(cancel.signal)
       }, 20)
     : undefined
   const deadline = setTimeout(() => {
