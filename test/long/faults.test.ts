@@ -8,8 +8,9 @@ import { faultSchedule, REQUEST_TIMEOUT_MS, type FaultSchedule } from './faults/
  * The fault-injection suite: the bundled action against seeded fault schedules (429s with and without
  * Retry-After, 5xx, resets before and after the handler, slow answers past the request time limit,
  * malformed and truncated JSON, the log endpoint's drift, and permanent faults), a few at a time.
- * The schedules whose answers outlive the client's request time limit (30 s) run the step in process
- * on the virtual clock, where waiting them out costs no real time: one at a time, beside the bundles.
+ * The schedules whose answers outlive the client's request time limit (30 s), and those that time
+ * out, run the step in process on the virtual clock, where waiting costs no real time and a deadline
+ * is held to the millisecond: one at a time, beside the bundles.
  *
  *   FAULT_SCHEDULES=500 npm run test:faults   more seeds (1..500)
  *   FAULT_SEEDS=17,40-45 npm run test:faults  these seeds only
@@ -86,7 +87,7 @@ function figures(schedules: FaultSchedule[], results: ScheduleResult[], wallMs: 
     `  schedules: ${count(s => s.mode === 'create')} create, ${count(s => s.mode === 'resume')} resume; ` +
       `${count(s => s.expect === 'success')} transient-only, ${count(s => s.expect === 'timeout')} timing out, ` +
       `${count(s => s.expect === 'error')} permanent (${[...permanent].map(([kind, n]) => `${kind} ${n}`).join(', ')}); ` +
-      `${count(s => s.virtualTime === true)} in process on the virtual clock (answers past the ${REQUEST_TIMEOUT_MS} ms request time limit)`,
+      `${count(s => s.virtualTime === true)} in process on the virtual clock (timing out, or answers past the ${REQUEST_TIMEOUT_MS} ms request time limit)`,
     `  requests: ${sum(r => r.requests)}; retries: ${sum(r => r.retries)}; 429 answers: ${sum(r => r.rateLimited)}`,
     `  faults injected (requests hit): ${sum(r => Object.values(r.faults).reduce((a, b) => a + b, 0))}`,
     ...[...faults]
@@ -100,7 +101,7 @@ function figures(schedules: FaultSchedule[], results: ScheduleResult[], wallMs: 
 const seeds = chosenSeeds()
 
 test(
-  `the bundled action keeps its promises under ${seeds.length} seeded fault schedules`,
+  `the action keeps its promises under ${seeds.length} seeded fault schedules (the bundle, or in process on the virtual clock)`,
   async () => {
     const started = Date.now()
     // The longest first, so that the slow ones do not end up alone at the end.
