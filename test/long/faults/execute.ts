@@ -1,20 +1,35 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AgentRunEmulator, type EmulatedRunView, type RunScript } from '../../emulator/index.js'
-import { runBundledAction } from '../../scripts/runner-process.js'
-import { runActionInProcess } from './in-process.js'
+import { AgentRunEmulator, type EmulatedRunView, type RunScript } from '../../../emulator/index.js'
+import { runBundledAction } from '../../../scripts/runner-process.js'
+import { VirtualClock } from '../../support/virtual-clock.js'
+import { inTurn, runOnVirtualClock } from './in-process.js'
 import { judge, type ScheduleResult } from './judge.js'
 import { faultSchedule, type FaultSchedule } from './schedule.js'
 
 /**
- * Runs the bundled action (or, for answers past a shorter request time limit, runAction in process)
- * against one fault schedule, then judges (judge.ts) what must hold whatever
+ * Runs the bundled action (or, for answers past the request time limit, the step in process on the
+ * virtual clock) against one fault schedule, then judges (judge.ts) what must hold whatever
  * the faults: one create (or resume), every log entry mirrored once and in order, outputs that match
  * the run (or one clear error after a bounded number of tries), and no step past timeout-minutes.
  */
 
 const TOKEN = 'emulator-token'
+// Read once: a step in process has process.env to itself while it runs, beside the bundle's steps.
+const ACTION_NODE = process.env.ACTION_NODE
+const TRACE = !!process.env.FAULT_TRACE
+
+/** Time as the schedule's step keeps it: the system's, or a virtual clock's (moved only by its runs). */
+interface Time {
+  now: () => number
+  wait: (ms: number) => Promise<void>
+}
+const systemTime: Time = { now: Date.now, wait: ms => new Promise(resolve => setTimeout(resolve, ms)) }
+const virtualTime = (clock: VirtualClock): Time => ({
+  now: () => clock.now(),
+  wait: ms => clock.run(() => clock.advance(ms))
+})
 export { TIMEOUT_SLACK_MS, type ScheduleResult } from './judge.js'
 
 export const replayCommand = (seeds: number[]): string => `FAULT_SEEDS=${seeds.join(',')} npm run test:faults`
@@ -23,8 +38,22 @@ export async function runSeed(seed: number): Promise<ScheduleResult> {
   return runSchedule(faultSchedule(seed))
 }
 
+/** The schedule's step: on the virtual clock when it asks for it (one at a time), else the bundle. */
 export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResult> {
-  const emulator = new AgentRunEmulator(schedule.emulator)
+  return schedule.virtualTime ? inTurn(() => runOn(schedule, new VirtualClock())) : runOn(schedule)
+}
+
+async function runOn(schedule: FaultSchedule, clock?: VirtualClock): Promise<ScheduleResult> {
+  const time = clock ? virtualTime(clock) : systemTime
+  let onCreate: (() => void) | undefined
+  const emulator = new AgentRunEmulator({
+    ...schedule.emulator,
+    ...(clock ? { clock } : {}),
+    onAnswer: (request, body) => {
+      schedule.emulator.onAnswer?.(request, body)
+      if (request.route === 'create') onCreate?.()
+    }
+  })
   await emulator.start()
   try {
     let runId: number | undefined
@@ -33,24 +62,23 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
       if (schedule.missingRun) {
         runId = 4_040
       } else {
-        runId = await earlierRun(emulator, schedule.earlier as RunScript)
+        runId = await earlierRun(emulator, schedule.earlier as RunScript, clock)
         baseline = (emulator.run(runId) as EmulatedRunView).logs.length
       }
     }
     // Other jobs' runs: two older than the step's (before its script is queued, which they would take),
-    // and two newer, added the moment the step's run exists: a look-up by key must pass them all.
+    // and two newer, added as the step's create is answered: a look-up by key must pass them all.
     const neighbours = new Set<number>()
-    let watchForRun: NodeJS.Timeout | undefined
     if (schedule.neighbours) {
       neighbours.add(emulator.addRun(originOf(`other-job-${schedule.seed}-a`)))
       neighbours.add(emulator.addRun(null))
       const known = emulator.runs().length
-      watchForRun = setInterval(() => {
+      onCreate = () => {
         if (emulator.runs().length <= known) return
-        clearInterval(watchForRun)
+        onCreate = undefined
         neighbours.add(emulator.addRun({ [ORIGIN]: { workflow: 'ci' } }))
         neighbours.add(emulator.addRun(originOf(`other-job-${schedule.seed}-b`)))
-      }, 5)
+      }
     }
     emulator.queueScript(schedule.script)
     const firstRequest = emulator.requests.length
@@ -65,14 +93,9 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
       ...schedule.inputs
     }
     const killAfterMs = schedule.timeoutMs + 30_000
-    // Answers that outlive a request time limit shorter than the client's own: in process, where
-    // the limit is handed in; every other schedule runs the bundle as the runner does.
-    const requestTimeoutMs = schedule.requestTimeoutMs
-    const result = await (
-      requestTimeoutMs === undefined
-        ? runBundledAction({ inputs, killAfterMs })
-        : runActionInProcess({ inputs, killAfterMs, serviceLimits: { requestTimeoutMs } })
-    ).finally(() => clearInterval(watchForRun))
+    const result = clock
+      ? await runOnVirtualClock(clock, { inputs, killAfterMs })
+      : await runBundledAction({ inputs, killAfterMs, ...(ACTION_NODE ? { node: ACTION_NODE } : {}) })
     const requests = emulator.requests.slice(firstRequest)
     // The run is judged as it ends: a step that stopped early must not be compared with a run caught midway.
     const startedAt =
@@ -86,9 +109,9 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
         startedAt +
         (schedule.script.staleAfterResumeMs ?? 0) +
         Math.max(...schedule.script.steps.map(step => step.at))
-      await new Promise(resolve => setTimeout(resolve, Math.max(0, playedOut + 50 - Date.now())))
+      await time.wait(Math.max(0, playedOut + 50 - time.now()))
     }
-    if (process.env.FAULT_TRACE) {
+    if (TRACE) {
       const requestLines = requests.map(
         request =>
           `${request.at - (requests[0]?.at ?? 0)} ms ${request.method} ${request.path} ${JSON.stringify(request.query)} -> ${request.status}${request.fault ? ` (${request.fault})` : ''}`
@@ -105,17 +128,34 @@ export async function runSchedule(schedule: FaultSchedule): Promise<ScheduleResu
 }
 
 /** Creates the run a resume schedule resumes, through the service's own API, and lets it end. */
-async function earlierRun(emulator: AgentRunEmulator, script: RunScript): Promise<number> {
+async function earlierRun(
+  emulator: AgentRunEmulator,
+  script: RunScript,
+  clock?: VirtualClock
+): Promise<number> {
   emulator.queueScript(script)
-  const response = await fetch(`${emulator.baseUrl}/v1/organizations/1/agent/run`, {
+  const url = `${emulator.baseUrl}/v1/organizations/1/agent/run`
+  const request = {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ prompt: 'The earlier run' })
-  })
-  const { id } = (await response.json()) as { id: number }
+  }
   const ends = Math.max(...script.steps.map(step => step.at))
-  await new Promise(resolve => setTimeout(resolve, ends + 30))
-  return id
+  const create = async (): Promise<number> => {
+    // On the virtual clock through its network, which follows the request while it is on its way.
+    const response = clock ? await clock.network.service(url, request) : await fetch(url, request)
+    return ((await response.json()) as { id: number }).id
+  }
+  if (!clock) {
+    const id = await create()
+    await systemTime.wait(ends + 30)
+    return id
+  }
+  return clock.run(async () => {
+    const id = await create()
+    await clock.advance(ends + 30)
+    return id
+  })
 }
 
 const ORIGIN = 'github_action'

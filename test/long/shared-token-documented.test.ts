@@ -7,9 +7,9 @@ import {
   expectRightOutcomes,
   expectWaitsAfter429,
   startEmulator
-} from '../support/shared-token-world.js'
+} from './shared-token-jobs.js'
 
-/** Several jobs of a matrix on one token (the world and its checks: test/support/shared-token-world.ts). */
+/** Several jobs of a matrix on one token (the world and its checks: shared-token-jobs.ts). */
 
 test('six jobs on one token at the documented settings (docs/limits.md: poll-interval 6) fill the documented windows with few 429s', async () => {
   // The worst case for the log window (60 reads per 60 s): every job polls each second from its

@@ -1,14 +1,7 @@
 import type { RecordedRequest } from '../../emulator/index.js'
 import { parseRateLimits, type RateLimitConfig } from '../../emulator/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
-import {
-  emulator,
-  run,
-  matrix,
-  figures,
-  expectRightOutcomes,
-  startEmulator
-} from '../support/shared-token-world.js'
+import { emulator, run, matrix, figures, expectRightOutcomes, startEmulator } from './shared-token-jobs.js'
 
 /**
  * A long suite (`npm run test:windows`, not `npm test`): windows the documents do not pin down.

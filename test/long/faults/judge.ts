@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
-import { FaultPlan } from '../../emulator/faults.js'
-import type { AgentRunEmulator, EmulatedRunView, Fault, RecordedRequest } from '../../emulator/index.js'
-import type { RunnerResult } from '../../scripts/runner-process.js'
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
+import { FaultPlan } from '../../../emulator/faults.js'
+import type { AgentRunEmulator, EmulatedRunView, Fault, RecordedRequest } from '../../../emulator/index.js'
+import type { RunnerResult } from '../../../scripts/runner-process.js'
 import { entryMark, failsRequest, faultLabel, type FaultSchedule } from './schedule.js'
 
 /**
@@ -74,7 +73,7 @@ export function judge(step: Step): ScheduleResult {
     durationMs: result.durationMs,
     outcome: result.outputs['outcome'] ?? '',
     requests: requests.length,
-    retries: retries(schedule, requests, hits),
+    retries: retries(requests, hits),
     rateLimited: requests.filter(request => request.status === 429).length,
     faults: faultCounts(hits),
     consoleTail: consoleTail(result, lines)
@@ -322,16 +321,9 @@ function faultCounts(hits: Array<Fault | undefined>): Record<string, number> {
 }
 
 /** Requests that repeated one that had just failed (same method, path, query and body). */
-function retries(
-  schedule: FaultSchedule,
-  requests: RecordedRequest[],
-  hits: Array<Fault | undefined>
-): number {
-  const requestTimeoutMs = schedule.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+function retries(requests: RecordedRequest[], hits: Array<Fault | undefined>): number {
   const failed = (request: RecordedRequest, hit: Fault | undefined): boolean =>
-    request.status === 0 ||
-    request.status >= 400 ||
-    (hit !== undefined && failsRequest(hit, requestTimeoutMs))
+    request.status === 0 || request.status >= 400 || (hit !== undefined && failsRequest(hit))
   let count = 0
   const lastFailed = new Map<string, boolean>()
   requests.forEach((request, index) => {

@@ -1,5 +1,5 @@
-import { mulberry32 } from '../../emulator/random.js'
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
+import { mulberry32 } from '../../../emulator/random.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../src/api/client.js'
 import type {
   EmulatorOptions,
   Fault,
@@ -9,21 +9,31 @@ import type {
   RunScript,
   ScriptPullRequest,
   ScriptStep
-} from '../../emulator/index.js'
+} from '../../../emulator/index.js'
 
 /**
  * Seeded fault schedules for the fault-injection suite. A seed always gives the same schedule: the
- * faults and where they hit, the run's script, create or resume, the inputs. What the action does
+ * faults and where they hit, the run's script, create or resume, the inputs. What the bundle does
  * with them is timed by real clocks, so a seed replays the same faults against the same run, though
- * a poll may land a few milliseconds earlier or later.
+ * a poll may land a few milliseconds earlier or later; a schedule on the virtual clock replays exactly.
  */
 
 /**
- * The per-request time limit of the schedules whose answers outlive it ('slow past request timeout',
- * 'never answers'): those steps run in process, the limit handed in through
- * ActionEnvironment.serviceLimits, for the client's own 30 s would wait each slow answer out.
+ * The client's own request time limit (30 s). The schedules whose answers outlive it ('slow past
+ * request timeout', 'never answers') run in process on the virtual clock (execute.ts), where waiting
+ * one out costs no real time; so do those that time out, whose deadline the judge holds to the
+ * millisecond, which only virtual time makes hold at any machine speed. The others run the bundle.
  */
-export const REQUEST_TIMEOUT_MS = 800
+export const REQUEST_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS
+
+/** How long, at least, a slow answer of the bundle's schedules takes: a second or so, answered in time. */
+const SLOW_IN_TIME_MS = 800
+
+/** The client's tries of a request that fails (not refused with 429). */
+const MAX_ATTEMPTS = 6
+
+/** What one answer past the time limit costs a step on the virtual clock: the limit, and a backoff. */
+const PAST_LIMIT_COST_MS = REQUEST_TIMEOUT_MS + 5_000
 
 class Dice {
   private readonly next: () => number
@@ -394,10 +404,10 @@ export interface FaultSchedule {
   inputs: Record<string, string>
   emulator: EmulatorOptions
   /**
-   * REQUEST_TIMEOUT_MS when an answer outlives it: the step runs in process with this limit (see
-   * execute.ts). Undefined: the bundled action, with the client's own (DEFAULT_REQUEST_TIMEOUT_MS).
+   * The step runs in process on the virtual clock (execute.ts), where answers past the request time
+   * limit cost no real time. Otherwise: the bundled action, on the system's clock.
    */
-  requestTimeoutMs?: number
+  virtualTime?: boolean
   /** Create mode: other jobs' runs beside the step's, created before it and right after its run. */
   neighbours: boolean
   timeoutMs: number
@@ -509,7 +519,6 @@ export function faultSchedule(seed: number): FaultSchedule {
   const forced = FORCED[seed % 40]
   const { mode, kind } = drawModeAndKind(dice, forced)
   const ownRequestTimeout = forced === 'hang-across-deadline' || forced === 'own-request-timeout'
-  const requestTimeoutMs = ownRequestTimeout ? DEFAULT_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS
   const { pollInterval, withRepoId, inputs } = drawInputs(dice, mode)
   const { script, earlier } = drawScripts(dice, seed, mode, kind)
   const emulator: EmulatorOptions = {}
@@ -531,19 +540,23 @@ export function faultSchedule(seed: number): FaultSchedule {
       script,
       incidents,
       emulator,
-      requestTimeoutMs
+      REQUEST_TIMEOUT_MS
     )
     ;({ permanent, missingRun } = drawn)
     timing = drawn
   }
   if (mode === 'resume' && kind !== 'error' && dice.chance(0.35)) driftRules.push(statusDrift(dice))
-  const { timeoutMinutes } = timing
   const estimateMs = timing.estimateMs + incidents.length * 800
   if (ownRequestTimeout) answeredInTime(incidents)
-  // An answer past the suite's short limit: the step runs in process, where that limit is handed in.
-  const inProcess =
-    !ownRequestTimeout &&
-    incidents.some(({ fault }) => fault.kind === 'slow' && fault.delayMs >= REQUEST_TIMEOUT_MS)
+  // An answer past the request time limit: the step runs on the virtual clock, its deadline later by
+  // what each such answer costs (the deadline edges stay after all the run shows). A step that times
+  // out runs there too: a loaded machine's slow start of the bundle must not pass for a late end.
+  const pastLimit =
+    !ownRequestTimeout && incidents.some(({ fault }) => failsRequest(fault) && fault.kind === 'slow')
+  const virtualTime = pastLimit || kind === 'timeout'
+  const timeoutMinutes = pastLimit
+    ? Math.ceil(timing.timeoutMinutes * 100 + pastLimitCostMs(incidents) / 600) / 100
+    : timing.timeoutMinutes
   // Other jobs' runs beside the step's, so that a look-up that ignores the key adopts the wrong one.
   // (402: the allowance is zero; no job can create a run.)
   const neighbours = mode === 'create' && permanent?.kind !== 'allowance'
@@ -551,13 +564,12 @@ export function faultSchedule(seed: number): FaultSchedule {
     head: `seed ${seed}: ${mode}${missingRun ? ' (of a run that does not exist)' : ''}, expect ${kind}`,
     settings:
       `poll ${pollInterval} s, timeout ${timeoutMinutes} min${withRepoId ? ', repo-id' : ''}${inputs['mirror-logs'] ? `, mirror-logs ${inputs['mirror-logs']}` : ''}` +
-      `${ownRequestTimeout ? ', own request time limit' : ''}${inProcess ? `, in process (request time limit ${REQUEST_TIMEOUT_MS} ms)` : ''}` +
+      `${ownRequestTimeout ? ', own request time limit' : ''}${virtualTime ? ', in process on the virtual clock' : ''}` +
       `${neighbours ? ', other jobs’ runs' : ''}`,
     script,
     permanent,
     incidents,
-    driftRules,
-    requestTimeoutMs
+    driftRules
   })
 
   return {
@@ -577,7 +589,7 @@ export function faultSchedule(seed: number): FaultSchedule {
     ...(permanent ? { permanent } : {}),
     inputs: { ...inputs, 'timeout-minutes': String(timeoutMinutes) },
     emulator,
-    ...(inProcess ? { requestTimeoutMs } : {}),
+    ...(virtualTime ? { virtualTime } : {}),
     neighbours,
     timeoutMs: Math.round(timeoutMinutes * 60_000),
     estimateMs,
@@ -788,10 +800,26 @@ function statusDrift(dice: Dice): Incident {
   }
 }
 
-/** Slow answers the suite's 800 ms limit would cut are waited for under the client's own 30 s. */
+/**
+ * The bundle's schedules with the client's own limit keep their slow answers a second or so long, as
+ * drawn past the limit (the same dice), so that they are answered in time.
+ */
 function answeredInTime(incidents: Incident[]): void {
-  for (const { fault } of incidents)
-    if (faultLabel(fault) === 'slow past request timeout') labelled(fault, 'slow (answered in time)')
+  for (const incident of incidents) {
+    const { fault } = incident
+    if (fault.kind === 'slow' && faultLabel(fault) === 'slow past request timeout')
+      incident.fault = labelled(
+        { kind: 'slow', delayMs: fault.delayMs - REQUEST_TIMEOUT_MS + SLOW_IN_TIME_MS },
+        'slow (answered in time)'
+      )
+  }
+}
+
+/** The most the answers past the time limit can cost a step: each one the limit and a backoff. */
+function pastLimitCostMs(incidents: Incident[]): number {
+  return incidents
+    .filter(({ fault }) => fault.kind === 'slow' && failsRequest(fault))
+    .reduce((sum, { times }) => sum + Math.min(times, MAX_ATTEMPTS) * PAST_LIMIT_COST_MS, 0)
 }
 
 function describeSchedule(parts: {
@@ -801,10 +829,9 @@ function describeSchedule(parts: {
   permanent: PermanentFault | undefined
   incidents: Incident[]
   driftRules: Incident[]
-  requestTimeoutMs: number
 }): string {
   const { incidents, driftRules, permanent } = parts
-  const failing = incidents.filter(incident => failsRequest(incident.fault, parts.requestTimeoutMs))
+  const failing = incidents.filter(incident => failsRequest(incident.fault))
   return [
     parts.head,
     parts.settings,

@@ -1,23 +1,28 @@
 import type { RunScript } from '../../emulator/index.js'
-import { action as bundledAction, emulator, routes, startEmulatorAsIs } from '../support/action-world.js'
 import { readerText } from '../../scripts/render-markdown.js'
+import { BundleWorld, expectEndedOnItsOwn, type BundleOptions } from '../support/bundle-world.js'
 
 /**
  * The answer's check held to the step's time, end to end (issue 26): the bundled action, run as the
  * runner runs it, checks the agent's answer in a worker thread it stops at the check's time
- * (10 s, or what is left before timeout-minutes) or at the job's cancellation.
+ * (10 s, or what is left before timeout-minutes) or at the job's cancellation. A long suite
+ * (`npm run test:bounds`, alone): each check burns a core until it is stopped, by design.
  */
 
-beforeEach(async () => {
-  await startEmulatorAsIs()
-})
+const world = new BundleWorld()
+const emulator = () => world.emulator
+const routes = (route: string) => world.routes(route)
 
-// A check that held the process (120 s for the first repro, for ever for the second) fails at killAfterMs.
-const action = (inputs: Record<string, string>, extra: Parameters<typeof bundledAction>[1] = {}) =>
-  bundledAction(
-    { prompt: 'List the ids.', 'timeout-minutes': '0.25', ...inputs },
-    { killAfterMs: 45_000, ...extra }
-  )
+// A check that held the process (120 s for the first repro, for ever for the second) is killed at 45 s.
+async function action(inputs: Record<string, string>, extra: Partial<BundleOptions> = {}) {
+  const result = await world.step({
+    inputs: { prompt: 'List the ids.', 'timeout-minutes': '0.25', ...inputs },
+    killAfterMs: 45_000,
+    ...extra
+  })
+  expectEndedOnItsOwn(result)
+  return result
+}
 
 /** A run that completes at once with this answer in a json block. */
 const completing = (json: string): RunScript => ({
@@ -44,16 +49,19 @@ const FAILING_STRING = JSON.stringify({ s: `${'a'.repeat(5_000)}b` })
 
 test('SIGINT while 123,456 items are checked for uniqueItems: cancelled, outputs and summary written within seconds', async () => {
   expect(Buffer.byteLength(MANY_ITEMS)).toBeLessThan(1024 * 1024)
-  emulator.queueScript(completing(MANY_ITEMS))
+  emulator().queueScript(completing(MANY_ITEMS))
   const result = await action(
     { 'output-schema': UNIQUE },
-    { terminateAfterMs: 1_500, terminateSignal: 'SIGINT', terminateWhen: completedSeen }
+    {
+      // Once the completed run was read, and a moment more for the check to be under way.
+      cancel: { signal: 'SIGINT', when: completedSeen, notBeforeMs: 1_500 }
+    }
   )
-  expect(result.terminatedAtMs).toBeDefined()
+  expect(result.cancelledAtMs).toBeDefined()
   // The runner kills the step 7.5 s after SIGINT: the check is stopped, not waited for.
-  expect(result.durationMs - result.terminatedAtMs!).toBeLessThan(5_000)
+  expect(result.durationMs - result.cancelledAtMs!).toBeLessThan(5_000)
   expect(result.exitCode).toBe(1)
-  const run = emulator.runs()[0]!
+  const run = emulator().runs()[0]!
   expect(result.outputs).toMatchObject({
     outcome: 'cancelled',
     'agent-run-id': String(run.id),
@@ -72,7 +80,7 @@ test.each([
 ])(
   '%s past its time: invalid-output with the reason, the step ends within its time',
   async (_, schema, answer) => {
-    emulator.queueScript(completing(answer))
+    emulator().queueScript(completing(answer))
     const result = await action({ 'output-schema': schema, 'output-retries': '1' })
     // timeout-minutes 0.25: the check's 10 s fit in it; the step ends a few seconds past them.
     expect(result.durationMs).toBeLessThan(25_000)
@@ -93,7 +101,7 @@ test.each([
 )
 
 test('less time left than 10 s: the check gets what is left of timeout-minutes', async () => {
-  emulator.queueScript(completing(FAILING_STRING))
+  emulator().queueScript(completing(FAILING_STRING))
   const result = await action({ 'output-schema': BACKTRACKING, 'timeout-minutes': '0.1' })
   expect(result.durationMs).toBeLessThan(6_000 + 10_000)
   expect(result.outputs.outcome).toBe('invalid-output')
@@ -103,7 +111,7 @@ test('less time left than 10 s: the check gets what is left of timeout-minutes',
 })
 
 test('a schema that refers to itself: one clear problem, no stack trace, outputs and summary written', async () => {
-  emulator.queueScript(completing('{"xs": []}'))
+  emulator().queueScript(completing('{"xs": []}'))
   const result = await action({ 'output-schema': '{"allOf":[{"$ref":"#"}]}', 'output-retries': '0' })
   expect(result.exitCode).toBe(1)
   expect(result.outputs).toMatchObject({ outcome: 'invalid-output', status: 'COMPLETE' })
