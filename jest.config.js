@@ -13,13 +13,7 @@
  * of CPU that would slow every other test) and `npm run test:linearity` (CPU-bound measurements,
  * run alone so that they measure cleanly).
  */
-export const LONG_SUITES = [
-  '<rootDir>/test/integration/faults.test.ts',
-  '<rootDir>/test/integration/shared-token-windows.test.ts',
-  '<rootDir>/test/integration/shared-token-documented.test.ts',
-  '<rootDir>/test/integration/answer-bounds.test.ts',
-  '<rootDir>/test/unit/linearity.test.ts'
-]
+export const LONG_SUITES = ['<rootDir>/test/long/']
 
 export default {
   testEnvironment: 'node',

@@ -1,6 +1,6 @@
 import type { FaultRule, RunScript } from '../../emulator/index.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
-import type { FaultSchedule } from '../faults/schedule.js'
+import type { FaultSchedule } from '../long/faults/schedule.js'
 import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flow.js'
 
 /**

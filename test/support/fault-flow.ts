@@ -4,8 +4,8 @@ import {
   type RecordedRequest,
   type RunScript
 } from '../../emulator/index.js'
-import { judge, type ScheduleResult } from '../faults/judge.js'
-import type { FaultSchedule } from '../faults/schedule.js'
+import { judge, type ScheduleResult } from '../long/faults/judge.js'
+import type { FaultSchedule } from '../long/faults/schedule.js'
 import { runFlowStep, type FlowResult } from './flow-step.js'
 import { VirtualClock } from './virtual-clock.js'
 
