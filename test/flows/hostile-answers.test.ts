@@ -1,7 +1,7 @@
 import { InProcessWorld } from '../support/in-process-world.js'
 
 /**
- * Hostile answers of the service (redirects, answers past the size cap), in process: runAction with a fake runner and a fake clock shared with the emulator, over real HTTP
+ * Hostile answers of the service (redirects, answers past the size cap), in process: runAction with a fake runner and a virtual clock shared with the emulator, over real HTTP
  * on loopback. What the runner would show: outputs, summary, console lines, the step's failure.
  */
 

@@ -5,7 +5,7 @@ import { InProcessWorld } from '../support/in-process-world.js'
 /**
  * A repair that cannot start (the step's time runs out before it, or the service refuses to resume
  * the run): the completed run stays in the outputs, with the ending the step came to. In process,
- * on the fake clock.
+ * on the virtual clock.
  */
 
 const world = new InProcessWorld()

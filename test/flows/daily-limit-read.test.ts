@@ -3,33 +3,34 @@ import { serviceClients, type ServiceClients } from '../../src/org/clients.js'
 import { readDayOfRuns } from '../../src/org/daily-limit-read.js'
 import { limitCheck, type DailyLimits, type Origin } from '../../src/org/daily-limits.js'
 import { AgentRunEmulator } from '../../emulator/index.js'
-import { FakeClock } from '../support/fake-clock.js'
 import { conformanceCheck } from '../support/openapi.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
  * The daily limits read on the service (src/org/daily-limit-read.ts), in process against the
  * emulator over loopback: runs of others seeded earlier on the emulator's clock (this repository's
  * and another's, by two actors, 23 and 25 hours old), counted from the organization's API runs,
- * reading only the pages the 24 hours need.
+ * reading only the pages the 24 hours need. On the virtual clock the emulator shares.
  */
 
 const TOKEN = 'emulator-token'
 const HOUR = 3_600_000
-let clock: FakeClock
+let clock: VirtualClock
 let emulator: AgentRunEmulator
 let conformance: ReturnType<typeof conformanceCheck>
 let clients: ServiceClients
 
 beforeEach(async () => {
-  clock = new FakeClock()
+  clock = new VirtualClock()
   conformance = conformanceCheck()
-  emulator = new AgentRunEmulator({ now: () => clock.now(), onAnswer: conformance.onAnswer })
+  emulator = new AgentRunEmulator({ clock, onAnswer: conformance.onAnswer })
   await emulator.start()
   clients = serviceClients(
     { baseUrl: emulator.baseUrl, apiToken: TOKEN },
     clock,
     new AbortController().signal,
-    () => {}
+    () => {},
+    clock.network.service
   )
 })
 afterEach(async () => {
@@ -73,8 +74,10 @@ function seedDay(): void {
 
 const alice: Origin = { repository: 'octo/app', author: 'alice' }
 const check = (limits: DailyLimits, origin = alice, deadline = clock.now() + 60_000) =>
-  readDayOfRuns({ clients, orgId: 1, origin, limits, clock, deadline }).then(window =>
-    limitCheck(window, limits)
+  clock.run(() =>
+    readDayOfRuns({ clients, orgId: 1, origin, limits, clock, deadline }).then(window =>
+      limitCheck(window, limits)
+    )
   )
 
 test("counts this repository's API runs of the last 24 hours, reading only the two pages the day spans", async () => {

@@ -7,7 +7,7 @@ import { InProcessWorld, TOKEN } from '../support/in-process-world.js'
 /**
  * A resume the service refuses (the live service may resume paused runs only; emulator modes
  * resume-paused-only and -400): from the inputs, one error naming agent-run-id; on a thread, one
- * fresh run that carries the thread on. In process, on the fake clock.
+ * fresh run that carries the thread on. In process, on the virtual clock.
  */
 
 const world = new InProcessWorld()
@@ -76,15 +76,17 @@ describe('a follow-up on a thread, refused', () => {
       world.clock,
       new AbortController().signal,
       () => undefined,
-      {}
+      world.clock.network.service
     )
-    const started = await startRun(plan(resumeRunId), {
-      apis,
-      clock: world.clock,
-      deadline: world.clock.now() + 60_000,
-      warning: message => notices.push(`warning: ${message}`),
-      notice: message => notices.push(message)
-    })
+    const started = await world.clock.run(() =>
+      startRun(plan(resumeRunId), {
+        apis,
+        clock: world.clock,
+        deadline: world.clock.now() + 60_000,
+        warning: message => notices.push(`warning: ${message}`),
+        notice: message => notices.push(message)
+      })
+    )
     return { started, notices }
   }
 
@@ -128,7 +130,7 @@ describe('a follow-up on a thread, refused', () => {
     await world.startEmulator({ modes: ['resume-paused-only'] })
     const earlier = await endedRun()
     world.emulator.injectFaults({ route: 'resume', times: 20, fault: { kind: 'status', status: 429 } })
-    // The refusals' waits pass at once on the fake clock.
+    // The refusals' waits pass in virtual time.
     const { started } = await start(earlier)
     expect(started.kind).toBe('not-started')
     expect(world.routes('create')).toEqual([])

@@ -2,7 +2,7 @@ import { account, scenario } from '../../emulator/index.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 
 /**
- * Organizations, the set-up check, diagnosis of refusals and setup commands, in process: runAction with a fake runner and a fake clock shared with the emulator, over real HTTP
+ * Organizations, the set-up check, diagnosis of refusals and setup commands, in process: runAction with a fake runner and a virtual clock shared with the emulator, over real HTTP
  * on loopback. What the runner would show: outputs, summary, console lines, the step's failure.
  */
 
