@@ -34,6 +34,15 @@ export class Deadlines {
     void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')))
   }
 
+  /**
+   * Why the step may start nothing new (no check run, no tracking comment, no run): the job was
+   * cancelled, or timeout-minutes was reached; undefined while neither.
+   */
+  stopped(): 'cancelled' | 'timeout' | undefined {
+    if (this.cancellation.aborted) return 'cancelled'
+    return this.clock.now() >= this.step ? 'timeout' : undefined
+  }
+
   /** Aborts when GitHub's calls must end. */
   get githubSignal(): AbortSignal {
     return this.stop.signal
