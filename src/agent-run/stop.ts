@@ -16,6 +16,11 @@ export interface StopQuestion {
   stopRunOn: ReadonlySet<StopTrigger>
   /** The run's status as last seen. */
   status: string | null
+  /**
+   * The step resumed the run and has not yet seen it restart: the status shown is its earlier
+   * ending's, and the run works (or is about to).
+   */
+  resumedUnseen?: boolean
   /** A step that does not wait never stops while following its run. */
   wait: boolean
 }
@@ -27,9 +32,9 @@ const TRIGGERS: Record<Exclude<WatchEnding, 'ended'>, StopTrigger> = {
 }
 
 /** True when a stop is to be sent: the step waited, was cut short as `stop-run-on` names, and the run still works. */
-export function shouldStopRun({ ending, stopRunOn, status, wait }: StopQuestion): boolean {
+export function shouldStopRun({ ending, stopRunOn, status, wait, resumedUnseen }: StopQuestion): boolean {
   if (!wait || ending === 'ended') return false
-  return stopRunOn.has(TRIGGERS[ending]) && classifyStatus(status) === 'working'
+  return stopRunOn.has(TRIGGERS[ending]) && (resumedUnseen === true || classifyStatus(status) === 'working')
 }
 
 /** What became of a stop: the service took it and the run reads ended, or why it did not. */

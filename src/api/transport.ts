@@ -161,7 +161,8 @@ export class HttpTransport {
   }
 
   private lost(request: WireRequest, error: unknown, timeout: AbortSignal): Exchange {
-    if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError() }
+    // Sent, its answer lost to the cancellation: a write may have been done (start.ts looks).
+    if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError(true) }
     const code = (error as { code?: string }).code ?? ''
     const tooLarge = error instanceof TooLargeError
     const reason = tooLarge
