@@ -183,7 +183,7 @@ function workingHead(state: CheckRunState): string {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report.outcome as Ending, report.stop)}`
+  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report as RunReport & { outcome: Ending })}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =
