@@ -68,7 +68,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
     // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
     const checkRun =
       decision.check && !stopped()
-        ? await openStepCheck(decision.check, settings, github, clock, say)
+        ? await openStepCheck(decision.check, settings, github, environment, say)
         : undefined
     const mirror = logMirror(runner, settings, environment)
     const usage = new UsageCount()
@@ -163,7 +163,7 @@ async function openStepCheck(
   { place, resumed, onThread }: NonNullable<Decision['check']>,
   settings: Settings,
   github: () => Promise<GitHubApi>,
-  clock: Clock,
+  { clock, signal }: Pick<ActionEnvironment, 'clock' | 'signal'>,
   say: Say
 ): Promise<CheckRun> {
   return openCheckRun(place, {
@@ -172,7 +172,8 @@ async function openStepCheck(
     resumed,
     onThread,
     clock,
-    warn: say.warning
+    warn: say.warning,
+    cancellation: signal
   })
 }
 

@@ -37,7 +37,7 @@ const MAX_WRITE_SENDS = 3
  * A create whose answer the cancellation cut off is looked for this long (the run then stopped as
  * stop-run-on says, and reported): the runner ends the job 7.5 s after cancelling it.
  */
-export const CANCELLED_CREATE_LOOKUP_MS = 1_500
+export const CANCELLED_CREATE_LOOKUP_MS = 1_000
 
 export interface StartDeps {
   apis: ServiceClients

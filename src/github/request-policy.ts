@@ -122,6 +122,7 @@ export class GitHubRequestPolicy {
     }
     const stopped = this.stopped()
     if (stopped && creates) throw new NotSentError(stopped)
+    if (signal?.aborted) throw new Error(`no time was left to send it (${stopReason(signal)})`)
   }
 
   private stopped(): string | undefined {

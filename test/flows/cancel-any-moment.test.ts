@@ -87,8 +87,8 @@ function expectCleanEnd({ result, cancelledAt }: Cancelled): void {
   // A run the service created is reported, whatever the moment.
   const run = emulator.runs()[0]
   expect(result.outputs['agent-run-id']).toBe(run ? String(run.id) : '')
-  // Within the runner's grace (it stops the job 7.5 s after SIGINT).
-  expect(result.endedAt - cancelledAt!).toBeLessThan(7_500)
+  // Within the runner’s grace (it stops the job 7.5 s after SIGINT): 5 s at most.
+  expect(result.endedAt - cancelledAt!).toBeLessThanOrEqual(5_000)
   // A warning of a failed write only when one failed.
   // Refused, or never answered (status 0).
   const failedWrites = github.requests.filter(
@@ -140,3 +140,40 @@ test('a tracking comment edit that hangs holds neither the check’s conclusion 
   expect(conclusion!.at).toBe(cancelled.cancelledAt)
   expectCleanEnd(cancelled)
 })
+
+test.each([
+  ['mid-run', { atQuiet: 8 }],
+  [
+    'as its create is answered',
+    { onAnswered: (request: AnsweredRequest) => request.url.pathname.endsWith('/agent/run') }
+  ]
+])(
+  'cancelled %s, a slow service after it (look-up, stop and last read at their limits): the check concludes at once',
+  async (_, when) => {
+    const { emulator, github } = world
+    emulator.injectFaults(
+      { route: 'list-runs', times: 5, fault: { kind: 'slow', delayMs: 900 } },
+      { route: 'stop', times: 5, fault: { kind: 'slow', delayMs: 1_900 } },
+      { route: 'get', times: 50, fault: { kind: 'slow', delayMs: 2_900 } }
+    )
+    const cancelled = await commentStep(
+      'onAnswered' in when
+        ? { onAnswered: (request, cancelNow) => (when.onAnswered(request) ? (cancelNow(), true) : false) }
+        : when
+    )
+    expect(cancelled.cancelledAt).toBeDefined()
+    // A check that exists is concluded within a second of the cancellation (its create's answer
+    // first, when it was on its way), whatever the service takes to stop the run.
+    for (const check of github.checkRuns()) {
+      expect(check).toMatchObject({ status: 'completed', conclusion: 'cancelled' })
+      const concluded = github.requests.find(
+        request =>
+          request.method === 'PATCH' &&
+          request.path.endsWith(`/check-runs/${check.id}`) &&
+          /"completed"/.test(JSON.stringify(request.body))
+      )
+      expect(concluded!.at - cancelled.cancelledAt!).toBeLessThanOrEqual(1_000)
+    }
+    expectCleanEnd(cancelled)
+  }
+)
