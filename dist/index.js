@@ -40334,6 +40334,8 @@ class GitHubRequestPolicy {
         const stopped = this.stopped();
         if (stopped && creates)
             throw new NotSentError(stopped);
+        if (signal?.aborted)
+            throw new Error(`no time was left to send it (${stopReason(signal)})`);
     }
     stopped() {
         return this.config.stopped?.();
@@ -40379,6 +40381,30 @@ class GitHubRequestPolicy {
         warn(`GitHub ${kind} on ${method} ${url}: retrying in ${seconds} s`);
         return seconds * 1000;
     }
+}
+
+
+/***/ }),
+
+/***/ 9501:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ reportOf),
+/* harmony export */   Z: () => (/* binding */ unexpectedEnding)
+/* harmony export */ });
+/** The report of a run that never started (or of a step that followed none): no status, no entries. */
+function reportOf(fields, startedAt, endedAt = startedAt) {
+    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
+}
+/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
+function unexpectedEnding(error, last, now) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const fields = {
+        outcome: 'error',
+        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
+    };
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
 
@@ -40495,12 +40521,14 @@ function answerAnnotation(report) {
 /* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
 /* harmony export */ });
 /* unused harmony export utf8Bytes */
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9501);
 /* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4255);
 /* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8242);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6732);
-/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(930);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(930);
 /* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4111);
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(998);
+
 
 
 
@@ -40550,6 +40578,8 @@ const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
 function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
     const report = state.report;
+    if (!report && state.cancelled)
+        return cancelledNow(state, limit);
     if (!report) {
         return {
             status: 'in_progress',
@@ -40564,6 +40594,23 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
         conclusion,
         title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
         summary: fitSummary(endedPieces(state, report, conclusion), limit)
+    };
+}
+/** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
+function cancelledNow(state, limit) {
+    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_5__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
+    const head = [
+        `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
+        '',
+        state.runId !== undefined
+            ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
+            : 'No run was started.'
+    ].join('\n');
+    return {
+        status: 'completed',
+        conclusion,
+        title: titleLine(endingLabel('cancelled', conclusion), ''),
+        summary: fitSummary([head, footer(state)], limit)
     };
 }
 /**
@@ -40720,7 +40767,7 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
  */
 function quoteWithin(text, max) {
     const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
-    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .renderWithin */ .A)(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
+    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .renderWithin */ .A)(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
         cutUtf8(`> ${TRIMMED_NOTE}`, max));
 }
 /** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
@@ -40735,7 +40782,7 @@ function fitSummary(pieces, limit) {
         text: block.text,
         overhead: utf8Bytes(section(block.title, '')) + gap
     }));
-    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .shareRoom */ .n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes);
+    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .shareRoom */ .n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes);
     const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
@@ -53880,21 +53927,8 @@ function repairPrompt(spec, problem) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/model.ts
-/** The report of a run that never started (or of a step that followed none): no status, no entries. */
-function reportOf(fields, startedAt, endedAt = startedAt) {
-    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
-}
-/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
-function unexpectedEnding(error, last, now) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const fields = {
-        outcome: 'error',
-        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
-    };
-    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
-}
-
+// EXTERNAL MODULE: ./src/model.ts
+var model = __nccwpck_require__(9501);
 // EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
 var answer_answer = __nccwpck_require__(3423);
 // EXTERNAL MODULE: external "node:crypto"
@@ -54801,7 +54835,7 @@ const MAX_WRITE_SENDS = 3;
  * A create whose answer the cancellation cut off is looked for this long (the run then stopped as
  * stop-run-on says, and reported): the runner ends the job 7.5 s after cancelling it.
  */
-const CANCELLED_CREATE_LOOKUP_MS = 1_500;
+const CANCELLED_CREATE_LOOKUP_MS = 1_000;
 /** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
 async function startRun(plan, deps) {
     const startedAt = deps.clock.now();
@@ -54811,7 +54845,7 @@ async function startRun(plan, deps) {
         ? await discoverOrganization(deps.apis, options, deps.notice)
         : { orgId: plan.orgId };
     if ('error' in found) {
-        const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now());
+        const report = (0,model/* reportOf */.E)({ outcome: 'error', ...found }, startedAt, deps.clock.now());
         return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) };
     }
     const api = deps.apis(found.orgId);
@@ -54855,12 +54889,12 @@ async function startRun(plan, deps) {
             const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
             return {
                 kind: 'not-started',
-                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
+                report: (0,model/* reportOf */.E)({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
                 refusedResume: error.reason
             };
         }
         const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId };
-        const report = reportOf(fields, startedAt, deps.clock.now());
+        const report = (0,model/* reportOf */.E)(fields, startedAt, deps.clock.now());
         // Only what the step used is questioned: a resume names no repository; a create, the one it
         // sent (or the one it was told to find).
         const used = mode === 'resume'
@@ -54878,7 +54912,7 @@ function limitedStart(reason, orgId, startedAt, deps) {
     deps.notice(reason);
     return {
         kind: 'not-started',
-        report: reportOf({ outcome: 'limited', reason, orgId }, startedAt, deps.clock.now())
+        report: (0,model/* reportOf */.E)({ outcome: 'limited', reason, orgId }, startedAt, deps.clock.now())
     };
 }
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
@@ -55633,20 +55667,24 @@ function thrownEnding(error, last, now) {
         fields = errorBeforeRun(error);
     }
     catch {
-        return unexpectedEnding(error, last, now);
+        return (0,model/* unexpectedEnding */.Z)(error, last, now);
     }
-    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
+    return last ? { ...last, ...fields, endedAt: now } : (0,model/* reportOf */.E)(fields, now);
 }
 
 ;// CONCATENATED MODULE: ./src/deadlines.ts
 /** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
 const GITHUB_PAST_DEADLINE_MS = 3_000;
-/** How long a cancelled job waits for GitHub's calls: the runner kills it 7.5 s after SIGINT. */
-const GITHUB_AFTER_CANCEL_MS = 4_000;
+/**
+ * How long a cancelled job waits for GitHub's calls: the runner escalates 7.5 s after SIGINT. The
+ * check concludes at once; the service's last calls (a look-up of a create cut off, the stop, the
+ * last read) take 4 s at most, and the last edits of the comment and the check get what is left.
+ */
+const GITHUB_AFTER_CANCEL_MS = 5_000;
 /**
  * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
  * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
- * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 4 s
+ * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 5 s
  * after the job is cancelled.
  */
 class Deadlines {
@@ -55879,7 +55917,8 @@ function openCheckRun(place, options) {
             ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
         },
         clock: options.clock,
-        warn: options.warn
+        warn: options.warn,
+        ...(options.cancellation ? { cancellation: options.cancellation } : {})
     });
     check.open();
     return check;
@@ -55904,9 +55943,16 @@ class CheckRun {
     }
     /** Sends the create, in progress, once: every write after it waits for its answer. */
     open() {
-        const { github, name, headSha } = this.options;
+        const { github, name, headSha, cancellation } = this.options;
         this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
+        cancellation?.addEventListener('abort', this.concludeCancelled, { once: true });
     }
+    concludeCancelled = () => {
+        if (this.options.state.report)
+            return;
+        this.options.state.cancelled = true;
+        void this.writes.flush();
+    };
     /**
      * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
      * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
@@ -55947,6 +55993,7 @@ class CheckRun {
     }
     /** Concludes the check run with the ending, whatever it is, and waits for it. */
     async finish(report) {
+        this.options.cancellation?.removeEventListener('abort', this.concludeCancelled);
         const state = this.options.state;
         state.report = report;
         // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
@@ -56963,7 +57010,7 @@ async function findRunToResume(trigger, settings, deps, key) {
         const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${error.message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`;
         if (settings.comment) {
             const tracking = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false });
-            await tracking.finish(reportOf({ outcome: 'error', error: message }, deps.clock.now()));
+            await tracking.finish((0,model/* reportOf */.E)({ outcome: 'error', error: message }, deps.clock.now()));
         }
         throw new Error(message, { cause: error });
     }
@@ -57065,7 +57112,7 @@ async function decide_decide(settings, deps) {
 function noRun(reason, deps) {
     deps.say.notice(`No agent run: ${reason}`);
     return {
-        work: { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
+        work: { kind: 'none', report: (0,model/* reportOf */.E)({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
     };
 }
 /** The report of a step stopped before its run started: nothing was started. */
@@ -57073,7 +57120,7 @@ function stoppedBeforeRun(why, deps) {
     const error = why === 'cancelled'
         ? 'The job was cancelled before the run started: nothing was started.'
         : 'timeout-minutes was reached before the run started: nothing was started.';
-    return reportOf({ outcome: why, error }, deps.clock.now());
+    return (0,model/* reportOf */.E)({ outcome: why, error }, deps.clock.now());
 }
 /** A thread's request: its author checked, the comment acknowledged, the run to resume found, its tracking comment opened. */
 async function fromThread(trigger, settings, mode, event, deps) {
@@ -57089,7 +57136,7 @@ async function fromThread(trigger, settings, mode, event, deps) {
     }
     catch (error) {
         const fields = { outcome: 'error', error: error.message, trigger: trigger.trigger };
-        return { work: { kind: 'none', report: reportOf(fields, deps.clock.now()) } };
+        return { work: { kind: 'none', report: (0,model/* reportOf */.E)(fields, deps.clock.now()) } };
     }
     if ('refused' in prepared)
         return noRun(prepared.refused, deps);
@@ -57216,7 +57263,7 @@ async function runSetupCheck(apis, target, { clock, ...options }) {
     const { inspection, error } = await inspectAll(apis, target, options);
     const failure = inspection.problem ?? error;
     const { orgId, repoId, user } = inspection;
-    return reportOf({
+    return (0,model/* reportOf */.E)({
         outcome: failure ? 'error' : 'success',
         ...(failure ? { error: failure } : {}),
         orgId,
@@ -60966,7 +61013,7 @@ function plainReport(report, error) {
         trigger: report.trigger,
         checkRunId: report.checkRunId
     };
-    return reportOf(fields, report.startedAt, report.endedAt);
+    return (0,model/* reportOf */.E)(fields, report.startedAt, report.endedAt);
 }
 
 ;// CONCATENATED MODULE: ./src/report/usage-count.ts
@@ -61249,7 +61296,7 @@ async function runFanOut(items, deps) {
     if (typeof orgId === 'object')
         return items.map(({ name }) => ({
             name,
-            report: reportOf({ outcome: 'error', ...orgId }, startedAt, clock.now())
+            report: (0,model/* reportOf */.E)({ outcome: 'error', ...orgId }, startedAt, clock.now())
         }));
     const states = items.map(({ name }) => ({ name, phase: 'queued', status: null }));
     const watcher = new ListWatcher({
@@ -61309,7 +61356,7 @@ function turnMissed({ clock, signal, deadline }) {
     if (!ending)
         return undefined;
     const why = ending === 'cancelled' ? 'The job was cancelled' : 'timeout-minutes was reached';
-    return reportOf({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, clock.now());
+    return (0,model/* reportOf */.E)({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, clock.now());
 }
 /** An item's notices are its warnings: the step's own notices name no run. */
 function say(events) {
@@ -62180,7 +62227,7 @@ async function runAction(environment) {
         const decision = await decide_decide(settings, { payload, github, clock, say, stopped });
         // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
         const checkRun = decision.check && !stopped()
-            ? await openStepCheck(decision.check, settings, github, clock, say)
+            ? await openStepCheck(decision.check, settings, github, environment, say)
             : undefined;
         const mirror = logMirror(runner, settings, environment);
         const usage = new UsageCount();
@@ -62249,14 +62296,15 @@ async function perform(work, step, apis) {
     }
 }
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
-async function openStepCheck({ place, resumed, onThread }, settings, github, clock, say) {
+async function openStepCheck({ place, resumed, onThread }, settings, github, { clock, signal }, say) {
     return openCheckRun(place, {
         github: await github(),
         settings,
         resumed,
         onThread,
         clock,
-        warn: say.warning
+        warn: say.warning,
+        cancellation: signal
     });
 }
 /** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
@@ -62342,7 +62390,7 @@ async function runMany(items, step, apis) {
         ...(orgId !== undefined ? { orgId } : {}),
         ...(usages.length > 0 ? { usage: (0,report_usage/* totalUsage */.GG)(usages) } : {})
     };
-    return reportOf(fields, startedAt, clock.now());
+    return (0,model/* reportOf */.E)(fields, startedAt, clock.now());
 }
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
 function triggerOf(decision) {
