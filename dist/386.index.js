@@ -1,8 +1,8 @@
-export const id = 854;
-export const ids = [854];
+export const id = 386;
+export const ids = [386];
 export const modules = {
 
-/***/ 2854:
+/***/ 3005:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,12 +13,12 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(8587);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __webpack_require__(9373);
+var src_clock = __webpack_require__(386);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(2564);
+var check_run_text = __webpack_require__(3799);
 ;// CONCATENATED MODULE: ./src/github/request-policy.ts
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
@@ -412,4 +412,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=854.index.js.map
+//# sourceMappingURL=386.index.js.map
