@@ -57098,6 +57098,7 @@ function parsePage(body, parseItem) {
     const number = (value, fallback) => (isInteger(value) ? value : fallback);
     return {
         items,
+        sent: body.items.length,
         total: number(body.total, items.length),
         page: number(body.page, 1),
         size: number(body.size, items.length),
@@ -60183,24 +60184,34 @@ function originOf(run) {
 }
 const same = (a, b) => a !== undefined && a.toLowerCase() === b.toLowerCase();
 /**
- * The runs of the last 24 hours, read page by page, newest first, until one is older than the
- * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
- * Reads nothing when neither limit is set.
+ * The runs of the last 24 hours, read page by page, newest first, while the pages are full (an item
+ * that could not be read, left out, still filled its page) and until the window is passed by runs in
+ * order: two in a row older than it, the second no newer than the first. A run alone listed out of
+ * order with an old time is skipped, not taken for the window's end, so the runs after it count.
+ * A run whose time cannot be read counts (the limit errs on the side of starting less). Reads
+ * nothing when neither limit is set.
  */
 async function readDailyWindow(list, origin, limits, now) {
     const window = { repository: [], author: [] };
     if (limits.perRepository <= 0 && limits.perAuthor <= 0)
         return window;
     const since = now - DAY_MS;
+    // The time of the last run read whose time could be read, across pages.
+    let previous = NaN;
     for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
         const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE);
-        let older = false;
+        let passed = false;
         for (const run of answer.items) {
             const at = runTime(run.created_at);
             if (at < since) {
-                older = true;
-                break;
+                passed = previous < since && at <= previous;
+                if (passed)
+                    break;
+                previous = at;
+                continue;
             }
+            if (!Number.isNaN(at))
+                previous = at;
             const recorded = originOf(run);
             if (!recorded || !same(recorded.repository, origin.repository))
                 continue;
@@ -60209,7 +60220,7 @@ async function readDailyWindow(list, origin, limits, now) {
             if (same(recorded.author, origin.author))
                 window.author.push(Number.isNaN(at) ? now : at);
         }
-        if (older || answer.items.length < LIMIT_PAGE_SIZE)
+        if (passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE)
             break;
     }
     return window;
