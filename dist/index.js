@@ -40697,6 +40697,7 @@ function entryDetailLines(entry) {
 /* harmony export */   d9: () => (/* binding */ entryType),
 /* harmony export */   dE: () => (/* binding */ trimmed),
 /* harmony export */   gC: () => (/* binding */ entryTime),
+/* harmony export */   oN: () => (/* binding */ cutChars),
 /* harmony export */   q: () => (/* binding */ entryGist),
 /* harmony export */   zy: () => (/* binding */ entryDetails)
 /* harmony export */ });
@@ -40714,7 +40715,7 @@ function valueText(value) {
         return String(value);
     }
 }
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
 function cutChars(text, max) {
     const code = text.charCodeAt(max - 1);
     return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
@@ -41990,15 +41991,14 @@ class UsageTally {
         };
     }
 }
-/** A tool's name as counted: one line, bounded; an ACTION without one is "(unnamed)". */
+/** A tool's name as counted: one line, bounded, cut at a code point; an ACTION without one is "(unnamed)". */
 function toolName(name) {
     if (typeof name !== 'string')
         return '(unnamed)';
-    const line = name
-        .slice(0, MAX_TOOL_NAME * 2)
+    const line = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(name, MAX_TOOL_NAME * 2)
         .replace(/\s+/g, ' ')
         .trim();
-    return line.slice(0, MAX_TOOL_NAME) || '(unnamed)';
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(line, MAX_TOOL_NAME) || '(unnamed)';
 }
 /** Many runs' usage together: sums, and the tools most used across them. */
 function totalUsage(usages) {
