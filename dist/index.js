@@ -53739,9 +53739,13 @@ var src_clock = __nccwpck_require__(386);
 
 class ServiceError extends Error {
     httpStatus;
-    constructor(message, httpStatus) {
+    lastTry;
+    constructor(message, httpStatus, 
+    /** A call that ran out of tries: what its last one met. */
+    lastTry) {
         super(message);
         this.httpStatus = httpStatus;
+        this.lastTry = lastTry;
         this.name = 'ServiceError';
     }
 }
@@ -53774,8 +53778,11 @@ class UnsupportedEndpointError extends ServiceError {
 }
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 class DeadlineError extends Error {
-    constructor() {
+    lastTry;
+    /** `lastTry`: what the call's last try met, when its retries ran out of time. */
+    constructor(lastTry) {
         super('timeout-minutes was reached');
+        this.lastTry = lastTry;
         this.name = 'DeadlineError';
     }
 }
@@ -54966,15 +54973,31 @@ function stopOutcome(sent, statusAfter) {
             : 'the service took the request, but the run could not be read afterwards'
     };
 }
-/** Why a stop failed, in the user's words: no such endpoint, a refusal, no answer in time. */
+/**
+ * Why a stop failed, in the user's words, as it happened: no such endpoint, a refusal, or what the
+ * last try met once the tries ran out (the status the service answered, the connection's error, or
+ * no answer in time). Only a try that got no answer within its time says "did not answer in time".
+ */
 function whyNotStopped(error) {
     if (error instanceof UnsupportedEndpointError)
         return `the service has no endpoint to stop a run (HTTP ${error.httpStatus})`;
+    const last = error instanceof DeadlineError || error instanceof ServiceError ? error.lastTry : undefined;
+    if (last)
+        return lastTryText(last);
     if (error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc)
         return 'the service did not answer in time';
-    const message = error instanceof Error ? error.message : String(error);
-    return `the service refused: ${message.split('\n')[0]?.slice(0, 300)}`;
+    return `the service refused: ${firstLine(error instanceof Error ? error.message : String(error))}`;
 }
+function lastTryText(last) {
+    if (last.timedOut)
+        return 'the service did not answer in time';
+    if (last.httpStatus !== undefined && last.httpStatus >= 400)
+        return `the service answered ${last.httpStatus}${last.detail ? `: ${firstLine(last.detail)}` : ''}`;
+    if (last.connection)
+        return `the connection to the service failed (${firstLine(last.connection)})`;
+    return `the stop failed: ${firstLine(last.reason)}`;
+}
+const firstLine = (text) => text.split('\n')[0]?.slice(0, 300) ?? '';
 /** The one warning of a stop that failed: what, why, and where the run goes on. */
 function stopWarning(runId, webUrl, stop) {
     const where = webUrl ? `: ${webUrl.slice(0, 500)}` : '';
@@ -59674,7 +59697,10 @@ class HttpTransport {
         this.config.debug(`${request.method} ${request.url.pathname} -> ${reason} (attempt ${request.attempt})`);
         if (tooLarge)
             return { kind: 'failed', reason, sent: true, tooLarge };
-        return { kind: 'failed', reason, sent: !NOT_SENT_CODES.has(code) };
+        const sent = !NOT_SENT_CODES.has(code);
+        if (timeout.aborted)
+            return { kind: 'failed', reason, sent, timedOut: true };
+        return { kind: 'failed', reason, sent, connection: code || String(error) };
     }
     classify(what, response, text) {
         const { status } = response;
@@ -59684,10 +59710,10 @@ class HttpTransport {
         const detail = serviceMessage(this.config.redact(text));
         if (status === 429) {
             const retryAfter = response.headers.get('retry-after');
-            return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter };
+            return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter, detail };
         }
         if (status >= 500)
-            return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true };
+            return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true, detail };
         return { kind: 'fatal', status, error: new ServiceError(describeHttpError(status, what, detail), status) };
     }
 }
@@ -59951,36 +59977,57 @@ class HttpAgentRunApi {
         const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
         // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
         const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS;
-        let lastReason;
+        let last;
         let failures = 0;
         let refusals = 0;
-        for (let attempt = 1;; attempt++) {
-            await this.waitForBudget(endpoint.budgets, options);
-            const outcome = await this.attempt(endpoint, attempt, options);
-            if (outcome.kind === 'done') {
-                this.budget.relieved(endpoint.budgets);
-                return outcome.value;
-            }
-            if (outcome.kind === 'fatal')
-                throw unsupported(endpoint, outcome.error) ?? outcome.error;
-            const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what);
-            if (next.kind === 'give-up')
-                throw next.error;
-            lastReason = outcome.reason;
-            if (next.rateLimited) {
-                this.budget.congested(endpoint.budgets, this.config.clock.now());
-                if (++refusals >= maxRefusals)
+        try {
+            for (let attempt = 1;; attempt++) {
+                await this.waitForBudget(endpoint.budgets, options);
+                const outcome = await this.attempt(endpoint, attempt, options);
+                if (outcome.kind === 'done') {
+                    this.budget.relieved(endpoint.budgets);
+                    return outcome.value;
+                }
+                if (outcome.kind === 'fatal')
+                    throw unsupported(endpoint, outcome.error) ?? outcome.error;
+                const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what);
+                if (next.kind === 'give-up')
+                    throw next.error;
+                last = this.lastTry(outcome);
+                if (next.rateLimited) {
+                    this.budget.congested(endpoint.budgets, this.config.clock.now());
+                    if (++refusals >= maxRefusals)
+                        break;
+                }
+                else if (++failures >= maxAttempts)
                     break;
+                const delay = outcome.kind === 'refused'
+                    ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
+                    : backoffDelay(failures, Math.random());
+                this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
+                await this.sleepWithin(delay, options);
             }
-            else if (++failures >= maxAttempts)
-                break;
-            const delay = outcome.kind === 'refused'
-                ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
-                : backoffDelay(failures, Math.random());
-            this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
-            await this.sleepWithin(delay, options);
         }
-        throw new ServiceError(this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${lastReason}`));
+        catch (error) {
+            // Out of time while trying again: what the last try met is what happened, not the time alone.
+            if (error instanceof DeadlineError && last && !error.lastTry)
+                throw new DeadlineError(last);
+            throw error;
+        }
+        throw new ServiceError(this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${last?.reason}`), undefined, last);
+    }
+    /** What a try without a usable answer met, in the service's words (redacted). */
+    lastTry(outcome) {
+        const redacted = (text) => text === undefined ? undefined : this.redact(text);
+        if (outcome.kind === 'refused')
+            return { reason: this.redact(outcome.reason), httpStatus: 429, detail: redacted(outcome.detail) };
+        return {
+            reason: this.redact(outcome.reason),
+            httpStatus: outcome.status,
+            detail: redacted(outcome.detail),
+            connection: redacted(outcome.connection),
+            timedOut: outcome.timedOut
+        };
     }
     /** One request on the wire, its answer parsed: an unreadable one fails like a lost one. */
     async attempt(endpoint, attempt, options) {
@@ -61470,7 +61517,7 @@ function parseList(text, problems) {
     const error = document.errors[0];
     if (error) {
         const where = ` at line ${lineOf(text, error.pos[0])}`;
-        problems.push(`runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`);
+        problems.push(`runs: does not parse as YAML or JSON${where} (${runs_firstLine(error.message)}); ${EXPECTED}`);
         return undefined;
     }
     if (!(0,yaml_dist/* isSeq */.oP)(document.contents)) {
@@ -61482,7 +61529,7 @@ function parseList(text, problems) {
         return document.toJS({ maxAliasCount: 100 });
     }
     catch (error) {
-        problems.push(`runs: does not parse as YAML or JSON (${firstLine(error.message)})`);
+        problems.push(`runs: does not parse as YAML or JSON (${runs_firstLine(error.message)})`);
         return undefined;
     }
 }
@@ -61494,7 +61541,7 @@ function lineOf(text, offset) {
             line++;
     return line;
 }
-function firstLine(text) {
+function runs_firstLine(text) {
     return (text.split('\n')[0] ?? '').slice(0, 200);
 }
 function checkItems(list, problems) {
