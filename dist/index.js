@@ -40902,6 +40902,7 @@ function entryDetailLines(entry) {
 /* harmony export */   d9: () => (/* binding */ entryType),
 /* harmony export */   dE: () => (/* binding */ trimmed),
 /* harmony export */   gC: () => (/* binding */ entryTime),
+/* harmony export */   oN: () => (/* binding */ cutChars),
 /* harmony export */   q: () => (/* binding */ entryGist),
 /* harmony export */   zy: () => (/* binding */ entryDetails)
 /* harmony export */ });
@@ -40919,7 +40920,7 @@ function valueText(value) {
         return String(value);
     }
 }
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
 function cutChars(text, max) {
     const code = text.charCodeAt(max - 1);
     return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
@@ -42225,15 +42226,14 @@ class UsageTally {
         };
     }
 }
-/** A tool's name as counted: one line, bounded; an ACTION without one is "(unnamed)". */
+/** A tool's name as counted: one line, bounded, cut at a code point; an ACTION without one is "(unnamed)". */
 function toolName(name) {
     if (typeof name !== 'string')
         return '(unnamed)';
-    const line = name
-        .slice(0, MAX_TOOL_NAME * 2)
+    const line = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(name, MAX_TOOL_NAME * 2)
         .replace(/\s+/g, ' ')
         .trim();
-    return line.slice(0, MAX_TOOL_NAME) || '(unnamed)';
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(line, MAX_TOOL_NAME) || '(unnamed)';
 }
 /** Many runs' usage together: sums, and the tools most used across them. */
 function totalUsage(usages) {
@@ -53868,11 +53868,31 @@ function serveAnswerCheck() {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./src/numbers.ts
+/**
+ * The least and the greatest of many numbers, in one pass: `Math.min(...values)` passes each value
+ * as an argument, and a list the service or a user sizes (a page of 300,000 runs) overflows the
+ * call stack. Empty, they answer as Math.min() and Math.max() do: Infinity and -Infinity.
+ */
+function least(values) {
+    let found = Infinity;
+    for (const value of values)
+        found = Math.min(found, value);
+    return found;
+}
+function greatest(values) {
+    let found = -Infinity;
+    for (const value of values)
+        found = Math.max(found, value);
+    return found;
+}
+
 ;// CONCATENATED MODULE: ./src/answer/answer-prompt.ts
+
 
 /** A fenced block whose fence is longer than any run of backticks inside it. */
 function fenced(language, text) {
-    const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map(run => run.length));
+    const longest = Math.max(2, greatest((text.match(/`+/g) ?? []).map(run => run.length)));
     const fence = '`'.repeat(longest + 1);
     return `${fence}${language}\n${text}\n${fence}`;
 }
@@ -53941,9 +53961,13 @@ var src_clock = __nccwpck_require__(386);
 
 class ServiceError extends Error {
     httpStatus;
-    constructor(message, httpStatus) {
+    lastTry;
+    constructor(message, httpStatus, 
+    /** A call that ran out of tries: what its last one met. */
+    lastTry) {
         super(message);
         this.httpStatus = httpStatus;
+        this.lastTry = lastTry;
         this.name = 'ServiceError';
     }
 }
@@ -53976,8 +54000,11 @@ class UnsupportedEndpointError extends ServiceError {
 }
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 class DeadlineError extends Error {
-    constructor() {
+    lastTry;
+    /** `lastTry`: what the call's last try met, when its retries ran out of time. */
+    constructor(lastTry) {
         super('timeout-minutes was reached');
+        this.lastTry = lastTry;
         this.name = 'DeadlineError';
     }
 }
@@ -55193,15 +55220,31 @@ function stopOutcome(sent, statusAfter) {
             : 'the service took the request, but the run could not be read afterwards'
     };
 }
-/** Why a stop failed, in the user's words: no such endpoint, a refusal, no answer in time. */
+/**
+ * Why a stop failed, in the user's words, as it happened: no such endpoint, a refusal, or what the
+ * last try met once the tries ran out (the status the service answered, the connection's error, or
+ * no answer in time). Only a try that got no answer within its time says "did not answer in time".
+ */
 function whyNotStopped(error) {
     if (error instanceof UnsupportedEndpointError)
         return `the service has no endpoint to stop a run (HTTP ${error.httpStatus})`;
+    const last = error instanceof DeadlineError || error instanceof ServiceError ? error.lastTry : undefined;
+    if (last)
+        return lastTryText(last);
     if (error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc)
         return 'the service did not answer in time';
-    const message = error instanceof Error ? error.message : String(error);
-    return `the service refused: ${message.split('\n')[0]?.slice(0, 300)}`;
+    return `the service refused: ${firstLine(error instanceof Error ? error.message : String(error))}`;
 }
+function lastTryText(last) {
+    if (last.timedOut)
+        return 'the service did not answer in time';
+    if (last.httpStatus !== undefined && last.httpStatus >= 400)
+        return `the service answered ${last.httpStatus}${last.detail ? `: ${firstLine(last.detail)}` : ''}`;
+    if (last.connection)
+        return `the connection to the service failed (${firstLine(last.connection)})`;
+    return `the stop failed: ${firstLine(last.reason)}`;
+}
+const firstLine = (text) => text.split('\n')[0]?.slice(0, 300) ?? '';
 /** The one warning of a stop that failed: what, why, and where the run goes on. */
 function stopWarning(runId, webUrl, stop) {
     const where = webUrl ? `: ${webUrl.slice(0, 500)}` : '';
@@ -56023,6 +56066,7 @@ class CheckRun {
 }
 
 ;// CONCATENATED MODULE: ./src/github/thread-prompt.ts
+
 /**
  * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
  * soft hyphen, bidirectional controls, Unicode tags U+E0001-E007F, which smuggle ASCII), the rest
@@ -56248,7 +56292,7 @@ function codeContext(code) {
         const cut = hunk.slice(hunk.length - HUNK_LIMIT);
         hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`;
     }
-    const longest = Math.max(2, ...(hunk.match(/`+/g) ?? []).map(run => run.length));
+    const longest = Math.max(2, greatest((hunk.match(/`+/g) ?? []).map(run => run.length)));
     const fence = '`'.repeat(longest + 1);
     return [
         place,
@@ -57377,6 +57421,7 @@ function parsePage(body, parseItem) {
     const number = (value, fallback) => (isInteger(value) ? value : fallback);
     return {
         items,
+        sent: body.items.length,
         total: number(body.total, items.length),
         page: number(body.page, 1),
         size: number(body.size, items.length),
@@ -59953,7 +59998,10 @@ class HttpTransport {
         this.config.debug(`${request.method} ${request.url.pathname} -> ${reason} (attempt ${request.attempt})`);
         if (tooLarge)
             return { kind: 'failed', reason, sent: true, tooLarge };
-        return { kind: 'failed', reason, sent: !NOT_SENT_CODES.has(code) };
+        const sent = !NOT_SENT_CODES.has(code);
+        if (timeout.aborted)
+            return { kind: 'failed', reason, sent, timedOut: true };
+        return { kind: 'failed', reason, sent, connection: code || String(error) };
     }
     classify(what, response, text) {
         const { status } = response;
@@ -59963,10 +60011,10 @@ class HttpTransport {
         const detail = serviceMessage(this.config.redact(text));
         if (status === 429) {
             const retryAfter = response.headers.get('retry-after');
-            return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter };
+            return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter, detail };
         }
         if (status >= 500)
-            return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true };
+            return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true, detail };
         return { kind: 'fatal', status, error: new ServiceError(describeHttpError(status, what, detail), status) };
     }
 }
@@ -60230,36 +60278,57 @@ class HttpAgentRunApi {
         const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
         // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
         const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS;
-        let lastReason;
+        let last;
         let failures = 0;
         let refusals = 0;
-        for (let attempt = 1;; attempt++) {
-            await this.waitForBudget(endpoint.budgets, options);
-            const outcome = await this.attempt(endpoint, attempt, options);
-            if (outcome.kind === 'done') {
-                this.budget.relieved(endpoint.budgets);
-                return outcome.value;
-            }
-            if (outcome.kind === 'fatal')
-                throw unsupported(endpoint, outcome.error) ?? outcome.error;
-            const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what);
-            if (next.kind === 'give-up')
-                throw next.error;
-            lastReason = outcome.reason;
-            if (next.rateLimited) {
-                this.budget.congested(endpoint.budgets, this.config.clock.now());
-                if (++refusals >= maxRefusals)
+        try {
+            for (let attempt = 1;; attempt++) {
+                await this.waitForBudget(endpoint.budgets, options);
+                const outcome = await this.attempt(endpoint, attempt, options);
+                if (outcome.kind === 'done') {
+                    this.budget.relieved(endpoint.budgets);
+                    return outcome.value;
+                }
+                if (outcome.kind === 'fatal')
+                    throw unsupported(endpoint, outcome.error) ?? outcome.error;
+                const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what);
+                if (next.kind === 'give-up')
+                    throw next.error;
+                last = this.lastTry(outcome);
+                if (next.rateLimited) {
+                    this.budget.congested(endpoint.budgets, this.config.clock.now());
+                    if (++refusals >= maxRefusals)
+                        break;
+                }
+                else if (++failures >= maxAttempts)
                     break;
+                const delay = outcome.kind === 'refused'
+                    ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
+                    : backoffDelay(failures, Math.random());
+                this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
+                await this.sleepWithin(delay, options);
             }
-            else if (++failures >= maxAttempts)
-                break;
-            const delay = outcome.kind === 'refused'
-                ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
-                : backoffDelay(failures, Math.random());
-            this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`);
-            await this.sleepWithin(delay, options);
         }
-        throw new ServiceError(this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${lastReason}`));
+        catch (error) {
+            // Out of time while trying again: what the last try met is what happened, not the time alone.
+            if (error instanceof DeadlineError && last && !error.lastTry)
+                throw new DeadlineError(last);
+            throw error;
+        }
+        throw new ServiceError(this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${last?.reason}`), undefined, last);
+    }
+    /** What a try without a usable answer met, in the service's words (redacted). */
+    lastTry(outcome) {
+        const redacted = (text) => text === undefined ? undefined : this.redact(text);
+        if (outcome.kind === 'refused')
+            return { reason: this.redact(outcome.reason), httpStatus: 429, detail: redacted(outcome.detail) };
+        return {
+            reason: this.redact(outcome.reason),
+            httpStatus: outcome.status,
+            detail: redacted(outcome.detail),
+            connection: redacted(outcome.connection),
+            timedOut: outcome.timedOut
+        };
     }
     /** One request on the wire, its answer parsed: an unreadable one fails like a lost one. */
     async attempt(endpoint, attempt, options) {
@@ -60463,24 +60532,34 @@ function originOf(run) {
 }
 const same = (a, b) => a !== undefined && a.toLowerCase() === b.toLowerCase();
 /**
- * The runs of the last 24 hours, read page by page, newest first, until one is older than the
- * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
- * Reads nothing when neither limit is set.
+ * The runs of the last 24 hours, read page by page, newest first, while the pages are full (an item
+ * that could not be read, left out, still filled its page) and until the window is passed by runs in
+ * order: two in a row older than it, the second no newer than the first. A run alone listed out of
+ * order with an old time is skipped, not taken for the window's end, so the runs after it count.
+ * A run whose time cannot be read counts (the limit errs on the side of starting less). Reads
+ * nothing when neither limit is set.
  */
 async function readDailyWindow(list, origin, limits, now) {
     const window = { repository: [], author: [] };
     if (limits.perRepository <= 0 && limits.perAuthor <= 0)
         return window;
     const since = now - DAY_MS;
+    // The time of the last run read whose time could be read, across pages.
+    let previous = NaN;
     for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
         const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE);
-        let older = false;
+        let passed = false;
         for (const run of answer.items) {
             const at = runTime(run.created_at);
             if (at < since) {
-                older = true;
-                break;
+                passed = previous < since && at <= previous;
+                if (passed)
+                    break;
+                previous = at;
+                continue;
             }
+            if (!Number.isNaN(at))
+                previous = at;
             const recorded = originOf(run);
             if (!recorded || !same(recorded.repository, origin.repository))
                 continue;
@@ -60489,7 +60568,7 @@ async function readDailyWindow(list, origin, limits, now) {
             if (same(recorded.author, origin.author))
                 window.author.push(Number.isNaN(at) ? now : at);
         }
-        if (older || answer.items.length < LIMIT_PAGE_SIZE)
+        if (passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE)
             break;
     }
     return window;
@@ -61048,6 +61127,7 @@ class UsageCount {
 
 ;// CONCATENATED MODULE: ./src/runs/schedule.ts
 
+
 /** How many of the queued runs may start now. */
 function startable(working, queued, maxParallel) {
     return Math.max(0, Math.min(queued, maxParallel - working));
@@ -61057,7 +61137,7 @@ function listIntervalMs(view) {
     const answers = view.runs
         .filter(run => run.phase === 'working' && run.finalAnswerAt !== undefined)
         .map(run => view.now - run.finalAnswerAt);
-    const since = answers.length > 0 ? Math.min(...answers) : undefined;
+    const since = answers.length > 0 ? least(answers) : undefined;
     return lookIntervalMs(view.pollIntervalMs, since);
 }
 /**
@@ -61114,11 +61194,12 @@ const MAX_LIST_PAGES = 5;
 function needsAnotherPage(pageIds, full, unseen, pagesRead) {
     if (unseen.size === 0 || !full || pagesRead >= MAX_LIST_PAGES)
         return false;
-    const oldestOnPage = Math.min(...pageIds);
+    const oldestOnPage = least(pageIds);
     return [...unseen].some(id => id < oldestOnPage);
 }
 
 ;// CONCATENATED MODULE: ./src/runs/list-watcher.ts
+
 
 
 
@@ -61179,7 +61260,7 @@ class ListWatcher {
         return {
             runs: runs.map(run => ({ ...run.follow, logsAvailable: run.watched.reads.logs.available })),
             now: this.deps.clock.now(),
-            pollIntervalMs: Math.min(...runs.map(run => run.watched.plan.pollIntervalMs)),
+            pollIntervalMs: least(runs.map(run => run.watched.plan.pollIntervalMs)),
             listAt: this.listAt,
             logAt: this.logAt,
             logGapMs: this.deps.api.lookPace?.('logs')?.gapMs ?? 0,
@@ -61737,7 +61818,7 @@ function parseList(text, problems) {
     const error = document.errors[0];
     if (error) {
         const where = ` at line ${lineOf(text, error.pos[0])}`;
-        problems.push(`runs: does not parse as YAML or JSON${where} (${firstLine(error.message)}); ${EXPECTED}`);
+        problems.push(`runs: does not parse as YAML or JSON${where} (${runs_firstLine(error.message)}); ${EXPECTED}`);
         return undefined;
     }
     if (!(0,yaml_dist/* isSeq */.oP)(document.contents)) {
@@ -61749,7 +61830,7 @@ function parseList(text, problems) {
         return document.toJS({ maxAliasCount: 100 });
     }
     catch (error) {
-        problems.push(`runs: does not parse as YAML or JSON (${firstLine(error.message)})`);
+        problems.push(`runs: does not parse as YAML or JSON (${runs_firstLine(error.message)})`);
         return undefined;
     }
 }
@@ -61761,7 +61842,7 @@ function lineOf(text, offset) {
             line++;
     return line;
 }
-function firstLine(text) {
+function runs_firstLine(text) {
     return (text.split('\n')[0] ?? '').slice(0, 200);
 }
 function checkItems(list, problems) {
