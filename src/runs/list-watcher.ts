@@ -108,7 +108,8 @@ export class ListWatcher {
         if (followed && unseen.delete(run.id)) await this.step(followed, { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
-      if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1)) break
+      if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_LIMIT, unseen, page + 1))
+        break
     }
     // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
     for (const runId of unseen) {

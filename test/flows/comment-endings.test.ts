@@ -84,8 +84,7 @@ describe('a /codegen comment: how its run ends', () => {
       // Once the run exists and an edit has been held back.
       {
         terminateAfterMs: 2_000,
-        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0,
-        killAfterMs: 30_000
+        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0
       }
     )
     expect(result.exitCode).toBe(1)
