@@ -41529,10 +41529,7 @@ function verdictOf(item) {
 }
 /** The first `max` UTF-16 units, never half of a surrogate pair. */
 function cut(text, max) {
-    if (text.length <= max)
-        return text;
-    const code = text.charCodeAt(max - 1);
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+    return text.length <= max ? text : (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .cutChars */ .oN)(text, max);
 }
 const ICONS = {
     success: '✅',
@@ -54120,7 +54117,8 @@ async function searchPages(read, wanted, paging = {}) {
         if (match !== undefined)
             return match;
         const last = paging.trustPageCount !== false && page + 1 >= result.pages;
-        if (result.items.length < PAGE_LIMIT || last)
+        // Short as the service sent it: an item it sent that could not be read does not end the listing.
+        if ((result.sent ?? result.items.length) < PAGE_LIMIT || last)
             return undefined;
     }
     return undefined;
@@ -61281,7 +61279,7 @@ class ListWatcher {
                     await this.step(followed, { kind: 'run', run });
             }
             const ids = answer.items.map(run => run.id);
-            if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1))
+            if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_LIMIT, unseen, page + 1))
                 break;
         }
         // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
