@@ -56,11 +56,20 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const { settings, redact, say } = read
   // timeout-minutes counts from here: GitHub's calls before the run come out of it too.
   const deadlines = new Deadlines(clock, signal, settings.timeoutMs)
-  const github = gitHubClient(settings, deadlines, say, { clock, fetch: environment.network.github })
+  const github = gitHubClient(settings, deadlines, say, {
+    clock,
+    fetch: environment.network.github,
+    cancellation: signal
+  })
   const payload = once(() => environment.readEventPayload(settings.context.eventPath))
   try {
-    const decision = await decide(settings, { payload, github, clock, say })
-    const checkRun = decision.check && (await openStepCheck(decision.check, settings, github, clock, say))
+    const stopped = () => deadlines.stopped()
+    const decision = await decide(settings, { payload, github, clock, say, stopped })
+    // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
+    const checkRun =
+      decision.check && !stopped()
+        ? await openStepCheck(decision.check, settings, github, environment, say)
+        : undefined
     const mirror = logMirror(runner, settings, environment)
     const usage = new UsageCount()
     const reporters = new Reporters(
@@ -154,7 +163,7 @@ async function openStepCheck(
   { place, resumed, onThread }: NonNullable<Decision['check']>,
   settings: Settings,
   github: () => Promise<GitHubApi>,
-  clock: Clock,
+  { clock, signal }: Pick<ActionEnvironment, 'clock' | 'signal'>,
   say: Say
 ): Promise<CheckRun> {
   return openCheckRun(place, {
@@ -163,7 +172,8 @@ async function openStepCheck(
     resumed,
     onThread,
     clock,
-    warn: say.warning
+    warn: say.warning,
+    cancellation: signal
   })
 }
 

@@ -1,6 +1,9 @@
 /** The job was cancelled (SIGINT or SIGTERM): every wait on the clock ends with it. */
 export class CancelledError extends Error {
-  constructor() {
+  constructor(
+    /** A request was on the wire when it came: the service may have done it, its answer lost. */
+    readonly inFlight = false
+  ) {
     super('the job was cancelled')
     this.name = 'CancelledError'
   }

@@ -2,13 +2,17 @@ import type { Clock } from './clock.js'
 
 /** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
 const GITHUB_PAST_DEADLINE_MS = 3_000
-/** How long a cancelled job waits for GitHub's calls: the runner kills it 7.5 s after SIGINT. */
-const GITHUB_AFTER_CANCEL_MS = 4_000
+/**
+ * How long a cancelled job waits for GitHub's calls: the runner escalates 7.5 s after SIGINT. The
+ * check concludes at once; the service's last calls (a look-up of a create cut off, the stop, the
+ * last read) take 4 s at most, and the last edits of the comment and the check get what is left.
+ */
+const GITHUB_AFTER_CANCEL_MS = 5_000
 
 /**
  * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
  * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
- * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 4 s
+ * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 5 s
  * after the job is cancelled.
  */
 export class Deadlines {
@@ -32,6 +36,15 @@ export class Deadlines {
       this.stop.abort(new Error('timeout-minutes was reached'))
     )
     void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')))
+  }
+
+  /**
+   * Why the step may start nothing new (no check run, no tracking comment, no run): the job was
+   * cancelled, or timeout-minutes was reached; undefined while neither.
+   */
+  stopped(): 'cancelled' | 'timeout' | undefined {
+    if (this.cancellation.aborted) return 'cancelled'
+    return this.clock.now() >= this.step ? 'timeout' : undefined
   }
 
   /** Aborts when GitHub's calls must end. */

@@ -43,6 +43,8 @@ export interface DecideDeps {
   github: () => Promise<GitHubApi>
   clock: Clock
   say: Pick<Console, 'notice' | 'warning'>
+  /** Why the step may start nothing new any more (Deadlines.stopped). */
+  stopped: () => 'cancelled' | 'timeout' | undefined
 }
 
 /**
@@ -88,6 +90,15 @@ function noRun(reason: string, deps: DecideDeps): Decision {
   }
 }
 
+/** The report of a step stopped before its run started: nothing was started. */
+function stoppedBeforeRun(why: 'cancelled' | 'timeout', deps: DecideDeps): RunReport {
+  const error =
+    why === 'cancelled'
+      ? 'The job was cancelled before the run started: nothing was started.'
+      : 'timeout-minutes was reached before the run started: nothing was started.'
+  return reportOf({ outcome: why, error }, deps.clock.now())
+}
+
 /** A thread's request: its author checked, the comment acknowledged, the run to resume found, its tracking comment opened. */
 async function fromThread(
   trigger: ThreadTrigger,
@@ -110,6 +121,10 @@ async function fromThread(
     return { work: { kind: 'none', report: reportOf(fields, deps.clock.now()) } }
   }
   if ('refused' in prepared) return noRun(prepared.refused, deps)
+  // Cancelled (or out of time) while it read the thread: no tracking comment, no check, no run.
+  const stopped = deps.stopped()
+  if (stopped)
+    return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: trigger.trigger }
   await prepared.tracking?.open()
   const fromInputs = planFromInputs(settings)
   const plan: RunPlan = {
@@ -189,6 +204,13 @@ export function once<T>(read: () => T): () => T {
   }
 }
 
+/** Why nothing new is written to GitHub, in the words of a warning. */
+const STOPPED_BECAUSE = {
+  cancelled: 'the job was cancelled',
+  timeout: 'timeout-minutes was reached',
+  running: undefined
+} as const
+
 /**
  * The GitHub client of the step, its calls ending with GitHub's deadline, made at most once. Loaded
  * here only: octokit is a sixth of the bundle, and a step that neither answers a thread nor writes a
@@ -198,7 +220,7 @@ export function gitHubClient(
   settings: Settings,
   deadlines: Deadlines,
   say: Pick<Console, 'warning'>,
-  io: { clock: Clock; fetch: Network['github'] }
+  io: { clock: Clock; fetch: Network['github']; cancellation: AbortSignal }
 ): () => Promise<GitHubApi> {
   return once(async () => {
     const { OctokitGitHubApi } = await import('./github/api.js')
@@ -210,7 +232,9 @@ export function gitHubClient(
       signal: deadlines.githubSignal,
       stopAt: deadlines.githubStopAt,
       clock: io.clock,
-      fetch: io.fetch
+      fetch: io.fetch,
+      cancellation: io.cancellation,
+      stopped: () => STOPPED_BECAUSE[deadlines.stopped() ?? 'running']
     })
   })
 }

@@ -33,6 +33,12 @@ export const METADATA_KEY = 'github_action'
 /** A write whose fate was unknown is sent at most this many times in all, each after checking. */
 const MAX_WRITE_SENDS = 3
 
+/**
+ * A create whose answer the cancellation cut off is looked for this long (the run then stopped as
+ * stop-run-on says, and reported): the runner ends the job 7.5 s after cancelling it.
+ */
+export const CANCELLED_CREATE_LOOKUP_MS = 1_000
+
 export interface StartDeps {
   apis: ServiceClients
   clock: Clock
@@ -227,6 +233,7 @@ async function create(
     try {
       return await api.createRun(request, { deadline })
     } catch (error) {
+      if (error instanceof CancelledError && error.inFlight) return foundAfterCancel(api, key, deps, error)
       if (!(error instanceof AmbiguousWriteError)) throw error
       deps.warning(`${error.message}. Checking whether the run was created before sending again.`)
       await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal)
@@ -241,11 +248,35 @@ async function create(
   }
 }
 
-async function findRunByKey(api: AgentRunApi, key: string, deadline: number): Promise<AgentRun | undefined> {
+/**
+ * The run a create cut off by the cancellation made, looked for by its key (not aborted by the
+ * cancellation, within CANCELLED_CREATE_LOOKUP_MS): the step then stops and reports it as its own.
+ * None found: the cancellation stands, nothing was created.
+ */
+async function foundAfterCancel(
+  api: AgentRunApi,
+  key: string,
+  deps: StartDeps,
+  cancelled: CancelledError
+): Promise<AgentRun> {
+  const deadline = Math.min(deps.deadline, deps.clock.now() + CANCELLED_CREATE_LOOKUP_MS)
+  const found = await findRunByKey(api, key, deadline, true).catch(() => undefined)
+  if (!found) throw cancelled
+  deps.warning(`The job was cancelled while agent run ${found.id} was being created: the run is the step's.`)
+  return found
+}
+
+async function findRunByKey(
+  api: AgentRunApi,
+  key: string,
+  deadline: number,
+  lastRead = false
+): Promise<AgentRun | undefined> {
   // The newest runs come first: the one we look for is among the first two pages. Runs created
   // meanwhile move the listing: only a short page ends it.
   return searchPages(
-    (skip, limit) => api.listRuns(skip, limit, { deadline }),
+    (skip, limit) =>
+      api.listRuns(skip, limit, { deadline, ...(lastRead ? { lastRead, maxAttempts: 1 } : {}) }),
     run => {
       const origin = run.metadata?.[METADATA_KEY]
       return (
@@ -350,6 +381,11 @@ async function resume(
       const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult }
       return { ...resumed, run, guard }
     } catch (error) {
+      // Sent and cut off by the cancellation: the run may have restarted; it is the step's to stop.
+      if (error instanceof CancelledError && error.inFlight) {
+        const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult }
+        return { ...resumed, run: earlier, guard }
+      }
       if (!(error instanceof AmbiguousWriteError)) throw error
       deps.warning(`${error.message}. Checking whether the run restarted before sending again.`)
       const window = resumeGraceMs(plan.pollIntervalMs)

@@ -133,7 +133,13 @@ export class WatchedRun {
 
   private stopWanted(ending: WatchEnding): boolean {
     const { stop } = this.plan
-    return !!stop && shouldStopRun({ ending, stopRunOn: stop.on, status: this.state.status, wait: stop.wait })
+    const question = {
+      ending,
+      stopRunOn: stop?.on ?? new Set(),
+      status: this.state.status,
+      wait: !!stop?.wait
+    }
+    return !!stop && shouldStopRun({ ...question, resumedUnseen: !this.state.guard.restarted })
   }
 
   /** Asks the service to stop the run, within STOP_MS: not aborted by the cancellation. */

@@ -1,9 +1,10 @@
 import type { AnswerProblem, AnswerSpec } from './answer.js'
 import { pointerText } from './schema.js'
+import { greatest } from '../numbers.js'
 
 /** A fenced block whose fence is longer than any run of backticks inside it. */
 function fenced(language: string, text: string): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map(run => run.length))
+  const longest = Math.max(2, greatest((text.match(/`+/g) ?? []).map(run => run.length)))
   const fence = '`'.repeat(longest + 1)
   return `${fence}${language}\n${text}\n${fence}`
 }

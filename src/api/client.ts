@@ -1,9 +1,16 @@
 import type { Clock } from '../clock.js'
 import type { Network } from '../network.js'
-import { DeadlineError, ServiceError, UnsupportedEndpointError } from './errors.js'
+import { DeadlineError, ServiceError, UnsupportedEndpointError, type LastTry } from './errors.js'
 import { endpoints, type Endpoint, type LogPath } from './endpoints.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
-import { backoffDelay, nextStep, parseRetryAfter, refusedRetryDelay, unrepeatable } from './retry.js'
+import {
+  backoffDelay,
+  nextStep,
+  parseRetryAfter,
+  refusedRetryDelay,
+  unrepeatable,
+  type Unanswered
+} from './retry.js'
 import { HttpTransport, type Exchange } from './transport.js'
 import { redactText } from '../redact.js'
 import type {
@@ -206,34 +213,57 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS
     // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
     const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS
-    let lastReason: string
+    let last: LastTry | undefined
     let failures = 0
     let refusals = 0
-    for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(endpoint.budgets, options)
-      const outcome = await this.attempt(endpoint, attempt, options)
-      if (outcome.kind === 'done') {
-        this.budget.relieved(endpoint.budgets)
-        return outcome.value
+    try {
+      for (let attempt = 1; ; attempt++) {
+        await this.waitForBudget(endpoint.budgets, options)
+        const outcome = await this.attempt(endpoint, attempt, options)
+        if (outcome.kind === 'done') {
+          this.budget.relieved(endpoint.budgets)
+          return outcome.value
+        }
+        if (outcome.kind === 'fatal') throw unsupported(endpoint, outcome.error) ?? outcome.error
+        const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what)
+        if (next.kind === 'give-up') throw next.error
+        last = this.lastTry(outcome)
+        if (next.rateLimited) {
+          this.budget.congested(endpoint.budgets, this.config.clock.now())
+          if (++refusals >= maxRefusals) break
+        } else if (++failures >= maxAttempts) break
+        const delay =
+          outcome.kind === 'refused'
+            ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
+            : backoffDelay(failures, Math.random())
+        this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
+        await this.sleepWithin(delay, options)
       }
-      if (outcome.kind === 'fatal') throw unsupported(endpoint, outcome.error) ?? outcome.error
-      const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what)
-      if (next.kind === 'give-up') throw next.error
-      lastReason = outcome.reason
-      if (next.rateLimited) {
-        this.budget.congested(endpoint.budgets, this.config.clock.now())
-        if (++refusals >= maxRefusals) break
-      } else if (++failures >= maxAttempts) break
-      const delay =
-        outcome.kind === 'refused'
-          ? this.refusedDelay(endpoint, refusals, outcome.retryAfter, options)
-          : backoffDelay(failures, Math.random())
-      this.debug(`${endpoint.method} ${endpoint.path}: ${outcome.reason}; retry ${attempt} in ${delay} ms`)
-      await this.sleepWithin(delay, options)
+    } catch (error) {
+      // Out of time while trying again: what the last try met is what happened, not the time alone.
+      if (error instanceof DeadlineError && last && !error.lastTry) throw new DeadlineError(last)
+      throw error
     }
     throw new ServiceError(
-      this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${lastReason}`)
+      this.redact(`Could not ${endpoint.what} after ${failures + refusals} attempts: ${last?.reason}`),
+      undefined,
+      last
     )
+  }
+
+  /** What a try without a usable answer met, in the service's words (redacted). */
+  private lastTry(outcome: Unanswered): LastTry {
+    const redacted = (text: string | undefined): string | undefined =>
+      text === undefined ? undefined : this.redact(text)
+    if (outcome.kind === 'refused')
+      return { reason: this.redact(outcome.reason), httpStatus: 429, detail: redacted(outcome.detail) }
+    return {
+      reason: this.redact(outcome.reason),
+      httpStatus: outcome.status,
+      detail: redacted(outcome.detail),
+      connection: redacted(outcome.connection),
+      timedOut: outcome.timedOut
+    }
   }
 
   /** One request on the wire, its answer parsed: an unreadable one fails like a lost one. */

@@ -3,10 +3,29 @@
 // The job's cancellation belongs to the clock (its waits end with it); named here beside the others.
 export { CancelledError } from '../clock.js'
 
+/**
+ * What the last try of a call met, kept on the error that ends its retries (out of time or out of
+ * tries): so a caller can say what happened (a status, a connection's error, no answer in time).
+ */
+export interface LastTry {
+  /** The transport's words: "service error 500: …", "connection failed (ECONNRESET)". */
+  reason: string
+  /** The status the service answered, when it answered one (a 5xx, a 429). */
+  httpStatus?: number
+  /** The service's own words with that status. */
+  detail?: string
+  /** The connection's error (ECONNRESET), when the request got no answer. */
+  connection?: string
+  /** No answer within the request's time limit. */
+  timedOut?: boolean
+}
+
 export class ServiceError extends Error {
   constructor(
     message: string,
-    readonly httpStatus?: number
+    readonly httpStatus?: number,
+    /** A call that ran out of tries: what its last one met. */
+    readonly lastTry?: LastTry
   ) {
     super(message)
     this.name = 'ServiceError'
@@ -45,7 +64,8 @@ export class UnsupportedEndpointError extends ServiceError {
 
 /** The step's own time limit was reached (waiting for the service included: a retry, a rate window). */
 export class DeadlineError extends Error {
-  constructor() {
+  /** `lastTry`: what the call's last try met, when its retries ran out of time. */
+  constructor(readonly lastTry?: LastTry) {
     super('timeout-minutes was reached')
     this.name = 'DeadlineError'
   }

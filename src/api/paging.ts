@@ -16,7 +16,7 @@ export interface Paging {
 }
 
 /** One page of a listing at `skip`, `limit` items long. */
-export type ReadPage<T> = (skip: number, limit: number) => Promise<Pick<Page<T>, 'items' | 'pages'>>
+export type ReadPage<T> = (skip: number, limit: number) => Promise<Pick<Page<T>, 'items' | 'pages' | 'sent'>>
 
 /** The first item `wanted` accepts, page after page; undefined after a short or last page. */
 export async function searchPages<T>(
@@ -30,7 +30,8 @@ export async function searchPages<T>(
     const match = result.items.find(wanted)
     if (match !== undefined) return match
     const last = paging.trustPageCount !== false && page + 1 >= result.pages
-    if (result.items.length < PAGE_LIMIT || last) return undefined
+    // Short as the service sent it: an item it sent that could not be read does not end the listing.
+    if ((result.sent ?? result.items.length) < PAGE_LIMIT || last) return undefined
   }
   return undefined
 }

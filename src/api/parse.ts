@@ -107,6 +107,7 @@ export function parsePage<T>(body: unknown, parseItem: (raw: unknown) => T | und
   const number = (value: unknown, fallback: number): number => (isInteger(value) ? value : fallback)
   return {
     items,
+    sent: body.items.length,
     total: number(body.total, items.length),
     page: number(body.page, 1),
     size: number(body.size, items.length),

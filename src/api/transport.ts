@@ -12,13 +12,25 @@ export type Exchange =
   /** 2xx: the whole body, read within its cap. */
   | { kind: 'answered'; status: number; text: string }
   /** 429: refused, not processed: safe to send again, writes included. */
-  | { kind: 'refused'; reason: string; retryAfter: string | null }
+  | { kind: 'refused'; reason: string; retryAfter: string | null; detail?: string }
   /**
    * Failed, having maybe reached the service (a 5xx, a reset, a time-out, an unreadable answer);
    * `sent: false` when the connection never opened. `tooLarge`: stopped by us, not lost: the same
    * request would get the same answer.
    */
-  | { kind: 'failed'; reason: string; sent: boolean; status?: number; tooLarge?: boolean }
+  | {
+      kind: 'failed'
+      reason: string
+      sent: boolean
+      status?: number
+      tooLarge?: boolean
+      /** The service's words with its status. */
+      detail?: string
+      /** The connection's error, when no answer came. */
+      connection?: string
+      /** No answer within the request's time limit. */
+      timedOut?: boolean
+    }
   /** Nothing a retry can change: a redirect, a 4xx, the job cancelled. */
   | { kind: 'fatal'; error: Error }
 
@@ -161,7 +173,8 @@ export class HttpTransport {
   }
 
   private lost(request: WireRequest, error: unknown, timeout: AbortSignal): Exchange {
-    if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError() }
+    // Sent, its answer lost to the cancellation: a write may have been done (start.ts looks).
+    if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError(true) }
     const code = (error as { code?: string }).code ?? ''
     const tooLarge = error instanceof TooLargeError
     const reason = tooLarge
@@ -171,7 +184,9 @@ export class HttpTransport {
         : `connection failed (${code || String(error)})`
     this.config.debug(`${request.method} ${request.url.pathname} -> ${reason} (attempt ${request.attempt})`)
     if (tooLarge) return { kind: 'failed', reason, sent: true, tooLarge }
-    return { kind: 'failed', reason, sent: !NOT_SENT_CODES.has(code) }
+    const sent = !NOT_SENT_CODES.has(code)
+    if (timeout.aborted) return { kind: 'failed', reason, sent, timedOut: true }
+    return { kind: 'failed', reason, sent, connection: code || String(error) }
   }
 
   private classify(what: string, response: Response, text: string): Exchange & { status: number } {
@@ -181,10 +196,10 @@ export class HttpTransport {
     const detail = serviceMessage(this.config.redact(text))
     if (status === 429) {
       const retryAfter = response.headers.get('retry-after')
-      return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter }
+      return { kind: 'refused', status, reason: `rate limited (429): ${detail}`, retryAfter, detail }
     }
     if (status >= 500)
-      return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true }
+      return { kind: 'failed', status, reason: `service error ${status}: ${detail}`, sent: true, detail }
     return { kind: 'fatal', status, error: new ServiceError(describeHttpError(status, what, detail), status) }
   }
 }

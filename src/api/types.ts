@@ -51,6 +51,11 @@ export interface LogPage {
 
 export interface Page<T> {
   items: T[]
+  /**
+   * How many items the service sent, those that could not be read (left out of `items`) included:
+   * whether the page was full. Absent, as many as `items`.
+   */
+  sent?: number
   total: number
   page: number
   size: number

@@ -6,7 +6,7 @@ import {
   cutUtf8,
   type CheckRunText
 } from '../report/check-run-text.js'
-import { GitHubRequestPolicy, type RouteOptions } from './request-policy.js'
+import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 import { wellFormed } from './well-formed.js'
@@ -24,7 +24,7 @@ function timedFetch(
   stop: AbortSignal | undefined
 ): typeof globalThis.fetch {
   return async (input, init) => {
-    const limit = timeLimit(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('GitHub did not answer in time'))
+    const limit = timeLimit(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('time limit'))
     const signals = [init?.signal, stop, limit.signal]
     try {
       // The whole answer within the limit: Octokit reads the body once fetch has resolved.
@@ -36,7 +36,11 @@ function timedFetch(
       const read = new Response(nullBodyStatus(response.status) ? null : body, response)
       return Object.defineProperty(read, 'url', { value: response.url })
     } catch (error) {
-      if (stop?.aborted) throw Object.assign(new Error(stopReason(stop)), { name: 'AbortError' })
+      // An AbortError: neither the request policy nor Octokit retries it.
+      const lost = (message: string): Error => Object.assign(new Error(message), { name: 'AbortError' })
+      if (stop?.aborted) throw lost(`GitHub did not answer in time (${stopReason(stop)})`)
+      if (limit.signal.aborted)
+        throw lost(`GitHub did not answer within ${GITHUB_REQUEST_TIMEOUT_MS / 1000} s`)
       throw error
     } finally {
       limit.clear()
@@ -47,12 +51,6 @@ function timedFetch(
 /** Statuses whose answer has no body (a Response built with one throws). */
 function nullBodyStatus(status: number): boolean {
   return status === 101 || status === 204 || status === 205 || status === 304
-}
-
-/** Why GitHub calls were stopped, from the signal's reason. */
-function stopReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason
-  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped'
 }
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'
@@ -115,6 +113,10 @@ export interface OctokitConfig {
   stopAt?: number
   /** Every wait (write spacing, rate limits, retries, time limits) is a sleep on it. */
   clock: Clock
+  /** Why nothing new may be created any more (request-policy.ts: such a create is not sent). */
+  stopped?: () => string | undefined
+  /** Aborted when the job is cancelled: the writes that conclude go at once. */
+  cancellation?: AbortSignal
   /** GitHub's side of the network (default: the platform's fetch). */
   fetch?: typeof globalThis.fetch
 }
@@ -127,7 +129,6 @@ export class OctokitGitHubApi implements GitHubApi {
   private readonly octokit
   private readonly owner: string
   private readonly repo: string
-  private readonly signal?: AbortSignal
   private readonly warn: (message: string) => void
   /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
   private checksRefused = false
@@ -137,7 +138,6 @@ export class OctokitGitHubApi implements GitHubApi {
     const [owner = '', repo = ''] = config.repository.split('/')
     this.owner = owner
     this.repo = repo
-    this.signal = config.signal
     this.warn = config.warn
     this.octokit = getOctokit(config.token, {
       baseUrl: config.apiUrl,
@@ -160,25 +160,13 @@ export class OctokitGitHubApi implements GitHubApi {
     return { owner: this.owner, repo: this.repo }
   }
 
-  /** The call, or its end when the signal aborts, whatever the call waits on. */
-  private bounded<T>(call: Promise<T>): Promise<T> {
-    const signal = this.signal
-    if (!signal) return call
-    call.catch(() => undefined)
-    return new Promise<T>((resolve, reject) => {
-      const stop = (): void => reject(new Error(`GitHub did not answer in time (${stopReason(signal)})`))
-      if (signal.aborted) return stop()
-      signal.addEventListener('abort', stop, { once: true })
-      call.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
-    })
-  }
-
   async permission(login: string): Promise<Permission> {
     let data: { permission: string; role_name?: string }
     try {
-      ;({ data } = await this.bounded(
-        this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...this.repoParams, username: login })
-      ))
+      ;({ data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+        ...this.repoParams,
+        username: login
+      }))
     } catch (error) {
       // GitHub answers 404 for a login that is no collaborator (and for one that does not exist).
       if ((error as { status?: number }).status === 404) return { role: 'none', permission: 'none' }
@@ -192,9 +180,7 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async pullRequestBranches(number: number): Promise<PullRequestInfo> {
-    const { data } = await this.bounded(
-      this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
-    )
+    const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
     return {
       head: data.head.ref,
       base: data.base.ref,
@@ -204,13 +190,11 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async listComments(issueNumber: number): Promise<CommentSummary[]> {
-    const comments = await this.bounded(
-      this.octokit.paginate(this.octokit.rest.issues.listComments, {
-        ...this.repoParams,
-        issue_number: issueNumber,
-        per_page: 100
-      })
-    )
+    const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+      ...this.repoParams,
+      issue_number: issueNumber,
+      per_page: 100
+    })
     return comments.map(comment => ({
       id: comment.id,
       body: comment.body ?? '',
@@ -220,13 +204,11 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async listReviewComments(pullNumber: number): Promise<CommentSummary[]> {
-    const comments = await this.bounded(
-      this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
-        ...this.repoParams,
-        pull_number: pullNumber,
-        per_page: 100
-      })
-    )
+    const comments = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
+      ...this.repoParams,
+      pull_number: pullNumber,
+      per_page: 100
+    })
     return comments.map(comment => ({
       id: comment.id,
       body: comment.body ?? '',
@@ -237,67 +219,57 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number> {
-    const { data } = await this.bounded(
-      this.octokit.rest.pulls.createReplyForReviewComment({
-        ...this.repoParams,
-        pull_number: pullNumber,
-        comment_id: threadId,
-        body
-      })
-    )
+    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
+      ...this.repoParams,
+      pull_number: pullNumber,
+      comment_id: threadId,
+      body
+    })
     return data.id
   }
 
   async updateReviewComment(commentId: number, body: string): Promise<void> {
-    await this.bounded(
-      this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body })
-    )
+    await this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body })
   }
 
   async createComment(issueNumber: number, body: string): Promise<number> {
-    const { data } = await this.bounded(
-      this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body })
-    )
+    const { data } = await this.octokit.rest.issues.createComment({
+      ...this.repoParams,
+      issue_number: issueNumber,
+      body
+    })
     return data.id
   }
 
   async updateComment(commentId: number, body: string): Promise<void> {
-    await this.bounded(
-      this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
-    )
+    await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body })
   }
 
   async react(target: ReactionTarget, content: Reaction): Promise<void> {
     if ('reviewCommentId' in target) {
-      await this.bounded(
-        this.octokit.rest.reactions.createForPullRequestReviewComment({
-          ...this.repoParams,
-          comment_id: target.reviewCommentId,
-          content
-        })
-      )
+      await this.octokit.rest.reactions.createForPullRequestReviewComment({
+        ...this.repoParams,
+        comment_id: target.reviewCommentId,
+        content
+      })
     } else if ('commentId' in target) {
-      await this.bounded(
-        this.octokit.rest.reactions.createForIssueComment({
-          ...this.repoParams,
-          comment_id: target.commentId,
-          content
-        })
-      )
+      await this.octokit.rest.reactions.createForIssueComment({
+        ...this.repoParams,
+        comment_id: target.commentId,
+        content
+      })
     } else {
-      await this.bounded(
-        this.octokit.rest.reactions.createForIssue({
-          ...this.repoParams,
-          issue_number: target.issueNumber,
-          content
-        })
-      )
+      await this.octokit.rest.reactions.createForIssue({
+        ...this.repoParams,
+        issue_number: target.issueNumber,
+        content
+      })
     }
   }
 
   async identity(): Promise<string | undefined> {
     try {
-      return (await this.bounded(this.octokit.rest.users.getAuthenticated())).data.login
+      return (await this.octokit.rest.users.getAuthenticated()).data.login
     } catch {
       return undefined
     }
@@ -306,14 +278,12 @@ export class OctokitGitHubApi implements GitHubApi {
   async createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined> {
     if (this.checksRefused) return undefined
     try {
-      const { data } = await this.bounded(
-        this.octokit.rest.checks.create({
-          ...this.repoParams,
-          name,
-          head_sha: headSha,
-          ...checkFields(check)
-        })
-      )
+      const { data } = await this.octokit.rest.checks.create({
+        ...this.repoParams,
+        name,
+        head_sha: headSha,
+        ...checkFields(check)
+      })
       return data.id
     } catch (error) {
       this.checkWriteError('create', name, error)
@@ -324,9 +294,7 @@ export class OctokitGitHubApi implements GitHubApi {
   async updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean> {
     if (this.checksRefused) return false
     try {
-      await this.bounded(
-        this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) })
-      )
+      await this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) })
       return true
     } catch (error) {
       this.checkWriteError('update', `${id}`, error)
@@ -336,6 +304,8 @@ export class OctokitGitHubApi implements GitHubApi {
 
   /** One warning for a missing permission (and no more writes), a few for other failures. */
   private checkWriteError(verb: 'create' | 'update', which: string, error: unknown): void {
+    // Not created because the step stopped first: nothing failed.
+    if (error instanceof NotSentError) return
     const { status, message } = error as { status?: number; message?: string }
     const text = message ?? String(error)
     if (status === 403 && !/rate limit/i.test(text)) {

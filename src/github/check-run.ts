@@ -68,6 +68,8 @@ export interface OpenCheckRunOptions {
   onThread: boolean
   clock: Clock
   warn: (message: string) => void
+  /** Aborted when the job is cancelled: the check concludes at once. */
+  cancellation?: AbortSignal
 }
 
 /**
@@ -88,7 +90,8 @@ export function openCheckRun(place: NonNullable<CheckRunPlace>, options: OpenChe
       ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
     },
     clock: options.clock,
-    warn: options.warn
+    warn: options.warn,
+    ...(options.cancellation ? { cancellation: options.cancellation } : {})
   })
   check.open()
   return check
@@ -105,6 +108,11 @@ export interface CheckRunOptions {
   /** A failure of the writes' own machinery (GitHub's failures are the client's warnings). */
   warn: (message: string) => void
   minIntervalMs?: number
+  /**
+   * Aborted when the job is cancelled: the check concludes at once (cancelled, as fail-on makes it),
+   * ahead of the run's stop: a required check left in progress blocks the pull request.
+   */
+  cancellation?: AbortSignal
 }
 
 /**
@@ -132,8 +140,15 @@ export class CheckRun implements Reporter {
 
   /** Sends the create, in progress, once: every write after it waits for its answer. */
   open(): void {
-    const { github, name, headSha } = this.options
+    const { github, name, headSha, cancellation } = this.options
     this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id))
+    cancellation?.addEventListener('abort', this.concludeCancelled, { once: true })
+  }
+
+  private readonly concludeCancelled = (): void => {
+    if (this.options.state.report) return
+    this.options.state.cancelled = true
+    void this.writes.flush()
   }
 
   /**
@@ -182,6 +197,7 @@ export class CheckRun implements Reporter {
 
   /** Concludes the check run with the ending, whatever it is, and waits for it. */
   async finish(report: RunReport): Promise<void> {
+    this.options.cancellation?.removeEventListener('abort', this.concludeCancelled)
     const state = this.options.state
     state.report = report
     // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.

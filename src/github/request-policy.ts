@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js'
+import { CancelledError, type Clock } from '../clock.js'
 
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
@@ -35,13 +35,37 @@ interface Failure {
   response?: { headers?: Record<string, string | undefined> }
 }
 
+/**
+ * A write the step did not send: it would have created something after the job was cancelled (or
+ * timeout-minutes was reached). Nothing failed on GitHub's side: no warning is due.
+ */
+export class NotSentError extends Error {
+  constructor(why: string) {
+    super(`not sent: ${why}`)
+    this.name = 'NotSentError'
+  }
+}
+
 export interface RequestPolicyConfig {
   clock: Clock
   /** Aborted when GitHub's calls must end: every wait gives up then. */
   signal?: AbortSignal
+  /**
+   * Why the step may create nothing new any more (the job cancelled, timeout-minutes reached): a
+   * create not yet sent is not sent then, and the writes that conclude what exists go at once.
+   */
+  stopped?: () => string | undefined
+  /** Aborted when the job is cancelled: a write waiting for its turn stops waiting. */
+  cancellation?: AbortSignal
   /** When `signal` aborts at the latest (epoch ms): a rate-limit wait that would end later is not made. */
   stopAt?: number
   warn: (message: string) => void
+}
+
+/** Why GitHub calls were stopped, from the signal's reason. */
+export function stopReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped'
 }
 
 /** A write that creates content: comments, replies in a review thread, reviews. */
@@ -60,24 +84,49 @@ export class GitHubRequestPolicy {
     const retries = { secondary: 0, primary: 0, server: 0 }
     const write = options.method !== 'GET' && options.method !== 'HEAD'
     for (;;) {
-      if (write) await this.spaced(createsContent(options))
+      if (write) await this.spaced(options)
       try {
         return await request(options)
       } catch (error) {
         const waitMs = this.retryWait(error as Failure, options, retries)
         if (waitMs === undefined) throw error
-        await this.config.clock.sleep(waitMs, this.config.signal)
+        // A wait cut by the end of GitHub's calls: the failure stands.
+        await this.config.clock.sleep(waitMs, this.config.signal).catch(() => Promise.reject(error))
       }
     }
   }
 
-  /** Waits for the write's turn: each a second after the one before, content three seconds apart. */
-  private async spaced(content: boolean): Promise<void> {
-    const now = this.config.clock.now()
-    const at = Math.max(now, this.nextWrite, content ? this.nextContent : now)
-    this.nextWrite = at + WRITE_SPACING_MS
-    if (content) this.nextContent = at + CONTENT_SPACING_MS
-    if (at > now) await this.config.clock.sleep(at - now, this.config.signal)
+  /**
+   * Waits for the write's turn: each a second after the one before, content three seconds apart.
+   * Once the step is stopped, a create is not sent, and any other write (the one that concludes a
+   * check run or a comment) goes at once: a cancelled job has seconds left.
+   */
+  private async spaced(options: RouteOptions): Promise<void> {
+    const { clock, signal, cancellation } = this.config
+    const creates = options.method === 'POST'
+    if (!this.stopped()) {
+      const content = createsContent(options)
+      const now = clock.now()
+      const at = Math.max(now, this.nextWrite, content ? this.nextContent : now)
+      this.nextWrite = at + WRITE_SPACING_MS
+      if (content) this.nextContent = at + CONTENT_SPACING_MS
+      const waits = [signal, cancellation].filter((one): one is AbortSignal => !!one)
+      if (at > now)
+        await clock
+          .sleep(at - now, waits.length ? AbortSignal.any(waits) : undefined)
+          .catch((error: unknown) => {
+            // The end of GitHub's calls ends the call unsent; the cancellation ends only the wait for its turn.
+            if (signal?.aborted) throw new Error(`no time was left to send it (${stopReason(signal)})`)
+            if (!(error instanceof CancelledError) || !cancellation?.aborted) throw error
+          })
+    }
+    const stopped = this.stopped()
+    if (stopped && creates) throw new NotSentError(stopped)
+    if (signal?.aborted) throw new Error(`no time was left to send it (${stopReason(signal)})`)
+  }
+
+  private stopped(): string | undefined {
+    return this.config.stopped?.()
   }
 
   /** How long to wait before sending again, or undefined when the failure stands. */

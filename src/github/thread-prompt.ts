@@ -1,4 +1,5 @@
 import type { Author, CodeLocation, Thread, TriggerName } from './trigger.js'
+import { greatest } from '../numbers.js'
 
 /**
  * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
@@ -266,7 +267,7 @@ function codeContext(code: CodeLocation): string {
     const cut = hunk.slice(hunk.length - HUNK_LIMIT)
     hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`
   }
-  const longest = Math.max(2, ...(hunk.match(/`+/g) ?? []).map(run => run.length))
+  const longest = Math.max(2, greatest((hunk.match(/`+/g) ?? []).map(run => run.length)))
   const fence = '`'.repeat(longest + 1)
   return [
     place,

@@ -3,6 +3,7 @@ import type { CarriedFrom, RunReport } from '../model.js'
 import type { Reporter } from '../report/reporters.js'
 import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
+import { NotSentError } from './request-policy.js'
 import { ThrottledWrites } from './throttled-writes.js'
 import { renderTrackingComment, type TrackingState } from './tracking.js'
 
@@ -128,6 +129,8 @@ export class TrackingComment implements Reporter {
           await this.update(this.commentId, render())
       } else await this.update(this.commentId, render())
     } catch (error) {
+      // Not created because the step stopped first: nothing failed, and there is nothing to say.
+      if (error instanceof NotSentError) return
       if (this.failures++ < 3) this.warn(`Could not write the tracking comment: ${(error as Error).message}`)
     }
   }

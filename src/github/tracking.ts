@@ -295,7 +295,7 @@ export function renderTrackingComment(state: TrackingState): string {
       )
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
-    lines.push(`### ${run} ${endingHeadline(HEADLINES, report.outcome, report.stop)}`, '')
+    lines.push(`### ${run} ${endingHeadline(HEADLINES, report)}`, '')
     if (report.stop) lines.push(stopMarkdown(report.stop), '')
     // Why no run was started (a daily limit): our own words, naming the repository and the author.
     if (report.reason) lines.push(plainInline(report.reason), '')

@@ -62,9 +62,12 @@ export interface DailyWindow {
 }
 
 /**
- * The runs of the last 24 hours, read page by page, newest first, until one is older than the
- * window (a run whose time cannot be read counts: the limit errs on the side of starting less).
- * Reads nothing when neither limit is set.
+ * The runs of the last 24 hours, read page by page, newest first, while the pages are full (an item
+ * that could not be read, left out, still filled its page) and until the window is passed by runs in
+ * order: two in a row older than it, the second no newer than the first. A run alone listed out of
+ * order with an old time is skipped, not taken for the window's end, so the runs after it count.
+ * A run whose time cannot be read counts (the limit errs on the side of starting less). Reads
+ * nothing when neither limit is set.
  */
 export async function readDailyWindow(
   list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
@@ -75,22 +78,27 @@ export async function readDailyWindow(
   const window: DailyWindow = { repository: [], author: [] }
   if (limits.perRepository <= 0 && limits.perAuthor <= 0) return window
   const since = now - DAY_MS
+  // The time of the last run read whose time could be read, across pages.
+  let previous = NaN
   for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
     const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE)
-    let older = false
+    let passed = false
     for (const run of answer.items) {
       const at = runTime(run.created_at)
       if (at < since) {
-        older = true
-        break
+        passed = previous < since && at <= previous
+        if (passed) break
+        previous = at
+        continue
       }
+      if (!Number.isNaN(at)) previous = at
       const recorded = originOf(run)
       if (!recorded || !same(recorded.repository, origin.repository)) continue
       // Unreadable times count as now: they hold the limit for a whole day.
       window.repository.push(Number.isNaN(at) ? now : at)
       if (same(recorded.author, origin.author)) window.author.push(Number.isNaN(at) ? now : at)
     }
-    if (older || answer.items.length < LIMIT_PAGE_SIZE) break
+    if (passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE) break
   }
   return window
 }

@@ -1,4 +1,4 @@
-import type { RunReport } from '../model.js'
+import { reportOf, type RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
@@ -71,6 +71,11 @@ export interface CheckRunState {
   workflowRunUrl: string
   /** fail-on: the check concludes as the step does. */
   policy: FailPolicy
+  /**
+   * The job was cancelled: the check concludes at once, ahead of the run's stop and of everything
+   * else a cancelled job has seconds for; the ending's full text follows when there is time.
+   */
+  cancelled?: boolean
 }
 
 export interface CheckRunText {
@@ -83,6 +88,7 @@ export interface CheckRunText {
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
 export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT_BYTES): CheckRunText {
   const report = state.report
+  if (!report && state.cancelled) return cancelledNow(state, limit)
   if (!report) {
     return {
       status: 'in_progress',
@@ -100,6 +106,24 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
     conclusion,
     title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
     summary: fitSummary(endedPieces(state, report, conclusion), limit)
+  }
+}
+
+/** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
+function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
+  const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy)
+  const head = [
+    `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
+    '',
+    state.runId !== undefined
+      ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
+      : 'No run was started.'
+  ].join('\n')
+  return {
+    status: 'completed',
+    conclusion,
+    title: titleLine(endingLabel('cancelled', conclusion), ''),
+    summary: fitSummary([head, footer(state)], limit)
   }
 }
 
@@ -183,7 +207,7 @@ function workingHead(state: CheckRunState): string {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report.outcome as Ending, report.stop)}`
+  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report as RunReport & { outcome: Ending })}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =

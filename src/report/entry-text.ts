@@ -13,8 +13,8 @@ export function valueText(value: unknown): string {
   }
 }
 
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair. */
-function cutChars(text: string, max: number): string {
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
+export function cutChars(text: string, max: number): string {
   const code = text.charCodeAt(max - 1)
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
 }

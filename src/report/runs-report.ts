@@ -4,7 +4,7 @@ import type { ItemReport } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'
 import { inlineText, statusText } from './console-text.js'
-import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
+import { count, cutChars, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { htmlInline, link, pullRequestLink, tableCell } from './markdown.js'
 import { fitBytes, renderSummary, SUMMARY_LIMIT_BYTES } from './summary.js'
 import { totalUsage, usageFields, usageMarkdown } from './usage.js'
@@ -52,9 +52,7 @@ function verdictOf(item: ItemReport): { verdict: string; 'verdict-reason': strin
 
 /** The first `max` UTF-16 units, never half of a surrogate pair. */
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text
-  const code = text.charCodeAt(max - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+  return text.length <= max ? text : cutChars(text, max)
 }
 
 const ICONS: Record<ItemOutcome, string> = {

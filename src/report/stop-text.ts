@@ -1,4 +1,4 @@
-import type { RunStop } from '../model.js'
+import type { RunReport, RunStop } from '../model.js'
 import { inlineText } from './console-text.js'
 import { oneLine } from './entry-text.js'
 import { codeSpan, plainInline } from './markdown.js'
@@ -32,11 +32,28 @@ const STOPPED_HEADLINES: Record<string, string> = {
   timeout: '⏱️ was stopped when the workflow stopped waiting'
 }
 
-/** The ending's headline words, those of a stopped run when the step stopped it. */
+/** The headline's words when no run was started (none to be left running, nor followed). */
+const NOT_STARTED_HEADLINES: Record<string, string> = {
+  cancelled: '🛑 was not started: the workflow job was cancelled',
+  timeout: '⏱️ was not started: the workflow stopped waiting first',
+  error: '⚠️ could not be started'
+}
+
+/**
+ * The ending's headline words: those of a stopped run when the step stopped it, of a run never
+ * started when there is none, and what the service answered when it refused.
+ */
 export function endingHeadline<K extends string>(
   headlines: Record<K, string>,
-  outcome: K,
-  stop: RunStop | undefined
+  report: Pick<RunReport, 'stop' | 'run' | 'runs' | 'httpStatus'> & { outcome: K }
 ): string {
-  return (stop?.stopped && STOPPED_HEADLINES[outcome]) || headlines[outcome]
+  const { outcome } = report
+  const started = report.run !== undefined || report.runs !== undefined
+  const words =
+    (report.stop?.stopped && STOPPED_HEADLINES[outcome]) ||
+    (!started && NOT_STARTED_HEADLINES[outcome]) ||
+    headlines[outcome]
+  return outcome === 'error' && report.httpStatus
+    ? `${words} (the service answered ${report.httpStatus})`
+    : words
 }

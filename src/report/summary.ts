@@ -64,6 +64,22 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   error: '⚠️ Agent run could not be followed'
 }
 
+/** The headlines of a step that started no run (none to follow, nor to leave running). */
+const NOT_STARTED_HEADLINES: Partial<Record<RunReport['outcome'], string>> = {
+  cancelled: '🛑 Job cancelled before an agent run started',
+  timeout: '⏱️ No agent run started before the wait timed out',
+  error: '⚠️ Agent run could not be started'
+}
+
+/** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
+function summaryHeadline(report: RunReport): string {
+  const started = report.run !== undefined || report.runs !== undefined
+  const words = (!started && NOT_STARTED_HEADLINES[report.outcome]) || HEADLINES[report.outcome]
+  return report.outcome === 'error' && report.httpStatus
+    ? `${words} (the service answered ${report.httpStatus})`
+    : words
+}
+
 /**
  * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
@@ -71,7 +87,7 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
 export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
-  const head: string[] = input.folded ? [] : [`## ${HEADLINES[report.outcome]}`, '']
+  const head: string[] = input.folded ? [] : [`## ${summaryHeadline(report)}`, '']
   const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
   const entries = input.entries ?? []
   let log = ''

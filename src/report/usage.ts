@@ -1,6 +1,6 @@
 import type { LogEntry } from '../api/types.js'
 import type { Usage } from '../model.js'
-import { formatDuration } from './entry-text.js'
+import { cutChars, formatDuration } from './entry-text.js'
 import { plainInline } from './markdown.js'
 
 /**
@@ -66,14 +66,13 @@ export class UsageTally {
   }
 }
 
-/** A tool's name as counted: one line, bounded; an ACTION without one is "(unnamed)". */
+/** A tool's name as counted: one line, bounded, cut at a code point; an ACTION without one is "(unnamed)". */
 function toolName(name: unknown): string {
   if (typeof name !== 'string') return '(unnamed)'
-  const line = name
-    .slice(0, MAX_TOOL_NAME * 2)
+  const line = cutChars(name, MAX_TOOL_NAME * 2)
     .replace(/\s+/g, ' ')
     .trim()
-  return line.slice(0, MAX_TOOL_NAME) || '(unnamed)'
+  return cutChars(line, MAX_TOOL_NAME) || '(unnamed)'
 }
 
 /** Many runs' usage together: sums, and the tools most used across them. */

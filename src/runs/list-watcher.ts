@@ -6,6 +6,7 @@ import { LOG_PAGE_LIMIT } from '../agent-run/log-reader.js'
 import { isEnded, type Read, type WatchEnding, type WatchResult } from '../agent-run/watch-step.js'
 import { endingOf, isCutShort, WatchedRun, type Watch } from '../agent-run/watcher.js'
 import { needsAnotherPage, nextFollowStep, type FollowedRun, type FollowView } from './schedule.js'
+import { least } from '../numbers.js'
 
 /**
  * Many runs followed on one budget: the Watch every item of `runs` is followed by. Each run's watch
@@ -86,7 +87,7 @@ export class ListWatcher {
     return {
       runs: runs.map(run => ({ ...run.follow, logsAvailable: run.watched.reads.logs.available })),
       now: this.deps.clock.now(),
-      pollIntervalMs: Math.min(...runs.map(run => run.watched.plan.pollIntervalMs)),
+      pollIntervalMs: least(runs.map(run => run.watched.plan.pollIntervalMs)),
       listAt: this.listAt,
       logAt: this.logAt,
       logGapMs: this.deps.api.lookPace?.('logs')?.gapMs ?? 0,
@@ -107,7 +108,8 @@ export class ListWatcher {
         if (followed && unseen.delete(run.id)) await this.step(followed, { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
-      if (!needsAnotherPage(ids, answer.items.length >= LOG_PAGE_LIMIT, unseen, page + 1)) break
+      if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_LIMIT, unseen, page + 1))
+        break
     }
     // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
     for (const runId of unseen) {

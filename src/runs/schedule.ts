@@ -1,4 +1,5 @@
 import { lookIntervalMs } from '../agent-run/pacing.js'
+import { least } from '../numbers.js'
 
 /**
  * How many runs of a fan-out follow one budget: pure, so the policy is unit-tested without a clock
@@ -67,7 +68,7 @@ export function listIntervalMs(view: FollowView): number {
   const answers = view.runs
     .filter(run => run.phase === 'working' && run.finalAnswerAt !== undefined)
     .map(run => view.now - (run.finalAnswerAt as number))
-  const since = answers.length > 0 ? Math.min(...answers) : undefined
+  const since = answers.length > 0 ? least(answers) : undefined
   return lookIntervalMs(view.pollIntervalMs, since)
 }
 
@@ -136,6 +137,6 @@ export function needsAnotherPage(
   pagesRead: number
 ): boolean {
   if (unseen.size === 0 || !full || pagesRead >= MAX_LIST_PAGES) return false
-  const oldestOnPage = Math.min(...pageIds)
+  const oldestOnPage = least(pageIds)
   return [...unseen].some(id => id < oldestOnPage)
 }

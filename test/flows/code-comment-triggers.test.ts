@@ -158,7 +158,7 @@ describe('a /codegen comment on a pull request’s code, when GitHub fails or co
       /::error::Could not read the comments of #7 to find its tracking comment \(Not Found.*\); the run is not started/
     )
     expect(emulator.requests).toEqual([])
-    expect(trackingReplies()[0]!.body).toContain('⚠️ could not be followed')
+    expect(trackingReplies()[0]!.body).toContain('⚠️ could not be started')
   })
 
   test('comment: false writes no reply, and still resumes through an earlier one', async () => {

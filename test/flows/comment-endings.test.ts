@@ -84,8 +84,7 @@ describe('a /codegen comment: how its run ends', () => {
       // Once the run exists and an edit has been held back.
       {
         terminateAfterMs: 2_000,
-        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0,
-        killAfterMs: 30_000
+        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0
       }
     )
     expect(result.exitCode).toBe(1)
@@ -102,7 +101,7 @@ describe('a /codegen comment: how its run ends', () => {
     const result = await onEvent(comment({ body: '/codegen fix' }), { 'api-token': 'wrong-token' })
     expect(result.exitCode).toBe(1)
     const body = trackingComments()[0]!.body
-    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('⚠️ could not be started (the service answered 401)')
     expect(body).toContain('Authentication failed (401)')
   })
 

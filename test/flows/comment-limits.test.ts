@@ -103,7 +103,7 @@ describe("a /codegen comment: GitHub's limits and errors", () => {
     expect(result.stdout + result.stderr).not.toMatch(/Unexpected error|\s+at /)
     expect(emulator.requests).toHaveLength(0)
     const body = trackingComments()[0]!.body
-    expect(body).toContain('⚠️ could not be followed')
+    expect(body).toContain('⚠️ could not be started')
     expect(body).toContain('Could not read the comments of #7')
   })
 

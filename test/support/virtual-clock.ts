@@ -27,6 +27,14 @@ const TRACE = !!process.env.VIRTUAL_CLOCK_TRACE
 /** The header naming a request, for its server to hold it. */
 const REQUEST_HEADER = 'x-virtual-request'
 
+/** A request of the action its server answered (onAnswered): the nth of the step's, on which side. */
+export interface AnsweredRequest {
+  index: number
+  side: 'service' | 'github'
+  method: string
+  url: URL
+}
+
 interface Timer {
   due: number
   order: number
@@ -45,6 +53,13 @@ export class VirtualClock implements Clock, ServerClock {
   private nextRequest = 1
   private wake: (() => void) | undefined
   private running = false
+  /**
+   * Looks at each request of the action once its server has answered it, before the action reads the
+   * answer: a promise returned holds it there (time may move meanwhile), and an answer whose request
+   * was aborted meanwhile (the job cancelled, a deadline) is lost as it would be on the wire.
+   */
+  onAnswered?: (request: AnsweredRequest) => Promise<void> | undefined
+  private answered = 0
 
   constructor(public time = Date.parse('2026-03-02T09:00:00Z')) {}
 
@@ -135,6 +150,13 @@ export class VirtualClock implements Clock, ServerClock {
         this.follow(async id => {
           const response = await nodeFetch(url, { ...init, headers: withHeader(init?.headers, id) })
           const body = Buffer.from(await response.arrayBuffer())
+          await this.lookAtAnswer(
+            id,
+            'service',
+            init?.method ?? 'GET',
+            String(url),
+            (init?.signal ?? undefined) as AbortSignal | undefined
+          )
           return new NodeFetchResponse(body, {
             status: response.status,
             statusText: response.statusText,
@@ -145,6 +167,8 @@ export class VirtualClock implements Clock, ServerClock {
         this.follow(async id => {
           const response = await fetch(input, { ...init, headers: withHeader(init?.headers, id) })
           const body = await response.arrayBuffer()
+          const url = input instanceof Request ? input.url : String(input)
+          await this.lookAtAnswer(id, 'github', init?.method ?? 'GET', url, init?.signal ?? undefined)
           const nullBody = [101, 204, 205, 304].includes(response.status)
           const read = new Response(nullBody ? null : body, response)
           return Object.defineProperty(read, 'url', { value: response.url })
@@ -166,6 +190,29 @@ export class VirtualClock implements Clock, ServerClock {
       if (now !== undefined) this.inFlight.set(id, now - 1)
       this.changed()
     }
+  }
+
+  /** The test's look at an answered request (onAnswered), the request held meanwhile. */
+  private async lookAtAnswer(
+    id: number,
+    side: AnsweredRequest['side'],
+    method: string,
+    url: string,
+    signal: AbortSignal | undefined
+  ): Promise<void> {
+    const hold = this.onAnswered?.({ index: ++this.answered, side, method, url: new URL(url) })
+    if (!hold) return
+    const held = this.inFlight.get(id)
+    if (held !== undefined) this.inFlight.set(id, held + 1)
+    this.changed()
+    try {
+      await hold
+    } finally {
+      const now = this.inFlight.get(id)
+      if (now !== undefined) this.inFlight.set(id, now - 1)
+      this.changed()
+    }
+    if (signal?.aborted) throw Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' })
   }
 
   /** One request, in flight from the call until its whole answer is read (or it failed). */

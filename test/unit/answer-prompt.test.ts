@@ -56,6 +56,13 @@ describe('the answer-format section of the prompt', () => {
     expect(section).not.toContain('verdict')
   })
 
+  test('a schema of 600 KB with 300,000 runs of backticks (a file may hold 1 MiB) is fenced without a throw', async () => {
+    const many: JsonSchema = { type: 'object', description: '`a'.repeat(299_999) + '```' }
+    const section = answerFormatSection(spec(false, many))
+    expect(section).toContain('\n````json\n')
+    expect(shownSchema(section)).toEqual(many)
+  })
+
   test('both: the given schema with the verdict in its allOf', async () => {
     expect(shownSchema(answerFormatSection(spec(true, FILES)))).toEqual({ ...FILES, allOf: [VERDICT_SCHEMA] })
   })

@@ -133,3 +133,75 @@ test('runs without the origin the action records do not count; an unreadable tim
     nextAt: NOW + DAY_MS
   })
 })
+
+/** The organization's runs served as pages the service sent whole, some items of which could not be read (dropped). */
+function serviceDropping(runs: Array<AgentRun | 'unreadable'>): {
+  list: (skip: number, limit: number) => Promise<Page<AgentRun>>
+  reads: number[]
+} {
+  const reads: number[] = []
+  return {
+    reads,
+    list: (skip, limit) => {
+      reads.push(skip)
+      const sent = runs.slice(skip, skip + limit)
+      const items = sent.filter((item): item is AgentRun => item !== 'unreadable')
+      return Promise.resolve({ items, sent: sent.length, total: runs.length, page: 0, size: limit, pages: 0 })
+    }
+  }
+}
+
+test('a full page with an item that cannot be read is full still: the next page is read and its runs counted', async () => {
+  const first = Array.from({ length: LIMIT_PAGE_SIZE }, (_, i) =>
+    i === 40 ? 'unreadable' : run(1, 'octo/other')
+  )
+  const { list, reads } = serviceDropping([
+    ...first,
+    run(2, 'octo/app'),
+    run(3, 'octo/app'),
+    run(30, 'octo/app')
+  ])
+  expect(await checkDailyLimits(list, origin, { perRepository: 2, perAuthor: 0 }, NOW)).toMatchObject({
+    kind: 'limited',
+    count: 2
+  })
+  expect(reads).toEqual([0, LIMIT_PAGE_SIZE])
+})
+
+test('a run listed out of order with an old time is skipped: the runs after it are counted', async () => {
+  const { list, reads } = service([
+    run(1, 'octo/app'),
+    run(40, 'octo/app'),
+    run(2, 'octo/app'),
+    run(3, 'octo/app'),
+    run(26, 'octo/app'),
+    run(27, 'octo/app'),
+    run(4, 'octo/app')
+  ])
+  expect(await checkDailyLimits(list, origin, { perRepository: 3, perAuthor: 0 }, NOW)).toEqual({
+    kind: 'limited',
+    which: 'repository',
+    limit: 3,
+    count: 3,
+    nextAt: NOW - 3 * HOUR + DAY_MS
+  })
+  expect(reads).toEqual([0])
+})
+
+test('the window passed by the last run of a full page alone: the next page is read, and ends the scan when its runs are older too', async () => {
+  const recent = Array.from({ length: LIMIT_PAGE_SIZE - 1 }, () => run(1, 'octo/other'))
+  const { list, reads } = service([
+    ...recent,
+    run(30, 'octo/app'),
+    run(2, 'octo/app'),
+    run(31, 'octo/app'),
+    run(32, 'octo/app'),
+    ...Array.from({ length: 2 * LIMIT_PAGE_SIZE }, () => run(33, 'octo/app'))
+  ])
+  expect(await checkDailyLimits(list, origin, { perRepository: 1, perAuthor: 0 }, NOW)).toMatchObject({
+    kind: 'limited',
+    count: 1,
+    nextAt: NOW - 2 * HOUR + DAY_MS
+  })
+  expect(reads).toEqual([0, LIMIT_PAGE_SIZE])
+})

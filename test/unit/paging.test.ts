@@ -22,6 +22,18 @@ describe('paged listings', () => {
     ])
   })
 
+  test('a full page with an item that could not be read is still full: the next page is read', async () => {
+    const asked: number[] = []
+    const read = async (skip: number) => {
+      asked.push(skip)
+      // The service sent 100 items on the first page; the 50th could not be read.
+      const items = skip === 0 ? Array.from({ length: 99 }, (_, i) => i) : [100, 101]
+      return { items, pages: 0, sent: skip === 0 ? 100 : 2 }
+    }
+    expect(await searchPages(read, item => item === 101, { trustPageCount: false })).toBe(101)
+    expect(asked).toEqual([0, 100])
+  })
+
   test('the page count ends a listing of full pages, and 50 pages at most are read', async () => {
     const exact = listing(200)
     expect(await allPages(exact.read)).toHaveLength(200)

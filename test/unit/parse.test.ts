@@ -59,15 +59,16 @@ describe('organizations', () => {
     malformed(() => parsePage([{ id: 1, name: 'x' }], parseOrganization), 'a page of results')
     malformed(() => parsePage(null, parseOrganization), 'a page of results')
     const page = parsePage({ items: [{ id: 1, name: 'Octo' }], total: 'many', pages: 1.5 }, parseOrganization)
-    expect(page).toEqual({ items: [{ id: 1, name: 'Octo' }], total: 1, page: 1, size: 1, pages: 1 })
+    expect(page).toEqual({ items: [{ id: 1, name: 'Octo' }], sent: 1, total: 1, page: 1, size: 1, pages: 1 })
   })
 
-  test('an item whose parser throws does not hide the others', () => {
+  test('an item whose parser throws does not hide the others, and still counts as sent (the page was full)', () => {
     const page = parsePage({ items: [{ id: 1 }, { id: 2 }] }, raw => {
       if ((raw as { id: number }).id === 1) throw new Error('unreadable')
       return parseOrganization(raw)
     })
     expect(page.items).toEqual([{ id: 2, name: '' }])
+    expect(page.sent).toBe(2)
   })
 })
 

@@ -41,3 +41,9 @@ test("action.yml's descriptions are short enough to read in a table", () => {
     .map(([name]) => name)
   expect(long).toEqual([])
 })
+
+test("action.yml's description fits the Marketplace (under 125 characters)", () => {
+  const { description } = parse(actionYml) as { description: string }
+  expect(description.length).toBeGreaterThan(0)
+  expect(description.length).toBeLessThan(125)
+})

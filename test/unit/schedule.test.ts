@@ -102,6 +102,12 @@ describe('the fan-out schedule', () => {
     expect(needsAnotherPage([300, 299, 250], true, new Set([260]), 1)).toBe(false)
     expect(needsAnotherPage([300, 299, 250], true, new Set([120]), MAX_LIST_PAGES)).toBe(false)
   })
+
+  test('a page of 300,000 runs (the service sends what it likes) is weighed without a throw', () => {
+    const ids = Array.from({ length: 300_000 }, (_, i) => 10_000_000 - i)
+    expect(needsAnotherPage(ids, true, new Set([120]), 1)).toBe(true)
+    expect(needsAnotherPage(ids, true, new Set([9_800_000]), 1)).toBe(false)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,12 @@
 import type { LogEntry } from '../../src/api/types.js'
-import { OTHER_TOOLS, totalUsage, usageJson, usageLine, UsageTally } from '../../src/report/usage.js'
+import {
+  OTHER_TOOLS,
+  totalUsage,
+  usageJson,
+  usageLine,
+  usageMarkdown,
+  UsageTally
+} from '../../src/report/usage.js'
 
 const action = (tool: unknown): LogEntry => ({
   agent_run_id: 1,
@@ -52,6 +59,32 @@ test('a hostile log cannot grow the tally: past 1,000 names the rest count as ot
   const [name] = long.usage(facts).topTools
   expect(name?.name).toMatch(/^x y+$/)
   expect(name?.name.length).toBe(100)
+})
+
+/** Half of a UTF-16 pair without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+test('a tool name is cut at a code point: an emoji across the cut is left out whole, never split', () => {
+  const named = (name: string): string => {
+    const tally = new UsageTally()
+    tally.add([action(name)])
+    return tally.usage(facts).topTools[0]?.name ?? ''
+  }
+  // The 100th unit is the first half of the emoji.
+  const at100 = named(`${'a'.repeat(99)}😀 and more`)
+  expect(at100).toBe('a'.repeat(99))
+  // Whitespace folded after the first cut (at 200 units), which splits the emoji at its end.
+  const at200 = named(`${' '.repeat(150)}${'b'.repeat(49)}😀`)
+  expect(at200).toBe('b'.repeat(49))
+  for (const name of [at100, at200]) expect(name).not.toMatch(LONE_SURROGATE)
+  // Whole in the output and the texts: no lone half, no U+FFFD where GitHub would replace it.
+  const tally = new UsageTally()
+  tally.add([action(`${'a'.repeat(98)}😀😀`)])
+  const usage = tally.usage(facts)
+  expect(usage.topTools[0]?.name).toBe(`${'a'.repeat(98)}😀`)
+  expect(JSON.parse(usageJson(usage)).top_tools[0].name).toBe(`${'a'.repeat(98)}😀`)
+  expect(usageJson(usage)).not.toMatch(LONE_SURROGATE)
+  expect(usageMarkdown(usage)).not.toMatch(LONE_SURROGATE)
 })
 
 test('the usage output is compact JSON with the documented keys', () => {

@@ -1,8 +1,8 @@
-export const id = 854;
-export const ids = [854];
+export const id = 847;
+export const ids = [847];
 export const modules = {
 
-/***/ 2854:
+/***/ 5847:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,113 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(8587);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __webpack_require__(9373);
+var src_clock = __webpack_require__(386);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(2564);
-;// CONCATENATED MODULE: ./src/github/request-policy.ts
-/**
- * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
- * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
- * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
- * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
- */
-/** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
-const WRITE_SPACING_MS = 1_000;
-/** Writes that create content people are notified of (a comment, a reply, a review): three seconds. */
-const CONTENT_SPACING_MS = 3_000;
-/** A secondary rate limit answered without Retry-After: wait a minute, as GitHub advises. */
-const SECONDARY_LIMIT_FALLBACK_S = 60;
-/** Retries after a secondary rate limit, after the primary one, and after a server error. */
-const MAX_SECONDARY_RETRIES = 3;
-const MAX_PRIMARY_RETRIES = 2;
-const MAX_SERVER_RETRIES = 3;
-/** Answers a retry cannot change. */
-const FINAL_STATUSES = new Set([400, 401, 403, 404, 410, 422, 451]);
-/** A write that creates content: comments, replies in a review thread, reviews. */
-function createsContent({ method, url }) {
-    return method === 'POST' && /\/(comments|replies|reviews)$/.test(url);
-}
-class GitHubRequestPolicy {
-    config;
-    nextWrite = Number.NEGATIVE_INFINITY;
-    nextContent = Number.NEGATIVE_INFINITY;
-    constructor(config) {
-        this.config = config;
-    }
-    /** Sends `options` through `request`, spaced and retried as the policy says. */
-    async send(request, options) {
-        const retries = { secondary: 0, primary: 0, server: 0 };
-        const write = options.method !== 'GET' && options.method !== 'HEAD';
-        for (;;) {
-            if (write)
-                await this.spaced(createsContent(options));
-            try {
-                return await request(options);
-            }
-            catch (error) {
-                const waitMs = this.retryWait(error, options, retries);
-                if (waitMs === undefined)
-                    throw error;
-                await this.config.clock.sleep(waitMs, this.config.signal);
-            }
-        }
-    }
-    /** Waits for the write's turn: each a second after the one before, content three seconds apart. */
-    async spaced(content) {
-        const now = this.config.clock.now();
-        const at = Math.max(now, this.nextWrite, content ? this.nextContent : now);
-        this.nextWrite = at + WRITE_SPACING_MS;
-        if (content)
-            this.nextContent = at + CONTENT_SPACING_MS;
-        if (at > now)
-            await this.config.clock.sleep(at - now, this.config.signal);
-    }
-    /** How long to wait before sending again, or undefined when the failure stands. */
-    retryWait(failure, options, retries) {
-        // Stopped (the deadline, the cancellation) or past one attempt's time limit: nothing to retry.
-        if (failure.name === 'AbortError' || this.config.signal?.aborted)
-            return undefined;
-        const status = failure.status ?? 0;
-        const headers = failure.response?.headers ?? {};
-        if (status === 403 || status === 429) {
-            if (/\bsecondary rate\b/i.test(failure.message ?? '') || headers['retry-after'] !== undefined) {
-                const seconds = Number(headers['retry-after']) || SECONDARY_LIMIT_FALLBACK_S;
-                if (retries.secondary++ >= MAX_SECONDARY_RETRIES)
-                    return undefined;
-                return this.rateLimitWait('secondary rate limit', seconds, options);
-            }
-            if (headers['x-ratelimit-remaining'] === '0') {
-                const resetMs = Number(headers['x-ratelimit-reset']) * 1000;
-                const seconds = Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1);
-                if (retries.primary++ >= MAX_PRIMARY_RETRIES)
-                    return undefined;
-                return this.rateLimitWait('rate limit', seconds, options);
-            }
-        }
-        // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
-        // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
-        if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
-            return undefined;
-        if (retries.server >= MAX_SERVER_RETRIES)
-            return undefined;
-        retries.server++;
-        return retries.server ** 2 * 1000;
-    }
-    /** A rate limit's wait, said in a warning; undefined when there is no time left for it. */
-    rateLimitWait(kind, seconds, { method, url }) {
-        const { clock, stopAt, warn } = this.config;
-        if (clock.now() + seconds * 1000 >= (stopAt ?? Infinity)) {
-            warn(`GitHub ${kind} on ${method} ${url}: no time left to wait ${seconds} s`);
-            return undefined;
-        }
-        warn(`GitHub ${kind} on ${method} ${url}: retrying in ${seconds} s`);
-        return seconds * 1000;
-    }
-}
-
+var check_run_text = __webpack_require__(3799);
+// EXTERNAL MODULE: ./src/github/request-policy.ts
+var request_policy = __webpack_require__(9722);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -165,7 +66,7 @@ const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
  */
 function timedFetch(fetch, clock, stop) {
     return async (input, init) => {
-        const limit = (0,src_clock/* timeLimit */.zc)(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('GitHub did not answer in time'));
+        const limit = (0,src_clock/* timeLimit */.zc)(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('time limit'));
         const signals = [init?.signal, stop, limit.signal];
         try {
             // The whole answer within the limit: Octokit reads the body once fetch has resolved.
@@ -178,8 +79,12 @@ function timedFetch(fetch, clock, stop) {
             return Object.defineProperty(read, 'url', { value: response.url });
         }
         catch (error) {
+            // An AbortError: neither the request policy nor Octokit retries it.
+            const lost = (message) => Object.assign(new Error(message), { name: 'AbortError' });
             if (stop?.aborted)
-                throw Object.assign(new Error(stopReason(stop)), { name: 'AbortError' });
+                throw lost(`GitHub did not answer in time (${(0,request_policy/* stopReason */.PJ)(stop)})`);
+            if (limit.signal.aborted)
+                throw lost(`GitHub did not answer within ${GITHUB_REQUEST_TIMEOUT_MS / 1000} s`);
             throw error;
         }
         finally {
@@ -191,11 +96,6 @@ function timedFetch(fetch, clock, stop) {
 function nullBodyStatus(status) {
     return status === 101 || status === 204 || status === 205 || status === 304;
 }
-/** Why GitHub calls were stopped, from the signal's reason. */
-function stopReason(signal) {
-    const reason = signal.reason;
-    return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the calls were stopped';
-}
 /**
  * @actions/github's client, its requests spaced, waited and retried by the request policy on the
  * action's clock (request-policy.ts), each bounded by the step's GitHub deadline.
@@ -204,7 +104,6 @@ class OctokitGitHubApi {
     octokit;
     owner;
     repo;
-    signal;
     warn;
     /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
     checksRefused = false;
@@ -213,14 +112,13 @@ class OctokitGitHubApi {
         const [owner = '', repo = ''] = config.repository.split('/');
         this.owner = owner;
         this.repo = repo;
-        this.signal = config.signal;
         this.warn = config.warn;
         this.octokit = (0,github/* getOctokit */.Q)(config.token, {
             baseUrl: config.apiUrl,
             // Each attempt has its own time limit, and every one is aborted with the signal.
             request: { fetch: timedFetch(config.fetch ?? globalThis.fetch, config.clock, config.signal) }
         });
-        const policy = new GitHubRequestPolicy(config);
+        const policy = new request_policy/* GitHubRequestPolicy */.P$(config);
         this.octokit.hook.wrap('request', (request, options) => policy.send(async (next) => request(next), options));
         // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
         this.octokit.hook.before('request', options => {
@@ -233,25 +131,14 @@ class OctokitGitHubApi {
     get repoParams() {
         return { owner: this.owner, repo: this.repo };
     }
-    /** The call, or its end when the signal aborts, whatever the call waits on. */
-    bounded(call) {
-        const signal = this.signal;
-        if (!signal)
-            return call;
-        call.catch(() => undefined);
-        return new Promise((resolve, reject) => {
-            const stop = () => reject(new Error(`GitHub did not answer in time (${stopReason(signal)})`));
-            if (signal.aborted)
-                return stop();
-            signal.addEventListener('abort', stop, { once: true });
-            call.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-        });
-    }
     async permission(login) {
         let data;
         try {
             ;
-            ({ data } = await this.bounded(this.octokit.rest.repos.getCollaboratorPermissionLevel({ ...this.repoParams, username: login })));
+            ({ data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+                ...this.repoParams,
+                username: login
+            }));
         }
         catch (error) {
             // GitHub answers 404 for a login that is no collaborator (and for one that does not exist).
@@ -266,7 +153,7 @@ class OctokitGitHubApi {
         };
     }
     async pullRequestBranches(number) {
-        const { data } = await this.bounded(this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number }));
+        const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number });
         return {
             head: data.head.ref,
             base: data.base.ref,
@@ -275,11 +162,11 @@ class OctokitGitHubApi {
         };
     }
     async listComments(issueNumber) {
-        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
             ...this.repoParams,
             issue_number: issueNumber,
             per_page: 100
-        }));
+        });
         return comments.map(comment => ({
             id: comment.id,
             body: comment.body ?? '',
@@ -288,11 +175,11 @@ class OctokitGitHubApi {
         }));
     }
     async listReviewComments(pullNumber) {
-        const comments = await this.bounded(this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
+        const comments = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
             ...this.repoParams,
             pull_number: pullNumber,
             per_page: 100
-        }));
+        });
         return comments.map(comment => ({
             id: comment.id,
             body: comment.body ?? '',
@@ -302,50 +189,54 @@ class OctokitGitHubApi {
         }));
     }
     async createReviewReply(pullNumber, threadId, body) {
-        const { data } = await this.bounded(this.octokit.rest.pulls.createReplyForReviewComment({
+        const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
             ...this.repoParams,
             pull_number: pullNumber,
             comment_id: threadId,
             body
-        }));
+        });
         return data.id;
     }
     async updateReviewComment(commentId, body) {
-        await this.bounded(this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body }));
+        await this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body });
     }
     async createComment(issueNumber, body) {
-        const { data } = await this.bounded(this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }));
+        const { data } = await this.octokit.rest.issues.createComment({
+            ...this.repoParams,
+            issue_number: issueNumber,
+            body
+        });
         return data.id;
     }
     async updateComment(commentId, body) {
-        await this.bounded(this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body }));
+        await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body });
     }
     async react(target, content) {
         if ('reviewCommentId' in target) {
-            await this.bounded(this.octokit.rest.reactions.createForPullRequestReviewComment({
+            await this.octokit.rest.reactions.createForPullRequestReviewComment({
                 ...this.repoParams,
                 comment_id: target.reviewCommentId,
                 content
-            }));
+            });
         }
         else if ('commentId' in target) {
-            await this.bounded(this.octokit.rest.reactions.createForIssueComment({
+            await this.octokit.rest.reactions.createForIssueComment({
                 ...this.repoParams,
                 comment_id: target.commentId,
                 content
-            }));
+            });
         }
         else {
-            await this.bounded(this.octokit.rest.reactions.createForIssue({
+            await this.octokit.rest.reactions.createForIssue({
                 ...this.repoParams,
                 issue_number: target.issueNumber,
                 content
-            }));
+            });
         }
     }
     async identity() {
         try {
-            return (await this.bounded(this.octokit.rest.users.getAuthenticated())).data.login;
+            return (await this.octokit.rest.users.getAuthenticated()).data.login;
         }
         catch {
             return undefined;
@@ -355,12 +246,12 @@ class OctokitGitHubApi {
         if (this.checksRefused)
             return undefined;
         try {
-            const { data } = await this.bounded(this.octokit.rest.checks.create({
+            const { data } = await this.octokit.rest.checks.create({
                 ...this.repoParams,
                 name,
                 head_sha: headSha,
                 ...checkFields(check)
-            }));
+            });
             return data.id;
         }
         catch (error) {
@@ -372,7 +263,7 @@ class OctokitGitHubApi {
         if (this.checksRefused)
             return false;
         try {
-            await this.bounded(this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) }));
+            await this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) });
             return true;
         }
         catch (error) {
@@ -382,6 +273,9 @@ class OctokitGitHubApi {
     }
     /** One warning for a missing permission (and no more writes), a few for other failures. */
     checkWriteError(verb, which, error) {
+        // Not created because the step stopped first: nothing failed.
+        if (error instanceof request_policy/* NotSentError */.SD)
+            return;
         const { status, message } = error;
         const text = message ?? String(error);
         if (status === 403 && !/rate limit/i.test(text)) {
@@ -412,4 +306,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=854.index.js.map
+//# sourceMappingURL=847.index.js.map
