@@ -1,8 +1,8 @@
-export const id = 847;
-export const ids = [847];
+export const id = 349;
+export const ids = [349];
 export const modules = {
 
-/***/ 5847:
+/***/ 8349:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(8587);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(2413);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __webpack_require__(386);
+var src_clock = __webpack_require__(9373);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(3799);
+var check_run_text = __webpack_require__(2564);
 // EXTERNAL MODULE: ./src/github/request-policy.ts
-var request_policy = __webpack_require__(9722);
+var request_policy = __webpack_require__(889);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -306,4 +306,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=847.index.js.map
+//# sourceMappingURL=349.index.js.map
