@@ -1,9 +1,10 @@
 import { account, type ModeName, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { runBundledAction } from '../../scripts/runner-process.js'
 import { readMarker } from '../../src/github/tracking.js'
+import { runFlowStep } from '../support/flow-step.js'
 import { runnerCommands } from '../support/runner-commands.js'
 import {
+  clock,
   emulator,
   fast,
   onEvent,
@@ -15,10 +16,13 @@ import {
 } from '../support/comment-world.js'
 
 /**
- * Where the live service may answer otherwise than the emulator by default (emulator/modes.ts), end
- * to end through the bundle: a refused resume on a thread, a refused resume from the inputs, and a
- * member read refused to `task: check`.
+ * Where the live service may answer otherwise than the emulator by default (emulator/modes.ts), in
+ * process on the virtual clock as the runner runs the step: a refused resume on a thread, a refused
+ * resume from the inputs, a refused repair, and a member read refused to `task: check`.
  */
+
+/** A step of no triggering event (workflow_dispatch), on the world's clock and emulator. */
+const step = (inputs: Record<string, string>) => runFlowStep(clock(), { inputs })
 
 const prompt = (request: { body: unknown }): string => (request.body as { prompt: string }).prompt
 /** The step's error annotations, their text as the runner shows it. */
@@ -84,17 +88,16 @@ test.each<[ModeName, number, string]>([
 test('agent-run-id with a prompt, refused: one error naming agent-run-id with the reason, nothing created', async () => {
   await useEmulator({ modes: ['resume-paused-only'] })
   const runId = emulator.addRun(null, fast('success'))
-  await new Promise(resolve => setTimeout(resolve, 1_000))
-  const result = await runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'org-id': '1',
-      'base-url': emulator.baseUrl,
-      'agent-run-id': String(runId),
-      prompt: 'And the docs',
-      'poll-interval': '0.1'
-    },
-    killAfterMs: 60_000
+  // The run completes before the step (its script takes 700 ms).
+  await clock().run(() => clock().advance(1_000))
+  expect(emulator.run(runId)!.status).toBe('COMPLETE')
+  const result = await step({
+    'api-token': 'emulator-token',
+    'org-id': '1',
+    'base-url': emulator.baseUrl,
+    'agent-run-id': String(runId),
+    prompt: 'And the docs',
+    'poll-interval': '0.1'
   })
   expect(result.exitCode).toBe(1)
   expect(errors(result.stdout)).toEqual([
@@ -107,14 +110,11 @@ test('agent-run-id with a prompt, refused: one error naming agent-run-id with th
 
 test('task: check with the member read refused: green, the role shown as not readable and why', async () => {
   await useEmulator({ modes: ['members-admin-only'], ...account('member') })
-  const result = await runBundledAction({
-    inputs: {
-      'api-token': 'emulator-token',
-      'base-url': emulator.baseUrl,
-      task: 'check',
-      'repo-id': '101'
-    },
-    killAfterMs: 60_000
+  const result = await step({
+    'api-token': 'emulator-token',
+    'base-url': emulator.baseUrl,
+    task: 'check',
+    'repo-id': '101'
   })
   expect(result.exitCode).toBe(0)
   expect(errors(result.stdout)).toEqual([])
@@ -163,16 +163,13 @@ describe('a repair the service refuses (resume-paused-only)', () => {
   test('verdict on a run from the inputs: the completed run kept in the outputs, invalid-output, a warning; nothing else started', async () => {
     await useEmulator({ modes: ['resume-paused-only'] })
     emulator.queueScript(completedWithoutAnswer)
-    const result = await runBundledAction({
-      inputs: {
-        'api-token': 'emulator-token',
-        'org-id': '1',
-        'base-url': emulator.baseUrl,
-        prompt: 'Update the changelog',
-        verdict: 'true',
-        'poll-interval': '0.1'
-      },
-      killAfterMs: 60_000
+    const result = await step({
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      prompt: 'Update the changelog',
+      verdict: 'true',
+      'poll-interval': '0.1'
     })
     const run = emulator.runs()[0]!
     expect(creates()).toHaveLength(1)

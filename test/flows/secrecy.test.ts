@@ -1,28 +1,27 @@
 import { readFileSync } from 'node:fs'
-import { AgentRunEmulator, type RunScript } from '../../emulator/index.js'
-import { FakeGitHub } from '../../scripts/github-fake/index.js'
-import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import type { AgentRunEmulator, RunScript } from '../../emulator/index.js'
+import type { FakeGitHub } from '../../scripts/github-fake/index.js'
+import type { RunnerResult } from '../../scripts/runner-process.js'
+import { FlowWorld } from '../support/flow-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
  * The token never leaves: not through the console (step debug on), the summary, the outputs, the log
  * file, the tracking comment or error messages, even when the service echoes it back everywhere.
+ * In process on the virtual clock, as the runner runs the step (flow-step.ts).
  */
 
 const TOKEN = 'cg_live_5e5e5e5e5e5e5e5e5e5e'
 const GITHUB_TOKEN = 'ghs_0000secret1111github2222'
+const world = new FlowWorld({
+  emulator: { tokens: { [TOKEN]: [1] } },
+  github: { token: GITHUB_TOKEN, permissions: { alice: 'write' } }
+})
 let emulator: AgentRunEmulator
 let github: FakeGitHub
-
-beforeEach(async () => {
-  emulator = new AgentRunEmulator({ tokens: { [TOKEN]: [1] } })
-  await emulator.start()
-  github = new FakeGitHub({ token: GITHUB_TOKEN, permissions: { alice: 'write' } })
-  await github.start()
-})
-
-afterEach(async () => {
-  await Promise.all([emulator.stop(), github.stop()])
+beforeEach(() => {
+  emulator = world.emulator
+  github = world.github
 })
 
 /** A run whose every text repeats the token, as a careless tool or a hostile prompt could make it. */
@@ -91,7 +90,7 @@ test('a run that echoes the token everywhere shows it nowhere, step debug on', a
     }
   })
   // As on a runner, where github-token defaults to the job's token.
-  const result = await runBundledAction({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
+  const result = await world.step({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
   expect(result.exitCode).toBe(0)
   expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
   expect(result.stdout).toContain('::debug::')
@@ -105,7 +104,7 @@ test('an error body that echoes the token is reported without it', async () => {
     route: 'create',
     fault: { kind: 'status', status: 403, body: { message: `Token ${TOKEN} may not create runs` } }
   })
-  const result = await runBundledAction({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
+  const result = await world.step({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
   expect(result.exitCode).toBe(1)
   expect(result.stdout).toMatch(
     /::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/
@@ -117,7 +116,7 @@ test('the tracking comment never shows the tokens', async () => {
   // Slow enough for an edit while it works (one every 5 s), which shows the latest step.
   emulator.queueScript({ steps: echoing.steps.map(step => (step.at > 100 ? { ...step, at: 7_000 } : step)) })
   const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-  const result = await runBundledAction({
+  const result = await world.step({
     inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
     env: { ...debug, GITHUB_API_URL: github.baseUrl },
     event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
@@ -184,7 +183,7 @@ describe('the token in every form', () => {
   test('reaches no comment, summary, output, log file or console line', async () => {
     emulator.queueScript(script())
     const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-    const result = await runBundledAction({
+    const result = await world.step({
       inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
       env: { ...debug, GITHUB_API_URL: github.baseUrl },
       event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
@@ -204,5 +203,5 @@ describe('the token in every form', () => {
     }
     // The test's own detector finds every form it planted.
     for (const form of forms(TOKEN)) expect(leaks(form, TOKEN)).toBe(true)
-  }, 30_000)
+  })
 })

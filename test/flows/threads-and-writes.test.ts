@@ -3,14 +3,13 @@ import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { scenario } from '../../emulator/index.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'
-import { FakeClock } from '../support/fake-clock.js'
 import { InProcessWorld } from '../support/in-process-world.js'
 import { labeledEvent, reviewCommentEvent } from '../support/webhooks.js'
 
 /**
  * Review-comment threads, reactions, GitHub's rate limits and writes whose fate stays unknown, in
- * process: runAction with a fake runner and a fake clock shared with the emulator, over real HTTP
- * on loopback. What the runner would show: outputs, summary, console lines, the step's failure.
+ * process: runAction with a fake runner and a virtual clock shared with the emulator and the fake
+ * GitHub, over real HTTP on loopback. What the runner would show: outputs, summary, console lines, the step's failure.
  */
 
 const world = new InProcessWorld()
@@ -24,7 +23,7 @@ afterEach(async () => {
 describe('a /codegen comment on the code of a pull request', () => {
   beforeEach(async () => {
     await world.startEmulator()
-    github = new FakeGitHub({ permissions: { alice: 'write' } })
+    github = new FakeGitHub({ clock: world.clock, permissions: { alice: 'write' } })
     await github.start()
     github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
   })
@@ -96,7 +95,7 @@ describe('a /codegen comment on the code of a pull request', () => {
 describe('GitHub on a trigger event', () => {
   beforeEach(async () => {
     await world.startEmulator()
-    github = new FakeGitHub({ permissions: { alice: 'write' } })
+    github = new FakeGitHub({ clock: world.clock, permissions: { alice: 'write' } })
     await github.start()
   })
 
@@ -123,9 +122,6 @@ describe('GitHub on a trigger event', () => {
   })
 
   test('a secondary rate limit is waited out, with a warning that names the call', async () => {
-    // The Octokit throttle compares its wait with the wall world.clock (Date.now), not the injected one:
-    // start the fake world.clock at the wall's time so the deadline is the same on both.
-    world.clock = new FakeClock(Date.now())
     github!.injectSecondaryRateLimit(1, /collaborators/, 1)
     github!.addLabel(9, 'codegen')
     world.emulator.queueScript(scenario('success'))
@@ -138,11 +134,16 @@ describe('GitHub on a trigger event', () => {
         /^warning: GitHub secondary rate limit on GET .*collaborators.*: retrying in 1 s$/.test(line)
       )
     ).toBe(true)
+    // Sent again once its Retry-After (1 s) has passed, to the millisecond.
+    const reads = github!.requests.filter(request => /collaborators/.test(request.path))
+    expect(reads.map(request => [request.status, request.at - reads[0]!.at])).toEqual([
+      [403, 0],
+      [200, 1_000]
+    ])
     expect(world.routes('create')).toHaveLength(1)
   })
 
   test('a secondary rate limit longer than the time left is not waited out', async () => {
-    world.clock = new FakeClock(Date.now())
     github!.injectSecondaryRateLimit(5, /collaborators/, 3600)
     github!.addLabel(9, 'codegen')
     const { runner, failure } = await onEvent(labeledEvent({ label: 'codegen', number: 9 }), {
@@ -156,6 +157,9 @@ describe('GitHub on a trigger event', () => {
         )
       )
     ).toBe(true)
+    // Not waited at all: the step ends as refused, at once.
+    expect(github!.requests.filter(request => /collaborators/.test(request.path))).toHaveLength(1)
+    expect(world.clock.sleeps).not.toContain(3_600_000)
     expect(world.routes('create')).toHaveLength(0)
   })
 })

@@ -7,12 +7,12 @@ import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, scenario } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'
-import { FakeClock } from '../support/fake-clock.js'
 import { FakeRunner } from '../support/fake-runner.js'
 import { conformanceCheck } from '../support/openapi.js'
 import { HOSTILE_TOOL, USAGE_EXPECTED, usageScript } from '../support/usage-script.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { stepEnvironment } from '../support/step-environment.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
  * The daily run limits and the usage, through runAction in process against the emulator: runs of
@@ -23,17 +23,17 @@ import { stepEnvironment } from '../support/step-environment.js'
 const TOKEN = 'emulator-token'
 const HOUR = 3_600_000
 const REPOSITORY = 'octo-org/octo-repo'
-let clock: FakeClock
+let clock: VirtualClock
 let emulator: AgentRunEmulator
 let conformance: ReturnType<typeof conformanceCheck>
 let github: FakeGitHub | undefined
 let temp: string
 
 beforeEach(async () => {
-  clock = new FakeClock()
+  clock = new VirtualClock()
   conformance = conformanceCheck()
   temp = mkdtempSync(join(tmpdir(), 'codegen-action-'))
-  emulator = new AgentRunEmulator({ now: () => clock.now(), onAnswer: conformance.onAnswer })
+  emulator = new AgentRunEmulator({ clock, onAnswer: conformance.onAnswer })
   await emulator.start()
 })
 
@@ -64,7 +64,7 @@ async function step(
     event: options.event,
     env: { GITHUB_ACTOR: options.actor ?? 'alice', ...options.env }
   })
-  return { runner, failure: await runAction(environment) }
+  return { runner, failure: await clock.run(() => runAction(environment)) }
 }
 
 const routes = (route: string) => emulator.requests.filter(request => request.route === route)
@@ -217,7 +217,7 @@ describe('daily run limits', () => {
   })
 
   test("on a thread: the thread's author is counted and recorded, and the tracking comment says the limit", async () => {
-    github = new FakeGitHub({ permissions: { dave: 'write', bob: 'write' } })
+    github = new FakeGitHub({ clock, permissions: { dave: 'write', bob: 'write' } })
     await github.start()
     seedDay()
     const comment = (login: string) => {

@@ -7,30 +7,30 @@ import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, scenario, type EmulatorOptions } from '../../emulator/index.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'
-import { FakeClock } from '../support/fake-clock.js'
 import { FakeRunner } from '../support/fake-runner.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { stepEnvironment } from '../support/step-environment.js'
+import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
- * The orchestrator in process: runAction with a fake runner and a fake clock shared with the
- * emulator (virtual time: a scripted run plays out in milliseconds), over real HTTP on
+ * The orchestrator in process: runAction with a fake runner and a virtual clock shared with the
+ * emulator and the fake GitHub (a scripted run plays out in milliseconds), over real HTTP on
  * loopback. What the runner would show: outputs, summary, console lines, the step's failure.
  */
 
 const TOKEN = 'emulator-token'
-let clock: FakeClock
+let clock: VirtualClock
 let emulator: AgentRunEmulator
 let github: FakeGitHub | undefined
 let temp: string
 
 async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  emulator = new AgentRunEmulator({ now: () => clock.now(), ...options })
+  emulator = new AgentRunEmulator({ clock, ...options })
   await emulator.start()
 }
 
 beforeEach(async () => {
-  clock = new FakeClock()
+  clock = new VirtualClock()
   temp = mkdtempSync(join(tmpdir(), 'codegen-action-'))
   await startEmulator()
 })
@@ -52,6 +52,8 @@ async function step(
     env?: Record<string, string>
     event?: { name: string; payload: unknown }
     signal?: AbortSignal
+    /** Looked at whenever the step waits on time alone (a cancellation sent then). */
+    onQuiet?: () => void
   } = {}
 ): Promise<Step> {
   const runner = new FakeRunner({
@@ -75,7 +77,7 @@ async function step(
     env: options.env,
     signal: options.signal
   })
-  const failure = await runAction(environment)
+  const failure = await clock.run(() => runAction(environment), { onQuiet: options.onQuiet })
   return { runner, failure }
 }
 
@@ -104,8 +106,9 @@ test('creates a run, follows it in virtual time, and sets outputs, summary and c
   expect(runner.masked[0]).toBe(TOKEN)
   const logFile = readFileSync(runner.outputs['log-file']!, 'utf8').trim().split('\n')
   expect(logFile).toHaveLength(run.logs.length)
-  // The scripted run's 14 s passed on the fake clock, not on the wall's.
-  expect(clock.now() - started).toBeGreaterThanOrEqual(14_000)
+  // The scripted run's 14 s passed on the virtual clock, not on the wall's: its end seen at the
+  // first look after it (poll-interval 5 s).
+  expect(clock.now() - started).toBe(15_000)
 })
 
 test('a failed run fails the step with the run named', async () => {
@@ -223,12 +226,12 @@ test('a job cancelled before its run exists ends cancelled, without a run', asyn
   // Cancelled while the create waits out a 429.
   emulator.injectFaults({ route: 'create', fault: { kind: 'status', status: 429 } })
   const cancellation = new AbortController()
-  const sleep = clock.sleep.bind(clock)
-  clock.sleep = async (ms, signal) => {
-    cancellation.abort()
-    return sleep(ms, signal)
-  }
-  const { runner, failure } = await step({ 'repo-id': '101' }, { signal: cancellation.signal })
+  const refused = () => routes('create').some(request => request.status === 429)
+  const { runner, failure } = await step(
+    { 'repo-id': '101' },
+    { signal: cancellation.signal, onQuiet: () => (refused() ? cancellation.abort() : undefined) }
+  )
+  expect(routes('create')).toHaveLength(1)
   expect(runner.outputs['outcome']).toBe('cancelled')
   expect(runner.outputs['agent-run-id']).toBe('')
   expect(failure).toBeDefined()
@@ -237,32 +240,35 @@ test('a job cancelled before its run exists ends cancelled, without a run', asyn
 
 test('a create refused past timeout-minutes ends in a timeout before the run exists', async () => {
   emulator.injectFaults({ route: 'create', times: 100, fault: { kind: 'status', status: 429 } })
+  const started = clock.now()
   const { runner, failure } = await step({ 'repo-id': '101', 'timeout-minutes': '0.5' })
   expect(runner.outputs['outcome']).toBe('timeout')
   expect(failure).toBe('The wait ended: timeout-minutes was reached.')
   expect(emulator.runs()).toHaveLength(0)
+  expect(routes('create').length).toBeGreaterThan(1)
+  expect(clock.now() - started).toBe(30_000)
 })
 
-test('a run that never ends times out at timeout-minutes, on the fake clock', async () => {
+test('a run that never ends times out at timeout-minutes, on the virtual clock', async () => {
   emulator.queueScript(scenario('endless'))
   const started = clock.now()
   const { runner, failure } = await step({ 'timeout-minutes': '3' })
   expect(runner.outputs['outcome']).toBe('timeout')
   expect(failure).toMatch(/^The agent run did not end within timeout-minutes\./)
-  expect(clock.now() - started).toBeGreaterThanOrEqual(180_000)
-  expect(clock.now() - started).toBeLessThan(190_000)
+  // Ended at its deadline to the millisecond: the last reads take no virtual time.
+  expect(clock.now() - started).toBe(180_000)
 })
 
 test('a cancelled job reports outcome cancelled with its outputs', async () => {
   emulator.queueScript(scenario('endless'))
   const cancellation = new AbortController()
-  // Cancelled once the run exists and the first poll has been read.
-  const sleep = clock.sleep.bind(clock)
-  clock.sleep = async (ms, signal) => {
-    if (routes('create').length > 0 && clock.sleeps.length > 3) cancellation.abort()
-    return sleep(ms, signal)
-  }
-  const { runner, failure } = await step({}, { signal: cancellation.signal })
+  // Cancelled once the run exists and the first poll has been read, as the step waits for the next.
+  const polled = () => routes('logs').length > 0
+  const { runner, failure } = await step(
+    {},
+    { signal: cancellation.signal, onQuiet: () => (polled() ? cancellation.abort() : undefined) }
+  )
+  expect(routes('logs')).toHaveLength(1)
   expect(runner.outputs['outcome']).toBe('cancelled')
   expect(runner.outputs['agent-run-id']).toBe(String(emulator.runs()[0]!.id))
   expect(failure).toBeDefined()
@@ -277,7 +283,7 @@ test('the service text never carries the token out, in any output, line or summa
 
 describe('on a comment event', () => {
   beforeEach(async () => {
-    github = new FakeGitHub({ permissions: { alice: 'write', reader: 'read' } })
+    github = new FakeGitHub({ clock, permissions: { alice: 'write', reader: 'read' } })
     await github.start()
   })
 

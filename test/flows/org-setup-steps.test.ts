@@ -1,23 +1,23 @@
-import { account, AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
-import { runBundledAction } from '../../scripts/runner-process.js'
+import { account, type AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
 import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
+import { FlowWorld } from '../support/flow-world.js'
 
-/** Organizations, the set-up check, diagnosis and setup commands: the bundled action against the emulator. */
+/**
+ * Organizations, the set-up check (task: check), diagnosis of refusals and setup commands (task:
+ * setup-commands): steps in process on the virtual clock, as the runner runs them, against the
+ * emulator.
+ */
 
 const TOKEN = 'emulator-token'
+const world = new FlowWorld()
 let emulator: AgentRunEmulator
 
 async function startEmulator(options: EmulatorOptions = {}): Promise<void> {
-  emulator = new AgentRunEmulator({ speed: 20, ...options })
-  await emulator.start()
+  emulator = await world.useEmulator({ speed: 20, ...options })
 }
 
-afterEach(async () => {
-  await emulator?.stop()
-})
-
 function action(inputs: Record<string, string>) {
-  return runBundledAction({
+  return world.step({
     inputs: {
       'api-token': TOKEN,
       'base-url': emulator.baseUrl,
@@ -25,8 +25,7 @@ function action(inputs: Record<string, string>) {
       'poll-interval': '0.1',
       'timeout-minutes': '1',
       ...inputs
-    },
-    killAfterMs: 60_000
+    }
   })
 }
 
@@ -245,7 +244,7 @@ describe('diagnosis of a refusal', () => {
   test('a resume refused with 404 questions only what a resume uses: not the repository', async () => {
     // The workflow's repository is not Codegen's: a create would go on without it; a resume never uses it.
     await startEmulator()
-    const result = await runBundledAction({
+    const result = await world.step({
       inputs: {
         'api-token': TOKEN,
         'base-url': emulator.baseUrl,
@@ -254,8 +253,7 @@ describe('diagnosis of a refusal', () => {
         prompt: 'And the docs',
         'timeout-minutes': '1'
       },
-      env: { GITHUB_REPOSITORY: 'octo-org/not-on-codegen' },
-      killAfterMs: 60_000
+      env: { GITHUB_REPOSITORY: 'octo-org/not-on-codegen' }
     })
     expect(result.exitCode).toBe(1)
     // The set-up reads fine: the run itself is refused, and the error names the input (issue 21).

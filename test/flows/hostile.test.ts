@@ -1,34 +1,51 @@
 import { readFileSync } from 'node:fs'
-import { endlessLog } from '../../emulator/index.js'
+import { endlessLog, type AgentRunEmulator } from '../../emulator/index.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'
-import { action, emulator, startEmulatorAsIs } from '../support/action-world.js'
+import type { FlowOptions } from '../support/flow-step.js'
+import { FlowWorld } from '../support/flow-world.js'
+import { StreamingClock } from '../support/streaming-clock.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { close, listen, type Listening } from '../../emulator/loopback-server.js'
 
 /**
- * A hostile service, end to end with the bundle: an endless log, an answer of hundreds of MB, a
- * redirect to another host. The step ends on its own terms, with its outputs and summary, and sends
- * nothing anywhere else. (Peak memory is measured by `npm run bench`, case hostile.)
+ * A hostile service, in process on the virtual clock as the runner runs the step: an endless log,
+ * an answer of hundreds of MB, a redirect to another host. The step ends on its own terms, at a
+ * virtual time it was told, with its outputs and summary, and sends nothing anywhere else. (Peak
+ * memory is measured by `npm run bench`, case hostile.)
  */
 
+const world = new FlowWorld()
+let emulator: AgentRunEmulator
+
 beforeEach(async () => {
-  await startEmulatorAsIs()
+  // The service's answers reach the action as they arrive: read only as far as it reads them.
+  world.clock = new StreamingClock()
+  emulator = await world.useEmulator({})
 })
 
-/** The step against the hostile service: six seconds to its deadline, killed after 30 s. */
-const step = (inputs: Record<string, string> = {}, runner: Parameters<typeof action>[1] = {}) =>
-  action(
-    { 'repo-id': '101', 'poll-interval': '0.2', 'timeout-minutes': '0.1', ...inputs },
-    { killAfterMs: 30_000, ...runner }
-  )
+/** The step against the hostile service: six seconds to its deadline. */
+const step = (inputs: Record<string, string> = {}, runner: Omit<FlowOptions, 'inputs'> = {}) =>
+  world.step({
+    inputs: {
+      'api-token': 'emulator-token',
+      'org-id': '1',
+      'base-url': emulator.baseUrl,
+      prompt: 'Fix the failing test',
+      'repo-id': '101',
+      'poll-interval': '0.2',
+      'timeout-minutes': '0.1',
+      ...inputs
+    },
+    ...runner
+  })
 
 test('an endless, lying log: the step ends at its deadline with outputs, summary and log file', async () => {
   emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
   emulator.injectFaults(endlessLog(20_000))
   const result = await step()
-  // It ended at its deadline on its own (how many pages it read by then is the machine's speed).
+  // It ended on its own at its deadline (6 s), to the millisecond, however many pages it read.
   expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
-  expect(result.exitCode).not.toBeNull()
+  expect(result.durationMs).toBe(6_000)
   expect(result.summary).toMatch(/\d+ log entries left out here/)
   expect(result.summary.length).toBeLessThan(1_000_000)
   const lines = readFileSync(result.outputs['log-file']!, 'utf8').trim().split('\n')
@@ -43,9 +60,10 @@ test('a log whose pages stay too large however few entries are asked for: a clea
   emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
   // 100 entries of 100 KB whatever the limit: 10 MB a page.
   emulator.injectFaults(endlessLog(100_000, 100))
-  // Four reads end it, however slow the machine: a deadline far beyond them.
-  const result = await step({ 'timeout-minutes': '1' }, { killAfterMs: 60_000 })
+  // Four reads end it, long before its deadline.
+  const result = await step({ 'timeout-minutes': '1' })
   expect(result.outputs.outcome).toBe('error')
+  expect(result.durationMs).toBeLessThan(60_000)
   expect(result.stdout).toMatch(
     /::error::Could not read the log of agent run \d+: the answer was larger than 8 MiB/
   )
@@ -74,7 +92,7 @@ test('an answer of 300 MB is not read past the cap: a clear warning, and the run
   expect(emulator.runs()).toHaveLength(1)
 })
 
-test('an endless run whose reads answer 300 MB each ends at its deadline', async () => {
+test('an endless run whose reads answer 300 MB each ends on its own before its deadline, with outputs and summary', async () => {
   emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
   emulator.injectFaults({
     route: ['get', 'logs'],
@@ -82,10 +100,13 @@ test('an endless run whose reads answer 300 MB each ends at its deadline', async
     fault: { kind: 'huge', bytes: 300 * 1024 * 1024 }
   })
   const result = await step()
-  expect(result.outputs.outcome).toMatch(/timeout|error/)
+  // The log's pages asked smaller until one entry is still too large: a clear error.
+  expect(result.outputs).toMatchObject({ outcome: 'error', status: 'ACTIVE' })
+  expect(result.stdout).toMatch(
+    /::error::Could not read the log of agent run \d+: the answer was larger than/
+  )
   expect(result.summary).not.toBe('')
-  // Ended on its own, not killed by the harness (30 s).
-  expect(result.exitCode).not.toBeNull()
+  expect(result.durationMs).toBeLessThan(6_000)
 })
 
 describe('redirects are not followed', () => {
@@ -148,7 +169,7 @@ test.each([
 describe('a hostile thread', () => {
   let github: FakeGitHub
   beforeEach(async () => {
-    github = new FakeGitHub({ permissions: { alice: 'write' } })
+    github = new FakeGitHub({ clock: world.clock, permissions: { alice: 'write' } })
     await github.start()
   })
   afterEach(async () => {

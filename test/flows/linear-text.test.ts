@@ -1,13 +1,22 @@
+import { COMMENT_LIMIT_CHARS } from '../../src/github/tracking.js'
+import { SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { creates, emulator, github, onEvent, trackingComments } from '../support/comment-world.js'
 
 /**
- * Issue #17's measurements replayed end to end (the bundle, the emulator, the fake GitHub): text
- * that once held the CPU for seconds or minutes, and JSON nested deep enough to overflow the stack.
- * The step ends as the run does, with its outputs, its summary and its final tracking comment: a
- * blocked event loop would have it killed (jest's harness), a slow one would end it at its deadline
- * (outcome timeout). The figures of linear time are the linearity guard's (npm run test:linearity).
+ * Issue #17's measurements replayed in process on the virtual clock (the emulator, the fake GitHub,
+ * the step as the runner runs it): text that once held the CPU for seconds or minutes, and JSON
+ * nested deep enough to overflow the stack. The step ends as the run does, long before its
+ * deadline, with its outputs, its summary and its final tracking comment within GitHub's sizes.
+ * CPU time does not move the virtual clock: how fast the work is (linear time) is the linearity
+ * guard's to measure (npm run test:linearity); these hold what the work produces and that it ends.
  */
+
+/** Every body the step sent to GitHub (comments written and edited). */
+const sentBodies = (): string[] =>
+  github.requests
+    .filter(request => request.method !== 'GET')
+    .map(request => String((request.body as { body?: string } | undefined)?.body ?? ''))
 
 /** Every case form of the API token: each key redacts to ***, so all collide. */
 function collidingKeys(): Record<string, number> {
@@ -68,7 +77,9 @@ test('tildes, colliding keys and deep JSON: outputs, summary and the final track
     'Visible.\n![do this](https://example.com/favicon.ico)\n<?x and this?>\n<!X nor this>\n<![CDATA[nor that]]>'
   const run = await onEvent(event('/codegen fix it', hidden), { 'timeout-minutes': '1' })
 
-  expect(run.exitCode).not.toBeNull()
+  // Ended as the run did, long before its deadline (1 minute).
+  expect(run.exitCode).toBe(0)
+  expect(run.durationMs).toBeLessThan(60_000)
   expect(run.stdout).not.toMatch(/Unexpected error|Maximum call stack/)
   expect(run.outputs).toMatchObject({ outcome: 'success', result, 'log-count': '1002' })
   const pullRequests = JSON.parse(run.outputs['github-pull-requests']!)
@@ -77,11 +88,14 @@ test('tildes, colliding keys and deep JSON: outputs, summary and the final track
   expect(run.summary).toContain('### Result')
   expect(run.summary).toContain('*** (2)')
   expect(run.summary).not.toMatch(/constructor \(2\)/)
+  expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES)
 
   const [tracking] = trackingComments()
   expect(tracking!.body).toContain('✅ **succeeded**')
   expect(tracking!.body).toContain('torvalds/linux#\u20601')
   expect(tracking!.body).toContain('(https://github.com/octo-org/octo-repo/pull/42)')
+  expect(sentBodies().length).toBeGreaterThan(0)
+  for (const body of sentBodies()) expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
 
   const prompt = (creates()[0]!.body as { prompt: string }).prompt
   expect(prompt).toContain('Visible.')
@@ -95,8 +109,9 @@ test('an error page of 300,000 `<`: a clear error before the deadline, with outp
     fault: { kind: 'status', status: 422, body: `<html${'<'.repeat(300_000)}` }
   })
   const run = await onEvent(event('/codegen fix it', 'body'), { 'timeout-minutes': '1' })
-  // error, not timeout: the page was read and said so before the deadline.
+  // error, not timeout: the page was read and said so, long before the deadline.
   expect(run.outputs.outcome).toBe('error')
+  expect(run.durationMs).toBeLessThan(60_000)
   expect(run.stdout).toContain('rejected the request as invalid (422)')
   expect(run.summary).toContain('422')
   expect(trackingComments()[0]!.body).toContain('could not be followed')
