@@ -3,7 +3,6 @@ import { endlessLog, type AgentRunEmulator } from '../../emulator/index.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import type { FlowOptions } from '../support/flow-step.js'
 import { FlowWorld } from '../support/flow-world.js'
-import { StreamingClock } from '../support/streaming-clock.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { close, listen, type Listening } from '../../emulator/loopback-server.js'
 
@@ -17,10 +16,8 @@ import { close, listen, type Listening } from '../../emulator/loopback-server.js
 const world = new FlowWorld()
 let emulator: AgentRunEmulator
 
-beforeEach(async () => {
-  // The service's answers reach the action as they arrive: read only as far as it reads them.
-  world.clock = new StreamingClock()
-  emulator = await world.useEmulator({})
+beforeEach(() => {
+  emulator = world.emulator
 })
 
 /** The step against the hostile service: six seconds to its deadline. */

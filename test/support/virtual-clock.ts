@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import nodeFetch, { Response as NodeFetchResponse } from 'node-fetch'
+import type { Readable } from 'node:stream'
+import nodeFetch from 'node-fetch'
 import type { ServerClock } from '../../emulator/loopback-server.js'
 import { CancelledError, type Clock } from '../../src/clock.js'
 import type { Network } from '../../src/network.js'
@@ -146,22 +147,29 @@ export class VirtualClock implements Clock, ServerClock {
   /** The action's network with every request followed (Network seam). */
   get network(): Network {
     return {
+      // The answer handed on as it arrives, as node-fetch does (an answer of hundreds of MB is read
+      // only as far as the action reads it); in flight until its body ends, fails or is dropped.
       service: (url, init) =>
-        this.follow(async id => {
-          const response = await nodeFetch(url, { ...init, headers: withHeader(init?.headers, id) })
-          const body = Buffer.from(await response.arrayBuffer())
-          await this.lookAtAnswer(
-            id,
-            'service',
-            init?.method ?? 'GET',
-            String(url),
-            (init?.signal ?? undefined) as AbortSignal | undefined
-          )
-          return new NodeFetchResponse(body, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: response.headers
-          })
+        new Promise((resolve, reject) => {
+          this.follow(async id => {
+            const response = await nodeFetch(url, { ...init, headers: withHeader(init?.headers, id) })
+            const body = response.body as unknown as Readable | null
+            const signal = (init?.signal ?? undefined) as AbortSignal | undefined
+            try {
+              await this.lookAtAnswer(id, 'service', init?.method ?? 'GET', String(url), signal)
+            } catch (error) {
+              body?.destroy()
+              throw error
+            }
+            const done =
+              body && !body.readableEnded && !body.destroyed
+                ? new Promise<void>(settle => {
+                    for (const event of ['end', 'error', 'close']) body.once(event, () => settle())
+                  })
+                : Promise.resolve()
+            resolve(response)
+            await done
+          }).catch(reject)
         }),
       github: (input, init) =>
         this.follow(async id => {
