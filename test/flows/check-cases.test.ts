@@ -11,7 +11,7 @@ import {
   warningsOf
 } from '../support/check-world.js'
 
-/** The check run's cases end to end (issue #20): the permission, when none is written, inputs, hostile text. */
+/** The check run's cases, in process on the virtual clock (issue #20): the permission, when none is written, inputs, hostile text. */
 
 test('a token without checks: write: one warning naming it, and the run goes on', async () => {
   github.setChecksPermission('read')
@@ -25,11 +25,11 @@ test('a token without checks: write: one warning naming it, and the run goes on'
   expect(checkWrites()).toHaveLength(1)
 })
 
-test('none on a plain issue, none with check-run: false (two steps at once)', async () => {
-  const results = await Promise.all([
-    step(commentOn(12, '/codegen go [emulator:success]', false)),
-    step(commentOn(8, '/codegen go [emulator:success]'), { 'check-run': 'false' })
-  ])
+test('none on a plain issue, none with check-run: false (two steps, one after the other)', async () => {
+  const results = [
+    await step(commentOn(12, '/codegen go [emulator:success]', false)),
+    await step(commentOn(8, '/codegen go [emulator:success]'), { 'check-run': 'false' })
+  ]
   expect(results.map(result => [result.outputs['outcome'], result.outputs['check-run-id']])).toEqual([
     ['success', ''],
     ['success', '']

@@ -2,6 +2,7 @@ import { readerText } from '../../scripts/render-markdown.js'
 import {
   checkWrites,
   checksOn,
+  clock,
   commentOn,
   emulator,
   github,
@@ -11,9 +12,9 @@ import {
 } from '../support/check-world.js'
 
 /**
- * A check you can trust (issue #26), end to end with the bundle: its colour is the step's, GitHub's
- * limits counted as GitHub counts them, well-formed text, the run never held back by the check's
- * create, and the verdict on the commit the prompt names.
+ * A check you can trust (issue #26), in process on the virtual clock: its colour is the step's,
+ * GitHub's limits counted as GitHub counts them, well-formed text, the run never held back by the
+ * check's create, and the verdict on the commit the prompt names.
  */
 
 /** The prompts of the runs the emulator was asked to create. */
@@ -22,18 +23,21 @@ const prompts = (): string[] =>
     .filter(request => request.route === 'create')
     .map(request => (request.body as { prompt: string }).prompt)
 
-/** Resolves once `ready()` holds, looked at every 20 ms. */
+/** Resolves once `ready()` holds, looked at every 100 virtual ms while the step runs on the clock. */
 async function until(ready: () => boolean): Promise<void> {
-  while (!ready()) await new Promise(resolve => setTimeout(resolve, 20))
+  while (!ready()) await clock().sleep(100)
 }
 
 // A timeout under fail-on: failure (its check passes, saying why) is held on the virtual clock:
-// test/in-process/step-deadlines.test.ts.
-test('the check concludes as the step ends under fail-on (two steps at once)', async () => {
-  const [noPullRequest, rejected] = await Promise.all([
-    step(commentOn(7, '/codegen go [emulator:no-pr]'), { 'fail-on': 'failure,no-pull-request' }),
-    step(commentOn(8, '/codegen review [emulator:verdict-fail]'), { 'fail-on': 'none', verdict: 'true' })
-  ])
+// test/flows/step-deadlines.test.ts.
+test('the check concludes as the step ends under fail-on (two steps, one after the other)', async () => {
+  const noPullRequest = await step(commentOn(7, '/codegen go [emulator:no-pr]'), {
+    'fail-on': 'failure,no-pull-request'
+  })
+  const rejected = await step(commentOn(8, '/codegen review [emulator:verdict-fail]'), {
+    'fail-on': 'none',
+    verdict: 'true'
+  })
   const seen = [noPullRequest, rejected].map((result, i) => {
     const [check, ...others] = checksOn(7 + i)
     expect(others).toEqual([])
@@ -54,10 +58,12 @@ test('the check concludes as the step ends under fail-on (two steps at once)', a
 })
 
 test('check-run: true with wait: false is refused naming both; with auto, a step that does not wait writes no check', async () => {
-  const [refused, started] = await Promise.all([
-    step(pullRequestEvent(7), { 'check-run': 'true', wait: 'false', prompt: 'Review it [emulator:success]' }),
-    step(commentOn(8, '/codegen go [emulator:success]'), { wait: 'false' })
-  ])
+  const refused = await step(pullRequestEvent(7), {
+    'check-run': 'true',
+    wait: 'false',
+    prompt: 'Review it [emulator:success]'
+  })
+  const started = await step(commentOn(8, '/codegen go [emulator:success]'), { wait: 'false' })
   expect(refused.exitCode).toBe(1)
   expect(refused.stdout).toMatch(
     /^::error::.*check-run: true needs wait: true.*set wait to true, or check-run to auto or false/m
@@ -126,14 +132,12 @@ test('lone surrogates: every body GitHub receives is well-formed, and the check 
 
 test('a check-run create GitHub holds back holds nothing back: the run starts, the check still concludes', async () => {
   const hold = github.injectHold(1, /\/check-runs$/, 'POST')
-  let ended = false
-  // 15 s: the run's few seconds fit even on a loaded machine; it ends when the run does.
-  const stepping = step(commentOn(7, '/codegen go [emulator:success]'), {
-    'timeout-minutes': '0.25'
-  }).finally(() => (ended = true))
+  // 15 s of virtual time; the step ends when the run does.
+  const stepping = step(commentOn(7, '/codegen go [emulator:success]'), { 'timeout-minutes': '0.25' })
   // GitHub answers the create only once the run exists (before issue #26, the run waited for it).
-  await until(() => emulator.runs().length > 0 || ended)
+  await Promise.race([until(() => emulator.runs().length > 0), stepping])
   expect(emulator.runs()).toHaveLength(1)
+  expect(checkWrites().map(write => write.answeredAt)).toEqual([undefined])
   hold.release()
   const result = await stepping
   expect(result.outputs['outcome']).toBe('success')
@@ -149,22 +153,24 @@ test('a check-run create GitHub holds back holds nothing back: the run starts, t
 test('a check-run create GitHub never answers costs the run nothing (timeout-minutes 0.25)', async () => {
   github.injectHang(4, /\/check-runs$/, 'POST')
   // The run succeeds before the deadline (a run held behind the create would time out); the step
-  // then waits for the check's writes until GitHub's 3 s past the deadline.
+  // then waits for the check's writes until GitHub's 3 s past the deadline, and not a moment longer.
   const result = await step(commentOn(7, '/codegen go [emulator:success]'), { 'timeout-minutes': '0.25' })
   expect(emulator.runs()).toHaveLength(1)
   expect(result.outputs).toMatchObject({ outcome: 'success', 'check-run-id': '' })
   expect(result.exitCode).toBe(0)
+  expect(result.durationMs).toBe(15_000 + 3_000)
 })
 
-test('the verdict names its commit: each prompt gives the head its check is written on (three steps at once)', async () => {
-  await Promise.all([
-    step(commentOn(7, '/codegen review it [emulator:success]')),
-    step(pullRequestEvent(8), { 'check-run': 'true', prompt: 'Review the pull request [emulator:success]' }),
-    step(pullRequestEvent(9), {
-      'check-run': 'true',
-      runs: '- name: docs\n  prompt: Review the docs [emulator:success]\n- name: sdk\n  prompt: Review the SDK [emulator:success]'
-    })
-  ])
+test('the verdict names its commit: each prompt gives the head its check is written on (three steps, one after another)', async () => {
+  await step(commentOn(7, '/codegen review it [emulator:success]'))
+  await step(pullRequestEvent(8), {
+    'check-run': 'true',
+    prompt: 'Review the pull request [emulator:success]'
+  })
+  await step(pullRequestEvent(9), {
+    'check-run': 'true',
+    runs: '- name: docs\n  prompt: Review the docs [emulator:success]\n- name: sdk\n  prompt: Review the SDK [emulator:success]'
+  })
   const named = (text: string): string => /Review commit ([0-9a-f]{40}),/.exec(text)?.[1] ?? ''
   const byRequest = (start: string) =>
     prompts()

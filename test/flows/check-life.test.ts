@@ -2,8 +2,8 @@ import { readerText } from '../../scripts/render-markdown.js'
 import { checkWrites, checksOn, commentOn, emulator, github, step } from '../support/check-world.js'
 
 /**
- * A check on the pull request for a run asked for on it, end to end with the bundle (issue #20): its
- * life from in progress to each ending. More cases: check-cases.test.ts.
+ * A check on the pull request for a run asked for on it, in process on the virtual clock (issue #20):
+ * its life from in progress to each ending. More cases: check-cases.test.ts.
  */
 
 test('a /codegen comment on a pull request: in progress on its head before the first look, then success', async () => {
@@ -41,12 +41,10 @@ test('a /codegen comment on a pull request: in progress on its head before the f
 })
 
 // A timeout's check (concluded within GitHub's 3 s past the deadline) is held on the virtual clock:
-// test/in-process/step-deadlines.test.ts.
-test('each ending concludes the check: failure, paused (two steps at once)', async () => {
-  const [failure, paused] = await Promise.all([
-    step(commentOn(7, '/codegen break it [emulator:failure]')),
-    step(commentOn(8, '/codegen ask me [emulator:paused]'))
-  ])
+// test/flows/step-deadlines.test.ts.
+test('each ending concludes the check: failure, paused (two steps, one after the other)', async () => {
+  const failure = await step(commentOn(7, '/codegen break it [emulator:failure]'))
+  const paused = await step(commentOn(8, '/codegen ask me [emulator:paused]'))
   expect([failure, paused].map(result => result.outputs['outcome'])).toEqual(['failure', 'paused'])
   const concluded = [7, 8].map(number => {
     const [check] = checksOn(number)
@@ -66,19 +64,29 @@ test('each ending concludes the check: failure, paused (two steps at once)', asy
   )
 })
 
-test('a job cancelled with SIGINT concludes its check cancelled before it exits', async () => {
+test('a job cancelled with SIGINT concludes its check cancelled before it exits, within 4 s', async () => {
   const result = await step(
     commentOn(7, '/codegen take your time [emulator:endless]'),
     {},
     {
       terminateAfterMs: 2_000,
       terminateSignal: 'SIGINT',
-      // Once the run exists and its check is in progress, however slowly a loaded machine started it.
-      terminateWhen: () => emulator.runs().length > 0 && checksOn(7).length > 0
+      // Once the run is followed and its check in progress shows it (the writes before the signal done).
+      terminateWhen: () =>
+        emulator.runs().length > 0 && checksOn(7)[0]?.external_id === String(emulator.runs()[0]!.id)
     }
   )
   expect(result.outputs['outcome']).toBe('cancelled')
-  // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
-  expect(result.exitCode).not.toBeNull()
+  // Ended on its own after the signal, failed as a cancelled job is.
+  expect(result.exitCode).toBe(1)
   expect(checksOn(7)).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled' })])
+  // Virtual time: the writes before the signal take GitHub's second each (the tracking comment at
+  // 1 s, the check's create at 2 s, the comment's and the check's updates pointing at the run at 3
+  // and 4 s); the cancellation at 4 s; the comment's and the check's last writes a second apart,
+  // then the step exits, 2 s after the signal, within GitHub's 4 s.
+  expect(result.terminatedAtMs).toBe(4_000)
+  const conclusion = checkWrites().at(-1)!
+  expect(conclusion.body).toMatchObject({ status: 'completed', conclusion: 'cancelled' })
+  expect(conclusion.at - result.startedAt).toBe(6_000)
+  expect(result.durationMs).toBe(6_000)
 })

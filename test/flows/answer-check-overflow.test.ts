@@ -3,9 +3,10 @@ import { readerText } from '../../scripts/render-markdown.js'
 import { checksOn, commentOn, emulator, github, pullRequestEvent, step } from '../support/check-world.js'
 
 /**
- * No throw ends the step unreported (issue 26), end to end with the bundle: a schema that refers to
- * itself compiles, and checking any answer against it overflows the stack. The step reports it as
- * the answer's problem: outputs written, the check and the tracking comment concluded.
+ * No throw ends the step unreported (issue 26), in process on the virtual clock: a schema that refers
+ * to itself compiles, and checking any answer against it overflows the stack. The step reports it as
+ * the answer's problem: outputs written, the check and the tracking comment concluded. The bundle's
+ * worker thread meeting the same schema: answer-bounds.test.ts (npm run test:bounds).
  */
 
 const SELF_REFERRING = '{"allOf":[{"$ref":"#"}]}'

@@ -6,11 +6,11 @@ import { issueCommentEvent } from '../support/webhooks.js'
 import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'
 
 /**
- * The step's deadlines on the virtual clock, where a loaded machine's seconds do not count: it
- * follows the run until timeout-minutes, then GitHub's last calls (the tracking comment, the check
- * run) get 3 s; a cancelled job's get 4 s, inside the runner's 7.5 s. The same steps end to end, as
- * the runner runs the bundle, assert what does not hang on the machine's speed:
- * github-stalls.test.ts, check-life.test.ts, check-gate.test.ts, comment-endings.test.ts.
+ * The step's deadlines on the virtual clock, exact to the millisecond: it follows the run until
+ * timeout-minutes, then GitHub's last calls (the tracking comment, the check run) get 3 s; a
+ * cancelled job's get 4 s, inside the runner's 7.5 s. A call GitHub never answers is held by the
+ * fake GitHub while time moves, so the deadlines fire on their own. The same stalls as the runner
+ * runs the action: github-stalls.test.ts; the check's endings: check-life.test.ts, check-gate.test.ts.
  */
 
 const world = new InProcessWorld()
@@ -19,17 +19,11 @@ let github: FakeGitHub
 const TIMEOUT_MS = 6_000
 const GITHUB_PAST_DEADLINE_MS = 3_000
 const GITHUB_AFTER_CANCEL_MS = 4_000
-/**
- * Virtual time a tick moves while a call hangs (nothing else would move it: no one sleeps). The
- * throttling plugin spaces GitHub's writes on real timers; a tick moving the clock during them only
- * makes the step look later, never sooner.
- */
-const TICK_MS = 100
 
 beforeEach(async () => {
   await world.startEmulator()
   world.emulator.queueScript(scenario('endless'))
-  github = new FakeGitHub({ permissions: { alice: 'write' } })
+  github = new FakeGitHub({ clock: world.clock, permissions: { alice: 'write' } })
   await github.start()
   github.addPullRequest({ number: 7, title: 'Parser', body: '', head: 'feature/parser', base: 'main' })
 })
@@ -57,21 +51,11 @@ async function onComment(inputs: Record<string, string> = {}, signal?: AbortSign
 }
 
 /**
- * Runs `work`; once `until()` gives a time (a call GitHub never answers was sent), moves the virtual
- * clock by TICK_MS every few real milliseconds, nothing else would move it, but never past that
- * time: however slowly the machine finishes the step, the clock cannot make it look late. A step
- * that waited longer than it may would wait for good, and fail at jest's time limit.
+ * Resolves at the first moment `ready()` holds, looked at every 100 virtual ms while a step runs on
+ * the clock (sleeps only end inside a run): a point of the step reached by order, not by a race.
  */
-async function ticking<T>(work: Promise<T>, until: () => number | undefined): Promise<T> {
-  const timer = setInterval(() => {
-    const limit = until()
-    if (limit !== undefined && world.clock.now() < limit) void world.clock.sleep(TICK_MS)
-  }, 5)
-  try {
-    return await work
-  } finally {
-    clearInterval(timer)
-  }
+async function once(ready: () => boolean): Promise<void> {
+  while (!ready()) await world.clock.sleep(100)
 }
 
 const sent = (method: string, path: RegExp): boolean =>
@@ -85,8 +69,14 @@ describe('a run still working at timeout-minutes', () => {
     const { runner, failure, startedAt, endedAt } = await onComment()
     expect(runner.outputs).toMatchObject({ outcome: 'timeout' })
     expect(failure).toContain('did not end within timeout-minutes')
-    expect(endedAt - startedAt).toBeGreaterThanOrEqual(TIMEOUT_MS)
-    expect(endedAt - startedAt).toBeLessThanOrEqual(TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS)
+    // At the deadline the comment's last edit, the check's a second later (GitHub's spacing of
+    // writes), well within the 3 s; then the step ends.
+    const lastWrites = github.requests.slice(-2).map(request => [request.method, request.at - startedAt])
+    expect(lastWrites).toEqual([
+      ['PATCH', TIMEOUT_MS],
+      ['PATCH', TIMEOUT_MS + 1_000]
+    ])
+    expect(endedAt - startedAt).toBe(TIMEOUT_MS + 1_000)
     expect(trackingComment()!.body).toContain('was still working when the workflow stopped waiting')
     const [check, ...others] = github.checkRuns()
     expect(others).toEqual([])
@@ -108,41 +98,31 @@ describe('a run still working at timeout-minutes', () => {
 })
 
 test.each(COMMENT_STEP_CALLS)(
-  '%s hanging: the step ends within 3 s of its deadline, with its outputs and summary',
+  '%s hanging: the step ends 3 s past its deadline, with its outputs and summary',
   async (_, path, method) => {
     github.injectHang(1_000, path, method)
-    const limit = world.clock.now() + TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS
-    const { runner, startedAt, endedAt } = await ticking(onComment(), () =>
-      sent(method, path) ? limit : undefined
-    )
+    const { runner, startedAt, endedAt } = await onComment()
     expect(sent(method, path)).toBe(true)
-    expect(endedAt - startedAt).toBeLessThanOrEqual(TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS + TICK_MS)
+    expect(endedAt - startedAt).toBe(TIMEOUT_MS + GITHUB_PAST_DEADLINE_MS)
     expect(runner.outputs['outcome']).toBeDefined()
     expect(runner.summary).not.toBe('')
   }
 )
 
-test('cancelled while the tracking comment hangs: the step ends within 4 s, inside the runner’s 7.5 s', async () => {
-  // The comment is written before the run starts: no look moves the clock while the throttling
-  // plugin spaces writes on real timers (a hung edit, later, would race the looks).
+test('cancelled while the tracking comment hangs: the step ends 4 s later, inside the runner’s 7.5 s', async () => {
   const create = /\/issues\/7\/comments$/
   github.injectHang(1_000, create, 'POST')
   const cancellation = new AbortController()
   let cancelledAt = 0
-  // Cancelled once the comment hangs; from then on the clock moves.
-  const { runner, endedAt } = await ticking(
-    onComment({ 'timeout-minutes': '30' }, cancellation.signal),
-    () => {
-      if (!sent('POST', create)) return undefined
-      if (!cancellation.signal.aborted) {
-        cancelledAt = world.clock.now()
-        cancellation.abort()
-      }
-      return cancelledAt + GITHUB_AFTER_CANCEL_MS
-    }
-  )
-  expect(cancelledAt).toBeGreaterThan(0)
-  expect(endedAt - cancelledAt).toBeLessThanOrEqual(GITHUB_AFTER_CANCEL_MS + TICK_MS)
+  // Cancelled once the comment hangs.
+  void once(() => sent('POST', create)).then(() => {
+    cancelledAt = world.clock.now()
+    cancellation.abort()
+  })
+  const { runner, startedAt, endedAt } = await onComment({ 'timeout-minutes': '30' }, cancellation.signal)
+  // The comment's create, a second after the reaction (GitHub's spacing of writes).
+  expect(cancelledAt - startedAt).toBe(1_000)
+  expect(endedAt - cancelledAt).toBe(GITHUB_AFTER_CANCEL_MS)
   expect(runner.outputs['outcome']).toBe('cancelled')
   expect(runner.summary).not.toBe('')
 })
