@@ -40349,7 +40349,9 @@ class GitHubRequestPolicy {
         const headers = failure.response?.headers ?? {};
         if (status === 403 || status === 429) {
             if (/\bsecondary rate\b/i.test(failure.message ?? '') || headers['retry-after'] !== undefined) {
-                const seconds = Number(headers['retry-after']) || SECONDARY_LIMIT_FALLBACK_S;
+                // Retry-After: 0 means at once; only a missing or unreadable one means a minute.
+                const given = Number(headers['retry-after'] ?? NaN);
+                const seconds = headers['retry-after'] !== '' && given >= 0 ? given : SECONDARY_LIMIT_FALLBACK_S;
                 if (retries.secondary++ >= MAX_SECONDARY_RETRIES)
                     return undefined;
                 return this.rateLimitWait('secondary rate limit', seconds, options);

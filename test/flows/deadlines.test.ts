@@ -3,7 +3,7 @@ import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
  * The step's deadlines on the virtual clock, to the millisecond on either side: GitHub's calls end
- * 3 s past timeout-minutes, or 4 s after the job is cancelled, whichever comes first; nothing fires
+ * 3 s past timeout-minutes, or 5 s after the job is cancelled, whichever comes first; nothing fires
  * once the step is done.
  */
 
@@ -43,7 +43,7 @@ test('the step ends at timeout-minutes from its start; GitHub is stopped 3 s pas
   deadlines.dispose()
 })
 
-test('a cancelled job: GitHub is stopped 4 s after the cancellation, long before the deadline', async () => {
+test('a cancelled job: GitHub is stopped 5 s after the cancellation, long before the deadline', async () => {
   const clock = new VirtualClock()
   const cancellation = new AbortController()
   const deadlines = new Deadlines(clock, cancellation.signal, 10 * MINUTE)
@@ -57,21 +57,21 @@ test('a cancelled job: GitHub is stopped 4 s after the cancellation, long before
     expect(cancelledEnds()).toBeUndefined()
     cancellation.abort()
     cancelledAt = clock.now()
-    await clock.advance(3_999)
+    await clock.advance(4_999)
     expect(cancelledEnds()).toBeUndefined()
     expect(deadlines.githubSignal.aborted).toBe(false)
     await clock.advance(1)
     expect(deadlines.githubSignal.aborted).toBe(true)
   })
-  expect(cancelledEnds()).toBe(cancelledAt + 4_000)
-  expect(stopped()).toBe(cancelledAt + 4_000)
+  expect(cancelledEnds()).toBe(cancelledAt + 5_000)
+  expect(stopped()).toBe(cancelledAt + 5_000)
   expect((deadlines.githubSignal.reason as Error).message).toBe('the job was cancelled')
   // Asked again, the same wait.
   expect(deadlines.afterCancelled()).toBe(afterCancelled)
   deadlines.dispose()
 })
 
-test('a job already cancelled when the step starts: 4 s counted from then', async () => {
+test('a job already cancelled when the step starts: 5 s counted from then', async () => {
   const clock = new VirtualClock()
   const start = clock.now()
   const cancellation = new AbortController()
@@ -79,10 +79,10 @@ test('a job already cancelled when the step starts: 4 s counted from then', asyn
   const deadlines = new Deadlines(clock, cancellation.signal, 10 * MINUTE)
   const cancelledEnds = settledAt(clock, deadlines.afterCancelled())
   await clock.run(async () => {
-    await clock.advance(3_999)
+    await clock.advance(4_999)
     expect(cancelledEnds()).toBeUndefined()
     await clock.advance(1)
-    expect(cancelledEnds()).toBe(start + 4_000)
+    expect(cancelledEnds()).toBe(start + 5_000)
   })
   expect((deadlines.githubSignal.reason as Error).message).toBe('the job was cancelled')
   deadlines.dispose()

@@ -7,14 +7,14 @@ import { COMMENT_STEP_CALLS } from '../support/comment-step-calls.js'
  * GitHub that stops answering, one call at a time, in process as the runner runs the action, on the
  * virtual clock: a hung call is held by the fake GitHub while time moves, so the step's deadlines
  * fire on their own. The step ends with its outputs and summary exactly when it must: 3 s past
- * timeout-minutes, or 4 s after a cancellation (inside the runner's 7.5 s). The same deadlines with a
+ * timeout-minutes, or 5 s after a cancellation (inside the runner's 7.5 s). The same deadlines with a
  * fake runner: step-deadlines.test.ts.
  */
 
 /** timeout-minutes: past the calls before the first comment edit (GitHub's second between writes). */
 const TIMEOUT_MS = 4_000
 const GITHUB_PAST_DEADLINE_MS = 3_000
-const GITHUB_AFTER_CANCEL_MS = 4_000
+const GITHUB_AFTER_CANCEL_MS = 5_000
 const COMMENT_EDIT = /\/issues\/comments\/\d+$/
 
 const world = new FlowWorld({ github: { permissions: { alice: 'write' } } })
@@ -76,24 +76,25 @@ test('secondary rate limits on the final edit do not hold the step past its dead
   // Every edit is told to wait a minute; none has a minute left before GitHub's calls stop (7 s).
   world.github.injectSecondaryRateLimit(1_000, COMMENT_EDIT, 60)
   const result = await onComment()
-  // The deadline came after the tracking comment (the final report edits it): its edits, a second
-  // after the writes before them, at 3 s (pointing at the run) and 5 s (the final report) ...
+  // The deadline came after the tracking comment (the final report edits it): its edits at 3 s
+  // (pointing at the run, a second after the writes before it) and at the deadline, 4 s (the final
+  // report: the writes that conclude go unspaced once the step is out of time) ...
   expect(sentAt(result, 'POST', /\/issues\/7\/comments$/)).toEqual([[1_000, 201]])
   expect(sentAt(result, 'PATCH', COMMENT_EDIT)).toEqual([
     [3_000, 403],
-    [5_000, 403]
+    [4_000, 403]
   ])
-  // ... each refused, not waited for, not retried: the step ends with the check's last write, 6 s.
+  // ... each refused, not waited for, not retried: the step ends with the last writes, at 4 s.
   expect(warningsOf(result).filter(line => line.includes('secondary rate limit on'))).toEqual([
     '::warning::GitHub secondary rate limit on PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}: no time left to wait 60 s',
     '::warning::GitHub secondary rate limit on PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}: no time left to wait 60 s'
   ])
   expect(world.clock.sleeps).not.toContain(60_000)
-  expect(result.durationMs).toBe(6_000)
+  expect(result.durationMs).toBe(4_000)
   expect(result.outputs.outcome).toBe('timeout')
 })
 
-test('cancelled while the permission check hangs: ends 4 s later with its summary', async () => {
+test('cancelled while the permission check hangs: ends 5 s later with its summary', async () => {
   world.github.injectHang(1_000, /\/permission$/, 'GET')
   // Cancelled at 1 s, the check on its way since the start.
   const result = await onComment({
@@ -106,7 +107,7 @@ test('cancelled while the permission check hangs: ends 4 s later with its summar
   expect(result.summary).not.toBe('')
 })
 
-test('cancelled while every comment edit hangs: ends 4 s later, cancelled', async () => {
+test('cancelled while every comment edit hangs: ends 5 s later, cancelled', async () => {
   world.github.injectHang(1_000, COMMENT_EDIT, 'PATCH')
   // A timeout-minutes far beyond the cancellation, which comes once an edit hangs (at 3 s).
   const result = await onComment(

@@ -114,5 +114,5 @@ test('an error page of 300,000 `<`: a clear error before the deadline, with outp
   expect(run.durationMs).toBeLessThan(60_000)
   expect(run.stdout).toContain('rejected the request as invalid (422)')
   expect(run.summary).toContain('422')
-  expect(trackingComments()[0]!.body).toContain('could not be followed')
+  expect(trackingComments()[0]!.body).toContain('could not be started (the service answered 422)')
 })

@@ -375,7 +375,7 @@ describe('on a comment event', () => {
     expect(failure).toMatch(/^Could not read the comments of #7 to find its tracking comment/)
     expect(emulator.requests).toHaveLength(0)
     const tracking = github!.comments(7).filter(c => c.body.startsWith(OWN_COMMENT_MARK))
-    expect(tracking[0]!.body).toContain('⚠️ could not be followed')
+    expect(tracking[0]!.body).toContain('⚠️ could not be started')
   })
 
   test('an unsigned marker of another bot is not followed, and a notice says so', async () => {

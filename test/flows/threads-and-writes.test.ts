@@ -79,7 +79,7 @@ describe('a /codegen comment on the code of a pull request', () => {
     expect(failure).toMatch(/^Could not read the comments of #7 to find its tracking comment/)
     expect(runner.outputs['outcome']).toBe('error')
     expect(world.emulator.requests).toEqual([])
-    expect(replies()[0]!.body).toContain('⚠️ could not be followed')
+    expect(replies()[0]!.body).toContain('⚠️ could not be started')
   })
 
   test('a refused reaction on a review comment is a warning only', async () => {
