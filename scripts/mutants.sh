@@ -19,25 +19,25 @@ names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
 mutant idempotency src/agent-run/start.ts \
   's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
-  'test/in-process/run-action.test.ts test/integration/action.test.ts test/integration/action-errors.test.ts'
+  'test/flows/run-action.test.ts test/flows/action.test.ts test/flows/action-errors.test.ts test/flows/clients.test.ts'
 mutant first-write src/github/tracking-comment.ts \
-  's/async open\(\): Promise<void> \{\n    await this\.enqueue\(\(\) => this\.writeNow\(\)\)\n  \}/async open(): Promise<void> {}/' \
-  'test/in-process/tracking-comment.test.ts test/integration/comment-endings.test.ts'
+  's/async open\(\): Promise<void> \{\n    await this\.writes\.flush\(\)\n  \}/async open(): Promise<void> {}/' \
+  'test/flows/tracking-comment.test.ts test/flows/comment-endings.test.ts'
 mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
   'test/unit/status.test.ts'
 mutant log-cursor src/agent-run/watcher.ts \
-  's/this\.logs\.read\(state\.cursor, LOG_PAGE_LIMIT, options\)/this.logs.read(0, LOG_PAGE_LIMIT, options)/' \
-  'test/unit/watcher.test.ts'
+  's/this\.reads\.logs\.read\(this\.state\.cursor, LOG_PAGE_LIMIT, options\)/this.reads.logs.read(0, LOG_PAGE_LIMIT, options)/' \
+  'test/flows/watcher.test.ts'
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \
-  'test/in-process/run-action.test.ts test/integration/secrecy.test.ts'
+  'test/flows/run-action.test.ts test/flows/secrecy.test.ts'
 mutant ambiguous src/api/retry.ts \
-  's/if \(write && exchange\.sent\)/if (false)/' \
-  'test/in-process/client.test.ts'
+  's/if \(write && exchange\.sent\)/if (write \&\& !write)/' \
+  'test/flows/client.test.ts'
 mutant entry src/index.ts \
-  's/void run\(\)/void Promise.resolve()/' \
-  'test/integration/action.test.ts'
+  's/void run\(/void Promise.resolve(/' \
+  'test/bundle/step-protocol.test.ts'
 
 
 backup=""
