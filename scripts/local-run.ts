@@ -95,7 +95,8 @@ if (onComment || values['check-run']) {
     env.GITHUB_EVENT_NAME = event.name
   }
   console.log(
-    `GitHub simulated on ${env.GITHUB_API_URL} (the fake GitHub, scripts/github-fake/): nothing reaches github.com.\n`
+    `GitHub simulated on ${env.GITHUB_API_URL} (the fake GitHub of scripts/github-fake/): ` +
+      'nothing reaches github.com.\n'
   )
 }
 

@@ -1,9 +1,9 @@
 /**
  * `npm run screenshots`: pictures of real runs for README and docs/. Runs the bundle dist/index.js as
  * the runner runs it (scripts/runner-process.ts) against the emulator and GitHub simulated on
- * loopback (the fake GitHub, scripts/sample-github.ts, as for `npm start`), for a few scenarios; renders the job
- * summary, the tracking comment and the check run as GitHub shows them (scripts/screenshot-pages.ts);
- * photographs each page with headless Chromium.
+ * loopback (the fake GitHub with a sample repository, scripts/sample-github.ts, as for `npm start`),
+ * for a few scenarios; renders the job summary, the tracking comment and the check run as GitHub
+ * shows them (scripts/screenshot-pages.ts); photographs each page with headless Chromium.
  *
  *   npm run screenshots -- [--out docs/images] [--html DIR] [--only summary,verdict] [--scale 2]
  *

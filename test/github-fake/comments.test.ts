@@ -11,7 +11,10 @@ import {
   statusOf
 } from '../support/github-fake-world.js'
 
-/** Issue comments, reactions and review comments on the fake GitHub: stored, paged, edited and refused as GitHub does. */
+/**
+ * Issue comments, reactions and review comments on the fake GitHub: stored, paged, edited and refused
+ * as GitHub does.
+ */
 
 describe('issue comments', () => {
   test('a created comment is written by the actor, listed, and kept in creation order', async () => {

@@ -2,7 +2,10 @@ import { OctokitGitHubApi } from '../../src/github/api.js'
 import { call, fake, ISSUE, REPO, startFake, TOKEN } from '../support/github-fake-world.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
-/** Faults injected into the fake GitHub: what each answers, and that the action's client gets through them. */
+/**
+ * Faults injected into the fake GitHub: what each answers, and that the action's client gets through
+ * them.
+ */
 
 describe('injected faults', () => {
   test('a secondary rate limit: 403 with retry-after and GitHub body, for the next matching requests', async () => {
@@ -39,7 +42,7 @@ describe('injected faults', () => {
     expect(() => fake.injectSecondaryRateLimit(0)).toThrow(/times/)
   })
 
-  test("the action's request policy gets through both: the secondary limit's Retry-After, then retries after 1 and 4 s", async () => {
+  test("the action's request policy gets through both: Retry-After's 3 s, then retries 1 s and 4 s later", async () => {
     const clock = new VirtualClock()
     await startFake({ clock })
     const warnings: string[] = []

@@ -13,7 +13,10 @@ import {
   TOKEN
 } from '../support/github-fake-world.js'
 
-/** The fake GitHub's authentication, routing, permissions, pull requests and life, asked as the action asks it. */
+/**
+ * The fake GitHub's authentication, routing, permissions, pull requests and life, asked as the action
+ * asks it.
+ */
 
 describe('authentication', () => {
   test('a wrong token is 401 Bad credentials, a missing one 401 Requires authentication', async () => {

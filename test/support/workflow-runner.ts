@@ -182,7 +182,7 @@ const ACTION_INPUTS = (
   }
 ).inputs
 
-/** Inputs the harness sets because the test needs them (the emulator's address), never ones an example sets. */
+/** Inputs the harness sets because the test needs them (the emulator's address), none an example sets. */
 export interface HarnessInputs {
   'base-url': string
 }
