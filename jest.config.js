@@ -26,12 +26,9 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', ...LONG_SUITES],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   setupFilesAfterEnv: ['<rootDir>/test/support/remove-runner-folders.ts'],
-  // Most tests wait on child processes, loopback servers and GitHub's one-second spacing of writes,
-  // not on the CPU: more workers than cores (jest's default on 2 cores is a single worker), the
-  // longest files first. On 2 cores, 12 workers took 86-105 s with a fifth of the CPU idle; 16 take
-  // 81-84 s with the CPU nine-tenths busy. No test races the machine's speed (CONTRIBUTING.md,
-  // Tests), so a busier CPU makes them slower, not red.
-  maxWorkers: 16,
+  // The flows are CPU-bound (virtual time costs none), the bundle's files wait on child processes:
+  // one worker a core, and one more for those waits.
+  maxWorkers: 3,
   testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],

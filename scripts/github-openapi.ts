@@ -1,12 +1,16 @@
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 
 /**
  * GitHub's published REST description (npm @octokit/openapi, api.github.com, OpenAPI 3.0) and a
  * checker of request bodies and answers against its schemas: the fake GitHub is held to GitHub's
- * word, not to our own idea of it. Ajv reads the schemas (OpenAPI 3.0's `nullable` included); the
- * document is 13 MB, so it is read on first use, once per process.
+ * word, not to our own idea of it. Ajv reads the schemas (OpenAPI 3.0's `nullable` included). The
+ * document is 13 MB (a third of a second to read): each operation used is extracted from it once, with
+ * the schemas it refers to, into a small file beside the package (node_modules/.cache), which every
+ * later process (a test file) reads instead.
  */
 
 type Schema = Record<string, unknown>
@@ -21,16 +25,56 @@ interface Document {
   components: Record<string, unknown>
 }
 
+/** One operation of the document and the component schemas it refers to: all a check of it needs. */
+interface Extract {
+  operation: Operation
+  schemas: Record<string, unknown>
+}
+
 let document: Document | undefined
 let ajv: Ajv | undefined
 const compiled = new Map<string, ValidateFunction>()
+const extracts = new Map<string, Extract | null>()
+
+const documentPath = (): string =>
+  createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json')
 
 function githubDocument(): Document {
-  if (!document) {
-    const path = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json')
-    document = JSON.parse(readFileSync(path, 'utf8')) as Document
-  }
+  document ??= JSON.parse(readFileSync(documentPath(), 'utf8')) as Document
   return document
+}
+
+/** Where extracts of this version of the document are kept: under node_modules, beside the package. */
+function extractFile(method: string, template: string): string {
+  const path = documentPath()
+  const version = (
+    JSON.parse(readFileSync(join(dirname(path), '..', 'package.json'), 'utf8')) as { version: string }
+  ).version
+  const name = createHash('sha256').update(`${method} ${template}`).digest('hex').slice(0, 24)
+  const root = path.slice(0, path.lastIndexOf('node_modules') + 'node_modules'.length)
+  return join(root, '.cache', 'codegen-action-github-openapi', version, `${name}.json`)
+}
+
+/** The operation with its schemas: from memory, from its extract file, or from the document (then kept). */
+function operationExtract(method: string, template: string): Extract | undefined {
+  const key = `${method.toLowerCase()} ${template}`
+  if (!extracts.has(key)) {
+    const file = extractFile(method, template)
+    let extract: Extract | null
+    try {
+      extract = JSON.parse(readFileSync(file, 'utf8')) as Extract | null
+    } catch {
+      const found = githubDocument().paths[template]?.[method.toLowerCase()]
+      extract = found ? { operation: found, schemas: referredSchemas(found as unknown as Schema) } : null
+      // Written whole, then renamed: a test file beside this one never reads half of it.
+      mkdirSync(dirname(file), { recursive: true })
+      const partial = `${file}.${process.pid}`
+      writeFileSync(partial, JSON.stringify(extract))
+      renameSync(partial, file)
+    }
+    extracts.set(key, extract)
+  }
+  return extracts.get(key) ?? undefined
 }
 
 /** The component schemas `schema` refers to, directly or through others (a few of the document's thousands). */
@@ -71,22 +115,22 @@ function allowNullInEnums(node: unknown): void {
 /** RFC 3339 date-time, as GitHub's `format: date-time` means it. */
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i
 
-function validator(key: string, schema: Schema): ValidateFunction {
+function validator(key: string, schema: Schema, schemas: Record<string, unknown>): ValidateFunction {
   let validate = compiled.get(key)
   if (validate) return validate
   ajv ??= new Ajv({ strict: false, validateSchema: false, allErrors: true, logger: false })
     .addFormat('date-time', DATE_TIME)
     .addFormat('uri', value => URL.canParse(value))
   // The schemas it refers to ride along, so that its `#/components/schemas/...` references resolve.
-  const whole = { ...structuredClone(schema), components: { schemas: referredSchemas(schema) } }
+  const whole = { ...structuredClone(schema), components: { schemas: structuredClone(schemas) } }
   allowNullInEnums(whole)
   validate = ajv.compile(whole)
   compiled.set(key, validate)
   return validate
 }
 
-function operation(method: string, template: string): Operation {
-  const found = githubDocument().paths[template]?.[method.toLowerCase()]
+function operation(method: string, template: string): Extract {
+  const found = operationExtract(method, template)
   if (!found) throw new Error(`GitHub's REST description has no ${method} ${template}`)
   return found
 }
@@ -98,14 +142,16 @@ function problemsOf(validate: ValidateFunction, value: unknown): string[] {
 
 /** The problems of a request body against the operation's requestBody schema; [] when it conforms. */
 export function requestBodyProblems(method: string, template: string, body: unknown): string[] {
-  const schema = operation(method, template).requestBody?.content?.['application/json']?.schema
+  const { operation: found, schemas } = operation(method, template)
+  const schema = found.requestBody?.content?.['application/json']?.schema
   if (!schema) throw new Error(`${method} ${template} takes no JSON body`)
-  return problemsOf(validator(`request ${method} ${template}`, schema), body)
+  return problemsOf(validator(`request ${method} ${template}`, schema, schemas), body)
 }
 
 /** The problems of an answer against the operation's response schema for `status`. */
 export function responseProblems(method: string, template: string, status: number, body: unknown): string[] {
-  const schema = operation(method, template).responses[String(status)]?.content?.['application/json']?.schema
+  const { operation: found, schemas } = operation(method, template)
+  const schema = found.responses[String(status)]?.content?.['application/json']?.schema
   if (!schema) throw new Error(`${method} ${template} documents no JSON answer with status ${status}`)
-  return problemsOf(validator(`response ${method} ${template} ${status}`, schema), body)
+  return problemsOf(validator(`response ${method} ${template} ${status}`, schema, schemas), body)
 }
