@@ -29,6 +29,8 @@ export default {
   // The flows are CPU-bound (virtual time costs none), the bundle's files wait on child processes:
   // one worker a core, and one more for those waits.
   maxWorkers: 3,
+  // jest's ESM modules are not all freed between files: a worker past this is started afresh.
+  workerIdleMemoryLimit: '250MB',
   testSequencer: '<rootDir>/test/support/longest-first.js',
   testTimeout: 60000,
   collectCoverageFrom: ['src/**/*.ts'],
