@@ -271,6 +271,9 @@ describe('the tracking comment of a CI fix', () => {
       }
     })
     const html = renderMarkdown(body)
+    // The team is named, not notified: a word joiner after its @.
+    expect(body).not.toMatch(/@octo-org/)
+    expect(readerText(html)).toContain('@\u2060octo-org/team')
     expect(html).not.toContain('<b>')
     expect(html).not.toContain('href="https://evil.example"')
     expect(html).not.toMatch(/<!--(?! codegen)/)
