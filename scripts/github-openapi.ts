@@ -15,9 +15,20 @@ import { Ajv, type ValidateFunction } from 'ajv'
 
 type Schema = Record<string, unknown>
 
+interface Parameter {
+  name: string
+  in: string
+  required?: boolean
+  schema?: { type?: string; enum?: unknown[] }
+}
+
 interface Operation {
+  parameters?: Array<Parameter | { $ref: string }>
   requestBody?: { content?: { 'application/json'?: { schema?: Schema } } }
-  responses: Record<string, { content?: { 'application/json'?: { schema?: Schema } } }>
+  responses: Record<
+    string,
+    { content?: { 'application/json'?: { schema?: Schema } }; headers?: Record<string, unknown> }
+  >
 }
 
 interface Document {
@@ -154,4 +165,52 @@ export function responseProblems(method: string, template: string, status: numbe
   const schema = found.responses[String(status)]?.content?.['application/json']?.schema
   if (!schema) throw new Error(`${method} ${template} documents no JSON answer with status ${status}`)
   return problemsOf(validator(`response ${method} ${template} ${status}`, schema, schemas), body)
+}
+
+/** The operation's parameters found `in` the query (or the path), references resolved. */
+function parametersIn(method: string, template: string, where: 'query' | 'path'): Parameter[] {
+  const shared = (githubDocument().components as { parameters: Record<string, Parameter> }).parameters
+  return (operation(method, template).parameters ?? [])
+    .map(parameter =>
+      '$ref' in parameter
+        ? shared[/^#\/components\/parameters\/(.+)$/.exec(parameter.$ref)?.[1] ?? '']
+        : parameter
+    )
+    .filter((parameter): parameter is Parameter => parameter?.in === where)
+}
+
+/**
+ * The problems of a request's query string against the operation's query parameters: a name the
+ * description does not list, a value of the wrong type or outside its enum; [] when it conforms.
+ */
+export function queryProblems(method: string, template: string, query: Record<string, string>): string[] {
+  const declared = new Map(
+    parametersIn(method, template, 'query').map(parameter => [parameter.name, parameter])
+  )
+  const problems: string[] = []
+  for (const [name, value] of Object.entries(query)) {
+    const parameter = declared.get(name)
+    if (!parameter) {
+      problems.push(`${name}: not a query parameter of ${method} ${template}`)
+      continue
+    }
+    const { type, enum: allowed } = parameter.schema ?? {}
+    if (type === 'integer' && !/^-?\d+$/.test(value))
+      problems.push(`${name}: must be integer, got "${value}"`)
+    if (type === 'boolean' && !/^(true|false)$/.test(value))
+      problems.push(`${name}: must be boolean, got "${value}"`)
+    if (allowed && !allowed.includes(value))
+      problems.push(`${name}: must be one of ${allowed.map(String).join(', ')}, got "${value}"`)
+  }
+  return problems
+}
+
+/** The statuses the operation documents, and the headers of each (lower case). */
+export function documentedAnswers(method: string, template: string): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(operation(method, template).responses).map(([status, answer]) => [
+      status,
+      Object.keys(answer.headers ?? {}).map(name => name.toLowerCase())
+    ])
+  )
 }

@@ -47,7 +47,8 @@ const MORE: Record<string, string> = {
   'check-run': 'gates.md#check-runs',
   'check-name': 'gates.md#make-it-a-required-check',
   'daily-run-limit': 'limits.md#daily-run-limits',
-  'daily-run-limit-per-author': 'limits.md#daily-run-limits'
+  'daily-run-limit-per-author': 'limits.md#daily-run-limits',
+  'max-fix-attempts': 'triggers.md#no-fix-loops'
 }
 
 /** A table cell: one line, its pipes escaped. */

@@ -64,7 +64,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const payload = once(() => environment.readEventPayload(settings.context.eventPath))
   try {
     const stopped = () => deadlines.stopped()
-    const decision = await decide(settings, { payload, github, clock, say, stopped })
+    const decision = await decide(settings, { payload, github, clock, say, stopped, redact })
     // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
     const checkRun =
       decision.check && !stopped()
@@ -85,7 +85,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       () => deadlines.afterCancelled()
     )
     const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service)
-    const gate = dailyGate(settings, apis, clock, deadlines.step)
+    const gate = dailyGate(settings, decision.work, apis, clock, deadlines.step)
     const step: Step = { settings, environment, deadlines, redact, say, reporters, gate }
     const performed = await perform(decision.work, step, apis)
     // A fan-out's items counted their own usage; a run alone's is counted here.
@@ -190,20 +190,25 @@ function planDeps(step: Step, apis: ServiceClients): PlanDeps {
   }
 }
 
-/** The daily limits asked before each create, when any is set. */
+/** The daily limits (and a CI fix's attempts) asked before each create, when any applies. */
 function dailyLimit({ gate }: Step): Pick<StartDeps, 'dailyLimit'> {
-  return gate ? { dailyLimit: (orgId, origin) => gate.admit(orgId, origin) } : {}
+  return gate ? { dailyLimit: (orgId, origin, fix) => gate.admit(orgId, origin, fix) } : {}
 }
 
-/** The step's daily limits (daily-run-limit, daily-run-limit-per-author), or undefined when none is set. */
+/**
+ * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
+ * (max-fix-attempts, always counted); undefined when none applies.
+ */
 function dailyGate(
   settings: Settings,
+  work: Work,
   clients: ServiceClients,
   clock: Clock,
   deadline: number
 ): DailyGate | undefined {
   const limits = settings.dailyLimits
-  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return undefined
+  const fixing = work.kind === 'run' && work.plan.ciFix !== undefined
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing) return undefined
   return new DailyGate({ clients, limits, clock, deadline })
 }
 

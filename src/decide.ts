@@ -3,14 +3,16 @@ import type { Deadlines } from './deadlines.js'
 import type { Network } from './network.js'
 import type { GitHubApi } from './github/api.js'
 import { checkRunPlace, type CheckRunPlace } from './github/check-run.js'
+import { prepareCiFix } from './github/ci-fix.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { withCommit } from './github/thread-prompt.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './github/trigger.js'
+import { readWorkflowRun } from './github/workflow-run.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import type { Console } from './runner/runner.js'
 import type { RunItem, Settings } from './settings/settings.js'
-import { originMetadata } from './settings/workflow-context.js'
+import { CI_FIX_EVENT, originMetadata } from './settings/workflow-context.js'
 
 /**
  * What the step does, decided once from the settings and the event: one run (from its inputs or a
@@ -45,6 +47,8 @@ export interface DecideDeps {
   say: Pick<Console, 'notice' | 'warning'>
   /** Why the step may start nothing new any more (Deadlines.stopped). */
   stopped: () => 'cancelled' | 'timeout' | undefined
+  /** Every secret in every form replaced (the step's redactor): for what the event shows on GitHub. */
+  redact: <T>(value: T) => T
 }
 
 /**
@@ -70,6 +74,9 @@ export async function decide(settings: Settings, deps: DecideDeps): Promise<Deci
     return { work, trigger: 'inputs', ...(check ? { check } : {}) }
   }
   if (settings.runs) return fromInputs(false)
+  // A completed workflow run asks for a CI fix; other tasks act on their inputs.
+  if (context.eventName === CI_FIX_EVENT && settings.task === 'run')
+    return fromWorkflowRun(settings, mode, deps)
   const trigger = readTrigger(context.eventName, settings.triggerEvent ? deps.payload() : undefined, {
     phrase: settings.triggerPhrase,
     labelTrigger: settings.labelTrigger,
@@ -144,6 +151,47 @@ async function fromThread(
     check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
   }
 }
+
+/**
+ * A workflow run that completed: when it failed on a branch of this repository, one CI fix whose
+ * prompt the action builds from the failure (its jobs and logs read from GitHub), with its tracking
+ * comment on the pull request; else nothing, with a notice saying why.
+ */
+async function fromWorkflowRun(
+  settings: Settings,
+  mode: Parameters<typeof checkRunPlace>[0],
+  deps: DecideDeps
+): Promise<Decision> {
+  const read = readWorkflowRun(deps.payload(), settings.context.repository)
+  if (read.kind === 'skip') return noRun(read.reason, deps)
+  const { run } = read
+  const prepared = await prepareCiFix(run, settings, {
+    github: await deps.github(),
+    clock: deps.clock,
+    warn: deps.say.warning,
+    redact: deps.redact
+  })
+  // Cancelled (or out of time) while it read the failure: no tracking comment, no run.
+  const stopped = deps.stopped()
+  if (stopped)
+    return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: CI_FIX_TRIGGER }
+  await prepared.tracking?.open()
+  const plan: RunPlan = { ...planFromInputs(settings), prompt: prepared.prompt, ciFix: prepared.ciFix }
+  // check-run: true writes the check on the commit that failed (auto: none, no one asked on a pull request).
+  const place =
+    mode === 'true'
+      ? { sha: run.headSha, ...(run.pullRequest ? { pullRequest: run.pullRequest } : {}) }
+      : undefined
+  return {
+    work: { kind: 'run', plan },
+    trigger: CI_FIX_TRIGGER,
+    ...(prepared.tracking ? { tracking: prepared.tracking } : {}),
+    ...(place ? { check: { place, resumed: false, onThread: false } } : {})
+  }
+}
+
+/** The `trigger` output of a CI fix. */
+export const CI_FIX_TRIGGER = 'workflow-run'
 
 /**
  * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull

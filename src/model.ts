@@ -24,8 +24,21 @@ export type Outcome =
   | 'skipped'
   | 'cancelled'
   | 'error'
-  /** A daily limit (daily-run-limit, daily-run-limit-per-author) was reached: nothing was started. */
+  /** A limit on new runs (daily-run-limit, daily-run-limit-per-author, max-fix-attempts) was reached: nothing was started. */
   | 'limited'
+
+/** The input whose limit kept a run from starting (outcome limited). */
+export type LimitName = 'daily-run-limit' | 'daily-run-limit-per-author' | 'max-fix-attempts'
+
+/** A CI fix (a workflow_run's failure): what max-fix-attempts counts, and what its run's metadata records. */
+export interface CiFixPlan {
+  /** The head branch the fix is pushed to: CI-fix runs are counted by it. */
+  branch: string
+  /** max-fix-attempts: CI-fix runs for the branch in 24 hours, at most. */
+  maxAttempts: number
+  /** Recorded under metadata.github_action.ci_fix (the branch, the commit, the failed workflow run), with the attempt. */
+  record: Record<string, string | number>
+}
 
 /** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
 export interface RunPlan {
@@ -56,6 +69,8 @@ export interface RunPlan {
   carryOn?: { prompt: string }
   /** stop-run-on: when the step stops while its run still works, whether to ask the service to stop it. */
   stopRunOn?: ReadonlySet<StopTrigger>
+  /** A CI fix: the failure it fixes, counted by max-fix-attempts before it is created. */
+  ciFix?: CiFixPlan
 }
 
 /** The step's request to stop its run (stop-run-on), when it sent one, and the status read after it. */
@@ -111,6 +126,10 @@ export interface RunReport {
   error?: string
   /** Why no run was started (outcome skipped or limited). */
   reason?: string
+  /** Outcome limited: the input whose limit was reached. */
+  limit?: LimitName
+  /** A CI fix: which attempt for its branch this run is (its CI-fix runs of the last 24 hours, and one). */
+  fixAttempt?: number
   /** The organization, repository and token user as the step resolved them. */
   orgId?: number
   repoId?: number
@@ -165,7 +184,8 @@ export function unexpectedEnding(error: unknown, last: RunReport | undefined, no
 
 /** What happens while a run is followed, as it happens: every reporter receives the same events. */
 export interface RunEvents {
-  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom): void
+  /** The run started (or resumed); a fresh one carrying a thread on says from which run, a CI fix which attempt it is. */
+  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom, fixAttempt?: number): void
   newEntries(entries: LogEntry[], firstIndex: number): void
   statusChanged(from: string | null, to: string | null): void
   heartbeat(elapsedMs: number, status: string | null, entriesSeen: number): void

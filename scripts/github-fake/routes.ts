@@ -21,6 +21,8 @@ export type RouteName =
   | 'user'
   | 'create-check-run'
   | 'check-run'
+  | 'workflow-run-jobs'
+  | 'job-logs'
 
 export interface Route {
   name: RouteName
@@ -42,6 +44,10 @@ export interface Call {
   path: string
   now: number
 }
+
+/** The templates of the Actions operations in GitHub's REST description (actions.ts serves them). */
+export const WORKFLOW_RUN_JOBS = '/repos/{owner}/{repo}/actions/runs/{run_id}/jobs'
+export const JOB_LOGS = '/repos/{owner}/{repo}/actions/jobs/{job_id}/logs'
 
 function route(name: RouteName, method: Route['method'], template: string, page: string): Route {
   const source = template.replace(/\{(\w+)\}/g, (_, param: string) => `(?<${param}>[^/]+)`)
@@ -113,7 +119,9 @@ const ROUTES: Route[] = [
   route('user', 'GET', '/user', 'users/users#get-the-authenticated-user'),
   route('create-check-run', 'POST', CHECK_RUNS, 'checks/runs#create-a-check-run'),
   route('check-run', 'GET', CHECK_RUN, 'checks/runs#get-a-check-run'),
-  route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run')
+  route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run'),
+  route('workflow-run-jobs', 'GET', WORKFLOW_RUN_JOBS, 'actions/workflow-jobs#list-jobs-for-a-workflow-run'),
+  route('job-logs', 'GET', JOB_LOGS, 'actions/workflow-jobs#download-job-logs-for-a-workflow-run')
 ]
 
 /** The route of `method` and `path` (without prefix and query), with its percent-decoded parameters. */
@@ -186,14 +194,20 @@ export function schemaError(
 
 /**
  * The page of `all` the call asks for (per_page at most 100, default 30), each item as `wire` shows
- * it, with GitHub's Link header.
+ * it, with GitHub's Link header; `wrap` makes the page's body of its items and the total (a list
+ * in an object, as Actions' endpoints answer), else the items alone.
  */
-export function pageOf<T>(call: Call, all: T[], wire: (item: T) => unknown): Answer {
+export function pageOf<T>(
+  call: Call,
+  all: T[],
+  wire: (item: T) => unknown,
+  wrap: (items: unknown[], total: number) => unknown = items => items
+): Answer {
   const perPage = Math.min(queryInteger(call.query.per_page, 30), 100)
   const number = queryInteger(call.query.page, 1)
   const items = all.slice((number - 1) * perPage, number * perPage)
   const link = linkHeader(call.api + call.path, call.query, number, Math.ceil(all.length / perPage))
-  return json(items.map(wire), 200, link ? { link } : undefined)
+  return json(wrap(items.map(wire), all.length), 200, link ? { link } : undefined)
 }
 
 /** A query parameter as GitHub reads it: the default when absent or not a positive integer. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { close, listen, systemServerClock, type ServerClock } from '../../emulator/loopback-server.js'
 import { gitHubError, json, notFound, type Answer } from './answers.js'
+import { Actions } from './actions.js'
 import { CheckRuns } from './check-runs.js'
 import { Comments } from './comments.js'
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit } from './faults.js'
@@ -13,6 +14,9 @@ import type {
   FakeComment,
   FakeGitHubOptions,
   FakePullRequest,
+  FakeWorkflowRun,
+  InvalidQueryRequest,
+  RecordedLogDownload,
   FakeReaction,
   FakeReviewComment,
   FakeUser,
@@ -25,8 +29,9 @@ import type {
 /**
  * The part of GitHub's REST API the action uses, on a loopback port: collaborator permissions, pull
  * requests (with labels and assignees; repository.ts), issue comments and review comments with their
- * replies (paginated as GitHub paginates; comments.ts), reactions (reactions.ts), and check runs
- * (check-runs.ts) on one repository, with GitHub's status codes, error bodies and rate limit headers,
+ * replies (paginated as GitHub paginates; comments.ts), reactions (reactions.ts), check runs
+ * (check-runs.ts), and workflow runs' jobs and logs, served by a log storage on another host
+ * (actions.ts), on one repository, with GitHub's status codes, error bodies and rate limit headers,
  * and injectable secondary rate limits, errors, hangs and holds (faults.ts). This file is the server:
  * it records each request, puts the faults first, then authentication, routing (routes.ts) and the
  * endpoint. State lives in memory for the life of the object.
@@ -43,6 +48,9 @@ export class FakeGitHub {
   private readonly reactionStore: Reactions
   private readonly checks: CheckRuns
   private checksPermission: NonNullable<FakeGitHubOptions['checks']>
+  private actionsPermission: NonNullable<FakeGitHubOptions['actions']>
+  private readonly actions: Actions
+  private readonly logStorageHost: string
   private readonly faults = new Faults()
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
@@ -75,6 +83,14 @@ export class FakeGitHub {
     this.issueComments = new Comments(this.repository)
     this.reactionStore = new Reactions(this.repository, this.issueComments)
     this.checksPermission = options.checks ?? 'write'
+    this.actionsPermission = options.actions ?? 'read'
+    this.logStorageHost = options.logStorageHost ?? '127.0.0.2'
+    this.actions = new Actions({
+      permission: () => this.actionsPermission,
+      repository: () => this.repository.fullName,
+      web,
+      clock: this.clock
+    })
     this.checks = new CheckRuns({
       permission: () => this.checksPermission,
       hasCommit: sha => this.repository.hasCommit(sha),
@@ -88,15 +104,16 @@ export class FakeGitHub {
     const { server, url } = await listen((request, response) => this.receive(request, response), port, host)
     this.server = server
     this.url = url
+    await this.actions.start(this.logStorageHost)
     return this.baseUrl
   }
 
-  /** Closes the server and every open connection, keep-alive ones included. */
+  /** Closes the server and the log storage, and every open connection, keep-alive ones included. */
   async stop(): Promise<void> {
     const server = this.server
     if (!server) return
     this.server = undefined
-    await close(server)
+    await Promise.all([close(server), this.actions.stop()])
   }
 
   /** What GITHUB_API_URL would be: e.g. http://127.0.0.1:PORT, or http://127.0.0.1:PORT/api/v3. */
@@ -176,6 +193,31 @@ export class FakeGitHub {
   /** The token's `checks` permission from now on, as a workflow's `permissions:` would set it. */
   setChecksPermission(permission: NonNullable<FakeGitHubOptions['checks']>): void {
     this.checksPermission = permission
+  }
+
+  /** A completed workflow run with its jobs and their logs, for a CI fix to read. */
+  addWorkflowRun(run: FakeWorkflowRun): void {
+    this.actions.addWorkflowRun(run)
+  }
+
+  /** The token's `actions` permission from now on, as a workflow's `permissions:` would set it. */
+  setActionsPermission(permission: NonNullable<FakeGitHubOptions['actions']>): void {
+    this.actionsPermission = permission
+  }
+
+  /** Every request the log storage received (on its own host), with its Authorization header. */
+  get logDownloads(): RecordedLogDownload[] {
+    return [...this.actions.downloads]
+  }
+
+  /** The log storage's address (another host than baseUrl's). */
+  get logStorageUrl(): string {
+    return this.actions.storageUrl
+  }
+
+  /** Requests whose query GitHub's REST description refuses (each was answered 422). */
+  get invalidQueryRequests(): InvalidQueryRequest[] {
+    return [...this.actions.invalid]
   }
 
   /** A commit the repository has (a push, say), so that check runs can be created on it. */
@@ -332,7 +374,8 @@ export class FakeGitHub {
   private write(response: ServerResponse, answer: Answer, rateLimitHeaders: Record<string, string>): void {
     // A client that gave up (or a stopped fake) has no socket left to answer on.
     if (response.destroyed || response.socket?.destroyed) return
-    const body = Buffer.from(JSON.stringify(answer.value))
+    // No value: an answer without a body (a redirect).
+    const body = answer.value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(answer.value))
     this.requestCount++
     response.writeHead(answer.status, {
       ...answer.headers,
@@ -340,7 +383,7 @@ export class FakeGitHub {
       'x-github-api-version-selected': '2022-11-28',
       'x-github-media-type': 'github.v3; format=json',
       'x-github-request-id': `FAKE:${this.requestCount.toString(16).toUpperCase().padStart(6, '0')}`,
-      'content-type': 'application/json; charset=utf-8',
+      ...(answer.value === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
       'content-length': String(body.length)
     })
     response.end(body)
@@ -382,6 +425,9 @@ export class FakeGitHub {
           documentationUrl: call.route.documentationUrl,
           now: call.now
         })
+      case 'workflow-run-jobs':
+      case 'job-logs':
+        return this.actions.handle(call)
       case 'user':
         return this.identityVisible
           ? json({ ...this.repository.wireUser(this.repository.actor, call.api), name: null, email: null })

@@ -90,6 +90,52 @@ export interface FakePullRequest {
   headSha?: string
 }
 
+/** A job of a workflow run, as a test seeds it. */
+export interface FakeJob {
+  /** Default: the next of the fake's job ids. */
+  id?: number
+  name: string
+  conclusion:
+    'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null
+  /** Its steps, numbered from 1 in order unless they say otherwise. */
+  steps?: Array<{ name: string; conclusion: string | null; number?: number }>
+  /** Its log as the runner wrote it; null: GitHub no longer has it (410). */
+  log?: string | Uint8Array | null
+  /** The run's attempt it belongs to; default the run's. */
+  runAttempt?: number
+}
+
+/** A completed workflow run, as a test seeds it. */
+export interface FakeWorkflowRun {
+  id: number
+  /** The workflow's name. */
+  name: string
+  headBranch: string
+  headSha: string
+  /** Its latest attempt (default 1): `filter=latest` lists that attempt's jobs. */
+  runAttempt?: number
+  jobs: FakeJob[]
+}
+
+/** A request whose query GitHub's REST description refuses (answered 422). */
+export interface InvalidQueryRequest {
+  method: string
+  path: string
+  query: Record<string, string>
+  problems: string[]
+}
+
+/** A request the log storage received. */
+export interface RecordedLogDownload {
+  at: number
+  method: string
+  /** The Host header: the storage's own, not GitHub's. */
+  host: string
+  path: string
+  authorization: string | undefined
+  status: number
+}
+
 /** A check run as the fake holds it, with GitHub's field names. */
 export interface FakeCheckRun {
   id: number
@@ -156,6 +202,13 @@ export interface FakeGitHubOptions {
    * creating or updating a check run is 403; without read, reading one is too.
    */
   checks?: 'write' | 'read' | 'none'
+  /**
+   * The token's `actions` permission: default 'read'. Without it, a workflow run's jobs and a job's
+   * log are 403.
+   */
+  actions?: 'read' | 'none'
+  /** The host the log storage listens on, another name than GitHub's own: default 127.0.0.2. */
+  logStorageHost?: string
   /**
    * Its time: when comments and requests are dated, and the waits of hangs and holds; default the
    * system's. A test shares its virtual clock with the action (emulator/loopback-server.ts).

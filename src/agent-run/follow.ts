@@ -30,7 +30,7 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
   // What the step has shown so far: a failure after the run started still reports it.
   const seen = { status: run.status ?? null, entries: 0 }
   try {
-    deps.events.started(run, base.mode, base.carriedFrom)
+    deps.events.started(run, base.mode, base.carriedFrom, base.fixAttempt)
     // A resume's answer may still carry the earlier ending: not the follow-up's.
     if (!plan.wait)
       return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run })

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js'
 import { reportOf, type CarriedFrom, type ReportFields, type RunPlan, type RunReport } from '../model.js'
 import { diagnose, inspectSetup } from '../org/inspect.js'
 import type { ServiceClients } from '../org/clients.js'
+import type { Admission, FixCount } from '../org/daily-limit-read.js'
 import { discoverOrganization, findRepository } from '../org/organizations.js'
 import {
   carryOnNotice,
@@ -50,8 +51,8 @@ export interface StartDeps {
   warning(message: string): void
   /** The organization chosen for the user, when org-id was empty. */
   notice(message: string): void
-  /** The daily limits (DailyGate.admit), asked before a create only: why not, or undefined to start. */
-  dailyLimit?: (orgId: number, origin: Record<string, string>) => Promise<string | undefined>
+  /** The daily limits and a CI fix's attempts (DailyGate.admit), asked before a create only. */
+  dailyLimit?: (orgId: number, origin: Record<string, string>, fix?: FixCount) => Promise<Admission>
 }
 
 /** A run this step started or resumed, with what following it needs. */
@@ -64,8 +65,8 @@ export interface StartedRun {
   earlierEntries: number
   /** What makes an ending the resumed run's own (always restarted for a new run). */
   guard: ResumeGuard
-  /** The report's fields known from the start: mode, times, organization, repository, the earlier run. */
-  base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId' | 'carriedFrom'>
+  /** The report's fields known from the start: mode, times, organization, repository, the earlier run, a CI fix's attempt. */
+  base: Pick<RunReport, 'mode' | 'startedAt' | 'orgId' | 'repoId' | 'carriedFrom' | 'fixAttempt'>
 }
 
 export type Start =
@@ -105,12 +106,14 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
       prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason)
       mode = 'create'
     }
-    const limited = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin)
-    if (limited) return limitedStart(limited, found.orgId, startedAt, deps)
+    const fix = plan.ciFix && { branch: plan.ciFix.branch, maxAttempts: plan.ciFix.maxAttempts }
+    const admission = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin, fix)
+    if (admission && !admission.admitted) return limitedStart(admission, found.orgId, startedAt, deps)
+    const fixAttempt = admission?.fixAttempt
     repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps))
     const run = plan.setupCommands
       ? await startSetupCommands(plan, repoId, api, deps.deadline)
-      : await create({ ...plan, prompt }, repoId, api, deps)
+      : await create({ ...plan, prompt }, repoId, api, deps, fixAttempt)
     if (carriedFrom) deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason))
     const logs = new LogReader(api, run.id, deps.warning)
     const base = {
@@ -118,7 +121,8 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
       startedAt,
       orgId: found.orgId,
       ...(repoId !== undefined ? { repoId } : {}),
-      ...(carriedFrom ? { carriedFrom } : {})
+      ...(carriedFrom ? { carriedFrom } : {}),
+      ...(fixAttempt !== undefined ? { fixAttempt } : {})
     }
     return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base }
   } catch (error) {
@@ -147,12 +151,17 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
   }
 }
 
-/** A daily limit reached: nothing started, the notice says which limit, how many runs and until when. */
-function limitedStart(reason: string, orgId: number, startedAt: number, deps: StartDeps): Start {
+/** A limit reached: nothing started, the notice says which limit, how many runs and until when. */
+function limitedStart(
+  { reason, limit }: Extract<Admission, { admitted: false }>,
+  orgId: number,
+  startedAt: number,
+  deps: StartDeps
+): Start {
   deps.notice(reason)
   return {
     kind: 'not-started',
-    report: reportOf({ outcome: 'limited', reason, orgId }, startedAt, deps.clock.now())
+    report: reportOf({ outcome: 'limited', reason, limit, orgId }, startedAt, deps.clock.now())
   }
 }
 
@@ -217,16 +226,21 @@ async function create(
   plan: RunPlan,
   repoId: number | undefined,
   api: AgentRunApi,
-  deps: StartDeps
+  deps: StartDeps,
+  fixAttempt: number | undefined
 ): Promise<AgentRun> {
   const key = randomUUID()
+  // A CI fix records what it fixes (and which attempt it is): max-fix-attempts counts by it.
+  const ciFix = plan.ciFix && {
+    ci_fix: { ...plan.ciFix.record, ...(fixAttempt !== undefined ? { attempt: fixAttempt } : {}) }
+  }
   const request: CreateRunRequest = {
     prompt: plan.prompt,
     ...(repoId !== undefined ? { repo_id: repoId } : {}),
     ...(plan.images.length ? { images: plan.images } : {}),
     ...(plan.model ? { model: plan.model } : {}),
     ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-    metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, idempotency_key: key } }
+    metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, ...ciFix, idempotency_key: key } }
   }
   const { deadline } = deps
   for (let send = 1; ; send++) {

@@ -6,6 +6,8 @@ import {
   cutUtf8,
   type CheckRunText
 } from '../report/check-run-text.js'
+import type { FailedJob } from './ci-fix-prompt.js'
+import { logTail, TailBuffer, type LogTail } from './log-tail.js'
 import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
@@ -48,6 +50,46 @@ function timedFetch(
   }
 }
 
+/** What a stream read within its time limit kept: the answer's status and headers, its body's end. */
+interface TailRead {
+  status: number
+  headers: Headers
+  tail: TailBuffer
+}
+
+/**
+ * Reads an answer's body as a stream, keeping only its end (TailBuffer), within
+ * GITHUB_REQUEST_TIMEOUT_MS on the clock or until `stop` aborts: a job's log of any size, in
+ * bounded memory. Sends what `init` holds and nothing more (no token unless `init` has one).
+ */
+async function readTail(
+  fetch: typeof globalThis.fetch,
+  clock: Clock,
+  stop: AbortSignal | undefined,
+  input: Parameters<typeof globalThis.fetch>[0],
+  init: RequestInit
+): Promise<TailRead> {
+  const limit = timeLimit(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('time limit'))
+  const signals = [init.signal ?? undefined, stop, limit.signal].filter(
+    (signal): signal is AbortSignal => !!signal
+  )
+  try {
+    const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) })
+    const tail = new TailBuffer()
+    const reader = response.body?.getReader()
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+      tail.push(read.value)
+    return { status: response.status, headers: response.headers, tail }
+  } catch (error) {
+    const lost = (message: string): Error => Object.assign(new Error(message), { name: 'AbortError' })
+    if (stop?.aborted) throw lost(`GitHub did not answer in time (${stopReason(stop)})`)
+    if (limit.signal.aborted) throw lost(`the log was not read within ${GITHUB_REQUEST_TIMEOUT_MS / 1000} s`)
+    throw error
+  } finally {
+    limit.clear()
+  }
+}
+
 /** Statuses whose answer has no body (a Response built with one throws). */
 function nullBodyStatus(status: number): boolean {
   return status === 101 || status === 204 || status === 205 || status === 304
@@ -77,6 +119,18 @@ export interface GitHubApi {
    */
   permission(login: string): Promise<Permission>
   pullRequestBranches(number: number): Promise<PullRequestInfo>
+  /** The pull request's title and address, with its branches. */
+  pullRequest(number: number): Promise<PullRequestInfo & { title: string; url: string }>
+  /**
+   * The failed (or timed out) jobs of the workflow run's latest attempt with their failed steps,
+   * read page by page (at most MAX_JOB_PAGES of 100 jobs), and how many jobs failed in all.
+   */
+  failedJobs(runId: number): Promise<{ jobs: FailedJob[]; failedCount: number }>
+  /**
+   * The end of a job's log: GitHub answers with a redirect to the log's storage on another host,
+   * which is read without the token, as a stream of which only the end is kept (log-tail.ts).
+   */
+  jobLogTail(jobId: number): Promise<LogTail>
   listComments(issueNumber: number): Promise<CommentSummary[]>
   createComment(issueNumber: number, body: string): Promise<number>
   updateComment(commentId: number, body: string): Promise<void>
@@ -97,6 +151,12 @@ export interface GitHubApi {
   /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */
   updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean>
 }
+
+/** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
+export const MAX_JOB_PAGES = 5
+
+/** The conclusions of a job (and of a step) that failed: the ones a CI fix looks at. */
+const FAILED = new Set(['failure', 'timed_out'])
 
 export interface OctokitConfig {
   token: string
@@ -130,6 +190,7 @@ export class OctokitGitHubApi implements GitHubApi {
   private readonly owner: string
   private readonly repo: string
   private readonly warn: (message: string) => void
+  private readonly config: OctokitConfig
   /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
   private checksRefused = false
   private checkWriteErrors = 0
@@ -139,6 +200,7 @@ export class OctokitGitHubApi implements GitHubApi {
     this.owner = owner
     this.repo = repo
     this.warn = config.warn
+    this.config = config
     this.octokit = getOctokit(config.token, {
       baseUrl: config.apiUrl,
       // Each attempt has its own time limit, and every one is aborted with the signal.
@@ -180,13 +242,76 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async pullRequestBranches(number: number): Promise<PullRequestInfo> {
+    const { head, base, headRepository, headSha } = await this.pullRequest(number)
+    return { head, base, headRepository, headSha }
+  }
+
+  async pullRequest(number: number): Promise<PullRequestInfo & { title: string; url: string }> {
     const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number })
     return {
       head: data.head.ref,
       base: data.base.ref,
       headRepository: data.head.repo?.full_name ?? '',
-      headSha: data.head.sha
+      headSha: data.head.sha,
+      title: data.title,
+      url: data.html_url
     }
+  }
+
+  async failedJobs(runId: number): Promise<{ jobs: FailedJob[]; failedCount: number }> {
+    let pages = 0
+    const all = await this.octokit.paginate(
+      this.octokit.rest.actions.listJobsForWorkflowRun,
+      { ...this.repoParams, run_id: runId, filter: 'latest', per_page: 100 },
+      (response, done) => {
+        if (++pages >= MAX_JOB_PAGES) done()
+        return response.data
+      }
+    )
+    const failed = all.filter(job => FAILED.has(job.conclusion ?? ''))
+    const jobs = failed.map(job => ({
+      id: job.id,
+      name: job.name,
+      conclusion: job.conclusion ?? '',
+      failedSteps: (job.steps ?? [])
+        .filter(step => FAILED.has(step.conclusion ?? ''))
+        .map(step => ({ number: step.number, name: step.name, conclusion: step.conclusion ?? '' }))
+    }))
+    return { jobs, failedCount: failed.length }
+  }
+
+  async jobLogTail(jobId: number): Promise<LogTail> {
+    const { clock, signal, apiUrl } = this.config
+    const fetch = this.config.fetch ?? globalThis.fetch
+    // GitHub's answer itself (a redirect, or the log when a server serves it at once) read as a stream too.
+    let direct: TailBuffer | undefined
+    const answer = await this.octokit.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
+      ...this.repoParams,
+      job_id: jobId,
+      request: {
+        redirect: 'manual',
+        fetch: async (input: string, init: RequestInit) => {
+          const read = await readTail(fetch, clock, signal, input, init)
+          direct = read.tail
+          return new Response(nullBodyStatus(read.status) ? null : read.tail.bytes(), {
+            status: read.status,
+            headers: withoutLength(read.headers)
+          })
+        }
+      }
+    })
+    if (answer.status < 300 || answer.status >= 400) {
+      const tail = direct ?? new TailBuffer()
+      return logTail(tail.bytes(), tail.total)
+    }
+    const location = (answer.headers as Record<string, string | undefined>).location ?? ''
+    const storage = URL.canParse(location, apiUrl) ? new URL(location, apiUrl) : undefined
+    if (!storage || !/^https?:$/.test(storage.protocol))
+      throw new Error(`GitHub answered ${answer.status} without a log address to follow`)
+    // Another host, signed for this read: the token is not sent there (nothing but the address is).
+    const read = await readTail(fetch, clock, signal, storage.href, { method: 'GET', redirect: 'follow' })
+    if (read.status !== 200) throw new Error(`the log's storage answered ${read.status}`)
+    return logTail(read.tail.bytes(), read.tail.total)
   }
 
   async listComments(issueNumber: number): Promise<CommentSummary[]> {
@@ -317,6 +442,14 @@ export class OctokitGitHubApi implements GitHubApi {
       this.warn(`Could not ${verb} the check run ${which}: ${text}`)
     }
   }
+}
+
+/** An answer's headers without those of the body as it came (its length, its encoding): the body is its end now. */
+function withoutLength(headers: Headers): Headers {
+  const kept = new Headers(headers)
+  kept.delete('content-length')
+  kept.delete('content-encoding')
+  return kept
 }
 
 /** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */

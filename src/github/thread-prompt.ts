@@ -11,8 +11,8 @@ import { greatest } from '../numbers.js'
 const INVISIBLE =
   /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\u3164\uffa0]|\u034f|(?![\t\n])\p{Cc}/gu
 
-/** Code without invisible characters (its HTML comments are visible in a diff, so they stay). */
-function stripInvisible(text: string): string {
+/** Code (or a log) without invisible characters (its HTML comments are visible in a diff, so they stay). */
+export function stripInvisible(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }
 

@@ -67,9 +67,10 @@ export class TrackingComment implements Reporter {
     await this.writes.flush()
   }
 
-  started(run: AgentRun, _mode?: RunReport['mode'], carriedFrom?: CarriedFrom): void {
+  started(run: AgentRun, _mode?: RunReport['mode'], carriedFrom?: CarriedFrom, fixAttempt?: number): void {
     this.state.runId = run.id
     if (carriedFrom) this.state.carriedFrom = carriedFrom
+    if (this.state.ciFix && fixAttempt !== undefined) this.state.ciFix.attempt = fixAttempt
     this.state.webUrl = run.web_url
     this.state.status = run.status
     // The marker with the run id must land at once: the next comment resumes through it.

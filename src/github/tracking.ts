@@ -144,8 +144,25 @@ export function findTrackingComment(
   return { ignored }
 }
 
+/** A CI fix's tracking: the failed workflow run it fixes, and which attempt for its commit it is. */
+export interface CiFixState {
+  /** The workflow's name ('' when the event gave none). */
+  workflow: string
+  runNumber: number
+  /** The failed workflow run's page ('' when unknown). */
+  url: string
+  branch: string
+  sha: string
+  maxAttempts: number
+  /** Known once the run is admitted, max-fix-attempts counted. */
+  attempt?: number
+}
+
 export interface TrackingState {
-  requestedBy: Author
+  /** Who asked on the thread; none for a CI fix, which the failed workflow run asked for. */
+  requestedBy?: Author
+  /** A CI fix: what it fixes, said below the headline. */
+  ciFix?: CiFixState
   instruction: string
   workflowRunUrl: string
   /** The marker's signature of a run id in a comment (see MarkerKey). */
@@ -219,6 +236,16 @@ function carriedLine(from: CarriedFrom): string {
   return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`
 }
 
+/** "🔧 CI fix of [CI #163](…), which failed on `feature/x`: attempt 2 of 3 for `3484a3f`." */
+function ciFixLine(fix: CiFixState): string {
+  const name = `${fix.workflow ? `${oneLine(fix.workflow, CAPS.title)} ` : ''}#${fix.runNumber}`
+  const failed = `🔧 CI fix of ${link(name, fix.url || undefined)}, which failed on ${code(fix.branch, CAPS.title)}`
+  const commit = codeSpan(fix.sha.slice(0, 7))
+  return fix.attempt === undefined
+    ? `${failed} at ${commit}.`
+    : `${failed}: attempt ${fix.attempt} of ${fix.maxAttempts} for ${commit}.`
+}
+
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry: LogEntry): string {
   const tool = entryTool(entry)
@@ -282,11 +309,9 @@ export function renderTrackingComment(state: TrackingState): string {
   ]
   if (!report) {
     const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting'
-    lines.push(
-      `### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`,
-      '',
-      `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
-    )
+    lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '')
+    if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
+    lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`)
     if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
     if (state.repair)
       lines.push(
@@ -296,6 +321,7 @@ export function renderTrackingComment(state: TrackingState): string {
     if (state.latestEntry) lines.push('', `Latest step: ${latestStep(state.latestEntry)}`)
   } else {
     lines.push(`### ${run} ${endingHeadline(HEADLINES, report)}`, '')
+    if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
     if (report.stop) lines.push(stopMarkdown(report.stop), '')
     // Why no run was started (a daily limit): our own words, naming the repository and the author.
     if (report.reason) lines.push(plainInline(report.reason), '')
@@ -321,9 +347,14 @@ export function renderTrackingComment(state: TrackingState): string {
       )
     }
   }
+  const askedBy = state.requestedBy
+    ? `Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}`
+    : state.ciFix
+      ? 'Asked by the failed CI run'
+      : 'Codegen'
   const footer = [
     '',
-    `<sub>Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}${
+    `<sub>${askedBy}${
       state.workflowRunUrl ? ` · ${link('workflow run', state.workflowRunUrl)}` : ''
     } · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
   ].join('\n')

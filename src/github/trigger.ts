@@ -1,3 +1,5 @@
+import { CI_FIX_EVENT } from '../settings/workflow-context.js'
+
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
  * review or a comment on a pull request's code) into a trigger. Pure: the permission check, which
@@ -354,19 +356,27 @@ const EVENTS: Record<string, EventReaders> = {
   pull_request_review: { actions: { submitted: readReview } }
 }
 
-/** Whether the event is read as a request for a run (a comment, issue, label, assignment or review). */
-export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
+/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
+function isThreadEvent(eventName: string, labelTrigger: string): boolean {
   const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined
   return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '')
 }
 
 /**
- * The trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no bots).
- * Events other than comments, issues, reviews and (with label-trigger set) pull requests run from
- * the inputs.
+ * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
+ * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
+ */
+export function isTriggerEvent(eventName: string, labelTrigger: string): boolean {
+  return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger)
+}
+
+/**
+ * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
+ * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
+ * from the inputs; a workflow_run is read by workflow-run.ts, not here.
  */
 export function readTrigger(eventName: string, payload: unknown, rules: TriggerRules): Trigger {
-  if (!isTriggerEvent(eventName, rules.labelTrigger ?? '')) return { kind: 'inputs' }
+  if (!isThreadEvent(eventName, rules.labelTrigger ?? '')) return { kind: 'inputs' }
   const { actions, withLabelTrigger } = EVENTS[eventName] as EventReaders
   const event = object(payload)
   const action = text(event.action)

@@ -2,7 +2,9 @@ import { API_RUNS } from '../api/client.js'
 import { ServiceError } from '../api/errors.js'
 import type { Clock } from '../clock.js'
 import type { ServiceClients } from './clients.js'
+import type { LimitName } from '../model.js'
 import {
+  LIMIT_INPUTS,
   limitCheck,
   limitedMessage,
   readDailyWindow,
@@ -45,22 +47,36 @@ export function limitOrigin(recorded: Record<string, string>): Origin {
   return { repository: recorded.repository ?? '', author: recorded.author ?? recorded.actor ?? '' }
 }
 
+/** A CI fix as max-fix-attempts counts it: its branch, and how many fixes a day it may get. */
+export interface FixCount {
+  branch: string
+  maxAttempts: number
+}
+
 /**
- * The step's daily limits: the window read once, at the first run the step would create (a run
- * alone, or any item of `runs`), then each start admitted against it with the step's own starts
- * counted. A resume is no new run and never asks. A read that fails fails every start it was for:
- * a count that could not be made cannot show a run is within the limit, and a limit passed over
- * whenever the service struggles would be no limit.
+ * Whether a new run may start: admitted (a CI fix learns which attempt it is), or why not (the
+ * notice's text) and which input's limit it reached.
+ */
+export type Admission =
+  { admitted: true; fixAttempt?: number } | { admitted: false; reason: string; limit: LimitName }
+
+/**
+ * The step's daily limits (and a CI fix's max-fix-attempts): the window read once, at the first run
+ * the step would create (a run alone, or any item of `runs`), then each start admitted against it
+ * with the step's own starts counted. A resume is no new run and never asks. A read that fails fails
+ * every start it was for: a count that could not be made cannot show a run is within the limit, and
+ * a limit passed over whenever the service struggles would be no limit.
  */
 export class DailyGate {
   private window?: Promise<DailyWindow>
   private readonly ownStarts: number[] = []
+  private readonly ownFixes: number[] = []
 
   constructor(private readonly read: Omit<DailyLimitRead, 'orgId' | 'origin'>) {}
 
-  /** Why the run may not start (the notice's text), or undefined when it may: then it counts as started. */
-  async admit(orgId: number, recorded: Record<string, string>): Promise<string | undefined> {
-    const origin = limitOrigin(recorded)
+  /** Whether the run may start; admitted, it counts as started (a CI fix as one of its branch too). */
+  async admit(orgId: number, recorded: Record<string, string>, fix?: FixCount): Promise<Admission> {
+    const origin: Origin = { ...limitOrigin(recorded), ...(fix ? { fixBranch: fix.branch } : {}) }
     this.window ??= readDayOfRuns({ ...this.read, orgId, origin })
     let window: DailyWindow
     try {
@@ -68,7 +84,7 @@ export class DailyGate {
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
       throw new ServiceError(
-        `The daily run limits could not be counted, so no run was started: ${error.message}`,
+        `The ${fix ? 'CI fix’s attempts (max-fix-attempts)' : 'daily run limits'} could not be counted, so no run was started: ${error.message}`,
         error.httpStatus
       )
     }
@@ -76,11 +92,15 @@ export class DailyGate {
     const now = this.read.clock.now()
     const counted = {
       repository: [...window.repository, ...this.ownStarts],
-      author: [...window.author, ...this.ownStarts]
+      author: [...window.author, ...this.ownStarts],
+      fixes: [...window.fixes, ...this.ownFixes]
     }
-    const check = limitCheck(counted, this.read.limits)
-    if (check.kind === 'limited') return limitedMessage(check, origin)
+    const check = limitCheck(counted, this.read.limits, fix?.maxAttempts ?? 0)
+    if (check.kind === 'limited')
+      return { admitted: false, reason: limitedMessage(check, origin), limit: LIMIT_INPUTS[check.which] }
     this.ownStarts.push(now)
-    return undefined
+    if (!fix) return { admitted: true }
+    this.ownFixes.push(now)
+    return { admitted: true, fixAttempt: counted.fixes.length + 1 }
   }
 }

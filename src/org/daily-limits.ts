@@ -1,4 +1,5 @@
 import type { AgentRun, Page } from '../api/types.js'
+import type { LimitName } from '../model.js'
 import { MAX_DAILY_RUN_LIMIT, type DailyLimits } from '../settings/settings.js'
 
 export type { DailyLimits } from '../settings/settings.js'
@@ -6,22 +7,26 @@ export type { DailyLimits } from '../settings/settings.js'
 /**
  * The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`): how many runs this
  * repository (and this author) started in the last 24 hours, counted from the organization's runs,
- * newest first, by the origin the action records under `metadata.github_action`.
+ * newest first, by the origin the action records under `metadata.github_action`. A CI fix's
+ * `max-fix-attempts` is counted the same way: the CI-fix runs of this repository for its branch
+ * (`metadata.github_action.ci_fix.branch`).
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Whose runs count: this repository's, and of those, this author's. */
+/** Whose runs count: this repository's, and of those, this author's (and a CI fix's branch's). */
 export interface Origin {
   repository: string
   author: string
+  /** A CI fix: its branch, whose CI-fix runs max-fix-attempts counts. */
+  fixBranch?: string
 }
 
 export type LimitCheck =
   | { kind: 'within' }
   | {
       kind: 'limited'
-      which: 'repository' | 'author'
+      which: 'repository' | 'author' | 'fix-attempts'
       limit: number
       /** Runs counted in the window (at least the limit). */
       count: number
@@ -43,22 +48,29 @@ export function runTime(createdAt: string | null | undefined): number {
   return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`)
 }
 
-/** The origin the action recorded on a run, if it recorded one. */
-function originOf(run: AgentRun): { repository?: string; author?: string } | undefined {
+/** The origin the action recorded on a run, if it recorded one (a CI fix's branch with it). */
+function originOf(run: AgentRun): { repository?: string; author?: string; fixBranch?: string } | undefined {
   const recorded = run.metadata?.github_action
   if (typeof recorded !== 'object' || recorded === null) return undefined
   const fields = recorded as Record<string, unknown>
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
-  return { repository: text(fields.repository), author: text(fields.author) ?? text(fields.actor) }
+  const fix = fields.ci_fix
+  const fixBranch =
+    typeof fix === 'object' && fix !== null ? text((fix as Record<string, unknown>).branch) : undefined
+  return { repository: text(fields.repository), author: text(fields.author) ?? text(fields.actor), fixBranch }
 }
 
 const same = (a: string | undefined, b: string): boolean =>
   a !== undefined && a.toLowerCase() === b.toLowerCase()
 
-/** The times (epoch ms) of the runs counted in the window: this repository's, and of those this author's. */
+/**
+ * The times (epoch ms) of the runs counted in the window: this repository's, and of those this
+ * author's and the CI-fix runs of the fix's branch (none unless the origin names one).
+ */
 export interface DailyWindow {
   repository: number[]
   author: number[]
+  fixes: number[]
 }
 
 /**
@@ -67,7 +79,7 @@ export interface DailyWindow {
  * order: two in a row older than it, the second no newer than the first. A run alone listed out of
  * order with an old time is skipped, not taken for the window's end, so the runs after it count.
  * A run whose time cannot be read counts (the limit errs on the side of starting less). Reads
- * nothing when neither limit is set.
+ * nothing when neither limit is set and no CI fix is counted.
  */
 export async function readDailyWindow(
   list: (skip: number, limit: number) => Promise<Page<AgentRun>>,
@@ -75,8 +87,8 @@ export async function readDailyWindow(
   limits: DailyLimits,
   now: number
 ): Promise<DailyWindow> {
-  const window: DailyWindow = { repository: [], author: [] }
-  if (limits.perRepository <= 0 && limits.perAuthor <= 0) return window
+  const window: DailyWindow = { repository: [], author: [], fixes: [] }
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0 && origin.fixBranch === undefined) return window
   const since = now - DAY_MS
   // The time of the last run read whose time could be read, across pages.
   let previous = NaN
@@ -95,24 +107,35 @@ export async function readDailyWindow(
       const recorded = originOf(run)
       if (!recorded || !same(recorded.repository, origin.repository)) continue
       // Unreadable times count as now: they hold the limit for a whole day.
-      window.repository.push(Number.isNaN(at) ? now : at)
-      if (same(recorded.author, origin.author)) window.author.push(Number.isNaN(at) ? now : at)
+      const time = Number.isNaN(at) ? now : at
+      window.repository.push(time)
+      if (same(recorded.author, origin.author)) window.author.push(time)
+      // Branch names are case-sensitive in git.
+      if (origin.fixBranch !== undefined && recorded.fixBranch === origin.fixBranch) window.fixes.push(time)
     }
     if (passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE) break
   }
   return window
 }
 
-/** Whether one more run may start, the runs of the window counted (this step's own starts among them). */
-export function limitCheck(window: DailyWindow, limits: DailyLimits): LimitCheck {
+/**
+ * Whether one more run may start, the runs of the window counted (this step's own starts among
+ * them); a CI fix's attempts first (`maxFixAttempts`, 0 for a run that is no CI fix).
+ */
+export function limitCheck(window: DailyWindow, limits: DailyLimits, maxFixAttempts = 0): LimitCheck {
   return (
+    limitedBy('fix-attempts', maxFixAttempts, window.fixes) ??
     limitedBy('repository', limits.perRepository, window.repository) ??
     limitedBy('author', limits.perAuthor, window.author) ?? { kind: 'within' }
   )
 }
 
 /** At the limit: when the next run may start, once enough of the newest runs leave the window. */
-function limitedBy(which: 'repository' | 'author', limit: number, times: number[]): LimitCheck | undefined {
+function limitedBy(
+  which: 'repository' | 'author' | 'fix-attempts',
+  limit: number,
+  times: number[]
+): LimitCheck | undefined {
   if (limit <= 0 || times.length < limit) return undefined
   // Newest first: below the limit again once the limit-th newest run leaves the window.
   const sorted = [...times].sort((a, b) => b - a)
@@ -135,10 +158,19 @@ export function limitedMessage(check: Extract<LimitCheck, { kind: 'limited' }>, 
     .toISOString()
     .slice(0, 16)
     .replace('T', ' ')
+  const runs = `${check.count} ${check.count === 1 ? 'run' : 'runs'}`
+  if (check.which === 'fix-attempts')
+    return `No agent run was started: max-fix-attempts (${check.limit}) is reached, with ${check.count} CI-fix ${check.count === 1 ? 'run' : 'runs'} started for the branch ${(origin.fixBranch ?? '').slice(0, 200)} of ${origin.repository} in the last 24 hours. The next can start at ${next} UTC.`
   const whose =
     check.which === 'repository'
-      ? `${check.count} ${check.count === 1 ? 'run' : 'runs'} started from ${origin.repository}`
-      : `${check.count} ${check.count === 1 ? 'run' : 'runs'} started by ${origin.author} from ${origin.repository}`
-  const input = check.which === 'repository' ? 'daily-run-limit' : 'daily-run-limit-per-author'
-  return `No agent run was started: ${input} (${check.limit}) is reached, with ${whose} in the last 24 hours. The next run can start at ${next} UTC.`
+      ? `${runs} started from ${origin.repository}`
+      : `${runs} started by ${origin.author} from ${origin.repository}`
+  return `No agent run was started: ${LIMIT_INPUTS[check.which]} (${check.limit}) is reached, with ${whose} in the last 24 hours. The next run can start at ${next} UTC.`
 }
+
+/** The input each limit is set by. */
+export const LIMIT_INPUTS = {
+  repository: 'daily-run-limit',
+  author: 'daily-run-limit-per-author',
+  'fix-attempts': 'max-fix-attempts'
+} as const satisfies Record<Extract<LimitCheck, { kind: 'limited' }>['which'], LimitName>

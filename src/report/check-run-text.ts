@@ -104,7 +104,7 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
   return {
     status: 'completed',
     conclusion,
-    title: titleLine(endingLabel(ending, conclusion), endingReason(report, state.verdict)),
+    title: titleLine(endingLabel(ending, conclusion, report.limit), endingReason(report, state.verdict)),
     summary: fitSummary(endedPieces(state, report, conclusion), limit)
   }
 }
@@ -132,10 +132,11 @@ function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
  * is not the one the ending alone would have: a success failed for want of a pull request, an
  * ending fail-on lets pass.
  */
-function endingLabel(ending: Ending, conclusion: StepConclusion): string {
+function endingLabel(ending: Ending, conclusion: StepConclusion, limit?: RunReport['limit']): string {
   if (ending === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
-  if (ending !== 'success' && conclusion === 'success') return `${TITLES[ending]} (fail-on lets it pass)`
-  return TITLES[ending]
+  const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[ending]
+  if (ending !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
+  return title
 }
 
 /** The summary's word on the same: why this check passes or fails when the ending does not say it. */

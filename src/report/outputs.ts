@@ -33,7 +33,8 @@ export type OutputName = (typeof OUTPUT_NAMES)[number]
 
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
- * what started the run (inputs, comment, issue, label, assignment, review-comment, review).
+ * what started the run (inputs, comment, issue, label, assignment, review-comment, review,
+ * workflow-run).
  * `task: check` sets only outcome, org-id, repo-id and user.
  */
 export function actionOutputs(report: RunReport, logFile: string): Record<OutputName, string> {

@@ -39,10 +39,10 @@ export class Reporters implements RunEvents {
     private readonly afterCancelled: () => Promise<void>
   ) {}
 
-  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom): void {
+  started(run: AgentRun, mode: RunReport['mode'], carriedFrom?: CarriedFrom, fixAttempt?: number): void {
     const seen = this.redact(run)
     const from = carriedFrom && this.redact(carriedFrom)
-    this.list.forEach(reporter => reporter.started?.(seen, mode, from))
+    this.list.forEach(reporter => reporter.started?.(seen, mode, from, fixAttempt))
   }
   newEntries(entries: LogEntry[], firstIndex: number): void {
     const seen = this.redact(entries)

@@ -39,19 +39,24 @@ const NOT_STARTED_HEADLINES: Record<string, string> = {
   error: '⚠️ could not be started'
 }
 
+/** The headline's words of a CI fix not started at max-fix-attempts (the others' limit is a daily one). */
+export const FIX_LIMITED_HEADLINE = '🚦 was not started: max-fix-attempts is reached'
+
 /**
  * The ending's headline words: those of a stopped run when the step stopped it, of a run never
- * started when there is none, and what the service answered when it refused.
+ * started when there is none, of a CI fix at its attempts, and what the service answered when it
+ * refused.
  */
 export function endingHeadline<K extends string>(
   headlines: Record<K, string>,
-  report: Pick<RunReport, 'stop' | 'run' | 'runs' | 'httpStatus'> & { outcome: K }
+  report: Pick<RunReport, 'stop' | 'run' | 'runs' | 'httpStatus' | 'limit'> & { outcome: K }
 ): string {
   const { outcome } = report
   const started = report.run !== undefined || report.runs !== undefined
   const words =
     (report.stop?.stopped && STOPPED_HEADLINES[outcome]) ||
     (!started && NOT_STARTED_HEADLINES[outcome]) ||
+    (outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED_HEADLINE) ||
     headlines[outcome]
   return outcome === 'error' && report.httpStatus
     ? `${words} (the service answered ${report.httpStatus})`

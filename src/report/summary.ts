@@ -64,6 +64,9 @@ const HEADLINES: Record<RunReport['outcome'], string> = {
   error: '⚠️ Agent run could not be followed'
 }
 
+/** A CI fix not started at its attempts: no daily limit is reached. */
+const FIX_LIMITED = '🚦 No agent run started: max-fix-attempts reached'
+
 /** The headlines of a step that started no run (none to follow, nor to leave running). */
 const NOT_STARTED_HEADLINES: Partial<Record<RunReport['outcome'], string>> = {
   cancelled: '🛑 Job cancelled before an agent run started',
@@ -74,7 +77,10 @@ const NOT_STARTED_HEADLINES: Partial<Record<RunReport['outcome'], string>> = {
 /** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
 function summaryHeadline(report: RunReport): string {
   const started = report.run !== undefined || report.runs !== undefined
-  const words = (!started && NOT_STARTED_HEADLINES[report.outcome]) || HEADLINES[report.outcome]
+  const words =
+    (!started && NOT_STARTED_HEADLINES[report.outcome]) ||
+    (report.outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED) ||
+    HEADLINES[report.outcome]
   return report.outcome === 'error' && report.httpStatus
     ? `${words} (the service answered ${report.httpStatus})`
     : words

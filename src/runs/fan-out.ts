@@ -132,9 +132,9 @@ function say(events: RunEvents): (message: string) => void {
 /** The item's events passed on, its state kept for the line of every run's state. */
 function tracked(events: RunEvents, state: ItemState): RunEvents {
   return {
-    started(run, mode, carriedFrom) {
+    started(run, mode, carriedFrom, fixAttempt) {
       Object.assign(state, { phase: 'working', status: run.status ?? null })
-      events.started(run, mode, carriedFrom)
+      events.started(run, mode, carriedFrom, fixAttempt)
     },
     statusChanged(from, to) {
       state.status = to

@@ -1,4 +1,4 @@
-import type { Env, WorkflowContext } from './workflow-context.js'
+import { CI_FIX_EVENT, type Env, type WorkflowContext } from './workflow-context.js'
 import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
 import { words } from './words.js'
@@ -108,6 +108,11 @@ function readWork(reading: Reading, triggerEvent: boolean, context: WorkflowCont
   if (task === 'setup-commands' && agentRunId !== undefined) {
     problems.push('agent-run-id: not used with task setup-commands, which starts its own run; remove it')
   }
+  if (task === 'run' && agentRunId !== undefined && context.eventName === CI_FIX_EVENT) {
+    problems.push(
+      `agent-run-id: not used on ${CI_FIX_EVENT} events, where each CI fix starts a new run; remove it`
+    )
+  }
   const runsInput = raw('runs').trim()
   const runs = readRuns(runsInput, context.workspace, problems)
   checkRunsAlone(runsInput, { task, prompt, agentRunId, triggerEvent, context }, problems)
@@ -197,7 +202,7 @@ function checkTokenNeeded(settings: Settings, problems: string[]): void {
   if (githubToken) return
   if (task === 'run' && triggerEvent)
     problems.push(
-      `github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`
+      `github-token: required on ${context.eventName} events (${context.eventName === CI_FIX_EVENT ? 'the failed jobs and their logs, the tracking comment' : 'permission check, reaction, tracking comment'}); leave it unset for the job's GITHUB_TOKEN`
     )
   else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
     problems.push(
@@ -221,7 +226,7 @@ function checkRunsAlone(
     )
   if (given.triggerEvent)
     problems.push(
-      `runs: not used on ${given.context.eventName} events, where the thread asks for one run; start a fan-out from another event (push, workflow_dispatch, schedule)`
+      `runs: not used on ${given.context.eventName} events, where ${given.context.eventName === CI_FIX_EVENT ? 'the failed CI run asks for one fix' : 'the thread asks for one run'}; start a fan-out from another event (push, workflow_dispatch, schedule)`
     )
 }
 

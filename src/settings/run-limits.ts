@@ -8,8 +8,9 @@ import {
 import { words } from './words.js'
 
 /**
- * What keeps runs from running away: whether the step stopping stops its run (`stop-run-on`), and
- * the daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`). Each problem is
+ * What keeps runs from running away: whether the step stopping stops its run (`stop-run-on`), the
+ * daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`), and a CI fix's
+ * attempts a day for one branch (`max-fix-attempts`). Each problem is
  * pushed into `problems`, naming the input and what was expected, as every reader of settings/ does.
  *
  * `stop-run-on` with `wait: false` is no error: it has no effect there, as a step that does not wait
@@ -19,13 +20,14 @@ import { words } from './words.js'
 export function readRunLimits(
   input: (name: InputName) => string,
   problems: string[]
-): { stopRunOn: ReadonlySet<StopTrigger>; dailyLimits: DailyLimits } {
+): { stopRunOn: ReadonlySet<StopTrigger>; dailyLimits: DailyLimits; maxFixAttempts: number } {
   return {
     stopRunOn: words('stop-run-on', input('stop-run-on'), [...STOP_TRIGGERS], problems) as Set<StopTrigger>,
     dailyLimits: {
       perRepository: dailyLimit('daily-run-limit', input('daily-run-limit'), problems),
       perAuthor: dailyLimit('daily-run-limit-per-author', input('daily-run-limit-per-author'), problems)
-    }
+    },
+    maxFixAttempts: fixAttempts(input('max-fix-attempts'), problems)
   }
 }
 
@@ -37,4 +39,17 @@ function dailyLimit(name: InputName, text: string, problems: string[]): number {
     `${name}: expected a whole number of runs a day from 0 (no limit) to ${MAX_DAILY_RUN_LIMIT} (the runs the action can count in a day), got "${text.slice(0, 40)}"`
   )
   return 0
+}
+
+/**
+ * A whole number from 1 to MAX_DAILY_RUN_LIMIT (the runs the action can count in a day): no 0 for
+ * "no limit", since a fix that fails CI again would start another without end. 1 when it is not one.
+ */
+function fixAttempts(text: string, problems: string[]): number {
+  const value = Number(text)
+  if (/^\d+$/.test(text) && value >= 1 && value <= MAX_DAILY_RUN_LIMIT) return value
+  problems.push(
+    `max-fix-attempts: expected a whole number of CI-fix runs a branch may get in 24 hours, from 1 to ${MAX_DAILY_RUN_LIMIT}, got "${text.slice(0, 40)}"`
+  )
+  return 1
 }

@@ -81,6 +81,11 @@ export interface Settings {
   stopRunOn: ReadonlySet<StopTrigger>
   /** Checked before a new run is created (not before a resume). */
   dailyLimits: DailyLimits
+  /**
+   * A CI fix (workflow_run): at most this many CI-fix runs for one branch in 24 hours, counted as
+   * the daily limits are; at least 1, so that a fix failing CI again cannot start fixes forever.
+   */
+  maxFixAttempts: number
   mirrorToConsole: boolean
   mirrorToSummary: boolean
   triggerPhrase: string
@@ -88,7 +93,8 @@ export interface Settings {
   labelTrigger: string
   /**
    * The event asks for a run (a `/codegen` comment, an issue, a label or an assignment read as a
-   * request): its prompt comes from the thread, not the `prompt` input. Decided once, here.
+   * request, or a workflow_run to fix the CI run that failed): its prompt comes from the thread or
+   * the failure, the `prompt` input adding to it. Decided once, here.
    */
   triggerEvent: boolean
   /** A login: an issue assigned to it starts (or resumes) a run; '' for none. */
@@ -134,6 +140,7 @@ export const INPUT_DEFAULTS = {
   'stop-run-on': 'cancel',
   'daily-run-limit': '0',
   'daily-run-limit-per-author': '0',
+  'max-fix-attempts': '3',
   'mirror-logs': 'console,summary',
   'trigger-phrase': '/codegen',
   'label-trigger': '',

@@ -1,3 +1,6 @@
+/** The event that asks for a CI fix: a workflow run completed (github/workflow-run.ts reads it). */
+export const CI_FIX_EVENT = 'workflow_run'
+
 /** Where the step runs, read once from the runner's environment variables. */
 export interface WorkflowContext {
   repository: string

@@ -2,6 +2,8 @@ import type { RunReport } from '../../src/model.js'
 import { serviceMessage } from '../../src/api/errors.js'
 import { parseLogPage, parseRun } from '../../src/api/parse.js'
 import type { LogEntry } from '../../src/api/types.js'
+import { buildCiFixPrompt } from '../../src/github/ci-fix-prompt.js'
+import { logTail, TailBuffer } from '../../src/github/log-tail.js'
 import { buildCommentPrompt, stripHidden } from '../../src/github/thread-prompt.js'
 import { quoteWithin, renderTrackingComment, type TrackingState } from '../../src/github/tracking.js'
 import { matchPhrase, readTrigger } from '../../src/github/trigger.js'
@@ -339,6 +341,67 @@ describe('readers of GitHub and service text grow linearly with it', () => {
     ['extractAnswer (the answer in a result)', text => extractAnswer(text)]
   ])('%s', (name, fn) => {
     expect(slowCases(fn, /^(stripHidden|extractAnswer)/.test(name) ? TEXT_CASES : SOME_CASES)).toEqual([])
+  })
+})
+
+/** What a job's log may hold that its reader removes or reads twice: escapes, timestamps, broken UTF-8. */
+const LOG_CASES: Case[] = [
+  ...SOME_CASES,
+  ['CSI escapes without an end', n => fill('\u001b[0;', n)],
+  ['OSC escapes without an end', n => fill('\u001b]0;title', n)],
+  ['escapes of every kind', n => fill('\u001b[31m\u001b]8;;x\u0007\u001bM\u009b1m', n)],
+  ['timestamps alone on their lines', n => fill('2026-03-02T08:59:00.0000000Z\n', n)],
+  ['timestamps without their Z', n => fill('2026-03-02T08:59:00.000000000', n)],
+  ['lone UTF-8 continuation bytes', n => fill('\u0080\u00bf', n)]
+]
+
+const encoder = new TextEncoder()
+
+describe('a CI fix reads a job’s log, and quotes it, in time linear in its size', () => {
+  test.each<[string, (text: string) => unknown]>([
+    // The whole text through the reader (its stream keeps 256 KiB: here nothing is left out).
+    ['logTail', text => logTail(encoder.encode(text), text.length, text.length)],
+    [
+      'the stream’s end kept (TailBuffer), in pieces of 1 KiB',
+      text => {
+        const bytes = encoder.encode(text)
+        const tail = new TailBuffer()
+        for (let at = 0; at < bytes.length; at += 1024) tail.push(bytes.subarray(at, at + 1024))
+        return tail.bytes()
+      }
+    ],
+    [
+      'the CI fix’s prompt',
+      text =>
+        buildCiFixPrompt({
+          repository: 'o/r',
+          run: {
+            id: 1,
+            workflow: text,
+            runNumber: 1,
+            runAttempt: 1,
+            url: '',
+            conclusion: 'failure',
+            event: text,
+            headBranch: text,
+            headSha: 'a'.repeat(40),
+            pullRequest: 7
+          },
+          pullRequest: { number: 7, title: text },
+          jobs: [
+            {
+              id: 1,
+              name: text,
+              conclusion: 'failure',
+              failedSteps: [{ number: 1, name: text, conclusion: 'failure' }]
+            }
+          ],
+          logs: [{ jobId: 1, name: text, tail: { text, totalBytes: text.length, cut: false } }],
+          instructions: text
+        })
+    ]
+  ])('%s', (_name, fn) => {
+    expect(slowCases(fn, LOG_CASES)).toEqual([])
   })
 })
 

@@ -260,3 +260,90 @@ export function scheduleEvent(cron: string): { name: string; payload: Record<str
   const { repository, organization, workflow } = workflowDispatchEvent().payload
   return { name: 'schedule', payload: { schedule: cron, repository, organization, workflow } }
 }
+
+export interface WorkflowRunOptions {
+  /** The workflow run's conclusion (default failure); `action` completed unless said. */
+  conclusion?: string | null
+  action?: string
+  id?: number
+  workflow?: string
+  runNumber?: number
+  headBranch?: string
+  headSha?: string
+  /** owner/name of the head's repository: another one for a fork's branch. */
+  headRepository?: string
+  /** The pull request whose head is the branch; null for none. */
+  pullRequest?: number | null
+  /** What ran the workflow (default pull_request). */
+  event?: string
+}
+
+/**
+ * `workflow_run` completed, from GitHub's example with a pull request, made into a run of the
+ * workflow "CI" of octo-org/octo-repo on the branch feature/parser of pull request 7 (the fake GitHub's
+ * own pull request: the same head commit), failed.
+ */
+export function workflowRunEvent(options: WorkflowRunOptions = {}): {
+  name: string
+  payload: Record<string, any>
+} {
+  const payload = structuredClone(
+    examples
+      .find(e => e.name === 'workflow_run')!
+      .examples.find(e => {
+        const run = (e as Record<string, any>).workflow_run
+        return e.action === 'completed' && run.pull_requests.length > 0
+      })!
+  ) as Record<string, any>
+  payload.action = options.action ?? 'completed'
+  const run = payload.workflow_run
+  const repository = { ...payload.repository, full_name: 'octo-org/octo-repo', name: 'octo-repo' }
+  payload.repository = repository
+  const headRepository = options.headRepository ?? 'octo-org/octo-repo'
+  const head = options.headBranch ?? 'feature/parser'
+  const sha = options.headSha ?? createHash('sha1').update(`${headRepository}:${head}`).digest('hex')
+  run.id = options.id ?? 289782451
+  run.name = options.workflow ?? 'CI'
+  payload.workflow = { ...payload.workflow, name: options.workflow ?? 'CI' }
+  run.run_number = options.runNumber ?? 163
+  run.conclusion = options.conclusion === undefined ? 'failure' : options.conclusion
+  run.event = options.event ?? 'pull_request'
+  run.head_branch = head
+  run.head_sha = sha
+  run.html_url = `https://github.com/octo-org/octo-repo/actions/runs/${run.id}`
+  run.repository = { ...run.repository, full_name: 'octo-org/octo-repo', id: repository.id }
+  run.head_repository = {
+    ...run.head_repository,
+    full_name: headRepository,
+    id: headRepository === 'octo-org/octo-repo' ? repository.id : repository.id + 1
+  }
+  const pullRequest = options.pullRequest === undefined ? 7 : options.pullRequest
+  run.pull_requests =
+    pullRequest === null || headRepository !== 'octo-org/octo-repo'
+      ? []
+      : [
+          {
+            ...run.pull_requests[0],
+            number: pullRequest,
+            url: `https://api.github.com/repos/octo-org/octo-repo/pulls/${pullRequest}`,
+            head: {
+              ref: head,
+              sha,
+              repo: {
+                id: repository.id,
+                url: 'https://api.github.com/repos/octo-org/octo-repo',
+                name: 'octo-repo'
+              }
+            },
+            base: {
+              ...run.pull_requests[0].base,
+              repo: {
+                id: repository.id,
+                url: 'https://api.github.com/repos/octo-org/octo-repo',
+                name: 'octo-repo'
+              }
+            }
+          }
+        ]
+  return { name: 'workflow_run', payload }
+}

@@ -3,6 +3,7 @@ import {
   DAY_MS,
   LIMIT_PAGE_SIZE,
   limitCheck,
+  limitedMessage,
   readDailyWindow,
   runTime,
   type DailyLimits,
@@ -204,4 +205,47 @@ test('the window passed by the last run of a full page alone: the next page is r
     nextAt: NOW - 2 * HOUR + DAY_MS
   })
   expect(reads).toEqual([0, LIMIT_PAGE_SIZE])
+})
+
+describe("a CI fix's attempts (max-fix-attempts)", () => {
+  /** A CI-fix run of `branch` (its metadata as the action records it), `hoursAgo`. */
+  function fix(hoursAgo: number, branch: string, repository = 'octo/app'): AgentRun {
+    const recorded = run(hoursAgo, repository)
+    ;(recorded.metadata!.github_action as Record<string, unknown>).ci_fix = { branch, attempt: 1 }
+    return recorded
+  }
+  const fixing = { ...origin, fixBranch: 'feature/x' }
+  const none = { perRepository: 0, perAuthor: 0 }
+
+  test("counts this repository's CI-fix runs of the branch in the last 24 hours, though no daily limit is set", async () => {
+    const { list, reads } = service([
+      fix(1, 'feature/x'),
+      run(2, 'octo/app'),
+      fix(3, 'feature/y'),
+      fix(4, 'Feature/X'),
+      fix(5, 'feature/x', 'octo/other'),
+      fix(20, 'feature/x'),
+      fix(25, 'feature/x')
+    ])
+    const window = await readDailyWindow(list, fixing, none, NOW)
+    expect(window.fixes).toEqual([NOW - 1 * HOUR, NOW - 20 * HOUR])
+    expect(reads).toEqual([0])
+    expect(limitCheck(window, none, 3)).toEqual({ kind: 'within' })
+    expect(limitCheck(window, none, 2)).toEqual({
+      kind: 'limited',
+      which: 'fix-attempts',
+      limit: 2,
+      count: 2,
+      nextAt: NOW - 20 * HOUR + DAY_MS
+    })
+    // A run that is no CI fix is not held back by them.
+    expect(limitCheck(window, none)).toEqual({ kind: 'within' })
+  })
+
+  test('the notice names the input, the branch and when the next fix can start', () => {
+    const check = { kind: 'limited', which: 'fix-attempts', limit: 3, count: 3, nextAt: NOW + HOUR } as const
+    expect(limitedMessage(check, fixing)).toBe(
+      'No agent run was started: max-fix-attempts (3) is reached, with 3 CI-fix runs started for the branch feature/x of octo/app in the last 24 hours. The next can start at 2026-11-25 13:00 UTC.'
+    )
+  })
 })

@@ -5,7 +5,7 @@ import { MAX_LIMIT_PAGES, LIMIT_PAGE_SIZE } from '../../src/org/daily-limits.js'
 import { MAX_DAILY_RUN_LIMIT } from '../../src/settings/settings.js'
 import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../support/read-inputs.js'
 
-/** The inputs that keep runs from running away: stop-run-on, the daily limits, fail-on's `limited`. */
+/** The inputs that keep runs from running away: stop-run-on, the daily limits, fail-on's `limited`, a CI fix's max-fix-attempts (and what its event refuses). */
 
 const workspace = mkdtempSync(join(tmpdir(), 'settings-limits-'))
 afterAll(() => rmSync(workspace, { recursive: true, force: true }))
@@ -79,4 +79,39 @@ test('fail-on accepts limited', () => {
 
 test('the largest daily limit is what the pages the action reads can hold', () => {
   expect(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE).toBe(MAX_DAILY_RUN_LIMIT)
+})
+
+test('max-fix-attempts takes whole numbers from 1 to 1000, 3 by default: no 0 that would let fixes loop', () => {
+  expect(settingsFrom(valid).maxFixAttempts).toBe(3)
+  expect(settingsFrom({ ...valid, 'max-fix-attempts': ' 1 ' }).maxFixAttempts).toBe(1)
+  expect(settingsFrom({ ...valid, 'max-fix-attempts': '1000' }).maxFixAttempts).toBe(1000)
+  const expected = (got: string): string =>
+    `max-fix-attempts: expected a whole number of CI-fix runs a branch may get in 24 hours, from 1 to 1000, got "${got}"`
+  for (const bad of ['0', '-1', '2.5', '1001', 'three'])
+    expect(problemsOf({ ...valid, 'max-fix-attempts': bad })).toEqual([expected(bad)])
+})
+
+describe('on workflow_run events (a CI fix)', () => {
+  const onWorkflowRun = (inputs: Inputs) =>
+    readInputs(inputs, {}, { GITHUB_WORKSPACE: workspace, GITHUB_EVENT_NAME: 'workflow_run' })
+  const problems = (inputs: Inputs): string[] => problemsOfReading(() => onWorkflowRun(inputs))
+  const token = { 'api-token': 'tok-123456', 'github-token': 'ghs_x' }
+
+  test('the prompt is the action’s own (the input only adds to it); the GitHub token is needed', () => {
+    expect(onWorkflowRun(token)).toMatchObject({ prompt: '', triggerEvent: true })
+    expect(problems({ 'api-token': 'tok-123456' })).toEqual([
+      "github-token: required on workflow_run events (the failed jobs and their logs, the tracking comment); leave it unset for the job's GITHUB_TOKEN"
+    ])
+  })
+
+  test('each fix starts a new run: agent-run-id and runs are refused, naming the event', () => {
+    expect(problems({ ...token, 'agent-run-id': '12' })).toEqual([
+      'agent-run-id: not used on workflow_run events, where each CI fix starts a new run; remove it'
+    ])
+    expect(problems({ ...token, runs: '- prompt: a' })).toEqual([
+      'runs: not used on workflow_run events, where the failed CI run asks for one fix; start a fan-out from another event (push, workflow_dispatch, schedule)'
+    ])
+    // The set-up check acts on its inputs, whatever the event.
+    expect(problems({ ...token, task: 'check', 'agent-run-id': '12' })).toEqual([])
+  })
 })

@@ -9,6 +9,7 @@ import {
   COMMENT_LIMIT_CHARS
 } from '../../src/github/tracking.js'
 import type { RunReport } from '../../src/model.js'
+import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 
 /** The tracking comment (src/github/tracking.ts): its signed marker, how it is found again, and its text within GitHub's limit. */
 
@@ -201,5 +202,81 @@ describe('the tracking comment', () => {
     expect(findTrackingComment(comments, author => author.login === 'nobody', verify)).toEqual({
       ignored: []
     })
+  })
+})
+
+describe('the tracking comment of a CI fix', () => {
+  const key = { secret: 'api-token', repository: 'octo-org/octo-repo', issueNumber: 7 }
+  const fix = {
+    workflow: 'CI',
+    runNumber: 163,
+    url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
+    branch: 'feature/parser',
+    sha: '3484a3fb816e0859fd6e1cea078d76385ff50625',
+    maxAttempts: 3
+  }
+  const base = {
+    ciFix: fix,
+    sign: (commentId: number, runId: number) => markerSignature(key, commentId, runId),
+    commentId: 555,
+    instruction: '',
+    workflowRunUrl: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
+    entriesSeen: 0,
+    resumed: false,
+    triggerPhrase: '/codegen',
+    updatedAt: Date.parse('2026-01-01T10:00:00Z')
+  }
+  const shown = (state: Parameters<typeof renderTrackingComment>[0]): string =>
+    readerText(renderMarkdown(renderTrackingComment(state)))
+
+  test('links the failed workflow run and says which attempt it is', () => {
+    expect(shown({ ...base, ciFix: { ...fix, attempt: 2 }, runId: 12, status: 'RUNNING' })).toContain(
+      '🔧 CI fix of CI #163, which failed on feature/parser: attempt 2 of 3 for 3484a3f.'
+    )
+    const body = renderTrackingComment({ ...base, ciFix: { ...fix, attempt: 2 }, runId: 12 })
+    expect(body).toContain('[CI #163](https://github.com/octo-org/octo-repo/actions/runs/289782451)')
+    expect(body).toContain('`feature/parser`: attempt 2 of 3 for `3484a3f`.')
+    // Before the attempts are counted: the commit alone. No one is mentioned.
+    expect(shown(base)).toContain('🔧 CI fix of CI #163, which failed on feature/parser at 3484a3f.')
+    expect(shown(base)).toContain('Asked by the failed CI run · workflow run · updated 10:00:00 UTC')
+  })
+
+  test('at max-fix-attempts: not started, and why', () => {
+    const reason =
+      'No agent run was started: max-fix-attempts (3) is reached, with 3 CI-fix runs started for the branch feature/parser of octo-org/octo-repo in the last 24 hours. The next can start at 2026-01-01 11:00 UTC.'
+    const report: RunReport = {
+      outcome: 'limited',
+      limit: 'max-fix-attempts',
+      reason,
+      mode: 'create',
+      status: '',
+      startedAt: 0,
+      endedAt: 0,
+      entriesSeen: 0
+    }
+    const text = shown({ ...base, report })
+    expect(text).toContain('Codegen agent run 🚦 was not started: max-fix-attempts is reached')
+    expect(text).toContain(reason)
+    expect(text).not.toContain('daily run limit')
+  })
+
+  test('a hostile workflow name or branch stays text: no mention, no link, no HTML', () => {
+    const body = renderTrackingComment({
+      ...base,
+      ciFix: {
+        ...fix,
+        workflow: '@octo-org/team <b>[x](https://evil.example)',
+        branch: 'a`b<!--',
+        attempt: 1
+      }
+    })
+    const html = renderMarkdown(body)
+    // The team is named, not notified: a word joiner after its @.
+    expect(body).not.toMatch(/@octo-org/)
+    expect(readerText(html)).toContain('@\u2060octo-org/team')
+    expect(html).not.toContain('<b>')
+    expect(html).not.toContain('href="https://evil.example"')
+    expect(html).not.toMatch(/<!--(?! codegen)/)
+    expect(readerText(html)).toContain('which failed on a`b<!--: attempt 1 of 3')
   })
 })

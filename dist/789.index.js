@@ -1,8 +1,8 @@
-export const id = 349;
-export const ids = [349];
+export const id = 789;
+export const ids = [789];
 export const modules = {
 
-/***/ 8349:
+/***/ 7789:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   OctokitGitHubApi: () => (/* binding */ OctokitGitHubApi)
 });
 
-// UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
+// UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS, MAX_JOB_PAGES
 
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
 var github = __webpack_require__(2413);
@@ -19,6 +19,102 @@ var github = __webpack_require__(2413);
 var src_clock = __webpack_require__(9373);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
 var check_run_text = __webpack_require__(2564);
+// EXTERNAL MODULE: ./src/github/thread-prompt.ts
+var thread_prompt = __webpack_require__(9718);
+;// CONCATENATED MODULE: ./src/github/log-tail.ts
+
+/**
+ * The end of a job's log, where its error is: read as a stream whatever its size, only its last
+ * bytes kept (memory bounded, each byte looked at once), then made plain text (ANSI escapes and the
+ * runner's timestamps removed) and cut to about 16 KB. The log is hostile (a pull request's tests
+ * print whatever they like): it goes into the agent's prompt only, quoted as data.
+ */
+/**
+ * Bytes of the log kept as it streams: enough for LOG_TAIL_CHARS once timestamps and colours go (a
+ * line of coloured dots is ten bytes a character).
+ */
+const LOG_TAIL_BYTES = 256 * 1024;
+/** Characters of a log's end the prompt quotes. */
+const LOG_TAIL_CHARS = 16_000;
+/** The last `capacity` bytes of a stream, in a ring: each chunk's bytes copied once, the rest dropped. */
+class TailBuffer {
+    capacity;
+    ring;
+    /** Where the next byte goes. */
+    at = 0;
+    /** Bytes seen in all. */
+    total = 0;
+    constructor(capacity = LOG_TAIL_BYTES) {
+        this.capacity = capacity;
+        this.ring = new Uint8Array(capacity);
+    }
+    push(chunk) {
+        this.total += chunk.length;
+        // Of a chunk longer than the ring, only its end can stay.
+        const kept = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
+        const first = Math.min(kept.length, this.capacity - this.at);
+        this.ring.set(kept.subarray(0, first), this.at);
+        this.ring.set(kept.subarray(first), 0);
+        this.at = (this.at + kept.length) % this.capacity;
+    }
+    /** The bytes kept, oldest first. */
+    bytes() {
+        if (this.total < this.capacity)
+            return this.ring.slice(0, this.total);
+        const out = new Uint8Array(this.capacity);
+        out.set(this.ring.subarray(this.at), 0);
+        out.set(this.ring.subarray(0, this.at), this.capacity - this.at);
+        return out;
+    }
+    /** Whether bytes before the kept ones were dropped. */
+    get cut() {
+        return this.total > this.capacity;
+    }
+}
+/**
+ * Escape sequences a terminal reads (colours, cursor moves, titles): CSI `ESC [ … final`, OSC
+ * `ESC ] … BEL|ESC \` (within its line), and other two-character escapes; also their 8-bit CSI.
+ * Linear: every class here excludes what ends it.
+ */
+const ANSI = 
+// eslint-disable-next-line no-control-regex -- escape sequences are what it removes
+/\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+/** The runner's timestamp at the start of each line: `2024-05-01T10:00:00.1234567Z `. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
+/**
+ * The kept bytes of a log as plain text: a character cut in two at the start dropped, ANSI escapes,
+ * timestamps and invisible characters removed, then its last `maxChars` characters, from a line's
+ * start when one begins within them.
+ */
+function logTail(kept, totalBytes, maxChars = LOG_TAIL_CHARS) {
+    let start = 0;
+    // A UTF-8 character cut at the ring's start: its continuation bytes (10xxxxxx) go.
+    if (totalBytes > kept.length)
+        while (start < 3 && start < kept.length && (kept[start] & 0xc0) === 0x80)
+            start++;
+    const decoded = new TextDecoder('utf-8').decode(kept.subarray(start));
+    const plain = (0,thread_prompt/* stripInvisible */._0)(decoded.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(TIMESTAMP, ''));
+    // Trailing line breaks trimmed by a scan: /\n+$/ would rescan every run of them that is not the last.
+    let end = plain.length;
+    while (end > 0 && plain.charCodeAt(end - 1) === 10)
+        end--;
+    let text = plain.slice(0, end);
+    let cut = totalBytes > kept.length;
+    // The first line of a cut log is a piece of one: it goes when others follow.
+    if (cut) {
+        const firstBreak = text.indexOf('\n');
+        if (firstBreak >= 0 && firstBreak < text.length - 1)
+            text = text.slice(firstBreak + 1);
+    }
+    if (text.length > maxChars) {
+        cut = true;
+        const end = text.slice(text.length - maxChars).replace(/^[\udc00-\udfff]/, '');
+        const lineStart = end.indexOf('\n');
+        text = lineStart >= 0 && lineStart < end.length - 1 ? end.slice(lineStart + 1) : end;
+    }
+    return { text, totalBytes, cut };
+}
+
 // EXTERNAL MODULE: ./src/github/request-policy.ts
 var request_policy = __webpack_require__(889);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
@@ -58,6 +154,7 @@ function wellFormed(value, depth = 0) {
 
 
 
+
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -92,10 +189,42 @@ function timedFetch(fetch, clock, stop) {
         }
     };
 }
+/**
+ * Reads an answer's body as a stream, keeping only its end (TailBuffer), within
+ * GITHUB_REQUEST_TIMEOUT_MS on the clock or until `stop` aborts: a job's log of any size, in
+ * bounded memory. Sends what `init` holds and nothing more (no token unless `init` has one).
+ */
+async function readTail(fetch, clock, stop, input, init) {
+    const limit = (0,src_clock/* timeLimit */.zc)(clock, GITHUB_REQUEST_TIMEOUT_MS, new Error('time limit'));
+    const signals = [init.signal ?? undefined, stop, limit.signal].filter((signal) => !!signal);
+    try {
+        const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+        const tail = new TailBuffer();
+        const reader = response.body?.getReader();
+        for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+            tail.push(read.value);
+        return { status: response.status, headers: response.headers, tail };
+    }
+    catch (error) {
+        const lost = (message) => Object.assign(new Error(message), { name: 'AbortError' });
+        if (stop?.aborted)
+            throw lost(`GitHub did not answer in time (${(0,request_policy/* stopReason */.PJ)(stop)})`);
+        if (limit.signal.aborted)
+            throw lost(`the log was not read within ${GITHUB_REQUEST_TIMEOUT_MS / 1000} s`);
+        throw error;
+    }
+    finally {
+        limit.clear();
+    }
+}
 /** Statuses whose answer has no body (a Response built with one throws). */
 function nullBodyStatus(status) {
     return status === 101 || status === 204 || status === 205 || status === 304;
 }
+/** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
+const MAX_JOB_PAGES = 5;
+/** The conclusions of a job (and of a step) that failed: the ones a CI fix looks at. */
+const FAILED = new Set(['failure', 'timed_out']);
 /**
  * @actions/github's client, its requests spaced, waited and retried by the request policy on the
  * action's clock (request-policy.ts), each bounded by the step's GitHub deadline.
@@ -105,6 +234,7 @@ class OctokitGitHubApi {
     owner;
     repo;
     warn;
+    config;
     /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
     checksRefused = false;
     checkWriteErrors = 0;
@@ -113,6 +243,7 @@ class OctokitGitHubApi {
         this.owner = owner;
         this.repo = repo;
         this.warn = config.warn;
+        this.config = config;
         this.octokit = (0,github/* getOctokit */.Q)(config.token, {
             baseUrl: config.apiUrl,
             // Each attempt has its own time limit, and every one is aborted with the signal.
@@ -153,13 +284,71 @@ class OctokitGitHubApi {
         };
     }
     async pullRequestBranches(number) {
+        const { head, base, headRepository, headSha } = await this.pullRequest(number);
+        return { head, base, headRepository, headSha };
+    }
+    async pullRequest(number) {
         const { data } = await this.octokit.rest.pulls.get({ ...this.repoParams, pull_number: number });
         return {
             head: data.head.ref,
             base: data.base.ref,
             headRepository: data.head.repo?.full_name ?? '',
-            headSha: data.head.sha
+            headSha: data.head.sha,
+            title: data.title,
+            url: data.html_url
         };
+    }
+    async failedJobs(runId) {
+        let pages = 0;
+        const all = await this.octokit.paginate(this.octokit.rest.actions.listJobsForWorkflowRun, { ...this.repoParams, run_id: runId, filter: 'latest', per_page: 100 }, (response, done) => {
+            if (++pages >= MAX_JOB_PAGES)
+                done();
+            return response.data;
+        });
+        const failed = all.filter(job => FAILED.has(job.conclusion ?? ''));
+        const jobs = failed.map(job => ({
+            id: job.id,
+            name: job.name,
+            conclusion: job.conclusion ?? '',
+            failedSteps: (job.steps ?? [])
+                .filter(step => FAILED.has(step.conclusion ?? ''))
+                .map(step => ({ number: step.number, name: step.name, conclusion: step.conclusion ?? '' }))
+        }));
+        return { jobs, failedCount: failed.length };
+    }
+    async jobLogTail(jobId) {
+        const { clock, signal, apiUrl } = this.config;
+        const fetch = this.config.fetch ?? globalThis.fetch;
+        // GitHub's answer itself (a redirect, or the log when a server serves it at once) read as a stream too.
+        let direct;
+        const answer = await this.octokit.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
+            ...this.repoParams,
+            job_id: jobId,
+            request: {
+                redirect: 'manual',
+                fetch: async (input, init) => {
+                    const read = await readTail(fetch, clock, signal, input, init);
+                    direct = read.tail;
+                    return new Response(nullBodyStatus(read.status) ? null : read.tail.bytes(), {
+                        status: read.status,
+                        headers: withoutLength(read.headers)
+                    });
+                }
+            }
+        });
+        if (answer.status < 300 || answer.status >= 400) {
+            const tail = direct ?? new TailBuffer();
+            return logTail(tail.bytes(), tail.total);
+        }
+        const location = answer.headers.location ?? '';
+        const storage = URL.canParse(location, apiUrl) ? new URL(location, apiUrl) : undefined;
+        if (!storage || !/^https?:$/.test(storage.protocol))
+            throw new Error(`GitHub answered ${answer.status} without a log address to follow`);
+        // Another host, signed for this read: the token is not sent there (nothing but the address is).
+        const read = await readTail(fetch, clock, signal, storage.href, { method: 'GET', redirect: 'follow' });
+        if (read.status !== 200)
+            throw new Error(`the log's storage answered ${read.status}`);
+        return logTail(read.tail.bytes(), read.tail.total);
     }
     async listComments(issueNumber) {
         const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
@@ -287,6 +476,13 @@ class OctokitGitHubApi {
         }
     }
 }
+/** An answer's headers without those of the body as it came (its length, its encoding): the body is its end now. */
+function withoutLength(headers) {
+    const kept = new Headers(headers);
+    kept.delete('content-length');
+    kept.delete('content-encoding');
+    return kept;
+}
 /** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */
 function checkFields(check) {
     return {
@@ -306,4 +502,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=349.index.js.map
+//# sourceMappingURL=789.index.js.map
