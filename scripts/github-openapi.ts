@@ -55,6 +55,9 @@ function githubDocument(): Document {
   return document
 }
 
+/** The shape of an extract: a new shape is a new folder, never a file of the old one misread. */
+const EXTRACT_FORMAT = 2
+
 /** Where extracts of this version of the document are kept: under node_modules, beside the package. */
 function extractFile(method: string, template: string): string {
   const path = documentPath()
@@ -63,7 +66,7 @@ function extractFile(method: string, template: string): string {
   ).version
   const name = createHash('sha256').update(`${method} ${template}`).digest('hex').slice(0, 24)
   const root = path.slice(0, path.lastIndexOf('node_modules') + 'node_modules'.length)
-  return join(root, '.cache', 'codegen-action-github-openapi', version, `${name}.json`)
+  return join(root, '.cache', 'codegen-action-github-openapi', `${version}-${EXTRACT_FORMAT}`, `${name}.json`)
 }
 
 /** The operation with its schemas: from memory, from its extract file, or from the document (then kept). */
@@ -76,7 +79,9 @@ function operationExtract(method: string, template: string): Extract | undefined
       extract = JSON.parse(readFileSync(file, 'utf8')) as Extract | null
     } catch {
       const found = githubDocument().paths[template]?.[method.toLowerCase()]
-      extract = found ? { operation: found, schemas: referredSchemas(found as unknown as Schema) } : null
+      extract = found
+        ? { operation: withParameters(found), schemas: referredSchemas(found as unknown as Schema) }
+        : null
       // Written whole, then renamed: a test file beside this one never reads half of it.
       mkdirSync(dirname(file), { recursive: true })
       const partial = `${file}.${process.pid}`
@@ -167,16 +172,22 @@ export function responseProblems(method: string, template: string, status: numbe
   return problemsOf(validator(`response ${method} ${template} ${status}`, schema, schemas), body)
 }
 
-/** The operation's parameters found `in` the query (or the path), references resolved. */
-function parametersIn(method: string, template: string, where: 'query' | 'path'): Parameter[] {
+/** The operation with its parameters' references resolved (the extract keeps no components but schemas). */
+function withParameters(found: Operation): Operation {
   const shared = (githubDocument().components as { parameters: Record<string, Parameter> }).parameters
-  return (operation(method, template).parameters ?? [])
-    .map(parameter =>
-      '$ref' in parameter
-        ? shared[/^#\/components\/parameters\/(.+)$/.exec(parameter.$ref)?.[1] ?? '']
-        : parameter
-    )
-    .filter((parameter): parameter is Parameter => parameter?.in === where)
+  const parameters = (found.parameters ?? []).map(parameter =>
+    '$ref' in parameter
+      ? shared[/^#\/components\/parameters\/(.+)$/.exec(parameter.$ref)?.[1] ?? '']
+      : parameter
+  )
+  return { ...found, parameters: parameters.filter((parameter): parameter is Parameter => !!parameter) }
+}
+
+/** The operation's parameters found `in` the query (or the path). */
+function parametersIn(method: string, template: string, where: 'query' | 'path'): Parameter[] {
+  return (operation(method, template).operation.parameters ?? []).filter(
+    (parameter): parameter is Parameter => !('$ref' in parameter) && parameter.in === where
+  )
 }
 
 /**
@@ -208,7 +219,7 @@ export function queryProblems(method: string, template: string, query: Record<st
 /** The statuses the operation documents, and the headers of each (lower case). */
 export function documentedAnswers(method: string, template: string): Record<string, string[]> {
   return Object.fromEntries(
-    Object.entries(operation(method, template).responses).map(([status, answer]) => [
+    Object.entries(operation(method, template).operation.responses).map(([status, answer]) => [
       status,
       Object.keys(answer.headers ?? {}).map(name => name.toLowerCase())
     ])
