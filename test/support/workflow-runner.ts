@@ -300,7 +300,8 @@ function actionInputs(
 
 /**
  * The permission of the job's token each request to GitHub needs (GitHub's REST reference, "fine-
- * grained permissions"), thread comments and reactions under issues or pull-requests by the thread.
+ * grained permissions"), thread comments and reactions under issues or pull-requests by the thread,
+ * a workflow run's jobs and a job's log under actions.
  */
 export function permissionsNeeded(
   requests: ReadonlyArray<{ method: string; path: string }>,
@@ -316,6 +317,8 @@ export function permissionsNeeded(
     const onComment = /\/issues\/comments\/(\d+)/.exec(path)?.[1]
     const number = onThread ? Number(onThread) : onComment ? thread.ofComment(Number(onComment)) : undefined
     if (/\/check-runs/.test(path)) need('checks', level)
+    // A workflow run's jobs and a job's log (its download is on another host, with no token).
+    else if (/\/actions\/(?:runs\/\d+\/jobs|jobs\/\d+\/logs)$/.test(path)) need('actions', level)
     else if (/\/pulls\//.test(path)) need('pull-requests', level)
     else if (number !== undefined) need(thread.isPullRequest(number) ? 'pull-requests' : 'issues', level)
     // The collaborator's permission needs metadata: read, which every token has; /user, none.
