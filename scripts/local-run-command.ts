@@ -4,6 +4,22 @@ import { ACCOUNT_NAMES, SCENARIO_NAMES } from '../emulator/index.js'
 
 /** `npm start`'s command line (scripts/local-run.ts): its usage, and what it asks the step to run. */
 
+/** The events `--event` plays: a comment on an issue or on a pull request, a CI run that completed. */
+const EVENTS = ['comment', 'pr-comment', 'workflow-run']
+
+/** How a workflow run can conclude (GitHub's `conclusion`): a CI fix is asked for failure and timed_out. */
+export const WORKFLOW_RUN_CONCLUSIONS = [
+  'failure',
+  'timed_out',
+  'success',
+  'cancelled',
+  'skipped',
+  'neutral',
+  'action_required',
+  'stale',
+  'startup_failure'
+]
+
 export const USAGE = `Usage: npm start -- [options] [prompt]
 
 Runs the bundled action (dist/index.js) as the GitHub runner does, against the embedded emulator of
@@ -12,12 +28,18 @@ else the token's only organization; CODEGEN_REPO_ID, or GITHUB_REPOSITORY=owner/
 repository). GitHub is simulated on loopback: nothing is written to github.com.
 
 What to run
-  [prompt]                    the run's instruction (default: a sample one)
+  [prompt]                    the run's instruction (default: a sample one); with --event
+                              workflow-run, the workflow's instructions for the fix (optional)
   --scenario NAME             the emulator's script of the run (default success):
                               ${SCENARIO_NAMES.join(', ')}
   --task run|check|setup-commands   check: the set-up check; setup-commands: octo-org/octo-repo's
   --event comment|pr-comment  a "/codegen <prompt>" comment on issue #9, or on pull request #7 (which
                               also gets a check run): reaction, tracking comment, check shown at the end
+  --event workflow-run        the workflow "CI" failed on pull request #7's branch: a CI fix, its prompt
+                              written from the failed jobs and their logs, and its tracking comment
+  --conclusion NAME           with workflow-run, how CI ended: failure (the default) or timed_out start
+                              a fix; success, cancelled, skipped and the others start nothing
+  --fork                      with workflow-run, CI ran on a fork's branch (nothing starts)
   --runs N|FILE               many runs from one step: N copies of the prompt, or a YAML/JSON list file
   --max-parallel N            with --runs, how many work at once (default 10)
 
@@ -45,6 +67,7 @@ Examples
   npm start
   npm start -- --scenario failure "Fix it"
   npm start -- --event pr-comment --scenario verdict-fail "review the public API"
+  npm start -- --event workflow-run "Fix the cause, not the test"
   npm start -- --runs 3 --max-parallel 2
   npm start -- --scenario endless --timeout-minutes 0.2 --fail-on none
 `
@@ -70,7 +93,9 @@ const OPTIONS = {
   'timeout-minutes': { type: 'string', default: '' },
   'fail-on': { type: 'string', default: '' },
   'check-run': { type: 'boolean', default: false },
-  'check-name': { type: 'string', default: '' }
+  'check-name': { type: 'string', default: '' },
+  conclusion: { type: 'string', default: '' },
+  fork: { type: 'boolean', default: false }
 } as const
 
 /** A bad command line, said in one line (never a stack trace). */
@@ -80,7 +105,7 @@ export type Options = ReturnType<typeof parse>['values']
 
 export interface Command {
   options: Options
-  /** The run's instruction, or a comment's request. */
+  /** The run's instruction, a comment's request, or a CI fix's instructions (may be empty). */
   prompt: string
   /** The runs input (inline), or empty. */
   runs: string
@@ -100,18 +125,26 @@ function parse(argv: string[]) {
 export function readCommand(argv: string[], emulated: boolean): Command | 'help' {
   const { values: options, positionals } = parse(argv)
   if (options.help) return 'help'
-  if (options.event && !['comment', 'pr-comment'].includes(options.event))
-    throw new UsageError(`Unknown event "${options.event}": comment or pr-comment`)
+  if (options.event && !EVENTS.includes(options.event))
+    throw new UsageError(`Unknown event "${options.event}": comment, pr-comment or workflow-run`)
   if (options.event && options.runs)
-    throw new UsageError('--event and --runs do not go together: a comment asks for one run')
+    throw new UsageError('--event and --runs do not go together: an event asks for one run')
+  const ciFix = options.event === 'workflow-run'
+  if (!ciFix && (options.conclusion || options.fork))
+    throw new UsageError('--conclusion and --fork go with --event workflow-run')
+  if (options.conclusion && !WORKFLOW_RUN_CONCLUSIONS.includes(options.conclusion))
+    throw new UsageError(
+      `Unknown conclusion "${options.conclusion}": one of ${WORKFLOW_RUN_CONCLUSIONS.join(', ')}`
+    )
   if (emulated && !SCENARIO_NAMES.includes(options.scenario))
     throw new UsageError(`Unknown scenario "${options.scenario}": one of ${SCENARIO_NAMES.join(', ')}`)
   if (emulated && !ACCOUNT_NAMES.includes(options.account))
     throw new UsageError(`Unknown account "${options.account}": one of ${ACCOUNT_NAMES.join(', ')}`)
-  // Only a run needs a prompt; setup commands take one as extra guidance.
+  // Only a run needs a prompt; setup commands take one as extra guidance, a CI fix as the workflow's
+  // instructions (the action writes the rest from the failure).
   const prompt =
     positionals.join(' ') ||
-    (options.task !== 'run'
+    (options.task !== 'run' || ciFix
       ? ''
       : options.scenario.startsWith('verdict-')
         ? 'Review the change; fail it if it breaks the public API.'
@@ -127,8 +160,9 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
     ...(options['max-parallel'] ? { 'max-parallel': options['max-parallel'] } : {}),
     ...(options['check-run'] ? { 'check-run': 'true' } : {}),
     ...(options['check-name'] ? { 'check-name': options['check-name'] } : {}),
-    // What to run: a comment's request (from the event), many runs, or the prompt.
-    ...(options.event ? { prompt: '' } : runs ? { runs } : { prompt })
+    // What to run: a comment's request (from the event), a CI fix (its prompt the instructions),
+    // many runs, or the prompt.
+    ...(options.event && !ciFix ? { prompt: '' } : runs ? { runs } : { prompt })
   }
   return { options, prompt, runs, inputs }
 }

@@ -8,7 +8,7 @@
 import { account, AgentRunEmulator, parseModes, parseRateLimits } from '../emulator/index.js'
 import { emulatorInputs, readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
 import { runBundledAction } from './runner-process.js'
-import { SAMPLE_PULL_REQUEST, SAMPLE_TOKEN, SampleGitHub } from './sample-github.js'
+import { SAMPLE_PULL_REQUEST, SAMPLE_TOKEN, SAMPLE_WORKFLOW_RUN, SampleGitHub } from './sample-github.js'
 
 /** A usage error: one line, and where the options are, never a stack trace. */
 function usageError(message: string): never {
@@ -78,13 +78,14 @@ if (realToken) {
 }
 
 Object.assign(inputs, command.inputs)
-const onComment = values.event !== ''
+const ciFix = values.event === 'workflow-run'
+const onComment = values.event !== '' && !ciFix
 
-// GitHub, simulated, when the step would write to it: a comment's reaction and tracking comment,
-// and check runs.
+// GitHub, simulated, when the step would read or write it: a comment's reaction and tracking comment,
+// check runs, and a failed CI run's jobs and logs.
 let github: SampleGitHub | undefined
 let event: { name: string; payload: unknown } | undefined
-if (onComment || values['check-run']) {
+if (onComment || ciFix || values['check-run']) {
   // The repository the step names: the runner's sample one, or GITHUB_REPOSITORY for the real service.
   github = new SampleGitHub({ repository: env.GITHUB_REPOSITORY })
   env.GITHUB_API_URL = await github.start()
@@ -94,10 +95,24 @@ if (onComment || values['check-run']) {
     event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
     env.GITHUB_EVENT_NAME = event.name
   }
+  if (ciFix) {
+    event = github.ciRun({ conclusion: values.conclusion, fork: values.fork })
+    env.GITHUB_EVENT_NAME = event.name
+  }
   console.log(
     `GitHub simulated on ${env.GITHUB_API_URL} (the fake GitHub of scripts/github-fake/): ` +
       'nothing reaches github.com.\n'
   )
+  if (ciFix) {
+    const { name, runNumber } = SAMPLE_WORKFLOW_RUN
+    const where = values.fork
+      ? `the branch ${SAMPLE_PULL_REQUEST.head} of a fork`
+      : `pull request #${SAMPLE_PULL_REQUEST.number}'s branch ${SAMPLE_PULL_REQUEST.head}`
+    console.log(
+      `The workflow run ${name} #${runNumber} concluded ${values.conclusion || 'failure'} on ${where}; ` +
+        'GitHub sends workflow_run (completed), and serves its jobs and their logs.\n'
+    )
+  }
 }
 
 const result = await runBundledAction({ inputs, env, event, inheritOutput: true, killAfterMs: 60 * 60_000 })
@@ -109,6 +124,12 @@ for (const [name, value] of Object.entries(result.outputs)) {
   console.log(`  ${name.padEnd(22)} ${shown}`)
 }
 if (github) console.log(`\n${github.written()}`)
+// A CI fix's prompt is the action's own writing: show it as the service received it.
+const created = emulator?.requests.find(request => request.route === 'create')
+if (ciFix && created) {
+  const sent = (created.body as { prompt?: unknown }).prompt
+  if (typeof sent === 'string') console.log(`\nThe prompt the agent got:\n${sent.replace(/^/gm, '    ')}`)
+}
 console.log(`\nJob summary (Markdown): ${result.summaryPath}`)
 console.log(`Exit code: ${result.exitCode}`)
 process.exit(result.exitCode ?? 1)

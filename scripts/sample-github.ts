@@ -5,8 +5,10 @@ import { readerText } from './render-markdown.js'
 /**
  * GitHub as the tools simulate it (`npm start`, `npm run screenshots`): the fake GitHub the tests
  * use (github-fake/), holding a sample repository with one pull request, and the comment someone
- * asks on it with the event GitHub sends for it. What the step wrote is told as a reader sees it,
- * with every call the fake answered 404 (a route it does not have: the action asked for something new).
+ * asks on it, or the CI run that completed on its branch (its jobs and logs served, the logs from
+ * the fake's log storage on another host), with the event GitHub sends for it. What the step wrote
+ * is told as a reader sees it, with every call the fake answered 404 (a route it does not have: the
+ * action asked for something new).
  */
 
 export const SAMPLE_REPOSITORY = 'octo-org/octo-repo'
@@ -24,6 +26,28 @@ export const SAMPLE_PULL_REQUEST = {
   /** The head commit: a check run goes on it. */
   sha: 'f'.repeat(40)
 }
+
+/** The sample's workflow run of "CI" on the pull request's head, as GitHub numbers it. */
+export const SAMPLE_WORKFLOW_RUN = { id: 289782451, name: 'CI', runNumber: 163 }
+
+/** The end of the sample's failed job's log, as the runner writes it (timestamps, colours). */
+const FAILED_TEST_LOG = [
+  '2026-03-02T08:58:59.1234567Z ##[group]Run npm test',
+  '2026-03-02T08:58:59.1234567Z npm test',
+  '2026-03-02T08:58:59.1234567Z shell: /usr/bin/bash -e {0}',
+  '2026-03-02T08:58:59.1234567Z ##[endgroup]',
+  '2026-03-02T08:59:00.1234567Z \u001b[1m\u001b[31mFAIL\u001b[39m\u001b[22m src/parser.test.ts',
+  '2026-03-02T08:59:00.1234567Z   ● parse › keeps the last field of a line',
+  '2026-03-02T08:59:00.1234567Z     Expected: ["a", "b"]',
+  '2026-03-02T08:59:00.1234567Z     Received: ["a"]',
+  '2026-03-02T08:59:01.1234567Z Tests: 1 failed, 41 passed, 42 total',
+  '2026-03-02T08:59:01.1234567Z ##[error]Process completed with exit code 1.',
+  ''
+].join('\n')
+
+/** Ids GitHub would give the sample repository, and a fork of it. */
+const REPOSITORY_ID = 1296269
+const FORK_ID = 1296270
 
 export interface SampleEvent {
   name: string
@@ -81,6 +105,89 @@ export class SampleGitHub extends FakeGitHub {
     }
   }
 
+  /**
+   * The workflow "CI" completed on the pull request's branch with `conclusion` (failure by default),
+   * its jobs (lint passed, test failed at "Run npm test") and logs served; the `workflow_run` event
+   * GitHub sends for it. `fork`: CI ran on a fork's branch of the same name (GitHub then lists no
+   * pull request).
+   */
+  ciRun(options: { conclusion?: string; fork?: boolean } = {}): SampleEvent {
+    const conclusion = options.conclusion || 'failure'
+    const failed = conclusion === 'failure' || conclusion === 'timed_out'
+    const { number, head, base, sha } = SAMPLE_PULL_REQUEST
+    const { id, name: workflow, runNumber } = SAMPLE_WORKFLOW_RUN
+    this.addWorkflowRun({
+      id,
+      name: workflow,
+      headBranch: head,
+      headSha: sha,
+      jobs: [
+        {
+          name: 'lint',
+          conclusion: 'success',
+          steps: [{ name: 'Run npm run lint', conclusion: 'success' }],
+          log: '2026-03-02T08:58:40.1234567Z All files pass linting.\n'
+        },
+        {
+          name: 'test (ubuntu-latest)',
+          conclusion: failed ? (conclusion as 'failure' | 'timed_out') : 'success',
+          steps: [
+            { name: 'Set up job', conclusion: 'success' },
+            { name: 'Run npm ci', conclusion: 'success' },
+            { name: 'Run npm test', conclusion: failed ? conclusion : 'success' }
+          ],
+          log: FAILED_TEST_LOG
+        }
+      ]
+    })
+    const [owner, name] = this.fullName.split('/')
+    const api = `https://api.github.com/repos/${this.fullName}`
+    const repository = { id: REPOSITORY_ID, name, full_name: this.fullName, owner: { login: owner } }
+    const forkName = `someone-else/${name}`
+    const headRepository = options.fork
+      ? { id: FORK_ID, name, full_name: forkName, owner: { login: 'someone-else' } }
+      : repository
+    const repo = { id: REPOSITORY_ID, name, url: api }
+    const sender = { login: 'octocat', type: 'User' }
+    return {
+      name: 'workflow_run',
+      payload: {
+        action: 'completed',
+        workflow_run: {
+          id,
+          name: workflow,
+          run_number: runNumber,
+          run_attempt: 1,
+          event: 'pull_request',
+          status: 'completed',
+          conclusion,
+          head_branch: head,
+          head_sha: sha,
+          html_url: `https://github.com/${this.fullName}/actions/runs/${id}`,
+          // GitHub lists the pull requests of the repository's own branches only.
+          pull_requests: options.fork
+            ? []
+            : [
+                {
+                  id: 1,
+                  number,
+                  url: `${api}/pulls/${number}`,
+                  head: { ref: head, sha, repo },
+                  base: { ref: base, sha: 'e'.repeat(40), repo }
+                }
+              ],
+          repository,
+          head_repository: headRepository,
+          actor: sender,
+          triggering_actor: sender
+        },
+        workflow: { id: 161335, name: workflow, path: '.github/workflows/ci.yml' },
+        repository,
+        sender
+      }
+    }
+  }
+
   /** The comments on the sample's issue and pull request, each thread in order. */
   threadComments(): FakeComment[] {
     return [SAMPLE_ISSUE, SAMPLE_PULL_REQUEST.number].flatMap(number => this.comments(number))
@@ -109,6 +216,16 @@ export class SampleGitHub extends FakeGitHub {
       )
     }
     if (!comments.length && !this.checkRuns().length) parts.push('Nothing was written to GitHub.')
+    // Told from the records: what npm start prints comes after the fake stopped.
+    const downloads = this.logDownloads
+    if (downloads.length) {
+      const hosts = [...new Set(downloads.map(download => download.host))].join(', ')
+      const withToken = downloads.filter(download => download.authorization !== undefined).length
+      parts.push(
+        `Job logs read from the log storage (${hosts}, not GitHub's host): ${downloads.length}, ` +
+          `${withToken || 'none'} with an Authorization header`
+      )
+    }
     const unanswered = this.unanswered().map(request => `${request.method} ${request.path}`)
     if (unanswered.length) parts.push(`The simulated GitHub had no answer for: ${unanswered.join(', ')}`)
     return parts.join('\n\n')

@@ -7,15 +7,15 @@ import {
   type Command
 } from '../../scripts/local-run-command.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { SAMPLE_PULL_REQUEST, SampleGitHub } from '../../scripts/sample-github.js'
+import { SAMPLE_PULL_REQUEST, SAMPLE_WORKFLOW_RUN, SampleGitHub } from '../../scripts/sample-github.js'
 import { runFlowStep } from '../support/flow-step.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
  * `npm start` tries the action's features locally (issue #27): its command line, and a comment on a
- * pull request through the fake GitHub it starts (scripts/sample-github.ts), the step given what
- * `npm start` gives the bundle, run in process on the virtual clock (the bundle as the runner runs
- * it: test/bundle).
+ * pull request or a failed CI run (issue #36) through the fake GitHub it starts
+ * (scripts/sample-github.ts), the step given what `npm start` gives the bundle, run in process on the
+ * virtual clock (the bundle as the runner runs it: test/bundle).
  */
 
 const command = (...argv: string[]): Command => readCommand(argv, true) as Command
@@ -25,6 +25,9 @@ test('--help is the usage, naming every feature it can try; a bad option is one 
   expect(readCommand(['-h'], false)).toBe('help')
   for (const option of [
     '--event',
+    'workflow-run',
+    '--conclusion',
+    '--fork',
     '--runs',
     '--max-parallel',
     '--verdict',
@@ -37,8 +40,18 @@ test('--help is the usage, naming every feature it can try; a bad option is one 
   expect(() => readCommand(['--bogus'], true)).toThrow(UsageError)
   expect(() => readCommand(['--bogus'], true)).toThrow(/--bogus/)
   expect(() => readCommand(['--event', 'review'], true)).toThrow(
-    'Unknown event "review": comment or pr-comment'
+    'Unknown event "review": comment, pr-comment or workflow-run'
   )
+  expect(() => readCommand(['--conclusion', 'failure'], true)).toThrow(
+    '--conclusion and --fork go with --event workflow-run'
+  )
+  expect(() => readCommand(['--event', 'comment', '--fork'], true)).toThrow(
+    '--conclusion and --fork go with --event workflow-run'
+  )
+  expect(() => readCommand(['--event', 'workflow-run', '--conclusion', 'red'], true)).toThrow(
+    /^Unknown conclusion "red": one of failure, timed_out, success, cancelled, skipped/
+  )
+  expect(() => readCommand(['--event', 'workflow-run', '--runs', '2'], true)).toThrow(UsageError)
   expect(() => readCommand(['--runs', '101'], true)).toThrow('--runs 101: from 1 to 100 runs')
   expect(() => readCommand(['--scenario', 'nope'], true)).toThrow(/Unknown scenario "nope"/)
 })
@@ -127,6 +140,97 @@ test('--event pr-comment: a reaction, the tracking comment and a failed check fo
   } finally {
     await Promise.all([emulator.stop(), github.stop()])
   }
+})
+
+describe('--event workflow-run', () => {
+  test('the prompt, optional, is the workflow’s instructions for the fix', () => {
+    expect(command('--event', 'workflow-run').inputs['prompt']).toBe('')
+    expect(command('--event', 'workflow-run', 'Leave', 'the migrations alone').inputs['prompt']).toBe(
+      'Leave the migrations alone'
+    )
+    expect(command('--event', 'workflow-run', '--conclusion', 'timed_out', '--fork').options).toMatchObject({
+      event: 'workflow-run',
+      conclusion: 'timed_out',
+      fork: true
+    })
+  })
+
+  /** What npm start does for `argv`: the sample GitHub's CI run, its event, the step on the emulator. */
+  async function play(...argv: string[]) {
+    const asked = command('--event', 'workflow-run', ...argv)
+    const clock = new VirtualClock()
+    const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
+    const github = new SampleGitHub({ clock })
+    try {
+      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
+      const event = github.ciRun({ conclusion: asked.options.conclusion, fork: asked.options.fork })
+      const result = await runFlowStep(clock, {
+        inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
+        env: {
+          GITHUB_API_URL: gitHubUrl,
+          GITHUB_SHA: SAMPLE_PULL_REQUEST.sha,
+          GITHUB_EVENT_NAME: event.name
+        },
+        event
+      })
+      return { result, emulator, github, event }
+    } finally {
+      await Promise.all([emulator.stop(), github.stop()])
+    }
+  }
+
+  test('a failed CI run: one CI fix, its prompt from the failed job and its log, the tracking comment’s attempt 1 of 3', async () => {
+    const { result, emulator, github, event } = await play('Fix the cause, not the test')
+    expect(event.name).toBe('workflow_run')
+    expect(event.payload).toMatchObject({
+      action: 'completed',
+      workflow_run: {
+        id: SAMPLE_WORKFLOW_RUN.id,
+        conclusion: 'failure',
+        head_branch: SAMPLE_PULL_REQUEST.head,
+        head_sha: SAMPLE_PULL_REQUEST.sha,
+        head_repository: { full_name: 'octo-org/octo-repo' },
+        pull_requests: [{ number: SAMPLE_PULL_REQUEST.number, head: { ref: SAMPLE_PULL_REQUEST.head } }]
+      },
+      repository: { full_name: 'octo-org/octo-repo' }
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'success', trigger: 'workflow-run' })
+    const creates = emulator.requests.filter(request => request.route === 'create')
+    expect(creates).toHaveLength(1)
+    const prompt = (creates[0]!.body as { prompt: string }).prompt
+    expect(prompt).toContain('push the fix to the branch `feature/parser` so that it updates pull request #7')
+    expect(prompt).toContain('Instructions from the workflow (follow them):\n\nFix the cause, not the test')
+    expect(prompt).toContain('- Job "test (ubuntu-latest)" (failure): failed step 3 "Run npm test"')
+    expect(prompt).toContain('    Received: ["a"]\nTests: 1 failed, 41 passed, 42 total\n')
+    expect(github.logDownloads).toEqual([expect.objectContaining({ authorization: undefined, status: 200 })])
+    expect(github.unanswered()).toEqual([])
+    expect(github.invalidQueryRequests).toEqual([])
+
+    // What npm start prints of it: the tracking comment on #7, and the log read without the token.
+    const written = github.written()
+    expect(written).toMatch(/^Comment on #7 \(as GitHub shows it\):\n {4}Codegen agent run #\d+ ✅ succeeded/)
+    expect(written).toContain(
+      'CI fix of CI #163, which failed on feature/parser: attempt 1 of 3 for fffffff.'
+    )
+    expect(written).toMatch(
+      /\n\nJob logs read from the log storage \(127\.0\.0\.2:\d+, not GitHub's host\): 1, none with an Authorization header$/
+    )
+  })
+
+  test.each([
+    [['--conclusion', 'success'], 'concluded success: there is no failure to fix.'],
+    [['--fork'], 'ran on a branch of the fork someone-else/octo-repo'],
+    [['--fork', '--conclusion', 'timed_out'], 'ran on a branch of the fork someone-else/octo-repo']
+  ])('%j: nothing starts, nothing is written, a notice says why', async (argv, why) => {
+    const { result, emulator, github } = await play(...argv)
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.stdout).toContain(`::notice::No agent run: The workflow run CI #163 ${why}`)
+    expect(emulator.requests).toEqual([])
+    expect(github.requests).toEqual([])
+    expect(github.written()).toBe('Nothing was written to GitHub.')
+  })
 })
 
 test('what the step wrote, as npm start prints it: nothing, and each call the fake GitHub had no answer for', async () => {
