@@ -11,9 +11,15 @@ import { Ajv, type ValidateFunction } from 'ajv'
 
 type Schema = Record<string, unknown>
 
+interface Response {
+  content?: { 'application/json'?: { schema?: Schema } }
+  /** A response the components share (`#/components/responses/validation_failed_simple`). */
+  $ref?: string
+}
+
 interface Operation {
   requestBody?: { content?: { 'application/json'?: { schema?: Schema } } }
-  responses: Record<string, { content?: { 'application/json'?: { schema?: Schema } } }>
+  responses: Record<string, Response>
 }
 
 interface Document {
@@ -105,7 +111,11 @@ export function requestBodyProblems(method: string, template: string, body: unkn
 
 /** The problems of an answer against the operation's response schema for `status`. */
 export function responseProblems(method: string, template: string, status: number, body: unknown): string[] {
-  const schema = operation(method, template).responses[String(status)]?.content?.['application/json']?.schema
+  let response = operation(method, template).responses[String(status)]
+  const shared = /^#\/components\/responses\/(.+)$/.exec(response?.$ref ?? '')?.[1]
+  if (shared)
+    response = (githubDocument().components as { responses: Record<string, Response> }).responses[shared]
+  const schema = response?.content?.['application/json']?.schema
   if (!schema) throw new Error(`${method} ${template} documents no JSON answer with status ${status}`)
   return problemsOf(validator(`response ${method} ${template} ${status}`, schema), body)
 }

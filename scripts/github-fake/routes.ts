@@ -1,5 +1,6 @@
 import { DOCS, gitHubError, isObject, json, shown, type Answer } from './answers.js'
 import { CHECK_RUN, CHECK_RUNS } from './check-runs.js'
+import { PULL_FILES, REVIEWS } from './reviews.js'
 
 /**
  * The fake's routing and the request plumbing every endpoint shares: the routes, a request's body and
@@ -21,6 +22,9 @@ export type RouteName =
   | 'user'
   | 'create-check-run'
   | 'check-run'
+  | 'pull-files'
+  | 'list-reviews'
+  | 'create-review'
 
 export interface Route {
   name: RouteName
@@ -113,7 +117,10 @@ const ROUTES: Route[] = [
   route('user', 'GET', '/user', 'users/users#get-the-authenticated-user'),
   route('create-check-run', 'POST', CHECK_RUNS, 'checks/runs#create-a-check-run'),
   route('check-run', 'GET', CHECK_RUN, 'checks/runs#get-a-check-run'),
-  route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run')
+  route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run'),
+  route('pull-files', 'GET', PULL_FILES, 'pulls/pulls#list-pull-requests-files'),
+  route('list-reviews', 'GET', REVIEWS, 'pulls/reviews#list-reviews-for-a-pull-request'),
+  route('create-review', 'POST', REVIEWS, 'pulls/reviews#create-a-review-for-a-pull-request')
 ]
 
 /** The route of `method` and `path` (without prefix and query), with its percent-decoded parameters. */
