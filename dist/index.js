@@ -1,7 +1,7 @@
 import './sourcemap-register.cjs';import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 779:
+/***/ 2005:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -215,14 +215,14 @@ function regex(str) {
 
 /***/ }),
 
-/***/ 2815:
+/***/ 6373:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const formats_1 = __nccwpck_require__(779);
-const limit_1 = __nccwpck_require__(1284);
-const codegen_1 = __nccwpck_require__(1436);
+const formats_1 = __nccwpck_require__(2005);
+const limit_1 = __nccwpck_require__(6638);
+const codegen_1 = __nccwpck_require__(8762);
 const fullName = new codegen_1.Name("fullFormats");
 const fastName = new codegen_1.Name("fastFormats");
 const formatsPlugin = (ajv, opts = { keywords: true }) => {
@@ -258,14 +258,14 @@ exports["default"] = formatsPlugin;
 
 /***/ }),
 
-/***/ 1284:
+/***/ 6638:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.formatLimitDefinition = void 0;
-const ajv_1 = __nccwpck_require__(2463);
-const codegen_1 = __nccwpck_require__(1436);
+const ajv_1 = __nccwpck_require__(9153);
+const codegen_1 = __nccwpck_require__(8762);
 const ops = codegen_1.operators;
 const KWDs = {
     formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -333,16 +333,16 @@ exports["default"] = formatLimitPlugin;
 
 /***/ }),
 
-/***/ 2210:
+/***/ 5848:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2020 = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft2020_1 = __nccwpck_require__(4298);
-const discriminator_1 = __nccwpck_require__(8886);
-const json_schema_2020_12_1 = __nccwpck_require__(3995);
+const core_1 = __nccwpck_require__(2439);
+const draft2020_1 = __nccwpck_require__(9220);
+const discriminator_1 = __nccwpck_require__(2936);
+const json_schema_2020_12_1 = __nccwpck_require__(3029);
 const META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
 class Ajv2020 extends core_1.default {
     constructor(opts = {}) {
@@ -377,33 +377,33 @@ module.exports = exports = Ajv2020;
 module.exports.Ajv2020 = Ajv2020;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv2020;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(7391);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(8762);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(3021);
+var validation_error_1 = __nccwpck_require__(535);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(5268);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=2020.js.map
 
 /***/ }),
 
-/***/ 2463:
+/***/ 9153:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft7_1 = __nccwpck_require__(9941);
-const discriminator_1 = __nccwpck_require__(8886);
-const draft7MetaSchema = __nccwpck_require__(2079);
+const core_1 = __nccwpck_require__(2439);
+const draft7_1 = __nccwpck_require__(3967);
+const discriminator_1 = __nccwpck_require__(2936);
+const draft7MetaSchema = __nccwpck_require__(372);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -433,24 +433,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(7391);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(8762);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(3021);
+var validation_error_1 = __nccwpck_require__(535);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(5268);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 567:
+/***/ 7565:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -612,15 +612,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 1436:
+/***/ 8762:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(7788);
-var code_2 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(7565);
+const scope_1 = __nccwpck_require__(4146);
+var code_2 = __nccwpck_require__(7565);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -629,7 +629,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7788);
+var scope_2 = __nccwpck_require__(4146);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -1315,13 +1315,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7788:
+/***/ 4146:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(7565);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1464,15 +1464,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 1283:
+/***/ 9905:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const names_1 = __nccwpck_require__(8636);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1593,18 +1593,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 2718:
+/***/ 4992:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(3021);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const validate_1 = __nccwpck_require__(7881);
+const codegen_1 = __nccwpck_require__(8762);
+const validation_error_1 = __nccwpck_require__(535);
+const names_1 = __nccwpck_require__(8636);
+const resolve_1 = __nccwpck_require__(1128);
+const util_1 = __nccwpck_require__(7802);
+const validate_1 = __nccwpck_require__(7391);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1841,12 +1841,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 630:
+/***/ 8636:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1875,12 +1875,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 3162:
+/***/ 5268:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(4090);
+const resolve_1 = __nccwpck_require__(1128);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1893,15 +1893,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 4090:
+/***/ 1128:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(4464);
-const equal = __nccwpck_require__(3430);
-const traverse = __nccwpck_require__(1167);
+const util_1 = __nccwpck_require__(7802);
+const equal = __nccwpck_require__(6136);
+const traverse = __nccwpck_require__(1165);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -2054,7 +2054,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 7353:
+/***/ 2335:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2086,14 +2086,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 4464:
+/***/ 7802:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const code_1 = __nccwpck_require__(567);
+const codegen_1 = __nccwpck_require__(8762);
+const code_1 = __nccwpck_require__(7565);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -2270,7 +2270,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 7692:
+/***/ 454:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2295,15 +2295,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 5346:
+/***/ 8284:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const errors_1 = __nccwpck_require__(9905);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -2351,17 +2351,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 6685:
+/***/ 5931:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(7353);
-const applicability_1 = __nccwpck_require__(7692);
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const rules_1 = __nccwpck_require__(2335);
+const applicability_1 = __nccwpck_require__(454);
+const errors_1 = __nccwpck_require__(9905);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2560,14 +2560,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 1699:
+/***/ 3769:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2601,24 +2601,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7881:
+/***/ 7391:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(5346);
-const dataType_1 = __nccwpck_require__(6685);
-const applicability_1 = __nccwpck_require__(7692);
-const dataType_2 = __nccwpck_require__(6685);
-const defaults_1 = __nccwpck_require__(1699);
-const keyword_1 = __nccwpck_require__(5202);
-const subschema_1 = __nccwpck_require__(6200);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const errors_1 = __nccwpck_require__(1283);
+const boolSchema_1 = __nccwpck_require__(8284);
+const dataType_1 = __nccwpck_require__(5931);
+const applicability_1 = __nccwpck_require__(454);
+const dataType_2 = __nccwpck_require__(5931);
+const defaults_1 = __nccwpck_require__(3769);
+const keyword_1 = __nccwpck_require__(4852);
+const subschema_1 = __nccwpck_require__(7914);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const resolve_1 = __nccwpck_require__(1128);
+const util_1 = __nccwpck_require__(7802);
+const errors_1 = __nccwpck_require__(9905);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -3127,16 +3127,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 5202:
+/***/ 4852:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const code_1 = __nccwpck_require__(8484);
-const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const code_1 = __nccwpck_require__(322);
+const errors_1 = __nccwpck_require__(9905);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -3257,14 +3257,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 6200:
+/***/ 7914:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -3344,31 +3344,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 3893:
+/***/ 2439:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(7391);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(8762);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(3021);
-const ref_error_1 = __nccwpck_require__(3162);
-const rules_1 = __nccwpck_require__(7353);
-const compile_1 = __nccwpck_require__(2718);
-const codegen_2 = __nccwpck_require__(1436);
-const resolve_1 = __nccwpck_require__(4090);
-const dataType_1 = __nccwpck_require__(6685);
-const util_1 = __nccwpck_require__(4464);
-const $dataRefSchema = __nccwpck_require__(3837);
-const uri_1 = __nccwpck_require__(6285);
+const validation_error_1 = __nccwpck_require__(535);
+const ref_error_1 = __nccwpck_require__(5268);
+const rules_1 = __nccwpck_require__(2335);
+const compile_1 = __nccwpck_require__(4992);
+const codegen_2 = __nccwpck_require__(8762);
+const resolve_1 = __nccwpck_require__(1128);
+const dataType_1 = __nccwpck_require__(5931);
+const util_1 = __nccwpck_require__(7802);
+const $dataRefSchema = __nccwpck_require__(9422);
+const uri_1 = __nccwpck_require__(975);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3968,19 +3968,19 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 3995:
+/***/ 3029:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const metaSchema = __nccwpck_require__(1678);
-const applicator = __nccwpck_require__(7216);
-const unevaluated = __nccwpck_require__(9547);
-const content = __nccwpck_require__(8226);
-const core = __nccwpck_require__(518);
-const format = __nccwpck_require__(4588);
-const metadata = __nccwpck_require__(5707);
-const validation = __nccwpck_require__(7082);
+const metaSchema = __nccwpck_require__(5193);
+const applicator = __nccwpck_require__(4097);
+const unevaluated = __nccwpck_require__(4456);
+const content = __nccwpck_require__(2897);
+const core = __nccwpck_require__(9647);
+const format = __nccwpck_require__(8163);
+const metadata = __nccwpck_require__(9232);
+const validation = __nccwpck_require__(5867);
 const META_SUPPORT_DATA = ["/properties"];
 function addMetaSchema2020($data) {
     ;
@@ -4004,20 +4004,20 @@ exports["default"] = addMetaSchema2020;
 
 /***/ }),
 
-/***/ 4951:
+/***/ 8325:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(3430);
+const equal = __nccwpck_require__(6136);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 6214:
+/***/ 3908:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4047,19 +4047,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 6285:
+/***/ 975:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(4352);
+const uri = __nccwpck_require__(7041);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 3021:
+/***/ 535:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4076,14 +4076,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 3448:
+/***/ 9810:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4131,15 +4131,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2431:
+/***/ 2089:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -4243,12 +4243,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9205:
+/***/ 4971:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -4272,12 +4272,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9380:
+/***/ 5046:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
+const code_1 = __nccwpck_require__(322);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -4290,13 +4290,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6182:
+/***/ 6988:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -4391,15 +4391,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5826:
+/***/ 684:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(322);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4482,12 +4482,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3818:
+/***/ 9624:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependencies_1 = __nccwpck_require__(5826);
+const dependencies_1 = __nccwpck_require__(684);
 const def = {
     keyword: "dependentSchemas",
     type: "object",
@@ -4499,13 +4499,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8584:
+/***/ 5102:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4571,27 +4571,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8775:
+/***/ 3841:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(3448);
-const prefixItems_1 = __nccwpck_require__(6467);
-const items_1 = __nccwpck_require__(5791);
-const items2020_1 = __nccwpck_require__(2959);
-const contains_1 = __nccwpck_require__(6182);
-const dependencies_1 = __nccwpck_require__(5826);
-const propertyNames_1 = __nccwpck_require__(1372);
-const additionalProperties_1 = __nccwpck_require__(2431);
-const properties_1 = __nccwpck_require__(8778);
-const patternProperties_1 = __nccwpck_require__(664);
-const not_1 = __nccwpck_require__(8350);
-const anyOf_1 = __nccwpck_require__(9380);
-const oneOf_1 = __nccwpck_require__(2490);
-const allOf_1 = __nccwpck_require__(9205);
-const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(6829);
+const additionalItems_1 = __nccwpck_require__(9810);
+const prefixItems_1 = __nccwpck_require__(4357);
+const items_1 = __nccwpck_require__(9769);
+const items2020_1 = __nccwpck_require__(8745);
+const contains_1 = __nccwpck_require__(6988);
+const dependencies_1 = __nccwpck_require__(684);
+const propertyNames_1 = __nccwpck_require__(8094);
+const additionalProperties_1 = __nccwpck_require__(2089);
+const properties_1 = __nccwpck_require__(8252);
+const patternProperties_1 = __nccwpck_require__(6662);
+const not_1 = __nccwpck_require__(7868);
+const anyOf_1 = __nccwpck_require__(5046);
+const oneOf_1 = __nccwpck_require__(4384);
+const allOf_1 = __nccwpck_require__(4971);
+const if_1 = __nccwpck_require__(5102);
+const thenElse_1 = __nccwpck_require__(167);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4621,15 +4621,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 5791:
+/***/ 9769:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(322);
 const def = {
     keyword: "items",
     type: "array",
@@ -4679,15 +4679,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2959:
+/***/ 8745:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
-const additionalItems_1 = __nccwpck_require__(3448);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(322);
+const additionalItems_1 = __nccwpck_require__(9810);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4715,12 +4715,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8350:
+/***/ 7868:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4747,13 +4747,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2490:
+/***/ 4384:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4813,15 +4813,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 664:
+/***/ 6662:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const util_2 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const util_2 = __nccwpck_require__(7802);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4894,12 +4894,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6467:
+/***/ 4357:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(5791);
+const items_1 = __nccwpck_require__(9769);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4912,15 +4912,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8778:
+/***/ 8252:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7881);
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const additionalProperties_1 = __nccwpck_require__(2431);
+const validate_1 = __nccwpck_require__(7391);
+const code_1 = __nccwpck_require__(322);
+const util_1 = __nccwpck_require__(7802);
+const additionalProperties_1 = __nccwpck_require__(2089);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4972,13 +4972,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1372:
+/***/ 8094:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -5016,12 +5016,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 167:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -5035,16 +5035,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8484:
+/***/ 322:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
-const util_2 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const names_1 = __nccwpck_require__(8636);
+const util_2 = __nccwpck_require__(7802);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -5172,7 +5172,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 9872:
+/***/ 4586:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5188,13 +5188,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7397:
+/***/ 3119:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(9872);
-const ref_1 = __nccwpck_require__(2996);
+const id_1 = __nccwpck_require__(4586);
+const ref_1 = __nccwpck_require__(7002);
 const core = [
     "$schema",
     "$id",
@@ -5210,18 +5210,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 2996:
+/***/ 7002:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(3162);
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const compile_1 = __nccwpck_require__(2718);
-const util_1 = __nccwpck_require__(4464);
+const ref_error_1 = __nccwpck_require__(5268);
+const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const compile_1 = __nccwpck_require__(4992);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -5338,16 +5338,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8886:
+/***/ 2936:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const types_1 = __nccwpck_require__(7115);
-const compile_1 = __nccwpck_require__(2718);
-const ref_error_1 = __nccwpck_require__(3162);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const types_1 = __nccwpck_require__(3837);
+const compile_1 = __nccwpck_require__(4992);
+const ref_error_1 = __nccwpck_require__(5268);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5448,7 +5448,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7115:
+/***/ 3837:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5463,19 +5463,19 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 4298:
+/***/ 9220:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const dynamic_1 = __nccwpck_require__(9923);
-const next_1 = __nccwpck_require__(7844);
-const unevaluated_1 = __nccwpck_require__(2010);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(3119);
+const validation_1 = __nccwpck_require__(3467);
+const applicator_1 = __nccwpck_require__(3841);
+const dynamic_1 = __nccwpck_require__(7077);
+const next_1 = __nccwpck_require__(8294);
+const unevaluated_1 = __nccwpck_require__(2420);
+const format_1 = __nccwpck_require__(3627);
+const metadata_1 = __nccwpck_require__(2098);
 const draft2020Vocabularies = [
     dynamic_1.default,
     core_1.default,
@@ -5492,16 +5492,16 @@ exports["default"] = draft2020Vocabularies;
 
 /***/ }),
 
-/***/ 9941:
+/***/ 3967:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(3119);
+const validation_1 = __nccwpck_require__(3467);
+const applicator_1 = __nccwpck_require__(3841);
+const format_1 = __nccwpck_require__(3627);
+const metadata_1 = __nccwpck_require__(2098);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5515,16 +5515,16 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 8639:
+/***/ 7317:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.dynamicAnchor = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const compile_1 = __nccwpck_require__(2718);
-const ref_1 = __nccwpck_require__(2996);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const compile_1 = __nccwpck_require__(4992);
+const ref_1 = __nccwpck_require__(7002);
 const def = {
     keyword: "$dynamicAnchor",
     schemaType: "string",
@@ -5551,15 +5551,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5065:
+/***/ 9667:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.dynamicRef = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const ref_1 = __nccwpck_require__(2996);
+const codegen_1 = __nccwpck_require__(8762);
+const names_1 = __nccwpck_require__(8636);
+const ref_1 = __nccwpck_require__(7002);
 const def = {
     keyword: "$dynamicRef",
     schemaType: "string",
@@ -5608,28 +5608,28 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9923:
+/***/ 7077:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dynamicAnchor_1 = __nccwpck_require__(8639);
-const dynamicRef_1 = __nccwpck_require__(5065);
-const recursiveAnchor_1 = __nccwpck_require__(9982);
-const recursiveRef_1 = __nccwpck_require__(1794);
+const dynamicAnchor_1 = __nccwpck_require__(7317);
+const dynamicRef_1 = __nccwpck_require__(9667);
+const recursiveAnchor_1 = __nccwpck_require__(7608);
+const recursiveRef_1 = __nccwpck_require__(6680);
 const dynamic = [dynamicAnchor_1.default, dynamicRef_1.default, recursiveAnchor_1.default, recursiveRef_1.default];
 exports["default"] = dynamic;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 9982:
+/***/ 7608:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dynamicAnchor_1 = __nccwpck_require__(8639);
-const util_1 = __nccwpck_require__(4464);
+const dynamicAnchor_1 = __nccwpck_require__(7317);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: "$recursiveAnchor",
     schemaType: "boolean",
@@ -5645,12 +5645,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1794:
+/***/ 6680:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dynamicRef_1 = __nccwpck_require__(5065);
+const dynamicRef_1 = __nccwpck_require__(9667);
 const def = {
     keyword: "$recursiveRef",
     schemaType: "string",
@@ -5661,12 +5661,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6402:
+/***/ 1664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5759,19 +5759,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2601:
+/***/ 3627:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(6402);
+const format_1 = __nccwpck_require__(1664);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 6620:
+/***/ 2098:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5795,40 +5795,40 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 7844:
+/***/ 8294:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependentRequired_1 = __nccwpck_require__(643);
-const dependentSchemas_1 = __nccwpck_require__(3818);
-const limitContains_1 = __nccwpck_require__(3907);
+const dependentRequired_1 = __nccwpck_require__(9337);
+const dependentSchemas_1 = __nccwpck_require__(9624);
+const limitContains_1 = __nccwpck_require__(7845);
 const next = [dependentRequired_1.default, dependentSchemas_1.default, limitContains_1.default];
 exports["default"] = next;
 //# sourceMappingURL=next.js.map
 
 /***/ }),
 
-/***/ 2010:
+/***/ 2420:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const unevaluatedProperties_1 = __nccwpck_require__(6855);
-const unevaluatedItems_1 = __nccwpck_require__(4144);
+const unevaluatedProperties_1 = __nccwpck_require__(4189);
+const unevaluatedItems_1 = __nccwpck_require__(4614);
 const unevaluated = [unevaluatedProperties_1.default, unevaluatedItems_1.default];
 exports["default"] = unevaluated;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 4144:
+/***/ 4614:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5868,14 +5868,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6855:
+/***/ 4189:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const names_1 = __nccwpck_require__(8636);
 const error = {
     message: "must NOT have unevaluated properties",
     params: ({ params }) => (0, codegen_1._) `{unevaluatedProperty: ${params.unevaluatedProperty}}`,
@@ -5939,14 +5939,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8026:
+/***/ 1488:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const equal_1 = __nccwpck_require__(8325);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5970,12 +5970,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 643:
+/***/ 9337:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependencies_1 = __nccwpck_require__(5826);
+const dependencies_1 = __nccwpck_require__(684);
 const def = {
     keyword: "dependentRequired",
     type: "object",
@@ -5988,14 +5988,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3200:
+/***/ 7350:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const equal_1 = __nccwpck_require__(8325);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -6042,21 +6042,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5481:
+/***/ 3467:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(3723);
-const multipleOf_1 = __nccwpck_require__(8132);
-const limitLength_1 = __nccwpck_require__(6962);
-const pattern_1 = __nccwpck_require__(6023);
-const limitProperties_1 = __nccwpck_require__(895);
-const required_1 = __nccwpck_require__(4504);
-const limitItems_1 = __nccwpck_require__(6296);
-const uniqueItems_1 = __nccwpck_require__(5132);
-const const_1 = __nccwpck_require__(8026);
-const enum_1 = __nccwpck_require__(3200);
+const limitNumber_1 = __nccwpck_require__(5341);
+const multipleOf_1 = __nccwpck_require__(9822);
+const limitLength_1 = __nccwpck_require__(6944);
+const pattern_1 = __nccwpck_require__(7805);
+const limitProperties_1 = __nccwpck_require__(7973);
+const required_1 = __nccwpck_require__(858);
+const limitItems_1 = __nccwpck_require__(7150);
+const uniqueItems_1 = __nccwpck_require__(7066);
+const const_1 = __nccwpck_require__(1488);
+const enum_1 = __nccwpck_require__(7350);
 const validation = [
     // number
     limitNumber_1.default,
@@ -6081,12 +6081,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 3907:
+/***/ 7845:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(7802);
 const def = {
     keyword: ["maxContains", "minContains"],
     type: "array",
@@ -6102,12 +6102,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6296:
+/***/ 7150:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -6132,14 +6132,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6962:
+/***/ 6944:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const ucs2length_1 = __nccwpck_require__(6214);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const ucs2length_1 = __nccwpck_require__(3908);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -6165,12 +6165,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3723:
+/***/ 5341:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -6198,12 +6198,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 895:
+/***/ 7973:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -6228,12 +6228,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8132:
+/***/ 9822:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(8762);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -6260,14 +6260,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6023:
+/***/ 7805:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(322);
+const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(8762);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -6299,14 +6299,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4504:
+/***/ 858:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -6384,15 +6384,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5132:
+/***/ 7066:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(6685);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const dataType_1 = __nccwpck_require__(5931);
+const codegen_1 = __nccwpck_require__(8762);
+const util_1 = __nccwpck_require__(7802);
+const equal_1 = __nccwpck_require__(8325);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -6454,7 +6454,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3430:
+/***/ 6136:
 /***/ ((module) => {
 
 
@@ -6507,7 +6507,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1167:
+/***/ 1165:
 /***/ ((module) => {
 
 
@@ -6607,7 +6607,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 7666:
+/***/ 1340:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /*! node-domexception. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */
@@ -6630,15 +6630,15 @@ module.exports = globalThis.DOMException
 
 /***/ }),
 
-/***/ 770:
+/***/ 408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(218);
+module.exports = __nccwpck_require__(376);
 
 
 /***/ }),
 
-/***/ 218:
+/***/ 376:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -6909,33 +6909,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 4371:
+/***/ 4718:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(3701)
-const Dispatcher = __nccwpck_require__(883)
-const Pool = __nccwpck_require__(628)
-const BalancedPool = __nccwpck_require__(837)
-const Agent = __nccwpck_require__(7405)
-const ProxyAgent = __nccwpck_require__(6672)
-const EnvHttpProxyAgent = __nccwpck_require__(3137)
-const RetryAgent = __nccwpck_require__(50)
-const errors = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+const Client = __nccwpck_require__(271)
+const Dispatcher = __nccwpck_require__(2377)
+const Pool = __nccwpck_require__(8014)
+const BalancedPool = __nccwpck_require__(3207)
+const Agent = __nccwpck_require__(5539)
+const ProxyAgent = __nccwpck_require__(9710)
+const EnvHttpProxyAgent = __nccwpck_require__(6699)
+const RetryAgent = __nccwpck_require__(9176)
+const errors = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(8996)
-const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(7365)
-const MockAgent = __nccwpck_require__(7501)
-const MockPool = __nccwpck_require__(4004)
-const mockErrors = __nccwpck_require__(2429)
-const RetryHandler = __nccwpck_require__(7816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(2581)
-const DecoratorHandler = __nccwpck_require__(8155)
-const RedirectHandler = __nccwpck_require__(8754)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const api = __nccwpck_require__(5889)
+const buildConnector = __nccwpck_require__(5106)
+const MockClient = __nccwpck_require__(2839)
+const MockAgent = __nccwpck_require__(587)
+const MockPool = __nccwpck_require__(3926)
+const mockErrors = __nccwpck_require__(5347)
+const RetryHandler = __nccwpck_require__(3174)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(4743)
+const DecoratorHandler = __nccwpck_require__(9330)
+const RedirectHandler = __nccwpck_require__(3216)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -6953,10 +6953,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(1514),
-  retry: __nccwpck_require__(2026),
-  dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(379)
+  redirect: __nccwpck_require__(1068),
+  retry: __nccwpck_require__(9636),
+  dump: __nccwpck_require__(5786),
+  dns: __nccwpck_require__(6149)
 }
 
 module.exports.buildConnector = buildConnector
@@ -7018,7 +7018,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(4398).fetch)
+const fetchImpl = (__nccwpck_require__(6860).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -7030,39 +7030,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
-module.exports.Response = __nccwpck_require__(9051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(5910).FormData
+module.exports.Headers = __nccwpck_require__(5662).Headers
+module.exports.Response = __nccwpck_require__(9317).Response
+module.exports.Request = __nccwpck_require__(3713).Request
+module.exports.FormData = __nccwpck_require__(8440).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(8355).FileReader
+module.exports.FileReader = __nccwpck_require__(4881).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(8709)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(109)
+const { CacheStorage } = __nccwpck_require__(7403)
+const { kConstruct } = __nccwpck_require__(8271)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(8495)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(782)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-module.exports.WebSocket = __nccwpck_require__(3726).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(6814)
+module.exports.WebSocket = __nccwpck_require__(3435).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -7078,18 +7078,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(1238)
+const { EventSource } = __nccwpck_require__(6376)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 158:
+/***/ 6128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(8707)
+const { addAbortListener } = __nccwpck_require__(5386)
+const { RequestAbortedError } = __nccwpck_require__(6593)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -7149,16 +7149,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 2574:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -7264,7 +7264,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 884:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7278,10 +7278,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 const assert = __nccwpck_require__(4589)
 
 const kResume = Symbol('resume')
@@ -7522,16 +7522,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 6424:
+/***/ 865:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { Readable } = __nccwpck_require__(9927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { Readable } = __nccwpck_require__(3897)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(6425)
 const { AsyncResource } = __nccwpck_require__(6698)
 
 class RequestHandler extends AsyncResource {
@@ -7743,18 +7743,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 4754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { finished, PassThrough } = __nccwpck_require__(7075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(6425)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -7970,15 +7970,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 3408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
 const { AsyncResource } = __nccwpck_require__(6698)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 const assert = __nccwpck_require__(4589)
 
 class UpgradeHandler extends AsyncResource {
@@ -8085,21 +8085,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 8996:
+/***/ 5889:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(6424)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+module.exports.request = __nccwpck_require__(865)
+module.exports.stream = __nccwpck_require__(4754)
+module.exports.pipeline = __nccwpck_require__(884)
+module.exports.upgrade = __nccwpck_require__(3408)
+module.exports.connect = __nccwpck_require__(2574)
 
 
 /***/ }),
 
-/***/ 9927:
+/***/ 3897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -8108,9 +8108,9 @@ module.exports.connect = __nccwpck_require__(2279)
 
 const assert = __nccwpck_require__(4589)
 const { Readable } = __nccwpck_require__(7075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { ReadableStreamFrom } = __nccwpck_require__(5386)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -8491,15 +8491,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 7655:
+/***/ 6425:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(4589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 
-const { chunksDecode } = __nccwpck_require__(9927)
+const { chunksDecode } = __nccwpck_require__(3897)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -8591,16 +8591,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9136:
+/***/ 5106:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(7030)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(5386)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(6593)
+const timers = __nccwpck_require__(5929)
 
 function noop () {}
 
@@ -8838,7 +8838,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 735:
+/***/ 4037:
 /***/ ((module) => {
 
 
@@ -8963,7 +8963,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2414:
+/***/ 6644:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9172,7 +9172,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8707:
+/***/ 6593:
 /***/ ((module) => {
 
 
@@ -9604,7 +9604,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4655:
+/***/ 8957:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9612,7 +9612,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const assert = __nccwpck_require__(4589)
 const {
   isValidHTTPToken,
@@ -9627,9 +9627,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
+} = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -10093,7 +10093,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 6443:
+/***/ 3377:
 /***/ ((module) => {
 
 module.exports = {
@@ -10167,7 +10167,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7752:
+/***/ 1457:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -10175,7 +10175,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(735)
+} = __nccwpck_require__(4037)
 
 class TstNode {
   /** @type {any} */
@@ -10326,13 +10326,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 5386:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(6443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(3377)
 const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
@@ -10340,9 +10340,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
-const { tree } = __nccwpck_require__(7752)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
+const { tree } = __nccwpck_require__(1457)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -11052,18 +11052,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7405:
+/***/ 5539:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
-const DispatcherBase = __nccwpck_require__(1841)
-const Pool = __nccwpck_require__(628)
-const Client = __nccwpck_require__(3701)
-const util = __nccwpck_require__(3440)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(3377)
+const DispatcherBase = __nccwpck_require__(803)
+const Pool = __nccwpck_require__(8014)
+const Client = __nccwpck_require__(271)
+const util = __nccwpck_require__(5386)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -11192,7 +11192,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 837:
+/***/ 3207:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11200,7 +11200,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   PoolBase,
   kClients,
@@ -11208,10 +11208,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Pool = __nccwpck_require__(628)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const { parseOrigin } = __nccwpck_require__(3440)
+} = __nccwpck_require__(1278)
+const Pool = __nccwpck_require__(8014)
+const { kUrl, kInterceptors } = __nccwpck_require__(3377)
+const { parseOrigin } = __nccwpck_require__(5386)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -11408,7 +11408,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 637:
+/***/ 8939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11416,9 +11416,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const timers = __nccwpck_require__(5929)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -11431,7 +11431,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -11464,9 +11464,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
-const constants = __nccwpck_require__(2824)
+const constants = __nccwpck_require__(6402)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -11478,11 +11478,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(3870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(9240) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(3434))
+    mod = await WebAssembly.compile(__nccwpck_require__(9968))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -11490,7 +11490,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(3870))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(9240))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -12405,7 +12405,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(4492).extractBody)
+      extractBody = (__nccwpck_require__(6962).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -12928,7 +12928,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 8788:
+/***/ 7726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -12936,13 +12936,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(4589)
 const { errorMonitor } = __nccwpck_require__(8474)
 const { pipeline } = __nccwpck_require__(7075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -12961,7 +12961,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -13367,7 +13367,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(4492).extractBody)
+    extractBody ??= (__nccwpck_require__(6962).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -13727,7 +13727,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 3701:
+/***/ 271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -13737,16 +13737,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(4589)
 const net = __nccwpck_require__(7030)
 const http = __nccwpck_require__(7067)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const Request = __nccwpck_require__(4655)
-const DispatcherBase = __nccwpck_require__(1841)
+const util = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const Request = __nccwpck_require__(8957)
+const DispatcherBase = __nccwpck_require__(803)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
 const {
   kUrl,
   kServerName,
@@ -13788,9 +13788,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(6443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(8788)
+} = __nccwpck_require__(3377)
+const connectH1 = __nccwpck_require__(8939)
+const connectH2 = __nccwpck_require__(7726)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -14098,7 +14098,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 function onError (client, err) {
   if (
@@ -14358,19 +14358,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1841:
+/***/ 803:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(883)
+const Dispatcher = __nccwpck_require__(2377)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+} = __nccwpck_require__(6593)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(3377)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -14573,7 +14573,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 883:
+/***/ 2377:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -14645,15 +14645,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
+/***/ 6699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
+const DispatcherBase = __nccwpck_require__(803)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(3377)
+const ProxyAgent = __nccwpck_require__(9710)
+const Agent = __nccwpck_require__(5539)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -14812,7 +14812,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 4660:
+/***/ 2190:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -14936,15 +14936,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 2128:
+/***/ 1278:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const FixedQueue = __nccwpck_require__(4660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
-const PoolStats = __nccwpck_require__(3246)
+const DispatcherBase = __nccwpck_require__(803)
+const FixedQueue = __nccwpck_require__(2190)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(3377)
+const PoolStats = __nccwpck_require__(1680)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -15137,10 +15137,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3246:
+/***/ 1680:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(6443)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(3377)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -15178,7 +15178,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 628:
+/***/ 8014:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -15189,14 +15189,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(1278)
+const Client = __nccwpck_require__(271)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { kUrl, kInterceptors } = __nccwpck_require__(3377)
+const buildConnector = __nccwpck_require__(5106)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -15292,19 +15292,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 6672:
+/***/ 9710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(3377)
 const { URL } = __nccwpck_require__(3136)
-const Agent = __nccwpck_require__(7405)
-const Pool = __nccwpck_require__(628)
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
-const Client = __nccwpck_require__(3701)
+const Agent = __nccwpck_require__(5539)
+const Pool = __nccwpck_require__(8014)
+const DispatcherBase = __nccwpck_require__(803)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
+const Client = __nccwpck_require__(271)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -15573,13 +15573,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 50:
+/***/ 9176:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(883)
-const RetryHandler = __nccwpck_require__(7816)
+const Dispatcher = __nccwpck_require__(2377)
+const RetryHandler = __nccwpck_require__(3174)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -15615,7 +15615,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 2581:
+/***/ 4743:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -15623,8 +15623,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const Agent = __nccwpck_require__(7405)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const Agent = __nccwpck_require__(5539)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -15654,7 +15654,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8155:
+/***/ 9330:
 /***/ ((module) => {
 
 
@@ -15705,15 +15705,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 8754:
+/***/ 3216:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(6443)
+const util = __nccwpck_require__(5386)
+const { kBodyUsed } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 const EE = __nccwpck_require__(8474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -15944,20 +15944,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 7816:
+/***/ 3174:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(4589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(6443)
-const { RequestRetryError } = __nccwpck_require__(8707)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(3377)
+const { RequestRetryError } = __nccwpck_require__(6593)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(3440)
+} = __nccwpck_require__(5386)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -16388,14 +16388,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 379:
+/***/ 6149:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(7030)
 const { lookup } = __nccwpck_require__(610)
-const DecoratorHandler = __nccwpck_require__(8155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(8707)
+const DecoratorHandler = __nccwpck_require__(9330)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(6593)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -16770,14 +16770,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 8060:
+/***/ 5786:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const DecoratorHandler = __nccwpck_require__(8155)
+const util = __nccwpck_require__(5386)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(6593)
+const DecoratorHandler = __nccwpck_require__(9330)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -16900,12 +16900,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 5092:
+/***/ 5306:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(3216)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -16928,11 +16928,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 1068:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(3216)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -16959,11 +16959,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 2026:
+/***/ 9636:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(7816)
+const RetryHandler = __nccwpck_require__(3174)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -16985,13 +16985,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 2824:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(172);
+const utils_1 = __nccwpck_require__(6650);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -17269,7 +17269,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 3870:
+/***/ 9240:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -17281,7 +17281,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 3434:
+/***/ 9968:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -17293,7 +17293,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 172:
+/***/ 6650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -17314,13 +17314,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 7501:
+/***/ 587:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
+const { kClients } = __nccwpck_require__(3377)
+const Agent = __nccwpck_require__(5539)
 const {
   kAgent,
   kMockAgentSet,
@@ -17331,14 +17331,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(7365)
-const MockPool = __nccwpck_require__(4004)
-const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
-const Dispatcher = __nccwpck_require__(883)
-const Pluralizer = __nccwpck_require__(1529)
-const PendingInterceptorsFormatter = __nccwpck_require__(6142)
+} = __nccwpck_require__(2539)
+const MockClient = __nccwpck_require__(2839)
+const MockPool = __nccwpck_require__(3926)
+const { matchValue, buildMockOptions } = __nccwpck_require__(463)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(6593)
+const Dispatcher = __nccwpck_require__(2377)
+const Pluralizer = __nccwpck_require__(39)
+const PendingInterceptorsFormatter = __nccwpck_require__(2708)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -17481,14 +17481,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 7365:
+/***/ 2839:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(3701)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Client = __nccwpck_require__(271)
+const { buildMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -17497,10 +17497,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(2539)
+const { MockInterceptor } = __nccwpck_require__(7073)
+const Symbols = __nccwpck_require__(3377)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -17547,12 +17547,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 5347:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(8707)
+const { UndiciError } = __nccwpck_require__(6593)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -17582,12 +17582,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1511:
+/***/ 7073:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(3397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kDispatchKey,
@@ -17595,9 +17595,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(1117)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(2539)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { buildURL } = __nccwpck_require__(5386)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -17796,14 +17796,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 4004:
+/***/ 3926:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Pool = __nccwpck_require__(628)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Pool = __nccwpck_require__(8014)
+const { buildMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -17812,10 +17812,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(2539)
+const { MockInterceptor } = __nccwpck_require__(7073)
+const Symbols = __nccwpck_require__(3377)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -17862,7 +17862,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 1117:
+/***/ 2539:
 /***/ ((module) => {
 
 
@@ -17892,20 +17892,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3397:
+/***/ 463:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(2429)
+const { MockNotMatchedError } = __nccwpck_require__(5347)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(1117)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(2539)
+const { buildURL } = __nccwpck_require__(5386)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const {
   types: {
@@ -18266,7 +18266,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6142:
+/***/ 2708:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -18316,7 +18316,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 1529:
+/***/ 39:
 /***/ ((module) => {
 
 
@@ -18352,7 +18352,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 6603:
+/***/ 5929:
 /***/ ((module) => {
 
 
@@ -18782,20 +18782,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9634:
+/***/ 3892:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { urlEquals, getFieldValues } = __nccwpck_require__(6798)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(5893)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9051)
-const { Request, fromInnerRequest } = __nccwpck_require__(9967)
-const { kState } = __nccwpck_require__(3627)
-const { fetching } = __nccwpck_require__(4398)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(3168)
+const { kConstruct } = __nccwpck_require__(8271)
+const { urlEquals, getFieldValues } = __nccwpck_require__(2012)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(5386)
+const { webidl } = __nccwpck_require__(8464)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9317)
+const { Request, fromInnerRequest } = __nccwpck_require__(3713)
+const { kState } = __nccwpck_require__(6970)
+const { fetching } = __nccwpck_require__(6860)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(1118)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -19648,15 +19648,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 7403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { Cache } = __nccwpck_require__(9634)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(8271)
+const { Cache } = __nccwpck_require__(3892)
+const { webidl } = __nccwpck_require__(8464)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 
 class CacheStorage {
   /**
@@ -19807,26 +19807,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 109:
+/***/ 8271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(6443).kConstruct)
+  kConstruct: (__nccwpck_require__(3377).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 6798:
+/***/ 2012:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { isValidHeaderName } = __nccwpck_require__(3168)
+const { URLSerializer } = __nccwpck_require__(782)
+const { isValidHeaderName } = __nccwpck_require__(1118)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -19871,7 +19871,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1276:
+/***/ 9922:
 /***/ ((module) => {
 
 
@@ -19890,15 +19890,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 8495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(1978)
-const { stringify } = __nccwpck_require__(7797)
-const { webidl } = __nccwpck_require__(5893)
-const { Headers } = __nccwpck_require__(660)
+const { parseSetCookie } = __nccwpck_require__(5816)
+const { stringify } = __nccwpck_require__(2095)
+const { webidl } = __nccwpck_require__(8464)
+const { Headers } = __nccwpck_require__(5662)
 
 /**
  * @typedef {Object} Cookie
@@ -20081,14 +20081,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1978:
+/***/ 5816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(1276)
-const { isCTLExcludingHtab } = __nccwpck_require__(7797)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(1900)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(9922)
+const { isCTLExcludingHtab } = __nccwpck_require__(2095)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(782)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -20398,7 +20398,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7797:
+/***/ 2095:
 /***/ ((module) => {
 
 
@@ -20757,13 +20757,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4031:
+/***/ 6301:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(7075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(4811)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(625)
 
 /**
  * @type {number[]} BOM
@@ -21338,23 +21338,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1238:
+/***/ 6376:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(7075)
-const { fetching } = __nccwpck_require__(4398)
-const { makeRequest } = __nccwpck_require__(9967)
-const { webidl } = __nccwpck_require__(5893)
-const { EventSourceStream } = __nccwpck_require__(4031)
-const { parseMIMEType } = __nccwpck_require__(1900)
-const { createFastMessageEvent } = __nccwpck_require__(5188)
-const { isNetworkError } = __nccwpck_require__(9051)
-const { delay } = __nccwpck_require__(4811)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+const { fetching } = __nccwpck_require__(6860)
+const { makeRequest } = __nccwpck_require__(3713)
+const { webidl } = __nccwpck_require__(8464)
+const { EventSourceStream } = __nccwpck_require__(6301)
+const { parseMIMEType } = __nccwpck_require__(782)
+const { createFastMessageEvent } = __nccwpck_require__(6814)
+const { isNetworkError } = __nccwpck_require__(9317)
+const { delay } = __nccwpck_require__(625)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { environmentSettingsObject } = __nccwpck_require__(1118)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
 
 let experimentalWarned = false
 
@@ -21828,7 +21828,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4811:
+/***/ 625:
 /***/ ((module) => {
 
 
@@ -21872,12 +21872,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4492:
+/***/ 6962:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -21887,16 +21887,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(3168)
-const { FormData } = __nccwpck_require__(5910)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(1118)
+const { FormData } = __nccwpck_require__(8440)
+const { kState } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(8464)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(4589)
 const { isErrored, isDisturbed } = __nccwpck_require__(7075)
 const { isArrayBuffer } = __nccwpck_require__(3429)
-const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(116)
+const { serializeAMimeType } = __nccwpck_require__(782)
+const { multipartFormDataParser } = __nccwpck_require__(4646)
 let random
 
 try {
@@ -22408,7 +22408,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 6833:
 /***/ ((module) => {
 
 
@@ -22539,7 +22539,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1900:
+/***/ 782:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -23290,12 +23290,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6653:
+/***/ 9255:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(6443)
+const { kConnected, kSize } = __nccwpck_require__(3377)
 
 class CompatWeakRef {
   constructor (value) {
@@ -23343,14 +23343,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 7114:
+/***/ 1508:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+const { kState } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(8464)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -23476,16 +23476,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 116:
+/***/ 4646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { utf8DecodeBytes } = __nccwpck_require__(3168)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(1900)
-const { isFileLike } = __nccwpck_require__(7114)
-const { makeEntry } = __nccwpck_require__(5910)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(5386)
+const { utf8DecodeBytes } = __nccwpck_require__(1118)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(782)
+const { isFileLike } = __nccwpck_require__(1508)
+const { makeEntry } = __nccwpck_require__(8440)
 const assert = __nccwpck_require__(4589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -23957,16 +23957,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5910:
+/***/ 8440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(3168)
-const { kState } = __nccwpck_require__(3627)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { FileLike, isFileLike } = __nccwpck_require__(7114)
-const { webidl } = __nccwpck_require__(5893)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(1118)
+const { kState } = __nccwpck_require__(6970)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { FileLike, isFileLike } = __nccwpck_require__(1508)
+const { webidl } = __nccwpck_require__(8464)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 
@@ -24216,7 +24216,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 1059:
+/***/ 8709:
 /***/ ((module) => {
 
 
@@ -24263,21 +24263,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 5662:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(6443)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(3377)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(3168)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(1118)
+const { webidl } = __nccwpck_require__(8464)
 const assert = __nccwpck_require__(4589)
 const util = __nccwpck_require__(7975)
 
@@ -24957,7 +24957,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4398:
+/***/ 6860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -24970,9 +24970,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(660)
-const { Request, cloneRequest } = __nccwpck_require__(9967)
+} = __nccwpck_require__(9317)
+const { HeadersList } = __nccwpck_require__(5662)
+const { Request, cloneRequest } = __nccwpck_require__(3713)
 const zlib = __nccwpck_require__(8522)
 const {
   bytesMatch,
@@ -25008,23 +25008,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(3168)
-const { kState, kDispatcher } = __nccwpck_require__(3627)
+} = __nccwpck_require__(1118)
+const { kState, kDispatcher } = __nccwpck_require__(6970)
 const assert = __nccwpck_require__(4589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(4492)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(6962)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(6833)
 const EE = __nccwpck_require__(8474)
 const { Readable, pipeline, finished } = __nccwpck_require__(7075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(1900)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { webidl } = __nccwpck_require__(5893)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(5386)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(782)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
+const { webidl } = __nccwpck_require__(8464)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -27234,23 +27234,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 3713:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
-const { FinalizationRegistry } = __nccwpck_require__(6653)()
-const util = __nccwpck_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(6962)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(5662)
+const { FinalizationRegistry } = __nccwpck_require__(9255)()
+const util = __nccwpck_require__(5386)
 const nodeUtil = __nccwpck_require__(7975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(1118)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -27260,12 +27260,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(6833)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(8464)
+const { URLSerializer } = __nccwpck_require__(782)
+const { kConstruct } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(8474)
 
@@ -28278,14 +28278,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 9051:
+/***/ 9317:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
-const util = __nccwpck_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(5662)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(6962)
+const util = __nccwpck_require__(5386)
 const nodeUtil = __nccwpck_require__(7975)
 const { kEnumerableProperty } = util
 const {
@@ -28297,16 +28297,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(1118)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(4495)
-const { kState, kHeaders } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { FormData } = __nccwpck_require__(5910)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+} = __nccwpck_require__(6833)
+const { kState, kHeaders } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(8464)
+const { FormData } = __nccwpck_require__(8440)
+const { URLSerializer } = __nccwpck_require__(782)
+const { kConstruct } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
 const { types } = __nccwpck_require__(7975)
 
@@ -28895,7 +28895,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3627:
+/***/ 6970:
 /***/ ((module) => {
 
 
@@ -28911,21 +28911,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3168:
+/***/ 1118:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(7075)
 const zlib = __nccwpck_require__(8522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(1059)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(1900)
-const { performance } = __nccwpck_require__(5881)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(6833)
+const { getGlobalOrigin } = __nccwpck_require__(8709)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(782)
+const { performance } = __nccwpck_require__(643)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(5386)
 const assert = __nccwpck_require__(4589)
 const { isUint8Array } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(8464)
 
 let supportedHashes = []
 
@@ -30550,14 +30550,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5893:
+/***/ 8464:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(7975)
 const { markAsUncloneable } = __nccwpck_require__(5919)
-const { toUSVString } = __nccwpck_require__(3440)
+const { toUSVString } = __nccwpck_require__(5386)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -31252,7 +31252,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2607:
+/***/ 2685:
 /***/ ((module) => {
 
 
@@ -31549,7 +31549,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8355:
+/***/ 4881:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31558,16 +31558,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(3610)
+} = __nccwpck_require__(5860)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(961)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+} = __nccwpck_require__(8391)
+const { webidl } = __nccwpck_require__(8464)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -31900,12 +31900,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8573:
+/***/ 699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(8464)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -31985,7 +31985,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 961:
+/***/ 8391:
 /***/ ((module) => {
 
 
@@ -32002,7 +32002,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3610:
+/***/ 5860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32013,10 +32013,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(961)
-const { ProgressEvent } = __nccwpck_require__(8573)
-const { getEncoding } = __nccwpck_require__(2607)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(1900)
+} = __nccwpck_require__(8391)
+const { ProgressEvent } = __nccwpck_require__(699)
+const { getEncoding } = __nccwpck_require__(2685)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(782)
 const { types } = __nccwpck_require__(7975)
 const { StringDecoder } = __nccwpck_require__(3193)
 const { btoa } = __nccwpck_require__(4573)
@@ -32400,27 +32400,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6897:
+/***/ 3403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(736)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(9322)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(1216)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(8625)
-const { channels } = __nccwpck_require__(2414)
-const { CloseEvent } = __nccwpck_require__(5188)
-const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(660)
-const { getDecodeSplit } = __nccwpck_require__(3168)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
+} = __nccwpck_require__(7610)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(3479)
+const { channels } = __nccwpck_require__(6644)
+const { CloseEvent } = __nccwpck_require__(6814)
+const { makeRequest } = __nccwpck_require__(3713)
+const { fetching } = __nccwpck_require__(6860)
+const { Headers, getHeadersList } = __nccwpck_require__(5662)
+const { getDecodeSplit } = __nccwpck_require__(1118)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
 
 /** @type {import('crypto')} */
 let crypto
@@ -32778,7 +32778,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 736:
+/***/ 9322:
 /***/ ((module) => {
 
 
@@ -32851,14 +32851,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5188:
+/***/ 6814:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(6443)
+const { webidl } = __nccwpck_require__(8464)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { kConstruct } = __nccwpck_require__(3377)
 const { MessagePort } = __nccwpck_require__(5919)
 
 /**
@@ -33187,12 +33187,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 4226:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(736)
+const { maxUnsigned16Bit } = __nccwpck_require__(9322)
 
 const BUFFER_SIZE = 16386
 
@@ -33290,14 +33290,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9469:
+/***/ 6495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
-const { isValidClientWindowBits } = __nccwpck_require__(8625)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+const { isValidClientWindowBits } = __nccwpck_require__(3479)
+const { MessageSizeExceededError } = __nccwpck_require__(6593)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -33402,16 +33402,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 1652:
+/***/ 1298:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(7075)
 const assert = __nccwpck_require__(4589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(736)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(1216)
-const { channels } = __nccwpck_require__(2414)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(9322)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(7610)
+const { channels } = __nccwpck_require__(6644)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -33421,11 +33421,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(8625)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { closeWebSocketConnection } = __nccwpck_require__(6897)
-const { PerMessageDeflate } = __nccwpck_require__(9469)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(3479)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
+const { closeWebSocketConnection } = __nccwpck_require__(3403)
+const { PerMessageDeflate } = __nccwpck_require__(6495)
+const { MessageSizeExceededError } = __nccwpck_require__(6593)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -33936,14 +33936,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 8470:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(736)
-const FixedQueue = __nccwpck_require__(4660)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
+const { opcodes, sendHints } = __nccwpck_require__(9322)
+const FixedQueue = __nccwpck_require__(2190)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -34047,7 +34047,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 1216:
+/***/ 7610:
 /***/ ((module) => {
 
 
@@ -34066,16 +34066,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8625:
+/***/ 3479:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(1216)
-const { states, opcodes } = __nccwpck_require__(736)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(5188)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(7610)
+const { states, opcodes } = __nccwpck_require__(9322)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(6814)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(1900)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(782)
 
 /* globals Blob */
 
@@ -34395,15 +34395,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3726:
+/***/ 3435:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(736)
+const { webidl } = __nccwpck_require__(8464)
+const { URLSerializer } = __nccwpck_require__(782)
+const { environmentSettingsObject } = __nccwpck_require__(1118)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(9322)
 const {
   kWebSocketURL,
   kReadyState,
@@ -34412,21 +34412,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(1216)
+} = __nccwpck_require__(7610)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(8625)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(6897)
-const { ByteParser } = __nccwpck_require__(1652)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+} = __nccwpck_require__(3479)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(3403)
+const { ByteParser } = __nccwpck_require__(1298)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(5386)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
 const { types } = __nccwpck_require__(7975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(3900)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(6814)
+const { SendQueue } = __nccwpck_require__(8470)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -34997,7 +34997,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3585:
+/***/ 6083:
 /***/ (function(__unused_webpack_module, exports) {
 
 /**
@@ -39740,7 +39740,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6615:
+/***/ 1988:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -39777,7 +39777,7 @@ function stepFailReason(outcome, failOn, pullRequestCount) {
 
 /***/ }),
 
-/***/ 6035:
+/***/ 4882:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -39811,7 +39811,7 @@ function isKnownStatus(status) {
 
 /***/ }),
 
-/***/ 4712:
+/***/ 3423:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40027,9 +40027,12 @@ function readJson(text, mustBeJson) {
     return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
 }
 
+// EXTERNAL MODULE: ./src/answer/findings.ts
+var answer_findings = __nccwpck_require__(2121);
 // EXTERNAL MODULE: ./src/answer/schema.ts
-var answer_schema = __nccwpck_require__(2043);
+var answer_schema = __nccwpck_require__(9764);
 ;// CONCATENATED MODULE: ./src/answer/answer.ts
+
 
 
 /**
@@ -40044,20 +40047,30 @@ async function readAnswer(result, spec, check) {
         return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
     }
     const checked = await check(extracted.value);
-    if ('unchecked' in checked) {
-        const schema = spec.schema === answer_schema/* VERDICT_SCHEMA */.CS ? "the verdict's schema" : 'output-schema';
-        return { valid: false, problem: { kind: 'unchecked', schema, why: checked.unchecked } };
-    }
-    const { errors } = checked;
+    if ('unchecked' in checked)
+        return { valid: false, problem: uncheckedProblem(spec, checked.unchecked) };
+    // An end_line before its line is what the findings' schema cannot say: checked once it holds.
+    const errors = checked.errors.length === 0 && spec.findings ? (0,answer_findings/* findingsProblems */.jo)(extracted.value) : checked.errors;
     if (errors.length > 0)
         return { valid: false, problem: { kind: 'mismatch', errors } };
-    const answer = { valid: true, value: extracted.value };
+    const findings = spec.findings ? { findings: (0,answer_findings/* readFindings */.RJ)(extracted.value) } : {};
+    const answer = { valid: true, value: extracted.value, ...findings };
     if (spec.verdict) {
         // The schema has checked both: verdict is pass or fail, reason a non-empty string.
         const { verdict, reason } = extracted.value;
         return { ...answer, verdict, reason };
     }
     return answer;
+}
+/** Whose schema could not be checked: output-schema, or ours (the verdict's, or the answer's with findings). */
+function uncheckedProblem(spec, why) {
+    const given = spec.given ?? spec.schema !== answer_schema/* VERDICT_SCHEMA */.CS;
+    const schema = given
+        ? 'output-schema'
+        : spec.schema === answer_schema/* VERDICT_SCHEMA */.CS
+            ? "the verdict's schema"
+            : "the answer's schema";
+    return { kind: 'unchecked', schema, why };
 }
 /** The problem in one line, for an annotation or a table cell: the first one when there are several. */
 function problemLine(problem) {
@@ -40080,7 +40093,159 @@ function problemLine(problem) {
 
 /***/ }),
 
-/***/ 2043:
+/***/ 2121:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ FINDINGS_SCHEMA),
+/* harmony export */   JV: () => (/* binding */ findingsShapeProblem),
+/* harmony export */   Np: () => (/* binding */ bySeverity),
+/* harmony export */   Pj: () => (/* binding */ findingsCountText),
+/* harmony export */   RJ: () => (/* binding */ readFindings),
+/* harmony export */   gJ: () => (/* binding */ lineRef),
+/* harmony export */   jo: () => (/* binding */ findingsProblems)
+/* harmony export */ });
+/* unused harmony exports SEVERITIES, MAX_FINDING_PATH_CHARS, FINDING_SCHEMA, FINDINGS_PROPERTY, severityCounts */
+/**
+ * Findings (the `findings` input): the agent's problems with the code, each on the lines it is
+ * about, asked for in the answer's `findings` array. What a finding must be is a JSON Schema of
+ * ours, checked by the same validator as any answer, and one rule JSON Schema cannot say (an
+ * `end_line` before `line`), checked here; then the findings are read into plain data.
+ */
+/** Most severe first: the order of every count and of the inline comments. */
+const SEVERITIES = ['failure', 'warning', 'notice'];
+/** GitHub's longest path for an annotation or a review comment is far below this. */
+const MAX_FINDING_PATH_CHARS = 1_024;
+/**
+ * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
+ * character (a NUL among them). Linear: one lookahead from the start, one pass.
+ */
+const RELATIVE_PATH = '^(?![/\\\\])(?![A-Za-z]:)(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+$';
+/** One finding, as the agent is shown it. */
+const FINDING_SCHEMA = {
+    type: 'object',
+    properties: {
+        path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_FINDING_PATH_CHARS,
+            pattern: RELATIVE_PATH,
+            description: "the file's path from the repository's root, such as src/a.ts (not absolute, no ..)"
+        },
+        line: {
+            type: 'integer',
+            minimum: 1,
+            description: 'the line the finding is about (the first, for a range)'
+        },
+        end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
+        severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
+        title: { type: 'string', description: 'a few words' },
+        message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }
+    },
+    required: ['path', 'line', 'severity', 'message']
+};
+/** The `findings` property: every finding, `[]` when there is none. */
+const FINDINGS_PROPERTY = {
+    type: 'array',
+    items: FINDING_SCHEMA,
+    description: 'one item a problem found in the code, [] when none'
+};
+/** What `findings: true` asks for alone, or joined to the verdict's or to output-schema. */
+const FINDINGS_SCHEMA = {
+    type: 'object',
+    properties: { findings: FINDINGS_PROPERTY },
+    required: ['findings']
+};
+/** The errors a reader and the agent can act on, as the schema's check gives at most. */
+const MAX_ERRORS = 5;
+/**
+ * What the schema cannot say of findings that satisfy it: an `end_line` before its `line`. Linear
+ * in the number of findings; [] when all is well (or when `value` holds no array to read).
+ */
+function findingsProblems(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    const errors = [];
+    for (const [index, item] of findings.entries()) {
+        const { line, end_line: end } = item;
+        if (typeof end === 'number' && end < line)
+            errors.push({ pointer: `/findings/${index}/end_line`, message: `must be at least line (${line})` });
+        if (errors.length >= MAX_ERRORS)
+            break;
+    }
+    return errors;
+}
+/** The findings of an answer the schema and findingsProblems passed, as plain data. */
+function readFindings(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    return findings.map(item => {
+        const { path, line, end_line, severity, title, message } = item;
+        return { path, line, endLine: end_line ?? line, severity, ...(title ? { title } : {}), message };
+    });
+}
+/** How many findings of each severity. */
+function severityCounts(findings) {
+    const counts = { failure: 0, warning: 0, notice: 0 };
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+const PLURALS = { failure: 'failures', warning: 'warnings', notice: 'notices' };
+/** "3 findings: 1 failure, 2 warnings"; "1 finding: 1 notice"; "No findings". */
+function findingsCountText(findings) {
+    if (findings.length === 0)
+        return 'No findings';
+    const counts = severityCounts(findings);
+    const split = SEVERITIES.filter(severity => counts[severity] > 0)
+        .map(severity => `${counts[severity]} ${counts[severity] === 1 ? severity : PLURALS[severity]}`)
+        .join(', ');
+    return `${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}: ${split}`;
+}
+/** The findings, most severe first, each severity in the agent's order. */
+function bySeverity(findings) {
+    return SEVERITIES.flatMap(severity => findings.filter(finding => finding.severity === severity));
+}
+/** `src/a.ts:12`, or `src/a.ts:12-14` for a range. */
+function lineRef(finding) {
+    return `${finding.path}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`;
+}
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A local `$ref` (`#/$defs/x`, `#/definitions/x`) followed a few times; anything else as it is. */
+function resolved(schema, root) {
+    let node = schema;
+    for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === 'string'; hops++) {
+        const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
+        const defs = match ? root[match[1]] : undefined;
+        node = isObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined;
+    }
+    return node;
+}
+/**
+ * Why `output-schema` cannot be asked for findings, or undefined when it can: its root must have a
+ * `findings` property of the findings' shape, an array of objects with `path`, `line`, `severity`
+ * and `message` (ours is joined to it, so each finding is also checked as ours is).
+ */
+function findingsShapeProblem(given) {
+    const properties = given.properties;
+    const findings = resolved(isObject(properties) ? properties.findings : undefined, given);
+    const items = isObject(findings) ? resolved(findings.items, given) : undefined;
+    const fields = isObject(items) ? items.properties : undefined;
+    const shaped = isObject(findings) &&
+        (findings.type === 'array' || (Array.isArray(findings.type) && findings.type.includes('array'))) &&
+        isObject(fields) &&
+        ['path', 'line', 'severity', 'message'].every(name => name in fields);
+    return shaped
+        ? undefined
+        : 'with findings: true, the schema must have a findings property of the findings’ shape (type: array, items with the properties path, line, severity and message; end_line and title optional); add it, or ask for findings without output-schema';
+}
+
+
+/***/ }),
+
+/***/ 9764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40089,12 +40254,14 @@ function problemLine(problem) {
 /* harmony export */   Ut: () => (/* binding */ answerSchema),
 /* harmony export */   po: () => (/* binding */ pointerText)
 /* harmony export */ });
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2463);
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2210);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2815);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9153);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5848);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6373);
 /* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(ajv_formats__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2121);
+
 
 
 
@@ -40110,17 +40277,26 @@ const VERDICT_SCHEMA = {
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 /**
- * The schema the answer must satisfy: the verdict's, the given one, or both. Both are joined by
- * adding the verdict's to the given schema's own `allOf` at its root, so the given schema keeps its
- * `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
+ * The schema the answer must satisfy: ours (the verdict's, the findings', or both as one object), the
+ * given one, or the given one joined with ours. The given schema is joined by adding ours to its own
+ * `allOf` at its root, so it keeps its `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
  */
-function answerSchema(verdict, given) {
+function answerSchema(verdict, given, findings = false) {
+    const ours = [...(verdict ? [VERDICT_SCHEMA] : []), ...(findings ? [_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .FINDINGS_SCHEMA */ .Bz] : [])];
     if (!given)
-        return verdict ? VERDICT_SCHEMA : undefined;
-    // An allOf that is not an array is left for the compile to refuse, as it is without a verdict.
-    if (!verdict || (given.allOf !== undefined && !Array.isArray(given.allOf)))
+        return ours.length > 1 ? joinedOwn(ours) : ours[0];
+    // An allOf that is not an array is left for the compile to refuse, as it is without ours.
+    if (ours.length === 0 || (given.allOf !== undefined && !Array.isArray(given.allOf)))
         return given;
-    return { ...given, allOf: [...(given.allOf ?? []), VERDICT_SCHEMA] };
+    return { ...given, allOf: [...(given.allOf ?? []), ...ours] };
+}
+/** Our schemas as one object (one block: verdict, reason, findings), easier to read than an allOf. */
+function joinedOwn(schemas) {
+    return {
+        type: 'object',
+        properties: Object.assign({}, ...schemas.map(schema => schema.properties)),
+        required: schemas.flatMap(schema => schema.required)
+    };
 }
 // ajv-formats is CommonJS: its plugin is the module's default export.
 const addFormats = (ajv_formats__WEBPACK_IMPORTED_MODULE_0___default()["default"]);
@@ -40134,10 +40310,10 @@ function ajvFor(schema) {
     // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
     const options = { allErrors: true, logger: false, ownProperties: true };
     if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
-        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_1__.Ajv(options));
+        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_2__.Ajv(options));
     }
     if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
-        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__.Ajv2020(options));
+        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__.Ajv2020(options));
     return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
 }
 /** The first few errors are what a reader and the agent can act on. */
@@ -40182,7 +40358,7 @@ function pointerText(pointer) {
 
 /***/ }),
 
-/***/ 9373:
+/***/ 386:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40230,7 +40406,7 @@ function timeLimit(clock, ms, reason) {
 
 /***/ }),
 
-/***/ 889:
+/***/ 9722:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40239,7 +40415,7 @@ function timeLimit(clock, ms, reason) {
 /* harmony export */   SD: () => (/* binding */ NotSentError)
 /* harmony export */ });
 /* unused harmony exports WRITE_SPACING_MS, CONTENT_SPACING_MS, SECONDARY_LIMIT_FALLBACK_S */
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9373);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(386);
 
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
@@ -40277,6 +40453,16 @@ function stopReason(signal) {
 /** A write that creates content: comments, replies in a review thread, reviews. */
 function createsContent({ method, url }) {
     return method === 'POST' && /\/(comments|replies|reviews)$/.test(url);
+}
+/**
+ * A write that GitHub adds to what exists rather than replacing it: a check run's annotations
+ * (every write's are appended) and a review. Sent twice, it would show twice: after a failure whose
+ * effect is unknown (a server error, a lost answer) it is not sent again.
+ */
+function appends(options) {
+    if (options.method === 'POST' && /\/reviews$/.test(options.url))
+        return true;
+    return (options.output?.annotations?.length ?? 0) > 0;
 }
 class GitHubRequestPolicy {
     config;
@@ -40366,7 +40552,7 @@ class GitHubRequestPolicy {
         // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
         if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
             return undefined;
-        if (retries.server >= MAX_SERVER_RETRIES)
+        if (retries.server >= MAX_SERVER_RETRIES || appends(options))
             return undefined;
         retries.server++;
         return retries.server ** 2 * 1000;
@@ -40386,7 +40572,7 @@ class GitHubRequestPolicy {
 
 /***/ }),
 
-/***/ 182:
+/***/ 9501:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40410,7 +40596,7 @@ function unexpectedEnding(error, last, now) {
 
 /***/ }),
 
-/***/ 9052:
+/***/ 6325:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40421,10 +40607,10 @@ function unexpectedEnding(error, last, now) {
 /* harmony export */   qf: () => (/* binding */ answerSection)
 /* harmony export */ });
 /* unused harmony export ANSWER_CAPS */
-/* harmony import */ var _answer_answer_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4712);
-/* harmony import */ var _answer_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2043);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
+/* harmony import */ var _answer_answer_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3423);
+/* harmony import */ var _answer_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9764);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4255);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(998);
 
 
 
@@ -40511,23 +40697,24 @@ function answerAnnotation(report) {
 
 /***/ }),
 
-/***/ 2564:
+/***/ 3799:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   I1: () => (/* binding */ CHECK_SUMMARY_LIMIT_BYTES),
-/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   Ok: () => (/* reexport safe */ _fit_text_js__WEBPACK_IMPORTED_MODULE_5__.Ok),
 /* harmony export */   kL: () => (/* binding */ renderCheckRun),
 /* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
 /* harmony export */ });
-/* unused harmony export utf8Bytes */
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(182);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
-/* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4623);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1861);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9501);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4255);
+/* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8242);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6732);
+/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6993);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(930);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4111);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(998);
+
 
 
 
@@ -40547,6 +40734,7 @@ function answerAnnotation(report) {
 const CHECK_SUMMARY_LIMIT_BYTES = 65_535;
 /** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
 const CHECK_TITLE_LIMIT_BYTES = 255;
+
 const TITLES = {
     success: 'Succeeded',
     failure: 'Failed',
@@ -40583,7 +40771,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
     if (!report) {
         return {
             status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
             summary: fitSummary([workingHead(state), footer(state)], limit)
         };
     }
@@ -40598,7 +40786,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
 }
 /** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
 function cancelledNow(state, limit) {
-    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_5__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
+    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_7__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
     const head = [
         `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
         '',
@@ -40642,7 +40830,7 @@ function endingReason(report, verdict) {
     const firstLine = (text) => {
         for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
             // A fence's line is no sentence: the first line with words is.
-            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainLine */ .h0)(line);
+            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainLine */ .h0)(line);
             if (plain)
                 return plain;
         }
@@ -40662,26 +40850,26 @@ function titleLine(label, detail) {
     const text = clean ? `${label}: ${clean}` : label;
     // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
     let max = CAPS.title;
-    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
-    while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
-        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1));
-        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
+    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
+    while ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
+        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line)) - 1));
+        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
     }
-    return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES);
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(line, CHECK_TITLE_LIMIT_BYTES);
 }
 function runLink(state, report) {
     const runId = report?.run?.id ?? state.runId;
     const webUrl = report?.run?.web_url ?? state.webUrl;
     if (runId === undefined)
         return 'Codegen agent run';
-    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
+    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
 }
 function workingHead(state) {
-    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
+    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
     return [
         `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
         '',
-        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
+        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
     ].join('\n');
 }
 /**
@@ -40689,14 +40877,14 @@ function workingHead(state) {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state, report, conclusion) {
-    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .endingHeadline */ .Qo)(HEADLINES, report)}`;
+    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .endingHeadline */ .Qo)(HEADLINES, report)}`;
     const run = report.run;
     const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
     const asked = question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : [];
     const rest = texts(report).filter(([title]) => title !== QUESTION);
     return [
         headline,
-        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop)] : []),
+        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop)] : []),
         ...asked,
         endedFacts(state, report, conclusion),
         ...rest.map(([title, text]) => ({ title, text })),
@@ -40712,14 +40900,17 @@ function endedFacts(state, report, conclusion) {
     const run = report.run;
     if (run) {
         // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
         if (state.verdict) {
-            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
-            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
-            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(reason)}` : ''} |`);
+            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
+            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
+            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(reason)}` : ''} |`);
         }
         lines.push('');
     }
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        lines.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .checkFindingsMarkdown */ .cF)(answer.findings), '');
     if (report.usage)
         lines.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '');
     return lines.join('\n');
@@ -40735,7 +40926,7 @@ function howToAnswer(runId, triggerPhrase) {
 function pullRequestLinks(pullRequests) {
     let line = '';
     for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
+        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
         if (line.length + entry.length > CAPS.prLine)
             return `${line}<br>and ${pullRequests.length - index} more`;
         line += entry;
@@ -40756,7 +40947,7 @@ function texts(report) {
 }
 function footer(state) {
     return state.workflowRunUrl
-        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
+        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
         : '';
 }
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
@@ -40766,9 +40957,9 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
  * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
  */
 function quoteWithin(text, max) {
-    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
-    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .renderWithin */ .A)(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
-        cutUtf8(`> ${TRIMMED_NOTE}`, max));
+    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .trimmed */ .dE)(text, keep));
+    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .renderWithin */ .As)(Math.min(text.length, Math.max(0, max)), max, head, _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy) ??
+        (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(`> ${TRIMMED_NOTE}`, max));
 }
 /** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
 function fitSummary(pieces, limit) {
@@ -40776,41 +40967,26 @@ function fitSummary(pieces, limit) {
     const gap = 2; // the blank line between two parts
     const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
     const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
-    const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0);
+    const room = limit - ours.reduce((sum, piece) => sum + (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(piece) + gap, 0);
     const sharers = blocks.map(block => ({
         block,
         text: block.text,
-        overhead: utf8Bytes(section(block.title, '')) + gap
+        overhead: (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(section(block.title, '')) + gap
     }));
-    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .shareRoom */ .n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes);
+    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .shareRoom */ .nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy);
     const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
     // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-    return utf8Bytes(summary) <= limit
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(summary) <= limit
         ? summary
-        : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
-}
-/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
-function cutUtf8(text, maxBytes) {
-    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
-    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
-        return text;
-    const bytes = Buffer.from(text, 'utf8');
-    let end = Math.max(0, maxBytes);
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--; // not inside a character
-    return bytes.subarray(0, end).toString('utf8');
+        : `${(0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
 }
 
 
 /***/ }),
 
-/***/ 8071:
+/***/ 9896:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40821,9 +40997,9 @@ function cutUtf8(text, maxBytes) {
 /* harmony export */   rN: () => (/* binding */ entryDetailLines)
 /* harmony export */ });
 /* unused harmony export prefixedLines */
-/* harmony import */ var _agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6035);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
-/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6342);
+/* harmony import */ var _agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4882);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4255);
+/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(21);
 
 
 
@@ -40887,7 +41063,7 @@ function entryDetailLines(entry) {
 
 /***/ }),
 
-/***/ 1608:
+/***/ 4255:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41072,12 +41248,173 @@ function formatDuration(ms) {
 
 /***/ }),
 
-/***/ 1861:
+/***/ 6993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ renderWithin),
-/* harmony export */   n: () => (/* binding */ shareRoom)
+/* harmony export */   GS: () => (/* binding */ findingsSummarySection),
+/* harmony export */   Pp: () => (/* binding */ inlineCommentBody),
+/* harmony export */   QB: () => (/* binding */ trackingFindingsLine),
+/* harmony export */   Tp: () => (/* binding */ findingConsoleLine),
+/* harmony export */   cF: () => (/* binding */ checkFindingsMarkdown),
+/* harmony export */   ff: () => (/* binding */ reviewBody),
+/* harmony export */   k7: () => (/* binding */ annotationBatches)
+/* harmony export */ });
+/* unused harmony exports ANNOTATIONS_PER_REQUEST, MAX_ANNOTATIONS, ANNOTATION_MESSAGE_BYTES, ANNOTATION_TITLE_BYTES, annotationOf, SUMMARY_FINDINGS_ROWS, findingUrl, REVIEW_BODY_CHARS */
+/* harmony import */ var _answer_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2121);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9896);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4255);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(930);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(998);
+
+
+
+
+
+/** GitHub takes at most 50 annotations a request (422 past it). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Annotations written at most, four requests: past this the check's summary says how many were left out. */
+const MAX_ANNOTATIONS = 200;
+/** GitHub's limits: a message of 64 KB, a title of 255 characters (both held in bytes, the stricter). */
+const ANNOTATION_MESSAGE_BYTES = 65_535;
+const ANNOTATION_TITLE_BYTES = 255;
+const ICONS = { failure: '❌', warning: '⚠️', notice: 'ℹ️' };
+/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
+function plainText(text, maxBytes) {
+    // A character is at least a byte: what is past maxBytes characters can never show.
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cutUtf8 */ .Ok)((0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cutChars */ .oN)(text, maxBytes).replace(CONTROLS, ' ')), maxBytes);
+}
+/** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
+function annotationOf(finding) {
+    const title = finding.title
+        ? plainText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, ANNOTATION_TITLE_BYTES), ANNOTATION_TITLE_BYTES)
+        : '';
+    return {
+        path: finding.path,
+        start_line: finding.line,
+        end_line: finding.endLine,
+        annotation_level: finding.severity,
+        ...(title ? { title } : {}),
+        message: plainText(finding.message, ANNOTATION_MESSAGE_BYTES) || finding.severity
+    };
+}
+/** The annotations of the findings in requests GitHub takes, up to MAX_ANNOTATIONS, most severe first. */
+function annotationBatches(findings) {
+    const shown = (0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings).slice(0, MAX_ANNOTATIONS).map(annotationOf);
+    const batches = [];
+    for (let at = 0; at < shown.length; at += ANNOTATIONS_PER_REQUEST)
+        batches.push(shown.slice(at, at + ANNOTATIONS_PER_REQUEST));
+    return batches;
+}
+/** The check's summary on its findings: how many of each severity, and how many were not annotated. */
+function checkFindingsMarkdown(findings) {
+    if (findings.length === 0)
+        return '**No findings**: the agent found nothing to show on the code.';
+    const leftOut = findings.length - MAX_ANNOTATIONS;
+    const lines = [`**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**, annotated on the lines they are about.`];
+    if (leftOut > 0)
+        lines.push('', `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(leftOut, 'finding was', 'findings were')} left out of the annotations (${MAX_ANNOTATIONS} at most, the most severe first): the \`findings\` output has them all.`);
+    return lines.join('\n');
+}
+/** Caps of a finding's texts in a table row or a list item, in characters before escaping. */
+const CAPS = { path: 300, title: 200, message: 500, url: 1_000 };
+/** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
+const SUMMARY_FINDINGS_ROWS = 200;
+/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
+function findingUrl(place, finding) {
+    const path = finding.path.split('/').map(encodeURIComponent).join('/');
+    const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`;
+    return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`;
+}
+/** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
+function whereMarkdown(finding, place) {
+    const label = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path));
+    const url = place && findingUrl(place, finding);
+    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label;
+}
+/**
+ * The job summary's section: the count by severity, then a table of the findings (the severity as a
+ * word, `path:line` linked to the lines at the commit, the title, the message), the first
+ * SUMMARY_FINDINGS_ROWS of them.
+ */
+function findingsSummarySection(findings, place) {
+    const parts = ['### Findings', '', `${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}.`];
+    if (findings.length === 0)
+        return parts.join('\n');
+    const rows = findings
+        .slice(0, SUMMARY_FINDINGS_ROWS)
+        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title ?? '', CAPS.title))} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))} |`);
+    parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows);
+    const more = findings.length - rows.length;
+    if (more > 0)
+        parts.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(more, 'finding', 'findings')} more: the \`findings\` output has them all.`);
+    return parts.join('\n');
+}
+/** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
+function findingConsoleLine(finding) {
+    const title = finding.title ? `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title)}: ` : '';
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)(`${finding.severity.padEnd(8)} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path)}  ${title}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message)}`);
+}
+/** The tracking comment's line: the count and its split by severity, and the check that shows them. */
+function trackingFindingsLine(findings, checkUrl) {
+    const where = checkUrl ? ` · ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .link */ .nf)('on the check run', checkUrl)}` : '';
+    return `**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**${findings.length > 0 ? where : ''}`;
+}
+/** The heading of a finding in a review: its severity, and its title. */
+function findingHead(finding) {
+    const title = finding.title ? ` · **${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title))}**` : '';
+    return `${ICONS[finding.severity]} **${finding.severity}**${title}`;
+}
+/** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
+function inlineCommentBody(finding) {
+    return `${findingHead(finding)}\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceMarkdown */ .dM)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(finding.message, 4_000))}`;
+}
+/** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
+const REVIEW_BODY_CHARS = 60_000;
+/**
+ * The review's body: our marker, the count, then the findings not commented on the diff's lines
+ * (outside it, or past the inline comments GitHub is sent), each with its path, line and message,
+ * as many as fit.
+ */
+function reviewBody(input) {
+    const { marker, run, findings, inline, listed, footer } = input;
+    const lines = [marker, `### 🤖 ${run}: ${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}`, ''];
+    if (inline > 0)
+        lines.push(`${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(inline, 'finding is', 'findings are')} commented on the lines of the diff.`, '');
+    if (listed.length > 0) {
+        lines.push(inline > 0 ? 'The others:' : 'Not on the lines of the diff:', '');
+        let size = lines.join('\n').length + footer.length + 200;
+        let shown = 0;
+        for (const finding of listed) {
+            const item = `- ${findingHead(finding)} ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path))}: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))}`;
+            if (size + item.length + 1 > REVIEW_BODY_CHARS)
+                break;
+            lines.push(item);
+            size += item.length + 1;
+            shown++;
+        }
+        if (shown < listed.length)
+            lines.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(listed.length - shown, 'finding', 'findings')} more: the check run and the \`findings\` output have them all.`);
+        lines.push('');
+    }
+    lines.push(footer);
+    return lines.join('\n');
+}
+
+
+/***/ }),
+
+/***/ 930:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   As: () => (/* binding */ renderWithin),
+/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   nU: () => (/* binding */ shareRoom)
 /* harmony export */ });
 /**
  * Fitting the service's texts into GitHub's size limits, for the tracking comment (characters) and
@@ -41115,11 +41452,26 @@ function shareRoom(texts, room, fit, measure) {
     }
     return fitted;
 }
+/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
+function cutUtf8(text, maxBytes) {
+    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
+    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
+        return text;
+    const bytes = Buffer.from(text, 'utf8');
+    let end = Math.max(0, maxBytes);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    return bytes.subarray(0, end).toString('utf8');
+}
 
 
 /***/ }),
 
-/***/ 4285:
+/***/ 998:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41138,7 +41490,7 @@ function shareRoom(texts, room, fit, measure) {
 /* harmony export */   xR: () => (/* binding */ tableCell)
 /* harmony export */ });
 /* unused harmony exports htmlCode, pullRequestRef */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1608);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4255);
 
 /**
  * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
@@ -41467,7 +41819,7 @@ function quoteBlock(text) {
 
 /***/ }),
 
-/***/ 1545:
+/***/ 6184:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41479,13 +41831,13 @@ function quoteBlock(text) {
 /* harmony export */   wc: () => (/* binding */ runsOutput)
 /* harmony export */ });
 /* unused harmony export RUNS_RESULT_CHARS */
-/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6275);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7994);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2281);
+/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3838);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6325);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9896);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4255);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(998);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1535);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6732);
 
 
 
@@ -41743,7 +42095,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 4623:
+/***/ 8242:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41751,12 +42103,12 @@ function firstLine(text) {
 /* harmony export */   Um: () => (/* binding */ stepFailMessage),
 /* harmony export */   ob: () => (/* binding */ stepConclusion)
 /* harmony export */ });
-/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6275);
-/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
+/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1988);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6325);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4255);
+/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3838);
+/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6184);
 
 
 
@@ -41852,7 +42204,7 @@ function pausedMessage(report, policy, saysPaused = true) {
 
 /***/ }),
 
-/***/ 4758:
+/***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41860,9 +42212,9 @@ function pausedMessage(report, policy, saysPaused = true) {
 /* harmony export */   __: () => (/* binding */ stopConsoleLine),
 /* harmony export */   m8: () => (/* binding */ stopMarkdown)
 /* harmony export */ });
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4255);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(998);
 
 
 
@@ -41914,7 +42266,7 @@ function endingHeadline(headlines, report) {
 
 /***/ }),
 
-/***/ 7994:
+/***/ 1535:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -41922,11 +42274,13 @@ function endingHeadline(headlines, report) {
 /* harmony export */   Jz: () => (/* binding */ SUMMARY_LIMIT_BYTES),
 /* harmony export */   ZN: () => (/* binding */ fitBytes)
 /* harmony export */ });
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4255);
+/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6325);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6732);
+/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6993);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4111);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(998);
+
 
 
 
@@ -41972,7 +42326,7 @@ function summaryHeadline(report) {
         : words;
 }
 /**
- * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
+ * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
  */
 function renderSummary(input) {
@@ -41984,34 +42338,37 @@ function renderSummary(input) {
     let log = '';
     let shown = entries.length;
     if (report.stop)
-        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop), '');
+        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop), '');
     if (report.answer?.verdictAsked)
         head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .MT)(report.answer), '');
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        head.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .findingsSummarySection */ .GS)(answer.findings, input.findingsPlace), '');
     const question = report.outcome === 'paused' && run?.result ? run.result : '';
     if (question && run)
         head.push(...questionSection(question, run.id, report.trigger));
     if (run && !input.folded) {
         // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
+        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
     }
     if (report.usage)
         head.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage), '');
     if (report.outcome === 'paused' && run && !question)
         head.push(howToAnswer(run.id, report.trigger), '');
     if (report.reason)
-        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
+        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
     if (report.error)
-        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
-    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
+        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
+    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
     if (report.answer) {
-        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .wasTrimmed */ .I$)(result));
+        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .wasTrimmed */ .I$)(result));
         if (section)
             head.push(section, '');
     }
     if (result && !question)
-        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)(result), '');
+        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)(result), '');
     if (run?.summary)
-        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
+        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
     const cellRoom = 300;
     const text = head.join('\n');
     if (entries.length > 0) {
@@ -42028,7 +42385,7 @@ function questionSection(question, runId, trigger) {
     return [
         '### The agent’s question',
         '',
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
         '',
         howToAnswer(runId, trigger),
         ''
@@ -42056,7 +42413,7 @@ function logEntriesCell(seen, leftOut, logFile) {
 }
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
 function pullRequestLinks(pullRequests) {
-    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
+    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
     const more = pullRequests.length - links.length;
     if (more > 0)
         links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
@@ -42103,21 +42460,21 @@ function openFence(markdown) {
     }
     return open;
 }
-const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(n, 'log entry', 'log entries');
+const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .count */ .U9)(n, 'log entry', 'log entries');
 /** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
 function detailsMarkdown(entry) {
-    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
         .map(section => section.prose
-        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .serviceMarkdown */ .dM)(section.text)}`
-        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
+        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceMarkdown */ .dM)(section.text)}`
+        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
         .join('\n\n');
 }
 /** One timeline entry: its headline, folding its details when it has any. */
 function entryBlock(entry) {
-    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTool */ .$d)(entry);
-    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryGist */ .q)(entry, GIST_CHARS);
+    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTool */ .$d)(entry);
+    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryGist */ .q)(entry, GIST_CHARS);
     // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
-    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(gist)}` : ''}`;
+    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(gist)}` : ''}`;
     const details = detailsMarkdown(entry);
     if (!details)
         return `<p>${title}</p>\n\n`;
@@ -42152,7 +42509,7 @@ function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }
 
 /***/ }),
 
-/***/ 2281:
+/***/ 6732:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42164,8 +42521,8 @@ function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }
 /* harmony export */   xS: () => (/* binding */ usageFields)
 /* harmony export */ });
 /* unused harmony exports TOP_TOOLS, OTHER_TOOLS */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4285);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4255);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(998);
 
 
 const TOP_TOOLS = 5;
@@ -42294,7 +42651,7 @@ function usageMarkdown(usage, label = 'Usage') {
 
 /***/ }),
 
-/***/ 6342:
+/***/ 21:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42322,7 +42679,7 @@ function noCommands(text) {
 
 /***/ }),
 
-/***/ 6275:
+/***/ 3838:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42332,7 +42689,7 @@ function noCommands(text) {
 /* harmony export */   zA: () => (/* binding */ itemsFailingStep)
 /* harmony export */ });
 /* unused harmony export itemFailReason */
-/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6615);
+/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1988);
 
 /**
  * From the most severe down: the step's outcome is the first of these that any run has, `success`
@@ -42401,7 +42758,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 9896:
+/***/ 7515:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
@@ -42520,7 +42877,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
-/***/ 5881:
+/***/ 643:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
@@ -42639,13 +42996,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("worker_threa
 
 /***/ }),
 
-/***/ 4352:
+/***/ 7041:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(563)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(4698)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -43357,12 +43714,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 5300:
+/***/ 4698:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(5077)
+const { isUUID } = __nccwpck_require__(563)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -43636,7 +43993,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5077:
+/***/ 563:
 /***/ ((module) => {
 
 
@@ -44442,18 +44799,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7349:
+/***/ 2387:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveBlockMap = __nccwpck_require__(1653);
+var resolveBlockSeq = __nccwpck_require__(2624);
+var resolveFlowCollection = __nccwpck_require__(692);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -44539,15 +44896,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 2873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(5402);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(5407);
-var resolveProps = __nccwpck_require__(4631);
+var Document = __nccwpck_require__(5755);
+var composeNode = __nccwpck_require__(3755);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -44591,17 +44948,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 3755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
-var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(5407);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var composeCollection = __nccwpck_require__(2387);
+var composeScalar = __nccwpck_require__(4995);
+var resolveEnd = __nccwpck_require__(1462);
+var utilEmptyScalarPosition = __nccwpck_require__(9933);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -44710,15 +45067,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 5413:
+/***/ 4995:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -44805,18 +45162,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 2750:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
-var Document = __nccwpck_require__(5402);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(5407);
+var directives = __nccwpck_require__(8144);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var identity = __nccwpck_require__(2617);
+var composeDoc = __nccwpck_require__(2873);
+var resolveEnd = __nccwpck_require__(1462);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -45036,17 +45393,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 1653:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -45160,12 +45517,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 599:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -45367,14 +45724,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 2624:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveProps = __nccwpck_require__(8017);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -45425,7 +45782,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 5407:
+/***/ 1462:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -45471,19 +45828,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 692:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(5407);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -45687,13 +46044,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 7120:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(5407);
+var Scalar = __nccwpck_require__(9271);
+var resolveEnd = __nccwpck_require__(1462);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -45922,7 +46279,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 8017:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46077,7 +46434,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9499:
+/***/ 6761:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46120,7 +46477,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 9933:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46155,12 +46512,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 4437:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9499);
+var utilContainsNewline = __nccwpck_require__(6761);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -46179,12 +46536,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 3485:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -46201,22 +46558,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 5402:
+/***/ 5755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(4043);
-var Schema = __nccwpck_require__(5840);
-var stringifyDocument = __nccwpck_require__(9210);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var Alias = __nccwpck_require__(9671);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var toJS = __nccwpck_require__(3709);
+var Schema = __nccwpck_require__(4902);
+var stringifyDocument = __nccwpck_require__(5719);
+var anchors = __nccwpck_require__(5702);
+var applyReviver = __nccwpck_require__(2703);
+var createNode = __nccwpck_require__(9462);
+var directives = __nccwpck_require__(8144);
 
 class Document {
     constructor(value, replacer, options) {
@@ -46545,13 +46902,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 5702:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -46628,7 +46985,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 2703:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -46692,14 +47049,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 9462:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -46789,13 +47146,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 8144:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 const escapeChars = {
     '!': '%21',
@@ -46974,7 +47331,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 2130:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -47043,28 +47400,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 3645:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(5402);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var Schema = __nccwpck_require__(4902);
+var errors = __nccwpck_require__(2130);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
+var publicApi = __nccwpck_require__(6205);
+var visit = __nccwpck_require__(7182);
 
 
 
@@ -47101,7 +47458,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 7249:
+/***/ 9923:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -47127,16 +47484,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 4065:
+/***/ 9671:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var anchors = __nccwpck_require__(5702);
+var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -47254,14 +47611,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 6039:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(9462);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -47412,14 +47769,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 4615:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var applyReviver = __nccwpck_require__(2703);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 class NodeBase {
     constructor(type) {
@@ -47459,15 +47816,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 2815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(9462);
+var stringifyPair = __nccwpck_require__(1174);
+var addPairToJSMap = __nccwpck_require__(614);
+var identity = __nccwpck_require__(2617);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -47505,14 +47862,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 9271:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -47539,17 +47896,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 2448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(8454);
+var addPairToJSMap = __nccwpck_require__(614);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -47693,17 +48050,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 5125:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(4043);
+var createNode = __nccwpck_require__(9462);
+var stringifyCollection = __nccwpck_require__(8454);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var toJS = __nccwpck_require__(3709);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -47815,16 +48172,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 614:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
-var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var log = __nccwpck_require__(9923);
+var merge = __nccwpck_require__(2610);
+var stringify = __nccwpck_require__(9666);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -47887,7 +48244,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 2617:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -47947,12 +48304,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 3709:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -47993,15 +48350,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 8564:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
+var errors = __nccwpck_require__(2130);
+var stringifyString = __nccwpck_require__(6179);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -48218,7 +48575,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 7455:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -48288,7 +48645,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 4257:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -48394,14 +48751,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3461:
+/***/ 3427:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(8564);
+var cstStringify = __nccwpck_require__(7455);
+var cstVisit = __nccwpck_require__(4257);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -48513,12 +48870,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 795:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3461);
+var cst = __nccwpck_require__(3427);
 
 /*
 START -> stream
@@ -49243,7 +49600,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 9706:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -49291,14 +49648,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 3456:
+/***/ 7374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -50278,18 +50635,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 6205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(5402);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var log = __nccwpck_require__(9923);
+var identity = __nccwpck_require__(2617);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -50392,16 +50749,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 4902:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var identity = __nccwpck_require__(2617);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var tags = __nccwpck_require__(1656);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -50438,13 +50795,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 8229:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var YAMLMap = __nccwpck_require__(2448);
 
 const map = {
     collection: 'map',
@@ -50464,12 +50821,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 7890:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const nullTag = {
     identify: value => value == null,
@@ -50488,13 +50845,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 1706:
+/***/ 2400:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var YAMLSeq = __nccwpck_require__(5125);
 
 const seq = {
     collection: 'seq',
@@ -50514,12 +50871,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 2374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(6179);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -50537,12 +50894,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 1477:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -50565,13 +50922,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 8251:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -50619,12 +50976,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 7052:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -50668,18 +51025,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 4810:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
 
 const schema = [
     map.map,
@@ -50700,14 +51057,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 7925:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
+var Scalar = __nccwpck_require__(9271);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -50771,27 +51128,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 1656:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
+var schema = __nccwpck_require__(4810);
+var schema$1 = __nccwpck_require__(7925);
+var binary = __nccwpck_require__(6817);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var schema$2 = __nccwpck_require__(7755);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -50877,14 +51234,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 6817:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var Scalar = __nccwpck_require__(9271);
+var stringifyString = __nccwpck_require__(6179);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -50954,12 +51311,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 3260:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -50990,13 +51347,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 396:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -51047,12 +51404,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 5883:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -51130,13 +51487,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 2610:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -51208,16 +51565,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 61:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var pairs = __nccwpck_require__(7815);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -51292,15 +51649,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 7815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLSeq = __nccwpck_require__(5125);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -51381,24 +51738,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 7755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var binary = __nccwpck_require__(6817);
+var bool = __nccwpck_require__(3260);
+var float = __nccwpck_require__(396);
+var int = __nccwpck_require__(5883);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schema = [
     map.map,
@@ -51429,14 +51786,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 9138:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -51532,12 +51889,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 6282:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -51644,7 +52001,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 7089:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -51802,15 +52159,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 2148:
+/***/ 9666:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(5702);
+var identity = __nccwpck_require__(2617);
+var stringifyComment = __nccwpck_require__(6949);
+var stringifyString = __nccwpck_require__(6179);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -51941,14 +52298,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 8454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -52103,7 +52460,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 6949:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52134,14 +52491,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 5719:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -52228,7 +52585,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 2491:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -52262,15 +52619,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 1174:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -52421,13 +52778,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 6179:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(9271);
+var foldFlowLines = __nccwpck_require__(7089);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -52766,12 +53123,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 7182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -53009,7 +53366,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 1204:
+/***/ 7346:
 /***/ ((__unused_webpack_module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* c8 ignore start */
@@ -53033,7 +53390,7 @@ if (!globalThis.ReadableStream) {
     }
   } catch (error) {
     // fallback to polyfill implementation
-    Object.assign(globalThis, __nccwpck_require__(3585))
+    Object.assign(globalThis, __nccwpck_require__(6083))
   }
 }
 
@@ -53067,14 +53424,14 @@ try {
 
 /***/ }),
 
-/***/ 4645:
+/***/ 1559:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__)
 /* harmony export */ });
 /* unused harmony export File */
-/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6327);
+/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3437);
 
 
 const _File = class File extends _index_js__WEBPACK_IMPORTED_MODULE_0__/* ["default"] */ .A {
@@ -53128,7 +53485,7 @@ const File = _File
 
 /***/ }),
 
-/***/ 995:
+/***/ 2397:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -53137,9 +53494,9 @@ const File = _File
 /* unused harmony exports blobFrom, blobFromSync, fileFrom, fileFromSync */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_domexception__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7666);
-/* harmony import */ var _file_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4645);
-/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6327);
+/* harmony import */ var node_domexception__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1340);
+/* harmony import */ var _file_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1559);
+/* harmony import */ var _index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3437);
 
 
 
@@ -53244,14 +53601,14 @@ class BlobDataItem {
 
 /***/ }),
 
-/***/ 6327:
+/***/ 3437:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__)
 /* harmony export */ });
 /* unused harmony export Blob */
-/* harmony import */ var _streams_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1204);
+/* harmony import */ var _streams_cjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7346);
 /*! fetch-blob. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */
 
 // TODO (jimmywarting): in the feature use conditional loading with top level await (requires 14.x)
@@ -53506,7 +53863,7 @@ const Blob = _Blob
 
 /***/ }),
 
-/***/ 3018:
+/***/ 3740:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -53514,8 +53871,8 @@ const Blob = _Blob
 /* harmony export */   fS: () => (/* binding */ FormData)
 /* harmony export */ });
 /* unused harmony export File */
-/* harmony import */ var fetch_blob__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6327);
-/* harmony import */ var fetch_blob_file_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4645);
+/* harmony import */ var fetch_blob__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3437);
+/* harmony import */ var fetch_blob_file_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1559);
 /*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */
 
 
@@ -53560,70 +53917,70 @@ return new B(c,{type:"multipart/form-data; boundary="+b})}
 
 /***/ }),
 
-/***/ 3837:
+/***/ 9422:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 7216:
+/***/ 4097:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/applicator":true},"$dynamicAnchor":"meta","title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"prefixItems":{"$ref":"#/$defs/schemaArray"},"items":{"$dynamicRef":"#meta"},"contains":{"$dynamicRef":"#meta"},"additionalProperties":{"$dynamicRef":"#meta"},"properties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"propertyNames":{"$dynamicRef":"#meta"},"if":{"$dynamicRef":"#meta"},"then":{"$dynamicRef":"#meta"},"else":{"$dynamicRef":"#meta"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$dynamicRef":"#meta"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$dynamicRef":"#meta"}}}}');
 
 /***/ }),
 
-/***/ 8226:
+/***/ 2897:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/content","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentEncoding":{"type":"string"},"contentMediaType":{"type":"string"},"contentSchema":{"$dynamicRef":"#meta"}}}');
 
 /***/ }),
 
-/***/ 518:
+/***/ 9647:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/core","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true},"$dynamicAnchor":"meta","title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"$ref":"#/$defs/uriReferenceString","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"$ref":"#/$defs/uriString"},"$ref":{"$ref":"#/$defs/uriReferenceString"},"$anchor":{"$ref":"#/$defs/anchorString"},"$dynamicRef":{"$ref":"#/$defs/uriReferenceString"},"$dynamicAnchor":{"$ref":"#/$defs/anchorString"},"$vocabulary":{"type":"object","propertyNames":{"$ref":"#/$defs/uriString"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"}}},"$defs":{"anchorString":{"type":"string","pattern":"^[A-Za-z_][-A-Za-z0-9._]*$"},"uriString":{"type":"string","format":"uri"},"uriReferenceString":{"type":"string","format":"uri-reference"}}}');
 
 /***/ }),
 
-/***/ 4588:
+/***/ 8163:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/format-annotation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/format-annotation":true},"$dynamicAnchor":"meta","title":"Format vocabulary meta-schema for annotation results","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
 
 /***/ }),
 
-/***/ 5707:
+/***/ 9232:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/meta-data":true},"$dynamicAnchor":"meta","title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
 
 /***/ }),
 
-/***/ 9547:
+/***/ 4456:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/unevaluated","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/unevaluated":true},"$dynamicAnchor":"meta","title":"Unevaluated applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"unevaluatedItems":{"$dynamicRef":"#meta"},"unevaluatedProperties":{"$dynamicRef":"#meta"}}}');
 
 /***/ }),
 
-/***/ 7082:
+/***/ 5867:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/validation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/validation":true},"$dynamicAnchor":"meta","title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]},"const":true,"enum":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
 
 /***/ }),
 
-/***/ 1678:
+/***/ 5193:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\\"definitions\\" has been replaced by \\"$defs\\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\\"dependencies\\" has been split and replaced by \\"dependentSchemas\\" and \\"dependentRequired\\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\\"$recursiveAnchor\\" has been replaced by \\"$dynamicAnchor\\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\\"$recursiveRef\\" has been replaced by \\"$dynamicRef\\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}');
 
 /***/ }),
 
-/***/ 2079:
+/***/ 372:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -53789,7 +54146,7 @@ var __webpack_exports__ = {};
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(5919);
 // EXTERNAL MODULE: ./src/answer/schema.ts
-var answer_schema = __nccwpck_require__(2043);
+var answer_schema = __nccwpck_require__(9764);
 ;// CONCATENATED MODULE: ./src/answer/check.ts
 
 /** How long one check may take at most (less when the step's deadline comes first). */
@@ -53897,6 +54254,14 @@ function schemaBlock(spec) {
     return fenced('json', JSON.stringify(spec.schema, null, 2));
 }
 const VERDICT_ASK = 'Decide whether the work passes: `"verdict"` is `"pass"` or `"fail"`, and `"reason"` says why in one sentence.';
+const FINDINGS_ASK = 'List each problem you found in the code as an item of `"findings"`: the file\'s `"path"` from the ' +
+    'repository\'s root, the `"line"` it is about in the file as it is at the commit you worked on ' +
+    '(and `"end_line"` for a range), its `"severity"` (`"failure"`, `"warning"` or `"notice"`), a short ' +
+    '`"title"` and the `"message"`; `"findings"` is `[]` when you found none.';
+/** The asks in words that go with the schema: the verdict's, the findings'. */
+function asks(spec) {
+    return `${spec.verdict ? ` ${VERDICT_ASK}` : ''}${spec.findings ? ` ${FINDINGS_ASK}` : ''}`;
+}
 /**
  * The section that ends the prompt of a create or a resume when the step asks for an answer: short,
  * and readable by a person who opens the run in Codegen's web app.
@@ -53908,7 +54273,7 @@ function answerFormatSection(spec) {
         '**Answer format.** End your final answer with one fenced `json` code block holding a JSON object ' +
             'that satisfies the JSON Schema below: the workflow that started this run reads it. ' +
             'Write the rest of your answer above it, as usual.' +
-            (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+            asks(spec),
         '',
         schemaBlock(spec)
     ].join('\n');
@@ -53938,20 +54303,20 @@ function repairPrompt(spec, problem) {
         whatWasWrong(problem),
         '',
         'Reply with that block alone: one fenced `json` code block holding a JSON object that satisfies this JSON Schema.' +
-            (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+            asks(spec),
         '',
         schemaBlock(spec)
     ].join('\n');
 }
 
 // EXTERNAL MODULE: ./src/model.ts
-var model = __nccwpck_require__(182);
+var model = __nccwpck_require__(9501);
 // EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
-var answer_answer = __nccwpck_require__(4712);
+var answer_answer = __nccwpck_require__(3423);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __nccwpck_require__(9373);
+var src_clock = __nccwpck_require__(386);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 /** Errors of the service boundary, each able to say what it means to a workflow author. */
 // The job's cancellation belongs to the clock (its waits end with it); named here beside the others.
@@ -54207,7 +54572,7 @@ function nextStep(exchange, write, what) {
 }
 
 // EXTERNAL MODULE: ./src/runner/commands.ts
-var commands = __nccwpck_require__(6342);
+var commands = __nccwpck_require__(21);
 ;// CONCATENATED MODULE: ./src/org/organizations.ts
 
 
@@ -54680,7 +55045,7 @@ async function countLogEntries(logs, deadline) {
 }
 
 // EXTERNAL MODULE: ./src/agent-run/status.ts
-var agent_run_status = __nccwpck_require__(6035);
+var agent_run_status = __nccwpck_require__(4882);
 ;// CONCATENATED MODULE: ./src/agent-run/watch-step.ts
 
 
@@ -55785,7 +56150,9 @@ class Deadlines {
 }
 
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __nccwpck_require__(2564);
+var check_run_text = __nccwpck_require__(3799);
+// EXTERNAL MODULE: ./src/report/findings-text.ts
+var findings_text = __nccwpck_require__(6993);
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 function readWorkflowContext(env) {
     const read = (name, fallback = '') => env[name]?.trim() || fallback;
@@ -55895,6 +56262,7 @@ class ThrottledWrites {
 }
 
 ;// CONCATENATED MODULE: ./src/github/check-run.ts
+
 
 
 
@@ -56032,7 +56400,10 @@ class CheckRun {
     repairAsked() {
         this.writes.touch();
     }
-    /** Concludes the check run with the ending, whatever it is, and waits for it. */
+    /**
+     * Concludes the check run with the ending, whatever it is, and waits for it; then annotates the
+     * findings on their lines, when the answer has any.
+     */
     async finish(report) {
         this.options.cancellation?.removeEventListener('abort', this.concludeCancelled);
         const state = this.options.state;
@@ -56042,6 +56413,21 @@ class CheckRun {
         if (answer?.valid && answer.verdict)
             state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
         await this.writes.flush();
+        if (answer?.valid && answer.findings?.length)
+            await this.annotate((0,findings_text/* annotationBatches */.k7)(answer.findings));
+    }
+    /**
+     * The annotations, 50 a request, after the conclusion (a required check in progress blocks
+     * merging). GitHub appends each write's annotations: each batch is sent once, whatever becomes of
+     * it, and the title and summary go with it as they are.
+     */
+    async annotate(batches) {
+        const id = await this.created;
+        if (id === undefined)
+            return;
+        const { title, summary } = this.fields();
+        for (const batch of batches)
+            await this.options.github.annotateCheckRun(id, { title, summary }, batch);
     }
     async update() {
         const id = await this.created;
@@ -56356,19 +56742,19 @@ function buildCommentPrompt(input) {
 }
 
 // EXTERNAL MODULE: ./src/github/request-policy.ts
-var request_policy = __nccwpck_require__(889);
+var request_policy = __nccwpck_require__(9722);
 // EXTERNAL MODULE: ./src/report/entry-text.ts
-var entry_text = __nccwpck_require__(1608);
+var entry_text = __nccwpck_require__(4255);
 // EXTERNAL MODULE: ./src/report/answer-text.ts
-var answer_text = __nccwpck_require__(9052);
+var answer_text = __nccwpck_require__(6325);
 // EXTERNAL MODULE: ./src/report/stop-text.ts
-var stop_text = __nccwpck_require__(4758);
+var stop_text = __nccwpck_require__(4111);
 // EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
+var markdown = __nccwpck_require__(998);
 // EXTERNAL MODULE: ./src/report/usage.ts
-var report_usage = __nccwpck_require__(2281);
+var report_usage = __nccwpck_require__(6732);
 // EXTERNAL MODULE: ./src/report/fit-text.ts
-var fit_text = __nccwpck_require__(1861);
+var fit_text = __nccwpck_require__(930);
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
@@ -56609,6 +56995,7 @@ function readTrigger(eventName, payload, rules) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_LIMIT_CHARS = 60_000;
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
@@ -56733,7 +57120,7 @@ function quoteWithin(text, max) {
         return quoted;
     const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
     const head = (keep) => (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
-    const cut = (0,fit_text/* renderWithin */.A)(Math.min(text.length, room), room, head, chars) ?? head(0);
+    const cut = (0,fit_text/* renderWithin */.As)(Math.min(text.length, room), room, head, chars) ?? head(0);
     return `${cut}\n>\n> ${TRIMMED_NOTE}`;
 }
 const chars = text => text.length;
@@ -56792,6 +57179,13 @@ function renderTrackingComment(state) {
         const lead = report.answer ? answerLead(report.answer) : '';
         if (lead)
             lines.push(lead, '');
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            const check = state.repositoryUrl && report.checkRunId !== undefined
+                ? `${state.repositoryUrl}/runs/${report.checkRunId}`
+                : undefined;
+            lines.push((0,findings_text/* trackingFindingsLine */.QB)(answer.findings, check), '');
+        }
         // A paused run's question goes first (below the headline), then how to answer it, then the facts.
         if (question)
             questionAt = lines.length;
@@ -56835,7 +57229,7 @@ function renderTrackingComment(state) {
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
     const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
-    const quoted = (0,fit_text/* shareRoom */.n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
+    const quoted = (0,fit_text/* shareRoom */.nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
     const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
@@ -57025,6 +57419,7 @@ function trackingComment(trigger, settings, deps, key, { commentId, resumed }) {
             requestedBy: trigger.author,
             instruction: trigger.instruction,
             workflowRunUrl: workflowRunUrl(settings.context),
+            repositoryUrl: `${settings.context.serverUrl}/${settings.context.repository}`,
             sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
             entriesSeen: 0,
             resumed,
@@ -57127,14 +57522,19 @@ async function decide_decide(settings, deps) {
     const fromInputs = (resumed) => {
         const place = checkRunPlace(mode, { kind: 'inputs' }, event);
         const check = place && { place, resumed, onThread: false };
+        const pullRequest = settings.answer?.findings ? inputsPullRequest(event) : undefined;
         // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
         const work = settings.runs
             ? {
                 kind: 'runs',
                 items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
             }
-            : { kind: 'run', plan: planFromInputs(settings, place) };
-        return { work, trigger: 'inputs', ...(check ? { check } : {}) };
+            : // Findings are about the lines of one commit: the prompt names the head they go on.
+                {
+                    kind: 'run',
+                    plan: planFromInputs(settings, place ?? (pullRequest && { sha: pullRequest.sha, pullRequest: pullRequest.number }))
+                };
+        return { work, trigger: 'inputs', ...(check ? { check } : {}), ...(pullRequest ? { pullRequest } : {}) };
     };
     if (settings.runs)
         return fromInputs(false);
@@ -57198,12 +57598,24 @@ async function fromThread(trigger, settings, mode, event, deps) {
     };
     // On the head commit the prompt names.
     const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event);
+    const sha = prepared.pullRequest?.headSha;
+    const pullRequest = settings.answer?.findings && trigger.thread.isPullRequest && sha
+        ? { pullRequest: { number: trigger.thread.number, sha } }
+        : {};
     return {
         work: { kind: 'run', plan },
         trigger: trigger.trigger,
         tracking: prepared.tracking,
-        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
+        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
+        ...pullRequest
     };
+}
+/** The pull request of a `pull_request*` event and its head, for a run from the inputs. */
+function inputsPullRequest(event) {
+    if (!/^pull_request/.test(event.name))
+        return undefined;
+    const head = pullRequestHead(event.payload);
+    return head?.pullRequest !== undefined ? { number: head.pullRequest, sha: head.sha } : undefined;
 }
 /**
  * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
@@ -57276,7 +57688,7 @@ const STOPPED_BECAUSE = {
  */
 function gitHubClient(settings, deadlines, say, io) {
     return once(async () => {
-        const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(413), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8349));
+        const { OctokitGitHubApi } = await Promise.all(/* import() */[__nccwpck_require__.e(587), __nccwpck_require__.e(847)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5847));
         return new OctokitGitHubApi({
             token: settings.githubToken,
             repository: settings.context.repository,
@@ -57290,6 +57702,241 @@ function gitHubClient(settings, deadlines, say, io) {
             stopped: () => STOPPED_BECAUSE[deadlines.stopped() ?? 'running']
         });
     });
+}
+
+// EXTERNAL MODULE: ./src/answer/findings.ts
+var answer_findings = __nccwpck_require__(2121);
+;// CONCATENATED MODULE: ./src/github/diff.ts
+/**
+ * Where a review comment may go: GitHub takes one on the lines its diff shows (422 "Pull request
+ * review thread line must be part of the diff" for any other), and a range within one hunk. The
+ * lines are read from the unified diff of each file (`patch` of GET /pulls/{n}/files), on the new
+ * side (RIGHT): context lines and added ones.
+ */
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/**
+ * The new file's lines each hunk of `patch` shows, in order; a hunk that only removes lines shows
+ * none. Counted from the hunk's lines, not taken from its header. One pass over the patch.
+ */
+function rightSideHunks(patch) {
+    const hunks = [];
+    let next;
+    let first;
+    const close = () => {
+        if (first !== undefined && next !== undefined && next > first)
+            hunks.push([first, next - 1]);
+        first = undefined;
+    };
+    let at = 0;
+    while (at < patch.length) {
+        const newline = patch.indexOf('\n', at);
+        const end = newline < 0 ? patch.length : newline;
+        const mark = patch[at];
+        if (mark === '@') {
+            close();
+            // A header is short: only its head is read, whatever the function name after it.
+            const header = HUNK_HEADER.exec(patch.slice(at, Math.min(end, at + 100)));
+            next = header ? Number(header[1]) : undefined;
+        }
+        else if (next !== undefined && (mark === ' ' || mark === '+')) {
+            first ??= next;
+            next++;
+        }
+        // '-' is the old side's, '\' says a file lacks its last newline: neither is on the new side.
+        at = end + 1;
+    }
+    close();
+    return hunks;
+}
+/** Whether lines `line` to `endLine` are all in one hunk's new side. */
+function inDiff(hunks, line, endLine) {
+    return (hunks ?? []).some(([first, last]) => first <= line && endLine <= last);
+}
+
+;// CONCATENATED MODULE: ./src/github/review.ts
+
+
+
+
+
+
+
+
+/**
+ * `review-comments: true`: the findings of the step's run as one review of its pull request, on the
+ * head commit the run was asked about (event COMMENT: a bot never approves). Findings whose lines
+ * the diff shows are inline comments there (50 at most, the most severe first); the others are
+ * listed in the review's body. The body's first line marks the review as ours for that commit, signed
+ * with the API token: a second step on the same commit (a re-run) finds it and posts none.
+ */
+/** GitHub shows at most this many comments of a review at once; the rest go in its body. */
+const MAX_INLINE_COMMENTS = 50;
+/** Hex characters of the marker's HMAC-SHA256 (128 bits), as the tracking comment's. */
+const review_SIGNATURE_HEX_CHARS = 32;
+/** The hidden first line of our review of `sha`. */
+function reviewMarker(key, place) {
+    return `${OWN_COMMENT_MARK} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
+}
+function reviewSignature(key, place) {
+    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
+        .update(`${key.repository}#${place.pullNumber}#review#${place.sha}`)
+        .digest('hex')
+        .slice(0, review_SIGNATURE_HEX_CHARS);
+}
+/** Whether `review` is ours on this commit: its first line our marker for it, signed, by a trusted author. */
+function isOurReview(review, key, place, trusted) {
+    const first = review.body.slice(0, 300).split('\n', 1)[0]?.trim() ?? '';
+    const match = /^<!-- codegen-agent-run-action review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first);
+    if (!match || match[1]?.toLowerCase() !== place.sha.toLowerCase() || !trusted(review.author))
+        return false;
+    const expected = Buffer.from(reviewSignature(key, place));
+    const given = Buffer.from(match[2] ?? '');
+    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+}
+/** The findings split as the review shows them: inline on the diff's lines, and the rest for the body. */
+function placeFindings(findings, hunks) {
+    const inline = [];
+    const listed = [];
+    for (const finding of (0,answer_findings/* bySeverity */.Np)(findings)) {
+        const fits = inDiff(hunks.get(finding.path), finding.line, finding.endLine);
+        if (fits && inline.length < MAX_INLINE_COMMENTS)
+            inline.push(finding);
+        else
+            listed.push(finding);
+    }
+    return { inline, listed };
+}
+/** A finding as a comment of the review: on its last line, a range from its first, on the new side. */
+function reviewComment(finding) {
+    return {
+        path: finding.path,
+        body: (0,findings_text/* inlineCommentBody */.Pp)(finding),
+        line: finding.endLine,
+        side: 'RIGHT',
+        ...(finding.endLine > finding.line ? { start_line: finding.line, start_side: 'RIGHT' } : {})
+    };
+}
+class FindingsReview {
+    options;
+    remote = true;
+    constructor(options) {
+        this.options = options;
+    }
+    /** Posts the review once the run ended with findings; GitHub's failures are warnings, never the step's. */
+    async finish(report) {
+        const answer = report.answer?.answer;
+        // No findings, nothing to review: no empty review on the pull request.
+        if (!answer?.valid || !answer.findings?.length)
+            return;
+        try {
+            await this.post(report, answer.findings);
+        }
+        catch (error) {
+            if (error instanceof request_policy/* NotSentError */.SD)
+                return;
+            this.options.warn(`Could not post the review of the findings: ${reason(error)}`);
+        }
+    }
+    async post(report, findings) {
+        const { place, info } = this.options;
+        const github = await this.options.github();
+        const trusted = await this.trust(github);
+        let reviews;
+        try {
+            reviews = await github.listReviews(place.pullNumber);
+        }
+        catch (error) {
+            // Unknown whether a re-run's review is there: none is posted rather than a second one.
+            this.options.warn(`Could not read the reviews of pull request #${place.pullNumber} (${reason(error)}): no review of the findings is posted, so that none is posted twice.`);
+            return;
+        }
+        const earlier = reviews.find(review => isOurReview(review, this.options.key, place, trusted));
+        if (earlier) {
+            info(`The findings were reviewed on commit ${place.sha.slice(0, 7)} by an earlier step (review ${earlier.id}): no second review.`);
+            return;
+        }
+        const { inline, listed } = placeFindings(findings, await this.diffLines(github, findings));
+        const id = await this.create(github, report, findings, inline, listed, trusted);
+        if (id !== undefined)
+            info(`Posted review ${id} of pull request #${place.pullNumber}: ${inline.length} inline, ${listed.length} in its body.`);
+    }
+    /** Who may have written our marker: the token's own login, or a bot when a GITHUB_TOKEN cannot tell it. */
+    async trust(github) {
+        const identity = await github.identity();
+        return author => (identity ? author.login === identity : isBot(author));
+    }
+    /** The new side's lines of each file a finding is about, read from the diff; none when it cannot be read. */
+    async diffLines(github, findings) {
+        const wanted = new Set(findings.map(finding => finding.path));
+        const hunks = new Map();
+        try {
+            await github.pullRequestFiles(this.options.place.pullNumber, file => {
+                if (wanted.has(file.filename))
+                    hunks.set(file.filename, rightSideHunks(file.patch ?? ''));
+                return hunks.size === wanted.size;
+            });
+        }
+        catch (error) {
+            if (error instanceof request_policy/* NotSentError */.SD)
+                throw error;
+            this.options.warn(`Could not read the files of pull request #${this.options.place.pullNumber} (${reason(error)}): the review lists every finding in its body.`);
+            return new Map();
+        }
+        return hunks;
+    }
+    /**
+     * Sends the review once. Refused for its inline comments (422: a line GitHub does not count in
+     * the diff, the head moved on), it is sent again with every finding in its body. Failed otherwise
+     * with an unknown effect, it is looked for before it is sent again, once.
+     */
+    async create(github, report, findings, inline, listed, trusted) {
+        const { place } = this.options;
+        const send = (inlined, rest) => github.createReview(place.pullNumber, {
+            commitId: place.sha,
+            body: this.body(report, findings, inlined.length, rest),
+            comments: inlined.map(reviewComment)
+        });
+        try {
+            return await send(inline, listed);
+        }
+        catch (error) {
+            const status = statusOf(error);
+            if (status === 422 && inline.length > 0) {
+                this.options.warn(`GitHub refused the review's inline comments (${reason(error)}): the review lists every finding in its body.`);
+                return send([], (0,answer_findings/* bySeverity */.Np)(findings));
+            }
+            if (status === 403)
+                throw new Error(`GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`, { cause: error });
+            if (status !== undefined && status < 500)
+                throw error;
+            // A server error, or no answer: the review may exist all the same.
+            const reviews = await github.listReviews(place.pullNumber);
+            const posted = reviews.find(review => isOurReview(review, this.options.key, place, trusted));
+            return posted ? posted.id : send(inline, listed);
+        }
+    }
+    body(report, findings, inline, listed) {
+        const { key, place, workflowRunUrl } = this.options;
+        const run = report.run;
+        const webUrl = typeof run?.web_url === 'string' && run.web_url.length <= 500 ? run.web_url : undefined;
+        const runText = run ? `Codegen agent run ${(0,markdown/* link */.nf)(`#${run.id}`, webUrl)}` : 'Codegen agent run';
+        const followed = workflowRunUrl ? `Posted by the ${(0,markdown/* link */.nf)('workflow run', workflowRunUrl)} · ` : '';
+        return (0,findings_text/* reviewBody */.ff)({
+            marker: reviewMarker(key, place),
+            run: runText,
+            findings,
+            inline,
+            listed,
+            footer: `<sub>${followed}commit ${place.sha.slice(0, 7)}</sub>`
+        });
+    }
+}
+function statusOf(error) {
+    const status = error.status;
+    return typeof status === 'number' ? status : undefined;
+}
+function reason(error) {
+    return (0,entry_text/* oneLine */.TN)(error instanceof Error ? error.message : String(error), 300);
 }
 
 ;// CONCATENATED MODULE: ./src/org/setup-check.ts
@@ -57734,7 +58381,7 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./node_modules/data-uri-to-buffer/dist/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/data-uri-to-buffer/dist/index.js
 /**
  * Returns a `Buffer` instance from the given data URI `uri`.
  *
@@ -57790,11 +58437,11 @@ function dataUriToBuffer(uri) {
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: ./node_modules/fetch-blob/index.js
-var fetch_blob = __nccwpck_require__(6327);
-// EXTERNAL MODULE: ./node_modules/formdata-polyfill/esm.min.js
-var esm_min = __nccwpck_require__(3018);
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/errors/base.js
+// EXTERNAL MODULE: ../../main/node_modules/fetch-blob/index.js
+var fetch_blob = __nccwpck_require__(3437);
+// EXTERNAL MODULE: ../../main/node_modules/formdata-polyfill/esm.min.js
+var esm_min = __nccwpck_require__(3740);
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/errors/base.js
 class FetchBaseError extends Error {
 	constructor(message, type) {
 		super(message);
@@ -57813,7 +58460,7 @@ class FetchBaseError extends Error {
 	}
 }
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/errors/fetch-error.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/errors/fetch-error.js
 
 
 
@@ -57841,7 +58488,7 @@ class FetchError extends FetchBaseError {
 	}
 }
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/utils/is.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/utils/is.js
 /**
  * Is.js
  *
@@ -57930,7 +58577,7 @@ const isSameProtocol = (destination, original) => {
 	return orig === dest;
 };
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/body.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/body.js
 
 /**
  * Body.js
@@ -58054,7 +58701,7 @@ class Body {
 			return formData;
 		}
 
-		const {toFormData} = await __nccwpck_require__.e(/* import() */ 101).then(__nccwpck_require__.bind(__nccwpck_require__, 9101));
+		const {toFormData} = await __nccwpck_require__.e(/* import() */ 183).then(__nccwpck_require__.bind(__nccwpck_require__, 5183));
 		return toFormData(this.body, ct);
 	}
 
@@ -58329,7 +58976,7 @@ const writeToStream = async (dest, {body}) => {
 	}
 };
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/headers.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/headers.js
 /**
  * Headers.js
  *
@@ -58598,7 +59245,7 @@ function fromRawHeaders(headers = []) {
 	);
 }
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/utils/is-redirect.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/utils/is-redirect.js
 const redirectStatus = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -58611,7 +59258,7 @@ const isRedirect = code => {
 	return redirectStatus.has(code);
 };
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/response.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/response.js
 /**
  * Response.js
  *
@@ -58775,7 +59422,7 @@ Object.defineProperties(Response.prototype, {
 
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/utils/get-search.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/utils/get-search.js
 const getSearch = parsedURL => {
 	if (parsedURL.search) {
 		return parsedURL.search;
@@ -58788,7 +59435,7 @@ const getSearch = parsedURL => {
 
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/utils/referrer.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/utils/referrer.js
 
 
 /**
@@ -59130,7 +59777,7 @@ function parseReferrerPolicyFromHeader(headers) {
 	return policy;
 }
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/request.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/request.js
 /**
  * Request.js
  *
@@ -59443,7 +60090,7 @@ const getNodeRequestOptions = request => {
 	};
 };
 
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/errors/abort-error.js
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/errors/abort-error.js
 
 
 /**
@@ -59455,9 +60102,9 @@ class AbortError extends FetchBaseError {
 	}
 }
 
-// EXTERNAL MODULE: ./node_modules/fetch-blob/from.js
-var from = __nccwpck_require__(995);
-;// CONCATENATED MODULE: ./node_modules/node-fetch/src/index.js
+// EXTERNAL MODULE: ../../main/node_modules/fetch-blob/from.js
+var from = __nccwpck_require__(2397);
+;// CONCATENATED MODULE: ../../main/node_modules/node-fetch/src/index.js
 /**
  * Index.js
  *
@@ -60479,6 +61126,8 @@ const INPUT_DEFAULTS = {
     verdict: 'false',
     'output-schema': '',
     'output-retries': '1',
+    findings: 'false',
+    'review-comments': 'false',
     runs: '',
     'max-parallel': '10',
     'check-run': 'auto',
@@ -60699,7 +61348,7 @@ function serviceClients(settings, clock, signal, debug, fetch) {
 }
 
 // EXTERNAL MODULE: ./src/report/step-fail.ts
-var step_fail = __nccwpck_require__(4623);
+var step_fail = __nccwpck_require__(8242);
 ;// CONCATENATED MODULE: ./src/report/setup-check-summary.ts
 
 const STATE_MARK = {
@@ -60735,9 +61384,9 @@ function renderSetupCheckSummary(inspection, error) {
 }
 
 // EXTERNAL MODULE: ./src/report/runs-report.ts
-var runs_report = __nccwpck_require__(1545);
+var runs_report = __nccwpck_require__(6184);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var report_summary = __nccwpck_require__(7994);
+var report_summary = __nccwpck_require__(1535);
 ;// CONCATENATED MODULE: ./src/report/job-summary.ts
 
 
@@ -60750,12 +61399,16 @@ class JobSummary {
     runner;
     mirror;
     timeline;
+    findingsPlace;
     constructor(runner, mirror, 
     /** The mirror-logs input names `summary`: the timeline is shown. */
-    timeline) {
+    timeline, 
+    /** The commit the findings are about, when they were asked for. */
+    findingsPlace) {
         this.runner = runner;
         this.mirror = mirror;
         this.timeline = timeline;
+        this.findingsPlace = findingsPlace;
     }
     async finish(report) {
         const { setupCheck } = report;
@@ -60767,15 +61420,18 @@ class JobSummary {
                     report,
                     entries: this.timeline ? this.mirror.entries : undefined,
                     entriesLeftOut: this.mirror.entriesLeftOut,
-                    logFile: this.mirror.logFile
+                    logFile: this.mirror.logFile,
+                    ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
                 });
         await this.runner.appendSummary(summary);
     }
 }
 
 // EXTERNAL MODULE: ./src/report/console-text.ts
-var console_text = __nccwpck_require__(8071);
+var console_text = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
+
+
 
 
 
@@ -60848,6 +61504,13 @@ class LogMirror {
             this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
         if (report.usage)
             this.console.info(`Usage: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
+            this.console.info(`${(0,answer_findings/* findingsCountText */.Pj)(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
+            for (const finding of answer.findings)
+                this.console.info(`  ${(0,findings_text/* findingConsoleLine */.Tp)(finding)}`);
+        }
         const stopped = report.stop && (0,stop_text/* stopConsoleLine */.__)(report.stop);
         if (stopped)
             this.console.info(stopped);
@@ -60927,6 +61590,7 @@ const OUTPUT_NAMES = [
     'structured-output',
     'verdict',
     'verdict-reason',
+    'findings',
     'runs',
     'check-run-id',
     'usage'
@@ -60980,6 +61644,7 @@ function actionOutputs(report, logFile) {
         'structured-output': answer ? JSON.stringify(answer.value) : '',
         verdict: answer?.verdict ?? '',
         'verdict-reason': answer?.reason ?? '',
+        findings: answer?.findings ? findingsJson(answer.findings) : '',
         runs: '',
         'check-run-id': checkRunId,
         usage
@@ -60999,6 +61664,17 @@ class OutputsReporter {
             this.runner.setOutput(name, outputs[name]);
         return Promise.resolve();
     }
+}
+/** The findings as the agent named their fields (`end_line` only for a range): what later steps read. */
+function findingsJson(findings) {
+    return JSON.stringify(findings.map(({ path, line, endLine, severity, title, message }) => ({
+        path,
+        line,
+        ...(endLine > line ? { end_line: endLine } : {}),
+        severity,
+        ...(title ? { title } : {}),
+        message
+    })));
 }
 
 ;// CONCATENATED MODULE: ./src/report/reporters.ts
@@ -61460,9 +62136,9 @@ function tracked(events, state) {
 }
 
 // EXTERNAL MODULE: ./src/runs/items-outcome.ts
-var items_outcome = __nccwpck_require__(6275);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(8815);
+var items_outcome = __nccwpck_require__(3838);
+// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(3645);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/workspace-file.ts
@@ -61566,6 +62242,7 @@ function readSchemaFile(path, workspace) {
 ;// CONCATENATED MODULE: ./src/settings/answer-inputs.ts
 
 
+
 /** `output-retries` at most: each repair is a resume of the run, which costs the agent's time. */
 const MAX_OUTPUT_RETRIES = 3;
 /** Why a task other than run cannot ask for an answer. */
@@ -61574,8 +62251,8 @@ const NO_ANSWER = {
     'setup-commands': 'not used with task setup-commands, whose result is the setup commands'
 };
 /**
- * What the step asks of the agent's answer (`verdict`, `output-schema`, `output-retries`), with the
- * schema loaded and compiled here, before any request: undefined when nothing is asked.
+ * What the step asks of the agent's answer (`verdict`, `findings`, `output-schema`, `output-retries`),
+ * with the schema loaded and compiled here, before any request: undefined when nothing is asked.
  */
 function readAnswerInputs(inputs, task, workspace, problems) {
     const retries = outputRetries(inputs.outputRetries, problems);
@@ -61584,6 +62261,8 @@ function readAnswerInputs(inputs, task, workspace, problems) {
             problems.push(`verdict: ${NO_ANSWER[task]}; remove it`);
         if (inputs.outputSchema)
             problems.push(`output-schema: ${NO_ANSWER[task]}; remove it`);
+        if (inputs.findings)
+            problems.push(`findings: ${NO_ANSWER[task]}; remove it`);
         return undefined;
     }
     let given;
@@ -61594,8 +62273,13 @@ function readAnswerInputs(inputs, task, workspace, problems) {
             return undefined;
         }
         given = loaded.schema;
+        const shape = inputs.findings ? (0,answer_findings/* findingsShapeProblem */.JV)(given) : undefined;
+        if (shape) {
+            problems.push(`output-schema: ${shape}`);
+            return undefined;
+        }
     }
-    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given);
+    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given, inputs.findings);
     if (!schema)
         return undefined;
     const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
@@ -61603,7 +62287,7 @@ function readAnswerInputs(inputs, task, workspace, problems) {
         problems.push(`output-schema: ${compiled.problem}`);
         return undefined;
     }
-    return { verdict: inputs.verdict, schema, retries };
+    return { verdict: inputs.verdict, findings: inputs.findings, given: given !== undefined, schema, retries };
 }
 function outputRetries(text, problems) {
     const value = Number(text);
@@ -62004,6 +62688,7 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         context
     };
     checkTokenNeeded(settings, problems);
+    checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems);
     // A check is concluded with the run's ending, which a step that does not wait never sees.
     if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
         problems.push('check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false');
@@ -62075,6 +62760,7 @@ function readRunExtras({ input, raw, problems }, task, context) {
         images: readImages(raw('images'), context.workspace, problems),
         answer: readAnswerInputs({
             verdict: read_settings_boolean('verdict', input('verdict'), problems),
+            findings: read_settings_boolean('findings', input('findings'), problems),
             outputSchema: raw('output-schema').trim(),
             outputRetries: input('output-retries')
         }, task, context.workspace, problems)
@@ -62106,6 +62792,7 @@ function readThreads({ input, problems }) {
 function readReporting({ input, problems }) {
     return {
         comment: read_settings_boolean('comment', input('comment'), problems),
+        reviewComments: read_settings_boolean('review-comments', input('review-comments'), problems),
         checkRun: checkRunMode(input('check-run'), problems),
         checkName: checkName(input('check-name'), problems)
     };
@@ -62119,6 +62806,21 @@ function checkTokenNeeded(settings, problems) {
         problems.push(`github-token: required on ${context.eventName} events (permission check, reaction, tracking comment); leave it unset for the job's GITHUB_TOKEN`);
     else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
         problems.push("github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto");
+}
+/**
+ * findings go with one run (the check, the review and the outputs are one run's), and a review needs
+ * the findings it posts. A step without a pull request posts no review: not an error.
+ */
+function checkFindingsInputs(settings, findings, problems) {
+    const { task, runs, reviewComments } = settings;
+    if (findings && runs && task === 'run')
+        problems.push('findings: not used with runs (a step shows one run’s findings on the lines they are about); ask for them in a step of their own');
+    if (!reviewComments)
+        return;
+    if (task !== 'run')
+        problems.push(`review-comments: not used with task ${task}, which starts no review; remove it`);
+    else if (!findings)
+        problems.push('review-comments: needs findings: true (the review is made of the findings); set it, or remove review-comments');
 }
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
 function checkRunsAlone(runsInput, given, problems) {
@@ -62282,6 +62984,7 @@ function allowedBots(text, problems) {
 
 
 
+
 /**
  * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
  * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
@@ -62314,9 +63017,9 @@ async function runAction(environment) {
             mirror,
             usage,
             new OutputsReporter(runner, mirror),
-            new JobSummary(runner, mirror, settings.mirrorToSummary),
+            new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-            ...optional(checkRun, decision.tracking)
+            ...optional(checkRun, decision.tracking, findingsReview(settings, decision, github, say, line => runner.info(redact(line))))
         ], redact, () => deadlines.afterCancelled());
         const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service);
         const gate = dailyGate(settings, apis, clock, deadlines.step);
@@ -62471,6 +63174,39 @@ async function runMany(items, step, apis) {
     };
     return (0,model/* reportOf */.E)(fields, startedAt, clock.now());
 }
+/** The commit the findings are about, for links to their lines: the pull request's head, else the workflow's. */
+function findingsPlace(settings, decision) {
+    if (!settings.answer?.findings)
+        return undefined;
+    const { serverUrl, repository, sha } = settings.context;
+    const head = decision.pullRequest?.sha ?? decision.check?.place.sha ?? sha;
+    return repository && head ? { serverUrl, repository, sha: head } : undefined;
+}
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+function findingsReview(settings, decision, github, say, info) {
+    if (!settings.reviewComments || !settings.answer?.findings || decision.work.kind !== 'run')
+        return undefined;
+    const place = decision.pullRequest;
+    if (!place) {
+        info('review-comments: this step is about no pull request, so its findings get no review.');
+        return undefined;
+    }
+    if (!settings.githubToken) {
+        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
+        return undefined;
+    }
+    return new FindingsReview({
+        github,
+        place: { pullNumber: place.number, sha: place.sha },
+        key: { secret: settings.apiToken, repository: settings.context.repository },
+        workflowRunUrl: workflowRunUrl(settings.context),
+        warn: say.warning,
+        info
+    });
+}
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
 function triggerOf(decision) {
     return decision.trigger === undefined ? {} : { trigger: decision.trigger };
@@ -62551,7 +63287,7 @@ function openLogFile(directory, runId, limitBytes = LOG_FILE_LIMIT_BYTES) {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -62587,7 +63323,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -62682,8 +63418,8 @@ function escapeProperty(s) {
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+var external_fs_ = __nccwpck_require__(7515);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -62724,7 +63460,7 @@ const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.me
 var external_http_ = __nccwpck_require__(8611);
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(5692);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -62815,11 +63551,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(4371);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ../../main/node_modules/tunnel/index.js
+var node_modules_tunnel = __nccwpck_require__(408);
+// EXTERNAL MODULE: ../../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(4718);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -63516,7 +64252,7 @@ class lib_HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -63592,7 +64328,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -63666,7 +64402,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -63947,7 +64683,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -63989,7 +64725,7 @@ var external_events_ = __nccwpck_require__(4434);
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io-util.js
 var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -64169,7 +64905,7 @@ function getCmdPath() {
     return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
 }
 //# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io.js
 var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -64443,7 +65179,7 @@ function io_copyFile(srcFile, destFile, force) {
 //# sourceMappingURL=io.js.map
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/toolrunner.js
 var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -65031,7 +65767,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -65111,7 +65847,7 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -65176,7 +65912,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {

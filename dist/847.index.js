@@ -1,8 +1,8 @@
-export const id = 349;
-export const ids = [349];
+export const id = 847;
+export const ids = [847];
 export const modules = {
 
-/***/ 8349:
+/***/ 5847:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(8587);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __webpack_require__(9373);
+var src_clock = __webpack_require__(386);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(2564);
+var check_run_text = __webpack_require__(3799);
 // EXTERNAL MODULE: ./src/github/request-policy.ts
-var request_policy = __webpack_require__(889);
+var request_policy = __webpack_require__(9722);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -271,6 +271,62 @@ class OctokitGitHubApi {
             return false;
         }
     }
+    async annotateCheckRun(id, text, annotations) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.octokit.rest.checks.update({
+                ...this.repoParams,
+                check_run_id: id,
+                output: {
+                    title: (0,check_run_text/* cutUtf8 */.Ok)(text.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
+                    summary: (0,check_run_text/* cutUtf8 */.Ok)(text.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1),
+                    annotations
+                }
+            });
+            return true;
+        }
+        catch (error) {
+            this.checkWriteError('annotate', `${id}`, error);
+            return false;
+        }
+    }
+    async pullRequestFiles(pullNumber, each) {
+        const pages = this.octokit.paginate.iterator(this.octokit.rest.pulls.listFiles, {
+            ...this.repoParams,
+            pull_number: pullNumber,
+            per_page: 100
+        });
+        for await (const { data } of pages)
+            for (const file of data)
+                if (each({ filename: file.filename, ...(typeof file.patch === 'string' ? { patch: file.patch } : {}) }))
+                    return;
+    }
+    async listReviews(pullNumber) {
+        const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+            ...this.repoParams,
+            pull_number: pullNumber,
+            per_page: 100
+        });
+        return reviews.map(review => ({
+            id: review.id,
+            body: review.body ?? '',
+            commitId: review.commit_id ?? null,
+            author: { login: review.user?.login ?? '', type: review.user?.type ?? '' }
+        }));
+    }
+    async createReview(pullNumber, review) {
+        const { data } = await this.octokit.rest.pulls.createReview({
+            ...this.repoParams,
+            pull_number: pullNumber,
+            commit_id: review.commitId,
+            body: review.body,
+            // A bot comments, never approves.
+            event: 'COMMENT',
+            ...(review.comments.length > 0 ? { comments: review.comments } : {})
+        });
+        return data.id;
+    }
     /** One warning for a missing permission (and no more writes), a few for other failures. */
     checkWriteError(verb, which, error) {
         // Not created because the step stopped first: nothing failed.
@@ -306,4 +362,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=349.index.js.map
+//# sourceMappingURL=847.index.js.map
