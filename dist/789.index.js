@@ -460,6 +460,62 @@ class OctokitGitHubApi {
             return false;
         }
     }
+    async annotateCheckRun(id, text, annotations) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.octokit.rest.checks.update({
+                ...this.repoParams,
+                check_run_id: id,
+                output: {
+                    title: (0,check_run_text/* cutUtf8 */.Ok)(text.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
+                    summary: (0,check_run_text/* cutUtf8 */.Ok)(text.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1),
+                    annotations
+                }
+            });
+            return true;
+        }
+        catch (error) {
+            this.checkWriteError('annotate', `${id}`, error);
+            return false;
+        }
+    }
+    async pullRequestFiles(pullNumber, each) {
+        const pages = this.octokit.paginate.iterator(this.octokit.rest.pulls.listFiles, {
+            ...this.repoParams,
+            pull_number: pullNumber,
+            per_page: 100
+        });
+        for await (const { data } of pages)
+            for (const file of data)
+                if (each({ filename: file.filename, ...(typeof file.patch === 'string' ? { patch: file.patch } : {}) }))
+                    return;
+    }
+    async listReviews(pullNumber) {
+        const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+            ...this.repoParams,
+            pull_number: pullNumber,
+            per_page: 100
+        });
+        return reviews.map(review => ({
+            id: review.id,
+            body: review.body ?? '',
+            commitId: review.commit_id ?? null,
+            author: { login: review.user?.login ?? '', type: review.user?.type ?? '' }
+        }));
+    }
+    async createReview(pullNumber, review) {
+        const { data } = await this.octokit.rest.pulls.createReview({
+            ...this.repoParams,
+            pull_number: pullNumber,
+            commit_id: review.commitId,
+            body: review.body,
+            // A bot comments, never approves.
+            event: 'COMMENT',
+            ...(review.comments.length > 0 ? { comments: review.comments } : {})
+        });
+        return data.id;
+    }
     /** One warning for a missing permission (and no more writes), a few for other failures. */
     checkWriteError(verb, which, error) {
         // Not created because the step stopped first: nothing failed.

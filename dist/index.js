@@ -40027,9 +40027,12 @@ function readJson(text, mustBeJson) {
     return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
 }
 
+// EXTERNAL MODULE: ./src/answer/findings.ts
+var answer_findings = __nccwpck_require__(346);
 // EXTERNAL MODULE: ./src/answer/schema.ts
 var answer_schema = __nccwpck_require__(2043);
 ;// CONCATENATED MODULE: ./src/answer/answer.ts
+
 
 
 /**
@@ -40044,20 +40047,30 @@ async function readAnswer(result, spec, check) {
         return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
     }
     const checked = await check(extracted.value);
-    if ('unchecked' in checked) {
-        const schema = spec.schema === answer_schema/* VERDICT_SCHEMA */.CS ? "the verdict's schema" : 'output-schema';
-        return { valid: false, problem: { kind: 'unchecked', schema, why: checked.unchecked } };
-    }
-    const { errors } = checked;
+    if ('unchecked' in checked)
+        return { valid: false, problem: uncheckedProblem(spec, checked.unchecked) };
+    // An end_line before its line is what the findings' schema cannot say: checked once it holds.
+    const errors = checked.errors.length === 0 && spec.findings ? (0,answer_findings/* findingsProblems */.jo)(extracted.value) : checked.errors;
     if (errors.length > 0)
         return { valid: false, problem: { kind: 'mismatch', errors } };
-    const answer = { valid: true, value: extracted.value };
+    const findings = spec.findings ? { findings: (0,answer_findings/* readFindings */.RJ)(extracted.value) } : {};
+    const answer = { valid: true, value: extracted.value, ...findings };
     if (spec.verdict) {
         // The schema has checked both: verdict is pass or fail, reason a non-empty string.
         const { verdict, reason } = extracted.value;
         return { ...answer, verdict, reason };
     }
     return answer;
+}
+/** Whose schema could not be checked: output-schema, or ours (the verdict's, or the answer's with findings). */
+function uncheckedProblem(spec, why) {
+    const given = spec.given ?? spec.schema !== answer_schema/* VERDICT_SCHEMA */.CS;
+    const schema = given
+        ? 'output-schema'
+        : spec.schema === answer_schema/* VERDICT_SCHEMA */.CS
+            ? "the verdict's schema"
+            : "the answer's schema";
+    return { kind: 'unchecked', schema, why };
 }
 /** The problem in one line, for an annotation or a table cell: the first one when there are several. */
 function problemLine(problem) {
@@ -40080,6 +40093,158 @@ function problemLine(problem) {
 
 /***/ }),
 
+/***/ 346:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ FINDINGS_SCHEMA),
+/* harmony export */   JV: () => (/* binding */ findingsShapeProblem),
+/* harmony export */   Np: () => (/* binding */ bySeverity),
+/* harmony export */   Pj: () => (/* binding */ findingsCountText),
+/* harmony export */   RJ: () => (/* binding */ readFindings),
+/* harmony export */   gJ: () => (/* binding */ lineRef),
+/* harmony export */   jo: () => (/* binding */ findingsProblems)
+/* harmony export */ });
+/* unused harmony exports SEVERITIES, MAX_FINDING_PATH_CHARS, FINDING_SCHEMA, FINDINGS_PROPERTY, severityCounts */
+/**
+ * Findings (the `findings` input): the agent's problems with the code, each on the lines it is
+ * about, asked for in the answer's `findings` array. What a finding must be is a JSON Schema of
+ * ours, checked by the same validator as any answer, and one rule JSON Schema cannot say (an
+ * `end_line` before `line`), checked here; then the findings are read into plain data.
+ */
+/** Most severe first: the order of every count and of the inline comments. */
+const SEVERITIES = ['failure', 'warning', 'notice'];
+/** GitHub's longest path for an annotation or a review comment is far below this. */
+const MAX_FINDING_PATH_CHARS = 1_024;
+/**
+ * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
+ * character (a NUL among them). Linear: one lookahead from the start, one pass.
+ */
+const RELATIVE_PATH = '^(?![/\\\\])(?![A-Za-z]:)(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+$';
+/** One finding, as the agent is shown it. */
+const FINDING_SCHEMA = {
+    type: 'object',
+    properties: {
+        path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_FINDING_PATH_CHARS,
+            pattern: RELATIVE_PATH,
+            description: "the file's path from the repository's root, such as src/a.ts (not absolute, no ..)"
+        },
+        line: {
+            type: 'integer',
+            minimum: 1,
+            description: 'the line the finding is about (the first, for a range)'
+        },
+        end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
+        severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
+        title: { type: 'string', description: 'a few words' },
+        message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }
+    },
+    required: ['path', 'line', 'severity', 'message']
+};
+/** The `findings` property: every finding, `[]` when there is none. */
+const FINDINGS_PROPERTY = {
+    type: 'array',
+    items: FINDING_SCHEMA,
+    description: 'one item a problem found in the code, [] when none'
+};
+/** What `findings: true` asks for alone, or joined to the verdict's or to output-schema. */
+const FINDINGS_SCHEMA = {
+    type: 'object',
+    properties: { findings: FINDINGS_PROPERTY },
+    required: ['findings']
+};
+/** The errors a reader and the agent can act on, as the schema's check gives at most. */
+const MAX_ERRORS = 5;
+/**
+ * What the schema cannot say of findings that satisfy it: an `end_line` before its `line`. Linear
+ * in the number of findings; [] when all is well (or when `value` holds no array to read).
+ */
+function findingsProblems(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    const errors = [];
+    for (const [index, item] of findings.entries()) {
+        const { line, end_line: end } = item;
+        if (typeof end === 'number' && end < line)
+            errors.push({ pointer: `/findings/${index}/end_line`, message: `must be at least line (${line})` });
+        if (errors.length >= MAX_ERRORS)
+            break;
+    }
+    return errors;
+}
+/** The findings of an answer the schema and findingsProblems passed, as plain data. */
+function readFindings(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    return findings.map(item => {
+        const { path, line, end_line, severity, title, message } = item;
+        return { path, line, endLine: end_line ?? line, severity, ...(title ? { title } : {}), message };
+    });
+}
+/** How many findings of each severity. */
+function severityCounts(findings) {
+    const counts = { failure: 0, warning: 0, notice: 0 };
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+const PLURALS = { failure: 'failures', warning: 'warnings', notice: 'notices' };
+/** "3 findings: 1 failure, 2 warnings"; "1 finding: 1 notice"; "No findings". */
+function findingsCountText(findings) {
+    if (findings.length === 0)
+        return 'No findings';
+    const counts = severityCounts(findings);
+    const split = SEVERITIES.filter(severity => counts[severity] > 0)
+        .map(severity => `${counts[severity]} ${counts[severity] === 1 ? severity : PLURALS[severity]}`)
+        .join(', ');
+    return `${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}: ${split}`;
+}
+/** The findings, most severe first, each severity in the agent's order. */
+function bySeverity(findings) {
+    return SEVERITIES.flatMap(severity => findings.filter(finding => finding.severity === severity));
+}
+/** `src/a.ts:12`, or `src/a.ts:12-14` for a range. */
+function lineRef(finding) {
+    return `${finding.path}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`;
+}
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A local `$ref` (`#/$defs/x`, `#/definitions/x`) followed a few times; anything else as it is. */
+function resolved(schema, root) {
+    let node = schema;
+    for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === 'string'; hops++) {
+        const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
+        const defs = match ? root[match[1]] : undefined;
+        node = isObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined;
+    }
+    return node;
+}
+/**
+ * Why `output-schema` cannot be asked for findings, or undefined when it can: its root must have a
+ * `findings` property of the findings' shape, an array of objects with `path`, `line`, `severity`
+ * and `message` (ours is joined to it, so each finding is also checked as ours is).
+ */
+function findingsShapeProblem(given) {
+    const properties = given.properties;
+    const findings = resolved(isObject(properties) ? properties.findings : undefined, given);
+    const items = isObject(findings) ? resolved(findings.items, given) : undefined;
+    const fields = isObject(items) ? items.properties : undefined;
+    const shaped = isObject(findings) &&
+        (findings.type === 'array' || (Array.isArray(findings.type) && findings.type.includes('array'))) &&
+        isObject(fields) &&
+        ['path', 'line', 'severity', 'message'].every(name => name in fields);
+    return shaped
+        ? undefined
+        : 'with findings: true, the schema must have a findings property of the findings’ shape (type: array, items with the properties path, line, severity and message; end_line and title optional); add it, or ask for findings without output-schema';
+}
+
+
+/***/ }),
+
 /***/ 2043:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -40089,12 +40254,14 @@ function problemLine(problem) {
 /* harmony export */   Ut: () => (/* binding */ answerSchema),
 /* harmony export */   po: () => (/* binding */ pointerText)
 /* harmony export */ });
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2463);
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2210);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2463);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2210);
+/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__);
 /* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2815);
 /* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(ajv_formats__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(346);
+
 
 
 
@@ -40110,17 +40277,26 @@ const VERDICT_SCHEMA = {
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 /**
- * The schema the answer must satisfy: the verdict's, the given one, or both. Both are joined by
- * adding the verdict's to the given schema's own `allOf` at its root, so the given schema keeps its
- * `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
+ * The schema the answer must satisfy: ours (the verdict's, the findings', or both as one object), the
+ * given one, or the given one joined with ours. The given schema is joined by adding ours to its own
+ * `allOf` at its root, so it keeps its `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
  */
-function answerSchema(verdict, given) {
+function answerSchema(verdict, given, findings = false) {
+    const ours = [...(verdict ? [VERDICT_SCHEMA] : []), ...(findings ? [_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .FINDINGS_SCHEMA */ .Bz] : [])];
     if (!given)
-        return verdict ? VERDICT_SCHEMA : undefined;
-    // An allOf that is not an array is left for the compile to refuse, as it is without a verdict.
-    if (!verdict || (given.allOf !== undefined && !Array.isArray(given.allOf)))
+        return ours.length > 1 ? joinedOwn(ours) : ours[0];
+    // An allOf that is not an array is left for the compile to refuse, as it is without ours.
+    if (ours.length === 0 || (given.allOf !== undefined && !Array.isArray(given.allOf)))
         return given;
-    return { ...given, allOf: [...(given.allOf ?? []), VERDICT_SCHEMA] };
+    return { ...given, allOf: [...(given.allOf ?? []), ...ours] };
+}
+/** Our schemas as one object (one block: verdict, reason, findings), easier to read than an allOf. */
+function joinedOwn(schemas) {
+    return {
+        type: 'object',
+        properties: Object.assign({}, ...schemas.map(schema => schema.properties)),
+        required: schemas.flatMap(schema => schema.required)
+    };
 }
 // ajv-formats is CommonJS: its plugin is the module's default export.
 const addFormats = (ajv_formats__WEBPACK_IMPORTED_MODULE_0___default()["default"]);
@@ -40134,10 +40310,10 @@ function ajvFor(schema) {
     // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
     const options = { allErrors: true, logger: false, ownProperties: true };
     if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
-        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_1__.Ajv(options));
+        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_2__.Ajv(options));
     }
     if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
-        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_2__.Ajv2020(options));
+        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__.Ajv2020(options));
     return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
 }
 /** The first few errors are what a reader and the agent can act on. */
@@ -40278,6 +40454,16 @@ function stopReason(signal) {
 function createsContent({ method, url }) {
     return method === 'POST' && /\/(comments|replies|reviews)$/.test(url);
 }
+/**
+ * A write that GitHub adds to what exists rather than replacing it: a check run's annotations
+ * (every write's are appended) and a review. Sent twice, it would show twice: after a failure whose
+ * effect is unknown (a server error, a lost answer) it is not sent again.
+ */
+function appends(options) {
+    if (options.method === 'POST' && /\/reviews$/.test(options.url))
+        return true;
+    return (options.output?.annotations?.length ?? 0) > 0;
+}
 class GitHubRequestPolicy {
     config;
     nextWrite = Number.NEGATIVE_INFINITY;
@@ -40368,7 +40554,7 @@ class GitHubRequestPolicy {
         // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
         if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
             return undefined;
-        if (retries.server >= MAX_SERVER_RETRIES)
+        if (retries.server >= MAX_SERVER_RETRIES || appends(options))
             return undefined;
         retries.server++;
         return retries.server ** 2 * 1000;
@@ -40850,18 +41036,19 @@ function answerAnnotation(report) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   I1: () => (/* binding */ CHECK_SUMMARY_LIMIT_BYTES),
-/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   Ok: () => (/* reexport safe */ _fit_text_js__WEBPACK_IMPORTED_MODULE_5__.Ok),
 /* harmony export */   kL: () => (/* binding */ renderCheckRun),
 /* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
 /* harmony export */ });
-/* unused harmony export utf8Bytes */
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(182);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
+/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(182);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
 /* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4623);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1861);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8188);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1861);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4758);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4285);
+
 
 
 
@@ -40881,6 +41068,7 @@ function answerAnnotation(report) {
 const CHECK_SUMMARY_LIMIT_BYTES = 65_535;
 /** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
 const CHECK_TITLE_LIMIT_BYTES = 255;
+
 const TITLES = {
     success: 'Succeeded',
     failure: 'Failed',
@@ -40917,7 +41105,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
     if (!report) {
         return {
             status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
             summary: fitSummary([workingHead(state), footer(state)], limit)
         };
     }
@@ -40932,7 +41120,7 @@ function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
 }
 /** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
 function cancelledNow(state, limit) {
-    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_5__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
+    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_7__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
     const head = [
         `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
         '',
@@ -40977,7 +41165,7 @@ function endingReason(report, verdict) {
     const firstLine = (text) => {
         for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
             // A fence's line is no sentence: the first line with words is.
-            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainLine */ .h0)(line);
+            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainLine */ .h0)(line);
             if (plain)
                 return plain;
         }
@@ -40997,26 +41185,26 @@ function titleLine(label, detail) {
     const text = clean ? `${label}: ${clean}` : label;
     // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
     let max = CAPS.title;
-    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
-    while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
-        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1));
-        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(text, max));
+    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
+    while ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
+        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line)) - 1));
+        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
     }
-    return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES);
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(line, CHECK_TITLE_LIMIT_BYTES);
 }
 function runLink(state, report) {
     const runId = report?.run?.id ?? state.runId;
     const webUrl = report?.run?.web_url ?? state.webUrl;
     if (runId === undefined)
         return 'Codegen agent run';
-    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
+    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
 }
 function workingHead(state) {
-    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
+    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
     return [
         `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
         '',
-        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
+        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
     ].join('\n');
 }
 /**
@@ -41024,14 +41212,14 @@ function workingHead(state) {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state, report, conclusion) {
-    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .endingHeadline */ .Qo)(HEADLINES, report)}`;
+    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .endingHeadline */ .Qo)(HEADLINES, report)}`;
     const run = report.run;
     const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
     const asked = question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : [];
     const rest = texts(report).filter(([title]) => title !== QUESTION);
     return [
         headline,
-        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop)] : []),
+        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop)] : []),
         ...asked,
         endedFacts(state, report, conclusion),
         ...rest.map(([title, text]) => ({ title, text })),
@@ -41047,14 +41235,17 @@ function endedFacts(state, report, conclusion) {
     const run = report.run;
     if (run) {
         // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
         if (state.verdict) {
-            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
-            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
-            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)(reason)}` : ''} |`);
+            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
+            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
+            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(reason)}` : ''} |`);
         }
         lines.push('');
     }
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        lines.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .checkFindingsMarkdown */ .cF)(answer.findings), '');
     if (report.usage)
         lines.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '');
     return lines.join('\n');
@@ -41070,7 +41261,7 @@ function howToAnswer(runId, triggerPhrase) {
 function pullRequestLinks(pullRequests) {
     let line = '';
     for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
+        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
         if (line.length + entry.length > CAPS.prLine)
             return `${line}<br>and ${pullRequests.length - index} more`;
         line += entry;
@@ -41091,7 +41282,7 @@ function texts(report) {
 }
 function footer(state) {
     return state.workflowRunUrl
-        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
+        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
         : '';
 }
 const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
@@ -41101,9 +41292,9 @@ const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
  * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
  */
 function quoteWithin(text, max) {
-    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(text, keep));
-    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .renderWithin */ .A)(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
-        cutUtf8(`> ${TRIMMED_NOTE}`, max));
+    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .trimmed */ .dE)(text, keep));
+    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .renderWithin */ .As)(Math.min(text.length, Math.max(0, max)), max, head, _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy) ??
+        (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(`> ${TRIMMED_NOTE}`, max));
 }
 /** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
 function fitSummary(pieces, limit) {
@@ -41111,35 +41302,20 @@ function fitSummary(pieces, limit) {
     const gap = 2; // the blank line between two parts
     const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
     const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
-    const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0);
+    const room = limit - ours.reduce((sum, piece) => sum + (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(piece) + gap, 0);
     const sharers = blocks.map(block => ({
         block,
         text: block.text,
-        overhead: utf8Bytes(section(block.title, '')) + gap
+        overhead: (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(section(block.title, '')) + gap
     }));
-    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_6__/* .shareRoom */ .n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes);
+    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .shareRoom */ .nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy);
     const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
     // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-    return utf8Bytes(summary) <= limit
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(summary) <= limit
         ? summary
-        : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
-}
-/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
-function cutUtf8(text, maxBytes) {
-    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
-    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
-        return text;
-    const bytes = Buffer.from(text, 'utf8');
-    let end = Math.max(0, maxBytes);
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--; // not inside a character
-    return bytes.subarray(0, end).toString('utf8');
+        : `${(0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
 }
 
 
@@ -41407,12 +41583,173 @@ function formatDuration(ms) {
 
 /***/ }),
 
+/***/ 8188:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GS: () => (/* binding */ findingsSummarySection),
+/* harmony export */   Pp: () => (/* binding */ inlineCommentBody),
+/* harmony export */   QB: () => (/* binding */ trackingFindingsLine),
+/* harmony export */   Tp: () => (/* binding */ findingConsoleLine),
+/* harmony export */   cF: () => (/* binding */ checkFindingsMarkdown),
+/* harmony export */   ff: () => (/* binding */ reviewBody),
+/* harmony export */   k7: () => (/* binding */ annotationBatches)
+/* harmony export */ });
+/* unused harmony exports ANNOTATIONS_PER_REQUEST, MAX_ANNOTATIONS, ANNOTATION_MESSAGE_BYTES, ANNOTATION_TITLE_BYTES, annotationOf, SUMMARY_FINDINGS_ROWS, findingUrl, REVIEW_BODY_CHARS */
+/* harmony import */ var _answer_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(346);
+/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
+/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1861);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
+
+
+
+
+
+/** GitHub takes at most 50 annotations a request (422 past it). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Annotations written at most, four requests: past this the check's summary says how many were left out. */
+const MAX_ANNOTATIONS = 200;
+/** GitHub's limits: a message of 64 KB, a title of 255 characters (both held in bytes, the stricter). */
+const ANNOTATION_MESSAGE_BYTES = 65_535;
+const ANNOTATION_TITLE_BYTES = 255;
+const ICONS = { failure: '❌', warning: '⚠️', notice: 'ℹ️' };
+/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
+function plainText(text, maxBytes) {
+    // A character is at least a byte: what is past maxBytes characters can never show.
+    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cutUtf8 */ .Ok)((0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cutChars */ .oN)(text, maxBytes).replace(CONTROLS, ' ')), maxBytes);
+}
+/** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
+function annotationOf(finding) {
+    const title = finding.title
+        ? plainText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, ANNOTATION_TITLE_BYTES), ANNOTATION_TITLE_BYTES)
+        : '';
+    return {
+        path: finding.path,
+        start_line: finding.line,
+        end_line: finding.endLine,
+        annotation_level: finding.severity,
+        ...(title ? { title } : {}),
+        message: plainText(finding.message, ANNOTATION_MESSAGE_BYTES) || finding.severity
+    };
+}
+/** The annotations of the findings in requests GitHub takes, up to MAX_ANNOTATIONS, most severe first. */
+function annotationBatches(findings) {
+    const shown = (0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings).slice(0, MAX_ANNOTATIONS).map(annotationOf);
+    const batches = [];
+    for (let at = 0; at < shown.length; at += ANNOTATIONS_PER_REQUEST)
+        batches.push(shown.slice(at, at + ANNOTATIONS_PER_REQUEST));
+    return batches;
+}
+/** The check's summary on its findings: how many of each severity, and how many were not annotated. */
+function checkFindingsMarkdown(findings) {
+    if (findings.length === 0)
+        return '**No findings**: the agent found nothing to show on the code.';
+    const leftOut = findings.length - MAX_ANNOTATIONS;
+    const lines = [`**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**, annotated on the lines they are about.`];
+    if (leftOut > 0)
+        lines.push('', `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(leftOut, 'finding was', 'findings were')} left out of the annotations (${MAX_ANNOTATIONS} at most, the most severe first): the \`findings\` output has them all.`);
+    return lines.join('\n');
+}
+/** Caps of a finding's texts in a table row or a list item, in characters before escaping. */
+const CAPS = { path: 300, title: 200, message: 500, url: 1_000 };
+/** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
+const SUMMARY_FINDINGS_ROWS = 200;
+/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
+function findingUrl(place, finding) {
+    const path = finding.path.split('/').map(encodeURIComponent).join('/');
+    const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`;
+    return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`;
+}
+/** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
+function whereMarkdown(finding, place) {
+    const label = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path));
+    const url = place && findingUrl(place, finding);
+    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label;
+}
+/**
+ * The job summary's section: the count by severity, then a table of the findings (the severity as a
+ * word, `path:line` linked to the lines at the commit, the title, the message), the first
+ * SUMMARY_FINDINGS_ROWS of them.
+ */
+function findingsSummarySection(findings, place) {
+    const parts = ['### Findings', '', `${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}.`];
+    if (findings.length === 0)
+        return parts.join('\n');
+    const rows = findings
+        .slice(0, SUMMARY_FINDINGS_ROWS)
+        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title ?? '', CAPS.title))} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))} |`);
+    parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows);
+    const more = findings.length - rows.length;
+    if (more > 0)
+        parts.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(more, 'finding', 'findings')} more: the \`findings\` output has them all.`);
+    return parts.join('\n');
+}
+/** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
+function findingConsoleLine(finding) {
+    const title = finding.title ? `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title)}: ` : '';
+    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)(`${finding.severity.padEnd(8)} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path)}  ${title}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message)}`);
+}
+/** The tracking comment's line: the count and its split by severity, and the check that shows them. */
+function trackingFindingsLine(findings, checkUrl) {
+    const where = checkUrl ? ` · ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .link */ .nf)('on the check run', checkUrl)}` : '';
+    return `**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**${findings.length > 0 ? where : ''}`;
+}
+/** The heading of a finding in a review: its severity, and its title. */
+function findingHead(finding) {
+    const title = finding.title ? ` · **${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title))}**` : '';
+    return `${ICONS[finding.severity]} **${finding.severity}**${title}`;
+}
+/** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
+function inlineCommentBody(finding) {
+    return `${findingHead(finding)}\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceMarkdown */ .dM)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(finding.message, 4_000))}`;
+}
+/** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
+const REVIEW_BODY_CHARS = 60_000;
+/**
+ * The review's body: our marker, the count, then the findings not commented on the diff's lines
+ * (outside it, or past the inline comments GitHub is sent), each with its path, line and message,
+ * as many as fit.
+ */
+function reviewBody(input) {
+    const { marker, run, findings, inline, listed, footer } = input;
+    const lines = [marker, `### 🤖 ${run}: ${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}`, ''];
+    if (inline > 0)
+        lines.push(`${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(inline, 'finding is', 'findings are')} commented on the lines of the diff.`, '');
+    if (listed.length > 0) {
+        lines.push(inline > 0 ? 'The others:' : 'Not on the lines of the diff:', '');
+        let size = lines.join('\n').length + footer.length + 200;
+        let shown = 0;
+        for (const finding of listed) {
+            const item = `- ${findingHead(finding)} ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path))}: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))}`;
+            if (size + item.length + 1 > REVIEW_BODY_CHARS)
+                break;
+            lines.push(item);
+            size += item.length + 1;
+            shown++;
+        }
+        if (shown < listed.length)
+            lines.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(listed.length - shown, 'finding', 'findings')} more: the check run and the \`findings\` output have them all.`);
+        lines.push('');
+    }
+    lines.push(footer);
+    return lines.join('\n');
+}
+
+
+/***/ }),
+
 /***/ 1861:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ renderWithin),
-/* harmony export */   n: () => (/* binding */ shareRoom)
+/* harmony export */   As: () => (/* binding */ renderWithin),
+/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   nU: () => (/* binding */ shareRoom)
 /* harmony export */ });
 /**
  * Fitting the service's texts into GitHub's size limits, for the tracking comment (characters) and
@@ -41449,6 +41786,21 @@ function shareRoom(texts, room, fit, measure) {
         room -= text.overhead + measure(rendered);
     }
     return fitted;
+}
+/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
+function cutUtf8(text, maxBytes) {
+    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
+    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
+        return text;
+    const bytes = Buffer.from(text, 'utf8');
+    let end = Math.max(0, maxBytes);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    return bytes.subarray(0, end).toString('utf8');
 }
 
 
@@ -42262,11 +42614,13 @@ function endingHeadline(headlines, report) {
 /* harmony export */   Jz: () => (/* binding */ SUMMARY_LIMIT_BYTES),
 /* harmony export */   ZN: () => (/* binding */ fitBytes)
 /* harmony export */ });
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
+/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
 /* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4285);
+/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8188);
+/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4758);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4285);
+
 
 
 
@@ -42316,7 +42670,7 @@ function summaryHeadline(report) {
         : words;
 }
 /**
- * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
+ * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
  */
 function renderSummary(input) {
@@ -42328,34 +42682,37 @@ function renderSummary(input) {
     let log = '';
     let shown = entries.length;
     if (report.stop)
-        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_2__/* .stopMarkdown */ .m8)(report.stop), '');
+        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop), '');
     if (report.answer?.verdictAsked)
         head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .MT)(report.answer), '');
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        head.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .findingsSummarySection */ .GS)(answer.findings, input.findingsPlace), '');
     const question = report.outcome === 'paused' && run?.result ? run.result : '';
     if (question && run)
         head.push(...questionSection(question, run.id, report.trigger));
     if (run && !input.folded) {
         // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
+        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
     }
     if (report.usage)
         head.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage), '');
     if (report.outcome === 'paused' && run && !question)
         head.push(howToAnswer(run.id, report.trigger), '');
     if (report.reason)
-        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
+        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
     if (report.error)
-        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
-    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
+        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
+    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
     if (report.answer) {
-        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .wasTrimmed */ .I$)(result));
+        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .wasTrimmed */ .I$)(result));
         if (section)
             head.push(section, '');
     }
     if (result && !question)
-        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)(result), '');
+        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)(result), '');
     if (run?.summary)
-        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
+        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
     const cellRoom = 300;
     const text = head.join('\n');
     if (entries.length > 0) {
@@ -42372,7 +42729,7 @@ function questionSection(question, runId, trigger) {
     return [
         '### The agent’s question',
         '',
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
+        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
         '',
         howToAnswer(runId, trigger),
         ''
@@ -42400,7 +42757,7 @@ function logEntriesCell(seen, leftOut, logFile) {
 }
 /** The first pull requests as links, then how many more the github-pull-requests output has. */
 function pullRequestLinks(pullRequests) {
-    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
+    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
     const more = pullRequests.length - links.length;
     if (more > 0)
         links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
@@ -42447,21 +42804,21 @@ function openFence(markdown) {
     }
     return open;
 }
-const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(n, 'log entry', 'log entries');
+const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .count */ .U9)(n, 'log entry', 'log entries');
 /** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
 function detailsMarkdown(entry) {
-    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
+    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
         .map(section => section.prose
-        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .serviceMarkdown */ .dM)(section.text)}`
-        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
+        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceMarkdown */ .dM)(section.text)}`
+        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
         .join('\n\n');
 }
 /** One timeline entry: its headline, folding its details when it has any. */
 function entryBlock(entry) {
-    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTool */ .$d)(entry);
-    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryGist */ .q)(entry, GIST_CHARS);
+    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTool */ .$d)(entry);
+    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryGist */ .q)(entry, GIST_CHARS);
     // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
-    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .htmlInline */ .FC)(gist)}` : ''}`;
+    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(gist)}` : ''}`;
     const details = detailsMarkdown(entry);
     if (!details)
         return `<p>${title}</p>\n\n`;
@@ -54224,6 +54581,14 @@ function schemaBlock(spec) {
     return fenced('json', JSON.stringify(spec.schema, null, 2));
 }
 const VERDICT_ASK = 'Decide whether the work passes: `"verdict"` is `"pass"` or `"fail"`, and `"reason"` says why in one sentence.';
+const FINDINGS_ASK = 'List each problem you found in the code as an item of `"findings"`: the file\'s `"path"` from the ' +
+    'repository\'s root, the `"line"` it is about in the file as it is at the commit you worked on ' +
+    '(and `"end_line"` for a range), its `"severity"` (`"failure"`, `"warning"` or `"notice"`), a short ' +
+    '`"title"` and the `"message"`; `"findings"` is `[]` when you found none.';
+/** The asks in words that go with the schema: the verdict's, the findings'. */
+function asks(spec) {
+    return `${spec.verdict ? ` ${VERDICT_ASK}` : ''}${spec.findings ? ` ${FINDINGS_ASK}` : ''}`;
+}
 /**
  * The section that ends the prompt of a create or a resume when the step asks for an answer: short,
  * and readable by a person who opens the run in Codegen's web app.
@@ -54235,7 +54600,7 @@ function answerFormatSection(spec) {
         '**Answer format.** End your final answer with one fenced `json` code block holding a JSON object ' +
             'that satisfies the JSON Schema below: the workflow that started this run reads it. ' +
             'Write the rest of your answer above it, as usual.' +
-            (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+            asks(spec),
         '',
         schemaBlock(spec)
     ].join('\n');
@@ -54265,7 +54630,7 @@ function repairPrompt(spec, problem) {
         whatWasWrong(problem),
         '',
         'Reply with that block alone: one fenced `json` code block holding a JSON object that satisfies this JSON Schema.' +
-            (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+            asks(spec),
         '',
         schemaBlock(spec)
     ].join('\n');
@@ -56118,8 +56483,6 @@ class Deadlines {
     }
 }
 
-// EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __nccwpck_require__(2564);
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 /** The event that asks for a CI fix: a workflow run completed (github/workflow-run.ts reads it). */
 const CI_FIX_EVENT = 'workflow_run';
@@ -56158,245 +56521,6 @@ function originMetadata(context) {
         actor: context.actor,
         sha: context.sha
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/throttled-writes.ts
-
-/**
- * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
- * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
- * previous write. Marking it out of date many times while a write waits costs one write.
- */
-class ThrottledWrites {
-    write;
-    clock;
-    minIntervalMs;
-    failed;
-    lastWrite = Number.NEGATIVE_INFINITY;
-    writing = Promise.resolve();
-    pendingWait;
-    dirty = false;
-    constructor(
-    /** Writes the current state; its failures go to `failed`. */
-    write, clock, minIntervalMs, failed) {
-        this.write = write;
-        this.clock = clock;
-        this.minIntervalMs = minIntervalMs;
-        this.failed = failed;
-    }
-    /** Marks the state out of date: one write is queued, `now` or once the interval has passed. */
-    touch(now = false) {
-        this.dirty = true;
-        if (this.pendingWait)
-            return;
-        const wait = new AbortController();
-        this.pendingWait = wait;
-        void this.enqueue(async () => {
-            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
-            try {
-                await this.clock.sleep(delay, wait.signal);
-            }
-            catch (error) {
-                if (error instanceof src_clock/* CancelledError */.cc)
-                    return;
-                throw error;
-            }
-            finally {
-                this.pendingWait = undefined;
-            }
-            if (this.dirty)
-                await this.writeNow();
-        });
-    }
-    /** Writes now, behind the write in flight (a waiting one is dropped: this one carries its state). */
-    async flush() {
-        this.pendingWait?.abort();
-        await this.writing;
-        await this.enqueue(() => this.writeNow());
-    }
-    enqueue(task) {
-        this.writing = this.writing.then(task).catch((error) => this.failed(error));
-        return this.writing;
-    }
-    async writeNow() {
-        this.dirty = false;
-        try {
-            await this.write();
-        }
-        finally {
-            // Counted from the end of the write: the client may itself have held the request for a while.
-            this.lastWrite = this.clock.now();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/check-run.ts
-
-
-
-/** At most one update of the check run this often while the run works, as for the tracking comment. */
-const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
-/** Pull request events: a run from the inputs there checks the pull request's head. */
-const PULL_REQUEST_EVENTS = /^pull_request/;
-/**
- * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
- * head its prompt names (the event's, or read from the pull request when the event lacks it: an
- * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
- * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
- */
-function checkRunPlace(mode, trigger, 
-/** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
-event) {
-    if (mode === 'false')
-        return undefined;
-    if (trigger.kind === 'thread') {
-        const sha = trigger.pullRequest?.headSha;
-        return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined;
-    }
-    if (trigger.kind !== 'inputs' || mode !== 'true')
-        return undefined;
-    if (PULL_REQUEST_EVENTS.test(event.name)) {
-        const head = pullRequestHead(event.payload);
-        if (head)
-            return head;
-    }
-    return event.sha ? { sha: event.sha } : undefined;
-}
-/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
-function pullRequestHead(payload) {
-    try {
-        const pr = payload?.()
-            ?.pull_request;
-        const sha = pr?.head?.sha;
-        if (typeof sha !== 'string' || !sha)
-            return undefined;
-        return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number } : { sha };
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * The step's check run at `place`, its create sent and not waited for: the run starts whether or
- * not GitHub has answered it, and the check's writes queue behind it.
- */
-function openCheckRun(place, options) {
-    const { github, settings } = options;
-    const check = new CheckRun({
-        github,
-        name: settings.checkName,
-        headSha: place.sha,
-        state: {
-            entriesSeen: 0,
-            resumed: options.resumed,
-            workflowRunUrl: workflowRunUrl(settings.context),
-            policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
-            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
-        },
-        clock: options.clock,
-        warn: options.warn,
-        ...(options.cancellation ? { cancellation: options.cancellation } : {})
-    });
-    check.open();
-    return check;
-}
-/**
- * The check run of one step's run on the pull request's head commit: its create sent before the run
- * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
- * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
- * warnings; they never change the run's outcome nor fail the step.
- */
-class CheckRun {
-    options;
-    remote = true;
-    /** The check run's id once GitHub created it. */
-    id;
-    writes;
-    /** GitHub's answer to the create: the id, or undefined when it was not created. */
-    created = Promise.resolve(undefined);
-    constructor(options) {
-        this.options = options;
-        this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
-    }
-    /** Sends the create, in progress, once: every write after it waits for its answer. */
-    open() {
-        const { github, name, headSha, cancellation } = this.options;
-        this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
-        cancellation?.addEventListener('abort', this.concludeCancelled, { once: true });
-    }
-    concludeCancelled = () => {
-        if (this.options.state.report)
-            return;
-        this.options.state.cancelled = true;
-        void this.writes.flush();
-    };
-    /**
-     * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
-     * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
-     */
-    whenCreated(signal) {
-        if (signal.aborted)
-            return Promise.resolve(this.id);
-        return new Promise(resolve => {
-            const stop = () => resolve(this.id);
-            signal.addEventListener('abort', stop, { once: true });
-            void this.created
-                .then(resolve, () => resolve(undefined))
-                .finally(() => signal.removeEventListener('abort', stop));
-        });
-    }
-    started(run) {
-        const state = this.options.state;
-        state.runId = run.id;
-        state.webUrl = run.web_url;
-        state.status = run.status;
-        // The run's own page replaces the workflow run's as the details link at once.
-        this.writes.touch(true);
-    }
-    newEntries(entries) {
-        this.options.state.entriesSeen += entries.length;
-        this.writes.touch();
-    }
-    statusChanged(_from, to) {
-        this.options.state.status = to;
-        this.writes.touch();
-    }
-    heartbeat() {
-        this.writes.touch();
-    }
-    warning() { }
-    repairAsked() {
-        this.writes.touch();
-    }
-    /** Concludes the check run with the ending, whatever it is, and waits for it. */
-    async finish(report) {
-        this.options.cancellation?.removeEventListener('abort', this.concludeCancelled);
-        const state = this.options.state;
-        state.report = report;
-        // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.verdict)
-            state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
-        await this.writes.flush();
-    }
-    async update() {
-        const id = await this.created;
-        if (id !== undefined)
-            await this.options.github.updateCheckRun(id, this.fields());
-    }
-    /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
-    fields() {
-        const state = this.options.state;
-        const runId = state.report?.run?.id ?? state.runId;
-        const webUrl = state.report?.run?.web_url ?? state.webUrl;
-        const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
-        const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
-        return {
-            ...(0,check_run_text/* renderCheckRun */.kL)(state),
-            ...(detailsUrl ? { detailsUrl } : {}),
-            ...(runId !== undefined ? { externalId: String(runId) } : {})
-        };
-    }
 }
 
 // EXTERNAL MODULE: ./src/github/thread-prompt.ts
@@ -56509,6 +56633,76 @@ function evidenceSection(logs) {
 
 // EXTERNAL MODULE: ./src/github/request-policy.ts
 var request_policy = __nccwpck_require__(889);
+;// CONCATENATED MODULE: ./src/github/throttled-writes.ts
+
+/**
+ * The writes of one thing on GitHub that shows the latest state (the tracking comment, the check
+ * run): one at a time, in order, and at most one every `minIntervalMs`, counted from the end of the
+ * previous write. Marking it out of date many times while a write waits costs one write.
+ */
+class ThrottledWrites {
+    write;
+    clock;
+    minIntervalMs;
+    failed;
+    lastWrite = Number.NEGATIVE_INFINITY;
+    writing = Promise.resolve();
+    pendingWait;
+    dirty = false;
+    constructor(
+    /** Writes the current state; its failures go to `failed`. */
+    write, clock, minIntervalMs, failed) {
+        this.write = write;
+        this.clock = clock;
+        this.minIntervalMs = minIntervalMs;
+        this.failed = failed;
+    }
+    /** Marks the state out of date: one write is queued, `now` or once the interval has passed. */
+    touch(now = false) {
+        this.dirty = true;
+        if (this.pendingWait)
+            return;
+        const wait = new AbortController();
+        this.pendingWait = wait;
+        void this.enqueue(async () => {
+            const delay = now ? 0 : Math.max(0, this.lastWrite + this.minIntervalMs - this.clock.now());
+            try {
+                await this.clock.sleep(delay, wait.signal);
+            }
+            catch (error) {
+                if (error instanceof src_clock/* CancelledError */.cc)
+                    return;
+                throw error;
+            }
+            finally {
+                this.pendingWait = undefined;
+            }
+            if (this.dirty)
+                await this.writeNow();
+        });
+    }
+    /** Writes now, behind the write in flight (a waiting one is dropped: this one carries its state). */
+    async flush() {
+        this.pendingWait?.abort();
+        await this.writing;
+        await this.enqueue(() => this.writeNow());
+    }
+    enqueue(task) {
+        this.writing = this.writing.then(task).catch((error) => this.failed(error));
+        return this.writing;
+    }
+    async writeNow() {
+        this.dirty = false;
+        try {
+            await this.write();
+        }
+        finally {
+            // Counted from the end of the write: the client may itself have held the request for a while.
+            this.lastWrite = this.clock.now();
+        }
+    }
+}
+
 // EXTERNAL MODULE: ./src/report/entry-text.ts
 var entry_text = __nccwpck_require__(1608);
 // EXTERNAL MODULE: ./src/report/answer-text.ts
@@ -56519,6 +56713,8 @@ var stop_text = __nccwpck_require__(4758);
 var markdown = __nccwpck_require__(4285);
 // EXTERNAL MODULE: ./src/report/usage.ts
 var report_usage = __nccwpck_require__(2281);
+// EXTERNAL MODULE: ./src/report/findings-text.ts
+var findings_text = __nccwpck_require__(8188);
 // EXTERNAL MODULE: ./src/report/fit-text.ts
 var fit_text = __nccwpck_require__(1861);
 ;// CONCATENATED MODULE: ./src/github/trigger.ts
@@ -56764,6 +56960,7 @@ function readTrigger(eventName, payload, rules) {
 
 
 
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_LIMIT_CHARS = 60_000;
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
@@ -56897,7 +57094,7 @@ function quoteWithin(text, max) {
         return quoted;
     const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
     const head = (keep) => (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
-    const cut = (0,fit_text/* renderWithin */.A)(Math.min(text.length, room), room, head, chars) ?? head(0);
+    const cut = (0,fit_text/* renderWithin */.As)(Math.min(text.length, room), room, head, chars) ?? head(0);
     return `${cut}\n>\n> ${TRIMMED_NOTE}`;
 }
 const chars = text => text.length;
@@ -56961,6 +57158,13 @@ function renderTrackingComment(state) {
         const lead = report.answer ? answerLead(report.answer) : '';
         if (lead)
             lines.push(lead, '');
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            const check = state.repositoryUrl && report.checkRunId !== undefined
+                ? `${state.repositoryUrl}/runs/${report.checkRunId}`
+                : undefined;
+            lines.push((0,findings_text/* trackingFindingsLine */.QB)(answer.findings, check), '');
+        }
         // A paused run's question goes first (below the headline), then how to answer it, then the facts.
         if (question)
             questionAt = lines.length;
@@ -57009,7 +57213,7 @@ function renderTrackingComment(state) {
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
     const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
-    const quoted = (0,fit_text/* shareRoom */.n)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
+    const quoted = (0,fit_text/* shareRoom */.nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
     const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
@@ -57264,6 +57468,196 @@ function trackingComment(run, pullNumber, settings, deps) {
     });
 }
 
+// EXTERNAL MODULE: ./src/report/check-run-text.ts
+var check_run_text = __nccwpck_require__(2564);
+;// CONCATENATED MODULE: ./src/github/check-run.ts
+
+
+
+
+/** At most one update of the check run this often while the run works, as for the tracking comment. */
+const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000;
+/** Pull request events: a run from the inputs there checks the pull request's head. */
+const PULL_REQUEST_EVENTS = /^pull_request/;
+/**
+ * Where this step's check run goes (issue #20): `auto`, a run asked for on a pull request, on the
+ * head its prompt names (the event's, or read from the pull request when the event lacks it: an
+ * issue comment; none when it could not be read); `true`, a run from the inputs too, on the event's
+ * pull request head or else GITHUB_SHA; `false`, none. A run asked for on an issue gets none.
+ */
+function checkRunPlace(mode, trigger, 
+/** The event's name, GITHUB_SHA, and its payload, read only when a run from the inputs needs it. */
+event) {
+    if (mode === 'false')
+        return undefined;
+    if (trigger.kind === 'thread') {
+        const sha = trigger.pullRequest?.headSha;
+        return trigger.thread.isPullRequest && sha ? { sha, pullRequest: trigger.thread.number } : undefined;
+    }
+    if (trigger.kind !== 'inputs' || mode !== 'true')
+        return undefined;
+    if (PULL_REQUEST_EVENTS.test(event.name)) {
+        const head = pullRequestHead(event.payload);
+        if (head)
+            return head;
+    }
+    return event.sha ? { sha: event.sha } : undefined;
+}
+/** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
+function pullRequestHead(payload) {
+    try {
+        const pr = payload?.()
+            ?.pull_request;
+        const sha = pr?.head?.sha;
+        if (typeof sha !== 'string' || !sha)
+            return undefined;
+        return Number.isSafeInteger(pr?.number) ? { sha, pullRequest: pr?.number } : { sha };
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The step's check run at `place`, its create sent and not waited for: the run starts whether or
+ * not GitHub has answered it, and the check's writes queue behind it.
+ */
+function openCheckRun(place, options) {
+    const { github, settings } = options;
+    const check = new CheckRun({
+        github,
+        name: settings.checkName,
+        headSha: place.sha,
+        state: {
+            entriesSeen: 0,
+            resumed: options.resumed,
+            workflowRunUrl: workflowRunUrl(settings.context),
+            policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
+            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
+        },
+        clock: options.clock,
+        warn: options.warn,
+        ...(options.cancellation ? { cancellation: options.cancellation } : {})
+    });
+    check.open();
+    return check;
+}
+/**
+ * The check run of one step's run on the pull request's head commit: its create sent before the run
+ * starts (never waited for: a stalled GitHub costs the run nothing), updated (throttled, each write
+ * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
+ * warnings; they never change the run's outcome nor fail the step.
+ */
+class CheckRun {
+    options;
+    remote = true;
+    /** The check run's id once GitHub created it. */
+    id;
+    writes;
+    /** GitHub's answer to the create: the id, or undefined when it was not created. */
+    created = Promise.resolve(undefined);
+    constructor(options) {
+        this.options = options;
+        this.writes = new ThrottledWrites(() => this.update(), options.clock, options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS, error => options.warn(`Check run: ${error.message}`));
+    }
+    /** Sends the create, in progress, once: every write after it waits for its answer. */
+    open() {
+        const { github, name, headSha, cancellation } = this.options;
+        this.created = github.createCheckRun(name, headSha, this.fields()).then(id => (this.id = id));
+        cancellation?.addEventListener('abort', this.concludeCancelled, { once: true });
+    }
+    concludeCancelled = () => {
+        if (this.options.state.report)
+            return;
+        this.options.state.cancelled = true;
+        void this.writes.flush();
+    };
+    /**
+     * The id once GitHub answered the create (it ends with GitHub's deadline), or as known when
+     * `signal` aborts first: a cancelled job writes its outputs without waiting for GitHub.
+     */
+    whenCreated(signal) {
+        if (signal.aborted)
+            return Promise.resolve(this.id);
+        return new Promise(resolve => {
+            const stop = () => resolve(this.id);
+            signal.addEventListener('abort', stop, { once: true });
+            void this.created
+                .then(resolve, () => resolve(undefined))
+                .finally(() => signal.removeEventListener('abort', stop));
+        });
+    }
+    started(run) {
+        const state = this.options.state;
+        state.runId = run.id;
+        state.webUrl = run.web_url;
+        state.status = run.status;
+        // The run's own page replaces the workflow run's as the details link at once.
+        this.writes.touch(true);
+    }
+    newEntries(entries) {
+        this.options.state.entriesSeen += entries.length;
+        this.writes.touch();
+    }
+    statusChanged(_from, to) {
+        this.options.state.status = to;
+        this.writes.touch();
+    }
+    heartbeat() {
+        this.writes.touch();
+    }
+    warning() { }
+    repairAsked() {
+        this.writes.touch();
+    }
+    /**
+     * Concludes the check run with the ending, whatever it is, and waits for it; then annotates the
+     * findings on their lines, when the answer has any.
+     */
+    async finish(report) {
+        this.options.cancellation?.removeEventListener('abort', this.concludeCancelled);
+        const state = this.options.state;
+        state.report = report;
+        // The agent's verdict, when one was asked for and its answer is valid: its reason is the title's.
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.verdict)
+            state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
+        await this.writes.flush();
+        if (answer?.valid && answer.findings?.length)
+            await this.annotate((0,findings_text/* annotationBatches */.k7)(answer.findings));
+    }
+    /**
+     * The annotations, 50 a request, after the conclusion (a required check in progress blocks
+     * merging). GitHub appends each write's annotations: each batch is sent once, whatever becomes of
+     * it, and the title and summary go with it as they are.
+     */
+    async annotate(batches) {
+        const id = await this.created;
+        if (id === undefined)
+            return;
+        const { title, summary } = this.fields();
+        for (const batch of batches)
+            await this.options.github.annotateCheckRun(id, { title, summary }, batch);
+    }
+    async update() {
+        const id = await this.created;
+        if (id !== undefined)
+            await this.options.github.updateCheckRun(id, this.fields());
+    }
+    /** The check run's text, its details link (the run's page, the workflow run's until known) and the run id. */
+    fields() {
+        const state = this.options.state;
+        const runId = state.report?.run?.id ?? state.runId;
+        const webUrl = state.report?.run?.web_url ?? state.webUrl;
+        const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
+        const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
+        return {
+            ...(0,check_run_text/* renderCheckRun */.kL)(state),
+            ...(detailsUrl ? { detailsUrl } : {}),
+            ...(runId !== undefined ? { externalId: String(runId) } : {})
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/comment-run.ts
 
 
@@ -57344,6 +57738,7 @@ function comment_run_trackingComment(trigger, settings, deps, key, { commentId, 
             requestedBy: trigger.author,
             instruction: trigger.instruction,
             workflowRunUrl: workflowRunUrl(settings.context),
+            repositoryUrl: `${settings.context.serverUrl}/${settings.context.repository}`,
             sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
             entriesSeen: 0,
             resumed,
@@ -57528,14 +57923,19 @@ async function decide_decide(settings, deps) {
     const fromInputs = (resumed) => {
         const place = checkRunPlace(mode, { kind: 'inputs' }, event);
         const check = place && { place, resumed, onThread: false };
+        const pullRequest = settings.answer?.findings ? inputsPullRequest(event) : undefined;
         // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
         const work = settings.runs
             ? {
                 kind: 'runs',
                 items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
             }
-            : { kind: 'run', plan: planFromInputs(settings, place) };
-        return { work, trigger: 'inputs', ...(check ? { check } : {}) };
+            : // Findings are about the lines of one commit: the prompt names the head they go on.
+                {
+                    kind: 'run',
+                    plan: planFromInputs(settings, place ?? (pullRequest && { sha: pullRequest.sha, pullRequest: pullRequest.number }))
+                };
+        return { work, trigger: 'inputs', ...(check ? { check } : {}), ...(pullRequest ? { pullRequest } : {}) };
     };
     if (settings.runs)
         return fromInputs(false);
@@ -57602,12 +58002,24 @@ async function fromThread(trigger, settings, mode, event, deps) {
     };
     // On the head commit the prompt names.
     const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event);
+    const sha = prepared.pullRequest?.headSha;
+    const pullRequest = settings.answer?.findings && trigger.thread.isPullRequest && sha
+        ? { pullRequest: { number: trigger.thread.number, sha } }
+        : {};
     return {
         work: { kind: 'run', plan },
         trigger: trigger.trigger,
         tracking: prepared.tracking,
-        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
+        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
+        ...pullRequest
     };
+}
+/** The pull request of a `pull_request*` event and its head, for a run from the inputs. */
+function inputsPullRequest(event) {
+    if (!/^pull_request/.test(event.name))
+        return undefined;
+    const head = pullRequestHead(event.payload);
+    return head?.pullRequest !== undefined ? { number: head.pullRequest, sha: head.sha } : undefined;
 }
 /**
  * A workflow run that completed: when it failed on a branch of this repository, one CI fix whose
@@ -57729,6 +58141,241 @@ function gitHubClient(settings, deadlines, say, io) {
             stopped: () => STOPPED_BECAUSE[deadlines.stopped() ?? 'running']
         });
     });
+}
+
+// EXTERNAL MODULE: ./src/answer/findings.ts
+var answer_findings = __nccwpck_require__(346);
+;// CONCATENATED MODULE: ./src/github/diff.ts
+/**
+ * Where a review comment may go: GitHub takes one on the lines its diff shows (422 "Pull request
+ * review thread line must be part of the diff" for any other), and a range within one hunk. The
+ * lines are read from the unified diff of each file (`patch` of GET /pulls/{n}/files), on the new
+ * side (RIGHT): context lines and added ones.
+ */
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/**
+ * The new file's lines each hunk of `patch` shows, in order; a hunk that only removes lines shows
+ * none. Counted from the hunk's lines, not taken from its header. One pass over the patch.
+ */
+function rightSideHunks(patch) {
+    const hunks = [];
+    let next;
+    let first;
+    const close = () => {
+        if (first !== undefined && next !== undefined && next > first)
+            hunks.push([first, next - 1]);
+        first = undefined;
+    };
+    let at = 0;
+    while (at < patch.length) {
+        const newline = patch.indexOf('\n', at);
+        const end = newline < 0 ? patch.length : newline;
+        const mark = patch[at];
+        if (mark === '@') {
+            close();
+            // A header is short: only its head is read, whatever the function name after it.
+            const header = HUNK_HEADER.exec(patch.slice(at, Math.min(end, at + 100)));
+            next = header ? Number(header[1]) : undefined;
+        }
+        else if (next !== undefined && (mark === ' ' || mark === '+')) {
+            first ??= next;
+            next++;
+        }
+        // '-' is the old side's, '\' says a file lacks its last newline: neither is on the new side.
+        at = end + 1;
+    }
+    close();
+    return hunks;
+}
+/** Whether lines `line` to `endLine` are all in one hunk's new side. */
+function inDiff(hunks, line, endLine) {
+    return (hunks ?? []).some(([first, last]) => first <= line && endLine <= last);
+}
+
+;// CONCATENATED MODULE: ./src/github/review.ts
+
+
+
+
+
+
+
+
+/**
+ * `review-comments: true`: the findings of the step's run as one review of its pull request, on the
+ * head commit the run was asked about (event COMMENT: a bot never approves). Findings whose lines
+ * the diff shows are inline comments there (50 at most, the most severe first); the others are
+ * listed in the review's body. The body's first line marks the review as ours for that commit, signed
+ * with the API token: a second step on the same commit (a re-run) finds it and posts none.
+ */
+/** GitHub shows at most this many comments of a review at once; the rest go in its body. */
+const MAX_INLINE_COMMENTS = 50;
+/** Hex characters of the marker's HMAC-SHA256 (128 bits), as the tracking comment's. */
+const review_SIGNATURE_HEX_CHARS = 32;
+/** The hidden first line of our review of `sha`. */
+function reviewMarker(key, place) {
+    return `${OWN_COMMENT_MARK} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
+}
+function reviewSignature(key, place) {
+    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
+        .update(`${key.repository}#${place.pullNumber}#review#${place.sha}`)
+        .digest('hex')
+        .slice(0, review_SIGNATURE_HEX_CHARS);
+}
+/** Whether `review` is ours on this commit: its first line our marker for it, signed, by a trusted author. */
+function isOurReview(review, key, place, trusted) {
+    const first = review.body.slice(0, 300).split('\n', 1)[0]?.trim() ?? '';
+    const match = /^<!-- codegen-agent-run-action review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first);
+    if (!match || match[1]?.toLowerCase() !== place.sha.toLowerCase() || !trusted(review.author))
+        return false;
+    const expected = Buffer.from(reviewSignature(key, place));
+    const given = Buffer.from(match[2] ?? '');
+    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+}
+/** The findings split as the review shows them: inline on the diff's lines, and the rest for the body. */
+function placeFindings(findings, hunks) {
+    const inline = [];
+    const listed = [];
+    for (const finding of (0,answer_findings/* bySeverity */.Np)(findings)) {
+        const fits = inDiff(hunks.get(finding.path), finding.line, finding.endLine);
+        if (fits && inline.length < MAX_INLINE_COMMENTS)
+            inline.push(finding);
+        else
+            listed.push(finding);
+    }
+    return { inline, listed };
+}
+/** A finding as a comment of the review: on its last line, a range from its first, on the new side. */
+function reviewComment(finding) {
+    return {
+        path: finding.path,
+        body: (0,findings_text/* inlineCommentBody */.Pp)(finding),
+        line: finding.endLine,
+        side: 'RIGHT',
+        ...(finding.endLine > finding.line ? { start_line: finding.line, start_side: 'RIGHT' } : {})
+    };
+}
+class FindingsReview {
+    options;
+    remote = true;
+    constructor(options) {
+        this.options = options;
+    }
+    /** Posts the review once the run ended with findings; GitHub's failures are warnings, never the step's. */
+    async finish(report) {
+        const answer = report.answer?.answer;
+        // No findings, nothing to review: no empty review on the pull request.
+        if (!answer?.valid || !answer.findings?.length)
+            return;
+        try {
+            await this.post(report, answer.findings);
+        }
+        catch (error) {
+            if (error instanceof request_policy/* NotSentError */.SD)
+                return;
+            this.options.warn(`Could not post the review of the findings: ${reason(error)}`);
+        }
+    }
+    async post(report, findings) {
+        const { place, info } = this.options;
+        const github = await this.options.github();
+        const trusted = await this.trust(github);
+        let reviews;
+        try {
+            reviews = await github.listReviews(place.pullNumber);
+        }
+        catch (error) {
+            // Unknown whether a re-run's review is there: none is posted rather than a second one.
+            this.options.warn(`Could not read the reviews of pull request #${place.pullNumber} (${reason(error)}): no review of the findings is posted, so that none is posted twice.`);
+            return;
+        }
+        const earlier = reviews.find(review => isOurReview(review, this.options.key, place, trusted));
+        if (earlier) {
+            info(`The findings were reviewed on commit ${place.sha.slice(0, 7)} by an earlier step (review ${earlier.id}): no second review.`);
+            return;
+        }
+        const { inline, listed } = placeFindings(findings, await this.diffLines(github, findings));
+        const id = await this.create(github, report, findings, inline, listed, trusted);
+        if (id !== undefined)
+            info(`Posted review ${id} of pull request #${place.pullNumber}: ${inline.length} inline, ${listed.length} in its body.`);
+    }
+    /** Who may have written our marker: the token's own login, or a bot when a GITHUB_TOKEN cannot tell it. */
+    async trust(github) {
+        const identity = await github.identity();
+        return author => (identity ? author.login === identity : isBot(author));
+    }
+    /** The new side's lines of each file a finding is about, read from the diff; none when it cannot be read. */
+    async diffLines(github, findings) {
+        const wanted = new Set(findings.map(finding => finding.path));
+        const hunks = new Map();
+        try {
+            await github.pullRequestFiles(this.options.place.pullNumber, file => {
+                if (wanted.has(file.filename))
+                    hunks.set(file.filename, rightSideHunks(file.patch ?? ''));
+                return hunks.size === wanted.size;
+            });
+        }
+        catch (error) {
+            if (error instanceof request_policy/* NotSentError */.SD)
+                throw error;
+            this.options.warn(`Could not read the files of pull request #${this.options.place.pullNumber} (${reason(error)}): the review lists every finding in its body.`);
+            return new Map();
+        }
+        return hunks;
+    }
+    /**
+     * Sends the review once. Refused for its inline comments (422: a line GitHub does not count in
+     * the diff, the head moved on), it is sent again with every finding in its body. Failed otherwise
+     * with an unknown effect, it is looked for before it is sent again, once.
+     */
+    async create(github, report, findings, inline, listed, trusted) {
+        const { place } = this.options;
+        const send = (inlined, rest) => github.createReview(place.pullNumber, {
+            commitId: place.sha,
+            body: this.body(report, findings, inlined.length, rest),
+            comments: inlined.map(reviewComment)
+        });
+        try {
+            return await send(inline, listed);
+        }
+        catch (error) {
+            const status = statusOf(error);
+            if (status === 422 && inline.length > 0) {
+                this.options.warn(`GitHub refused the review's inline comments (${reason(error)}): the review lists every finding in its body.`);
+                return send([], (0,answer_findings/* bySeverity */.Np)(findings));
+            }
+            if (status === 403)
+                throw new Error(`GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`, { cause: error });
+            if (status !== undefined && status < 500)
+                throw error;
+            // A server error, or no answer: the review may exist all the same.
+            const reviews = await github.listReviews(place.pullNumber);
+            const posted = reviews.find(review => isOurReview(review, this.options.key, place, trusted));
+            return posted ? posted.id : send(inline, listed);
+        }
+    }
+    body(report, findings, inline, listed) {
+        const { key, place, workflowRunUrl } = this.options;
+        const run = report.run;
+        const webUrl = typeof run?.web_url === 'string' && run.web_url.length <= 500 ? run.web_url : undefined;
+        const runText = run ? `Codegen agent run ${(0,markdown/* link */.nf)(`#${run.id}`, webUrl)}` : 'Codegen agent run';
+        const followed = workflowRunUrl ? `Posted by the ${(0,markdown/* link */.nf)('workflow run', workflowRunUrl)} · ` : '';
+        return (0,findings_text/* reviewBody */.ff)({
+            marker: reviewMarker(key, place),
+            run: runText,
+            findings,
+            inline,
+            listed,
+            footer: `<sub>${followed}commit ${place.sha.slice(0, 7)}</sub>`
+        });
+    }
+}
+function statusOf(error) {
+    const status = error.status;
+    return typeof status === 'number' ? status : undefined;
+}
+function reason(error) {
+    return (0,entry_text/* oneLine */.TN)(error instanceof Error ? error.message : String(error), 300);
 }
 
 ;// CONCATENATED MODULE: ./src/org/setup-check.ts
@@ -60919,6 +61566,8 @@ const INPUT_DEFAULTS = {
     verdict: 'false',
     'output-schema': '',
     'output-retries': '1',
+    findings: 'false',
+    'review-comments': 'false',
     runs: '',
     'max-parallel': '10',
     'check-run': 'auto',
@@ -61215,12 +61864,16 @@ class JobSummary {
     runner;
     mirror;
     timeline;
+    findingsPlace;
     constructor(runner, mirror, 
     /** The mirror-logs input names `summary`: the timeline is shown. */
-    timeline) {
+    timeline, 
+    /** The commit the findings are about, when they were asked for. */
+    findingsPlace) {
         this.runner = runner;
         this.mirror = mirror;
         this.timeline = timeline;
+        this.findingsPlace = findingsPlace;
     }
     async finish(report) {
         const { setupCheck } = report;
@@ -61232,7 +61885,8 @@ class JobSummary {
                     report,
                     entries: this.timeline ? this.mirror.entries : undefined,
                     entriesLeftOut: this.mirror.entriesLeftOut,
-                    logFile: this.mirror.logFile
+                    logFile: this.mirror.logFile,
+                    ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
                 });
         await this.runner.appendSummary(summary);
     }
@@ -61241,6 +61895,8 @@ class JobSummary {
 // EXTERNAL MODULE: ./src/report/console-text.ts
 var console_text = __nccwpck_require__(8071);
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
+
+
 
 
 
@@ -61313,6 +61969,13 @@ class LogMirror {
             this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
         if (report.usage)
             this.console.info(`Usage: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
+            this.console.info(`${(0,answer_findings/* findingsCountText */.Pj)(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
+            for (const finding of answer.findings)
+                this.console.info(`  ${(0,findings_text/* findingConsoleLine */.Tp)(finding)}`);
+        }
         const stopped = report.stop && (0,stop_text/* stopConsoleLine */.__)(report.stop);
         if (stopped)
             this.console.info(stopped);
@@ -61392,6 +62055,7 @@ const OUTPUT_NAMES = [
     'structured-output',
     'verdict',
     'verdict-reason',
+    'findings',
     'runs',
     'check-run-id',
     'usage'
@@ -61446,6 +62110,7 @@ function actionOutputs(report, logFile) {
         'structured-output': answer ? JSON.stringify(answer.value) : '',
         verdict: answer?.verdict ?? '',
         'verdict-reason': answer?.reason ?? '',
+        findings: answer?.findings ? findingsJson(answer.findings) : '',
         runs: '',
         'check-run-id': checkRunId,
         usage
@@ -61465,6 +62130,17 @@ class OutputsReporter {
             this.runner.setOutput(name, outputs[name]);
         return Promise.resolve();
     }
+}
+/** The findings as the agent named their fields (`end_line` only for a range): what later steps read. */
+function findingsJson(findings) {
+    return JSON.stringify(findings.map(({ path, line, endLine, severity, title, message }) => ({
+        path,
+        line,
+        ...(endLine > line ? { end_line: endLine } : {}),
+        severity,
+        ...(title ? { title } : {}),
+        message
+    })));
 }
 
 ;// CONCATENATED MODULE: ./src/report/reporters.ts
@@ -62032,6 +62708,7 @@ function readSchemaFile(path, workspace) {
 ;// CONCATENATED MODULE: ./src/settings/answer-inputs.ts
 
 
+
 /** `output-retries` at most: each repair is a resume of the run, which costs the agent's time. */
 const MAX_OUTPUT_RETRIES = 3;
 /** Why a task other than run cannot ask for an answer. */
@@ -62040,8 +62717,8 @@ const NO_ANSWER = {
     'setup-commands': 'not used with task setup-commands, whose result is the setup commands'
 };
 /**
- * What the step asks of the agent's answer (`verdict`, `output-schema`, `output-retries`), with the
- * schema loaded and compiled here, before any request: undefined when nothing is asked.
+ * What the step asks of the agent's answer (`verdict`, `findings`, `output-schema`, `output-retries`),
+ * with the schema loaded and compiled here, before any request: undefined when nothing is asked.
  */
 function readAnswerInputs(inputs, task, workspace, problems) {
     const retries = outputRetries(inputs.outputRetries, problems);
@@ -62050,6 +62727,8 @@ function readAnswerInputs(inputs, task, workspace, problems) {
             problems.push(`verdict: ${NO_ANSWER[task]}; remove it`);
         if (inputs.outputSchema)
             problems.push(`output-schema: ${NO_ANSWER[task]}; remove it`);
+        if (inputs.findings)
+            problems.push(`findings: ${NO_ANSWER[task]}; remove it`);
         return undefined;
     }
     let given;
@@ -62060,8 +62739,13 @@ function readAnswerInputs(inputs, task, workspace, problems) {
             return undefined;
         }
         given = loaded.schema;
+        const shape = inputs.findings ? (0,answer_findings/* findingsShapeProblem */.JV)(given) : undefined;
+        if (shape) {
+            problems.push(`output-schema: ${shape}`);
+            return undefined;
+        }
     }
-    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given);
+    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given, inputs.findings);
     if (!schema)
         return undefined;
     const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
@@ -62069,7 +62753,7 @@ function readAnswerInputs(inputs, task, workspace, problems) {
         problems.push(`output-schema: ${compiled.problem}`);
         return undefined;
     }
-    return { verdict: inputs.verdict, schema, retries };
+    return { verdict: inputs.verdict, findings: inputs.findings, given: given !== undefined, schema, retries };
 }
 function outputRetries(text, problems) {
     const value = Number(text);
@@ -62484,6 +63168,7 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         context
     };
     checkTokenNeeded(settings, problems);
+    checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems);
     // A check is concluded with the run's ending, which a step that does not wait never sees.
     if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
         problems.push('check-run: true needs wait: true (a check run is concluded with the run’s ending, which a step with wait: false never sees); set wait to true, or check-run to auto or false');
@@ -62558,6 +63243,7 @@ function readRunExtras({ input, raw, problems }, task, context) {
         images: readImages(raw('images'), context.workspace, problems),
         answer: readAnswerInputs({
             verdict: read_settings_boolean('verdict', input('verdict'), problems),
+            findings: read_settings_boolean('findings', input('findings'), problems),
             outputSchema: raw('output-schema').trim(),
             outputRetries: input('output-retries')
         }, task, context.workspace, problems)
@@ -62589,6 +63275,7 @@ function readThreads({ input, problems }) {
 function readReporting({ input, problems }) {
     return {
         comment: read_settings_boolean('comment', input('comment'), problems),
+        reviewComments: read_settings_boolean('review-comments', input('review-comments'), problems),
         checkRun: checkRunMode(input('check-run'), problems),
         checkName: checkName(input('check-name'), problems)
     };
@@ -62602,6 +63289,21 @@ function checkTokenNeeded(settings, problems) {
         problems.push(`github-token: required on ${context.eventName} events (${context.eventName === CI_FIX_EVENT ? 'the failed jobs and their logs, the tracking comment' : 'permission check, reaction, tracking comment'}); leave it unset for the job's GITHUB_TOKEN`);
     else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
         problems.push("github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto");
+}
+/**
+ * findings go with one run (the check, the review and the outputs are one run's), and a review needs
+ * the findings it posts. A step without a pull request posts no review: not an error.
+ */
+function checkFindingsInputs(settings, findings, problems) {
+    const { task, runs, reviewComments } = settings;
+    if (findings && runs && task === 'run')
+        problems.push('findings: not used with runs (a step shows one run’s findings on the lines they are about); ask for them in a step of their own');
+    if (!reviewComments)
+        return;
+    if (task !== 'run')
+        problems.push(`review-comments: not used with task ${task}, which starts no review; remove it`);
+    else if (!findings)
+        problems.push('review-comments: needs findings: true (the review is made of the findings); set it, or remove review-comments');
 }
 /** `runs` starts new runs from the inputs alone: what else would name a run is an error naming `runs`. */
 function checkRunsAlone(runsInput, given, problems) {
@@ -62765,6 +63467,7 @@ function allowedBots(text, problems) {
 
 
 
+
 /**
  * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
  * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
@@ -62797,9 +63500,9 @@ async function runAction(environment) {
             mirror,
             usage,
             new OutputsReporter(runner, mirror),
-            new JobSummary(runner, mirror, settings.mirrorToSummary),
+            new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-            ...optional(checkRun, decision.tracking)
+            ...optional(checkRun, decision.tracking, findingsReview(settings, decision, github, say, line => runner.info(redact(line))))
         ], redact, () => deadlines.afterCancelled());
         const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service);
         const gate = dailyGate(settings, decision.work, apis, clock, deadlines.step);
@@ -62957,6 +63660,39 @@ async function runMany(items, step, apis) {
         ...(usages.length > 0 ? { usage: (0,report_usage/* totalUsage */.GG)(usages) } : {})
     };
     return (0,model/* reportOf */.E)(fields, startedAt, clock.now());
+}
+/** The commit the findings are about, for links to their lines: the pull request's head, else the workflow's. */
+function findingsPlace(settings, decision) {
+    if (!settings.answer?.findings)
+        return undefined;
+    const { serverUrl, repository, sha } = settings.context;
+    const head = decision.pullRequest?.sha ?? decision.check?.place.sha ?? sha;
+    return repository && head ? { serverUrl, repository, sha: head } : undefined;
+}
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+function findingsReview(settings, decision, github, say, info) {
+    if (!settings.reviewComments || !settings.answer?.findings || decision.work.kind !== 'run')
+        return undefined;
+    const place = decision.pullRequest;
+    if (!place) {
+        info('review-comments: this step is about no pull request, so its findings get no review.');
+        return undefined;
+    }
+    if (!settings.githubToken) {
+        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
+        return undefined;
+    }
+    return new FindingsReview({
+        github,
+        place: { pullNumber: place.number, sha: place.sha },
+        key: { secret: settings.apiToken, repository: settings.context.repository },
+        workflowRunUrl: workflowRunUrl(settings.context),
+        warn: say.warning,
+        info
+    });
 }
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
 function triggerOf(decision) {

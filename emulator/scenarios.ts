@@ -1,4 +1,10 @@
-import { verdictFail, verdictNever, verdictPass, verdictRepaired } from './answer-scenarios.js'
+import {
+  findingsReview,
+  verdictFail,
+  verdictNever,
+  verdictPass,
+  verdictRepaired
+} from './answer-scenarios.js'
 import type { LogEntry, RunScript, ScriptPullRequest, ScriptStep } from './types.js'
 
 /**
@@ -461,7 +467,8 @@ const SCENARIOS: Record<string, () => RunScript> = {
   'verdict-pass': verdictPass,
   'verdict-fail': verdictFail,
   'verdict-repaired': verdictRepaired,
-  'verdict-never': verdictNever
+  'verdict-never': verdictNever,
+  findings: findingsReview
 }
 
 export const SCENARIO_NAMES: readonly string[] = Object.keys(SCENARIOS)

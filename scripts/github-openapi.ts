@@ -22,13 +22,17 @@ interface Parameter {
   schema?: { type?: string; enum?: unknown[] }
 }
 
+interface Response {
+  content?: { 'application/json'?: { schema?: Schema } }
+  headers?: Record<string, unknown>
+  /** A response the components share (`#/components/responses/validation_failed_simple`). */
+  $ref?: string
+}
+
 interface Operation {
   parameters?: Array<Parameter | { $ref: string }>
   requestBody?: { content?: { 'application/json'?: { schema?: Schema } } }
-  responses: Record<
-    string,
-    { content?: { 'application/json'?: { schema?: Schema } }; headers?: Record<string, unknown> }
-  >
+  responses: Record<string, Response>
 }
 
 interface Document {
@@ -56,7 +60,7 @@ function githubDocument(): Document {
 }
 
 /** The shape of an extract: a new shape is a new folder, never a file of the old one misread. */
-const EXTRACT_FORMAT = 2
+const EXTRACT_FORMAT = 3
 
 /** Where extracts of this version of the document are kept: under node_modules, beside the package. */
 function extractFile(method: string, template: string): string {
@@ -79,8 +83,9 @@ function operationExtract(method: string, template: string): Extract | undefined
       extract = JSON.parse(readFileSync(file, 'utf8')) as Extract | null
     } catch {
       const found = githubDocument().paths[template]?.[method.toLowerCase()]
-      extract = found
-        ? { operation: withParameters(found), schemas: referredSchemas(found as unknown as Schema) }
+      const resolved = found && withSharedParts(found)
+      extract = resolved
+        ? { operation: resolved, schemas: referredSchemas(resolved as unknown as Schema) }
         : null
       // Written whole, then renamed: a test file beside this one never reads half of it.
       mkdirSync(dirname(file), { recursive: true })
@@ -172,15 +177,31 @@ export function responseProblems(method: string, template: string, status: numbe
   return problemsOf(validator(`response ${method} ${template} ${status}`, schema, schemas), body)
 }
 
-/** The operation with its parameters' references resolved (the extract keeps no components but schemas). */
-function withParameters(found: Operation): Operation {
-  const shared = (githubDocument().components as { parameters: Record<string, Parameter> }).parameters
+/**
+ * The operation with the parameters and responses it shares with others resolved (the extract keeps
+ * no components but schemas).
+ */
+function withSharedParts(found: Operation): Operation {
+  const components = githubDocument().components as {
+    parameters: Record<string, Parameter>
+    responses: Record<string, Response>
+  }
   const parameters = (found.parameters ?? []).map(parameter =>
     '$ref' in parameter
-      ? shared[/^#\/components\/parameters\/(.+)$/.exec(parameter.$ref)?.[1] ?? '']
+      ? components.parameters[/^#\/components\/parameters\/(.+)$/.exec(parameter.$ref)?.[1] ?? '']
       : parameter
   )
-  return { ...found, parameters: parameters.filter((parameter): parameter is Parameter => !!parameter) }
+  const responses = Object.fromEntries(
+    Object.entries(found.responses).map(([status, response]) => {
+      const shared = /^#\/components\/responses\/(.+)$/.exec(response.$ref ?? '')?.[1]
+      return [status, shared ? (components.responses[shared] ?? response) : response]
+    })
+  )
+  return {
+    ...found,
+    parameters: parameters.filter((parameter): parameter is Parameter => !!parameter),
+    responses
+  }
 }
 
 /** The operation's parameters found `in` the query (or the path). */

@@ -42,6 +42,8 @@ const MORE: Record<string, string> = {
   verdict: 'gates.md#verdicts',
   'output-schema': 'gates.md#structured-answers',
   'output-retries': 'gates.md#when-the-answer-is-not-valid',
+  findings: 'gates.md#findings-on-the-lines',
+  'review-comments': 'gates.md#a-review-on-the-diff',
   runs: 'many-runs.md',
   'max-parallel': 'many-runs.md#how-the-runs-start',
   'check-run': 'gates.md#check-runs',

@@ -6,6 +6,8 @@ import { Deadlines } from './deadlines.js'
 import { decide, gitHubClient, once, type Decision, type Work } from './decide.js'
 import type { GitHubApi } from './github/api.js'
 import { openCheckRun, type CheckRun } from './github/check-run.js'
+import { FindingsReview } from './github/review.js'
+import type { FindingsPlace } from './report/findings-text.js'
 import { isTriggerEvent } from './github/trigger.js'
 import { reportOf, type RunPlan, type RunReport } from './model.js'
 import { runSetupCheck } from './org/setup-check.js'
@@ -26,7 +28,7 @@ import { runFanOut } from './runs/fan-out.js'
 import { aggregateOutcome } from './runs/items-outcome.js'
 import { readSettings } from './settings/read-settings.js'
 import { InputError, type Settings } from './settings/settings.js'
-import { readWorkflowContext, type Env } from './settings/workflow-context.js'
+import { readWorkflowContext, workflowRunUrl, type Env } from './settings/workflow-context.js'
 
 /** The action's surroundings: every I/O boundary, handed in by main.ts (or by a test). */
 export interface ActionEnvironment {
@@ -77,9 +79,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
         mirror,
         usage,
         new OutputsReporter(runner, mirror),
-        new JobSummary(runner, mirror, settings.mirrorToSummary),
+        new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
         // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-        ...optional<Reporter>(checkRun, decision.tracking)
+        ...optional<Reporter>(
+          checkRun,
+          decision.tracking,
+          findingsReview(settings, decision, github, say, line => runner.info(redact(line)))
+        )
       ],
       redact,
       () => deadlines.afterCancelled()
@@ -287,6 +293,47 @@ async function runMany(
     ...(usages.length > 0 ? { usage: totalUsage(usages) } : {})
   }
   return reportOf(fields, startedAt, clock.now())
+}
+
+/** The commit the findings are about, for links to their lines: the pull request's head, else the workflow's. */
+function findingsPlace(settings: Settings, decision: Decision): FindingsPlace | undefined {
+  if (!settings.answer?.findings) return undefined
+  const { serverUrl, repository, sha } = settings.context
+  const head = decision.pullRequest?.sha ?? decision.check?.place.sha ?? sha
+  return repository && head ? { serverUrl, repository, sha: head } : undefined
+}
+
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+function findingsReview(
+  settings: Settings,
+  decision: Decision,
+  github: () => Promise<GitHubApi>,
+  say: Say,
+  info: (line: string) => void
+): FindingsReview | undefined {
+  if (!settings.reviewComments || !settings.answer?.findings || decision.work.kind !== 'run') return undefined
+  const place = decision.pullRequest
+  if (!place) {
+    info('review-comments: this step is about no pull request, so its findings get no review.')
+    return undefined
+  }
+  if (!settings.githubToken) {
+    say.warning(
+      'review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.'
+    )
+    return undefined
+  }
+  return new FindingsReview({
+    github,
+    place: { pullNumber: place.number, sha: place.sha },
+    key: { secret: settings.apiToken, repository: settings.context.repository },
+    workflowRunUrl: workflowRunUrl(settings.context),
+    warn: say.warning,
+    info
+  })
 }
 
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */

@@ -2,8 +2,8 @@ import type { Clock } from './clock.js'
 import type { Deadlines } from './deadlines.js'
 import type { Network } from './network.js'
 import type { GitHubApi } from './github/api.js'
-import { checkRunPlace, type CheckRunPlace } from './github/check-run.js'
 import { prepareCiFix } from './github/ci-fix.js'
+import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './github/check-run.js'
 import { prepareCommentRun } from './github/comment-run.js'
 import { withCommit } from './github/thread-prompt.js'
 import type { TrackingComment } from './github/tracking-comment.js'
@@ -36,6 +36,11 @@ export interface Decision {
   tracking?: TrackingComment
   /** The step's check run: where it goes, and what its text says of the run. */
   check?: { place: NonNullable<CheckRunPlace>; resumed: boolean; onThread: boolean }
+  /**
+   * The pull request the step's run is about and the head commit its prompt names, when findings
+   * are asked for (their review goes there); undefined without a pull request.
+   */
+  pullRequest?: { number: number; sha: string }
 }
 
 /** What deciding needs of the step: the event's payload (read once), GitHub's client (made once), the clock. */
@@ -61,17 +66,25 @@ export async function decide(settings: Settings, deps: DecideDeps): Promise<Deci
   const event = { name: context.eventName, sha: context.sha, payload: deps.payload }
   // A check needs the run's ending: a step that does not wait writes none.
   const mode = settings.wait ? settings.checkRun : 'false'
-  const fromInputs = (resumed: boolean): Pick<Decision, 'work' | 'trigger' | 'check'> => {
+  const fromInputs = (resumed: boolean): Pick<Decision, 'work' | 'trigger' | 'check' | 'pullRequest'> => {
     const place = checkRunPlace(mode, { kind: 'inputs' }, event)
     const check = place && { place, resumed, onThread: false }
+    const pullRequest = settings.answer?.findings ? inputsPullRequest(event) : undefined
     // Settings refuse `runs` on a thread trigger's event: a fan-out starts from its inputs alone.
     const work: Work = settings.runs
       ? {
           kind: 'runs',
           items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
         }
-      : { kind: 'run', plan: planFromInputs(settings, place) }
-    return { work, trigger: 'inputs', ...(check ? { check } : {}) }
+      : // Findings are about the lines of one commit: the prompt names the head they go on.
+        {
+          kind: 'run',
+          plan: planFromInputs(
+            settings,
+            place ?? (pullRequest && { sha: pullRequest.sha, pullRequest: pullRequest.number })
+          )
+        }
+    return { work, trigger: 'inputs', ...(check ? { check } : {}), ...(pullRequest ? { pullRequest } : {}) }
   }
   if (settings.runs) return fromInputs(false)
   // A completed workflow run asks for a CI fix; other tasks act on their inputs.
@@ -144,12 +157,25 @@ async function fromThread(
   }
   // On the head commit the prompt names.
   const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event)
+  const sha = prepared.pullRequest?.headSha
+  const pullRequest =
+    settings.answer?.findings && trigger.thread.isPullRequest && sha
+      ? { pullRequest: { number: trigger.thread.number, sha } }
+      : {}
   return {
     work: { kind: 'run', plan },
     trigger: trigger.trigger,
     tracking: prepared.tracking,
-    check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true }
+    check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
+    ...pullRequest
   }
+}
+
+/** The pull request of a `pull_request*` event and its head, for a run from the inputs. */
+function inputsPullRequest(event: { name: string; payload: () => unknown }): Decision['pullRequest'] {
+  if (!/^pull_request/.test(event.name)) return undefined
+  const head = pullRequestHead(event.payload)
+  return head?.pullRequest !== undefined ? { number: head.pullRequest, sha: head.sha } : undefined
 }
 
 /**

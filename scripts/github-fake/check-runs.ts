@@ -9,7 +9,7 @@ import {
   timestamp,
   type Answer
 } from './answers.js'
-import type { CheckConclusion, FakeCheckRun, InvalidCheckRunRequest } from './types.js'
+import type { CheckConclusion, FakeAnnotation, FakeCheckRun, InvalidCheckRunRequest } from './types.js'
 
 /**
  * The Checks API's check runs, as a workflow's GITHUB_TOKEN meets them: created and updated by the
@@ -48,6 +48,7 @@ interface StoredCheckRun {
   startedAt: number
   completedAt: number | null
   output: FakeCheckRun['output']
+  annotations: FakeAnnotation[]
   writes: number
 }
 
@@ -66,6 +67,9 @@ export interface CheckRunWorld {
 const FIRST_CHECK_RUN_ID = 40_000_000_001
 /** GitHub's answer to a longer summary or text: "summary exceeds a maximum bytesize of 65535" (github/docs#35252). */
 const OUTPUT_LIMIT_BYTES = 65_535
+/** An annotation's message and raw_details: "The maximum size is 64 KB"; its title: "255 characters". */
+const ANNOTATION_TEXT_LIMIT_BYTES = 65_535
+const ANNOTATION_TITLE_LIMIT_CHARS = 255
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i
 
 /** GitHub Actions, the app a GITHUB_TOKEN's check runs belong to. */
@@ -106,6 +110,26 @@ function actionsApp(): Record<string, unknown> {
   }
 }
 
+/** GitHub's rules for one annotation past the schema: its lines in order, its texts within their sizes. */
+function annotationProblem(annotation: FakeAnnotation): string | undefined {
+  if (annotation.end_line < annotation.start_line)
+    return 'end_line must be greater than or equal to start_line'
+  if (annotation.start_line < 1) return 'start_line must be greater than 0'
+  if (
+    (annotation.start_column !== undefined || annotation.end_column !== undefined) &&
+    annotation.start_line !== annotation.end_line
+  )
+    return 'start_column and end_column may only be given for annotations on one line'
+  for (const field of ['message', 'raw_details'] as const) {
+    const text = annotation[field]
+    if (typeof text === 'string' && Buffer.byteLength(text) > ANNOTATION_TEXT_LIMIT_BYTES)
+      return `${field} exceeds a maximum bytesize of ${ANNOTATION_TEXT_LIMIT_BYTES}`
+  }
+  if (typeof annotation.title === 'string' && [...annotation.title].length > ANNOTATION_TITLE_LIMIT_CHARS)
+    return `title is too long (maximum is ${ANNOTATION_TITLE_LIMIT_CHARS} characters)`
+  return undefined
+}
+
 export class CheckRuns {
   /** Every check-run request whose body GitHub's REST description refused, in order. */
   readonly invalid: InvalidCheckRunRequest[] = []
@@ -127,6 +151,7 @@ export class CheckRuns {
       started_at: timestamp(run.startedAt),
       completed_at: run.completedAt === null ? null : timestamp(run.completedAt),
       output: { ...run.output },
+      annotations: run.annotations.map(annotation => ({ ...annotation })),
       writes: run.writes
     }))
   }
@@ -186,6 +211,7 @@ export class CheckRuns {
       startedAt: call.now,
       completedAt: null,
       output: { title: null, summary: null, text: null },
+      annotations: [],
       writes: 0
     }
     const refused = this.apply(run, body, call)
@@ -197,7 +223,7 @@ export class CheckRuns {
   private update(call: CheckRunCall): Answer {
     const run = this.find(call.id)
     if (!run) return notFound(call.documentationUrl)
-    const copy = { ...run, output: { ...run.output } }
+    const copy = { ...run, output: { ...run.output }, annotations: [...run.annotations] }
     const refused = this.apply(copy, call.body as Record<string, unknown>, call)
     if (refused) return refused
     this.runs.set(run.id, copy)
@@ -224,6 +250,12 @@ export class CheckRuns {
             message: `${field} exceeds a maximum bytesize of ${OUTPUT_LIMIT_BYTES}`
           }
         ])
+    const annotations = Array.isArray(output.annotations) ? (output.annotations as FakeAnnotation[]) : []
+    const badAnnotation = annotations.map(annotationProblem).find(problem => problem !== undefined)
+    if (badAnnotation)
+      return gitHubError(422, 'Validation Failed', call.documentationUrl, [
+        { resource: 'CheckRun', code: 'custom', field: 'annotations', message: badAnnotation }
+      ])
     for (const field of ['started_at', 'completed_at'])
       if (body[field] !== undefined && !DATE_TIME.test(body[field] as string))
         return invalid(`For 'properties/${field}', ${JSON.stringify(body[field])} is not a date-time.`)
@@ -248,6 +280,8 @@ export class CheckRuns {
         summary: text(body.output.summary),
         text: text(body.output.text)
       }
+      // GitHub appends every write's annotations to those the check run has.
+      run.annotations.push(...annotations.map(annotation => ({ ...annotation })))
     }
     run.writes++
     return undefined
@@ -271,7 +305,7 @@ export class CheckRuns {
       completed_at: run.completedAt === null ? null : timestamp(run.completedAt),
       output: {
         ...run.output,
-        annotations_count: 0,
+        annotations_count: run.annotations.length,
         annotations_url: `${url}/annotations`
       },
       // One suite per commit for the app.

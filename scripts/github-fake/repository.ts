@@ -5,6 +5,7 @@ import type {
   AuthorAssociation,
   CustomRole,
   FakePullRequest,
+  FakePullRequestFile,
   FakeUser,
   GitHubLabel,
   GitHubPermissionAnswer,
@@ -93,6 +94,21 @@ export class Repository {
 
   hasPullRequest(number: number): boolean {
     return this.pullRequests.has(number)
+  }
+
+  /** The files of a pull request's diff, as it was given them; undefined for no such pull request. */
+  pullRequestFiles(number: number): FakePullRequestFile[] | undefined {
+    return (
+      this.pullRequests.get(number)?.files?.map(file => ({ ...file })) ??
+      (this.pullRequests.has(number) ? [] : undefined)
+    )
+  }
+
+  /** Replaces the files of a pull request's diff (a push to its branch, say). */
+  setPullRequestFiles(number: number, files: FakePullRequestFile[]): void {
+    const pr = this.pullRequests.get(number)
+    if (!pr) throw new Error(`No pull request ${number}`)
+    pr.files = files.map(file => ({ ...file }))
   }
 
   /** The head commit of a pull request the fake has. */

@@ -1,5 +1,6 @@
 import { DOCS, gitHubError, isObject, json, shown, type Answer } from './answers.js'
 import { CHECK_RUN, CHECK_RUNS } from './check-runs.js'
+import { PULL_FILES, REVIEWS } from './reviews.js'
 
 /**
  * The fake's routing and the request plumbing every endpoint shares: the routes, a request's body and
@@ -23,6 +24,9 @@ export type RouteName =
   | 'check-run'
   | 'workflow-run-jobs'
   | 'job-logs'
+  | 'pull-files'
+  | 'list-reviews'
+  | 'create-review'
 
 export interface Route {
   name: RouteName
@@ -121,7 +125,10 @@ const ROUTES: Route[] = [
   route('check-run', 'GET', CHECK_RUN, 'checks/runs#get-a-check-run'),
   route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run'),
   route('workflow-run-jobs', 'GET', WORKFLOW_RUN_JOBS, 'actions/workflow-jobs#list-jobs-for-a-workflow-run'),
-  route('job-logs', 'GET', JOB_LOGS, 'actions/workflow-jobs#download-job-logs-for-a-workflow-run')
+  route('job-logs', 'GET', JOB_LOGS, 'actions/workflow-jobs#download-job-logs-for-a-workflow-run'),
+  route('pull-files', 'GET', PULL_FILES, 'pulls/pulls#list-pull-requests-files'),
+  route('list-reviews', 'GET', REVIEWS, 'pulls/reviews#list-reviews-for-a-pull-request'),
+  route('create-review', 'POST', REVIEWS, 'pulls/reviews#create-a-review-for-a-pull-request')
 ]
 
 /** The route of `method` and `path` (without prefix and query), with its percent-decoded parameters. */

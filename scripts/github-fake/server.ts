@@ -7,6 +7,7 @@ import { Comments } from './comments.js'
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit } from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
+import { Reviews } from './reviews.js'
 import { matchRoute, parseBody, tokenOf, type Call, type ParsedBody } from './routes.js'
 import type {
   CustomRole,
@@ -17,7 +18,9 @@ import type {
   FakeWorkflowRun,
   InvalidQueryRequest,
   RecordedLogDownload,
+  FakePullRequestFile,
   FakeReaction,
+  FakeReview,
   FakeReviewComment,
   FakeUser,
   InvalidCheckRunRequest,
@@ -29,9 +32,10 @@ import type {
 /**
  * The part of GitHub's REST API the action uses, on a loopback port: collaborator permissions, pull
  * requests (with labels and assignees; repository.ts), issue comments and review comments with their
- * replies (paginated as GitHub paginates; comments.ts), reactions (reactions.ts), check runs
- * (check-runs.ts), and workflow runs' jobs and logs, served by a log storage on another host
- * (actions.ts), on one repository, with GitHub's status codes, error bodies and rate limit headers,
+ * replies (paginated as GitHub paginates; comments.ts), reactions (reactions.ts), check runs with
+ * their annotations (check-runs.ts), a pull request's files and reviews (reviews.ts), and workflow
+ * runs' jobs and logs, served by a log storage on another host (actions.ts), on one repository,
+ * with GitHub's status codes, error bodies and rate limit headers,
  * and injectable secondary rate limits, errors, hangs and holds (faults.ts). This file is the server:
  * it records each request, puts the faults first, then authentication, routing (routes.ts) and the
  * endpoint. State lives in memory for the life of the object.
@@ -47,10 +51,12 @@ export class FakeGitHub {
   private readonly issueComments: Comments
   private readonly reactionStore: Reactions
   private readonly checks: CheckRuns
+  private readonly reviewStore: Reviews
   private checksPermission: NonNullable<FakeGitHubOptions['checks']>
   private actionsPermission: NonNullable<FakeGitHubOptions['actions']>
   private readonly actions: Actions
   private readonly logStorageHost: string
+  private pullRequestsPermission: NonNullable<FakeGitHubOptions['pullRequests']>
   private readonly faults = new Faults()
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
@@ -82,6 +88,8 @@ export class FakeGitHub {
     }
     this.issueComments = new Comments(this.repository)
     this.reactionStore = new Reactions(this.repository, this.issueComments)
+    this.pullRequestsPermission = options.pullRequests ?? 'write'
+    this.reviewStore = new Reviews(this.repository, this.issueComments, () => this.pullRequestsPermission)
     this.checksPermission = options.checks ?? 'write'
     this.actionsPermission = options.actions ?? 'read'
     this.logStorageHost = options.logStorageHost ?? '127.0.0.2'
@@ -188,6 +196,26 @@ export class FakeGitHub {
   /** Check-run requests whose body GitHub's REST description refuses (each was answered 422). */
   get invalidCheckRunRequests(): InvalidCheckRunRequest[] {
     return [...this.checks.invalid]
+  }
+
+  /** The reviews of a pull request made through the API, in creation order. */
+  reviews(pullNumber: number): FakeReview[] {
+    return this.reviewStore.list(pullNumber)
+  }
+
+  /** Review requests whose body GitHub's REST description refuses (each was answered 422). */
+  get invalidReviewRequests(): InvalidCheckRunRequest[] {
+    return [...this.reviewStore.invalid]
+  }
+
+  /** The token's `pull-requests` permission for files and reviews from now on, as `permissions:` would set it. */
+  setPullRequestsPermission(permission: NonNullable<FakeGitHubOptions['pullRequests']>): void {
+    this.pullRequestsPermission = permission
+  }
+
+  /** The files of a pull request's diff from now on, with their patches (a push to its branch, say). */
+  setPullRequestFiles(number: number, files: FakePullRequestFile[]): void {
+    this.repository.setPullRequestFiles(number, files)
   }
 
   /** The token's `checks` permission from now on, as a workflow's `permissions:` would set it. */
@@ -428,6 +456,10 @@ export class FakeGitHub {
       case 'workflow-run-jobs':
       case 'job-logs':
         return this.actions.handle(call)
+      case 'pull-files':
+      case 'list-reviews':
+      case 'create-review':
+        return this.reviewStore.handle(call)
       case 'user':
         return this.identityVisible
           ? json({ ...this.repository.wireUser(this.repository.actor, call.api), name: null, email: null })

@@ -88,6 +88,41 @@ export interface FakePullRequest {
   headRepository?: string
   /** The head commit (40 hex digits); default one derived from the head repository and branch. */
   headSha?: string
+  /** The files its diff changes, as GET /pulls/{n}/files lists them; default none. */
+  files?: FakePullRequestFile[]
+}
+
+/** A file of a pull request's diff: its path in the head, and its unified diff (absent for a binary or huge file). */
+export interface FakePullRequestFile {
+  filename: string
+  status?: 'added' | 'removed' | 'modified' | 'renamed'
+  patch?: string
+}
+
+/** A review of a pull request, as the fake holds it. */
+export interface FakeReview {
+  id: number
+  pullNumber: number
+  user: FakeUser
+  body: string
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'PENDING'
+  commit_id: string
+  submitted_at: string | null
+  /** The ids of the review comments it made, in order. */
+  comments: number[]
+}
+
+/** A check run's annotation as the fake holds it (the fields of the request that added it). */
+export interface FakeAnnotation {
+  path: string
+  start_line: number
+  end_line: number
+  annotation_level: 'notice' | 'warning' | 'failure'
+  title?: string
+  message: string
+  start_column?: number
+  end_column?: number
+  raw_details?: string
 }
 
 /** A job of a workflow run, as a test seeds it. */
@@ -148,6 +183,8 @@ export interface FakeCheckRun {
   started_at: string | null
   completed_at: string | null
   output: { title: string | null; summary: string | null; text: string | null }
+  /** Its annotations, every write's appended to those before (as GitHub does). */
+  annotations: FakeAnnotation[]
   /** How many times it was written (its creation included). */
   writes: number
 }
@@ -209,6 +246,11 @@ export interface FakeGitHubOptions {
   actions?: 'read' | 'none'
   /** The host the log storage listens on, another name than GitHub's own: default 127.0.0.2. */
   logStorageHost?: string
+  /**
+   * The token's `pull-requests` permission for a pull request's files and reviews: default 'write'.
+   * Without write, creating a review is 403; without read, listing files and reviews is too.
+   */
+  pullRequests?: 'write' | 'read' | 'none'
   /**
    * Its time: when comments and requests are dated, and the waits of hangs and holds; default the
    * system's. A test shares its virtual clock with the action (emulator/loopback-server.ts).
@@ -351,5 +393,6 @@ export interface GitHubErrorBody {
   documentation_url: string
   /** The status as a string: newer endpoints (the Checks API among them) add it. */
   status?: string
-  errors?: Array<{ resource: string; code: string; field: string; message?: string }>
+  /** GitHub's validation errors: objects, or plain messages on some endpoints (reviews'). */
+  errors?: Array<{ resource: string; code: string; field: string; message?: string } | string>
 }

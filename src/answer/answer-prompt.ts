@@ -16,6 +16,17 @@ function schemaBlock(spec: AnswerSpec): string {
 const VERDICT_ASK =
   'Decide whether the work passes: `"verdict"` is `"pass"` or `"fail"`, and `"reason"` says why in one sentence.'
 
+const FINDINGS_ASK =
+  'List each problem you found in the code as an item of `"findings"`: the file\'s `"path"` from the ' +
+  'repository\'s root, the `"line"` it is about in the file as it is at the commit you worked on ' +
+  '(and `"end_line"` for a range), its `"severity"` (`"failure"`, `"warning"` or `"notice"`), a short ' +
+  '`"title"` and the `"message"`; `"findings"` is `[]` when you found none.'
+
+/** The asks in words that go with the schema: the verdict's, the findings'. */
+function asks(spec: AnswerSpec): string {
+  return `${spec.verdict ? ` ${VERDICT_ASK}` : ''}${spec.findings ? ` ${FINDINGS_ASK}` : ''}`
+}
+
 /**
  * The section that ends the prompt of a create or a resume when the step asks for an answer: short,
  * and readable by a person who opens the run in Codegen's web app.
@@ -27,7 +38,7 @@ export function answerFormatSection(spec: AnswerSpec): string {
     '**Answer format.** End your final answer with one fenced `json` code block holding a JSON object ' +
       'that satisfies the JSON Schema below: the workflow that started this run reads it. ' +
       'Write the rest of your answer above it, as usual.' +
-      (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+      asks(spec),
     '',
     schemaBlock(spec)
   ].join('\n')
@@ -62,7 +73,7 @@ export function repairPrompt(spec: AnswerSpec, problem: AnswerProblem): string {
     whatWasWrong(problem),
     '',
     'Reply with that block alone: one fenced `json` code block holding a JSON object that satisfies this JSON Schema.' +
-      (spec.verdict ? ` ${VERDICT_ASK}` : ''),
+      asks(spec),
     '',
     schemaBlock(spec)
   ].join('\n')

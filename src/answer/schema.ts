@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
+import { FINDINGS_SCHEMA } from './findings.js'
 
 /** A JSON Schema as an object (a boolean schema says nothing an agent could follow). */
 export type JsonSchema = Record<string, unknown>
@@ -28,15 +29,29 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/
 
 /**
- * The schema the answer must satisfy: the verdict's, the given one, or both. Both are joined by
- * adding the verdict's to the given schema's own `allOf` at its root, so the given schema keeps its
- * `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
+ * The schema the answer must satisfy: ours (the verdict's, the findings', or both as one object), the
+ * given one, or the given one joined with ours. The given schema is joined by adding ours to its own
+ * `allOf` at its root, so it keeps its `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
  */
-export function answerSchema(verdict: boolean, given: JsonSchema | undefined): JsonSchema | undefined {
-  if (!given) return verdict ? VERDICT_SCHEMA : undefined
-  // An allOf that is not an array is left for the compile to refuse, as it is without a verdict.
-  if (!verdict || (given.allOf !== undefined && !Array.isArray(given.allOf))) return given
-  return { ...given, allOf: [...((given.allOf as unknown[] | undefined) ?? []), VERDICT_SCHEMA] }
+export function answerSchema(
+  verdict: boolean,
+  given: JsonSchema | undefined,
+  findings = false
+): JsonSchema | undefined {
+  const ours = [...(verdict ? [VERDICT_SCHEMA] : []), ...(findings ? [FINDINGS_SCHEMA] : [])]
+  if (!given) return ours.length > 1 ? joinedOwn(ours) : ours[0]
+  // An allOf that is not an array is left for the compile to refuse, as it is without ours.
+  if (ours.length === 0 || (given.allOf !== undefined && !Array.isArray(given.allOf))) return given
+  return { ...given, allOf: [...((given.allOf as unknown[] | undefined) ?? []), ...ours] }
+}
+
+/** Our schemas as one object (one block: verdict, reason, findings), easier to read than an allOf. */
+function joinedOwn(schemas: JsonSchema[]): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...schemas.map(schema => schema.properties)) as JsonSchema,
+    required: schemas.flatMap(schema => schema.required as string[])
+  }
 }
 
 // ajv-formats is CommonJS: its plugin is the module's default export.

@@ -8,6 +8,7 @@ import {
 } from '../report/check-run-text.js'
 import type { FailedJob } from './ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
+import type { CheckAnnotation } from '../report/findings-text.js'
 import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
@@ -111,6 +112,30 @@ export interface CheckRunWrite extends CheckRunText {
   externalId?: string
 }
 
+/** A file of a pull request's diff: its path in the head, and its patch (GitHub leaves it out for a large or binary file). */
+export interface PullRequestFile {
+  filename: string
+  patch?: string
+}
+
+/** A review of a pull request, as far as the action reads it back. */
+export interface ReviewSummary {
+  id: number
+  body: string
+  commitId: string | null
+  author: Author
+}
+
+/** A comment of a new review, on lines of the diff's new side. */
+export interface NewReviewComment {
+  path: string
+  body: string
+  line: number
+  side: 'RIGHT'
+  start_line?: number
+  start_side?: 'RIGHT'
+}
+
 /** GitHub's API as the comment workflow uses it. Tests run the action against a fake GitHub on loopback. */
 export interface GitHubApi {
   /**
@@ -150,6 +175,27 @@ export interface GitHubApi {
   createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined>
   /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */
   updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean>
+  /**
+   * Adds at most 50 annotations to the check run (GitHub appends those of every write), its title and
+   * summary written again as they are. Sent once: a failure whose effect is unknown is not retried,
+   * since a second write could append them twice. False when it failed (a warning).
+   */
+  annotateCheckRun(
+    id: number,
+    text: Pick<CheckRunText, 'title' | 'summary'>,
+    annotations: CheckAnnotation[]
+  ): Promise<boolean>
+  /**
+   * The pull request's files, a page at a time, each handed to `each` in order; reading stops once
+   * `each` returns true (every file wanted was seen).
+   */
+  pullRequestFiles(pullNumber: number, each: (file: PullRequestFile) => boolean): Promise<void>
+  listReviews(pullNumber: number): Promise<ReviewSummary[]>
+  /** A review (event COMMENT) on `commitId`: its id. Sent once, as an annotation is. */
+  createReview(
+    pullNumber: number,
+    review: { commitId: string; body: string; comments: NewReviewComment[] }
+  ): Promise<number>
 }
 
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
@@ -427,8 +473,75 @@ export class OctokitGitHubApi implements GitHubApi {
     }
   }
 
+  async annotateCheckRun(
+    id: number,
+    text: Pick<CheckRunText, 'title' | 'summary'>,
+    annotations: CheckAnnotation[]
+  ): Promise<boolean> {
+    if (this.checksRefused) return false
+    try {
+      await this.octokit.rest.checks.update({
+        ...this.repoParams,
+        check_run_id: id,
+        output: {
+          title: cutUtf8(text.title, CHECK_TITLE_LIMIT_BYTES),
+          summary: cutUtf8(text.summary, CHECK_SUMMARY_LIMIT_BYTES),
+          annotations
+        }
+      })
+      return true
+    } catch (error) {
+      this.checkWriteError('annotate', `${id}`, error)
+      return false
+    }
+  }
+
+  async pullRequestFiles(pullNumber: number, each: (file: PullRequestFile) => boolean): Promise<void> {
+    const pages = this.octokit.paginate.iterator(this.octokit.rest.pulls.listFiles, {
+      ...this.repoParams,
+      pull_number: pullNumber,
+      per_page: 100
+    })
+    for await (const { data } of pages)
+      for (const file of data)
+        if (
+          each({ filename: file.filename, ...(typeof file.patch === 'string' ? { patch: file.patch } : {}) })
+        )
+          return
+  }
+
+  async listReviews(pullNumber: number): Promise<ReviewSummary[]> {
+    const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+      ...this.repoParams,
+      pull_number: pullNumber,
+      per_page: 100
+    })
+    return reviews.map(review => ({
+      id: review.id,
+      body: review.body ?? '',
+      commitId: review.commit_id ?? null,
+      author: { login: review.user?.login ?? '', type: review.user?.type ?? '' } satisfies Author
+    }))
+  }
+
+  async createReview(
+    pullNumber: number,
+    review: { commitId: string; body: string; comments: NewReviewComment[] }
+  ): Promise<number> {
+    const { data } = await this.octokit.rest.pulls.createReview({
+      ...this.repoParams,
+      pull_number: pullNumber,
+      commit_id: review.commitId,
+      body: review.body,
+      // A bot comments, never approves.
+      event: 'COMMENT',
+      ...(review.comments.length > 0 ? { comments: review.comments } : {})
+    })
+    return data.id
+  }
+
   /** One warning for a missing permission (and no more writes), a few for other failures. */
-  private checkWriteError(verb: 'create' | 'update', which: string, error: unknown): void {
+  private checkWriteError(verb: 'create' | 'update' | 'annotate', which: string, error: unknown): void {
     // Not created because the step stopped first: nothing failed.
     if (error instanceof NotSentError) return
     const { status, message } = error as { status?: number; message?: string }

@@ -2,6 +2,7 @@ import type { AgentRun, LogEntry } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { RunReport } from '../model.js'
 import { renderCheckRun, type CheckRunState } from '../report/check-run-text.js'
+import { annotationBatches } from '../report/findings-text.js'
 import type { Reporter } from '../report/reporters.js'
 import type { CheckRunMode, Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
@@ -47,7 +48,7 @@ export function checkRunPlace(
 }
 
 /** The event's pull request head: its sha and number; undefined when the payload cannot be read or has none. */
-function pullRequestHead(payload: (() => unknown) | undefined): CheckRunPlace {
+export function pullRequestHead(payload: (() => unknown) | undefined): CheckRunPlace {
   try {
     const pr = (payload?.() as { pull_request?: { number?: unknown; head?: { sha?: unknown } } } | undefined)
       ?.pull_request
@@ -98,7 +99,7 @@ export function openCheckRun(place: NonNullable<CheckRunPlace>, options: OpenChe
 }
 
 export interface CheckRunOptions {
-  github: Pick<GitHubApi, 'createCheckRun' | 'updateCheckRun'>
+  github: Pick<GitHubApi, 'createCheckRun' | 'updateCheckRun' | 'annotateCheckRun'>
   /** The check run's name (the check-name input). */
   name: string
   /** The commit it is on: the pull request's head, or GITHUB_SHA. */
@@ -195,7 +196,10 @@ export class CheckRun implements Reporter {
     this.writes.touch()
   }
 
-  /** Concludes the check run with the ending, whatever it is, and waits for it. */
+  /**
+   * Concludes the check run with the ending, whatever it is, and waits for it; then annotates the
+   * findings on their lines, when the answer has any.
+   */
   async finish(report: RunReport): Promise<void> {
     this.options.cancellation?.removeEventListener('abort', this.concludeCancelled)
     const state = this.options.state
@@ -205,6 +209,19 @@ export class CheckRun implements Reporter {
     if (answer?.valid && answer.verdict)
       state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' }
     await this.writes.flush()
+    if (answer?.valid && answer.findings?.length) await this.annotate(annotationBatches(answer.findings))
+  }
+
+  /**
+   * The annotations, 50 a request, after the conclusion (a required check in progress blocks
+   * merging). GitHub appends each write's annotations: each batch is sent once, whatever becomes of
+   * it, and the title and summary go with it as they are.
+   */
+  private async annotate(batches: ReturnType<typeof annotationBatches>): Promise<void> {
+    const id = await this.created
+    if (id === undefined) return
+    const { title, summary } = this.fields()
+    for (const batch of batches) await this.options.github.annotateCheckRun(id, { title, summary }, batch)
   }
 
   private async update(): Promise<void> {

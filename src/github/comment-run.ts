@@ -127,6 +127,7 @@ function trackingComment(
       requestedBy: trigger.author,
       instruction: trigger.instruction,
       workflowRunUrl: workflowRunUrl(settings.context),
+      repositoryUrl: `${settings.context.serverUrl}/${settings.context.repository}`,
       sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
       entriesSeen: 0,
       resumed,

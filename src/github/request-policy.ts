@@ -24,6 +24,8 @@ const FINAL_STATUSES = new Set([400, 401, 403, 404, 410, 422, 451])
 export interface RouteOptions {
   method: string
   url: string
+  /** A check run's output, when the request writes one. */
+  output?: { annotations?: unknown[] }
 }
 
 /** What Octokit throws for an answer that is not 2xx (RequestError), as far as the policy reads it. */
@@ -71,6 +73,16 @@ export function stopReason(signal: AbortSignal): string {
 /** A write that creates content: comments, replies in a review thread, reviews. */
 function createsContent({ method, url }: RouteOptions): boolean {
   return method === 'POST' && /\/(comments|replies|reviews)$/.test(url)
+}
+
+/**
+ * A write that GitHub adds to what exists rather than replacing it: a check run's annotations
+ * (every write's are appended) and a review. Sent twice, it would show twice: after a failure whose
+ * effect is unknown (a server error, a lost answer) it is not sent again.
+ */
+function appends(options: RouteOptions): boolean {
+  if (options.method === 'POST' && /\/reviews$/.test(options.url)) return true
+  return (options.output?.annotations?.length ?? 0) > 0
 }
 
 export class GitHubRequestPolicy {
@@ -157,7 +169,7 @@ export class GitHubRequestPolicy {
     // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
     // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
     if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status)) return undefined
-    if (retries.server >= MAX_SERVER_RETRIES) return undefined
+    if (retries.server >= MAX_SERVER_RETRIES || appends(options)) return undefined
     retries.server++
     return retries.server ** 2 * 1000
   }

@@ -23,6 +23,7 @@ import {
   quoteBlock
 } from '../report/markdown.js'
 import { usageMarkdown } from '../report/usage.js'
+import { trackingFindingsLine } from '../report/findings-text.js'
 import { renderWithin, shareRoom, type Measure } from '../report/fit-text.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
@@ -184,6 +185,8 @@ export interface TrackingState {
   report?: RunReport
   /** How a run of this thread is resumed, for a paused run's comment. */
   triggerPhrase: string
+  /** The repository's page (`https://github.com/owner/repo`): the check run's is under it. */
+  repositoryUrl?: string
   updatedAt: number
 }
 
@@ -329,6 +332,14 @@ export function renderTrackingComment(state: TrackingState): string {
     if (carriedFrom) lines.push(carriedLine(carriedFrom), '')
     const lead = report.answer ? answerLead(report.answer) : ''
     if (lead) lines.push(lead, '')
+    const answer = report.answer?.answer
+    if (answer?.valid && answer.findings) {
+      const check =
+        state.repositoryUrl && report.checkRunId !== undefined
+          ? `${state.repositoryUrl}/runs/${report.checkRunId}`
+          : undefined
+      lines.push(trackingFindingsLine(answer.findings, check), '')
+    }
     // A paused run's question goes first (below the headline), then how to answer it, then the facts.
     if (question) questionAt = lines.length
     const facts = [

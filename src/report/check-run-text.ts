@@ -3,7 +3,8 @@ import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
-import { renderWithin, shareRoom } from './fit-text.js'
+import { checkFindingsMarkdown } from './findings-text.js'
+import { cutUtf8, renderWithin, shareRoom, utf8Bytes } from './fit-text.js'
 import { endingHeadline, stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
@@ -20,6 +21,8 @@ import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unme
 export const CHECK_SUMMARY_LIMIT_BYTES = 65_535
 /** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
 export const CHECK_TITLE_LIMIT_BYTES = 255
+
+export { cutUtf8, utf8Bytes }
 
 /** Outcomes of the verdicts' issue (a rejected verdict, no valid answer) are failures too. */
 type Ending = RunReport['outcome'] | 'rejected' | 'invalid-output'
@@ -249,6 +252,8 @@ function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepCon
     }
     lines.push('')
   }
+  const answer = report.answer?.answer
+  if (answer?.valid && answer.findings) lines.push(checkFindingsMarkdown(answer.findings), '')
   if (report.usage) lines.push(usageMarkdown(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '')
   return lines.join('\n')
 }
@@ -329,19 +334,4 @@ function fitSummary(pieces: Piece[], limit: number): string {
   return utf8Bytes(summary) <= limit
     ? summary
     : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`
-}
-
-/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8')
-}
-
-/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
-export function cutUtf8(text: string, maxBytes: number): string {
-  // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
-  if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) return text
-  const bytes = Buffer.from(text, 'utf8')
-  let end = Math.max(0, maxBytes)
-  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end-- // not inside a character
-  return bytes.subarray(0, end).toString('utf8')
 }

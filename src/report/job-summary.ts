@@ -5,6 +5,7 @@ import type { LogMirror } from './log-mirror.js'
 import type { Reporter } from './reporters.js'
 import { renderRunsSummary } from './runs-report.js'
 import { renderSummary } from './summary.js'
+import type { FindingsPlace } from './findings-text.js'
 
 /**
  * The job summary: written once, at the end, from the report and what the console mirror kept of
@@ -15,7 +16,9 @@ export class JobSummary implements Reporter {
     private readonly runner: Pick<Runner, 'appendSummary'>,
     private readonly mirror: Pick<LogMirror, 'entries' | 'entriesLeftOut' | 'logFile'>,
     /** The mirror-logs input names `summary`: the timeline is shown. */
-    private readonly timeline: boolean
+    private readonly timeline: boolean,
+    /** The commit the findings are about, when they were asked for. */
+    private readonly findingsPlace?: FindingsPlace
   ) {}
 
   async finish(report: RunReport): Promise<void> {
@@ -28,7 +31,8 @@ export class JobSummary implements Reporter {
             report,
             entries: this.timeline ? this.mirror.entries : undefined,
             entriesLeftOut: this.mirror.entriesLeftOut,
-            logFile: this.mirror.logFile
+            logFile: this.mirror.logFile,
+            ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
           })
     await this.runner.appendSummary(summary)
   }

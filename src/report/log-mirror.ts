@@ -10,6 +10,8 @@ import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
 import { usageLine } from './usage.js'
 import { stopConsoleLine } from './stop-text.js'
+import { findingConsoleLine } from './findings-text.js'
+import { findingsCountText } from '../answer/findings.js'
 
 export interface MirrorOptions {
   toConsole: boolean
@@ -89,6 +91,12 @@ export class LogMirror implements Reporter {
         `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
       )
     if (report.usage) this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`)
+    const answer = report.answer?.answer
+    if (answer?.valid && answer.findings) {
+      // Text, never a workflow command: the findings are annotated on the check run, not on the step.
+      this.console.info(`${findingsCountText(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`)
+      for (const finding of answer.findings) this.console.info(`  ${findingConsoleLine(finding)}`)
+    }
     const stopped = report.stop && stopConsoleLine(report.stop)
     if (stopped) this.console.info(stopped)
     if (this.options.policy)

@@ -4,6 +4,7 @@ import type { LogMirror } from './log-mirror.js'
 import type { Reporter } from './reporters.js'
 import { runsOutput } from './runs-report.js'
 import { usageJson } from './usage.js'
+import type { Finding } from '../answer/findings.js'
 
 /** The action's outputs, in action.yml's order. */
 export const OUTPUT_NAMES = [
@@ -24,6 +25,7 @@ export const OUTPUT_NAMES = [
   'structured-output',
   'verdict',
   'verdict-reason',
+  'findings',
   'runs',
   'check-run-id',
   'usage'
@@ -80,6 +82,7 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     'structured-output': answer ? JSON.stringify(answer.value) : '',
     verdict: answer?.verdict ?? '',
     'verdict-reason': answer?.reason ?? '',
+    findings: answer?.findings ? findingsJson(answer.findings) : '',
     runs: '',
     'check-run-id': checkRunId,
     usage
@@ -98,4 +101,18 @@ export class OutputsReporter implements Reporter {
     for (const name of OUTPUT_NAMES) this.runner.setOutput(name, outputs[name])
     return Promise.resolve()
   }
+}
+
+/** The findings as the agent named their fields (`end_line` only for a range): what later steps read. */
+function findingsJson(findings: Finding[]): string {
+  return JSON.stringify(
+    findings.map(({ path, line, endLine, severity, title, message }) => ({
+      path,
+      line,
+      ...(endLine > line ? { end_line: endLine } : {}),
+      severity,
+      ...(title ? { title } : {}),
+      message
+    }))
+  )
 }

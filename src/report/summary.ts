@@ -14,6 +14,7 @@ import {
 } from './entry-text.js'
 import { answerSection, verdictLine } from './answer-text.js'
 import { usageMarkdown } from './usage.js'
+import { findingsSummarySection, type FindingsPlace } from './findings-text.js'
 import { stopMarkdown } from './stop-text.js'
 import {
   fence,
@@ -48,6 +49,8 @@ export interface SummaryInput {
   limitBytes?: number
   /** A run's fold in a fan-out's summary: no headline nor facts table (the fold's title and the table's row say them). */
   folded?: boolean
+  /** The commit the findings are about, for links to their lines (findings asked). */
+  findingsPlace?: FindingsPlace
 }
 
 const HEADLINES: Record<RunReport['outcome'], string> = {
@@ -87,7 +90,7 @@ function summaryHeadline(report: RunReport): string {
 }
 
 /**
- * The job summary as Markdown: the headline, the verdict, a paused run's question, the facts
+ * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
  */
 export function renderSummary(input: SummaryInput): string {
@@ -100,6 +103,9 @@ export function renderSummary(input: SummaryInput): string {
   let shown = entries.length
   if (report.stop) head.push(stopMarkdown(report.stop), '')
   if (report.answer?.verdictAsked) head.push(verdictLine(report.answer), '')
+  const answer = report.answer?.answer
+  if (answer?.valid && answer.findings)
+    head.push(findingsSummarySection(answer.findings, input.findingsPlace), '')
   const question = report.outcome === 'paused' && run?.result ? run.result : ''
   if (question && run) head.push(...questionSection(question, run.id, report.trigger))
   if (run && !input.folded) {

@@ -1,4 +1,5 @@
 import type { AnswerSpec } from '../answer/answer.js'
+import { findingsShapeProblem } from '../answer/findings.js'
 import { answerSchema, compileSchema } from '../answer/schema.js'
 import { loadSchema } from '../answer/schema-source.js'
 import type { Task } from './settings.js'
@@ -14,13 +15,14 @@ const NO_ANSWER: Record<Exclude<Task, 'run'>, string> = {
 
 export interface AnswerInputs {
   verdict: boolean
+  findings: boolean
   outputSchema: string
   outputRetries: string
 }
 
 /**
- * What the step asks of the agent's answer (`verdict`, `output-schema`, `output-retries`), with the
- * schema loaded and compiled here, before any request: undefined when nothing is asked.
+ * What the step asks of the agent's answer (`verdict`, `findings`, `output-schema`, `output-retries`),
+ * with the schema loaded and compiled here, before any request: undefined when nothing is asked.
  */
 export function readAnswerInputs(
   inputs: AnswerInputs,
@@ -32,6 +34,7 @@ export function readAnswerInputs(
   if (task !== 'run') {
     if (inputs.verdict) problems.push(`verdict: ${NO_ANSWER[task]}; remove it`)
     if (inputs.outputSchema) problems.push(`output-schema: ${NO_ANSWER[task]}; remove it`)
+    if (inputs.findings) problems.push(`findings: ${NO_ANSWER[task]}; remove it`)
     return undefined
   }
   let given
@@ -42,15 +45,20 @@ export function readAnswerInputs(
       return undefined
     }
     given = loaded.schema
+    const shape = inputs.findings ? findingsShapeProblem(given) : undefined
+    if (shape) {
+      problems.push(`output-schema: ${shape}`)
+      return undefined
+    }
   }
-  const schema = answerSchema(inputs.verdict, given)
+  const schema = answerSchema(inputs.verdict, given, inputs.findings)
   if (!schema) return undefined
   const compiled = compileSchema(schema)
   if ('problem' in compiled) {
     problems.push(`output-schema: ${compiled.problem}`)
     return undefined
   }
-  return { verdict: inputs.verdict, schema, retries }
+  return { verdict: inputs.verdict, findings: inputs.findings, given: given !== undefined, schema, retries }
 }
 
 function outputRetries(text: string, problems: string[]): number {

@@ -70,6 +70,7 @@ export function readSettings(
     context
   }
   checkTokenNeeded(settings, problems)
+  checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems)
   // A check is concluded with the run's ending, which a step that does not wait never sees.
   if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
     problems.push(
@@ -151,6 +152,7 @@ function readRunExtras({ input, raw, problems }: Reading, task: Task, context: W
     answer: readAnswerInputs(
       {
         verdict: boolean('verdict', input('verdict'), problems),
+        findings: boolean('findings', input('findings'), problems),
         outputSchema: raw('output-schema').trim(),
         outputRetries: input('output-retries')
       },
@@ -191,6 +193,7 @@ function readThreads({ input, problems }: Reading) {
 function readReporting({ input, problems }: Reading) {
   return {
     comment: boolean('comment', input('comment'), problems),
+    reviewComments: boolean('review-comments', input('review-comments'), problems),
     checkRun: checkRunMode(input('check-run'), problems),
     checkName: checkName(input('check-name'), problems)
   }
@@ -207,6 +210,25 @@ function checkTokenNeeded(settings: Settings, problems: string[]): void {
   else if (task !== 'check' && settings.checkRun === 'true' && !triggerEvent)
     problems.push(
       "github-token: required with check-run: true (the check run is written with it); leave it unset for the job's GITHUB_TOKEN, or set check-run to auto"
+    )
+}
+
+/**
+ * findings go with one run (the check, the review and the outputs are one run's), and a review needs
+ * the findings it posts. A step without a pull request posts no review: not an error.
+ */
+function checkFindingsInputs(settings: Settings, findings: boolean, problems: string[]): void {
+  const { task, runs, reviewComments } = settings
+  if (findings && runs && task === 'run')
+    problems.push(
+      'findings: not used with runs (a step shows one run’s findings on the lines they are about); ask for them in a step of their own'
+    )
+  if (!reviewComments) return
+  if (task !== 'run')
+    problems.push(`review-comments: not used with task ${task}, which starts no review; remove it`)
+  else if (!findings)
+    problems.push(
+      'review-comments: needs findings: true (the review is made of the findings); set it, or remove review-comments'
     )
 }
 

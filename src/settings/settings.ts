@@ -104,10 +104,15 @@ export interface Settings {
   githubToken: string
   comment: boolean
   /**
-   * What the agent's final answer must hold (`verdict`, `output-schema`, `output-retries`), the
+   * What the agent's final answer must hold (`verdict`, `findings`, `output-schema`, `output-retries`), the
    * schema compiled; undefined when nothing is asked, and the prompt is left as it is.
    */
   answer?: AnswerSpec
+  /**
+   * `review-comments`: the findings also go to one review of the pull request (inline where the
+   * diff has their lines); nothing without a pull request.
+   */
+  reviewComments: boolean
   /** The `runs` input's items, in order: a fan-out instead of one run; undefined when empty. */
   runs?: RunItem[]
   /** How many of `runs` work at once. */
@@ -151,6 +156,8 @@ export const INPUT_DEFAULTS = {
   verdict: 'false',
   'output-schema': '',
   'output-retries': '1',
+  findings: 'false',
+  'review-comments': 'false',
   runs: '',
   'max-parallel': '10',
   'check-run': 'auto',

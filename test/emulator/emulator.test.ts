@@ -429,7 +429,8 @@ describe('scenarios', () => {
       'verdict-pass',
       'verdict-fail',
       'verdict-repaired',
-      'verdict-never'
+      'verdict-never',
+      'findings'
     ])
     expect(() => scenario('nope')).toThrow(/Unknown scenario "nope"/)
     expect(() => new AgentRunEmulator({ defaultScenario: 'nope' })).toThrow(/Unknown scenario/)

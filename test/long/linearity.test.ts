@@ -33,6 +33,17 @@ import {
 import { fitBytes, renderSummary } from '../../src/report/summary.js'
 import { cutUtf8, renderCheckRun } from '../../src/report/check-run-text.js'
 import { wellFormed } from '../../src/github/well-formed.js'
+import { findingsCountText, findingsProblems, readFindings, type Finding } from '../../src/answer/findings.js'
+import {
+  annotationBatches,
+  findingConsoleLine,
+  findingsSummarySection,
+  inlineCommentBody,
+  reviewBody,
+  trackingFindingsLine
+} from '../../src/report/findings-text.js'
+import { placeFindings } from '../../src/github/review.js'
+import { rightSideHunks } from '../../src/github/diff.js'
 import { noCommands } from '../../src/runner/commands.js'
 
 /**
@@ -429,6 +440,67 @@ describe('what is sent to GitHub fits its bytes and is well-formed, in linear ti
     ['wellFormed, cutUtf8', text => [wellFormed({ output: { summary: text } }), cutUtf8(text, 65_535)]]
   ])('%s', (_name, fn) => {
     expect(slowCases(fn, [...unicode, ...SOME_CASES])).toEqual([])
+  })
+})
+
+describe('findings (issue #35): their texts, and hundreds of them, in linear time', () => {
+  const PLACE = { serverUrl: 'https://github.com', repository: 'o/r', sha: 'a'.repeat(40) }
+  const one = (text: string): Finding => ({
+    path: text,
+    line: 1,
+    endLine: 2,
+    severity: 'warning',
+    title: text,
+    message: text
+  })
+  /** The text cut into findings of 100 characters each: 1,400 of them at n. */
+  const split = (text: string): Finding[] =>
+    Array.from({ length: Math.ceil(text.length / 100) }, (_, i) => ({
+      ...one(text.slice(i * 100, i * 100 + 100)),
+      path: `src/f${i % 50}.ts`,
+      line: i + 1,
+      endLine: i + 1,
+      severity: i % 2 ? 'failure' : 'notice'
+    }))
+  const review = (findings: Finding[]): string =>
+    reviewBody({ marker: 'm', run: 'run', findings, inline: 0, listed: findings, footer: 'f' })
+
+  test.each<[string, (text: string) => unknown]>([
+    [
+      "one finding's texts: annotation, table, console, tracking line, review",
+      text => [
+        annotationBatches([one(text)]),
+        findingsSummarySection([one(text)], PLACE),
+        findingConsoleLine(one(text)),
+        trackingFindingsLine([one(text)], 'https://github.com/o/r/runs/1'),
+        inlineCommentBody(one(text)),
+        review([one(text)])
+      ]
+    ],
+    ['a patch read for the lines of the diff', text => rightSideHunks(`@@ -1,1 +1,9 @@\n${text}`)]
+  ])('%s', (_name, fn) => {
+    expect(slowCases(fn, SOME_CASES)).toEqual([])
+  })
+
+  test('hundreds of findings: read, counted, annotated, placed, tabled and listed', () => {
+    const hunks = new Map(Array.from({ length: 50 }, (_, i) => [`src/f${i}.ts`, [[1, 500] as const]]))
+    const fn = (text: string): unknown => {
+      const findings = split(text)
+      const answer = {
+        findings: findings.map(({ endLine, ...rest }) => ({ ...rest, end_line: endLine }))
+      }
+      return [
+        findingsProblems(answer),
+        readFindings(answer).length,
+        findingsCountText(findings),
+        annotationBatches(findings),
+        placeFindings(findings, hunks),
+        findingsSummarySection(findings, PLACE),
+        review(findings),
+        findings.map(findingConsoleLine)
+      ]
+    }
+    expect(slowCases(fn, SOME_CASES.slice(0, 3))).toEqual([])
   })
 })
 

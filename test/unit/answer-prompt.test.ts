@@ -66,6 +66,20 @@ describe('the answer-format section of the prompt', () => {
   test('both: the given schema with the verdict in its allOf', async () => {
     expect(shownSchema(answerFormatSection(spec(true, FILES)))).toEqual({ ...FILES, allOf: [VERDICT_SCHEMA] })
   })
+
+  test('findings: asked for in words after the verdict, in the same block, and again in a repair', async () => {
+    const schema = answerSchema(true, undefined, true)!
+    const asked: AnswerSpec = { verdict: true, findings: true, schema, retries: 1 }
+    const section = answerFormatSection(asked)
+    expect(shownSchema(section)).toEqual(schema)
+    const text = readerText(section)
+    expect(text).toContain(
+      '"verdict" is "pass" or "fail", and "reason" says why in one sentence. List each problem you found in the code as an item of "findings": the file\'s "path" from the repository\'s root, the "line" it is about in the file as it is at the commit you worked on (and "end_line" for a range), its "severity" ("failure", "warning" or "notice"), a short "title" and the "message"; "findings" is [] when you found none.'
+    )
+    expect(readerText(repairPrompt(asked, { kind: 'missing' }))).toContain('as an item of "findings"')
+    // Without findings, no word of them.
+    expect(answerFormatSection(spec(true))).not.toContain('findings')
+  })
 })
 
 describe('readAnswer and the repair prompt', () => {

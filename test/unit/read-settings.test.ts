@@ -325,6 +325,64 @@ describe('readSettings: verdict, output-schema, output-retries', () => {
     expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
   })
 
+  test('findings: asked alone, with a verdict, or with an output-schema that has them; review-comments with them', () => {
+    const alone = settingsFrom({ ...valid, findings: 'true' })
+    expect(alone.answer).toMatchObject({
+      verdict: false,
+      findings: true,
+      given: false,
+      schema: { required: ['findings'] }
+    })
+    expect(alone.reviewComments).toBe(false)
+    const both = settingsFrom({ ...valid, findings: 'true', verdict: 'true', 'review-comments': 'true' })
+    expect(both.answer?.schema).toMatchObject({ required: ['verdict', 'reason', 'findings'] })
+    expect(both.reviewComments).toBe(true)
+    const shaped = JSON.stringify({
+      type: 'object',
+      properties: {
+        findings: { type: 'array', items: { properties: { path: {}, line: {}, severity: {}, message: {} } } }
+      }
+    })
+    const given = settingsFrom({ ...valid, findings: 'true', 'output-schema': shaped }).answer
+    expect(given).toMatchObject({ findings: true, given: true })
+    expect(
+      checkNow(given!.schema, { findings: [{ path: '/abs', line: 1, severity: 'failure', message: 'm' }] })
+    ).toEqual({
+      errors: [expect.objectContaining({ pointer: '/findings/0/path' })]
+    })
+    // Not asked: as before.
+    expect(settingsFrom(valid)).toMatchObject({ reviewComments: false, answer: undefined })
+  })
+
+  test.each([
+    [{ findings: 'yes' }, 'findings: expected true or false, got "yes"'],
+    [{ 'review-comments': 'maybe' }, 'review-comments: expected true or false, got "maybe"'],
+    [
+      { 'review-comments': 'true' },
+      'review-comments: needs findings: true (the review is made of the findings); set it, or remove review-comments'
+    ],
+    [
+      { findings: 'true', 'output-schema': schema },
+      expect.stringMatching(
+        /^output-schema: with findings: true, the schema must have a findings property of the findings’ shape/
+      )
+    ],
+    [
+      { task: 'check', findings: 'true' },
+      'findings: not used with task check, which starts no run; remove it'
+    ],
+    [
+      { task: 'check', 'review-comments': 'true' },
+      'review-comments: not used with task check, which starts no review; remove it'
+    ],
+    [
+      { prompt: '', findings: 'true', runs: '- prompt: a\n- prompt: b' },
+      'findings: not used with runs (a step shows one run’s findings on the lines they are about); ask for them in a step of their own'
+    ]
+  ])('findings inputs: refuses %j before any request', (bad, problem) => {
+    expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
+  })
+
   test('every answer problem is reported with the others, at once', () => {
     expect(
       problemsOf({ ...valid, task: 'check', verdict: 'true', 'output-schema': schema, 'output-retries': '9' })
