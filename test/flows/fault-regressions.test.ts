@@ -1,7 +1,7 @@
 import type { FaultRule, RunScript } from '../../emulator/index.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
+import { runScheduleInProcess, type InProcessScheduleResult } from '../long/faults/execute.js'
 import type { FaultSchedule } from '../long/faults/schedule.js'
-import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flow.js'
 
 /**
  * Each bug the fault-injection suite (faults.test.ts) found, pinned by a minimal schedule written by
@@ -9,7 +9,8 @@ import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flo
  * found it. The same checks as the suite's apply: one create or resume, every entry mirrored once
  * and in order, outputs equal to the run (or what the step had, with one clear error), in time.
  * Each schedule has a world of its own, the step as the runner runs it, in process on the virtual
- * clock (support/fault-flow.ts): waits (seed 94's 30 s resume grace) cost no real time.
+ * clock, by the suite's own runner (long/faults/execute.ts): waits (seed 94's 30 s resume grace)
+ * cost no real time.
  */
 
 /** A run script: ACTIVE, one entry (marked [eN]) at each moment given, then COMPLETE with `result`. */
@@ -85,11 +86,11 @@ function pinned(
   name: string,
   description: string,
   fields: Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>,
-  timed?: (result: FlowScheduleResult) => void
+  timed?: (result: InProcessScheduleResult) => void
 ): void {
   test(name, async () => {
     const fault = schedule(description, fields)
-    const result = await runScheduleInFlow(fault)
+    const result = await runScheduleInProcess(fault)
     expect({ schedule: fault.description, violations: result.violations }).toEqual({
       schedule: fault.description,
       violations: []
@@ -99,7 +100,7 @@ function pinned(
 }
 
 /** When each request on `route` came, in virtual ms from the step's start. */
-const times = (result: FlowScheduleResult, route: string): number[] =>
+const times = (result: InProcessScheduleResult, route: string): number[] =>
   result.sent.filter(request => request.route === route).map(request => request.at)
 
 /** Entries e`first` on, `count` of them, 100 ms apart from 100 ms. */
