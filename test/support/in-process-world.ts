@@ -84,6 +84,23 @@ export class InProcessWorld {
     return { runner, environment }
   }
 
+  /**
+   * Bends the next answer of the organization's runs list (the emulator's drift fault): its items as
+   * `items` makes them, the page's other fields overwritten by `page`.
+   */
+  driftRunsList(
+    items: (items: Array<Record<string, unknown>>) => unknown[],
+    page: Record<string, unknown> = {}
+  ): void {
+    this.emulator.injectFaults({
+      route: 'list-runs',
+      fault: {
+        kind: 'drift',
+        mutate: body => ({ ...body, items: items(body.items as Array<Record<string, unknown>>), ...page })
+      }
+    })
+  }
+
   /** The requests the emulator received on these routes. */
   routes(...names: string[]): AgentRunEmulator['requests'] {
     return this.emulator.requests.filter(request => names.includes(request.route))
