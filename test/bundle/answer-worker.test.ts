@@ -1,5 +1,6 @@
 import { scenario } from '../../emulator/index.js'
 import { BundleWorld, expectEndedOnItsOwn } from '../support/bundle-world.js'
+import { VERDICT_FAIL, completing } from '../support/step-fixtures.js'
 
 /**
  * The agent's answer checked as the bundle checks it: in a worker thread started from dist/index.js
@@ -17,15 +18,10 @@ test('verdict: true, the agent answers fail: the step rejected (exit code 1), ve
   })
   expectEndedOnItsOwn(result)
   expect(result.exitCode).toBe(1)
-  expect(result.outputs).toMatchObject({
-    outcome: 'rejected',
-    status: 'COMPLETE',
-    verdict: 'fail',
-    'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
-  })
+  expect(result.outputs).toMatchObject(VERDICT_FAIL)
   expect(JSON.parse(result.outputs['structured-output']!)).toEqual({
     verdict: 'fail',
-    reason: 'It renames the exported parseLine, which v1 clients import.'
+    reason: VERDICT_FAIL['verdict-reason']
   })
   expect(result.stdout.split('\n').filter(line => line.startsWith('::error::'))).toEqual([
     expect.stringContaining('It renames the exported parseLine')
@@ -36,16 +32,7 @@ test('verdict: true, the agent answers fail: the step rejected (exit code 1), ve
 
 test('output-schema from a file of the workspace: the answer checked against it, structured-output set, the step passes', async () => {
   const answer = { ids: [3, 5, 8], complete: true }
-  world.emulator.queueScript({
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      {
-        at: 50,
-        status: 'COMPLETE',
-        result: `The ids.\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``
-      }
-    ]
-  })
+  world.emulator.queueScript(completing(`The ids.\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``))
   const schema = {
     type: 'object',
     required: ['ids', 'complete'],

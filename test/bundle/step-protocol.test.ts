@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { scenario, type RunScript } from '../../emulator/index.js'
+import { scenario } from '../../emulator/index.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
+import { PROVENANCE, STEP_DEBUG, echoing, echoingErrors, visible } from '../support/step-fixtures.js'
 import {
   ACTION_NODE,
   ACTION_OUTPUTS,
@@ -49,17 +50,7 @@ test('a run from inputs followed to success: defaults from action.yml, context f
   expect(world.routes('create')[0]!.body).toEqual({
     prompt: expect.stringContaining('Fix the failing test'),
     repo_id: 101,
-    metadata: {
-      github_action: expect.objectContaining({
-        repository: 'octo-org/octo-repo',
-        workflow_run_url: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
-        run_id: '4242',
-        run_attempt: '1',
-        event: 'workflow_dispatch',
-        actor: 'octocat',
-        sha: '0123456789abcdef0123456789abcdef01234567'
-      })
-    }
+    metadata: { github_action: expect.objectContaining(PROVENANCE) }
   })
 
   // Every output action.yml declares, each once in a `name<<delimiter` block as @actions/core writes
@@ -114,67 +105,22 @@ test('bad inputs fail the step before any request: exit code 1, one annotation n
   expect(world.emulator.requests).toEqual([])
 })
 
-/** A run whose every text repeats the tokens, as a careless tool or a hostile prompt could make it. */
-const echoing: RunScript = {
-  steps: [
-    { at: 0, status: 'ACTIVE' },
-    {
-      at: 50,
-      log: {
-        message_type: 'ACTION',
-        tool_name: 'run_command',
-        thought: `printing env: CODEGEN_API_TOKEN=${SECRET}`,
-        tool_input: { command: `curl -H "Authorization: Bearer ${SECRET}"` },
-        tool_output: { stdout: `token=${SECRET}`, github: GITHUB_SECRET },
-        observation: `Bearer ${SECRET}`
-      }
-    },
-    { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${SECRET}` } },
-    {
-      at: 150,
-      status: 'COMPLETE',
-      result: `The token is ${SECRET}`,
-      summary: `Used ${SECRET} and ${GITHUB_SECRET}`,
-      pullRequests: [
-        {
-          id: 1,
-          title: `Leak ${SECRET}`,
-          url: 'https://github.com/octo-org/octo-repo/pull/1',
-          head_branch_name: null
-        }
-      ]
-    }
-  ]
-}
-
 test('the tokens are masked first and shown nowhere, step debug on, however the service echoes them', async () => {
-  world.emulator.queueScript(echoing)
-  world.emulator.injectFaults({
-    route: 'logs',
-    times: 2,
-    fault: {
-      kind: 'status',
-      status: 500,
-      body: { detail: `upstream rejected Authorization: Bearer ${SECRET}` }
-    }
-  })
+  world.emulator.queueScript(echoing(SECRET, GITHUB_SECRET))
+  world.emulator.injectFaults(echoingErrors(SECRET))
   const result = await world.step({
     inputs: { 'api-token': SECRET, 'github-token': GITHUB_SECRET },
-    env: { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' }
+    env: STEP_DEBUG
   })
   expectEndedOnItsOwn(result)
   expect(result.exitCode).toBe(0)
-  const lines = result.stdout.split('\n')
-  expect(lines.slice(0, 2)).toEqual([`::add-mask::${SECRET}`, `::add-mask::${GITHUB_SECRET}`])
+  expect(result.stdout.split('\n').slice(0, 2)).toEqual([
+    `::add-mask::${SECRET}`,
+    `::add-mask::${GITHUB_SECRET}`
+  ])
   expect(result.stdout).toContain('::debug::')
-  // Everything a person could read after the step, but the lines that tell the runner to mask.
-  const visible = [
-    lines.filter(line => !line.startsWith('::add-mask::')).join('\n'),
-    result.summary,
-    result.outputFile,
-    readFileSync(result.outputs['log-file']!, 'utf8')
-  ].join('\n')
-  expect(visible).toContain('***')
-  expect(visible).not.toContain(SECRET)
-  expect(visible).not.toContain(GITHUB_SECRET)
+  // Everything a person could read after the step, GITHUB_OUTPUT as written included.
+  expect(visible(result)).toContain('***')
+  expect(visible(result)).not.toContain(SECRET)
+  expect(visible(result)).not.toContain(GITHUB_SECRET)
 })

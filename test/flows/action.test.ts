@@ -4,6 +4,7 @@ import { entryHeadline } from '../../src/report/console-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
 import { renderMarkdown } from '../../scripts/render-markdown.js'
 import { runnerCommands } from '../support/runner-commands.js'
+import { PROVENANCE } from '../support/step-fixtures.js'
 import {
   TOKEN,
   emulator,
@@ -49,17 +50,7 @@ describe('the bundled action, end to end', () => {
     expect(creates[0]!.body).toMatchObject({
       prompt: 'Fix the failing test',
       repo_id: 101,
-      metadata: {
-        github_action: {
-          repository: 'octo-org/octo-repo',
-          workflow_run_url: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
-          run_id: '4242',
-          run_attempt: '1',
-          event: 'workflow_dispatch',
-          actor: 'octocat',
-          sha: '0123456789abcdef0123456789abcdef01234567'
-        }
-      }
+      metadata: { github_action: PROVENANCE }
     })
 
     // Every entry once, in order, on the console and in the log file.

@@ -1,9 +1,11 @@
-import { readMarker } from '../../src/github/tracking.js'
+import { markerLine, readMarker } from '../../src/github/tracking.js'
 import { issuesOpenedEvent } from '../support/webhooks.js'
 import {
   emulator,
   github,
   fast,
+  signedMarker,
+  addMarkedComment,
   onEvent,
   comment,
   creates,
@@ -13,8 +15,8 @@ import {
 
 /**
  * The comment workflow end to end: a `/codegen` comment starts a run, the next resumes it, `new` starts
- * afresh (the world, its hooks and helpers: test/support/comment-world.ts). Markers: comment-markers.test.ts;
- * who may ask: comment-permissions.test.ts.
+ * afresh, and only the action's own signed markers are followed (the world, its hooks and helpers:
+ * test/support/comment-world.ts). Who may ask: comment-permissions.test.ts.
  */
 
 describe('a /codegen comment', () => {
@@ -112,5 +114,35 @@ describe('a /codegen comment', () => {
       expect.objectContaining({ target: { issueNumber: 9 }, content: 'eyes' })
     ])
     expect(trackingComments(9)).toHaveLength(1)
+  })
+
+  test('a marker written by a person is not followed, even one copied with its signature', async () => {
+    addMarkedComment(id => signedMarker(4242, id), 'I can write markers too', {
+      login: 'mallory',
+      type: 'User'
+    })
+    emulator.queueScript(fast('success'))
+    await onEvent(comment({ body: '/codegen fix it' }))
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(1)
+  })
+
+  test.each([
+    ['unsigned', () => markerLine(4242)],
+    ['with a made-up signature', () => markerLine(4242, 'ab'.repeat(16))],
+    ['signed for another thread', (id: number) => signedMarker(4242, id, 8)],
+    ['reposted from another comment of this thread', (id: number) => signedMarker(4242, id - 1)]
+  ])('a marker from another bot, %s, is not followed: a fresh run, with a notice', async (_how, marker) => {
+    addMarkedComment(marker, 'Tracking run 4242', { login: 'some-app[bot]', type: 'Bot' })
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: '/codegen fix it' }))
+    expect(result.exitCode).toBe(0)
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(1)
+    expect(result.stdout).toMatch(
+      /::notice::Not following the run marker of comment \d+ \(run 4242\).*Starting a fresh run/
+    )
+    const tracking = trackingComments().filter(c => c.user.login === 'github-actions[bot]')
+    expect(tracking.map(c => readMarker(c.body)?.runId)).toEqual([emulator.runs()[0]!.id])
   })
 })

@@ -44,16 +44,7 @@ test('a full first page with one item that cannot be read: the second page is re
   for (let i = 0; i < 3; i++) seed(20)
   for (let i = 0; i < 100; i++) seed(1, 'octo-org/other')
   // One item of the first page (another repository's) is no run the action can read: no integer id.
-  world.emulator.injectFaults({
-    route: 'list-runs',
-    fault: {
-      kind: 'drift',
-      mutate: body => ({
-        ...body,
-        items: (body.items as unknown[]).map((item, i) => (i === 50 ? { id: 'unreadable' } : item))
-      })
-    }
-  })
+  world.driftRunsList(items => items.map((item, i) => (i === 50 ? { id: 'unreadable' } : item)))
   await limitedStep()
   expect(limitReads()).toEqual([
     { skip: '0', limit: '100', source_type: 'API' },
@@ -69,18 +60,9 @@ test('a run listed among the newest with a time days old: skipped, the runs afte
   seed(2)
   seed(1)
   // Newest first: 1 h, 2 h, then the other repository's run, its time read as days old.
-  world.emulator.injectFaults({
-    route: 'list-runs',
-    fault: {
-      kind: 'drift',
-      mutate: body => ({
-        ...body,
-        items: (body.items as Array<Record<string, unknown>>).map((item, i) =>
-          i === 2 ? { ...item, created_at: '2020-01-01 00:00:00.000000' } : item
-        )
-      })
-    }
-  })
+  world.driftRunsList(items =>
+    items.map((item, i) => (i === 2 ? { ...item, created_at: '2020-01-01 00:00:00.000000' } : item))
+  )
   await limitedStep()
   expect(limitReads()).toEqual([{ skip: '0', limit: '100', source_type: 'API' }])
 })

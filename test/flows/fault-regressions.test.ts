@@ -1,7 +1,7 @@
 import type { FaultRule, RunScript } from '../../emulator/index.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/client.js'
-import type { FaultSchedule } from '../long/faults/schedule.js'
-import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flow.js'
+import { runScheduleInProcess, type InProcessScheduleResult } from '../long/faults/execute.js'
+import type { FaultSchedule, PermanentFault } from '../long/faults/schedule.js'
 
 /**
  * Each bug the fault-injection suite (faults.test.ts) found, pinned by a minimal schedule written by
@@ -9,7 +9,8 @@ import { runScheduleInFlow, type FlowScheduleResult } from '../support/fault-flo
  * found it. The same checks as the suite's apply: one create or resume, every entry mirrored once
  * and in order, outputs equal to the run (or what the step had, with one clear error), in time.
  * Each schedule has a world of its own, the step as the runner runs it, in process on the virtual
- * clock (support/fault-flow.ts): waits (seed 94's 30 s resume grace) cost no real time.
+ * clock, by the suite's own runner (long/faults/execute.ts): waits (seed 94's 30 s resume grace)
+ * cost no real time.
  */
 
 /** A run script: ACTIVE, one entry (marked [eN]) at each moment given, then COMPLETE with `result`. */
@@ -32,6 +33,10 @@ function run(
   }
 }
 
+/** Entries e`first` on, `count` of them, 100 ms apart from 100 ms. */
+const marks = (first: number, count: number): Array<[mark: number, at: number]> =>
+  Array.from({ length: count }, (_, n) => [first + n, 100 * (n + 1)])
+
 /** A run that ended before the step resumes it, with entries e1 to e4. */
 const EARLIER = run(
   [
@@ -44,10 +49,9 @@ const EARLIER = run(
   'The earlier result'
 )
 
-function schedule(
-  description: string,
-  fields: Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>
-): FaultSchedule {
+type Fields = Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>
+
+function schedule(description: string, fields: Fields): FaultSchedule {
   const timeoutMinutes = 1
   return {
     seed: 0,
@@ -77,6 +81,36 @@ const driftOnce = (
   fault: { kind: 'drift', mutate }
 })
 
+/** A create of a run with one entry that ends at 400 ms, with `fields` over it. */
+const created = (fields: Partial<FaultSchedule>): Fields => ({
+  mode: 'create',
+  script: run(marks(1, 1), 400, 'Done'),
+  ...fields
+})
+
+/**
+ * Ten answers `status` on `route`: the step fails for good (`kind`), saying `message`, after sending
+ * `route` `max` times at most.
+ */
+const failsForGood = (
+  route: PermanentFault['bound']['routes'][number],
+  status: number,
+  kind: PermanentFault['kind'],
+  message: RegExp,
+  max: number
+): Partial<FaultSchedule> => ({
+  faults: [{ route, times: 10, fault: { kind: 'status', status } }],
+  expect: 'error',
+  permanent: { kind, message, bound: { routes: [route], max } }
+})
+
+/** A resume whose count of the earlier entries reads total_logs `by` off. */
+const totalLogsOff = (by: number): Fields => ({
+  mode: 'resume',
+  script: run(marks(5, 3), 500, 'Resumed'),
+  faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) + by }))]
+})
+
 /**
  * One bug pinned: its schedule runs in a world of its own and keeps every check of the suite; `timed`
  * asserts, to the millisecond, the waits its premise is about.
@@ -84,12 +118,12 @@ const driftOnce = (
 function pinned(
   name: string,
   description: string,
-  fields: Partial<FaultSchedule> & Pick<FaultSchedule, 'mode' | 'script'>,
-  timed?: (result: FlowScheduleResult) => void
+  fields: Fields,
+  timed?: (result: InProcessScheduleResult) => void
 ): void {
   test(name, async () => {
     const fault = schedule(description, fields)
-    const result = await runScheduleInFlow(fault)
+    const result = await runScheduleInProcess(fault)
     expect({ schedule: fault.description, violations: result.violations }).toEqual({
       schedule: fault.description,
       violations: []
@@ -99,88 +133,62 @@ function pinned(
 }
 
 /** When each request on `route` came, in virtual ms from the step's start. */
-const times = (result: FlowScheduleResult, route: string): number[] =>
+const times = (result: InProcessScheduleResult, route: string): number[] =>
   result.sent.filter(request => request.route === route).map(request => request.at)
-
-/** Entries e`first` on, `count` of them, 100 ms apart from 100 ms. */
-const marks = (first: number, count: number): Array<[mark: number, at: number]> =>
-  Array.from({ length: count }, (_, n) => [first + n, 100 * (n + 1)])
 
 describe('bugs found by the fault-injection suite', () => {
   pinned(
     'seeds 37 and 46: a permanent fault after entries were mirrored still reports them and the last status',
     '403 on the final read of a run whose four entries were mirrored',
-    {
-      mode: 'create',
+    created({
       script: run(marks(1, 4), 600, 'Done'),
-      faults: [{ route: 'get', times: 10, fault: { kind: 'status', status: 403 } }],
-      expect: 'error',
-      permanent: {
-        kind: 'forbidden',
-        message: /Permission denied \(403\)/,
-        bound: { routes: ['get'], max: 1 }
-      }
-    }
+      ...failsForGood('get', 403, 'forbidden', /Permission denied \(403\)/, 1)
+    })
   )
 
   pinned(
     'seeds 79, 116, 125, 153, 154 and 175: a gateway that keeps failing fails the step with one readable message',
     "every create answered 502 by the gateway, with the gateway's HTML page",
-    {
-      mode: 'create',
-      script: run(marks(1, 1), 400, 'Done'),
-      faults: [{ route: 'create', times: 10, fault: { kind: 'status', status: 502 } }],
-      expect: 'error',
-      permanent: {
-        kind: 'never-recovers',
-        message:
-          /Could not create the agent run: service error 502: 502 Bad Gateway \(sent 3 times; no run was created\)$/,
-        bound: { routes: ['create'], max: 3 }
-      }
-    }
+    created(
+      failsForGood(
+        'create',
+        502,
+        'never-recovers',
+        /Could not create the agent run: service error 502: 502 Bad Gateway \(sent 3 times; no run was created\)$/,
+        3
+      )
+    )
   )
 
   pinned(
     "seed 117: a resume counts the log's entries, not a total_logs that lags behind them",
     'resume; the count of the earlier entries reads total_logs 3 short',
-    {
-      mode: 'resume',
-      script: run(marks(5, 3), 500, 'Resumed'),
-      faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) - 3 }))]
-    }
+    totalLogsOff(-3)
   )
 
   pinned(
     "seed 100: a resume counts the log's entries, not a total_logs that runs ahead of them",
     'resume; the count of the earlier entries reads total_logs 20 too many',
-    {
-      mode: 'resume',
-      script: run(marks(5, 3), 500, 'Resumed'),
-      faults: [driftOnce(0, page => ({ ...page, total_logs: Number(page.total_logs) + 20 }))]
-    }
+    totalLogsOff(20)
   )
 
   pinned(
     'seed 104: refused creates do not fill the create window and end the step long before its time',
     'two 429s (Retry-After: 0) on the create, timeout-minutes 1',
-    {
-      mode: 'create',
-      script: run(marks(1, 1), 400, 'Done'),
+    created({
       faults: [{ route: 'create', times: 2, fault: { kind: 'status', status: 429, retryAfter: 0 } }]
-    }
+    })
   )
 
   pinned(
     'seeds 690 and 120: 429s and 503s on the create do not hold the run back by a minute',
     'two 429s, then two 503s on the create, timeout-minutes 1',
-    {
-      mode: 'create',
-      script: run(marks(1, 1), 400, 'Done'),
+    created({
       faults: [
         { route: 'create', times: 2, fault: { kind: 'status', status: 429 } },
         { route: 'create', times: 2, fault: { kind: 'status', status: 503 } }
       ]
-    }
+    })
   )
 
   pinned(

@@ -83,6 +83,14 @@ async function timed(call: () => Promise<unknown>): Promise<{ ended: string; at:
   return { ended, at: clock.now() - start }
 }
 
+/** Reads pull request 7 through `api` on the clock: how it ended and when, and what was sent for it. */
+async function readPull(
+  api: OctokitGitHubApi = client()
+): Promise<{ ended: string; at: number; sent: Array<[string, number, number]> }> {
+  const { ended, at } = await timed(() => api.pullRequestBranches(7))
+  return { ended, at, sent: sent(PULL) }
+}
+
 /** The tracking comment the action wrote on pull request 7 (edits need its own comment). */
 const ownComment = (): number =>
   github.addComment(7, 'Codegen is working', { login: 'github-actions[bot]', type: 'Bot' }).id
@@ -194,40 +202,43 @@ describe('secondary rate limits', () => {
 
   test('three retries at most: the fourth refusal stands', async () => {
     github.injectSecondaryRateLimit(5, PULL, 7)
-    const { ended, at } = await timed(() => client().pullRequestBranches(7))
-    expect(ended).toMatch(/^You have exceeded a secondary rate limit/)
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 7_000, 403],
-      ['GET', 14_000, 403],
-      ['GET', 21_000, 403]
-    ])
-    expect(at).toBe(21_000)
+    expect(await readPull()).toEqual({
+      ended: expect.stringMatching(/^You have exceeded a secondary rate limit/),
+      at: 21_000,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 7_000, 403],
+        ['GET', 14_000, 403],
+        ['GET', 21_000, 403]
+      ]
+    })
     expect(warnings).toHaveLength(3)
   })
 
   test('Retry-After: 0 is at once, not the minute of a missing one', async () => {
     github.injectSecondaryRateLimit(1, PULL, 0)
-    const { ended, at } = await timed(() => client().pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 0, 200]
-    ])
-    expect(at).toBe(0)
+    expect(await readPull()).toEqual({
+      ended: 'ok',
+      at: 0,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 0, 200]
+      ]
+    })
   })
 
   test('without Retry-After: a minute, as GitHub advises', async () => {
     github.injectSecondaryRateLimit(1, PULL, 7)
     const withoutRetryAfter: typeof fetch = async (input, init) =>
       withHeaders(await clock.network.github(input, init), headers => headers.delete('retry-after'))
-    const { ended, at } = await timed(() => client({ fetch: withoutRetryAfter }).pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 60_000, 200]
-    ])
-    expect(at).toBe(60_000)
+    expect(await readPull(client({ fetch: withoutRetryAfter }))).toEqual({
+      ended: 'ok',
+      at: 60_000,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 60_000, 200]
+      ]
+    })
     expect(warnings).toEqual([`${SECONDARY} GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 60 s`])
   })
 })
@@ -235,16 +246,16 @@ describe('secondary rate limits', () => {
 describe('the primary rate limit (x-ratelimit-remaining 0)', () => {
   test('waited until its reset and a second more, twice at most', async () => {
     github.injectClientError(3, PULL, 403, PRIMARY_LIMIT)
-    const api = client({ fetch: emptyBucket(30) })
-    const { ended, at } = await timed(() => api.pullRequestBranches(7))
-    expect(ended).toBe(PRIMARY_LIMIT + ' - https://docs.github.com/rest')
     // Each answer's reset 30 s away: 31 s each, and the third refusal stands.
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 31_000, 403],
-      ['GET', 62_000, 403]
-    ])
-    expect(at).toBe(62_000)
+    expect(await readPull(client({ fetch: emptyBucket(30) }))).toEqual({
+      ended: PRIMARY_LIMIT + ' - https://docs.github.com/rest',
+      at: 62_000,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 31_000, 403],
+        ['GET', 62_000, 403]
+      ]
+    })
     expect(warnings).toEqual([
       'GitHub rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 31 s',
       'GitHub rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 31 s'
@@ -253,37 +264,38 @@ describe('the primary rate limit (x-ratelimit-remaining 0)', () => {
 
   test('the request sent again after the reset is answered', async () => {
     github.injectClientError(1, PULL, 403, PRIMARY_LIMIT)
-    const { ended, at } = await timed(() => client({ fetch: emptyBucket(10) }).pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 11_000, 200]
-    ])
-    expect(at).toBe(11_000)
+    expect(await readPull(client({ fetch: emptyBucket(10) }))).toEqual({
+      ended: 'ok',
+      at: 11_000,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 11_000, 200]
+      ]
+    })
   })
 })
 
 describe('a wait that would end after GitHub’s calls must is not made', () => {
   test('a Retry-After wait ending a millisecond before the stop is made', async () => {
     github.injectSecondaryRateLimit(1, PULL, 9)
-    const api = client({ signal: stopAfter(9_001), stopAt: 9_001 })
-    const { ended, at } = await timed(() => api.pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(at).toBe(9_000)
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 403],
-      ['GET', 9_000, 200]
-    ])
+    expect(await readPull(client({ signal: stopAfter(9_001), stopAt: 9_001 }))).toEqual({
+      ended: 'ok',
+      at: 9_000,
+      sent: [
+        ['GET', 0, 403],
+        ['GET', 9_000, 200]
+      ]
+    })
     expect(warnings).toEqual([`${SECONDARY} GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 9 s`])
   })
 
   test('one ending at the stop is not: the refusal stands at once, said in a warning', async () => {
     github.injectSecondaryRateLimit(1, PULL, 9)
-    const api = client({ signal: stopAfter(9_000), stopAt: 9_000 })
-    const { ended, at } = await timed(() => api.pullRequestBranches(7))
-    expect(ended).toMatch(/^You have exceeded a secondary rate limit/)
-    expect(at).toBe(0)
-    expect(sent(PULL)).toEqual([['GET', 0, 403]])
+    expect(await readPull(client({ signal: stopAfter(9_000), stopAt: 9_000 }))).toEqual({
+      ended: expect.stringMatching(/^You have exceeded a secondary rate limit/),
+      at: 0,
+      sent: [['GET', 0, 403]]
+    })
     expect(warnings).toEqual([
       `${SECONDARY} GET /repos/{owner}/{repo}/pulls/{pull_number}: no time left to wait 9 s`
     ])
@@ -294,9 +306,10 @@ describe('a wait that would end after GitHub’s calls must is not made', () => 
   test('the primary rate limit too: its reset a second more, at the stop', async () => {
     github.injectClientError(1, PULL, 403, PRIMARY_LIMIT)
     const api = client({ fetch: emptyBucket(29), signal: stopAfter(30_000), stopAt: 30_000 })
-    const { ended, at } = await timed(() => api.pullRequestBranches(7))
-    expect(ended).toMatch(/^API rate limit exceeded/)
-    expect(at).toBe(0)
+    expect(await readPull(api)).toMatchObject({
+      ended: expect.stringMatching(/^API rate limit exceeded/),
+      at: 0
+    })
     expect(warnings).toEqual([
       'GitHub rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: no time left to wait 30 s'
     ])
@@ -306,15 +319,16 @@ describe('a wait that would end after GitHub’s calls must is not made', () => 
 describe('failures', () => {
   test('a server error is retried after 1, 4 and 9 s, then given up', async () => {
     github.injectServerError(4, PULL, 502)
-    const { ended, at } = await timed(() => client().pullRequestBranches(7))
-    expect(ended).toBe('Server Error')
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 502],
-      ['GET', 1_000, 502],
-      ['GET', 5_000, 502],
-      ['GET', 14_000, 502]
-    ])
-    expect(at).toBe(14_000)
+    expect(await readPull()).toEqual({
+      ended: 'Server Error',
+      at: 14_000,
+      sent: [
+        ['GET', 0, 502],
+        ['GET', 1_000, 502],
+        ['GET', 5_000, 502],
+        ['GET', 14_000, 502]
+      ]
+    })
   })
 
   test('a write retried after a server error keeps its place: the next write a second after it', async () => {
@@ -339,10 +353,11 @@ describe('failures', () => {
       lost-- > 0
         ? Promise.reject(new TypeError('fetch failed', { cause: new Error('socket hang up') }))
         : clock.network.github(input, init)
-    const { ended, at } = await timed(() => client({ fetch: losing }).pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(sent(PULL)).toEqual([['GET', 1_000, 200]])
-    expect(at).toBe(1_000)
+    expect(await readPull(client({ fetch: losing }))).toEqual({
+      ended: 'ok',
+      at: 1_000,
+      sent: [['GET', 1_000, 200]]
+    })
   })
 
   test('404 and 422 are answers: never sent again', async () => {
@@ -364,21 +379,23 @@ describe('failures', () => {
 
   test('a refusal a retry may change (409) is sent again after a second', async () => {
     github.injectClientError(1, PULL, 409, 'Conflict')
-    const { ended, at } = await timed(() => client().pullRequestBranches(7))
-    expect(ended).toBe('ok')
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 409],
-      ['GET', 1_000, 200]
-    ])
-    expect(at).toBe(1_000)
+    expect(await readPull()).toEqual({
+      ended: 'ok',
+      at: 1_000,
+      sent: [
+        ['GET', 0, 409],
+        ['GET', 1_000, 200]
+      ]
+    })
   })
 
   test('each attempt has 30 s: given up then, and not retried (a create answered late would be made twice)', async () => {
     github.injectHang(4, PULL)
-    const { ended, at } = await timed(() => client().pullRequestBranches(7))
-    expect(ended).toBe('GitHub did not answer within 30 s')
-    expect(sent(PULL)).toEqual([['GET', 0, 0]])
-    expect(at).toBe(30_000)
+    expect(await readPull()).toEqual({
+      ended: 'GitHub did not answer within 30 s',
+      at: 30_000,
+      sent: [['GET', 0, 0]]
+    })
   })
 
   test('an answer within the 30 s is taken', async () => {
@@ -412,24 +429,25 @@ describe('the stop signal ends every wait', () => {
 
   test('a Retry-After wait', async () => {
     github.injectSecondaryRateLimit(1, PULL, 20)
-    const api = client({ signal: stopAfter(5_000), stopAt: 60_000 })
-    const { ended, at } = await timed(() => api.pullRequestBranches(7))
     // The wait was cut: the failure that asked for it stands.
-    expect(ended).toMatch(/^You have exceeded a secondary rate limit/)
-    expect(at).toBe(5_000)
-    expect(sent(PULL)).toEqual([['GET', 0, 403]])
+    expect(await readPull(client({ signal: stopAfter(5_000), stopAt: 60_000 }))).toEqual({
+      ended: expect.stringMatching(/^You have exceeded a secondary rate limit/),
+      at: 5_000,
+      sent: [['GET', 0, 403]]
+    })
   })
 
   test('a server error’s retry wait', async () => {
     github.injectServerError(2, PULL)
-    const { ended, at } = await timed(() => client({ signal: stopAfter(3_000) }).pullRequestBranches(7))
     // The retry's wait was cut: the server error stands.
-    expect(ended).toBe('Server Error')
-    expect(at).toBe(3_000)
-    expect(sent(PULL)).toEqual([
-      ['GET', 0, 500],
-      ['GET', 1_000, 500]
-    ])
+    expect(await readPull(client({ signal: stopAfter(3_000) }))).toEqual({
+      ended: 'Server Error',
+      at: 3_000,
+      sent: [
+        ['GET', 0, 500],
+        ['GET', 1_000, 500]
+      ]
+    })
   })
 
   test('a request GitHub never answers, and every call after it at once, none sent', async () => {

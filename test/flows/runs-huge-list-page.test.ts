@@ -14,17 +14,9 @@ const HUGE = 300_000
 test('a page of 300,000 runs newer than the step’s: the next page is read, every item followed to its end', async () => {
   await world.startEmulator()
   // The first read of the list answers a huge full page of newer runs, none of the step's.
-  world.emulator.injectFaults({
-    route: 'list-runs',
-    fault: {
-      kind: 'drift',
-      mutate: body => ({
-        ...body,
-        items: Array.from({ length: HUGE }, (_, i) => ({ id: 900_000_000 - i })),
-        total: HUGE,
-        size: HUGE
-      })
-    }
+  world.driftRunsList(() => Array.from({ length: HUGE }, (_, i) => ({ id: 900_000_000 - i })), {
+    total: HUGE,
+    size: HUGE
   })
   const { runner, failure } = await world.step({
     prompt: '',

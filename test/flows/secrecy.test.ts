@@ -3,6 +3,7 @@ import type { AgentRunEmulator, RunScript } from '../../emulator/index.js'
 import type { FakeGitHub } from '../../scripts/github-fake/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
 import { FlowWorld } from '../support/flow-world.js'
+import { STEP_DEBUG, echoing, echoingErrors, visible } from '../support/step-fixtures.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
@@ -24,51 +25,6 @@ beforeEach(() => {
   github = world.github
 })
 
-/** A run whose every text repeats the token, as a careless tool or a hostile prompt could make it. */
-const echoing: RunScript = {
-  steps: [
-    { at: 0, status: 'ACTIVE' },
-    {
-      at: 50,
-      log: {
-        message_type: 'ACTION',
-        tool_name: 'run_command',
-        thought: `printing env: CODEGEN_API_TOKEN=${TOKEN}`,
-        tool_input: { command: `curl -H "Authorization: Bearer ${TOKEN}"` },
-        tool_output: { stdout: `token=${TOKEN}`, github: GITHUB_TOKEN },
-        observation: `Bearer ${TOKEN}`
-      }
-    },
-    { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${TOKEN}` } },
-    {
-      at: 150,
-      status: 'COMPLETE',
-      result: `The token is ${TOKEN}`,
-      summary: `Used ${TOKEN} and ${GITHUB_TOKEN}`,
-      pullRequests: [
-        {
-          id: 1,
-          title: `Leak ${TOKEN}`,
-          url: 'https://github.com/octo-org/octo-repo/pull/1',
-          head_branch_name: null
-        }
-      ]
-    }
-  ]
-}
-
-const debug = { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' }
-
-/** Everything a person could read after the step, but the line that tells the runner to mask. */
-function visible(result: RunnerResult): string {
-  const console = result.stdout
-    .split('\n')
-    .filter(line => !line.startsWith('::add-mask::'))
-    .join('\n')
-  const logFile = result.outputs['log-file'] ? readFileSync(result.outputs['log-file'], 'utf8') : ''
-  return [console, result.stderr, result.summary, JSON.stringify(result.outputs), logFile].join('\n')
-}
-
 const inputs = () => ({
   'api-token': TOKEN,
   'org-id': '1',
@@ -79,18 +35,10 @@ const inputs = () => ({
 })
 
 test('a run that echoes the token everywhere shows it nowhere, step debug on', async () => {
-  emulator.queueScript(echoing)
-  emulator.injectFaults({
-    route: 'logs',
-    times: 2,
-    fault: {
-      kind: 'status',
-      status: 500,
-      body: { detail: `upstream rejected header Authorization: Bearer ${TOKEN}` }
-    }
-  })
+  emulator.queueScript(echoing(TOKEN, GITHUB_TOKEN))
+  emulator.injectFaults(echoingErrors(TOKEN))
   // As on a runner, where github-token defaults to the job's token.
-  const result = await world.step({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: debug })
+  const result = await world.step({ inputs: { ...inputs(), 'github-token': GITHUB_TOKEN }, env: STEP_DEBUG })
   expect(result.exitCode).toBe(0)
   expect(result.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
   expect(result.stdout).toContain('::debug::')
@@ -104,7 +52,7 @@ test('an error body that echoes the token is reported without it', async () => {
     route: 'create',
     fault: { kind: 'status', status: 403, body: { message: `Token ${TOKEN} may not create runs` } }
   })
-  const result = await world.step({ inputs: { ...inputs(), 'repo-id': '101' }, env: debug })
+  const result = await world.step({ inputs: { ...inputs(), 'repo-id': '101' }, env: STEP_DEBUG })
   expect(result.exitCode).toBe(1)
   expect(result.stdout).toMatch(
     /::error::Permission denied \(403\).*The service said: Token \*\*\* may not create runs/
@@ -112,21 +60,28 @@ test('an error body that echoes the token is reported without it', async () => {
   expect(visible(result)).not.toContain(TOKEN)
 })
 
-test('the tracking comment never shows the tokens', async () => {
-  // Slow enough for an edit while it works (one every 5 s), which shows the latest step.
-  emulator.queueScript({ steps: echoing.steps.map(step => (step.at > 100 ? { ...step, at: 7_000 } : step)) })
+/**
+ * A step started by alice's `/codegen go` on issue 7, which keeps a tracking comment; it passes.
+ * `written`: every body it sent to GitHub, the edits while the run worked included.
+ */
+async function commentStep(): Promise<{ result: RunnerResult; written: unknown[] }> {
   const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
   const result = await world.step({
     inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
-    env: { ...debug, GITHUB_API_URL: github.baseUrl },
+    env: { ...STEP_DEBUG, GITHUB_API_URL: github.baseUrl },
     event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
   })
   expect(result.exitCode).toBe(0)
-  // Every body ever sent to GitHub, the edits while the run worked included.
-  const comments = github.requests
-    .filter(request => request.method !== 'GET')
-    .map(request => JSON.stringify(request.body))
-    .join('\n')
+  const written = github.requests.filter(request => request.method !== 'GET').map(request => request.body)
+  return { result, written }
+}
+
+test('the tracking comment never shows the tokens', async () => {
+  // Slow enough for an edit while it works (one every 5 s), which shows the latest step.
+  const { steps } = echoing(TOKEN, GITHUB_TOKEN)
+  emulator.queueScript({ steps: steps.map(step => (step.at > 100 ? { ...step, at: 7_000 } : step)) })
+  const { result, written } = await commentStep()
+  const comments = written.map(body => JSON.stringify(body)).join('\n')
   expect(comments).toContain('Latest step')
   expect(comments).toContain('***')
   expect(comments).not.toContain(TOKEN)
@@ -182,17 +137,8 @@ describe('the token in every form', () => {
 
   test('reaches no comment, summary, output, log file or console line', async () => {
     emulator.queueScript(script())
-    const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-    const result = await world.step({
-      inputs: { ...inputs(), 'github-token': GITHUB_TOKEN, 'poll-interval': '0.5' },
-      env: { ...debug, GITHUB_API_URL: github.baseUrl },
-      event: issueCommentEvent({ body: '/codegen go', commentId: stored.id })
-    })
-    expect(result.exitCode).toBe(0)
-    const comments = github.requests
-      .filter(request => request.method !== 'GET')
-      .map(request => String((request.body as { body?: string })?.body ?? ''))
-      .join('\n')
+    const { result, written } = await commentStep()
+    const comments = written.map(body => String((body as { body?: string })?.body ?? '')).join('\n')
     expect(comments).toContain('Result ***')
     for (const secret of [TOKEN, GITHUB_TOKEN]) {
       expect(leaks(comments, secret)).toBe(false)

@@ -1,16 +1,11 @@
 import { DOCUMENTED_RATE_LIMITS } from '../../emulator/index.js'
 import type { RecordedRequest } from '../../emulator/index.js'
-import {
-  SharedTokenFlow,
-  run,
-  figures,
-  expectRightOutcomes,
-  expectWaitsAfter429
-} from '../support/shared-token-flow.js'
+import { run, figures, expectRightOutcomes, expectWaitsAfter429 } from '../support/shared-token-checks.js'
+import { SharedTokenFlow } from '../support/shared-token-flow.js'
 
 /**
  * Several jobs of a matrix on one token, at once, in process on one virtual clock with the emulator
- * that enforces the limits across them (the world and its checks: test/support/shared-token-flow.ts).
+ * that enforces the limits across them (the world: test/support/shared-token-flow.ts; the checks: shared-token-checks.ts).
  */
 
 const world = new SharedTokenFlow()
@@ -27,9 +22,9 @@ test('jobs refused together do not all come back together', async () => {
   })
   for (let i = 0; i < 5; i++) emulator.queueScript(run(6, 'COMPLETE', 1_000, 1))
   const jobs = await world.matrix(5, '1')
-  const { perJob } = figures(emulator, 'refused together', jobs, 6_000)
+  const { perJob } = figures(emulator, 'refused together', jobs, 6_000, 'virtual')
   expectRightOutcomes(emulator, jobs, perJob)
-  expectWaitsAfter429(perJob, 0)
+  expectWaitsAfter429(perJob, 0, 'virtual')
   const jitter = perJob.flatMap(own => {
     const first = own.findIndex(request => request.status === 429)
     const refused = own[first] as RecordedRequest
@@ -54,10 +49,10 @@ test('five jobs against limits scaled down 6x collide, back off with jitter, and
   })
   for (let i = 0; i < 5; i++) emulator.queueScript(run(3, i % 2 ? 'ERROR' : 'COMPLETE'))
   const jobs = await world.matrix(5, '0.5')
-  const { perJob, rateLimited, requests } = figures(emulator, 'limits scaled down', jobs, 3_000)
+  const { perJob, rateLimited, requests } = figures(emulator, 'limits scaled down', jobs, 3_000, 'virtual')
   expectRightOutcomes(emulator, jobs, perJob)
   // No Retry-After here: each 429 is followed by backoff, at least half of 1 s.
-  expectWaitsAfter429(perJob, 500)
+  expectWaitsAfter429(perJob, 500, 'virtual')
   // Congestion control: each 429 halves the job's budget; three take it to its floor (an eighth),
   // where five jobs fit in the shared window. So about three per job (13 or 14 in all in 60 runs,
   // at most 4 for one job): at most four per job on average, five for any one.

@@ -2,6 +2,7 @@ import { action as worldAction, emulator, routes, startEmulatorAsIs } from '../s
 import { scenario, type RunScript } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
+import { VERDICT_FAIL, completing } from '../support/step-fixtures.js'
 
 /**
  * Verdicts and structured answers (issue 19): the action as the runner runs it, in process on the
@@ -19,14 +20,6 @@ const fast = (name: string): RunScript => scenario(name, 20)
 const createdPrompt = (): string => (routes('create')[0]?.body as { prompt: string }).prompt
 const errorAnnotations = (stdout: string): string[] =>
   stdout.split('\n').filter(line => line.startsWith('::error::'))
-
-/** A run that completes at once with this result. */
-const completing = (result: string): RunScript => ({
-  steps: [
-    { at: 0, status: 'ACTIVE' },
-    { at: 50, status: 'COMPLETE', result }
-  ]
-})
 
 describe('verdict: true', () => {
   test('pass: the prompt asks for it, the outputs and the summary give it, the step passes', async () => {
@@ -58,12 +51,7 @@ describe('verdict: true', () => {
     emulator.queueScript(fast('verdict-fail'))
     const result = await action({ verdict: 'true' })
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({
-      outcome: 'rejected',
-      status: 'COMPLETE',
-      verdict: 'fail',
-      'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
-    })
+    expect(result.outputs).toMatchObject(VERDICT_FAIL)
     expect(errorAnnotations(result.stdout)).toEqual([
       expect.stringMatching(
         /^::error::The agent's verdict is fail\. Reason: It renames the exported parseLine, which v1 clients import\.%0AAgent run \d+, status COMPLETE: https:/

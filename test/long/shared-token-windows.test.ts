@@ -1,7 +1,7 @@
 import type { RecordedRequest } from '../../emulator/index.js'
 import { parseRateLimits, type RateLimitConfig } from '../../emulator/index.js'
-import type { RunnerResult } from '../../scripts/runner-process.js'
-import { emulator, run, matrix, figures, expectRightOutcomes, startEmulator } from './shared-token-jobs.js'
+import { run, figures, expectRightOutcomes, type JobEnd } from '../support/shared-token-checks.js'
+import { emulator, matrix, startEmulator } from './shared-token-jobs.js'
 
 /**
  * A long suite (`npm run test:windows`, not `npm test`): windows the documents do not pin down.
@@ -18,12 +18,12 @@ const WINDOWS = parseRateLimits('general=20/20,logs=20/20') as Partial<RateLimit
 async function round(
   label: string,
   seconds: number
-): Promise<{ results: RunnerResult[]; perJob: RecordedRequest[][] }> {
+): Promise<{ results: JobEnd[]; perJob: RecordedRequest[][] }> {
   await startEmulator({ rateLimits: WINDOWS })
   for (let i = 0; i < 5; i++) emulator.queueScript(run(seconds, i % 2 ? 'ERROR' : 'COMPLETE'))
   const results = await matrix(5, POLL_INTERVAL)
-  const { perJob } = figures(label, results, seconds * 1000)
-  expectRightOutcomes(results, perJob)
+  const { perJob } = figures(emulator, label, results, seconds * 1000, 'real')
+  expectRightOutcomes(emulator, results, perJob)
   await emulator.stop()
   return { results, perJob }
 }

@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseDocument } from 'yaml'
-import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
-import { FakeGitHub, type FakeGitHubOptions } from '../../scripts/github-fake/index.js'
+import { systemServerClock, type AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
+import type { FakeGitHub, FakeGitHubOptions } from '../../scripts/github-fake/index.js'
 import {
   ACTION_ENTRY,
   parseOutputFile,
@@ -11,6 +11,7 @@ import {
   type RunnerOptions,
   type RunnerResult
 } from '../../scripts/runner-process.js'
+import { FlowWorld } from './flow-world.js'
 
 /**
  * The world of the bundle's tests (test/bundle and the long suites that need a real process):
@@ -137,35 +138,26 @@ export async function runBundle(options: BundleOptions): Promise<BundleResult> {
 
 /**
  * A test file's world: before each test the emulator (and, when `github` is given, the fake GitHub)
- * on the system's clock; after it, both stopped. Made at a file's top level, it registers its hooks.
+ * on the system's clock; after it, both stopped. Made at a file's top level, it registers its hooks
+ * (a FlowWorld's, its servers on the system's clock: the bundle keeps that one).
  */
 export class BundleWorld {
-  private startedEmulator?: AgentRunEmulator
-  private startedGitHub?: FakeGitHub
+  private readonly servers: FlowWorld
 
   constructor(private readonly options: { emulator?: EmulatorOptions; github?: FakeGitHubOptions } = {}) {
-    beforeEach(async () => {
-      this.startedEmulator = new AgentRunEmulator(this.options.emulator ?? {})
-      this.startedGitHub = this.options.github
-        ? new FakeGitHub({ token: JOB_TOKEN, ...this.options.github })
-        : undefined
-      await Promise.all([this.startedEmulator.start(), this.startedGitHub?.start()])
-    })
-    afterEach(async () => {
-      await Promise.all([this.startedEmulator?.stop(), this.startedGitHub?.stop()])
-      this.startedEmulator = undefined
-      this.startedGitHub = undefined
+    const clock = systemServerClock()
+    this.servers = new FlowWorld({
+      emulator: { clock, ...options.emulator },
+      ...(options.github ? { github: { token: JOB_TOKEN, clock, ...options.github } } : {})
     })
   }
 
   get emulator(): AgentRunEmulator {
-    if (!this.startedEmulator) throw new Error('The emulator starts before each test')
-    return this.startedEmulator
+    return this.servers.emulator
   }
 
   get github(): FakeGitHub {
-    if (!this.startedGitHub) throw new Error('This world has no fake GitHub: pass `github` options')
-    return this.startedGitHub
+    return this.servers.github
   }
 
   /** The emulator's requests on `route`. */
@@ -194,7 +186,7 @@ export class BundleWorld {
         ...options.inputs
       },
       env: {
-        ...(this.startedGitHub ? { GITHUB_API_URL: this.startedGitHub.baseUrl } : {}),
+        ...(this.options.github ? { GITHUB_API_URL: this.github.baseUrl } : {}),
         ...options.env
       }
     })

@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAction, type ActionEnvironment } from '../../src/action.js'
-import { checkInThread, type AnswerChecker } from '../../src/answer/check.js'
-import { openLogFile } from '../../src/runner/log-file.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { AgentRunEmulator, type EmulatorOptions } from '../../emulator/index.js'
 import { VirtualClock } from './virtual-clock.js'
 import { FakeRunner } from './fake-runner.js'
+import { stepEnvironment, type StepPlace } from './step-environment.js'
 
 export const TOKEN = 'emulator-token'
 
@@ -16,14 +15,8 @@ export interface Step {
   failure: string | undefined
 }
 
-export interface StepOptions {
-  env?: Record<string, string>
-  event?: { name: string; payload: unknown }
-  /** How answers are checked (default: in this thread). */
-  checkAnswer?: AnswerChecker
-  /** The job's cancellation (default: never). */
-  signal?: AbortSignal
-}
+/** The step's environment, event, answer checker and cancellation (default: never). */
+export type StepOptions = Pick<StepPlace, 'env' | 'event' | 'checkAnswer' | 'signal'>
 
 /**
  * A test file's world for runAction in process with a fake runner (FakeRunner: the console as lines,
@@ -62,6 +55,19 @@ export class InProcessWorld {
 
   /** One step of the action: the inputs over defaults for a run on the emulator. */
   async step(inputs: Partial<Record<InputName, string>>, options: StepOptions = {}): Promise<Step> {
+    const { runner, environment } = this.prepare(inputs, options)
+    const failure = await this.clock.run(() => runAction(environment))
+    return { runner, failure }
+  }
+
+  /**
+   * A step's runner (the inputs over defaults for a run on the emulator) and what runAction gets on
+   * it, in `temp` (default: the test's folder): for steps side by side, run inside one `clock.run`.
+   */
+  prepare(
+    inputs: Partial<Record<InputName, string>>,
+    options: StepOptions & { temp?: string } = {}
+  ): { runner: FakeRunner; environment: ActionEnvironment } {
     const runner = new FakeRunner({
       'api-token': TOKEN,
       'base-url': this.emulator.baseUrl,
@@ -70,26 +76,29 @@ export class InProcessWorld {
       'poll-interval': '5',
       ...inputs
     })
-    const environment: ActionEnvironment = {
-      runner,
-      env: {
-        GITHUB_REPOSITORY: 'octo-org/octo-repo',
-        GITHUB_RUN_ID: '4242',
-        GITHUB_EVENT_NAME: options.event?.name ?? 'workflow_dispatch',
-        GITHUB_EVENT_PATH: join(this.temp, 'event.json'),
-        GITHUB_WORKSPACE: this.temp,
-        RUNNER_TEMP: this.temp,
-        ...options.env
-      },
+    const environment = stepEnvironment(runner, {
+      ...options,
       clock: this.clock,
-      network: this.clock.network,
-      signal: options.signal ?? new AbortController().signal,
-      openLogFile,
-      readEventPayload: () => options.event?.payload ?? {},
-      checkAnswer: options.checkAnswer ?? checkInThread
-    }
-    const failure = await this.clock.run(() => runAction(environment))
-    return { runner, failure }
+      temp: options.temp ?? this.temp
+    })
+    return { runner, environment }
+  }
+
+  /**
+   * Bends the next answer of the organization's runs list (the emulator's drift fault): its items as
+   * `items` makes them, the page's other fields overwritten by `page`.
+   */
+  driftRunsList(
+    items: (items: Array<Record<string, unknown>>) => unknown[],
+    page: Record<string, unknown> = {}
+  ): void {
+    this.emulator.injectFaults({
+      route: 'list-runs',
+      fault: {
+        kind: 'drift',
+        mutate: body => ({ ...body, items: items(body.items as Array<Record<string, unknown>>), ...page })
+      }
+    })
   }
 
   /** The requests the emulator received on these routes. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { ActionEnvironment } from '../../src/action.js'
-import { checkInThread } from '../../src/answer/check.js'
+import { checkInThread, type AnswerChecker } from '../../src/answer/check.js'
 import { openLogFile } from '../../src/runner/log-file.js'
 import type { FakeRunner } from './fake-runner.js'
 import type { VirtualClock } from './virtual-clock.js'
@@ -14,9 +14,11 @@ export interface StepPlace {
   event?: { name: string; payload: unknown }
   env?: Record<string, string>
   signal?: AbortSignal
+  /** How answers are checked (default: in this thread). */
+  checkAnswer?: AnswerChecker
 }
 
-/** What runAction gets on a runner of workflow run 4242 (workflow_dispatch unless `event` says), its answers checked in this thread. */
+/** What runAction gets on a runner of workflow run 4242 (workflow_dispatch unless `event` says), its answers checked in this thread unless `checkAnswer` says. */
 export function stepEnvironment(runner: FakeRunner, place: StepPlace): ActionEnvironment {
   return {
     runner,
@@ -34,6 +36,6 @@ export function stepEnvironment(runner: FakeRunner, place: StepPlace): ActionEnv
     signal: place.signal ?? new AbortController().signal,
     openLogFile,
     readEventPayload: () => place.event?.payload ?? {},
-    checkAnswer: checkInThread
+    checkAnswer: place.checkAnswer ?? checkInThread
   }
 }

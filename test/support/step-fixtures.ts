@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs'
+import type { FaultRule, RunScript } from '../../emulator/index.js'
+import type { RunnerResult } from '../../scripts/runner-process.js'
+
+/**
+ * What a step of the bundle (test/bundle) and the same kind of step in process (test/flows) both
+ * send and show: the create's provenance, the outputs of a verdict that fails, runs that complete at
+ * once or echo the tokens, and what a person can read after the step.
+ */
+
+/** The create's metadata.github_action from the runner's context (scripts/runner-process.ts). */
+export const PROVENANCE = {
+  repository: 'octo-org/octo-repo',
+  workflow_run_url: 'https://github.com/octo-org/octo-repo/actions/runs/4242',
+  run_id: '4242',
+  run_attempt: '1',
+  event: 'workflow_dispatch',
+  actor: 'octocat',
+  sha: '0123456789abcdef0123456789abcdef01234567'
+}
+
+/** The outputs of a step that followed the emulator's `verdict-fail` run with `verdict: true`. */
+export const VERDICT_FAIL = {
+  outcome: 'rejected',
+  status: 'COMPLETE',
+  verdict: 'fail',
+  'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
+}
+
+/** A run that completes at once with this result. */
+export const completing = (result: string): RunScript => ({
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    { at: 50, status: 'COMPLETE', result }
+  ]
+})
+
+/** A run whose every text repeats the tokens, as a careless tool or a hostile prompt could make it. */
+export function echoing(token: string, githubToken: string): RunScript {
+  return {
+    steps: [
+      { at: 0, status: 'ACTIVE' },
+      {
+        at: 50,
+        log: {
+          message_type: 'ACTION',
+          tool_name: 'run_command',
+          thought: `printing env: CODEGEN_API_TOKEN=${token}`,
+          tool_input: { command: `curl -H "Authorization: Bearer ${token}"` },
+          tool_output: { stdout: `token=${token}`, github: githubToken },
+          observation: `Bearer ${token}`
+        }
+      },
+      { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${token}` } },
+      {
+        at: 150,
+        status: 'COMPLETE',
+        result: `The token is ${token}`,
+        summary: `Used ${token} and ${githubToken}`,
+        pullRequests: [
+          {
+            id: 1,
+            title: `Leak ${token}`,
+            url: 'https://github.com/octo-org/octo-repo/pull/1',
+            head_branch_name: null
+          }
+        ]
+      }
+    ]
+  }
+}
+
+/** The first two reads of the log answered 500, the error body echoing the token. */
+export const echoingErrors = (token: string): FaultRule => ({
+  route: 'logs',
+  times: 2,
+  fault: {
+    kind: 'status',
+    status: 500,
+    body: { detail: `upstream rejected header Authorization: Bearer ${token}` }
+  }
+})
+
+/** Step debug on, as a re-run with debug logging sets it. */
+export const STEP_DEBUG = { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' }
+
+/**
+ * Everything a person could read after the step, but the lines that tell the runner to mask: the
+ * console, stderr, the summary, the outputs (and GITHUB_OUTPUT as written, when the step has it)
+ * and the log file.
+ */
+export function visible(result: RunnerResult & { outputFile?: string }): string {
+  const console = result.stdout
+    .split('\n')
+    .filter(line => !line.startsWith('::add-mask::'))
+    .join('\n')
+  const logFile = result.outputs['log-file'] ? readFileSync(result.outputs['log-file'], 'utf8') : ''
+  return [
+    console,
+    result.stderr,
+    result.summary,
+    JSON.stringify(result.outputs),
+    result.outputFile ?? '',
+    logFile
+  ].join('\n')
+}
