@@ -62,3 +62,27 @@ test('five jobs against limits scaled down 6x collide, back off with jitter, and
   expect(rateLimited).toBeLessThanOrEqual(20)
   expect(requests).toBeLessThan(60)
 })
+
+test('with runs long enough to fill a 20-per-20 s window anyway, every wait after a 429 is at most 10 s', async () => {
+  // Five jobs looking every second want five reads a second against one: the window fills (about
+  // 8 s in) and holds until its first requests leave it, 20 s after they were sent. No Retry-After:
+  // the action's own backoff, capped at 10 s, not the window's 20 s. (test:windows runs the same
+  // jobs as bundles in real time.)
+  const emulator = await world.startEmulator({
+    rateLimits: { general: { limit: 20, windowMs: 20_000 }, logs: { limit: 20, windowMs: 20_000 } }
+  })
+  for (let i = 0; i < 5; i++) emulator.queueScript(run(12, i % 2 ? 'ERROR' : 'COMPLETE'))
+  const jobs = await world.matrix(5, '1')
+  const { perJob } = figures(emulator, '12 s runs', jobs, 12_000, 'virtual')
+  expectRightOutcomes(emulator, jobs, perJob)
+  const waits = perJob.flatMap(own =>
+    own.flatMap((request, n) => {
+      const next = own[n + 1]
+      return request.status === 429 && next ? [next.at - request.at] : []
+    })
+  )
+  expect(waits.length).toBeGreaterThan(0)
+  expect(Math.max(...waits)).toBeLessThanOrEqual(10_000)
+  // Each job sees its end soon after the window frees: its fill (8 s) + the window (20 s) + a wait (10 s).
+  for (const job of jobs) expect(job.durationMs).toBeLessThan(45_000)
+})
