@@ -4,8 +4,14 @@ import { ACCOUNT_NAMES, SCENARIO_NAMES } from '../emulator/index.js'
 
 /** `npm start`'s command line (scripts/local-run.ts): its usage, and what it asks the step to run. */
 
-/** The events `--event` plays: a comment on an issue or on a pull request, a CI run that completed. */
-const EVENTS = ['comment', 'pr-comment', 'workflow-run']
+/**
+ * The events `--event` plays: a comment on an issue or on a pull request, a pull request opened, a
+ * CI run that completed.
+ */
+const EVENTS = ['comment', 'pr-comment', 'pull-request', 'workflow-run']
+
+/** The scenario whose agent answers with findings: it asks for them, with a verdict and a review. */
+const FINDINGS_SCENARIO = 'findings'
 
 /** How a workflow run can conclude (GitHub's `conclusion`): a CI fix is asked for failure and timed_out. */
 export const WORKFLOW_RUN_CONCLUSIONS = [
@@ -35,6 +41,8 @@ What to run
   --task run|check|setup-commands   check: the set-up check; setup-commands: octo-org/octo-repo's
   --event comment|pr-comment  a "/codegen <prompt>" comment on issue #9, or on pull request #7 (which
                               also gets a check run): reaction, tracking comment, check shown at the end
+  --event pull-request        pull request #7 opened: the step from its inputs, as a review gate, with a
+                              check run on its head (the findings scenario's event unless one is given)
   --event workflow-run        the workflow "CI" failed on pull request #7's branch: a CI fix, its prompt
                               written from the failed jobs and their logs, and its tracking comment
   --conclusion NAME           with workflow-run, how CI ended: failure (the default) or timed_out start
@@ -45,6 +53,11 @@ What to run
 
 What to ask of the agent
   --verdict                   ask for a pass/fail verdict (the verdict-* scenarios set it themselves)
+  --findings                  ask for findings on the lines they are about (findings: true)
+  --review-comments           and one review of pull request #7 with them (review-comments: true);
+                              --scenario findings sets both and --verdict: its agent finds two problems
+                              on lines of #7's diff (inline comments) and two elsewhere (the review's
+                              body), all four annotations of the check
   --output-schema TEXT|FILE   a JSON Schema the answer must satisfy
   --output-retries N          follow-ups asking for a valid answer (default 1)
 
@@ -67,6 +80,7 @@ Examples
   npm start
   npm start -- --scenario failure "Fix it"
   npm start -- --event pr-comment --scenario verdict-fail "review the public API"
+  npm start -- --scenario findings
   npm start -- --event workflow-run "Fix the cause, not the test"
   npm start -- --runs 3 --max-parallel 2
   npm start -- --scenario endless --timeout-minutes 0.2 --fail-on none
@@ -87,6 +101,8 @@ const OPTIONS = {
   mode: { type: 'string', multiple: true, default: [] as string[] },
   'rate-limits': { type: 'string', default: '' },
   verdict: { type: 'boolean', default: false },
+  findings: { type: 'boolean', default: false },
+  'review-comments': { type: 'boolean', default: false },
   'output-schema': { type: 'string', default: '' },
   'output-retries': { type: 'string', default: '1' },
   wait: { type: 'string', default: 'true' },
@@ -125,11 +141,17 @@ function parse(argv: string[]) {
 export function readCommand(argv: string[], emulated: boolean): Command | 'help' {
   const { values: options, positionals } = parse(argv)
   if (options.help) return 'help'
+  const findingsScenario = options.scenario === FINDINGS_SCENARIO
+  // The findings scenario reviews pull request #7: opened, unless the command names another event.
+  if (findingsScenario && !options.event && !options.runs) options.event = 'pull-request'
   if (options.event && !EVENTS.includes(options.event))
-    throw new UsageError(`Unknown event "${options.event}": comment, pr-comment or workflow-run`)
+    throw new UsageError(
+      `Unknown event "${options.event}": comment, pr-comment, pull-request or workflow-run`
+    )
   if (options.event && options.runs)
     throw new UsageError('--event and --runs do not go together: an event asks for one run')
   const ciFix = options.event === 'workflow-run'
+  const onComment = options.event === 'comment' || options.event === 'pr-comment'
   if (!ciFix && (options.conclusion || options.fork))
     throw new UsageError('--conclusion and --fork go with --event workflow-run')
   if (options.conclusion && !WORKFLOW_RUN_CONCLUSIONS.includes(options.conclusion))
@@ -146,23 +168,28 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
     positionals.join(' ') ||
     (options.task !== 'run' || ciFix
       ? ''
-      : options.scenario.startsWith('verdict-')
-        ? 'Review the change; fail it if it breaks the public API.'
-        : 'Fix the failing test in src/parser.ts')
+      : findingsScenario
+        ? 'Review the change; fail it if it breaks the public API. Report each problem on the lines it is about.'
+        : options.scenario.startsWith('verdict-')
+          ? 'Review the change; fail it if it breaks the public API.'
+          : 'Fix the failing test in src/parser.ts')
   const runs = runsInput(options.runs, prompt)
   const inputs: Record<string, string> = {
     // The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict.
-    verdict: String(options.verdict || options.scenario.startsWith('verdict-')),
+    verdict: String(options.verdict || options.scenario.startsWith('verdict-') || findingsScenario),
+    ...(options.findings || findingsScenario ? { findings: 'true' } : {}),
+    ...(options['review-comments'] || findingsScenario ? { 'review-comments': 'true' } : {}),
     'output-schema': options['output-schema'],
     'output-retries': options['output-retries'],
     wait: options.wait,
     ...(options['fail-on'] ? { 'fail-on': options['fail-on'] } : {}),
     ...(options['max-parallel'] ? { 'max-parallel': options['max-parallel'] } : {}),
-    ...(options['check-run'] ? { 'check-run': 'true' } : {}),
+    // A pull request's review gate writes its check (as review-gate.yml asks).
+    ...(options['check-run'] || options.event === 'pull-request' ? { 'check-run': 'true' } : {}),
     ...(options['check-name'] ? { 'check-name': options['check-name'] } : {}),
     // What to run: a comment's request (from the event), a CI fix (its prompt the instructions),
     // many runs, or the prompt.
-    ...(options.event && !ciFix ? { prompt: '' } : runs ? { runs } : { prompt })
+    ...(onComment ? { prompt: '' } : runs ? { runs } : { prompt })
   }
   return { options, prompt, runs, inputs }
 }

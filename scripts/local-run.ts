@@ -79,13 +79,15 @@ if (realToken) {
 
 Object.assign(inputs, command.inputs)
 const ciFix = values.event === 'workflow-run'
-const onComment = values.event !== '' && !ciFix
+const onPullRequest = values.event === 'pull-request'
+const onComment = values.event === 'comment' || values.event === 'pr-comment'
 
 // GitHub, simulated, when the step would read or write it: a comment's reaction and tracking comment,
-// check runs, and a failed CI run's jobs and logs.
+// check runs and their annotations, a pull request's files and review, and a failed CI run's jobs
+// and logs.
 let github: SampleGitHub | undefined
 let event: { name: string; payload: unknown } | undefined
-if (onComment || ciFix || values['check-run']) {
+if (onComment || onPullRequest || ciFix || values['check-run']) {
   // The repository the step names: the runner's sample one, or GITHUB_REPOSITORY for the real service.
   github = new SampleGitHub({ repository: env.GITHUB_REPOSITORY })
   env.GITHUB_API_URL = await github.start()
@@ -93,6 +95,10 @@ if (onComment || ciFix || values['check-run']) {
   inputs['github-token'] = SAMPLE_TOKEN
   if (onComment) {
     event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
+    env.GITHUB_EVENT_NAME = event.name
+  }
+  if (onPullRequest) {
+    event = github.pullRequestEvent()
     env.GITHUB_EVENT_NAME = event.name
   }
   if (ciFix) {
@@ -113,6 +119,11 @@ if (onComment || ciFix || values['check-run']) {
         'GitHub sends workflow_run (completed), and serves its jobs and their logs.\n'
     )
   }
+  if (onPullRequest)
+    console.log(
+      `Pull request #${SAMPLE_PULL_REQUEST.number} "${SAMPLE_PULL_REQUEST.title}" was opened: GitHub sends ` +
+        'pull_request (opened), and serves its files and their patches.\n'
+    )
 }
 
 const result = await runBundledAction({ inputs, env, event, inheritOutput: true, killAfterMs: 60 * 60_000 })

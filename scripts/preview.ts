@@ -6,18 +6,34 @@
  *   npm run preview -- [--scenario NAME|all] [--out DIR]
  *
  * Scenarios: success, failure, paused, hostile, code-heavy, big, verdict (a review whose verdict is
- * fail), many-runs (the runs input: three runs of one step). Writes DIR/NAME-summary.html,
+ * fail), findings (that review with the findings of the emulator's `findings` scenario), many-runs
+ * (the runs input: three runs of one step). Writes DIR/NAME-summary.html,
  * DIR/NAME-comment-working.html, DIR/NAME-comment-final.html, DIR/NAME-check-working.html and
  * DIR/NAME-check-final.html, each beside its Markdown (DIR: preview/ by default); many-runs has no
- * tracking comment (a fan-out runs from the inputs, never on a comment).
+ * tracking comment (a fan-out runs from the inputs, never on a comment); findings also writes
+ * DIR/findings-annotations.html (the check's annotations, as the Files changed tab shows them) and
+ * DIR/findings-review.html (the review of the pull request: its comments on the lines of the diff,
+ * and its body).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { FINDINGS, findingsDiff } from '../emulator/index.js'
+import { readFindings, type Finding } from '../src/answer/findings.js'
+import { rightSideHunks } from '../src/github/diff.js'
+import { placeFindings } from '../src/github/review.js'
 import { renderTrackingComment } from '../src/github/tracking.js'
 import { renderCheckRun, type CheckRunText } from '../src/report/check-run-text.js'
+import {
+  annotationOf,
+  inlineCommentBody,
+  reviewBody,
+  type FindingsPlace
+} from '../src/report/findings-text.js'
+import { codeSpan, link, plainInline } from '../src/report/markdown.js'
 import { renderRunsSummary } from '../src/report/runs-report.js'
 import { renderSummary } from '../src/report/summary.js'
+import type { RunReport } from '../src/model.js'
 import { checkState, renderScenarios, trackingState, type RenderScenario } from './render-fixtures.js'
 import { renderMarkdown } from './render-markdown.js'
 
@@ -27,7 +43,29 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'preview' }
   }
 })
-const scenarios = renderScenarios()
+/** Where the preview's findings are: a pull request's head commit in a sample repository. */
+const FINDINGS_PLACE: FindingsPlace = {
+  serverUrl: 'https://github.com',
+  repository: 'octo-org/octo-repo',
+  sha: 'f'.repeat(40)
+}
+
+/** The verdict's review with the emulator's findings scenario's answer (a verdict of fail and four findings). */
+function withFindings(verdict: RenderScenario): RenderScenario {
+  const answer = verdict.report.answer!
+  if (!answer.answer.valid) throw new Error('The verdict scenario has no valid answer')
+  const value = { ...(answer.answer.value as object), findings: FINDINGS }
+  return {
+    ...verdict,
+    report: {
+      ...verdict.report,
+      answer: { ...answer, answer: { ...answer.answer, value, findings: readFindings(value) } }
+    }
+  }
+}
+
+const scenarios: Record<string, RenderScenario> = { ...renderScenarios() }
+scenarios['findings'] = withFindings(scenarios['verdict']!)
 const names = values.scenario === 'all' ? Object.keys(scenarios) : [values.scenario as string]
 for (const name of names) {
   if (!scenarios[name]) {
@@ -62,12 +100,54 @@ function checkPage(check: CheckRunText): string {
   return `${head}\n\n---\n\n${check.summary}`
 }
 
+/** The check's annotations, as the Files changed tab shows them beside the lines. */
+function annotationsPage(findings: readonly Finding[]): string {
+  return findings
+    .map(annotationOf)
+    .map(
+      one =>
+        // GitHub shows an annotation's title and message as plain text.
+        `**${one.annotation_level}** ${codeSpan(one.path)} line ${one.start_line}` +
+        `${one.end_line > one.start_line ? ` to ${one.end_line}` : ''}: **${plainInline(one.title ?? '')}**\n\n${plainInline(one.message)}`
+    )
+    .join('\n\n---\n\n')
+}
+
+/** The review of the pull request of findingsDiff(): its comments on the lines of the diff, then its body. */
+function reviewPage(report: RunReport, findings: Finding[]): string {
+  const hunks = new Map(findingsDiff().map(file => [file.filename, rightSideHunks(file.patch)]))
+  const { inline, listed } = placeFindings(findings, hunks)
+  const run = report.run
+    ? `Codegen agent run ${link(`#${report.run.id}`, report.run.web_url)}`
+    : 'Codegen agent run'
+  const body = reviewBody({
+    marker: '<!-- codegen-agent-run-action review (preview) -->',
+    run,
+    findings,
+    inline: inline.length,
+    listed,
+    footer: `<sub>Posted by the ${link('workflow run', 'https://github.com/o/r/actions/runs/1')} · commit ${FINDINGS_PLACE.sha.slice(0, 7)}</sub>`
+  })
+  const comments = inline.map(
+    finding =>
+      `**On \`${finding.path}\` line ${finding.endLine > finding.line ? `${finding.line} to ${finding.endLine}` : finding.line}:**\n\n${inlineCommentBody(finding)}`
+  )
+  return `${body}\n\n---\n\n${comments.join('\n\n---\n\n')}`
+}
+
 /** The pages of one scenario, as Markdown. */
 function pagesOf(scenario: RenderScenario): Array<[string, string]> {
   const { report, entries } = scenario
+  const answer = report.answer?.answer
+  const findings = answer?.valid ? answer.findings : undefined
   const summary = report.runs
     ? renderRunsSummary({ items: report.runs })
-    : renderSummary({ report, entries, logFile: '/tmp/log.jsonl' })
+    : renderSummary({
+        report,
+        entries,
+        logFile: '/tmp/log.jsonl',
+        ...(findings ? { findingsPlace: FINDINGS_PLACE } : {})
+      })
   return [
     ['summary', summary],
     ...(report.runs
@@ -77,7 +157,13 @@ function pagesOf(scenario: RenderScenario): Array<[string, string]> {
           ['comment-final', renderTrackingComment(trackingState(scenario, true))]
         ] as Array<[string, string]>)),
     ['check-working', checkPage(renderCheckRun(checkState(scenario, false)))],
-    ['check-final', checkPage(renderCheckRun(checkState(scenario, true)))]
+    ['check-final', checkPage(renderCheckRun(checkState(scenario, true)))],
+    ...(findings
+      ? ([
+          ['annotations', annotationsPage(findings)],
+          ['review', reviewPage(report, findings)]
+        ] as Array<[string, string]>)
+      : [])
   ]
 }
 

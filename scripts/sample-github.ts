@@ -1,14 +1,16 @@
+import { findingsDiff } from '../emulator/index.js'
 import type { ServerClock } from '../emulator/loopback-server.js'
 import { FakeGitHub, type FakeComment, type RecordedGitHubRequest } from './github-fake/index.js'
 import { readerText } from './render-markdown.js'
 
 /**
  * GitHub as the tools simulate it (`npm start`, `npm run screenshots`): the fake GitHub the tests
- * use (github-fake/), holding a sample repository with one pull request, and the comment someone
- * asks on it, or the CI run that completed on its branch (its jobs and logs served, the logs from
- * the fake's log storage on another host), with the event GitHub sends for it. What the step wrote
- * is told as a reader sees it, with every call the fake answered 404 (a route it does not have: the
- * action asked for something new).
+ * use (github-fake/), holding a sample repository with one pull request (its files the diff the
+ * emulator's `findings` scenario reviews), and the comment someone asks on it, its opening, or the CI
+ * run that completed on its branch (its jobs and logs served, the logs from the fake's log storage on
+ * another host), with the event GitHub sends for it. What the step wrote is told as a reader sees
+ * it, with every call the fake answered 404 (a route it does not have: the action asked for
+ * something new).
  */
 
 export const SAMPLE_REPOSITORY = 'octo-org/octo-repo'
@@ -64,7 +66,43 @@ export class SampleGitHub extends FakeGitHub {
     super({ owner, repo, token: SAMPLE_TOKEN, ...(options.clock ? { clock: options.clock } : {}) })
     this.fullName = repository
     const { number, title, head, base, sha } = SAMPLE_PULL_REQUEST
-    this.addPullRequest({ number, title, body: 'Fixes the last field of a line.', head, base, headSha: sha })
+    this.addPullRequest({
+      number,
+      title,
+      body: 'Fixes the last field of a line.',
+      head,
+      base,
+      headSha: sha,
+      // What the findings scenario's agent reviewed: some of its findings on these lines, some not.
+      files: findingsDiff()
+    })
+  }
+
+  /** The `pull_request` event GitHub sends when the pull request is `action` (opened by default). */
+  pullRequestEvent(action = 'opened'): SampleEvent {
+    const { number, title, head, base, sha } = SAMPLE_PULL_REQUEST
+    const [owner, name] = this.fullName.split('/')
+    const repository = { id: REPOSITORY_ID, name, full_name: this.fullName, owner: { login: owner } }
+    const sender = { login: 'octocat', type: 'User' }
+    return {
+      name: 'pull_request',
+      payload: {
+        action,
+        number,
+        pull_request: {
+          number,
+          title,
+          body: 'Fixes the last field of a line.',
+          html_url: `https://github.com/${this.fullName}/pull/${number}`,
+          draft: false,
+          user: sender,
+          head: { ref: head, sha, repo: repository },
+          base: { ref: base, sha: 'e'.repeat(40), repo: repository }
+        },
+        repository,
+        sender
+      }
+    }
   }
 
   /**
@@ -211,11 +249,31 @@ export class SampleGitHub extends FakeGitHub {
       )
     for (const check of this.checkRuns()) {
       const state = check.conclusion ? `${check.status}, ${check.conclusion}` : check.status
+      const annotations = check.annotations.map(
+        one =>
+          `\n    ${one.annotation_level} ${one.path}:${one.start_line}${one.end_line > one.start_line ? `-${one.end_line}` : ''}: ${one.title ?? one.message}`
+      )
       parts.push(
-        `Check run "${check.name}" on ${check.head_sha.slice(0, 7)}: ${state}: ${check.output.title ?? ''}`
+        `Check run "${check.name}" on ${check.head_sha.slice(0, 7)}: ${state}: ${check.output.title ?? ''}` +
+          (annotations.length ? `\nIts annotations:${annotations.join('')}` : '')
       )
     }
-    if (!comments.length && !this.checkRuns().length) parts.push('Nothing was written to GitHub.')
+    const reviews = this.reviews(SAMPLE_PULL_REQUEST.number)
+    for (const review of reviews) {
+      const inline = this.reviewComments(SAMPLE_PULL_REQUEST.number)
+        .filter(comment => review.comments.includes(comment.id))
+        .map(
+          comment =>
+            `\n    on ${comment.path}:${comment.start_line ? `${comment.start_line}-` : ''}${comment.line ?? ''}: ${readerText(comment.body).replace(/\s+/g, ' ').trim()}`
+        )
+      parts.push(
+        `Review of #${review.pullNumber} on ${review.commit_id.slice(0, 7)} (${review.state}), as GitHub shows it:\n` +
+          indent(readerText(review.body)) +
+          (inline.length ? `\nIts comments on the lines of the diff:${inline.join('')}` : '')
+      )
+    }
+    if (!comments.length && !this.checkRuns().length && !reviews.length)
+      parts.push('Nothing was written to GitHub.')
     // Told from the records: what npm start prints comes after the fake stopped.
     const downloads = this.logDownloads
     if (downloads.length) {

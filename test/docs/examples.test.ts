@@ -1,3 +1,4 @@
+import { FINDINGS, findingsDiff } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
 import { FlowWorld } from '../support/flow-world.js'
@@ -44,6 +45,8 @@ async function world(name: string, scenario = 'success'): Promise<Example> {
   github().setChecksPermission(permissions?.checks ?? 'none')
   // write includes read (GitHub's permissions: key); the fake serves the Actions routes only to read.
   github().setActionsPermission(permissions?.actions ? 'read' : 'none')
+  // A pull request's files and reviews.
+  github().setPullRequestsPermission(permissions?.['pull-requests'] ?? 'none')
   github().addPullRequests(...PULL_REQUESTS)
   return example
 }
@@ -64,7 +67,10 @@ async function run(example: Example, job: string, event: Event): Promise<JobRun>
     ofComment: id => [...PULL_REQUESTS, 9, 11].find(number => fake.comments(number).some(c => c.id === id))
   })
   expect(missingPermissions(needed, result.permissions)).toEqual([])
+  // Every body and query the job sent, held to GitHub's REST description.
   expect(fake.invalidCheckRunRequests).toEqual([])
+  expect(fake.invalidReviewRequests).toEqual([])
+  expect(fake.invalidQueryRequests).toEqual([])
   used.set(example.file, { ...used.get(example.file), ...needed })
   return result
 }
@@ -96,7 +102,15 @@ function commentOn(number: number, body: string, login = 'alice', association = 
 
 const examples: Record<string, Example> = {}
 beforeAll(async () => {
-  for (const name of ['run-by-hand', 'comment-bot', 'review-gate', 'many-runs', 'nightly', 'fix-ci'])
+  for (const name of [
+    'run-by-hand',
+    'comment-bot',
+    'review-gate',
+    'review-findings',
+    'many-runs',
+    'nightly',
+    'fix-ci'
+  ])
     examples[name] = await readExample(`${name}.yml`)
 })
 
@@ -109,6 +123,7 @@ test('each example reads as YAML, passes actionlint, and declares least permissi
     'docs/examples/run-by-hand.yml': ['workflow_dispatch'],
     'docs/examples/comment-bot.yml': ['issue_comment', 'issues'],
     'docs/examples/review-gate.yml': ['pull_request'],
+    'docs/examples/review-findings.yml': ['pull_request'],
     'docs/examples/many-runs.yml': ['workflow_dispatch'],
     'docs/examples/nightly.yml': ['schedule', 'workflow_dispatch'],
     'docs/examples/fix-ci.yml': ['workflow_run']
@@ -278,6 +293,168 @@ describe('review-gate.yml', () => {
     const draft = await run(example, 'review', pullRequestEvent('opened', { draft: true }))
     expect([fork.started, draft.started]).toEqual([false, false])
     expect(emulator().requests).toEqual([])
+  })
+})
+
+describe('review-findings.yml', () => {
+  const BRANCH = 'feature/7'
+  /** The findings on lines of findingsDiff() (pull request 7's files), and those elsewhere. */
+  const INSIDE = [FINDINGS[0]!, FINDINGS[1]!]
+  const OUTSIDE = [FINDINGS[2]!, FINDINGS[3]!]
+
+  /** The example's world: pull request 7 changes findingsDiff()'s files; runs play `scenario`. */
+  async function reviewWorld(scenario = 'findings'): Promise<Example> {
+    const example = await world('review-findings', scenario)
+    github().setPullRequestFiles(7, findingsDiff())
+    return example
+  }
+
+  /** The pull_request event `action` on 7, its head `sha` when given (a push moved it there). */
+  function onPullRequest(action: string, sha?: string): Event {
+    const event = pullRequestEvent(action, { number: 7, head: BRANCH })
+    if (sha) event.payload.pull_request.head.sha = sha
+    return event
+  }
+
+  /** A push to pull request 7's branch: its head is `sha` now, its diff the same files. */
+  function push(sha: string): void {
+    github().addPullRequest({
+      number: 7,
+      title: 'Change 7',
+      body: '',
+      head: BRANCH,
+      base: 'main',
+      headSha: sha,
+      files: findingsDiff()
+    })
+  }
+
+  const reviewsOf7 = () => github().reviews(7)
+  const lineOf = (finding: { path: string; line: number; end_line?: number }) => [
+    finding.path,
+    finding.end_line !== undefined ? finding.line : null,
+    finding.end_line ?? finding.line
+  ]
+
+  test('the workflow runs on the pull request’s changes, and one review at a time per pull request', () => {
+    const { on, concurrency } = examples['review-findings']!.workflow as unknown as {
+      on: { pull_request: { types: string[] } }
+      concurrency: { group: string; 'cancel-in-progress': boolean }
+    }
+    expect(on.pull_request.types).toEqual(['opened', 'synchronize', 'reopened', 'ready_for_review'])
+    expect(concurrency['cancel-in-progress']).toBe(true)
+  })
+
+  test('findings: annotations on the check "Codegen review", one review COMMENT on the head with inline comments only on the diff and the others in its body, the findings output, the step failed by the verdict', async () => {
+    const example = await reviewWorld()
+    const job = await run(example, 'review', onPullRequest('opened'))
+    expect(job).toMatchObject({ started: true, concurrency: 'codegen-review-7' })
+    const result = job.action!.result!
+    // Never green when the agent found the change wrong.
+    expect(result.exitCode).not.toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'rejected', verdict: 'fail' })
+    expect(JSON.parse(result.outputs['findings']!)).toEqual(FINDINGS)
+    expect(promptsSent()[0]).toContain(
+      'Review pull request #7 (https://github.com/octo-org/octo-repo/pull/7)'
+    )
+
+    // The check: failed, each finding annotated once on its lines.
+    const [check, ...others] = checksOn(7)
+    expect(others).toEqual([])
+    expect(check).toMatchObject({ name: 'Codegen review', status: 'completed', conclusion: 'failure' })
+    expect(
+      check!.annotations
+        .map(one => [one.path, one.start_line, one.end_line, one.annotation_level, one.title, one.message])
+        .sort()
+    ).toEqual(
+      FINDINGS.map(finding => [
+        finding.path,
+        finding.line,
+        finding.end_line ?? finding.line,
+        finding.severity,
+        finding.title,
+        finding.message
+      ]).sort()
+    )
+
+    // One review, a comment (never an approval), on the head commit the run was asked about.
+    const [review, ...more] = reviewsOf7()
+    expect(more).toEqual([])
+    expect(review).toMatchObject({ state: 'COMMENTED', commit_id: github().headSha(7) })
+    // Inline: the findings on lines of the diff, on the new side, each where it is.
+    const inline = github()
+      .reviewComments(7)
+      .filter(comment => review!.comments.includes(comment.id))
+    expect(
+      inline.map(comment => [comment.path, comment.start_line, comment.line, comment.side]).sort()
+    ).toEqual(INSIDE.map(finding => [...lineOf(finding), 'RIGHT']).sort())
+    for (const finding of INSIDE)
+      expect(readerText(inline.find(comment => comment.path === finding.path)!.body)).toContain(finding.title)
+    // The body: the others, with their path, line and message; none of the inline ones.
+    const body = readerText(review!.body)
+    for (const finding of OUTSIDE) {
+      expect(body).toContain(`${finding.path}:${finding.line}`)
+      expect(body).toContain(readerText(finding.message).trim())
+    }
+    for (const finding of INSIDE) expect(body).not.toContain(finding.title)
+  })
+
+  test('a re-run on the same commit posts no second review; a push starts a review of the new head', async () => {
+    const example = await reviewWorld()
+    const first = await run(example, 'review', onPullRequest('opened'))
+    const rerun = await run(example, 'review', onPullRequest('opened'))
+    expect([first, rerun].map(job => job.action!.result!.exitCode === 0)).toEqual([false, false])
+    expect(reviewsOf7()).toHaveLength(1)
+
+    const pushed = 'c0ffee'.padEnd(40, '0')
+    push(pushed)
+    const afterPush = await run(example, 'review', onPullRequest('synchronize', pushed))
+    expect(afterPush.concurrency).toBe('codegen-review-7')
+    expect(afterPush.action!.result!.exitCode).not.toBe(0)
+    expect(reviewsOf7().map(review => review.commit_id)).toEqual([expect.not.stringMatching(pushed), pushed])
+    expect(checksOn(7)).toEqual([expect.objectContaining({ name: 'Codegen review', conclusion: 'failure' })])
+  })
+
+  test.each(['reopened', 'ready_for_review'])(
+    '%s: a pass without findings passes the check, and posts no review',
+    async action => {
+      const example = await reviewWorld()
+      // The agent passes the change and finds nothing.
+      const answer = { verdict: 'pass', reason: 'Nothing breaks.', findings: [] }
+      const result = `Reviewed.\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``
+      emulator().queueScript({
+        steps: [
+          { at: 0, status: 'ACTIVE' },
+          { at: 500, status: 'COMPLETE', result }
+        ]
+      })
+      const job = await run(example, 'review', onPullRequest(action))
+      expect(job.action!.result!.exitCode).toBe(0)
+      expect(job.action!.result!.outputs).toMatchObject({
+        outcome: 'success',
+        verdict: 'pass',
+        findings: '[]'
+      })
+      expect(checksOn(7)).toEqual([
+        expect.objectContaining({ name: 'Codegen review', conclusion: 'success', annotations: [] })
+      ])
+      expect(reviewsOf7()).toEqual([])
+    }
+  )
+
+  test('forks’, Dependabot’s and draft pull requests start no job', async () => {
+    const example = await reviewWorld()
+    const fork = pullRequestEvent('opened', { headRepository: 'mallory/octo-repo' })
+    const dependabot = pullRequestEvent('opened', { sender: 'dependabot[bot]' })
+    const draft = pullRequestEvent('opened', { draft: true })
+    const jobs = [
+      await run(example, 'review', fork),
+      await run(example, 'review', dependabot),
+      await run(example, 'review', draft)
+    ]
+    expect(jobs.map(job => job.started)).toEqual([false, false, false])
+    expect(emulator().requests).toEqual([])
+    expect(github().requests).toEqual([])
   })
 })
 

@@ -1,4 +1,4 @@
-import { AgentRunEmulator } from '../../emulator/index.js'
+import { AgentRunEmulator, FINDINGS } from '../../emulator/index.js'
 import {
   emulatorInputs,
   readCommand,
@@ -7,13 +7,15 @@ import {
   type Command
 } from '../../scripts/local-run-command.js'
 import { readerText } from '../../scripts/render-markdown.js'
+import { inDiff, rightSideHunks } from '../../src/github/diff.js'
 import { SAMPLE_PULL_REQUEST, SAMPLE_WORKFLOW_RUN, SampleGitHub } from '../../scripts/sample-github.js'
 import { runFlowStep } from '../support/flow-step.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
  * `npm start` tries the action's features locally (issue #27): its command line, and a comment on a
- * pull request or a failed CI run (issue #36) through the fake GitHub it starts
+ * pull request, a review with findings (issue #35) or a failed CI run (issue #36) through the fake
+ * GitHub it starts
  * (scripts/sample-github.ts), the step given what `npm start` gives the bundle, run in process on the
  * virtual clock (the bundle as the runner runs it: test/bundle).
  */
@@ -31,6 +33,9 @@ test('--help is the usage, naming every feature it can try; a bad option is one 
     '--runs',
     '--max-parallel',
     '--verdict',
+    '--findings',
+    '--review-comments',
+    'pull-request',
     '--check-run',
     '--wait',
     '--timeout-minutes',
@@ -40,7 +45,7 @@ test('--help is the usage, naming every feature it can try; a bad option is one 
   expect(() => readCommand(['--bogus'], true)).toThrow(UsageError)
   expect(() => readCommand(['--bogus'], true)).toThrow(/--bogus/)
   expect(() => readCommand(['--event', 'review'], true)).toThrow(
-    'Unknown event "review": comment, pr-comment or workflow-run'
+    'Unknown event "review": comment, pr-comment, pull-request or workflow-run'
   )
   expect(() => readCommand(['--conclusion', 'failure'], true)).toThrow(
     '--conclusion and --fork go with --event workflow-run'
@@ -140,6 +145,94 @@ test('--event pr-comment: a reaction, the tracking comment and a failed check fo
   } finally {
     await Promise.all([emulator.stop(), github.stop()])
   }
+})
+
+describe('--scenario findings', () => {
+  test('asks for findings, a verdict and a review, on pull request #7 opened unless an event is given', () => {
+    const findings = command('--scenario', 'findings')
+    expect(findings.options.event).toBe('pull-request')
+    expect(findings.inputs).toMatchObject({
+      verdict: 'true',
+      findings: 'true',
+      'review-comments': 'true',
+      'check-run': 'true',
+      prompt: expect.stringContaining('Report each problem on the lines it is about.')
+    })
+    expect(command('--scenario', 'findings', '--event', 'pr-comment', 'review it')).toMatchObject({
+      options: { event: 'pr-comment' },
+      inputs: { findings: 'true', 'review-comments': 'true', prompt: '' }
+    })
+    expect(command('--findings').inputs).toMatchObject({ findings: 'true' })
+    expect(command('--findings').inputs).not.toHaveProperty('review-comments')
+    expect(command('--event', 'pull-request').inputs).toMatchObject({ 'check-run': 'true' })
+  })
+
+  test('the sample pull request’s diff holds some of the scenario’s findings, and not the others', async () => {
+    const github = new SampleGitHub()
+    try {
+      await github.start()
+      const response = await fetch(`${github.baseUrl}/repos/octo-org/octo-repo/pulls/7/files`, {
+        headers: { authorization: 'token github-token' }
+      })
+      const files = (await response.json()) as Array<{ filename: string; patch: string }>
+      const inside = FINDINGS.filter(finding => {
+        const file = files.find(one => one.filename === finding.path)
+        return file && inDiff(rightSideHunks(file.patch), finding.line, finding.end_line ?? finding.line)
+      })
+      expect(inside.map(finding => finding.title)).toEqual([FINDINGS[0]!.title, FINDINGS[1]!.title])
+      expect(FINDINGS.length - inside.length).toBe(2)
+    } finally {
+      await github.stop()
+    }
+  })
+
+  test('npm start -- --scenario findings: the check’s annotations and one review, two findings inline and two in its body', async () => {
+    const asked = command('--scenario', 'findings')
+    const clock = new VirtualClock()
+    const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
+    const github = new SampleGitHub({ clock })
+    try {
+      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
+      const event = github.pullRequestEvent()
+      const result = await runFlowStep(clock, {
+        inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
+        env: {
+          GITHUB_API_URL: gitHubUrl,
+          GITHUB_SHA: SAMPLE_PULL_REQUEST.sha,
+          GITHUB_EVENT_NAME: event.name
+        },
+        event
+      })
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'inputs', verdict: 'fail' })
+      expect(JSON.parse(result.outputs['findings']!)).toEqual(FINDINGS)
+      expect(github.unanswered()).toEqual([])
+      expect(github.invalidCheckRunRequests).toEqual([])
+      expect(github.invalidReviewRequests).toEqual([])
+      const [check, ...others] = github.checkRuns()
+      expect(others).toEqual([])
+      expect(check).toMatchObject({ head_sha: SAMPLE_PULL_REQUEST.sha, conclusion: 'failure' })
+      expect(check!.annotations).toHaveLength(4)
+      const [review, ...more] = github.reviews(7)
+      expect(more).toEqual([])
+      expect(review).toMatchObject({ state: 'COMMENTED', commit_id: SAMPLE_PULL_REQUEST.sha })
+      expect(review!.comments).toHaveLength(2)
+
+      // What npm start prints of it.
+      const written = github.written()
+      expect(written).toContain(
+        'Its annotations:\n    failure src/index.ts:2: Renamed export breaks v1 clients\n' +
+          '    warning src/parser.ts:46-47: The new guard throws on an empty field\n'
+      )
+      expect(written).toContain(`Review of #7 on fffffff (COMMENTED), as GitHub shows it:\n`)
+      expect(written).toContain('docs/api.md:14: The API page documents parseLine')
+      expect(written).toMatch(
+        /Its comments on the lines of the diff:\n {4}on src\/index\.ts:2: .*Renamed export\n? ?.*\n {4}on src\/parser\.ts:46-47: /
+      )
+    } finally {
+      await Promise.all([emulator.stop(), github.stop()])
+    }
+  })
 })
 
 describe('--event workflow-run', () => {
