@@ -1,7 +1,7 @@
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
  * a run that did not fail, or one of a fork's branch (its code and logs are a stranger's). Pure: what
- * GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-failure.ts's.
+ * GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-fix.ts's.
  */
 
 /** The conclusions a CI fix is asked for; any other (success, cancelled, skipped, neutral…) starts nothing. */
