@@ -3,7 +3,7 @@ import { OversizedAnswerError, ServiceError } from '../api/errors.js'
 import type { LogPage } from '../api/types.js'
 
 /** The service's page size limit for the log endpoint. */
-export const LOG_PAGE_LIMIT = 100
+export const LOG_PAGE_SIZE = 100
 
 /**
  * Pages of large entries are asked for in fewer entries, to stay near this size: memory follows
@@ -20,7 +20,7 @@ export class LogReader {
   private readonly candidates: LogPath[] = ['interface', 'alpha']
   private unavailable = false
   /** Entries asked for per page: fewer while they are large. */
-  private pageLimit = LOG_PAGE_LIMIT
+  private pageLimit = LOG_PAGE_SIZE
 
   constructor(
     private readonly api: AgentRunApi,
@@ -66,7 +66,7 @@ export class LogReader {
     if (page.bytes === undefined || page.logs.length === 0) return
     if (page.bytes > TARGET_PAGE_BYTES)
       this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes))
-    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2)
+    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageLimit = Math.min(LOG_PAGE_SIZE, asked * 2)
   }
 }
 
@@ -84,18 +84,18 @@ export interface LogBaseline {
  * a long one from just before its total_logs, or page by page when nothing is served there.
  */
 export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
-  const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
+  const first = await logs.read(0, LOG_PAGE_SIZE, { deadline })
   if (!first) return { count: 0, status: null, result: undefined }
   const result = first.result
   let count = 0
   let page: LogPage | undefined = first
   if (
-    (first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
+    (first.logs.length === LOG_PAGE_SIZE || first.full === true) &&
     first.totalLogs !== null &&
-    first.totalLogs > LOG_PAGE_LIMIT + 1
+    first.totalLogs > LOG_PAGE_SIZE + 1
   ) {
     count = first.totalLogs - 1
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    page = await logs.read(count, LOG_PAGE_SIZE, { deadline })
     if (page?.logs.length === 0) {
       // total_logs ran ahead of the log: count it from the second page on.
       count = 0
@@ -106,7 +106,7 @@ export async function countLogEntries(logs: LogReader, deadline: number): Promis
     if (!page) return { count, status: first.status, result }
     count += page.logs.length
     // A short page ends the log, unless the reader asked for fewer (large entries).
-    if (page.logs.length < LOG_PAGE_LIMIT && !page.full) return { count, status: page.status, result }
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    if (page.logs.length < LOG_PAGE_SIZE && !page.full) return { count, status: page.status, result }
+    page = await logs.read(count, LOG_PAGE_SIZE, { deadline })
   }
 }

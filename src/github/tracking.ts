@@ -28,7 +28,7 @@ import { renderWithin, shareRoom, type Measure } from '../report/fit-text.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
-export const COMMENT_LIMIT_CHARS = 60_000
+export const COMMENT_MAX_CHARS = 60_000
 
 /**
  * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
@@ -385,7 +385,7 @@ export function renderTrackingComment(state: TrackingState): string {
       : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
   const head = above + below
   // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-  const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2
+  const room = COMMENT_MAX_CHARS - head.length - footer.length - 2
   const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }))
   const quoted = shareRoom(
     sharers,
@@ -397,7 +397,7 @@ export function renderTrackingComment(state: TrackingState): string {
   const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title))
   const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n')
   // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
-  return body.length <= COMMENT_LIMIT_CHARS
+  return body.length <= COMMENT_MAX_CHARS
     ? body
-    : [head.slice(0, COMMENT_LIMIT_CHARS - 200), '', TRIMMED_NOTE, footer].join('\n')
+    : [head.slice(0, COMMENT_MAX_CHARS - 200), '', TRIMMED_NOTE, footer].join('\n')
 }

@@ -1,4 +1,4 @@
-import { reportOf, type RunReport } from '../model.js'
+import { reportOf, type Outcome, type RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
@@ -18,16 +18,13 @@ import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unme
  * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
  * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
  */
-export const CHECK_SUMMARY_LIMIT_BYTES = 65_535
+export const CHECK_SUMMARY_MAX_BYTES = 65_535
 /** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
-export const CHECK_TITLE_LIMIT_BYTES = 255
+export const CHECK_TITLE_MAX_BYTES = 255
 
 export { cutUtf8, utf8Bytes }
 
-/** Outcomes of the verdicts' issue (a rejected verdict, no valid answer) are failures too. */
-type Ending = RunReport['outcome'] | 'rejected' | 'invalid-output'
-
-const TITLES: Record<Ending, string> = {
+const TITLES: Record<Outcome, string> = {
   success: 'Succeeded',
   failure: 'Failed',
   rejected: 'Rejected',
@@ -41,7 +38,7 @@ const TITLES: Record<Ending, string> = {
   limited: 'Not started: daily run limit'
 }
 
-const HEADLINES: Record<Ending, string> = {
+const HEADLINES: Record<Outcome, string> = {
   success: '✅ succeeded',
   failure: '❌ failed',
   rejected: '❌ was rejected by its verdict',
@@ -89,7 +86,7 @@ export interface CheckRunText {
 }
 
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT_BYTES): CheckRunText {
+export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_BYTES): CheckRunText {
   const report = state.report
   if (!report && state.cancelled) return cancelledNow(state, limit)
   if (!report) {
@@ -102,12 +99,14 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
       summary: fitSummary([workingHead(state), footer(state)], limit)
     }
   }
-  const ending = report.outcome as Ending
   const conclusion = stepConclusion(report, state.policy)
   return {
     status: 'completed',
     conclusion,
-    title: titleLine(endingLabel(ending, conclusion, report.limit), endingReason(report, state.verdict)),
+    title: titleLine(
+      outcomeLabel(report.outcome, conclusion, report.limit),
+      outcomeReason(report, state.verdict)
+    ),
     summary: fitSummary(endedPieces(state, report, conclusion), limit)
   }
 }
@@ -125,20 +124,20 @@ function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
   return {
     status: 'completed',
     conclusion,
-    title: titleLine(endingLabel('cancelled', conclusion), ''),
+    title: titleLine(outcomeLabel('cancelled', conclusion), ''),
     summary: fitSummary([head, footer(state)], limit)
   }
 }
 
 /**
- * The title's label: the ending, and what fail-on made of it where the check's colour (the step's)
- * is not the one the ending alone would have: a success failed for want of a pull request, an
- * ending fail-on lets pass.
+ * The title's label: the outcome, and what fail-on made of it where the check's colour (the step's)
+ * is not the one the outcome alone would have: a success failed for want of a pull request, an
+ * outcome fail-on lets pass.
  */
-function endingLabel(ending: Ending, conclusion: StepConclusion, limit?: RunReport['limit']): string {
-  if (ending === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
-  const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[ending]
-  if (ending !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
+function outcomeLabel(outcome: Outcome, conclusion: StepConclusion, limit?: RunReport['limit']): string {
+  if (outcome === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
+  const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[outcome]
+  if (outcome !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
   return title
 }
 
@@ -156,7 +155,7 @@ function gateLine(report: RunReport, policy: FailPolicy, conclusion: StepConclus
  * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
  * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
  */
-function endingReason(report: RunReport, verdict: CheckRunState['verdict']): string {
+function outcomeReason(report: RunReport, verdict: CheckRunState['verdict']): string {
   const firstLine = (text: string | null | undefined): string => {
     for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
       // A fence's line is no sentence: the first line with words is.
@@ -183,11 +182,11 @@ function titleLine(label: string, detail: string): string {
   // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
   let max = CAPS.title
   let line = unmention(oneLine(text, max))
-  while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
-    max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1))
+  while (utf8Bytes(line) > CHECK_TITLE_MAX_BYTES && max > 1) {
+    max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_MAX_BYTES) / utf8Bytes(line)) - 1))
     line = unmention(oneLine(text, max))
   }
-  return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES)
+  return cutUtf8(line, CHECK_TITLE_MAX_BYTES)
 }
 
 function runLink(state: CheckRunState, report?: RunReport): string {
@@ -211,7 +210,7 @@ function workingHead(state: CheckRunState): string {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report as RunReport & { outcome: Ending })}`
+  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report)}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =

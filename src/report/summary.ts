@@ -27,13 +27,13 @@ import {
 } from './markdown.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
-export const SUMMARY_LIMIT_BYTES = 1_000_000
+export const SUMMARY_MAX_BYTES = 1_000_000
 /**
  * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
  * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
  */
-const TEXT_LIMIT_CHARS = 60_000
-const ERROR_LIMIT_CHARS = 10_000
+const TEXT_MAX_CHARS = 60_000
+const ERROR_MAX_CHARS = 10_000
 const DETAIL_SECTION_CHARS = 4_000
 const STATUS_CHARS = 100
 const TITLE_CHARS = 200
@@ -46,7 +46,7 @@ export interface SummaryInput {
   /** Entries not kept in `entries` (a long log): after how many of them, and how many. */
   entriesLeftOut?: { after: number; count: number }
   logFile?: string
-  limitBytes?: number
+  maxBytes?: number
   /** A run's fold in a fan-out's summary: no headline nor facts table (the fold's title and the table's row say them). */
   folded?: boolean
   /** The commit the findings are about, for links to their lines (findings asked). */
@@ -97,7 +97,7 @@ export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
   const head: string[] = input.folded ? [] : [`## ${summaryHeadline(report)}`, '']
-  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
+  const limit = input.maxBytes ?? SUMMARY_MAX_BYTES
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
@@ -123,15 +123,15 @@ export function renderSummary(input: SummaryInput): string {
   }
   if (report.usage) head.push(usageMarkdown(report.usage), '')
   if (report.outcome === 'paused' && run && !question) head.push(howToAnswer(run.id, report.trigger), '')
-  if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '')
-  if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '')
-  const result = run?.result ? trimmed(run.result, TEXT_LIMIT_CHARS) : ''
+  if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_MAX_CHARS)), '')
+  if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_MAX_CHARS)), '')
+  const result = run?.result ? trimmed(run.result, TEXT_MAX_CHARS) : ''
   if (report.answer) {
     const section = answerSection(report.answer, result !== '' && !wasTrimmed(result))
     if (section) head.push(section, '')
   }
   if (result && !question) head.push('### Result', '', quoteBlock(result), '')
-  if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')
+  if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_MAX_CHARS)), '')
 
   const cellRoom = 300
   const text = head.join('\n')
@@ -151,7 +151,7 @@ function questionSection(question: string, runId: number, trigger: string | unde
   return [
     '### The agent’s question',
     '',
-    quoteBlock(trimmed(question, TEXT_LIMIT_CHARS)),
+    quoteBlock(trimmed(question, TEXT_MAX_CHARS)),
     '',
     howToAnswer(runId, trigger),
     ''

@@ -6,7 +6,7 @@ import {
   readMarker,
   renderTrackingComment,
   verifyMarker,
-  COMMENT_LIMIT_CHARS
+  COMMENT_MAX_CHARS
 } from '../../src/github/tracking.js'
 import type { RunReport } from '../../src/model.js'
 import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
@@ -70,7 +70,7 @@ describe('the tracking comment', () => {
       runId: 12,
       report: { ...report, run: { ...report.run!, result: hostile, summary: hostile } }
     })
-    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+    expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
     expect(body.match(/<!--/g)).toHaveLength(1)
     // Balanced, and not because nothing rendered: the result and summary blocks are there.
     const opened = body.match(/<details/g)?.length ?? 0
@@ -89,7 +89,7 @@ describe('the tracking comment', () => {
       ['emoji', '😀'.repeat(MB2 / 2)]
     ]
     const check = (body: string): void => {
-      expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+      expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
       expect(readMarker(body)?.runId).toBe(12)
       expect(body.match(/<!--/g)).toHaveLength(1)
       expect(body.match(/<details/g)?.length ?? 0).toBe(body.match(/<\/details>/g)?.length ?? 0)

@@ -1,8 +1,8 @@
-export const id = 789;
-export const ids = [789];
+export const id = 500;
+export const ids = [500];
 export const modules = {
 
-/***/ 7789:
+/***/ 7500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,14 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS, MAX_JOB_PAGES
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(8587);
 // EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __webpack_require__(9373);
+var src_clock = __webpack_require__(386);
 // EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(2564);
+var check_run_text = __webpack_require__(3799);
 // EXTERNAL MODULE: ./src/github/thread-prompt.ts
-var thread_prompt = __webpack_require__(9718);
+var thread_prompt = __webpack_require__(4463);
 ;// CONCATENATED MODULE: ./src/github/log-tail.ts
 
 /**
@@ -116,7 +116,7 @@ function logTail(kept, totalBytes, maxChars = LOG_TAIL_CHARS) {
 }
 
 // EXTERNAL MODULE: ./src/github/request-policy.ts
-var request_policy = __webpack_require__(889);
+var request_policy = __webpack_require__(9722);
 ;// CONCATENATED MODULE: ./src/github/well-formed.ts
 /**
  * Every text sent to GitHub well-formed: a lone surrogate (half of a UTF-16 pair, which the service's
@@ -468,8 +468,8 @@ class OctokitGitHubApi {
                 ...this.repoParams,
                 check_run_id: id,
                 output: {
-                    title: (0,check_run_text/* cutUtf8 */.Ok)(text.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
-                    summary: (0,check_run_text/* cutUtf8 */.Ok)(text.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1),
+                    title: (0,check_run_text/* cutUtf8 */.Ok)(text.title, check_run_text/* CHECK_TITLE_MAX_BYTES */.jE),
+                    summary: (0,check_run_text/* cutUtf8 */.Ok)(text.summary, check_run_text/* CHECK_SUMMARY_MAX_BYTES */.lO),
                     annotations
                 }
             });
@@ -547,8 +547,8 @@ function checkFields(check) {
         ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
         ...(check.externalId ? { external_id: check.externalId } : {}),
         output: {
-            title: (0,check_run_text/* cutUtf8 */.Ok)(check.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
-            summary: (0,check_run_text/* cutUtf8 */.Ok)(check.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1)
+            title: (0,check_run_text/* cutUtf8 */.Ok)(check.title, check_run_text/* CHECK_TITLE_MAX_BYTES */.jE),
+            summary: (0,check_run_text/* cutUtf8 */.Ok)(check.summary, check_run_text/* CHECK_SUMMARY_MAX_BYTES */.lO)
         }
     };
 }
@@ -558,4 +558,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=789.index.js.map
+//# sourceMappingURL=500.index.js.map

@@ -1,15 +1,15 @@
-export const id = 101;
-export const ids = [101];
+export const id = 183;
+export const ids = [183];
 export const modules = {
 
-/***/ 9101:
+/***/ 5183:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   toFormData: () => (/* binding */ toFormData)
 /* harmony export */ });
-/* harmony import */ var fetch_blob_from_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(995);
-/* harmony import */ var formdata_polyfill_esm_min_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3018);
+/* harmony import */ var fetch_blob_from_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2397);
+/* harmony import */ var formdata_polyfill_esm_min_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3740);
 
 
 
@@ -448,4 +448,4 @@ async function toFormData(Body, ct) {
 
 };
 
-//# sourceMappingURL=101.index.js.map
+//# sourceMappingURL=183.index.js.map
