@@ -857,7 +857,7 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: context
 
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(7515);
+var external_fs_ = __webpack_require__(9896);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __webpack_require__(857);
 ;// CONCATENATED MODULE: ../../main/node_modules/@actions/github/lib/context.js

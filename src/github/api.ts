@@ -4,11 +4,11 @@ import {
   CHECK_SUMMARY_MAX_BYTES,
   CHECK_TITLE_MAX_BYTES,
   cutUtf8,
+  type CheckAnnotation,
   type CheckRunText
-} from '../report/check-run-text.js'
+} from '../github-shapes.js'
 import type { FailedJob } from './ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
-import type { CheckAnnotation } from '../report/findings-text.js'
 import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'

@@ -27,8 +27,9 @@ import { trackingFindingsLine } from '../report/findings-text.js'
 import { renderWithin, shareRoom, type Measure } from '../report/fit-text.js'
 import { OWN_COMMENT_MARK, type Author } from './trigger.js'
 
-/** GitHub refuses comments over 65,536 characters; stay clearly under it. */
-export const COMMENT_MAX_CHARS = 60_000
+import { COMMENT_MAX_CHARS } from '../github-shapes.js'
+
+export { COMMENT_MAX_CHARS }
 
 /**
  * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can

@@ -1,10 +1,18 @@
 import { reportOf, type Outcome, type RunReport } from '../model.js'
 import type { PullRequest } from '../api/types.js'
 import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
-import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
+import { stepConclusion, type FailPolicy } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
 import { checkFindingsMarkdown } from './findings-text.js'
-import { cutUtf8, renderWithin, shareRoom, utf8Bytes } from './fit-text.js'
+import { renderWithin, shareRoom } from './fit-text.js'
+import {
+  CHECK_SUMMARY_MAX_BYTES,
+  CHECK_TITLE_MAX_BYTES,
+  cutUtf8,
+  utf8Bytes,
+  type CheckConclusion,
+  type CheckRunText
+} from '../github-shapes.js'
 import { endingHeadline, stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
 
@@ -14,15 +22,7 @@ import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unme
  * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
  */
 
-/**
- * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
- * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
- */
-export const CHECK_SUMMARY_MAX_BYTES = 65_535
-/** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
-export const CHECK_TITLE_MAX_BYTES = 255
-
-export { cutUtf8, utf8Bytes }
+export type { CheckRunText }
 
 const TITLES: Record<Outcome, string> = {
   success: 'Succeeded',
@@ -78,13 +78,6 @@ export interface CheckRunState {
   cancelled?: boolean
 }
 
-export interface CheckRunText {
-  status: 'in_progress' | 'completed'
-  conclusion?: StepConclusion
-  title: string
-  summary: string
-}
-
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
 export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_BYTES): CheckRunText {
   const report = state.report
@@ -134,7 +127,7 @@ function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
  * is not the one the outcome alone would have: a success failed for want of a pull request, an
  * outcome fail-on lets pass.
  */
-function outcomeLabel(outcome: Outcome, conclusion: StepConclusion, limit?: RunReport['limit']): string {
+function outcomeLabel(outcome: Outcome, conclusion: CheckConclusion, limit?: RunReport['limit']): string {
   if (outcome === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
   const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[outcome]
   if (outcome !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
@@ -142,7 +135,7 @@ function outcomeLabel(outcome: Outcome, conclusion: StepConclusion, limit?: RunR
 }
 
 /** The summary's word on the same: why this check passes or fails when the ending does not say it. */
-function gateLine(report: RunReport, policy: FailPolicy, conclusion: StepConclusion): string {
+function gateLine(report: RunReport, policy: FailPolicy, conclusion: CheckConclusion): string {
   const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``
   if (report.outcome === 'success' && conclusion !== 'success')
     return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`
@@ -209,7 +202,7 @@ function workingHead(state: CheckRunState): string {
  * The summary of a run that ended, in order: the headline; a paused run's question and how to
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
-function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
+function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): Piece[] {
   const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report)}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
@@ -228,7 +221,7 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepCo
 
 const QUESTION = 'The agent’s question'
 
-function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepConclusion): string {
+function endedFacts(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): string {
   const lines: string[] = []
   const gate = gateLine(report, state.policy, conclusion)
   if (gate) lines.push(gate, '')

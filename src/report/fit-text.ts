@@ -53,18 +53,3 @@ export function shareRoom<T extends Sharer>(
   }
   return fitted
 }
-
-/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8')
-}
-
-/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
-export function cutUtf8(text: string, maxBytes: number): string {
-  // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
-  if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) return text
-  const bytes = Buffer.from(text, 'utf8')
-  let end = Math.max(0, maxBytes)
-  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end-- // not inside a character
-  return bytes.subarray(0, end).toString('utf8')
-}

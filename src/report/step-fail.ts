@@ -1,4 +1,5 @@
 import { stepFailReason } from '../agent-run/fail-on.js'
+import type { CheckConclusion } from '../github-shapes.js'
 import type { RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
@@ -41,15 +42,12 @@ export function stepFailMessage(report: RunReport, policy: FailPolicy): string |
   return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`
 }
 
-/** A check run's conclusion as the step decides it: nothing else (neutral, skipped) is written. */
-export type StepConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled'
-
 /**
  * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
  * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
  * outcome among the runs that fail it), `failure` otherwise.
  */
-export function stepConclusion(report: RunReport, policy: FailPolicy): StepConclusion {
+export function stepConclusion(report: RunReport, policy: FailPolicy): CheckConclusion {
   if (stepFailMessage(report, policy) === undefined) return 'success'
   const failing =
     report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))

@@ -31,7 +31,8 @@ import {
   unmention
 } from '../../src/report/markdown.js'
 import { fitBytes, renderSummary } from '../../src/report/summary.js'
-import { cutUtf8, renderCheckRun } from '../../src/report/check-run-text.js'
+import { renderCheckRun } from '../../src/report/check-run-text.js'
+import { cutUtf8 } from '../../src/github-shapes.js'
 import { wellFormed } from '../../src/github/well-formed.js'
 import { findingsCountText, findingsProblems, readFindings, type Finding } from '../../src/answer/findings.js'
 import {

@@ -1,10 +1,6 @@
 import type { RunReport } from '../../src/model.js'
-import {
-  CHECK_SUMMARY_MAX_BYTES,
-  CHECK_TITLE_MAX_BYTES,
-  renderCheckRun,
-  type CheckRunState
-} from '../../src/report/check-run-text.js'
+import { CHECK_SUMMARY_MAX_BYTES, CHECK_TITLE_MAX_BYTES } from '../../src/github-shapes.js'
+import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
