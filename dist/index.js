@@ -39792,6 +39792,8 @@ function timeLimit(clock, ms, reason) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B_: () => (/* binding */ markerLine),
+/* harmony export */   Le: () => (/* binding */ OWN_COMMENT_MARK),
 /* harmony export */   Ok: () => (/* binding */ cutUtf8),
 /* harmony export */   dq: () => (/* binding */ COMMENT_MAX_CHARS),
 /* harmony export */   dy: () => (/* binding */ utf8Bytes),
@@ -39799,9 +39801,17 @@ function timeLimit(clock, ms, reason) {
 /* harmony export */   lO: () => (/* binding */ CHECK_SUMMARY_MAX_BYTES)
 /* harmony export */ });
 /**
- * What GitHub takes of our texts, as plain data: its sizes and the shapes of a check run's fields
- * and annotations. report/ renders within them, github/ sends them; neither asks the other.
+ * What GitHub takes of our texts, as plain data: its sizes, the shapes of a check run's fields
+ * and annotations, and the hidden mark our comments start with. report/ renders within them, github/ sends them; neither asks the other.
  */
+/** First line of every comment the action writes; its own comments never trigger it. */
+const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action';
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+function markerLine(runId, sig) {
+    if (runId === undefined)
+        return `${OWN_COMMENT_MARK} -->`;
+    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
+}
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_MAX_CHARS = 60_000;
 /**
@@ -54512,6 +54522,8 @@ class ThrottledWrites {
     }
 }
 
+// EXTERNAL MODULE: ./src/github-shapes.ts
+var github_shapes = __nccwpck_require__(1124);
 ;// CONCATENATED MODULE: ./src/report/entry-text.ts
 /** Plain-text views of a log entry, shared by the console mirror and the job summary. */
 /** Any value as readable text: strings as they are, the rest as indented JSON. */
@@ -55086,6 +55098,97 @@ function answerAnnotation(report) {
     return `No valid answer${repaired}: ${oneLine(problemLine(answer.problem), ANSWER_CAPS.message)}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/headlines.ts
+/** The words after "Codegen agent run #N" when it was not started, or the step stopped it: comment and check alike. */
+const NOT_STARTED = {
+    cancelled: '🛑 was not started: the workflow job was cancelled',
+    timeout: '⏱️ was not started: the workflow stopped waiting first',
+    error: '⚠️ could not be started'
+};
+const STOPPED = {
+    cancelled: '🛑 was stopped: the workflow job was cancelled',
+    timeout: '⏱️ was stopped when the workflow stopped waiting'
+};
+const FIX_LIMITED = '🚦 was not started: max-fix-attempts is reached';
+const HEADLINES = {
+    summary: {
+        outcomes: {
+            success: '✅ Agent run succeeded',
+            failure: '❌ Agent run failed',
+            timeout: '⏱️ Agent run still working when the wait timed out',
+            paused: '⏸️ Agent run paused, waiting for a follow-up',
+            rejected: '👎 Agent run’s verdict: fail',
+            'invalid-output': '❔ Agent run ended without a valid answer',
+            started: '🚀 Agent run started',
+            skipped: '⏭️ Agent run skipped',
+            limited: '🚦 No agent run started: daily run limit reached',
+            cancelled: '🛑 Job cancelled while following the agent run',
+            error: '⚠️ Agent run could not be followed'
+        },
+        notStarted: {
+            cancelled: '🛑 Job cancelled before an agent run started',
+            timeout: '⏱️ No agent run started before the wait timed out',
+            error: '⚠️ Agent run could not be started'
+        },
+        // The summary says the stop in its own line.
+        stopped: {},
+        fixLimited: '🚦 No agent run started: max-fix-attempts reached'
+    },
+    comment: {
+        outcomes: {
+            success: '✅ **succeeded**',
+            failure: '❌ **failed**',
+            timeout: '⏱️ was still working when the workflow stopped waiting',
+            paused: '⏸️ **paused**, waiting for a follow-up',
+            rejected: '👎 **rejected**: its verdict is fail',
+            'invalid-output': '❔ ended **without a valid answer**',
+            started: '🚀 started',
+            skipped: '⏭️ skipped',
+            limited: '🚦 was **not started**: a daily run limit is reached',
+            cancelled: '🛑 was left running: the workflow job was cancelled',
+            error: '⚠️ could not be followed'
+        },
+        notStarted: NOT_STARTED,
+        stopped: STOPPED,
+        fixLimited: FIX_LIMITED
+    },
+    check: {
+        outcomes: {
+            success: '✅ succeeded',
+            failure: '❌ failed',
+            rejected: '❌ was rejected by its verdict',
+            'invalid-output': '❌ gave no valid answer',
+            error: '⚠️ could not be followed',
+            timeout: '⏱️ was still working when the workflow stopped waiting',
+            cancelled: '🛑 was left running: the workflow job was cancelled',
+            paused: '⏸️ paused, waiting for an answer',
+            started: '🚀 started; this step did not follow it',
+            skipped: '⏭️ skipped',
+            limited: '🚦 was not started: a daily run limit is reached'
+        },
+        notStarted: NOT_STARTED,
+        stopped: STOPPED,
+        fixLimited: FIX_LIMITED
+    }
+};
+/**
+ * The ending's headline on a surface: that of a stopped run when the step stopped it, of a run
+ * never started when there is none, of a CI fix at its attempts, else the outcome's; and what the
+ * service answered when it refused.
+ */
+function endingHeadline(surface, report) {
+    const { outcome } = report;
+    const headlines = HEADLINES[surface];
+    const started = report.run !== undefined || report.runs !== undefined;
+    const words = (report.stop?.stopped && headlines.stopped[outcome]) ||
+        (!started && headlines.notStarted[outcome]) ||
+        (outcome === 'limited' && report.limit === 'max-fix-attempts' && headlines.fixLimited) ||
+        headlines.outcomes[outcome];
+    return outcome === 'error' && report.httpStatus
+        ? `${words} (the service answered ${report.httpStatus})`
+        : words;
+}
+
 ;// CONCATENATED MODULE: ./src/report/console-text.ts
 
 
@@ -55153,8 +55256,9 @@ function entryDetailLines(entry) {
 
 /**
  * What the summary, the tracking comment, the check run and the console say of the stop the step
- * sent (stop-run-on): the run stopped and its status after, or why it could not be. The status and
- * the reason may hold the service's words: cut to a line and shown literally.
+ * sent (stop-run-on): the run stopped and its status after, or why it could not be (the headline of
+ * a stopped run is in headlines.ts). The status and the reason may hold the service's words: cut
+ * to a line and shown literally.
  */
 const STATUS_CHARS = 100;
 const WHY_CHARS = 400;
@@ -55169,35 +55273,6 @@ function stopConsoleLine(stop) {
     return stop.stopped
         ? `The agent run was stopped: it now shows ${inlineText(oneLine(stop.status, STATUS_CHARS))}.`
         : '';
-}
-/** The headline's words for a run the step stopped, in place of "was left running". */
-const STOPPED_HEADLINES = {
-    cancelled: '🛑 was stopped: the workflow job was cancelled',
-    timeout: '⏱️ was stopped when the workflow stopped waiting'
-};
-/** The headline's words when no run was started (none to be left running, nor followed). */
-const NOT_STARTED_HEADLINES = {
-    cancelled: '🛑 was not started: the workflow job was cancelled',
-    timeout: '⏱️ was not started: the workflow stopped waiting first',
-    error: '⚠️ could not be started'
-};
-/** The headline's words of a CI fix not started at max-fix-attempts (the others' limit is a daily one). */
-const FIX_LIMITED_HEADLINE = '🚦 was not started: max-fix-attempts is reached';
-/**
- * The ending's headline words: those of a stopped run when the step stopped it, of a run never
- * started when there is none, of a CI fix at its attempts, and what the service answered when it
- * refused.
- */
-function endingHeadline(headlines, report) {
-    const { outcome } = report;
-    const started = report.run !== undefined || report.runs !== undefined;
-    const words = (report.stop?.stopped && STOPPED_HEADLINES[outcome]) ||
-        (!started && NOT_STARTED_HEADLINES[outcome]) ||
-        (outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED_HEADLINE) ||
-        headlines[outcome];
-    return outcome === 'error' && report.httpStatus
-        ? `${words} (the service answered ${report.httpStatus})`
-        : words;
 }
 
 ;// CONCATENATED MODULE: ./src/report/usage.ts
@@ -55326,8 +55401,6 @@ function usageMarkdown(usage, label = 'Usage') {
     return `**${label}:** ${plainInline(usageLine(usage, formatDuration))}`;
 }
 
-// EXTERNAL MODULE: ./src/github-shapes.ts
-var github_shapes = __nccwpck_require__(1124);
 ;// CONCATENATED MODULE: ./src/report/findings-text.ts
 
 
@@ -55468,11 +55541,30 @@ function reviewBody(input) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/fit-text.ts
+
+
+
 /**
- * Fitting the service's texts into GitHub's size limits, for the tracking comment (characters) and
- * the check run (UTF-8 bytes) alike: one way to cut a text until its rendering fits, and one way
- * for texts to share the room left.
+ * Fitting the service's texts into GitHub's sizes, for the tracking comment (characters) and the
+ * check run (UTF-8 bytes) alike: the caps of the service's one-line fields, one way to cut a text
+ * until its rendering fits, one way for texts to share the room left, one quote within a size and
+ * one note where a text was trimmed.
  */
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const fit_text_CAPS = {
+    status: 100,
+    /** A log entry's gist, a reason the service gave. */
+    step: 300,
+    /** A title (a pull request's, a workflow's) or a label. */
+    title: 200,
+    /** Longer is no real URL: the label goes alone. */
+    url: 500,
+    /** The pull requests' line: past it, "and N more". */
+    pullRequests: 3_000,
+    verdict: 20,
+    /** The verdict's reason in the check's table. */
+    reason: 1_000
+};
 /**
  * The rendering of the longest head of a source, `keep` characters at first, that fits `max`: cut in
  * proportion to how much the rendering overflows (and by at least a little), so that it ends in a
@@ -55504,326 +55596,70 @@ function shareRoom(texts, room, fit, measure) {
     }
     return fitted;
 }
-
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-
-
-/** First line of every comment the action writes; its own comments never trigger it. */
-const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action';
+/** Where a text was cut to fit: the tracking comment's or the check run's size. */
+const trimmedNote = (what) => `… trimmed to fit GitHub’s ${what} size limit`;
+const COMMENT_FIT = {
+    measure: text => text.length,
+    note: trimmedNote('comment'),
+    cutSays: 'note-below'
+};
+const CHECK_FIT = {
+    measure: github_shapes/* utf8Bytes */.dy,
+    note: trimmedNote('check run'),
+    cutSays: 'count-inside'
+};
 /**
- * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
- * space or the end; undefined otherwise.
+ * Service text as a quoted block within `max` once rendered (escaping, a `> ` per line and our
+ * fences can grow it several times). The source is cut before it is rendered, never the rendering
+ * (which could split a fence or a reference of ours), and cut again in proportion while the
+ * rendering is too big: a few rounds, each linear in what is kept.
  */
-function matchPhrase(body, phrase) {
-    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
-    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
-    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
-    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
-        return undefined;
-    const start = body.replace(/^\s+/, '');
-    // Only the head is compared: lowering the case of a whole long body would copy it.
-    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
-        return undefined;
-    const rest = start.slice(phrase.length);
-    if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    return rest.trim();
-}
-function isBot(author) {
-    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
-}
-/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
-function isAllowedBot(author, allowed) {
-    if (!isBot(author) || allowed === undefined)
-        return false;
-    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
-}
-/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
-function botRefusal(author, rules) {
-    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
-        return undefined;
-    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
-}
-const skip = (reason) => ({ kind: 'skip', reason });
-function userOf(value) {
-    const user = jsonObject(value);
-    return { login: jsonText(user.login), type: jsonText(user.type) };
-}
-function issueThread(issue) {
-    return {
-        number: Number(issue.number),
-        title: jsonText(issue.title),
-        body: jsonText(issue.body),
-        url: jsonText(issue.html_url),
-        isPullRequest: Boolean(issue.pull_request)
-    };
-}
-function pullRequestOf(pr) {
-    const head = jsonObject(pr.head);
-    return {
-        thread: { ...issueThread(pr), isPullRequest: true },
-        pullRequest: {
-            head: jsonText(head.ref),
-            base: jsonText(jsonObject(pr.base).ref),
-            headRepository: jsonText(jsonObject(head.repo).full_name),
-            headSha: jsonText(head.sha)
-        }
-    };
-}
-/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
-function threadTrigger(request, rules) {
-    const { written, thread, author, pullRequest } = request;
-    if (!Number.isInteger(thread.number) || thread.number <= 0)
-        return skip(request.noThread);
-    // An issue the action opened is named a comment here, as it always was.
-    if (written?.body.trimStart().startsWith(OWN_COMMENT_MARK))
-        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
-    const bot = botRefusal(author, rules);
-    if (bot)
-        return skip(bot);
-    const instruction = written ? instructionOf(written, rules.phrase) : '';
-    if (instruction === undefined)
-        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
-    const fresh = /^new(\s|$)/i.test(instruction);
-    return {
-        kind: 'thread',
-        trigger: request.trigger,
-        event: request.event,
-        thread,
-        instruction: fresh ? instruction.slice(3).trim() : instruction,
-        fresh,
-        author,
-        ...(isBot(author) ? { allowedBot: true } : {}),
-        commentUrl: written?.url || thread.url,
-        ...(pullRequest ? { pullRequest } : {})
-    };
-}
-function instructionOf(written, phrase) {
-    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
-    return inTitle ?? matchPhrase(written.body, phrase);
-}
-const readComment = (event, rules) => {
-    const comment = jsonObject(event.comment);
-    const trigger = threadTrigger({
-        trigger: 'comment',
-        event: 'issue_comment',
-        thread: issueThread(jsonObject(event.issue)),
-        author: userOf(comment.user),
-        written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
-        return trigger;
-    return { ...trigger, commentId: comment.id };
-};
-const readIssue = (event, rules) => {
-    const issue = jsonObject(event.issue);
-    const thread = issueThread(issue);
-    return threadTrigger({
-        trigger: 'issue',
-        event: 'issues',
-        thread,
-        author: userOf(issue.user),
-        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-};
-/** A label or an assignment: the thread as written is the request; `sender` asked. */
-function threadEvent(eventName, event, rules, fields) {
-    const found = eventName === 'issues'
-        ? { thread: issueThread(jsonObject(event.issue)) }
-        : pullRequestOf(jsonObject(event.pull_request));
-    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
-    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
-    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
-}
-const readLabel = (event, rules, eventName) => {
-    const label = jsonText(jsonObject(event.label).name);
-    if (!rules.labelTrigger)
-        return skip(`The label "${label}" was added, and label-trigger is not set.`);
-    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
-    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
-        return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
-    return threadEvent(eventName, event, rules, { trigger: 'label', label });
-};
-const readAssignment = (event, rules) => {
-    const assignee = jsonText(jsonObject(event.assignee).login);
-    if (!rules.assigneeTrigger)
-        return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
-    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
-        return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
-    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
-};
-/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
-function pullRequestRequest(eventName, event, source, rules, what) {
-    return threadTrigger({
-        ...pullRequestOf(jsonObject(event.pull_request)),
-        trigger: 'review',
-        event: eventName,
-        author: userOf(source.user),
-        written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
-        noThread: 'The event names no pull request.'
-    }, rules);
-}
-const readReviewComment = (event, rules, eventName) => {
-    const comment = jsonObject(event.comment);
-    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
-    if (request.kind === 'skip')
-        return request;
-    const id = jsonPositive(comment.id);
-    if (id === undefined)
-        return skip('The event names no review comment.');
-    // An outdated comment has no line on the current diff: its original line is where it was written.
-    const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
-    const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
-    return {
-        ...request,
-        trigger: 'review-comment',
-        commentId: id,
-        code: {
-            path: jsonText(comment.path),
-            ...(line !== undefined ? { line, startLine } : {}),
-            side: jsonText(comment.side) || 'RIGHT',
-            startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
-            diffHunk: jsonText(comment.diff_hunk),
-            threadId: jsonPositive(comment.in_reply_to_id) ?? id
-        }
-    };
-};
-const readReview = (event, rules, eventName) => {
-    const review = jsonObject(event.review);
-    const request = pullRequestRequest(eventName, event, review, rules, 'review');
-    if (request.kind === 'skip')
-        return request;
-    return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() };
-};
-const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
-/** Every event the action reads as a request for a run; every other event runs from the inputs. */
-const EVENTS = {
-    issue_comment: { actions: { created: readComment } },
-    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
-    pull_request: PULL_REQUEST_LABEL,
-    pull_request_target: PULL_REQUEST_LABEL,
-    pull_request_review_comment: { actions: { created: readReviewComment } },
-    pull_request_review: { actions: { submitted: readReview } }
-};
-/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
-function isThreadEvent(eventName, labelTrigger) {
-    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
-    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
-}
-/**
- * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
- * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
- */
-function isTriggerEvent(eventName, labelTrigger) {
-    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
-}
-/**
- * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
- * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
- * from the inputs; a workflow_run is read by workflow-run.ts, not here.
- */
-function readTrigger(eventName, payload, rules) {
-    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
-        return { kind: 'inputs' };
-    const { actions, withLabelTrigger } = EVENTS[eventName];
-    const event = jsonObject(payload);
-    const action = jsonText(event.action);
-    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
-    if (read)
-        return read(event, rules, eventName);
-    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
-    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
-}
-
-;// CONCATENATED MODULE: ./src/github/tracking.ts
-
-
-
-
-
-
-
-
-
-
-
-/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
-const SIGNATURE_HEX_CHARS = 32;
-/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
-function markerSignature(key, commentId, runId, kind = 'issue') {
-    const comment = kind === 'review' ? `review-${commentId}` : String(commentId);
-    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
-        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
-        .digest('hex')
-        .slice(0, SIGNATURE_HEX_CHARS);
-}
-function verifyMarker(key, commentId, marker, kind = 'issue') {
-    if (!key.secret || marker.sig === undefined)
-        return false;
-    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind));
-    const given = Buffer.from(marker.sig);
-    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
-}
-/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
-function markerLine(runId, sig) {
-    if (runId === undefined)
-        return `${OWN_COMMENT_MARK} -->`;
-    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
-}
-/** The marker a tracking comment holds in its first line, and only there. */
-function readMarker(body) {
-    const first = body.split('\n', 1)[0] ?? '';
-    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
-    if (!match)
-        return undefined;
-    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
-}
-/**
- * A pull request's issue comments and review comments as one list, oldest first (by creation
- * time, then id: GitHub's timestamps are to the second).
- */
-function byCreation(comments) {
-    return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
-}
-/**
- * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
- * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
- * action at another run by writing a marker.
- */
-function findTrackingComment(comments, trusted, verify) {
-    const ignored = [];
-    for (const comment of [...comments].reverse()) {
-        const marker = readMarker(comment.body);
-        if (marker === undefined || !trusted(comment.author))
-            continue;
-        if (verify(marker, comment.id, comment))
-            return {
-                found: {
-                    id: comment.id,
-                    runId: marker.runId,
-                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
-                },
-                ignored
-            };
-        ignored.push({ id: comment.id, runId: marker.runId });
+function quoteWithin(text, max, fit = COMMENT_FIT) {
+    if (fit.cutSays === 'count-inside') {
+        const head = (keep) => quoteBlock(trimmed(text, keep));
+        const keep = Math.min(text.length, Math.max(0, max));
+        return renderWithin(keep, max, head, fit.measure) ?? (0,github_shapes/* cutUtf8 */.Ok)(`> ${fit.note}`, max);
     }
-    return { ignored };
+    // Only what could fit is rendered (the text may be 16 MiB): rendering never shortens a text by
+    // half but for CRLF and blank-padded lines, which then get the note.
+    const quoted = text.length <= 2 * max ? quoteBlock(text) : '';
+    if (quoted && fit.measure(quoted) <= max)
+        return quoted;
+    const room = Math.max(0, max - fit.note.length - 4);
+    const head = (keep) => quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
+    const cut = renderWithin(Math.min(text.length, room), room, head, fit.measure) ?? head(0);
+    return `${cut}\n>\n> ${fit.note}`;
 }
-const HEADLINES = {
-    success: '✅ **succeeded**',
-    failure: '❌ **failed**',
-    timeout: '⏱️ was still working when the workflow stopped waiting',
-    paused: '⏸️ **paused**, waiting for a follow-up',
-    rejected: '👎 **rejected**: its verdict is fail',
-    'invalid-output': '❔ ended **without a valid answer**',
-    started: '🚀 started',
-    skipped: '⏭️ skipped',
-    limited: '🚦 was **not started**: a daily run limit is reached',
-    cancelled: '🛑 was left running: the workflow job was cancelled',
-    error: '⚠️ could not be followed'
-};
+/** A link to a URL the service gave, or the label alone when the URL is too long to be a real one. */
+function serviceLink(text, url) {
+    return markdown_link(oneLine(text, fit_text_CAPS.title), typeof url === 'string' && url.length <= fit_text_CAPS.url ? url : undefined);
+}
+/** "Codegen agent run #12", linked to the run's page when the service gave one. */
+function runLink(runId, webUrl) {
+    return runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
+}
+/** The first pull requests as links, up to a line's worth of CAPS.pullRequests, then how many more. */
+function pullRequestsWithin(pullRequests, { lead, separator, beforeMore }) {
+    let line = lead;
+    for (const [index, pr] of pullRequests.entries()) {
+        const entry = `${index > 0 ? separator : ''}${pullRequestLink(pr, fit_text_CAPS.title)}`;
+        if (line.length + entry.length > fit_text_CAPS.pullRequests)
+            return `${line}${beforeMore}and ${pullRequests.length - index} more`;
+        line += entry;
+    }
+    return line;
+}
+
+;// CONCATENATED MODULE: ./src/report/tracking-text.ts
+
+
+
+
+
+
+
+
+
 /** The comment's lead on the answer: the verdict and its reason, or why no answer was valid; '' for a plain valid answer. */
 function answerLead(answer) {
     const verdict = verdictMarkdown(answer);
@@ -55839,23 +55675,16 @@ const QUESTION = 'The agent’s question';
 function questionHead(triggerPhrase) {
     return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`;
 }
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const tracking_CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
-const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit';
-/** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
-function serviceLink(text, url) {
-    return markdown_link(oneLine(text, tracking_CAPS.title), typeof url === 'string' && url.length <= tracking_CAPS.url ? url : undefined);
-}
 const code = (text, max) => codeSpan(oneLine(text, max));
 /** The line that says this run carries the thread on from one the service would not resume. */
 function carriedLine(from) {
     const earlier = serviceLink(`#${from.runId}`, from.webUrl);
-    return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, tracking_CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
+    return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, fit_text_CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
 }
 /** "🔧 CI fix of [CI #163](…), which failed on `feature/x`: attempt 2 of 3 for `3484a3f`." */
 function ciFixLine(fix) {
-    const name = `${fix.workflow ? `${oneLine(fix.workflow, tracking_CAPS.title)} ` : ''}#${fix.runNumber}`;
-    const failed = `🔧 CI fix of ${markdown_link(name, fix.url || undefined)}, which failed on ${code(fix.branch, tracking_CAPS.title)}`;
+    const name = `${fix.workflow ? `${oneLine(fix.workflow, fit_text_CAPS.title)} ` : ''}#${fix.runNumber}`;
+    const failed = `🔧 CI fix of ${markdown_link(name, fix.url || undefined)}, which failed on ${code(fix.branch, fit_text_CAPS.title)}`;
     const commit = codeSpan(fix.sha.slice(0, 7));
     return fix.attempt === undefined
         ? `${failed} at ${commit}.`
@@ -55864,123 +55693,82 @@ function ciFixLine(fix) {
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry) {
     const tool = entryTool(entry);
-    const gist = entryGist(entry, tracking_CAPS.step);
+    const gist = entryGist(entry, fit_text_CAPS.step);
     return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${markdownInline(gist)}` : ''}`;
 }
-/**
- * Text as a quoted block of at most `max` characters once rendered: escaping (`&` to `&amp;`, a `> `
- * per line, our fences) can grow it several times, so the source is cut until its rendering fits,
- * and the cut is made in the source, never inside a reference or a fence of ours.
- */
-function quoteWithin(text, max) {
-    // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
-    // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
-    const quoted = text.length <= 2 * max ? quoteBlock(text) : '';
-    if (quoted && quoted.length <= max)
-        return quoted;
-    const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
-    const head = (keep) => quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
-    const cut = renderWithin(Math.min(text.length, room), room, head, chars) ?? head(0);
-    return `${cut}\n>\n> ${TRIMMED_NOTE}`;
-}
-const chars = text => text.length;
-function pullRequestLine(pullRequests) {
-    let line = '**Pull requests:** ';
-    for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? ', ' : ''}${pullRequestLink(pr, tracking_CAPS.title)}`;
-        if (line.length + entry.length > tracking_CAPS.pullRequestLine) {
-            return `${line} and ${pullRequests.length - index} more`;
-        }
-        line += entry;
-    }
-    return line;
+/** The lines of a run that works: its headline, status, where it comes from, its latest step. */
+function workingLines(state, run) {
+    const status = state.status?.trim() ? `status ${code(state.status, fit_text_CAPS.status)}` : 'starting';
+    const lines = [`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, ''];
+    if (state.ciFix)
+        lines.push(ciFixLine(state.ciFix), '');
+    lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`);
+    if (state.carriedFrom)
+        lines.push('', carriedLine(state.carriedFrom));
+    if (state.repair)
+        lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
+    if (state.latestEntry)
+        lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
+    return lines;
 }
 /**
- * The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold: every
- * one-line field the service supplies is capped, and the long texts share the room left, measured
- * once escaped.
+ * The lines of a run that ended, and where a paused run's question goes among them (below the
+ * headline and the answer's lead, above the facts).
  */
-function renderTrackingComment(state) {
-    const report = state.report;
-    // A paused run's result is the agent's question to the thread.
-    const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : '';
-    /** The question goes among the head's lines here: it is service text, quoted within its share. */
-    let questionAt = Number.POSITIVE_INFINITY;
-    const runId = report?.run?.id ?? state.runId;
-    const webUrl = report?.run?.web_url ?? state.webUrl;
-    const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
-    // Until the comment exists its marker holds no run: the run id is only written signed.
-    const commentId = state.commentId;
-    const lines = [
-        commentId === undefined || runId === undefined
-            ? markerLine(undefined)
-            : markerLine(runId, state.sign(commentId, runId))
-    ];
-    if (!report) {
-        const status = state.status?.trim() ? `status ${code(state.status, tracking_CAPS.status)}` : 'starting';
-        lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '');
-        if (state.ciFix)
-            lines.push(ciFixLine(state.ciFix), '');
-        lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`);
-        if (state.carriedFrom)
-            lines.push('', carriedLine(state.carriedFrom));
-        if (state.repair)
-            lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
-        if (state.latestEntry)
-            lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
+function endedLines(state, report, run, question) {
+    const lines = [`### ${run} ${endingHeadline('comment', report)}`, ''];
+    if (state.ciFix)
+        lines.push(ciFixLine(state.ciFix), '');
+    if (report.stop)
+        lines.push(stopMarkdown(report.stop), '');
+    // Why no run was started (a daily limit): our own words, naming the repository and the author.
+    if (report.reason)
+        lines.push(plainInline(report.reason), '');
+    const carriedFrom = report.carriedFrom ?? state.carriedFrom;
+    if (carriedFrom)
+        lines.push(carriedLine(carriedFrom), '');
+    const lead = report.answer ? answerLead(report.answer) : '';
+    if (lead)
+        lines.push(lead, '');
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings) {
+        const check = state.repositoryUrl && report.checkRunId !== undefined
+            ? `${state.repositoryUrl}/runs/${report.checkRunId}`
+            : undefined;
+        lines.push(trackingFindingsLine(answer.findings, check), '');
     }
-    else {
-        lines.push(`### ${run} ${endingHeadline(HEADLINES, report)}`, '');
-        if (state.ciFix)
-            lines.push(ciFixLine(state.ciFix), '');
-        if (report.stop)
-            lines.push(stopMarkdown(report.stop), '');
-        // Why no run was started (a daily limit): our own words, naming the repository and the author.
-        if (report.reason)
-            lines.push(plainInline(report.reason), '');
-        const carriedFrom = report.carriedFrom ?? state.carriedFrom;
-        if (carriedFrom)
-            lines.push(carriedLine(carriedFrom), '');
-        const lead = report.answer ? answerLead(report.answer) : '';
-        if (lead)
-            lines.push(lead, '');
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.findings) {
-            const check = state.repositoryUrl && report.checkRunId !== undefined
-                ? `${state.repositoryUrl}/runs/${report.checkRunId}`
-                : undefined;
-            lines.push(trackingFindingsLine(answer.findings, check), '');
-        }
-        // A paused run's question goes first (below the headline), then how to answer it, then the facts.
-        if (question)
-            questionAt = lines.length;
-        const facts = [
-            report.status.trim() ? `status ${code(report.status, tracking_CAPS.status)}` : '',
-            `${formatDuration(report.endedAt - report.startedAt)}`,
-            count(report.entriesSeen, 'log entry', 'log entries')
-        ].filter(Boolean);
-        lines.push(facts.join(' · '));
-        if (report.usage)
-            lines.push('', usageMarkdown(report.usage));
-        const pullRequests = report.run?.github_pull_requests ?? [];
-        if (pullRequests.length > 0)
-            lines.push('', pullRequestLine(pullRequests));
-        if (report.run && !question) {
-            lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
-        }
+    const questionAt = question ? lines.length : undefined;
+    const facts = [
+        report.status.trim() ? `status ${code(report.status, fit_text_CAPS.status)}` : '',
+        `${formatDuration(report.endedAt - report.startedAt)}`,
+        count(report.entriesSeen, 'log entry', 'log entries')
+    ].filter(Boolean);
+    lines.push(facts.join(' · '));
+    if (report.usage)
+        lines.push('', usageMarkdown(report.usage));
+    const pullRequests = report.run?.github_pull_requests ?? [];
+    if (pullRequests.length > 0)
+        lines.push('', pullRequestsWithin(pullRequests, { lead: '**Pull requests:** ', separator: ', ', beforeMore: ' ' }));
+    if (report.run && !question) {
+        lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
     }
+    return { lines, ...(questionAt !== undefined ? { questionAt } : {}) };
+}
+/** Who asked, the workflow run and when the comment was updated. */
+function footer(state) {
     const askedBy = state.requestedBy
         ? `Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}`
         : state.ciFix
             ? 'Asked by the failed CI run'
             : 'Codegen';
-    const footer = [
+    return [
         '',
         `<sub>${askedBy}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
-    const asked = question ? questionHead(state.triggerPhrase) : '';
-    const above = lines.slice(0, questionAt).join('\n');
-    const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : '';
+}
+/** The service's long texts (and the request), titled, in the order they show. */
+function longTexts(state, question) {
+    const report = state.report;
     const texts = [];
     if (question)
         texts.push([QUESTION, question]);
@@ -55992,21 +55780,52 @@ function renderTrackingComment(state) {
         texts.push(['Summary', report.run.summary]);
     if (state.instruction)
         texts.push(['Request', state.instruction]);
+    return texts;
+}
+/**
+ * The tracking comment's Markdown, under GitHub's size whatever the run's texts hold: every
+ * one-line field the service supplies is capped, and the long texts share the room left, measured
+ * once escaped.
+ */
+function renderTrackingComment(state) {
+    const report = state.report;
+    // A paused run's result is the agent's question to the thread.
+    const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : '';
+    const runId = report?.run?.id ?? state.runId;
+    const run = runLink(runId, report?.run?.web_url ?? state.webUrl);
+    // Until the comment exists its marker holds no run: the run id is only written signed.
+    const commentId = state.commentId;
+    const marker = commentId === undefined || runId === undefined
+        ? (0,github_shapes/* markerLine */.B_)(undefined)
+        : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId));
+    const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) };
+    const lines = [marker, ...body.lines];
+    /** The question goes among the head's lines: it is service text, quoted within its share. */
+    const questionAt = body.questionAt === undefined ? Number.POSITIVE_INFINITY : body.questionAt + 1;
+    return withTexts(state, lines, questionAt, question);
+}
+/** The head's lines with the long texts quoted in the room they leave, and the footer. */
+function withTexts(state, lines, questionAt, question) {
+    const end = footer(state);
+    const asked = question ? questionHead(state.triggerPhrase) : '';
+    const above = lines.slice(0, questionAt).join('\n');
+    const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : '';
+    const texts = longTexts(state, question);
     const block = (title, quoted) => title === QUESTION
         ? `\n${asked}\n\n${quoted}\n`
         : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
     const head = above + below;
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-    const room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - footer.length - 2;
+    const room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - end.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
-    const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
+    const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share), COMMENT_FIT), COMMENT_FIT.measure);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
-    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
+    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n');
     // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
     return body.length <= github_shapes/* COMMENT_MAX_CHARS */.dq
         ? body
-        : [head.slice(0, github_shapes/* COMMENT_MAX_CHARS */.dq - 200), '', TRIMMED_NOTE, footer].join('\n');
+        : [head.slice(0, github_shapes/* COMMENT_MAX_CHARS */.dq - 200), '', trimmedNote('comment'), end].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking-comment.ts
@@ -56109,6 +55928,65 @@ class TrackingComment {
                 this.warn(`Could not write the tracking comment: ${error.message}`);
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/tracking.ts
+
+/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
+const SIGNATURE_HEX_CHARS = 32;
+/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
+function markerSignature(key, commentId, runId, kind = 'issue') {
+    const comment = kind === 'review' ? `review-${commentId}` : String(commentId);
+    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
+        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
+        .digest('hex')
+        .slice(0, SIGNATURE_HEX_CHARS);
+}
+function verifyMarker(key, commentId, marker, kind = 'issue') {
+    if (!key.secret || marker.sig === undefined)
+        return false;
+    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind));
+    const given = Buffer.from(marker.sig);
+    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+}
+/** The marker a tracking comment holds in its first line (`markerLine`), and only there. */
+function readMarker(body) {
+    const first = body.split('\n', 1)[0] ?? '';
+    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
+    if (!match)
+        return undefined;
+    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
+}
+/**
+ * A pull request's issue comments and review comments as one list, oldest first (by creation
+ * time, then id: GitHub's timestamps are to the second).
+ */
+function byCreation(comments) {
+    return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+}
+/**
+ * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
+ * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
+ * action at another run by writing a marker.
+ */
+function findTrackingComment(comments, trusted, verify) {
+    const ignored = [];
+    for (const comment of [...comments].reverse()) {
+        const marker = readMarker(comment.body);
+        if (marker === undefined || !trusted(comment.author))
+            continue;
+        if (verify(marker, comment.id, comment))
+            return {
+                found: {
+                    id: comment.id,
+                    runId: marker.runId,
+                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+                },
+                ignored
+            };
+        ignored.push({ id: comment.id, runId: marker.runId });
+    }
+    return { ignored };
 }
 
 ;// CONCATENATED MODULE: ./src/github/ci-fix.ts
@@ -56335,6 +56213,7 @@ function itemsFailingStep(items, failOn) {
 
 
 
+
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 const SUMMARY_MAX_BYTES = 1_000_000;
 /**
@@ -56347,37 +56226,6 @@ const summary_DETAIL_SECTION_CHARS = 4_000;
 const summary_STATUS_CHARS = 100;
 const TITLE_CHARS = 200;
 const PULL_REQUESTS_SHOWN = 20;
-const summary_HEADLINES = {
-    success: '✅ Agent run succeeded',
-    failure: '❌ Agent run failed',
-    timeout: '⏱️ Agent run still working when the wait timed out',
-    paused: '⏸️ Agent run paused, waiting for a follow-up',
-    rejected: '👎 Agent run’s verdict: fail',
-    'invalid-output': '❔ Agent run ended without a valid answer',
-    started: '🚀 Agent run started',
-    skipped: '⏭️ Agent run skipped',
-    limited: '🚦 No agent run started: daily run limit reached',
-    cancelled: '🛑 Job cancelled while following the agent run',
-    error: '⚠️ Agent run could not be followed'
-};
-/** A CI fix not started at its attempts: no daily limit is reached. */
-const FIX_LIMITED = '🚦 No agent run started: max-fix-attempts reached';
-/** The headlines of a step that started no run (none to follow, nor to leave running). */
-const summary_NOT_STARTED_HEADLINES = {
-    cancelled: '🛑 Job cancelled before an agent run started',
-    timeout: '⏱️ No agent run started before the wait timed out',
-    error: '⚠️ Agent run could not be started'
-};
-/** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
-function summaryHeadline(report) {
-    const started = report.run !== undefined || report.runs !== undefined;
-    const words = (!started && summary_NOT_STARTED_HEADLINES[report.outcome]) ||
-        (report.outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED) ||
-        summary_HEADLINES[report.outcome];
-    return report.outcome === 'error' && report.httpStatus
-        ? `${words} (the service answered ${report.httpStatus})`
-        : words;
-}
 /**
  * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
@@ -56385,7 +56233,7 @@ function summaryHeadline(report) {
 function renderSummary(input) {
     const { report } = input;
     const run = report.run;
-    const head = input.folded ? [] : [`## ${summaryHeadline(report)}`, ''];
+    const head = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, ''];
     const limit = input.maxBytes ?? SUMMARY_MAX_BYTES;
     const entries = input.entries ?? [];
     let log = '';
@@ -56917,6 +56765,7 @@ function pausedMessage(report, policy, saysPaused = true) {
 
 
 
+
 const TITLES = {
     success: 'Succeeded',
     failure: 'Failed',
@@ -56930,21 +56779,6 @@ const TITLES = {
     skipped: 'Skipped',
     limited: 'Not started: daily run limit'
 };
-const check_run_text_HEADLINES = {
-    success: '✅ succeeded',
-    failure: '❌ failed',
-    rejected: '❌ was rejected by its verdict',
-    'invalid-output': '❌ gave no valid answer',
-    error: '⚠️ could not be followed',
-    timeout: '⏱️ was still working when the workflow stopped waiting',
-    cancelled: '🛑 was left running: the workflow job was cancelled',
-    paused: '⏸️ paused, waiting for an answer',
-    started: '🚀 started; this step did not follow it',
-    skipped: '⏭️ skipped',
-    limited: '🚦 was not started: a daily run limit is reached'
-};
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const check_run_text_CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
 function renderCheckRun(state, limit = github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO) {
     const report = state.report;
@@ -56954,7 +56788,7 @@ function renderCheckRun(state, limit = github_shapes/* CHECK_SUMMARY_MAX_BYTES *
         return {
             status: 'in_progress',
             title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
-            summary: fitSummary([workingHead(state), footer(state)], limit)
+            summary: fitSummary([workingHead(state), check_run_text_footer(state)], limit)
         };
     }
     const conclusion = stepConclusion(report, state.policy);
@@ -56969,7 +56803,7 @@ function renderCheckRun(state, limit = github_shapes/* CHECK_SUMMARY_MAX_BYTES *
 function cancelledNow(state, limit) {
     const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy);
     const head = [
-        `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
+        `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
         '',
         state.runId !== undefined
             ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
@@ -56979,7 +56813,7 @@ function cancelledNow(state, limit) {
         status: 'completed',
         conclusion,
         title: titleLine(outcomeLabel('cancelled', conclusion), ''),
-        summary: fitSummary([head, footer(state)], limit)
+        summary: fitSummary([head, check_run_text_footer(state)], limit)
     };
 }
 /**
@@ -57010,7 +56844,7 @@ function gateLine(report, policy, conclusion) {
  */
 function outcomeReason(report, verdict) {
     const firstLine = (text) => {
-        for (const line of (text ?? '').slice(0, check_run_text_CAPS.title * 8).split(/\r\n|\r|\n/)) {
+        for (const line of (text ?? '').slice(0, fit_text_CAPS.title * 8).split(/\r\n|\r|\n/)) {
             // A fence's line is no sentence: the first line with words is.
             const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : plainLine(line);
             if (plain)
@@ -57031,7 +56865,7 @@ function titleLine(label, detail) {
     const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
     const text = clean ? `${label}: ${clean}` : label;
     // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
-    let max = check_run_text_CAPS.title;
+    let max = fit_text_CAPS.title;
     let line = unmention(oneLine(text, max));
     while ((0,github_shapes/* utf8Bytes */.dy)(line) > github_shapes/* CHECK_TITLE_MAX_BYTES */.jE && max > 1) {
         max = Math.max(1, Math.min(max - 1, Math.floor((max * github_shapes/* CHECK_TITLE_MAX_BYTES */.jE) / (0,github_shapes/* utf8Bytes */.dy)(line)) - 1));
@@ -57039,17 +56873,13 @@ function titleLine(label, detail) {
     }
     return (0,github_shapes/* cutUtf8 */.Ok)(line, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE);
 }
-function runLink(state, report) {
-    const runId = report?.run?.id ?? state.runId;
-    const webUrl = report?.run?.web_url ?? state.webUrl;
-    if (runId === undefined)
-        return 'Codegen agent run';
-    return `Codegen agent run ${markdown_link(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= check_run_text_CAPS.url ? webUrl : undefined)}`;
+function runOf(state, report) {
+    return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl);
 }
 function workingHead(state) {
-    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, check_run_text_CAPS.status))}` : 'starting';
+    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, fit_text_CAPS.status))}` : 'starting';
     return [
-        `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+        `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
         '',
         `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
     ].join('\n');
@@ -57059,7 +56889,7 @@ function workingHead(state) {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state, report, conclusion) {
-    const headline = `### ${runLink(state, report)} ${endingHeadline(check_run_text_HEADLINES, report)}`;
+    const headline = `### ${runOf(state, report)} ${endingHeadline('check', report)}`;
     const run = report.run;
     const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
     const asked = question && run ? [{ title: check_run_text_QUESTION, text: question }, check_run_text_howToAnswer(run.id, state.triggerPhrase)] : [];
@@ -57070,7 +56900,7 @@ function endedPieces(state, report, conclusion) {
         ...asked,
         endedFacts(state, report, conclusion),
         ...rest.map(([title, text]) => ({ title, text })),
-        footer(state)
+        check_run_text_footer(state)
     ];
 }
 const check_run_text_QUESTION = 'The agent’s question';
@@ -57082,10 +56912,10 @@ function endedFacts(state, report, conclusion) {
     const run = report.run;
     if (run) {
         // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${markdown_link(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= check_run_text_CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, check_run_text_CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${check_run_text_pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        lines.push(`| Agent run | ${serviceLink(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, fit_text_CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestsWithin(run.github_pull_requests ?? [], { lead: '', separator: '<br>', beforeMore: '<br>' }) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
         if (state.verdict) {
-            const verdict = oneLine(state.verdict.verdict, check_run_text_CAPS.verdict);
-            const reason = oneLine(state.verdict.reason, check_run_text_CAPS.reason);
+            const verdict = oneLine(state.verdict.verdict, fit_text_CAPS.verdict);
+            const reason = oneLine(state.verdict.reason, fit_text_CAPS.reason);
             lines.push(`| Verdict | ${tableCell(verdict)}${reason ? `: ${tableCell(reason)}` : ''} |`);
         }
         lines.push('');
@@ -57104,17 +56934,6 @@ function check_run_text_howToAnswer(runId, triggerPhrase) {
         ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
         : `Answer by resuming the run in ${step}.`;
 }
-/** The first pull requests as links, up to a line's worth, then how many more. */
-function check_run_text_pullRequestLinks(pullRequests) {
-    let line = '';
-    for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? '<br>' : ''}${pullRequestLink(pr, check_run_text_CAPS.prTitle)}`;
-        if (line.length + entry.length > check_run_text_CAPS.prLine)
-            return `${line}<br>and ${pullRequests.length - index} more`;
-        line += entry;
-    }
-    return line;
-}
 function texts(report) {
     const found = [];
     if (report.reason)
@@ -57127,21 +56946,10 @@ function texts(report) {
         found.push(['Summary', report.run.summary]);
     return found;
 }
-function footer(state) {
+function check_run_text_footer(state) {
     return state.workflowRunUrl
         ? `<sub>Followed by the ${markdown_link('workflow run', state.workflowRunUrl)}</sub>`
         : '';
-}
-const check_run_text_TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
-/**
- * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
- * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
- * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
- */
-function check_run_text_quoteWithin(text, max) {
-    const head = (keep) => quoteBlock(trimmed(text, keep));
-    return (renderWithin(Math.min(text.length, Math.max(0, max)), max, head, github_shapes/* utf8Bytes */.dy) ??
-        (0,github_shapes/* cutUtf8 */.Ok)(`> ${check_run_text_TRIMMED_NOTE}`, max));
 }
 /** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
 function fitSummary(pieces, limit) {
@@ -57155,14 +56963,14 @@ function fitSummary(pieces, limit) {
         text: block.text,
         overhead: (0,github_shapes/* utf8Bytes */.dy)(section(block.title, '')) + gap
     }));
-    const quoted = shareRoom(sharers, room, (sharer, share) => check_run_text_quoteWithin(sharer.text, share), github_shapes/* utf8Bytes */.dy);
+    const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, share, CHECK_FIT), github_shapes/* utf8Bytes */.dy);
     const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
     // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
     return (0,github_shapes/* utf8Bytes */.dy)(summary) <= limit
         ? summary
-        : `${(0,github_shapes/* cutUtf8 */.Ok)(ours.join('\n\n'), limit - 200)}\n\n${check_run_text_TRIMMED_NOTE}`;
+        : `${(0,github_shapes/* cutUtf8 */.Ok)(ours.join('\n\n'), limit - 200)}\n\n${trimmedNote('check run')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/check-run.ts
@@ -57351,6 +57159,237 @@ class CheckRun {
             ...(runId !== undefined ? { externalId: String(runId) } : {})
         };
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+
+
+
+/**
+ * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
+ * space or the end; undefined otherwise.
+ */
+function matchPhrase(body, phrase) {
+    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
+    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
+    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
+    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
+        return undefined;
+    const start = body.replace(/^\s+/, '');
+    // Only the head is compared: lowering the case of a whole long body would copy it.
+    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
+        return undefined;
+    const rest = start.slice(phrase.length);
+    if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    return rest.trim();
+}
+function isBot(author) {
+    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
+}
+/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
+function isAllowedBot(author, allowed) {
+    if (!isBot(author) || allowed === undefined)
+        return false;
+    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
+}
+/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
+function botRefusal(author, rules) {
+    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
+        return undefined;
+    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
+}
+const skip = (reason) => ({ kind: 'skip', reason });
+function userOf(value) {
+    const user = jsonObject(value);
+    return { login: jsonText(user.login), type: jsonText(user.type) };
+}
+function issueThread(issue) {
+    return {
+        number: Number(issue.number),
+        title: jsonText(issue.title),
+        body: jsonText(issue.body),
+        url: jsonText(issue.html_url),
+        isPullRequest: Boolean(issue.pull_request)
+    };
+}
+function pullRequestOf(pr) {
+    const head = jsonObject(pr.head);
+    return {
+        thread: { ...issueThread(pr), isPullRequest: true },
+        pullRequest: {
+            head: jsonText(head.ref),
+            base: jsonText(jsonObject(pr.base).ref),
+            headRepository: jsonText(jsonObject(head.repo).full_name),
+            headSha: jsonText(head.sha)
+        }
+    };
+}
+/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
+function threadTrigger(request, rules) {
+    const { written, thread, author, pullRequest } = request;
+    if (!Number.isInteger(thread.number) || thread.number <= 0)
+        return skip(request.noThread);
+    // An issue the action opened is named a comment here, as it always was.
+    if (written?.body.trimStart().startsWith(github_shapes/* OWN_COMMENT_MARK */.Le))
+        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
+    const bot = botRefusal(author, rules);
+    if (bot)
+        return skip(bot);
+    const instruction = written ? instructionOf(written, rules.phrase) : '';
+    if (instruction === undefined)
+        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
+    const fresh = /^new(\s|$)/i.test(instruction);
+    return {
+        kind: 'thread',
+        trigger: request.trigger,
+        event: request.event,
+        thread,
+        instruction: fresh ? instruction.slice(3).trim() : instruction,
+        fresh,
+        author,
+        ...(isBot(author) ? { allowedBot: true } : {}),
+        commentUrl: written?.url || thread.url,
+        ...(pullRequest ? { pullRequest } : {})
+    };
+}
+function instructionOf(written, phrase) {
+    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
+    return inTitle ?? matchPhrase(written.body, phrase);
+}
+const readComment = (event, rules) => {
+    const comment = jsonObject(event.comment);
+    const trigger = threadTrigger({
+        trigger: 'comment',
+        event: 'issue_comment',
+        thread: issueThread(jsonObject(event.issue)),
+        author: userOf(comment.user),
+        written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
+        return trigger;
+    return { ...trigger, commentId: comment.id };
+};
+const readIssue = (event, rules) => {
+    const issue = jsonObject(event.issue);
+    const thread = issueThread(issue);
+    return threadTrigger({
+        trigger: 'issue',
+        event: 'issues',
+        thread,
+        author: userOf(issue.user),
+        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+};
+/** A label or an assignment: the thread as written is the request; `sender` asked. */
+function threadEvent(eventName, event, rules, fields) {
+    const found = eventName === 'issues'
+        ? { thread: issueThread(jsonObject(event.issue)) }
+        : pullRequestOf(jsonObject(event.pull_request));
+    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
+    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
+    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
+}
+const readLabel = (event, rules, eventName) => {
+    const label = jsonText(jsonObject(event.label).name);
+    if (!rules.labelTrigger)
+        return skip(`The label "${label}" was added, and label-trigger is not set.`);
+    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
+    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
+        return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
+    return threadEvent(eventName, event, rules, { trigger: 'label', label });
+};
+const readAssignment = (event, rules) => {
+    const assignee = jsonText(jsonObject(event.assignee).login);
+    if (!rules.assigneeTrigger)
+        return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
+    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
+        return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
+    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
+};
+/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
+function pullRequestRequest(eventName, event, source, rules, what) {
+    return threadTrigger({
+        ...pullRequestOf(jsonObject(event.pull_request)),
+        trigger: 'review',
+        event: eventName,
+        author: userOf(source.user),
+        written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
+        noThread: 'The event names no pull request.'
+    }, rules);
+}
+const readReviewComment = (event, rules, eventName) => {
+    const comment = jsonObject(event.comment);
+    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
+    if (request.kind === 'skip')
+        return request;
+    const id = jsonPositive(comment.id);
+    if (id === undefined)
+        return skip('The event names no review comment.');
+    // An outdated comment has no line on the current diff: its original line is where it was written.
+    const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
+    const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
+    return {
+        ...request,
+        trigger: 'review-comment',
+        commentId: id,
+        code: {
+            path: jsonText(comment.path),
+            ...(line !== undefined ? { line, startLine } : {}),
+            side: jsonText(comment.side) || 'RIGHT',
+            startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
+            diffHunk: jsonText(comment.diff_hunk),
+            threadId: jsonPositive(comment.in_reply_to_id) ?? id
+        }
+    };
+};
+const readReview = (event, rules, eventName) => {
+    const review = jsonObject(event.review);
+    const request = pullRequestRequest(eventName, event, review, rules, 'review');
+    if (request.kind === 'skip')
+        return request;
+    return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() };
+};
+const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
+/** Every event the action reads as a request for a run; every other event runs from the inputs. */
+const EVENTS = {
+    issue_comment: { actions: { created: readComment } },
+    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
+    pull_request: PULL_REQUEST_LABEL,
+    pull_request_target: PULL_REQUEST_LABEL,
+    pull_request_review_comment: { actions: { created: readReviewComment } },
+    pull_request_review: { actions: { submitted: readReview } }
+};
+/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
+function isThreadEvent(eventName, labelTrigger) {
+    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
+    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
+}
+/**
+ * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
+ * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
+ */
+function isTriggerEvent(eventName, labelTrigger) {
+    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
+}
+/**
+ * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
+ * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
+ * from the inputs; a workflow_run is read by workflow-run.ts, not here.
+ */
+function readTrigger(eventName, payload, rules) {
+    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
+        return { kind: 'inputs' };
+    const { actions, withLabelTrigger } = EVENTS[eventName];
+    const event = jsonObject(payload);
+    const action = jsonText(event.action);
+    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
+    if (read)
+        return read(event, rules, eventName);
+    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
+    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment-run.ts
@@ -57892,6 +57931,7 @@ function inDiff(hunks, line, endLine) {
 
 
 
+
 /**
  * `review-comments: true`: the findings of the step's run as one review of its pull request, on the
  * head commit the run was asked about (event COMMENT: a bot never approves). Findings whose lines
@@ -57905,7 +57945,7 @@ const MAX_INLINE_COMMENTS = 50;
 const review_SIGNATURE_HEX_CHARS = 32;
 /** The hidden first line of our review of `sha`. */
 function reviewMarker(key, place) {
-    return `${OWN_COMMENT_MARK} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
+    return `${github_shapes/* OWN_COMMENT_MARK */.Le} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
 }
 function reviewSignature(key, place) {
     return (0,external_node_crypto_.createHmac)('sha256', key.secret)

@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { renderTrackingComment } from '../src/github/tracking.js'
+import { renderTrackingComment } from '../src/report/tracking-text.js'
 import { renderCheckRun, type CheckRunText } from '../src/report/check-run-text.js'
 import { renderRunsSummary } from '../src/report/runs-report.js'
 import { renderSummary } from '../src/report/summary.js'

@@ -1,9 +1,18 @@
 import type { Severity } from './answer/findings.js'
 
 /**
- * What GitHub takes of our texts, as plain data: its sizes and the shapes of a check run's fields
- * and annotations. report/ renders within them, github/ sends them; neither asks the other.
+ * What GitHub takes of our texts, as plain data: its sizes, the shapes of a check run's fields
+ * and annotations, and the hidden mark our comments start with. report/ renders within them, github/ sends them; neither asks the other.
  */
+
+/** First line of every comment the action writes; its own comments never trigger it. */
+export const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action'
+
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+export function markerLine(runId: number | undefined, sig?: string): string {
+  if (runId === undefined) return `${OWN_COMMENT_MARK} -->`
+  return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`
+}
 
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 export const COMMENT_MAX_CHARS = 60_000

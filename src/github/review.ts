@@ -8,7 +8,8 @@ import type { Reporter } from '../report/reporters.js'
 import type { GitHubApi, NewReviewComment, ReviewSummary } from './api.js'
 import { inDiff, rightSideHunks, type HunkLines } from './diff.js'
 import { NotSentError } from './request-policy.js'
-import { isBot, OWN_COMMENT_MARK, type Author } from './trigger.js'
+import { OWN_COMMENT_MARK } from '../github-shapes.js'
+import { isBot, type Author } from './trigger.js'
 
 /**
  * `review-comments: true`: the findings of the step's run as one review of its pull request, on the

@@ -1,3 +1,4 @@
+import { OWN_COMMENT_MARK } from '../github-shapes.js'
 import { CI_FIX_EVENT } from '../settings/workflow-context.js'
 import { jsonObject, jsonPositive, jsonText, type JsonObject } from '../json.js'
 
@@ -87,9 +88,6 @@ export interface TriggerRules {
   /** Lower-case logins without `[bot]`, or '*' for all bots. */
   allowedBots?: ReadonlySet<string> | '*'
 }
-
-/** First line of every comment the action writes; its own comments never trigger it. */
-export const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action'
 
 /**
  * The instruction when `body` starts with `phrase` (after white space, any case) followed by white

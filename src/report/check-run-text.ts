@@ -1,10 +1,18 @@
 import { reportOf, type Outcome, type RunReport } from '../model.js'
-import type { PullRequest } from '../api/types.js'
-import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
+import { count, formatDuration, oneLine } from './entry-text.js'
 import { stepConclusion, type FailPolicy } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
 import { checkFindingsMarkdown } from './findings-text.js'
-import { renderWithin, shareRoom } from './fit-text.js'
+import {
+  CAPS,
+  CHECK_FIT,
+  pullRequestsWithin,
+  quoteWithin,
+  runLink,
+  serviceLink,
+  shareRoom,
+  trimmedNote
+} from './fit-text.js'
 import {
   CHECK_SUMMARY_MAX_BYTES,
   CHECK_TITLE_MAX_BYTES,
@@ -13,8 +21,9 @@ import {
   type CheckConclusion,
   type CheckRunText
 } from '../github-shapes.js'
-import { endingHeadline, stopMarkdown } from './stop-text.js'
-import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
+import { endingHeadline } from './headlines.js'
+import { stopMarkdown } from './stop-text.js'
+import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -37,23 +46,6 @@ const TITLES: Record<Outcome, string> = {
   skipped: 'Skipped',
   limited: 'Not started: daily run limit'
 }
-
-const HEADLINES: Record<Outcome, string> = {
-  success: '✅ succeeded',
-  failure: '❌ failed',
-  rejected: '❌ was rejected by its verdict',
-  'invalid-output': '❌ gave no valid answer',
-  error: '⚠️ could not be followed',
-  timeout: '⏱️ was still working when the workflow stopped waiting',
-  cancelled: '🛑 was left running: the workflow job was cancelled',
-  paused: '⏸️ paused, waiting for an answer',
-  started: '🚀 started; this step did not follow it',
-  skipped: '⏭️ skipped',
-  limited: '🚦 was not started: a daily run limit is reached'
-}
-
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 }
 
 export interface CheckRunState {
   runId?: number
@@ -108,7 +100,7 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_B
 function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
   const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy)
   const head = [
-    `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
+    `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
     '',
     state.runId !== undefined
       ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
@@ -173,7 +165,7 @@ function titleLine(label: string, detail: string): string {
   const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ')
   const text = clean ? `${label}: ${clean}` : label
   // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
-  let max = CAPS.title
+  let max: number = CAPS.title
   let line = unmention(oneLine(text, max))
   while (utf8Bytes(line) > CHECK_TITLE_MAX_BYTES && max > 1) {
     max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_MAX_BYTES) / utf8Bytes(line)) - 1))
@@ -182,17 +174,14 @@ function titleLine(label: string, detail: string): string {
   return cutUtf8(line, CHECK_TITLE_MAX_BYTES)
 }
 
-function runLink(state: CheckRunState, report?: RunReport): string {
-  const runId = report?.run?.id ?? state.runId
-  const webUrl = report?.run?.web_url ?? state.webUrl
-  if (runId === undefined) return 'Codegen agent run'
-  return `Codegen agent run ${link(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`
+function runOf(state: CheckRunState, report?: RunReport): string {
+  return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl)
 }
 
 function workingHead(state: CheckRunState): string {
   const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, CAPS.status))}` : 'starting'
   return [
-    `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+    `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
     '',
     `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
   ].join('\n')
@@ -203,7 +192,7 @@ function workingHead(state: CheckRunState): string {
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
 function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report)}`
+  const headline = `### ${runOf(state, report)} ${endingHeadline('check', report)}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =
@@ -229,12 +218,12 @@ function endedFacts(state: CheckRunState, report: RunReport, conclusion: CheckCo
   if (run) {
     // The table's header row is its first fact, as in the job summary.
     lines.push(
-      `| Agent run | ${link(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`,
+      `| Agent run | ${serviceLink(`#${run.id}`, run.web_url)} |`,
       '|---|---|',
       `| Status | ${tableCell(oneLine(report.status, CAPS.status) || 'unknown')} |`,
       `| Outcome | ${report.outcome} |`,
       `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`,
-      `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`,
+      `| Pull requests | ${pullRequestsWithin(run.github_pull_requests ?? [], { lead: '', separator: '<br>', beforeMore: '<br>' }) || 'none'} |`,
       `| Log entries | ${report.entriesSeen} |`
     )
     if (state.verdict) {
@@ -258,17 +247,6 @@ function howToAnswer(runId: number, triggerPhrase: string | undefined): string {
     : `Answer by resuming the run in ${step}.`
 }
 
-/** The first pull requests as links, up to a line's worth, then how many more. */
-function pullRequestLinks(pullRequests: PullRequest[]): string {
-  let line = ''
-  for (const [index, pr] of pullRequests.entries()) {
-    const entry = `${index > 0 ? '<br>' : ''}${pullRequestLink(pr, CAPS.prTitle)}`
-    if (line.length + entry.length > CAPS.prLine) return `${line}<br>and ${pullRequests.length - index} more`
-    line += entry
-  }
-  return line
-}
-
 function texts(report: RunReport): Array<[string, string]> {
   const found: Array<[string, string]> = []
   if (report.reason) found.push(['Why', report.reason])
@@ -282,21 +260,6 @@ function footer(state: CheckRunState): string {
   return state.workflowRunUrl
     ? `<sub>Followed by the ${link('workflow run', state.workflowRunUrl)}</sub>`
     : ''
-}
-
-const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit'
-
-/**
- * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
- * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
- * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
- */
-function quoteWithin(text: string, max: number): string {
-  const head = (keep: number): string => quoteBlock(trimmed(text, keep))
-  return (
-    renderWithin(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
-    cutUtf8(`> ${TRIMMED_NOTE}`, max)
-  )
 }
 
 /** A part of the summary: our own text, or a text of the run's shown as a quoted section. */
@@ -314,7 +277,12 @@ function fitSummary(pieces: Piece[], limit: number): string {
     text: block.text,
     overhead: utf8Bytes(section(block.title, '')) + gap
   }))
-  const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes)
+  const quoted = shareRoom(
+    sharers,
+    room,
+    (sharer, share) => quoteWithin(sharer.text, share, CHECK_FIT),
+    utf8Bytes
+  )
   const rendered = new Map<Piece, string>(
     sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')])
   )
@@ -325,5 +293,5 @@ function fitSummary(pieces: Piece[], limit: number): string {
   // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
   return utf8Bytes(summary) <= limit
     ? summary
-    : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`
+    : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${trimmedNote('check run')}`
 }

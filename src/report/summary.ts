@@ -1,5 +1,6 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
 import type { RunReport } from '../model.js'
+import { endingHeadline } from './headlines.js'
 import {
   count,
   entryGist,
@@ -53,42 +54,6 @@ export interface SummaryInput {
   findingsPlace?: FindingsPlace
 }
 
-const HEADLINES: Record<RunReport['outcome'], string> = {
-  success: '✅ Agent run succeeded',
-  failure: '❌ Agent run failed',
-  timeout: '⏱️ Agent run still working when the wait timed out',
-  paused: '⏸️ Agent run paused, waiting for a follow-up',
-  rejected: '👎 Agent run’s verdict: fail',
-  'invalid-output': '❔ Agent run ended without a valid answer',
-  started: '🚀 Agent run started',
-  skipped: '⏭️ Agent run skipped',
-  limited: '🚦 No agent run started: daily run limit reached',
-  cancelled: '🛑 Job cancelled while following the agent run',
-  error: '⚠️ Agent run could not be followed'
-}
-
-/** A CI fix not started at its attempts: no daily limit is reached. */
-const FIX_LIMITED = '🚦 No agent run started: max-fix-attempts reached'
-
-/** The headlines of a step that started no run (none to follow, nor to leave running). */
-const NOT_STARTED_HEADLINES: Partial<Record<RunReport['outcome'], string>> = {
-  cancelled: '🛑 Job cancelled before an agent run started',
-  timeout: '⏱️ No agent run started before the wait timed out',
-  error: '⚠️ Agent run could not be started'
-}
-
-/** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
-function summaryHeadline(report: RunReport): string {
-  const started = report.run !== undefined || report.runs !== undefined
-  const words =
-    (!started && NOT_STARTED_HEADLINES[report.outcome]) ||
-    (report.outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED) ||
-    HEADLINES[report.outcome]
-  return report.outcome === 'error' && report.httpStatus
-    ? `${words} (the service answered ${report.httpStatus})`
-    : words
-}
-
 /**
  * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
  * table, the answer's problems, the result and summary texts, then the timeline.
@@ -96,7 +61,7 @@ function summaryHeadline(report: RunReport): string {
 export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
-  const head: string[] = input.folded ? [] : [`## ${summaryHeadline(report)}`, '']
+  const head: string[] = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, '']
   const limit = input.maxBytes ?? SUMMARY_MAX_BYTES
   const entries = input.entries ?? []
   let log = ''

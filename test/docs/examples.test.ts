@@ -1,5 +1,5 @@
 import { readerText } from '../../scripts/render-markdown.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { FlowWorld } from '../support/flow-world.js'
 import {
   issueCommentEvent,

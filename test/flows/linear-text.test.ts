@@ -1,4 +1,4 @@
-import { COMMENT_MAX_CHARS } from '../../src/github/tracking.js'
+import { COMMENT_MAX_CHARS } from '../../src/github-shapes.js'
 import { SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { creates, emulator, github, onEvent, trackingComments } from '../support/comment-world.js'

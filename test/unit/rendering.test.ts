@@ -1,4 +1,5 @@
-import { COMMENT_MAX_CHARS, renderTrackingComment } from '../../src/github/tracking.js'
+import { COMMENT_MAX_CHARS } from '../../src/github-shapes.js'
+import { renderTrackingComment } from '../../src/report/tracking-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
 import { quoteBlock, serviceMarkdown } from '../../src/report/markdown.js'
 import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
