@@ -52137,6 +52137,35 @@ function repairPrompt(spec, problem) {
 }
 
 ;// CONCATENATED MODULE: ./src/model.ts
+/**
+ * From the most severe down: the step's outcome of many runs is the first of these that any run
+ * has, `success` only when every run succeeded. `limited` (a daily limit), `started` (wait false)
+ * and `skipped` come after `cancelled`.
+ */
+const SEVERITY = [
+    'error',
+    'failure',
+    'rejected',
+    'invalid-output',
+    'timeout',
+    'paused',
+    'cancelled',
+    'limited',
+    'started',
+    'skipped',
+    'success'
+];
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+function itemOutcome(item) {
+    return item.report?.outcome ?? 'cancelled';
+}
+/** The outcome of many runs: `success` when every run succeeded, else the most severe among them. */
+function aggregateOutcome(items) {
+    if (items.length === 0)
+        return 'error';
+    const outcomes = new Set(items.map(itemOutcome));
+    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
+}
 /** The report of a run that never started (or of a step that followed none): no status, no entries. */
 function reportOf(fields, startedAt, endedAt = startedAt) {
     return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
@@ -56132,80 +56161,6 @@ function trackingComment(run, pullNumber, settings, deps) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/agent-run/fail-on.ts
-/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-function stepFailReason(outcome, failOn, pullRequestCount) {
-    switch (outcome) {
-        case 'cancelled':
-            return 'The job was cancelled before the agent run ended.';
-        case 'error':
-            return 'The agent run could not be started or followed.';
-        case 'failure':
-            return failOn.has('failure') ? 'The agent run failed.' : undefined;
-        case 'timeout':
-            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
-        case 'paused':
-            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
-        case 'rejected':
-            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
-        case 'invalid-output':
-            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
-        case 'limited':
-            return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined;
-        case 'success':
-            return failOn.has('no-pull-request') && pullRequestCount === 0
-                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
-                : undefined;
-        default:
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/runs/items-outcome.ts
-
-/**
- * From the most severe down: the step's outcome is the first of these that any run has, `success`
- * only when every run succeeded. `limited` (a daily limit), `started` (wait false) and `skipped` come after `cancelled`.
- */
-const SEVERITY = [
-    'error',
-    'failure',
-    'rejected',
-    'invalid-output',
-    'timeout',
-    'paused',
-    'cancelled',
-    'limited',
-    'started',
-    'skipped',
-    'success'
-];
-/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
-function itemOutcome(item) {
-    return item.report?.outcome ?? 'cancelled';
-}
-/** `success` when every run succeeded, else the most severe outcome among them. */
-function aggregateOutcome(items) {
-    if (items.length === 0)
-        return 'error';
-    const outcomes = new Set(items.map(itemOutcome));
-    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
-}
-/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
-function itemFailReason(item, failOn) {
-    if (!item.report)
-        return 'it never started: the job ended first';
-    const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
-    return reason && (item.report.error ?? item.report.reason ?? reason);
-}
-/** The runs that fail the step, in the list's order, each with why. */
-function itemsFailingStep(items, failOn) {
-    return items.flatMap(item => {
-        const reason = itemFailReason(item, failOn);
-        return reason ? [{ item, reason }] : [];
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
@@ -56668,7 +56623,47 @@ function runs_report_firstLine(text) {
 
 
 
-
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+function stepFailReason(outcome, failOn, pullRequestCount) {
+    switch (outcome) {
+        case 'cancelled':
+            return 'The job was cancelled before the agent run ended.';
+        case 'error':
+            return 'The agent run could not be started or followed.';
+        case 'failure':
+            return failOn.has('failure') ? 'The agent run failed.' : undefined;
+        case 'timeout':
+            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
+        case 'paused':
+            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
+        case 'rejected':
+            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
+        case 'invalid-output':
+            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
+        case 'limited':
+            return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined;
+        case 'success':
+            return failOn.has('no-pull-request') && pullRequestCount === 0
+                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+                : undefined;
+        default:
+            return undefined;
+    }
+}
+/** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+function itemFailReason(item, failOn) {
+    if (!item.report)
+        return 'it never started: the job ended first';
+    const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    return reason && (item.report.error ?? item.report.reason ?? reason);
+}
+/** The runs that fail the step, in the list's order, each with why. */
+function itemsFailingStep(items, failOn) {
+    return items.flatMap(item => {
+        const reason = itemFailReason(item, failOn);
+        return reason ? [{ item, reason }] : [];
+    });
+}
 /** The outcomes an annotation explains from the answer. */
 const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
 /** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
@@ -63166,7 +63161,6 @@ function allowedBots(text, problems) {
 }
 
 ;// CONCATENATED MODULE: ./src/action.ts
-
 
 
 

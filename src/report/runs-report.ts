@@ -1,6 +1,5 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
-import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/items-outcome.js'
-import type { ItemReport } from '../model.js'
+import { aggregateOutcome, itemOutcome, type ItemReport, type ItemState, type Outcome } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'
 import { inlineText, statusText } from './console-text.js'
@@ -55,7 +54,7 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : cutChars(text, max)
 }
 
-const ICONS: Record<ItemOutcome, string> = {
+const ICONS: Record<Outcome, string> = {
   success: '✅',
   failure: '❌',
   rejected: '🚫',
@@ -82,7 +81,7 @@ function headline(items: readonly ItemReport[]): string {
 
 /** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
 function tally(items: readonly ItemReport[]): string {
-  const byOutcome = new Map<ItemOutcome, number>()
+  const byOutcome = new Map<Outcome, number>()
   for (const item of items) byOutcome.set(itemOutcome(item), (byOutcome.get(itemOutcome(item)) ?? 0) + 1)
   return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ')
 }

@@ -1,17 +1,71 @@
-import { stepFailReason } from '../agent-run/fail-on.js'
 import type { CheckConclusion } from '../github-shapes.js'
-import type { RunReport } from '../model.js'
+import { itemOutcome, SEVERITY, type ItemReport, type Outcome, type RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
-import { itemsFailingStep, itemOutcome, SEVERITY } from '../runs/items-outcome.js'
 import { itemsFailMessage } from './runs-report.js'
+
+/**
+ * Does the step fail: the one place that decides it, from fail-on and the outcome (of a run alone,
+ * or of each of many runs), and what follows from that decision: the failure's annotation, the
+ * warnings of a step that passes, and the check run's conclusion.
+ */
 
 /** What the step's failure and its annotations need of the settings. */
 export interface FailPolicy {
   failOn: ReadonlySet<FailCondition>
   triggerPhrase: string
+}
+
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+export function stepFailReason(
+  outcome: Outcome,
+  failOn: ReadonlySet<FailCondition>,
+  pullRequestCount: number
+): string | undefined {
+  switch (outcome) {
+    case 'cancelled':
+      return 'The job was cancelled before the agent run ended.'
+    case 'error':
+      return 'The agent run could not be started or followed.'
+    case 'failure':
+      return failOn.has('failure') ? 'The agent run failed.' : undefined
+    case 'timeout':
+      return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined
+    case 'paused':
+      return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined
+    case 'rejected':
+      return failOn.has('rejected') ? "The agent's verdict is fail." : undefined
+    case 'invalid-output':
+      return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined
+    case 'limited':
+      return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined
+    case 'success':
+      return failOn.has('no-pull-request') && pullRequestCount === 0
+        ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+        : undefined
+    default:
+      return undefined
+  }
+}
+
+/** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+export function itemFailReason(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
+  if (!item.report) return 'it never started: the job ended first'
+  const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  return reason && (item.report.error ?? item.report.reason ?? reason)
+}
+
+/** The runs that fail the step, in the list's order, each with why. */
+export function itemsFailingStep(
+  items: readonly ItemReport[],
+  failOn: ReadonlySet<FailCondition>
+): Array<{ item: ItemReport; reason: string }> {
+  return items.flatMap(item => {
+    const reason = itemFailReason(item, failOn)
+    return reason ? [{ item, reason }] : []
+  })
 }
 
 /** The outcomes an annotation explains from the answer. */

@@ -1,6 +1,6 @@
 import type { LogEntry } from '../../src/api/types.js'
 import type { ItemReport } from '../../src/model.js'
-import { itemsFailingStep } from '../../src/runs/items-outcome.js'
+import { itemsFailingStep } from '../../src/report/step-fail.js'
 import { item, judged } from '../support/item-reports.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 import {
