@@ -57824,6 +57824,8 @@ function planFromItem(settings, item, checkPlace) {
         origin: { ...originMetadata(settings.context), run_name: item.name }
     };
 }
+
+;// CONCATENATED MODULE: ./src/once.ts
 /** Reads once, at the first call: the value, or the same error at every call. */
 function once(read) {
     let kept;
@@ -57841,6 +57843,9 @@ function once(read) {
         return kept.value;
     };
 }
+
+;// CONCATENATED MODULE: ./src/github/client.ts
+
 /** Why nothing new is written to GitHub, in the words of a warning. */
 const STOPPED_BECAUSE = {
     cancelled: 'the job was cancelled',
@@ -57918,6 +57923,7 @@ function inDiff(hunks, line, endLine) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/review.ts
+
 
 
 
@@ -58102,6 +58108,31 @@ function statusOf(error) {
 }
 function reason(error) {
     return oneLine(error instanceof Error ? error.message : String(error), 300);
+}
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+function findingsReview(settings, decision, github, say, info) {
+    if (!settings.reviewComments || !settings.answer?.findings || !decision.oneRun)
+        return undefined;
+    const place = decision.pullRequest;
+    if (!place) {
+        info('review-comments: this step is about no pull request, so its findings get no review.');
+        return undefined;
+    }
+    if (!settings.githubToken) {
+        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
+        return undefined;
+    }
+    return new FindingsReview({
+        github,
+        place: { pullNumber: place.number, sha: place.sha },
+        key: { secret: settings.apiToken, repository: settings.context.repository },
+        workflowRunUrl: workflowRunUrl(settings.context),
+        warn: say.warning,
+        info
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/org/setup-check.ts
@@ -61506,6 +61537,15 @@ class DailyGate {
         return { admitted: true, fixAttempt: counted.fixes.length + 1 };
     }
 }
+/**
+ * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
+ * (max-fix-attempts, always counted); undefined when none applies.
+ */
+function stepDailyGate(limits, fixing, clients, clock, deadline) {
+    if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing)
+        return undefined;
+    return new DailyGate({ clients, limits, clock, deadline });
+}
 
 ;// CONCATENATED MODULE: ./src/org/clients.ts
 
@@ -61609,145 +61649,6 @@ class JobSummary {
                     ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
                 });
         await this.runner.appendSummary(summary);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/log-mirror.ts
-
-
-
-
-
-
-
-
-
-/**
- * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
- * log file only, so memory stays bounded however long the log (an endless one included).
- */
-const KEPT_FIRST_ENTRIES = 500;
-const KEPT_LAST_ENTRIES = 500;
-/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
-const KEPT_FIELD_CHARS = 4_000;
-/**
- * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
- * and the first and last ones are kept for the summary's timeline.
- */
-class LogMirror {
-    console;
-    options;
-    first = [];
-    /** A ring of the last entries; `next` is where the next one goes once it is full. */
-    last = [];
-    next = 0;
-    leftOut = 0;
-    file;
-    constructor(console, options) {
-        this.console = console;
-        this.options = options;
-    }
-    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
-    get entries() {
-        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
-    }
-    /** Entries between the first and the last kept ones that were not kept: where and how many. */
-    get entriesLeftOut() {
-        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
-    }
-    get logFile() {
-        return this.file?.path ?? '';
-    }
-    /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
-    async finish(report) {
-        this.file?.close?.();
-        if (report.setupCheck) {
-            for (const row of report.setupCheck.inspection.rows)
-                this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
-            if (report.outcome === 'success')
-                this.console.info('The set-up is ready: nothing was created.');
-            return;
-        }
-        if (report.runs) {
-            // A fan-out: every run's state, then the outcome they make together.
-            this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt));
-            this.console.info(`Outcome: ${report.outcome}`);
-            if (report.usage)
-                this.console.info(`Usage, all runs: ${inlineText(usageLine(report.usage, formatDuration))}`);
-            return;
-        }
-        const status = report.status ? ` (status ${statusText(report.status)})` : '';
-        const where = this.logFile ? ` to ${this.logFile}` : '';
-        // No run: an error (an input the service refused) is the step's own message, printed alone.
-        if (!report.run) {
-            if (!report.error)
-                this.console.info(`Outcome: ${report.outcome}`);
-        }
-        else
-            this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
-        if (report.usage)
-            this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`);
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.findings) {
-            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
-            this.console.info(`${findingsCountText(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
-            for (const finding of answer.findings)
-                this.console.info(`  ${findingConsoleLine(finding)}`);
-        }
-        const stopped = report.stop && stopConsoleLine(report.stop);
-        if (stopped)
-            this.console.info(stopped);
-        if (this.options.policy)
-            passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line));
-    }
-    started(run, mode) {
-        // A repair resumes the same run: its entries go on in the step's one log file.
-        this.file ??= this.options.openLogFile(run.id);
-        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
-        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
-    }
-    newEntries(entries) {
-        this.file?.append(entries);
-        if (this.options.keepEntries)
-            entries.forEach(entry => this.keep(entry));
-        if (!this.options.toConsole)
-            return;
-        for (const entry of entries) {
-            const details = entryDetailLines(entry);
-            if (details.length > 0)
-                this.console.group(entryHeadline(entry), details);
-            else
-                this.console.info(entryHeadline(entry));
-        }
-    }
-    keep(entry) {
-        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
-        const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
-        if (this.first.length < first)
-            this.first.push(cut);
-        else if (this.last.length < last)
-            this.last.push(cut);
-        else if (last === 0)
-            this.leftOut++;
-        else {
-            this.last[this.next] = cut;
-            this.next = (this.next + 1) % last;
-            this.leftOut++;
-        }
-    }
-    statusChanged(from, to) {
-        this.console.info(statusChangeLine(from, to));
-    }
-    heartbeat(elapsedMs, status, entriesSeen) {
-        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
-    }
-    /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
-    repairAsked(reason, attempt, retries) {
-        this.console.info(inlineText(repairAskedText(reason, attempt, retries)));
-    }
-    /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
-    warning(message) {
-        this.console.warning(trimmed(message, 2_000));
     }
 }
 
@@ -62317,6 +62218,54 @@ function tracked(events, state) {
         warning: message => events.warning(message),
         repairAsked: (reason, attempt, retries) => events.repairAsked(reason, attempt, retries)
     };
+}
+
+;// CONCATENATED MODULE: ./src/runs/many-runs.ts
+
+
+
+
+
+
+/**
+ * The `runs` input, as the step does it: every item run on one budget (runFanOut), each with
+ * reporters of its own (its console lines named, its log mirror and file, its usage counted), then
+ * one report of them all: the most severe outcome, the usage totalled.
+ */
+/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
+const ITEM_KEPT = { first: 25, last: 25 };
+async function runMany(items, deps) {
+    const { console, clock, redact } = deps;
+    const startedAt = clock.now();
+    const perItem = items.map(({ name, plan }) => {
+        const named = namedConsole(console, name);
+        const mirror = deps.mirror(named);
+        const usage = new UsageCount();
+        const events = new Reporters([mirror, usage], redact, deps.afterCancelled);
+        const notice = (message) => named.notice(redact(message));
+        return { name, plan, mirror, usage, events, notice };
+    });
+    const reports = await runFanOut(perItem, {
+        ...deps,
+        states: (states, elapsedMs) => console.info(redact(runsStateLine(states, elapsedMs)))
+    });
+    const runs = await Promise.all(reports.map(async (item, i) => {
+        const { mirror, usage, events } = perItem[i];
+        const report = item.report && (await events.finish(usage.counted(item.report)));
+        const entries = deps.keepEntries
+            ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
+            : {};
+        return { ...item, ...(report ? { report } : {}), ...entries };
+    }));
+    const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
+    const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
+    const fields = {
+        outcome: aggregateOutcome(runs),
+        runs,
+        ...(orgId !== undefined ? { orgId } : {}),
+        ...(usages.length > 0 ? { usage: totalUsage(usages) } : {})
+    };
+    return reportOf(fields, startedAt, clock.now());
 }
 
 // EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
@@ -63160,8 +63109,208 @@ function allowedBots(text, problems) {
     return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')));
 }
 
-;// CONCATENATED MODULE: ./src/action.ts
+;// CONCATENATED MODULE: ./src/report/log-mirror.ts
 
+
+
+
+
+
+
+
+
+/**
+ * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
+ * log file only, so memory stays bounded however long the log (an endless one included).
+ */
+const KEPT_FIRST_ENTRIES = 500;
+const KEPT_LAST_ENTRIES = 500;
+/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
+const KEPT_FIELD_CHARS = 4_000;
+/**
+ * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
+ * and the first and last ones are kept for the summary's timeline.
+ */
+class LogMirror {
+    console;
+    options;
+    first = [];
+    /** A ring of the last entries; `next` is where the next one goes once it is full. */
+    last = [];
+    next = 0;
+    leftOut = 0;
+    file;
+    constructor(console, options) {
+        this.console = console;
+        this.options = options;
+    }
+    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
+    get entries() {
+        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
+    }
+    /** Entries between the first and the last kept ones that were not kept: where and how many. */
+    get entriesLeftOut() {
+        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
+    }
+    get logFile() {
+        return this.file?.path ?? '';
+    }
+    /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
+    async finish(report) {
+        this.file?.close?.();
+        if (report.setupCheck) {
+            for (const row of report.setupCheck.inspection.rows)
+                this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
+            if (report.outcome === 'success')
+                this.console.info('The set-up is ready: nothing was created.');
+            return;
+        }
+        if (report.runs) {
+            // A fan-out: every run's state, then the outcome they make together.
+            this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt));
+            this.console.info(`Outcome: ${report.outcome}`);
+            if (report.usage)
+                this.console.info(`Usage, all runs: ${inlineText(usageLine(report.usage, formatDuration))}`);
+            return;
+        }
+        const status = report.status ? ` (status ${statusText(report.status)})` : '';
+        const where = this.logFile ? ` to ${this.logFile}` : '';
+        // No run: an error (an input the service refused) is the step's own message, printed alone.
+        if (!report.run) {
+            if (!report.error)
+                this.console.info(`Outcome: ${report.outcome}`);
+        }
+        else
+            this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        if (report.usage)
+            this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`);
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
+            this.console.info(`${findingsCountText(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
+            for (const finding of answer.findings)
+                this.console.info(`  ${findingConsoleLine(finding)}`);
+        }
+        const stopped = report.stop && stopConsoleLine(report.stop);
+        if (stopped)
+            this.console.info(stopped);
+        if (this.options.policy)
+            passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line));
+    }
+    started(run, mode) {
+        // A repair resumes the same run: its entries go on in the step's one log file.
+        this.file ??= this.options.openLogFile(run.id);
+        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
+        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
+    }
+    newEntries(entries) {
+        this.file?.append(entries);
+        if (this.options.keepEntries)
+            entries.forEach(entry => this.keep(entry));
+        if (!this.options.toConsole)
+            return;
+        for (const entry of entries) {
+            const details = entryDetailLines(entry);
+            if (details.length > 0)
+                this.console.group(entryHeadline(entry), details);
+            else
+                this.console.info(entryHeadline(entry));
+        }
+    }
+    keep(entry) {
+        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
+        const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
+        if (this.first.length < first)
+            this.first.push(cut);
+        else if (this.last.length < last)
+            this.last.push(cut);
+        else if (last === 0)
+            this.leftOut++;
+        else {
+            this.last[this.next] = cut;
+            this.next = (this.next + 1) % last;
+            this.leftOut++;
+        }
+    }
+    statusChanged(from, to) {
+        this.console.info(statusChangeLine(from, to));
+    }
+    heartbeat(elapsedMs, status, entriesSeen) {
+        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
+    }
+    /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
+    repairAsked(reason, attempt, retries) {
+        this.console.info(inlineText(repairAskedText(reason, attempt, retries)));
+    }
+    /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
+    warning(message) {
+        this.console.warning(trimmed(message, 2_000));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/step.ts
+
+
+function redacted(runner, redact) {
+    return {
+        notice: message => runner.notice(redact(message)),
+        warning: message => runner.warning(redact(message)),
+        debug: message => runner.debug(redact(message))
+    };
+}
+/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
+function planDeps(step, apis) {
+    const { clock, signal } = step.environment;
+    const deadline = step.deadlines.step;
+    const events = step.reporters;
+    const warning = (message) => events.warning(message);
+    return {
+        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...step_dailyLimit(step) },
+        follow: { clock, signal, deadline, events },
+        ...answerAsked(step)
+    };
+}
+/** The daily limits (and a CI fix's attempts) asked before each create, when any applies. */
+function step_dailyLimit({ gate }) {
+    return gate ? { dailyLimit: (orgId, origin, fix) => gate.admit(orgId, origin, fix) } : {};
+}
+/** What the runs input needs of the step: its budget and reporters, each item's mirror keeping fewer entries. */
+function manyRunsDeps(step, apis) {
+    const { settings, environment, deadlines, redact } = step;
+    const { runner, clock, signal } = environment;
+    return {
+        apis,
+        clock,
+        signal,
+        deadline: deadlines.step,
+        maxParallel: settings.maxParallel,
+        liveLog: settings.mirrorToConsole,
+        notice: step.say.notice,
+        ...answerAsked(step),
+        ...step_dailyLimit(step),
+        console: runner,
+        keepEntries: settings.mirrorToSummary,
+        mirror: named => logMirror(named, settings, environment, ITEM_KEPT),
+        redact,
+        afterCancelled: () => deadlines.afterCancelled()
+    };
+}
+/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
+function answerAsked({ settings, environment }) {
+    return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {};
+}
+/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
+function logMirror(console, settings, environment, kept) {
+    return new LogMirror(console, {
+        toConsole: settings.mirrorToConsole,
+        keepEntries: settings.mirrorToSummary,
+        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+        policy: settings,
+        ...(kept ? { kept } : {})
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
 
 
 
@@ -63217,10 +63366,11 @@ async function runAction(environment) {
             new OutputsReporter(runner, mirror),
             new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-            ...optional(checkRun, decision.tracking, findingsReview(settings, decision, github, say, line => runner.info(redact(line))))
+            ...optional(checkRun, decision.tracking, findingsReview(settings, { oneRun: decision.work.kind === 'run', pullRequest: decision.pullRequest }, github, say, line => runner.info(redact(line))))
         ], redact, () => deadlines.afterCancelled());
         const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service);
-        const gate = dailyGate(settings, decision.work, apis, clock, deadlines.step);
+        const fixing = decision.work.kind === 'run' && decision.work.plan.ciFix !== undefined;
+        const gate = stepDailyGate(settings.dailyLimits, fixing, apis, clock, deadlines.step);
         const step = { settings, environment, deadlines, redact, say, reporters, gate };
         const performed = await perform(decision.work, step, apis);
         // A fan-out's items counted their own usage; a run alone's is counted here.
@@ -63252,13 +63402,6 @@ function readStep({ runner, env }) {
     const redact = redactor([...secrets, settings.githubToken]);
     return { settings, redact, say: redacted(runner, redact) };
 }
-function redacted(runner, redact) {
-    return {
-        notice: message => runner.notice(redact(message)),
-        warning: message => runner.warning(redact(message)),
-        debug: message => runner.debug(redact(message))
-    };
-}
 /** Does what was decided: the one place that asks what kind of work it is. */
 async function perform(work, step, apis) {
     const { settings, deadlines, environment } = step;
@@ -63272,7 +63415,7 @@ async function perform(work, step, apis) {
         case 'run':
             return runPlan(work.plan, planDeps(step, apis));
         case 'runs':
-            return runMany(work.items, step, apis);
+            return runMany(work.items, manyRunsDeps(step, apis));
     }
 }
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
@@ -63287,95 +63430,6 @@ async function openStepCheck({ place, resumed, onThread }, settings, github, { c
         cancellation: signal
     });
 }
-/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
-function planDeps(step, apis) {
-    const { clock, signal } = step.environment;
-    const deadline = step.deadlines.step;
-    const events = step.reporters;
-    const warning = (message) => events.warning(message);
-    return {
-        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...action_dailyLimit(step) },
-        follow: { clock, signal, deadline, events },
-        ...answerAsked(step)
-    };
-}
-/** The daily limits (and a CI fix's attempts) asked before each create, when any applies. */
-function action_dailyLimit({ gate }) {
-    return gate ? { dailyLimit: (orgId, origin, fix) => gate.admit(orgId, origin, fix) } : {};
-}
-/**
- * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
- * (max-fix-attempts, always counted); undefined when none applies.
- */
-function dailyGate(settings, work, clients, clock, deadline) {
-    const limits = settings.dailyLimits;
-    const fixing = work.kind === 'run' && work.plan.ciFix !== undefined;
-    if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing)
-        return undefined;
-    return new DailyGate({ clients, limits, clock, deadline });
-}
-/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
-function answerAsked({ settings, environment }) {
-    return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {};
-}
-/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
-function logMirror(console, settings, environment, kept) {
-    return new LogMirror(console, {
-        toConsole: settings.mirrorToConsole,
-        keepEntries: settings.mirrorToSummary,
-        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-        policy: settings,
-        ...(kept ? { kept } : {})
-    });
-}
-/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
-const ITEM_KEPT = { first: 25, last: 25 };
-/**
- * The `runs` input: every item run on one budget (runFanOut), each with reporters of its own (its
- * console lines named, its log file), then one report of them all.
- */
-async function runMany(items, step, apis) {
-    const { settings, environment, deadlines, redact, say } = step;
-    const { runner, clock, signal } = environment;
-    const startedAt = clock.now();
-    const perItem = items.map(({ name, plan }) => {
-        const named = namedConsole(runner, name);
-        const mirror = logMirror(named, settings, environment, ITEM_KEPT);
-        const usage = new UsageCount();
-        const events = new Reporters([mirror, usage], redact, () => deadlines.afterCancelled());
-        const notice = (message) => named.notice(redact(message));
-        return { name, plan, mirror, usage, events, notice };
-    });
-    const reports = await runFanOut(perItem, {
-        apis,
-        clock,
-        signal,
-        deadline: deadlines.step,
-        maxParallel: settings.maxParallel,
-        liveLog: settings.mirrorToConsole,
-        notice: say.notice,
-        ...answerAsked(step),
-        ...action_dailyLimit(step),
-        states: (states, elapsedMs) => runner.info(redact(runsStateLine(states, elapsedMs)))
-    });
-    const runs = await Promise.all(reports.map(async (item, i) => {
-        const { mirror, usage, events } = perItem[i];
-        const report = item.report && (await events.finish(usage.counted(item.report)));
-        const entries = settings.mirrorToSummary
-            ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
-            : {};
-        return { ...item, ...(report ? { report } : {}), ...entries };
-    }));
-    const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
-    const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
-    const fields = {
-        outcome: aggregateOutcome(runs),
-        runs,
-        ...(orgId !== undefined ? { orgId } : {}),
-        ...(usages.length > 0 ? { usage: totalUsage(usages) } : {})
-    };
-    return reportOf(fields, startedAt, clock.now());
-}
 /** The commit the findings are about, for links to their lines: the pull request's head, else the workflow's. */
 function findingsPlace(settings, decision) {
     if (!settings.answer?.findings)
@@ -63383,31 +63437,6 @@ function findingsPlace(settings, decision) {
     const { serverUrl, repository, sha } = settings.context;
     const head = decision.pullRequest?.sha ?? decision.check?.place.sha ?? sha;
     return repository && head ? { serverUrl, repository, sha: head } : undefined;
-}
-/**
- * review-comments: the review of the findings on the step's pull request. A step about no pull
- * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
- */
-function findingsReview(settings, decision, github, say, info) {
-    if (!settings.reviewComments || !settings.answer?.findings || decision.work.kind !== 'run')
-        return undefined;
-    const place = decision.pullRequest;
-    if (!place) {
-        info('review-comments: this step is about no pull request, so its findings get no review.');
-        return undefined;
-    }
-    if (!settings.githubToken) {
-        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
-        return undefined;
-    }
-    return new FindingsReview({
-        github,
-        place: { pullNumber: place.number, sha: place.sha },
-        key: { secret: settings.apiToken, repository: settings.context.repository },
-        workflowRunUrl: workflowRunUrl(settings.context),
-        warn: say.warning,
-        info
-    });
 }
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
 function triggerOf(decision) {
