@@ -40218,7 +40218,7 @@ function origin(input, kind) {
             return `${who} asked for this on ${where}: ${input.thread.url}`;
     }
 }
-const HUNK_LIMIT = 8_000;
+const HUNK_MAX_CHARS = 8_000;
 function sideName(side) {
     return side.toUpperCase() === 'LEFT'
         ? 'the base version (left side of the diff)'
@@ -40240,9 +40240,9 @@ function codeContext(code) {
     if (!hunk)
         return place;
     // The hunk ends at the commented line: a long one keeps its end.
-    if (hunk.length > HUNK_LIMIT) {
-        const cut = hunk.slice(hunk.length - HUNK_LIMIT);
-        hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`;
+    if (hunk.length > HUNK_MAX_CHARS) {
+        const cut = hunk.slice(hunk.length - HUNK_MAX_CHARS);
+        hunk = `[… ${hunk.length - HUNK_MAX_CHARS} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`;
     }
     const longest = Math.max(2, (0,_numbers_js__WEBPACK_IMPORTED_MODULE_0__/* .greatest */ .K)((hunk.match(/`+/g) ?? []).map(run => run.length)));
     const fence = '`'.repeat(longest + 1);
@@ -40278,7 +40278,7 @@ function withCommit(prompt, place) {
     const line = place?.pullRequest === undefined ? '' : commitLine(place.sha, place.pullRequest);
     return line ? `${prompt}\n\n${line}` : prompt;
 }
-const THREAD_TEXT_LIMIT = 20_000;
+const THREAD_TEXT_MAX_CHARS = 20_000;
 /**
  * The run's prompt: the workflow's standing instructions, the commenter's instruction, then the
  * thread as quoted context. The thread's text is marked as quoted so the agent can tell context from
@@ -40304,7 +40304,7 @@ function buildCommentPrompt(input) {
         '',
         `Title:\n${quoted(input.thread.title, 500)}`,
         '',
-        `Body:\n${quoted(input.thread.body, THREAD_TEXT_LIMIT)}`
+        `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS)}`
     ].join('\n'));
     return parts.join('\n\n');
 }
@@ -52602,20 +52602,20 @@ function describeHttpError(status, what, detail) {
 
 ;// CONCATENATED MODULE: ./src/api/paging.ts
 /** The service pages by 100 at most. */
-const PAGE_LIMIT = 100;
+const PAGE_SIZE = 100;
 /** 50 pages is far beyond any real account. */
 const MAX_PAGES = 50;
 /** The first item `wanted` accepts, page after page; undefined after a short or last page. */
 async function searchPages(read, wanted, paging = {}) {
     const maxPages = paging.maxPages ?? MAX_PAGES;
     for (let page = 0; page < maxPages; page++) {
-        const result = await read(page * PAGE_LIMIT, PAGE_LIMIT);
+        const result = await read(page * PAGE_SIZE, PAGE_SIZE);
         const match = result.items.find(wanted);
         if (match !== undefined)
             return match;
         const last = paging.trustPageCount !== false && page + 1 >= result.pages;
         // Short as the service sent it: an item it sent that could not be read does not end the listing.
-        if ((result.sent ?? result.items.length) < PAGE_LIMIT || last)
+        if ((result.sent ?? result.items.length) < PAGE_SIZE || last)
             return undefined;
     }
     return undefined;
@@ -53029,21 +53029,21 @@ async function refusesTheRun(httpStatus, setupFine) {
     return REFUSED_UNLESS_SETUP.has(httpStatus) && (await setupFine());
 }
 /** How much of the earlier run's result the fresh run's prompt carries. */
-const CARRIED_RESULT_LIMIT = 4_000;
+const CARRIED_RESULT_MAX_CHARS = 4_000;
 /** How much of the service's reason the prompt quotes. */
-const REASON_LIMIT = 300;
+const REASON_MAX_CHARS = 300;
 /** Control characters and the invisible format characters an agent reads but a reader does not see. */
 const UNSEEN = /(?![\t\n])[\p{Cc}\p{Cf}]/gu;
 /** The earlier result, cut, as a quoted block: the agent's own earlier words, context not orders. */
 function quotedResult(result) {
     // Cut before cleaning: the work stays linear in what is kept, whatever the service sent.
     const text = result
-        .slice(0, CARRIED_RESULT_LIMIT * 2)
+        .slice(0, CARRIED_RESULT_MAX_CHARS * 2)
         .replace(/\r\n?/g, '\n')
         .replace(UNSEEN, '')
         .trim();
-    const cut = text.length > CARRIED_RESULT_LIMIT || result.length > CARRIED_RESULT_LIMIT * 2
-        ? `${text.slice(0, CARRIED_RESULT_LIMIT)}\n[… cut: ${result.length} characters in all]`
+    const cut = text.length > CARRIED_RESULT_MAX_CHARS || result.length > CARRIED_RESULT_MAX_CHARS * 2
+        ? `${text.slice(0, CARRIED_RESULT_MAX_CHARS)}\n[… cut: ${result.length} characters in all]`
         : text;
     return (cut || '(empty)')
         .split('\n')
@@ -53053,11 +53053,11 @@ function quotedResult(result) {
 /** One line of the service's reason (or a link), cut. */
 function reasonLine(reason) {
     const line = reason
-        .slice(0, REASON_LIMIT * 2)
+        .slice(0, REASON_MAX_CHARS * 2)
         .replace(UNSEEN, ' ')
         .replace(/\s+/g, ' ')
         .trim();
-    return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
+    return line.length > REASON_MAX_CHARS ? `${line.slice(0, REASON_MAX_CHARS)}…` : line;
 }
 /** The fresh run's prompt: the new run's own (instruction and thread), then the earlier run. */
 function carryOnPrompt(freshPrompt, earlier, reason) {
@@ -53111,7 +53111,7 @@ class LogReader {
     candidates = ['interface', 'alpha'];
     unavailable = false;
     /** Entries asked for per page: fewer while they are large. */
-    pageLimit = LOG_PAGE_SIZE;
+    pageSize = LOG_PAGE_SIZE;
     constructor(api, runId, onUnavailable) {
         this.api = api;
         this.runId = runId;
@@ -53123,7 +53123,7 @@ class LogReader {
     async read(skip, limit, options) {
         while (!this.unavailable) {
             const path = this.candidates[0];
-            const asked = Math.max(1, Math.min(limit, this.pageLimit));
+            const asked = Math.max(1, Math.min(limit, this.pageSize));
             try {
                 const page = await this.api.getLogs(this.runId, path, skip, asked, options);
                 this.sizePages(page, asked);
@@ -53132,7 +53132,7 @@ class LogReader {
             catch (error) {
                 // Too large a page: the same entries, fewer at a time.
                 if (error instanceof OversizedAnswerError && asked > 1) {
-                    this.pageLimit = Math.floor(asked / 4) || 1;
+                    this.pageSize = Math.floor(asked / 4) || 1;
                     continue;
                 }
                 if (!(error instanceof ServiceError) || error.httpStatus !== 404)
@@ -53153,9 +53153,9 @@ class LogReader {
         if (page.bytes === undefined || page.logs.length === 0)
             return;
         if (page.bytes > TARGET_PAGE_BYTES)
-            this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
+            this.pageSize = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
         else if (page.bytes < TARGET_PAGE_BYTES / 4)
-            this.pageLimit = Math.min(LOG_PAGE_SIZE, asked * 2);
+            this.pageSize = Math.min(LOG_PAGE_SIZE, asked * 2);
     }
 }
 /**
@@ -56189,7 +56189,7 @@ function renderSummary(input) {
     const { report } = input;
     const run = report.run;
     const head = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, ''];
-    const limit = input.maxBytes ?? SUMMARY_MAX_BYTES;
+    const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES;
     const entries = input.entries ?? [];
     let log = '';
     let shown = entries.length;
@@ -56228,12 +56228,12 @@ function renderSummary(input) {
     const cellRoom = 300;
     const text = head.join('\n');
     if (entries.length > 0) {
-        const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000;
+        const budget = maxBytes - Buffer.byteLength(text) - cellRoom - 1_000;
         ({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut));
     }
     const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown;
     const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile));
-    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit);
+    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, maxBytes);
 }
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
 /** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
@@ -56277,17 +56277,17 @@ function pullRequestLinks(pullRequests) {
 }
 const CLOSING_TAGS = ['details'];
 /**
- * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
+ * The last guard: `markdown` within `maxBytes` of UTF-8, whatever the fields held. Cut at a line
  * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
  * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
  * <details> left open, and a note says how much was left out.
  */
-function fitBytes(markdown, limit) {
+function fitBytes(markdown, maxBytes) {
     const bytes = Buffer.from(markdown);
-    if (bytes.length <= limit)
+    if (bytes.length <= maxBytes)
         return markdown;
     const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
-    let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32);
+    let end = Math.max(0, maxBytes - Buffer.byteLength(note(bytes.length)) - 32);
     while (end > 0 && (bytes[end] & 0xc0) === 0x80)
         end--; // not inside a character
     let kept = bytes.subarray(0, end).toString();
@@ -56466,7 +56466,7 @@ const FOLD_OVERHEAD = 600;
  * than its share leaves the rest to those that were cut.
  */
 function renderRunsSummary(input) {
-    const limit = input.maxBytes ?? SUMMARY_MAX_BYTES;
+    const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES;
     const items = input.items;
     const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []));
     const table = [
@@ -56478,7 +56478,7 @@ function renderRunsSummary(input) {
         ...items.map(tableRow),
         ''
     ].join('\n');
-    let room = limit - Buffer.byteLength(table) - 1_000;
+    let room = maxBytes - Buffer.byteLength(table) - 1_000;
     const started = items.filter(item => item.report);
     const folds = new Map();
     // Twice: an equal share each, then what the short ones left to those that were cut.
@@ -56497,14 +56497,14 @@ function renderRunsSummary(input) {
             if (fold.cut)
                 nextCut.push(item);
         }
-        room = limit - Buffer.byteLength(table) - 1_000;
+        room = maxBytes - Buffer.byteLength(table) - 1_000;
         for (const [item, markdown] of folds)
             if (!nextCut.includes(item))
                 room -= Buffer.byteLength(markdown);
         cutOnes = nextCut;
     }
     const body = started.map(item => folds.get(item) ?? '').join('\n');
-    return fitBytes(`${table}\n${body}`, limit);
+    return fitBytes(`${table}\n${body}`, maxBytes);
 }
 /** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
 function foldOf(item, maxBytes) {
@@ -56775,15 +56775,15 @@ const TITLES = {
     limited: 'Not started: daily run limit'
 };
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-function renderCheckRun(state, limit = github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO) {
+function renderCheckRun(state, maxBytes = github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO) {
     const report = state.report;
     if (!report && state.cancelled)
-        return cancelledNow(state, limit);
+        return cancelledNow(state, maxBytes);
     if (!report) {
         return {
             status: 'in_progress',
             title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
-            summary: fitSummary([workingHead(state), check_run_text_footer(state)], limit)
+            summary: fitSummary([workingHead(state), check_run_text_footer(state)], maxBytes)
         };
     }
     const conclusion = stepConclusion(report, state.policy);
@@ -56791,11 +56791,11 @@ function renderCheckRun(state, limit = github_shapes/* CHECK_SUMMARY_MAX_BYTES *
         status: 'completed',
         conclusion,
         title: titleLine(outcomeLabel(report.outcome, conclusion, report.limit), outcomeReason(report, state.verdict)),
-        summary: fitSummary(endedPieces(state, report, conclusion), limit)
+        summary: fitSummary(endedPieces(state, report, conclusion), maxBytes)
     };
 }
 /** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
-function cancelledNow(state, limit) {
+function cancelledNow(state, maxBytes) {
     const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy);
     const head = [
         `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
@@ -56808,7 +56808,7 @@ function cancelledNow(state, limit) {
         status: 'completed',
         conclusion,
         title: titleLine(outcomeLabel('cancelled', conclusion), ''),
-        summary: fitSummary([head, check_run_text_footer(state)], limit)
+        summary: fitSummary([head, check_run_text_footer(state)], maxBytes)
     };
 }
 /**
@@ -56946,13 +56946,13 @@ function check_run_text_footer(state) {
         ? `<sub>Followed by the ${markdown_link('workflow run', state.workflowRunUrl)}</sub>`
         : '';
 }
-/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
-function fitSummary(pieces, limit) {
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `maxBytes`. */
+function fitSummary(pieces, maxBytes) {
     const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
     const gap = 2; // the blank line between two parts
     const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
     const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
-    const room = limit - ours.reduce((sum, piece) => sum + (0,github_shapes/* utf8Bytes */.dy)(piece) + gap, 0);
+    const room = maxBytes - ours.reduce((sum, piece) => sum + (0,github_shapes/* utf8Bytes */.dy)(piece) + gap, 0);
     const sharers = blocks.map(block => ({
         block,
         text: block.text,
@@ -56963,9 +56963,9 @@ function fitSummary(pieces, limit) {
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');
     // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-    return (0,github_shapes/* utf8Bytes */.dy)(summary) <= limit
+    return (0,github_shapes/* utf8Bytes */.dy)(summary) <= maxBytes
         ? summary
-        : `${(0,github_shapes/* cutUtf8 */.Ok)(ours.join('\n\n'), limit - 200)}\n\n${trimmedNote('check run')}`;
+        : `${(0,github_shapes/* cutUtf8 */.Ok)(ours.join('\n\n'), maxBytes - 200)}\n\n${trimmedNote('check run')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/check-run.ts

@@ -20,7 +20,7 @@ export class LogReader {
   private readonly candidates: LogPath[] = ['interface', 'alpha']
   private unavailable = false
   /** Entries asked for per page: fewer while they are large. */
-  private pageLimit = LOG_PAGE_SIZE
+  private pageSize = LOG_PAGE_SIZE
 
   constructor(
     private readonly api: AgentRunApi,
@@ -35,7 +35,7 @@ export class LogReader {
   async read(skip: number, limit: number, options?: CallOptions): Promise<LogPage | undefined> {
     while (!this.unavailable) {
       const path = this.candidates[0] as LogPath
-      const asked = Math.max(1, Math.min(limit, this.pageLimit))
+      const asked = Math.max(1, Math.min(limit, this.pageSize))
       try {
         const page = await this.api.getLogs(this.runId, path, skip, asked, options)
         this.sizePages(page, asked)
@@ -43,7 +43,7 @@ export class LogReader {
       } catch (error) {
         // Too large a page: the same entries, fewer at a time.
         if (error instanceof OversizedAnswerError && asked > 1) {
-          this.pageLimit = Math.floor(asked / 4) || 1
+          this.pageSize = Math.floor(asked / 4) || 1
           continue
         }
         if (!(error instanceof ServiceError) || error.httpStatus !== 404) throw error
@@ -65,8 +65,8 @@ export class LogReader {
   private sizePages(page: LogPage, asked: number): void {
     if (page.bytes === undefined || page.logs.length === 0) return
     if (page.bytes > TARGET_PAGE_BYTES)
-      this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes))
-    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageLimit = Math.min(LOG_PAGE_SIZE, asked * 2)
+      this.pageSize = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes))
+    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageSize = Math.min(LOG_PAGE_SIZE, asked * 2)
   }
 }
 

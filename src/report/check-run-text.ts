@@ -28,7 +28,7 @@ import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
  * conclusion once it ended, a one-line title and a Markdown summary written by the same rules as
- * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
+ * the job summary and the tracking comment (markdown.ts), within GitHub's size.
  */
 
 export type { CheckRunText }
@@ -71,9 +71,9 @@ export interface CheckRunState {
 }
 
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_BYTES): CheckRunText {
+export function renderCheckRun(state: CheckRunState, maxBytes = CHECK_SUMMARY_MAX_BYTES): CheckRunText {
   const report = state.report
-  if (!report && state.cancelled) return cancelledNow(state, limit)
+  if (!report && state.cancelled) return cancelledNow(state, maxBytes)
   if (!report) {
     return {
       status: 'in_progress',
@@ -81,7 +81,7 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_B
         state.resumed ? 'Working on the follow-up' : 'Working',
         `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`
       ),
-      summary: fitSummary([workingHead(state), footer(state)], limit)
+      summary: fitSummary([workingHead(state), footer(state)], maxBytes)
     }
   }
   const conclusion = stepConclusion(report, state.policy)
@@ -92,12 +92,12 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_MAX_B
       outcomeLabel(report.outcome, conclusion, report.limit),
       outcomeReason(report, state.verdict)
     ),
-    summary: fitSummary(endedPieces(state, report, conclusion), limit)
+    summary: fitSummary(endedPieces(state, report, conclusion), maxBytes)
   }
 }
 
 /** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
-function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
+function cancelledNow(state: CheckRunState, maxBytes: number): CheckRunText {
   const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy)
   const head = [
     `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
@@ -110,7 +110,7 @@ function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
     status: 'completed',
     conclusion,
     title: titleLine(outcomeLabel('cancelled', conclusion), ''),
-    summary: fitSummary([head, footer(state)], limit)
+    summary: fitSummary([head, footer(state)], maxBytes)
   }
 }
 
@@ -265,13 +265,13 @@ function footer(state: CheckRunState): string {
 /** A part of the summary: our own text, or a text of the run's shown as a quoted section. */
 type Piece = string | { title: string; text: string }
 
-/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
-function fitSummary(pieces: Piece[], limit: number): string {
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `maxBytes`. */
+function fitSummary(pieces: Piece[], maxBytes: number): string {
   const section = (title: string, quoted: string): string => `#### ${title}\n\n${quoted}`
   const gap = 2 // the blank line between two parts
   const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []))
   const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]))
-  const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
+  const room = maxBytes - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
   const sharers = blocks.map(block => ({
     block,
     text: block.text,
@@ -291,7 +291,7 @@ function fitSummary(pieces: Piece[], limit: number): string {
   )
   const summary = parts.filter(Boolean).join('\n\n')
   // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-  return utf8Bytes(summary) <= limit
+  return utf8Bytes(summary) <= maxBytes
     ? summary
-    : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${trimmedNote('check run')}`
+    : `${cutUtf8(ours.join('\n\n'), maxBytes - 200)}\n\n${trimmedNote('check run')}`
 }

@@ -122,7 +122,7 @@ const FOLD_OVERHEAD = 600
  * than its share leaves the rest to those that were cut.
  */
 export function renderRunsSummary(input: RunsSummaryInput): string {
-  const limit = input.maxBytes ?? SUMMARY_MAX_BYTES
+  const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES
   const items = input.items
   const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []))
   const table = [
@@ -134,7 +134,7 @@ export function renderRunsSummary(input: RunsSummaryInput): string {
     ...items.map(tableRow),
     ''
   ].join('\n')
-  let room = limit - Buffer.byteLength(table) - 1_000
+  let room = maxBytes - Buffer.byteLength(table) - 1_000
   const started = items.filter(item => item.report)
   const folds = new Map<ItemReport, string>()
   // Twice: an equal share each, then what the short ones left to those that were cut.
@@ -151,12 +151,12 @@ export function renderRunsSummary(input: RunsSummaryInput): string {
       folds.set(item, fold.markdown)
       if (fold.cut) nextCut.push(item)
     }
-    room = limit - Buffer.byteLength(table) - 1_000
+    room = maxBytes - Buffer.byteLength(table) - 1_000
     for (const [item, markdown] of folds) if (!nextCut.includes(item)) room -= Buffer.byteLength(markdown)
     cutOnes = nextCut
   }
   const body = started.map(item => folds.get(item) ?? '').join('\n')
-  return fitBytes(`${table}\n${body}`, limit)
+  return fitBytes(`${table}\n${body}`, maxBytes)
 }
 
 /** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */

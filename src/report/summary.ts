@@ -62,7 +62,7 @@ export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
   const head: string[] = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, '']
-  const limit = input.maxBytes ?? SUMMARY_MAX_BYTES
+  const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
@@ -101,12 +101,12 @@ export function renderSummary(input: SummaryInput): string {
   const cellRoom = 300
   const text = head.join('\n')
   if (entries.length > 0) {
-    const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000
+    const budget = maxBytes - Buffer.byteLength(text) - cellRoom - 1_000
     ;({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut))
   }
   const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown
   const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile))
-  return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit)
+  return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, maxBytes)
 }
 
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
@@ -156,17 +156,17 @@ function pullRequestLinks(pullRequests: PullRequest[]): string {
 const CLOSING_TAGS = ['details']
 
 /**
- * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
+ * The last guard: `markdown` within `maxBytes` of UTF-8, whatever the fields held. Cut at a line
  * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
  * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
  * <details> left open, and a note says how much was left out.
  */
-export function fitBytes(markdown: string, limit: number): string {
+export function fitBytes(markdown: string, maxBytes: number): string {
   const bytes = Buffer.from(markdown)
-  if (bytes.length <= limit) return markdown
+  if (bytes.length <= maxBytes) return markdown
   const note = (left: number): string =>
     `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`
-  let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32)
+  let end = Math.max(0, maxBytes - Buffer.byteLength(note(bytes.length)) - 32)
   while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end-- // not inside a character
   let kept = bytes.subarray(0, end).toString()
   const lineEnd = kept.lastIndexOf('\n')
