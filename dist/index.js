@@ -56625,31 +56625,29 @@ function runs_report_firstLine(text) {
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
 function stepFailReason(outcome, failOn, pullRequestCount) {
-    switch (outcome) {
-        case 'cancelled':
-            return 'The job was cancelled before the agent run ended.';
-        case 'error':
-            return 'The agent run could not be started or followed.';
-        case 'failure':
-            return failOn.has('failure') ? 'The agent run failed.' : undefined;
-        case 'timeout':
-            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
-        case 'paused':
-            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
-        case 'rejected':
-            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
-        case 'invalid-output':
-            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
-        case 'limited':
-            return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined;
-        case 'success':
-            return failOn.has('no-pull-request') && pullRequestCount === 0
-                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
-                : undefined;
-        default:
-            return undefined;
-    }
+    if (outcome === 'success')
+        return failOn.has('no-pull-request') && pullRequestCount === 0
+            ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+            : undefined;
+    if (outcome in ALWAYS_FAILS)
+        return ALWAYS_FAILS[outcome];
+    const reason = FAILS_IF_NAMED[outcome];
+    return reason && failOn.has(outcome) ? reason : undefined;
 }
+/** The outcomes that fail the step whatever fail-on says, and why. */
+const ALWAYS_FAILS = {
+    cancelled: 'The job was cancelled before the agent run ended.',
+    error: 'The agent run could not be started or followed.'
+};
+/** The outcomes that fail the step when fail-on names them, and why. */
+const FAILS_IF_NAMED = {
+    failure: 'The agent run failed.',
+    timeout: 'The agent run did not end within timeout-minutes.',
+    paused: 'The agent run paused, waiting for a follow-up prompt.',
+    rejected: "The agent's verdict is fail.",
+    'invalid-output': 'The agent run ended without a valid answer.',
+    limited: 'A daily run limit was reached: no agent run was started.'
+};
 /** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
 function itemFailReason(item, failOn) {
     if (!item.report)

@@ -82,37 +82,29 @@ test('the runs input: a plan per item, the item’s fields over the step’s', a
   expect(decision.work.items[0]!.plan).toEqual(planFromItem(settings, settings.runs![0]!))
 })
 
-test('a workflow run that did not fail: nothing started, and a notice says why', async () => {
-  const payload = {
+/** A step on `event` that starts nothing: skipped, a notice saying why, and GitHub never asked. */
+async function skippedOn(event: string, payload: unknown): Promise<void> {
+  const { settings, deps, notices } = settingsOf({ prompt: '', 'github-token': 'ghs_token' }, event, payload)
+  const decision = await decide(settings, deps)
+  expect(decision.work).toEqual({
+    kind: 'none',
+    report: expect.objectContaining({ outcome: 'skipped', startedAt: 1_000 })
+  })
+  expect(notices).toEqual([expect.stringMatching(/^No agent run: /)])
+}
+
+test('a workflow run that did not fail: no CI fix', async () => {
+  await skippedOn('workflow_run', {
     action: 'completed',
     workflow_run: { id: 9, conclusion: 'success', head_branch: 'main', head_sha: 'b'.repeat(40) }
-  }
-  const { settings, deps, notices } = settingsOf(
-    { prompt: '', 'github-token': 'ghs_token' },
-    'workflow_run',
-    payload
-  )
-  const decision = await decide(settings, deps)
-  expect(decision.work.kind).toBe('none')
-  if (decision.work.kind === 'none') expect(decision.work.report.outcome).toBe('skipped')
-  expect(notices).toEqual([expect.stringMatching(/^No agent run: /)])
+  })
   expect(CI_FIX_TRIGGER).toBe('workflow-run')
 })
 
-test('an issue comment that does not ask: skipped, GitHub never asked', async () => {
-  const payload = {
+test('an issue comment that does not ask: no run', async () => {
+  await skippedOn('issue_comment', {
     action: 'created',
     comment: { id: 1, body: 'nice work', user: { login: 'alice', type: 'User' } },
     issue: { number: 7, title: 'x', body: '', html_url: 'https://github.com/octo-org/octo-repo/issues/7' }
-  }
-  const { settings, deps, notices } = settingsOf(
-    { prompt: '', 'github-token': 'ghs_token' },
-    'issue_comment',
-    payload
-  )
-  const decision = await decide(settings, deps)
-  expect(decision.work.kind).toBe('none')
-  if (decision.work.kind === 'none')
-    expect(decision.work.report).toMatchObject({ outcome: 'skipped', startedAt: 1_000 })
-  expect(notices).toEqual([expect.stringMatching(/^No agent run: /)])
+  })
 })
