@@ -55659,6 +55659,10 @@ function quoteWithin(text, max, fit = COMMENT_FIT) {
     const cut = renderWithin(Math.min(text.length, room), room, head, fit.measure) ?? head(0);
     return `${cut}\n>\n> ${fit.note}`;
 }
+/** The texts quoted, each within its share of the room (shareRoom, quoteWithin), as the surface measures them. */
+function quoteShares(texts, room, fit) {
+    return shareRoom(texts, room, (text, share) => quoteWithin(text.text, Math.max(0, share), fit), fit.measure);
+}
 /** A link to a URL the service gave, or the label alone when the URL is too long to be a real one. */
 function serviceLink(text, url) {
     return markdown_link(oneLine(text, fit_text_CAPS.title), typeof url === 'string' && url.length <= fit_text_CAPS.url ? url : undefined);
@@ -55847,7 +55851,7 @@ function withTexts(state, lines, questionAt, question) {
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
     const room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - end.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
-    const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share), COMMENT_FIT), COMMENT_FIT.measure);
+    const quoted = quoteShares(sharers, room, COMMENT_FIT);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
     const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n');
@@ -56956,7 +56960,7 @@ function fitSummary(pieces, maxBytes) {
         text: block.text,
         overhead: (0,github_shapes/* utf8Bytes */.dy)(section(block.title, '')) + gap
     }));
-    const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, share, CHECK_FIT), github_shapes/* utf8Bytes */.dy);
+    const quoted = quoteShares(sharers, room, CHECK_FIT);
     const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
     const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
     const summary = parts.filter(Boolean).join('\n\n');

@@ -7,10 +7,9 @@ import {
   CAPS,
   CHECK_FIT,
   pullRequestsWithin,
-  quoteWithin,
+  quoteShares,
   runLink,
   serviceLink,
-  shareRoom,
   trimmedNote
 } from './fit-text.js'
 import {
@@ -277,12 +276,7 @@ function fitSummary(pieces: Piece[], maxBytes: number): string {
     text: block.text,
     overhead: utf8Bytes(section(block.title, '')) + gap
   }))
-  const quoted = shareRoom(
-    sharers,
-    room,
-    (sharer, share) => quoteWithin(sharer.text, share, CHECK_FIT),
-    utf8Bytes
-  )
+  const quoted = quoteShares(sharers, room, CHECK_FIT)
   const rendered = new Map<Piece, string>(
     sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')])
   )

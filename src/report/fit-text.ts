@@ -125,6 +125,11 @@ export function quoteWithin(text: string, max: number, fit: QuoteFit = COMMENT_F
   return `${cut}\n>\n> ${fit.note}`
 }
 
+/** The texts quoted, each within its share of the room (shareRoom, quoteWithin), as the surface measures them. */
+export function quoteShares<T extends Sharer>(texts: T[], room: number, fit: QuoteFit): Map<T, string> {
+  return shareRoom(texts, room, (text, share) => quoteWithin(text.text, Math.max(0, share), fit), fit.measure)
+}
+
 /** A link to a URL the service gave, or the label alone when the URL is too long to be a real one. */
 export function serviceLink(text: string, url: string | null | undefined): string {
   return link(oneLine(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined)

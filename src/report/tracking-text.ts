@@ -13,10 +13,9 @@ import {
   CAPS,
   COMMENT_FIT,
   pullRequestsWithin,
-  quoteWithin,
+  quoteShares,
   runLink,
   serviceLink,
-  shareRoom,
   trimmedNote
 } from './fit-text.js'
 
@@ -246,12 +245,7 @@ function withTexts(state: TrackingState, lines: string[], questionAt: number, qu
   // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
   const room = COMMENT_MAX_CHARS - head.length - end.length - 2
   const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }))
-  const quoted = shareRoom(
-    sharers,
-    room,
-    (sharer, share) => quoteWithin(sharer.text, Math.max(0, share), COMMENT_FIT),
-    COMMENT_FIT.measure
-  )
+  const quoted = quoteShares(sharers, room, COMMENT_FIT)
   const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]))
   const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title))
   const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n')
