@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var github = __webpack_require__(2413);
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __webpack_require__(9373);
-// EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __webpack_require__(2564);
+// EXTERNAL MODULE: ./src/github-shapes.ts
+var github_shapes = __webpack_require__(8463);
 // EXTERNAL MODULE: ./src/github/thread-prompt.ts
 var thread_prompt = __webpack_require__(9718);
 ;// CONCATENATED MODULE: ./src/github/log-tail.ts
@@ -468,8 +468,8 @@ class OctokitGitHubApi {
                 ...this.repoParams,
                 check_run_id: id,
                 output: {
-                    title: (0,check_run_text/* cutUtf8 */.Ok)(text.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
-                    summary: (0,check_run_text/* cutUtf8 */.Ok)(text.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1),
+                    title: (0,github_shapes/* cutUtf8 */.Ok)(text.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
+                    summary: (0,github_shapes/* cutUtf8 */.Ok)(text.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO),
                     annotations
                 }
             });
@@ -547,8 +547,8 @@ function checkFields(check) {
         ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
         ...(check.externalId ? { external_id: check.externalId } : {}),
         output: {
-            title: (0,check_run_text/* cutUtf8 */.Ok)(check.title, check_run_text/* CHECK_TITLE_LIMIT_BYTES */.sO),
-            summary: (0,check_run_text/* cutUtf8 */.Ok)(check.summary, check_run_text/* CHECK_SUMMARY_LIMIT_BYTES */.I1)
+            title: (0,github_shapes/* cutUtf8 */.Ok)(check.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
+            summary: (0,github_shapes/* cutUtf8 */.Ok)(check.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO)
         }
     };
 }

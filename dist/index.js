@@ -6925,7 +6925,7 @@ const RetryAgent = __nccwpck_require__(50)
 const errors = __nccwpck_require__(8707)
 const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(8996)
+const api = __nccwpck_require__(6615)
 const buildConnector = __nccwpck_require__(9136)
 const MockClient = __nccwpck_require__(7365)
 const MockAgent = __nccwpck_require__(7501)
@@ -8085,7 +8085,7 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 8996:
+/***/ 6615:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -39740,624 +39740,6 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6615:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ stepFailReason)
-/* harmony export */ });
-/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
-function stepFailReason(outcome, failOn, pullRequestCount) {
-    switch (outcome) {
-        case 'cancelled':
-            return 'The job was cancelled before the agent run ended.';
-        case 'error':
-            return 'The agent run could not be started or followed.';
-        case 'failure':
-            return failOn.has('failure') ? 'The agent run failed.' : undefined;
-        case 'timeout':
-            return failOn.has('timeout') ? 'The agent run did not end within timeout-minutes.' : undefined;
-        case 'paused':
-            return failOn.has('paused') ? 'The agent run paused, waiting for a follow-up prompt.' : undefined;
-        case 'rejected':
-            return failOn.has('rejected') ? "The agent's verdict is fail." : undefined;
-        case 'invalid-output':
-            return failOn.has('invalid-output') ? 'The agent run ended without a valid answer.' : undefined;
-        case 'limited':
-            return failOn.has('limited') ? 'A daily run limit was reached: no agent run was started.' : undefined;
-        case 'success':
-            return failOn.has('no-pull-request') && pullRequestCount === 0
-                ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
-                : undefined;
-        default:
-            return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 6035:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   i: () => (/* binding */ isKnownStatus),
-/* harmony export */   x: () => (/* binding */ classifyStatus)
-/* harmony export */ });
-const CLASSES = {
-    COMPLETE: 'success',
-    COMPLETED: 'success',
-    ERROR: 'failure',
-    FAILED: 'failure',
-    CANCELLED: 'failure',
-    STOPPED: 'failure',
-    TIMEOUT: 'failure',
-    MAX_ITERATIONS_REACHED: 'failure',
-    OUT_OF_TOKENS: 'failure',
-    PAUSED: 'paused',
-    ACTIVE: 'working',
-    PENDING: 'working',
-    RUNNING: 'working',
-    EVALUATION: 'working'
-};
-function classifyStatus(status) {
-    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
-}
-/** False for a status this action has never heard of (it is treated as still working, and said once). */
-function isKnownStatus(status) {
-    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
-}
-
-
-/***/ }),
-
-/***/ 4712:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Y: () => (/* binding */ problemLine),
-  J: () => (/* binding */ readAnswer)
-});
-
-;// CONCATENATED MODULE: ./src/answer/bounded-json.ts
-/** An answer block larger than this (bytes of UTF-8) is refused unread: `structured-output` stays under it. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
-/** An answer nested deeper than this is refused unread: JSON.stringify, ajv and renderers recurse. */
-const MAX_ANSWER_DEPTH = 64;
-const OPEN = new Set(['{', '[']);
-/**
- * Whether brackets outside strings nest deeper than `max`: one pass over the text, constant memory,
- * so a hostile 100,000-deep text costs no stack and no parse.
- */
-function nestsDeeperThan(text, max) {
-    let depth = 0;
-    let inString = false;
-    for (let at = 0; at < text.length; at++) {
-        const char = text[at];
-        if (inString) {
-            if (char === '\\')
-                at++;
-            else if (char === '"')
-                inString = false;
-        }
-        else if (char === '"')
-            inString = true;
-        else if (char !== undefined && OPEN.has(char)) {
-            if (++depth > max)
-                return true;
-        }
-        else if (char === '}' || char === ']')
-            depth--;
-    }
-    return false;
-}
-/**
- * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
- * and where, as line and column.
- */
-function parseProblem(error, text) {
-    const message = error instanceof Error ? error.message : '';
-    const what = message
-        .replace(/, ".*$/s, '')
-        .replace(/ (in JSON )?at position \d+.*$/s, '')
-        .slice(0, 100);
-    const position = /at position (\d+)/.exec(message)?.[1];
-    if (position === undefined)
-        return `it is not valid JSON: ${what}`;
-    const before = text.slice(0, Number(position));
-    const line = before.split('\n').length;
-    const column = before.length - before.lastIndexOf('\n');
-    return `it is not valid JSON: ${what} at line ${line}, column ${column}`;
-}
-/**
- * JSON.parse within the answer's bounds: the size and depth are checked first, so an oversized or
- * deeply nested block is refused without being parsed. The problem never quotes the text.
- */
-function parseBounded(text) {
-    // A UTF-16 unit makes at most 3 bytes of UTF-8: a text this short cannot be over the limit.
-    if (text.length > MAX_ANSWER_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_ANSWER_BYTES) {
-        const mib = (Buffer.byteLength(text, 'utf8') / 1024 / 1024).toFixed(1);
-        return { ok: false, refused: true, problem: `it is ${mib} MiB, over the 1 MiB an answer may take` };
-    }
-    if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
-        return { ok: false, refused: true, problem: `it nests deeper than ${MAX_ANSWER_DEPTH} levels` };
-    }
-    try {
-        return { ok: true, value: JSON.parse(text) };
-    }
-    catch (error) {
-        return { ok: false, refused: false, problem: parseProblem(error, text) };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/answer/extract.ts
-
-/** The columns of a line's indentation (a tab to the next multiple of four), and where it ends. */
-function indentation(text, start, end) {
-    let columns = 0;
-    let at = start;
-    for (; at < end && (text[at] === ' ' || text[at] === '\t'); at++)
-        columns = text[at] === '\t' ? columns + 4 - (columns % 4) : columns + 1;
-    return { columns, at };
-}
-/**
- * A fence line (text[start, end)): at most three columns of indentation past `base` (the content
- * column of the list item it sits in, else 0: four or more make indented code), then three or
- * more backticks or tildes (CommonMark).
- */
-function fenceAt(text, start, end, base) {
-    const { columns, at } = indentation(text, start, end);
-    if (columns - base > 3 || (columns < base && columns > 3))
-        return undefined;
-    const char = text[at];
-    if (char !== '`' && char !== '~')
-        return undefined;
-    let after = at;
-    while (after < end && text[after] === char)
-        after++;
-    return after - at < 3 ? undefined : { char, length: after - at, rest: after };
-}
-/**
- * A list item's first line ("- ", "* ", "+ ", "1. ", "1) "): the column its content starts at, and
- * where in the text.
- */
-function listItem(text, start, end) {
-    const { columns, at } = indentation(text, start, end);
-    const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}|\t|$)/.exec(text.slice(at, Math.min(end, at + 16)));
-    return marker ? { column: columns + marker[0].length, at: at + marker[0].length } : undefined;
-}
-const isBlank = (text, start, end) => {
-    for (let at = start; at < end; at++)
-        if (!/\s/.test(text[at] ?? ''))
-            return false;
-    return true;
-};
-/**
- * The fenced code blocks of a Markdown text, in one pass over its characters. A fence of backticks
- * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the
- * end. A fence counts where CommonMark reads one: at the top level or in a list item (the last
- * item's content column, until a blank line and a line less indented end the list), never as
- * indented code.
- */
-function fencedBlocks(text) {
-    const blocks = [];
-    let open;
-    let base = 0;
-    let afterBlank = false;
-    let at = 0;
-    while (at <= text.length) {
-        const newline = text.indexOf('\n', at);
-        const lineEnd = newline < 0 ? text.length : newline;
-        if (open) {
-            const fence = fenceAt(text, at, lineEnd, open.base);
-            if (fence &&
-                fence.char === open.char &&
-                fence.length >= open.length &&
-                isBlank(text, fence.rest, lineEnd)) {
-                blocks.push({ language: open.language, start: open.start, end: at });
-                open = undefined;
-            }
-        }
-        else if (isBlank(text, at, lineEnd))
-            afterBlank = true;
-        else {
-            const item = listItem(text, at, lineEnd);
-            if (item)
-                base = item.column;
-            else if (afterBlank && indentation(text, at, lineEnd).columns < base)
-                base = 0;
-            afterBlank = false;
-            // An item's first line may open a fence right after its marker.
-            const fence = item ? fenceAt(text, item.at, lineEnd, 0) : fenceAt(text, at, lineEnd, base);
-            const info = fence ? text.slice(fence.rest, lineEnd) : '';
-            if (fence && !(fence.char === '`' && info.includes('`'))) {
-                const language = (/^\s*(\S*)/.exec(info)?.[1] ?? '').toLowerCase();
-                const start = Math.min(lineEnd + 1, text.length);
-                open = { char: fence.char, length: fence.length, language, start, base };
-            }
-        }
-        if (newline < 0)
-            break;
-        at = newline + 1;
-    }
-    if (open)
-        blocks.push({ language: open.language, start: open.start, end: text.length });
-    return blocks;
-}
-/** Text that may be a JSON object or array (other values are not answers): the rest is not parsed. */
-const looksLikeJson = (text) => /^\s*[[{]/.test(text) && /[\]}]\s*$/.test(text.slice(-100));
-/**
- * Blocks that look like JSON but are not are tried at most this many times: a failed JSON.parse
- * costs tens of microseconds, and a hostile result can hold hundreds of thousands of blocks.
- */
-const MAX_TRIES = 100;
-/**
- * The answer in a run's result: the last fenced `json` block; else the last fenced block whose
- * whole content parses as JSON; else the whole result when it parses. Linear in the result's size:
- * each block is scanned once and parsed at most once, within the answer's size and depth bounds.
- */
-function extractAnswer(result) {
-    const blocks = fencedBlocks(result);
-    const tagged = blocks.filter(block => block.language === 'json').at(-1);
-    if (tagged)
-        return readJson(result.slice(tagged.start, tagged.end), true) ?? { kind: 'none' };
-    let tries = 0;
-    for (let index = blocks.length - 1; index >= 0 && tries < MAX_TRIES; index--) {
-        const block = blocks[index];
-        if (!block)
-            continue;
-        const content = result.slice(block.start, block.end);
-        if (!looksLikeJson(content))
-            continue;
-        tries++;
-        // A block that is not JSON is some other code; one refused for its size or depth is the answer.
-        const read = readJson(content, false);
-        if (read)
-            return read;
-    }
-    return (looksLikeJson(result) && readJson(result, false)) || { kind: 'none' };
-}
-/** The JSON of a text; a syntax error is the answer's problem only when the text had to be JSON. */
-function readJson(text, mustBeJson) {
-    const parsed = parseBounded(text);
-    if (parsed.ok)
-        return { kind: 'json', value: parsed.value };
-    return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
-}
-
-// EXTERNAL MODULE: ./src/answer/findings.ts
-var answer_findings = __nccwpck_require__(346);
-// EXTERNAL MODULE: ./src/answer/schema.ts
-var answer_schema = __nccwpck_require__(2043);
-;// CONCATENATED MODULE: ./src/answer/answer.ts
-
-
-
-/**
- * The answer in a run's final result, checked against the schema by `check` (which may take no
- * longer than it is given, and says so when it could not finish).
- */
-async function readAnswer(result, spec, check) {
-    const extracted = extractAnswer(result ?? '');
-    if (extracted.kind === 'none')
-        return { valid: false, problem: { kind: 'missing' } };
-    if (extracted.kind === 'unreadable') {
-        return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
-    }
-    const checked = await check(extracted.value);
-    if ('unchecked' in checked)
-        return { valid: false, problem: uncheckedProblem(spec, checked.unchecked) };
-    // An end_line before its line is what the findings' schema cannot say: checked once it holds.
-    const errors = checked.errors.length === 0 && spec.findings ? (0,answer_findings/* findingsProblems */.jo)(extracted.value) : checked.errors;
-    if (errors.length > 0)
-        return { valid: false, problem: { kind: 'mismatch', errors } };
-    const findings = spec.findings ? { findings: (0,answer_findings/* readFindings */.RJ)(extracted.value) } : {};
-    const answer = { valid: true, value: extracted.value, ...findings };
-    if (spec.verdict) {
-        // The schema has checked both: verdict is pass or fail, reason a non-empty string.
-        const { verdict, reason } = extracted.value;
-        return { ...answer, verdict, reason };
-    }
-    return answer;
-}
-/** Whose schema could not be checked: output-schema, or ours (the verdict's, or the answer's with findings). */
-function uncheckedProblem(spec, why) {
-    const given = spec.given ?? spec.schema !== answer_schema/* VERDICT_SCHEMA */.CS;
-    const schema = given
-        ? 'output-schema'
-        : spec.schema === answer_schema/* VERDICT_SCHEMA */.CS
-            ? "the verdict's schema"
-            : "the answer's schema";
-    return { kind: 'unchecked', schema, why };
-}
-/** The problem in one line, for an annotation or a table cell: the first one when there are several. */
-function problemLine(problem) {
-    switch (problem.kind) {
-        case 'missing':
-            return 'the final answer has no fenced json block';
-        case 'unreadable':
-            return `the answer's JSON could not be read: ${problem.problem}`;
-        case 'unchecked':
-            return `the answer could not be checked against ${problem.schema} ${problem.why}`;
-        case 'mismatch': {
-            const [first] = problem.errors;
-            return first
-                ? `the answer does not satisfy the schema: ${(0,answer_schema/* pointerText */.po)(first.pointer)} ${first.message}`
-                : 'the answer does not satisfy the schema';
-        }
-    }
-}
-
-
-/***/ }),
-
-/***/ 346:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bz: () => (/* binding */ FINDINGS_SCHEMA),
-/* harmony export */   JV: () => (/* binding */ findingsShapeProblem),
-/* harmony export */   Np: () => (/* binding */ bySeverity),
-/* harmony export */   Pj: () => (/* binding */ findingsCountText),
-/* harmony export */   RJ: () => (/* binding */ readFindings),
-/* harmony export */   gJ: () => (/* binding */ lineRef),
-/* harmony export */   jo: () => (/* binding */ findingsProblems)
-/* harmony export */ });
-/* unused harmony exports SEVERITIES, MAX_FINDING_PATH_CHARS, FINDING_SCHEMA, FINDINGS_PROPERTY, severityCounts */
-/**
- * Findings (the `findings` input): the agent's problems with the code, each on the lines it is
- * about, asked for in the answer's `findings` array. What a finding must be is a JSON Schema of
- * ours, checked by the same validator as any answer, and one rule JSON Schema cannot say (an
- * `end_line` before `line`), checked here; then the findings are read into plain data.
- */
-/** Most severe first: the order of every count and of the inline comments. */
-const SEVERITIES = ['failure', 'warning', 'notice'];
-/** GitHub's longest path for an annotation or a review comment is far below this. */
-const MAX_FINDING_PATH_CHARS = 1_024;
-/**
- * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
- * character (a NUL among them). Linear: one lookahead from the start, one pass.
- */
-const RELATIVE_PATH = '^(?![/\\\\])(?![A-Za-z]:)(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+$';
-/** One finding, as the agent is shown it. */
-const FINDING_SCHEMA = {
-    type: 'object',
-    properties: {
-        path: {
-            type: 'string',
-            minLength: 1,
-            maxLength: MAX_FINDING_PATH_CHARS,
-            pattern: RELATIVE_PATH,
-            description: "the file's path from the repository's root, such as src/a.ts (not absolute, no ..)"
-        },
-        line: {
-            type: 'integer',
-            minimum: 1,
-            description: 'the line the finding is about (the first, for a range)'
-        },
-        end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
-        severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
-        title: { type: 'string', description: 'a few words' },
-        message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }
-    },
-    required: ['path', 'line', 'severity', 'message']
-};
-/** The `findings` property: every finding, `[]` when there is none. */
-const FINDINGS_PROPERTY = {
-    type: 'array',
-    items: FINDING_SCHEMA,
-    description: 'one item a problem found in the code, [] when none'
-};
-/** What `findings: true` asks for alone, or joined to the verdict's or to output-schema. */
-const FINDINGS_SCHEMA = {
-    type: 'object',
-    properties: { findings: FINDINGS_PROPERTY },
-    required: ['findings']
-};
-/** The errors a reader and the agent can act on, as the schema's check gives at most. */
-const MAX_ERRORS = 5;
-/**
- * What the schema cannot say of findings that satisfy it: an `end_line` before its `line`. Linear
- * in the number of findings; [] when all is well (or when `value` holds no array to read).
- */
-function findingsProblems(value) {
-    const findings = value?.findings;
-    if (!Array.isArray(findings))
-        return [];
-    const errors = [];
-    for (const [index, item] of findings.entries()) {
-        const { line, end_line: end } = item;
-        if (typeof end === 'number' && end < line)
-            errors.push({ pointer: `/findings/${index}/end_line`, message: `must be at least line (${line})` });
-        if (errors.length >= MAX_ERRORS)
-            break;
-    }
-    return errors;
-}
-/** The findings of an answer the schema and findingsProblems passed, as plain data. */
-function readFindings(value) {
-    const findings = value?.findings;
-    if (!Array.isArray(findings))
-        return [];
-    return findings.map(item => {
-        const { path, line, end_line, severity, title, message } = item;
-        return { path, line, endLine: end_line ?? line, severity, ...(title ? { title } : {}), message };
-    });
-}
-/** How many findings of each severity. */
-function severityCounts(findings) {
-    const counts = { failure: 0, warning: 0, notice: 0 };
-    for (const finding of findings)
-        counts[finding.severity]++;
-    return counts;
-}
-const PLURALS = { failure: 'failures', warning: 'warnings', notice: 'notices' };
-/** "3 findings: 1 failure, 2 warnings"; "1 finding: 1 notice"; "No findings". */
-function findingsCountText(findings) {
-    if (findings.length === 0)
-        return 'No findings';
-    const counts = severityCounts(findings);
-    const split = SEVERITIES.filter(severity => counts[severity] > 0)
-        .map(severity => `${counts[severity]} ${counts[severity] === 1 ? severity : PLURALS[severity]}`)
-        .join(', ');
-    return `${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}: ${split}`;
-}
-/** The findings, most severe first, each severity in the agent's order. */
-function bySeverity(findings) {
-    return SEVERITIES.flatMap(severity => findings.filter(finding => finding.severity === severity));
-}
-/** `src/a.ts:12`, or `src/a.ts:12-14` for a range. */
-function lineRef(finding) {
-    return `${finding.path}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`;
-}
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** A local `$ref` (`#/$defs/x`, `#/definitions/x`) followed a few times; anything else as it is. */
-function resolved(schema, root) {
-    let node = schema;
-    for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === 'string'; hops++) {
-        const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
-        const defs = match ? root[match[1]] : undefined;
-        node = isObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined;
-    }
-    return node;
-}
-/**
- * Why `output-schema` cannot be asked for findings, or undefined when it can: its root must have a
- * `findings` property of the findings' shape, an array of objects with `path`, `line`, `severity`
- * and `message` (ours is joined to it, so each finding is also checked as ours is).
- */
-function findingsShapeProblem(given) {
-    const properties = given.properties;
-    const findings = resolved(isObject(properties) ? properties.findings : undefined, given);
-    const items = isObject(findings) ? resolved(findings.items, given) : undefined;
-    const fields = isObject(items) ? items.properties : undefined;
-    const shaped = isObject(findings) &&
-        (findings.type === 'array' || (Array.isArray(findings.type) && findings.type.includes('array'))) &&
-        isObject(fields) &&
-        ['path', 'line', 'severity', 'message'].every(name => name in fields);
-    return shaped
-        ? undefined
-        : 'with findings: true, the schema must have a findings property of the findings’ shape (type: array, items with the properties path, line, severity and message; end_line and title optional); add it, or ask for findings without output-schema';
-}
-
-
-/***/ }),
-
-/***/ 2043:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CS: () => (/* binding */ VERDICT_SCHEMA),
-/* harmony export */   Fc: () => (/* binding */ compileSchema),
-/* harmony export */   Ut: () => (/* binding */ answerSchema),
-/* harmony export */   po: () => (/* binding */ pointerText)
-/* harmony export */ });
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2463);
-/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(ajv__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2210);
-/* harmony import */ var ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2815);
-/* harmony import */ var ajv_formats__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(ajv_formats__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(346);
-
-
-
-
-/** What `verdict: true` asks for. */
-const VERDICT_SCHEMA = {
-    type: 'object',
-    properties: {
-        verdict: { enum: ['pass', 'fail'], description: 'pass or fail' },
-        reason: { type: 'string', minLength: 1, description: 'why, in one sentence' }
-    },
-    required: ['verdict', 'reason']
-};
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-/**
- * The schema the answer must satisfy: ours (the verdict's, the findings', or both as one object), the
- * given one, or the given one joined with ours. The given schema is joined by adding ours to its own
- * `allOf` at its root, so it keeps its `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
- */
-function answerSchema(verdict, given, findings = false) {
-    const ours = [...(verdict ? [VERDICT_SCHEMA] : []), ...(findings ? [_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .FINDINGS_SCHEMA */ .Bz] : [])];
-    if (!given)
-        return ours.length > 1 ? joinedOwn(ours) : ours[0];
-    // An allOf that is not an array is left for the compile to refuse, as it is without ours.
-    if (ours.length === 0 || (given.allOf !== undefined && !Array.isArray(given.allOf)))
-        return given;
-    return { ...given, allOf: [...(given.allOf ?? []), ...ours] };
-}
-/** Our schemas as one object (one block: verdict, reason, findings), easier to read than an allOf. */
-function joinedOwn(schemas) {
-    return {
-        type: 'object',
-        properties: Object.assign({}, ...schemas.map(schema => schema.properties)),
-        required: schemas.flatMap(schema => schema.required)
-    };
-}
-// ajv-formats is CommonJS: its plugin is the module's default export.
-const addFormats = (ajv_formats__WEBPACK_IMPORTED_MODULE_0___default()["default"]);
-/**
- * An ajv for the schema's draft: ajv's defaults (strict: an unknown keyword, often a typo, is
- * refused), every error, nothing on the console. A fresh one for each schema: ajv keeps the schemas
- * it compiled by `$id`, and a step compiles one schema once.
- */
-function ajvFor(schema) {
-    const declared = schema.$schema;
-    // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
-    const options = { allErrors: true, logger: false, ownProperties: true };
-    if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
-        return addFormats(new ajv__WEBPACK_IMPORTED_MODULE_2__.Ajv(options));
-    }
-    if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
-        return addFormats(new ajv_dist_2020_js__WEBPACK_IMPORTED_MODULE_3__.Ajv2020(options));
-    return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
-}
-/** The first few errors are what a reader and the agent can act on. */
-const MAX_ERRORS = 5;
-const MAX_POINTER = 200;
-function schemaError(error) {
-    const pointer = error.instancePath.length > MAX_POINTER
-        ? `${error.instancePath.slice(0, MAX_POINTER)}…`
-        : error.instancePath;
-    const allowed = error.params.allowedValues;
-    const message = error.keyword === 'enum' && Array.isArray(allowed)
-        ? `${error.message ?? 'must be one of'}: ${allowed.map(value => JSON.stringify(value)).join(', ')}`
-        : (error.message ?? `fails ${error.keyword}`);
-    return { pointer, message: message.slice(0, 300) };
-}
-/**
- * Compiles the schema once (draft-07 unless its `$schema` names 2020-12; formats checked), or says
- * why it cannot be used: an unsupported draft, a schema the meta-schema refuses, a `$ref` that does
- * not resolve, an unknown keyword.
- */
-function compileSchema(schema) {
-    const ajv = ajvFor(schema);
-    if (typeof ajv === 'string')
-        return { problem: ajv };
-    let check;
-    try {
-        check = ajv.compile(schema);
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return { problem: `it is not a valid JSON Schema: ${message.slice(0, 300)}` };
-    }
-    return {
-        validate: value => (check(value) ? [] : (check.errors ?? []).slice(0, MAX_ERRORS).map(schemaError))
-    };
-}
-/** A pointer as a reader sees it: the root has no path. */
-function pointerText(pointer) {
-    return pointer === '' ? 'the answer' : pointer;
-}
-
-
-/***/ }),
-
 /***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -40401,6 +39783,58 @@ function timeLimit(clock, ms, reason) {
     const done = new AbortController();
     clock.sleep(ms, done.signal).then(() => limit.abort(reason), () => undefined);
     return { signal: limit.signal, clear: () => done.abort() };
+}
+
+
+/***/ }),
+
+/***/ 8463:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B_: () => (/* binding */ markerLine),
+/* harmony export */   Le: () => (/* binding */ OWN_COMMENT_MARK),
+/* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   dq: () => (/* binding */ COMMENT_MAX_CHARS),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   jE: () => (/* binding */ CHECK_TITLE_MAX_BYTES),
+/* harmony export */   lO: () => (/* binding */ CHECK_SUMMARY_MAX_BYTES)
+/* harmony export */ });
+/**
+ * What GitHub takes of our texts, as plain data: its sizes, the shapes of a check run's fields
+ * and annotations, and the hidden mark our comments start with. report/ renders within them, github/ sends them; neither asks the other.
+ */
+/** First line of every comment the action writes; its own comments never trigger it. */
+const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action';
+/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
+function markerLine(runId, sig) {
+    if (runId === undefined)
+        return `${OWN_COMMENT_MARK} -->`;
+    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
+}
+/** GitHub refuses comments over 65,536 characters; stay clearly under it. */
+const COMMENT_MAX_CHARS = 60_000;
+/**
+ * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
+ * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
+ */
+const CHECK_SUMMARY_MAX_BYTES = 65_535;
+/** GitHub documents no maximum for the title; 255 bytes is within any it could mean (255 characters or bytes). */
+const CHECK_TITLE_MAX_BYTES = 255;
+/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
+function cutUtf8(text, maxBytes) {
+    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
+    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
+        return text;
+    const bytes = Buffer.from(text, 'utf8');
+    let end = Math.max(0, maxBytes);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    return bytes.subarray(0, end).toString('utf8');
 }
 
 
@@ -40784,7 +40218,7 @@ function origin(input, kind) {
             return `${who} asked for this on ${where}: ${input.thread.url}`;
     }
 }
-const HUNK_LIMIT = 8_000;
+const HUNK_MAX_CHARS = 8_000;
 function sideName(side) {
     return side.toUpperCase() === 'LEFT'
         ? 'the base version (left side of the diff)'
@@ -40806,9 +40240,9 @@ function codeContext(code) {
     if (!hunk)
         return place;
     // The hunk ends at the commented line: a long one keeps its end.
-    if (hunk.length > HUNK_LIMIT) {
-        const cut = hunk.slice(hunk.length - HUNK_LIMIT);
-        hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`;
+    if (hunk.length > HUNK_MAX_CHARS) {
+        const cut = hunk.slice(hunk.length - HUNK_MAX_CHARS);
+        hunk = `[… ${hunk.length - HUNK_MAX_CHARS} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`;
     }
     const longest = Math.max(2, (0,_numbers_js__WEBPACK_IMPORTED_MODULE_0__/* .greatest */ .K)((hunk.match(/`+/g) ?? []).map(run => run.length)));
     const fence = '`'.repeat(longest + 1);
@@ -40844,7 +40278,7 @@ function withCommit(prompt, place) {
     const line = place?.pullRequest === undefined ? '' : commitLine(place.sha, place.pullRequest);
     return line ? `${prompt}\n\n${line}` : prompt;
 }
-const THREAD_TEXT_LIMIT = 20_000;
+const THREAD_TEXT_MAX_CHARS = 20_000;
 /**
  * The run's prompt: the workflow's standing instructions, the commenter's instruction, then the
  * thread as quoted context. The thread's text is marked as quoted so the agent can tell context from
@@ -40870,33 +40304,9 @@ function buildCommentPrompt(input) {
         '',
         `Title:\n${quoted(input.thread.title, 500)}`,
         '',
-        `Body:\n${quoted(input.thread.body, THREAD_TEXT_LIMIT)}`
+        `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS)}`
     ].join('\n'));
     return parts.join('\n\n');
-}
-
-
-/***/ }),
-
-/***/ 182:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ reportOf),
-/* harmony export */   Z: () => (/* binding */ unexpectedEnding)
-/* harmony export */ });
-/** The report of a run that never started (or of a step that followed none): no status, no entries. */
-function reportOf(fields, startedAt, endedAt = startedAt) {
-    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
-}
-/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
-function unexpectedEnding(error, last, now) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const fields = {
-        outcome: 'error',
-        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
-    };
-    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
 
@@ -40925,2157 +40335,6 @@ function greatest(values) {
     for (const value of values)
         found = Math.max(found, value);
     return found;
-}
-
-
-/***/ }),
-
-/***/ 9052:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BT: () => (/* binding */ verdictMarkdown),
-/* harmony export */   MT: () => (/* binding */ verdictLine),
-/* harmony export */   ad: () => (/* binding */ answerAnnotation),
-/* harmony export */   d5: () => (/* binding */ repairAskedText),
-/* harmony export */   qf: () => (/* binding */ answerSection)
-/* harmony export */ });
-/* unused harmony export ANSWER_CAPS */
-/* harmony import */ var _answer_answer_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4712);
-/* harmony import */ var _answer_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2043);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
-
-
-
-
-/** Caps of the agent's answer where it is shown, like the result's: it is service text. */
-const ANSWER_CAPS = { reason: 1_000, json: 60_000, pointer: 200, message: 300, foldLines: 20 };
-const VERDICT_MARKS = { pass: '✅ pass', fail: '❌ fail' };
-/** The verdict and its reason on one line of Markdown, or '' when the answer holds none. */
-function verdictMarkdown(report) {
-    const { answer } = report;
-    if (!answer.valid || !answer.verdict)
-        return '';
-    const reason = answer.reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(answer.reason, ANSWER_CAPS.reason))}` : '';
-    return `**${VERDICT_MARKS[answer.verdict]}**${reason}`;
-}
-/** The summary's first line when a verdict was asked: the verdict and reason, or that none was valid. */
-function verdictLine(report) {
-    return `Verdict: ${verdictMarkdown(report) || '**none**: no valid answer'}`;
-}
-/** One problem of an invalid answer, as a Markdown list item. */
-function problemItems(problem) {
-    if (problem.kind !== 'mismatch')
-        return [`- ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_answer_answer_js__WEBPACK_IMPORTED_MODULE_0__/* .problemLine */ .Y)(problem))}`];
-    return problem.errors.map(error => {
-        const where = error.pointer ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(error.pointer, ANSWER_CAPS.pointer)) : (0,_answer_schema_js__WEBPACK_IMPORTED_MODULE_1__/* .pointerText */ .po)('');
-        return `- ${where}: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(error.message, ANSWER_CAPS.message))}`;
-    });
-}
-/** "Asked for a repair once: the final answer has no fenced json block." */
-function repairsLine(repairs) {
-    if (repairs.length === 0)
-        return '';
-    const times = repairs.length === 1 ? 'once' : `${repairs.length} times`;
-    const why = repairs.map(reason => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(reason, ANSWER_CAPS.message))).join('; then ');
-    return `The agent was asked to repair its answer ${times} (${why}).`;
-}
-/**
- * The summary's answer section: why no answer was valid, or, when the result shown below was cut
- * and may not hold it, the validated answer as a JSON block (folded when long); then the repairs
- * asked. A valid answer is the result's own JSON: it shows there, once. The JSON is the agent's:
- * shown as written, capped.
- */
-function answerSection(report, resultShown) {
-    const { answer } = report;
-    const parts = [];
-    if (answer.valid && resultShown) {
-        // A verdict says itself on the summary's first line; any other answer is pointed at.
-        if (!report.verdictAsked)
-            parts.push('The agent’s answer is valid: the JSON of its result below, and the `structured-output` output.');
-    }
-    else if (answer.valid) {
-        const json = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .trimmed */ .dE)(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json);
-        const block = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .fence */ .EU)(json, 'json');
-        const lines = json.split('\n').length;
-        parts.push('### Answer', '', lines > ANSWER_CAPS.foldLines
-            ? `<details><summary>The answer, ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .count */ .U9)(lines, 'line', 'lines')} (the <code>structured-output</code> output)</summary>\n\n${block}\n\n</details>`
-            : block);
-    }
-    else {
-        parts.push('### No valid answer', '', ...problemItems(answer.problem));
-    }
-    const repairs = repairsLine(report.repairs);
-    if (repairs)
-        parts.push(...(parts.length > 0 ? [''] : []), repairs);
-    return parts.join('\n');
-}
-/** The console's line when a repair is asked: why, and which one. */
-function repairAskedText(reason, attempt, retries) {
-    const why = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(reason, ANSWER_CAPS.message);
-    return `No valid answer (${why}): asking the agent to repair it (${attempt} of ${retries}).`;
-}
-/**
- * What an error annotation adds for these outcomes: a rejected step quotes the reason, an
- * invalid-output one names the first problem. One line each, cut.
- */
-function answerAnnotation(report) {
-    const { answer } = report;
-    if (answer.valid)
-        return answer.reason ? `Reason: ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(answer.reason, ANSWER_CAPS.message)}` : '';
-    const repaired = report.repairs.length > 0 ? ` (after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .count */ .U9)(report.repairs.length, 'repair', 'repairs')})` : '';
-    return `No valid answer${repaired}: ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_answer_answer_js__WEBPACK_IMPORTED_MODULE_0__/* .problemLine */ .Y)(answer.problem), ANSWER_CAPS.message)}`;
-}
-
-
-/***/ }),
-
-/***/ 2564:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I1: () => (/* binding */ CHECK_SUMMARY_LIMIT_BYTES),
-/* harmony export */   Ok: () => (/* reexport safe */ _fit_text_js__WEBPACK_IMPORTED_MODULE_5__.Ok),
-/* harmony export */   kL: () => (/* binding */ renderCheckRun),
-/* harmony export */   sO: () => (/* binding */ CHECK_TITLE_LIMIT_BYTES)
-/* harmony export */ });
-/* harmony import */ var _model_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(182);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
-/* harmony import */ var _step_fail_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4623);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8188);
-/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1861);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4285);
-
-
-
-
-
-
-
-
-/**
- * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
- * conclusion once it ended, a one-line title and a Markdown summary written by the same rules as
- * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
- */
-/**
- * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
- * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
- */
-const CHECK_SUMMARY_LIMIT_BYTES = 65_535;
-/** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
-const CHECK_TITLE_LIMIT_BYTES = 255;
-
-const TITLES = {
-    success: 'Succeeded',
-    failure: 'Failed',
-    rejected: 'Rejected',
-    'invalid-output': 'No valid answer',
-    error: 'Could not be followed',
-    timeout: 'Timed out',
-    cancelled: 'Cancelled',
-    paused: 'Paused, waiting for an answer',
-    started: 'Started, not followed',
-    skipped: 'Skipped',
-    limited: 'Not started: daily run limit'
-};
-const HEADLINES = {
-    success: '✅ succeeded',
-    failure: '❌ failed',
-    rejected: '❌ was rejected by its verdict',
-    'invalid-output': '❌ gave no valid answer',
-    error: '⚠️ could not be followed',
-    timeout: '⏱️ was still working when the workflow stopped waiting',
-    cancelled: '🛑 was left running: the workflow job was cancelled',
-    paused: '⏸️ paused, waiting for an answer',
-    started: '🚀 started; this step did not follow it',
-    skipped: '⏭️ skipped',
-    limited: '🚦 was not started: a daily run limit is reached'
-};
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 };
-/** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-function renderCheckRun(state, limit = CHECK_SUMMARY_LIMIT_BYTES) {
-    const report = state.report;
-    if (!report && state.cancelled)
-        return cancelledNow(state, limit);
-    if (!report) {
-        return {
-            status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`),
-            summary: fitSummary([workingHead(state), footer(state)], limit)
-        };
-    }
-    const ending = report.outcome;
-    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)(report, state.policy);
-    return {
-        status: 'completed',
-        conclusion,
-        title: titleLine(endingLabel(ending, conclusion, report.limit), endingReason(report, state.verdict)),
-        summary: fitSummary(endedPieces(state, report, conclusion), limit)
-    };
-}
-/** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
-function cancelledNow(state, limit) {
-    const conclusion = (0,_step_fail_js__WEBPACK_IMPORTED_MODULE_0__/* .stepConclusion */ .ob)((0,_model_js__WEBPACK_IMPORTED_MODULE_7__/* .reportOf */ .E)({ outcome: 'cancelled' }, 0, 0), state.policy);
-    const head = [
-        `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
-        '',
-        state.runId !== undefined
-            ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
-            : 'No run was started.'
-    ].join('\n');
-    return {
-        status: 'completed',
-        conclusion,
-        title: titleLine(endingLabel('cancelled', conclusion), ''),
-        summary: fitSummary([head, footer(state)], limit)
-    };
-}
-/**
- * The title's label: the ending, and what fail-on made of it where the check's colour (the step's)
- * is not the one the ending alone would have: a success failed for want of a pull request, an
- * ending fail-on lets pass.
- */
-function endingLabel(ending, conclusion, limit) {
-    if (ending === 'success' && conclusion !== 'success')
-        return 'No pull request (fail-on: no-pull-request)';
-    const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[ending];
-    if (ending !== 'success' && conclusion === 'success')
-        return `${title} (fail-on lets it pass)`;
-    return title;
-}
-/** The summary's word on the same: why this check passes or fails when the ending does not say it. */
-function gateLine(report, policy, conclusion) {
-    const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``;
-    if (report.outcome === 'success' && conclusion !== 'success')
-        return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`;
-    if (report.outcome !== 'success' && conclusion === 'success')
-        return `This check passes as the step does: ${failOn} lets this ending pass.`;
-    return '';
-}
-/**
- * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
- * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
- */
-function endingReason(report, verdict) {
-    const firstLine = (text) => {
-        for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
-            // A fence's line is no sentence: the first line with words is.
-            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainLine */ .h0)(line);
-            if (plain)
-                return plain;
-        }
-        return '';
-    };
-    return (firstLine(verdict?.reason) ||
-        firstLine(report.run?.result) ||
-        firstLine(report.error) ||
-        firstLine(report.reason));
-}
-/**
- * One line of plain text (GitHub shows the title as it is): capped, control and format characters
- * gone, mentions broken as everywhere else.
- */
-function titleLine(label, detail) {
-    const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
-    const text = clean ? `${label}: ${clean}` : label;
-    // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
-    let max = CAPS.title;
-    let line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
-    while ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
-        max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(line)) - 1));
-        line = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(text, max));
-    }
-    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(line, CHECK_TITLE_LIMIT_BYTES);
-}
-function runLink(state, report) {
-    const runId = report?.run?.id ?? state.runId;
-    const webUrl = report?.run?.web_url ?? state.webUrl;
-    if (runId === undefined)
-        return 'Codegen agent run';
-    return `Codegen agent run ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`;
-}
-function workingHead(state) {
-    const status = state.status?.trim() ? `status ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.status, CAPS.status))}` : 'starting';
-    return [
-        `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
-        '',
-        `${status} · ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(state.entriesSeen, 'log entry', 'log entries')} so far`
-    ].join('\n');
-}
-/**
- * The summary of a run that ended, in order: the headline; a paused run's question and how to
- * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
- */
-function endedPieces(state, report, conclusion) {
-    const headline = `### ${runLink(state, report)} ${(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .endingHeadline */ .Qo)(HEADLINES, report)}`;
-    const run = report.run;
-    const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
-    const asked = question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : [];
-    const rest = texts(report).filter(([title]) => title !== QUESTION);
-    return [
-        headline,
-        ...(report.stop ? [(0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop)] : []),
-        ...asked,
-        endedFacts(state, report, conclusion),
-        ...rest.map(([title, text]) => ({ title, text })),
-        footer(state)
-    ];
-}
-const QUESTION = 'The agent’s question';
-function endedFacts(state, report, conclusion) {
-    const lines = [];
-    const gate = gateLine(report, state.policy, conclusion);
-    if (gate)
-        lines.push(gate, '');
-    const run = report.run;
-    if (run) {
-        // The table's header row is its first fact, as in the job summary.
-        lines.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report.status, CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
-        if (state.verdict) {
-            const verdict = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.verdict, CAPS.verdict);
-            const reason = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.verdict.reason, CAPS.reason);
-            lines.push(`| Verdict | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(verdict)}${reason ? `: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)(reason)}` : ''} |`);
-        }
-        lines.push('');
-    }
-    const answer = report.answer?.answer;
-    if (answer?.valid && answer.findings)
-        lines.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .checkFindingsMarkdown */ .cF)(answer.findings), '');
-    if (report.usage)
-        lines.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '');
-    return lines.join('\n');
-}
-/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
-function howToAnswer(runId, triggerPhrase) {
-    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
-    return triggerPhrase
-        ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
-        : `Answer by resuming the run in ${step}.`;
-}
-/** The first pull requests as links, up to a line's worth, then how many more. */
-function pullRequestLinks(pullRequests) {
-    let line = '';
-    for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? '<br>' : ''}${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, CAPS.prTitle)}`;
-        if (line.length + entry.length > CAPS.prLine)
-            return `${line}<br>and ${pullRequests.length - index} more`;
-        line += entry;
-    }
-    return line;
-}
-function texts(report) {
-    const found = [];
-    if (report.reason)
-        found.push(['Why', report.reason]);
-    if (report.error)
-        found.push(['Error', report.error]);
-    if (report.run?.result)
-        found.push([report.outcome === 'paused' ? QUESTION : 'Result', report.run.result]);
-    if (report.run?.summary)
-        found.push(['Summary', report.run.summary]);
-    return found;
-}
-function footer(state) {
-    return state.workflowRunUrl
-        ? `<sub>Followed by the ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)('workflow run', state.workflowRunUrl)}</sub>`
-        : '';
-}
-const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit';
-/**
- * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
- * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
- * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
- */
-function quoteWithin(text, max) {
-    const head = (keep) => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .trimmed */ .dE)(text, keep));
-    return ((0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .renderWithin */ .As)(Math.min(text.length, Math.max(0, max)), max, head, _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy) ??
-        (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(`> ${TRIMMED_NOTE}`, max));
-}
-/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
-function fitSummary(pieces, limit) {
-    const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
-    const gap = 2; // the blank line between two parts
-    const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
-    const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
-    const room = limit - ours.reduce((sum, piece) => sum + (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(piece) + gap, 0);
-    const sharers = blocks.map(block => ({
-        block,
-        text: block.text,
-        overhead: (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(section(block.title, '')) + gap
-    }));
-    const quoted = (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .shareRoom */ .nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), _fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy);
-    const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
-    const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
-    const summary = parts.filter(Boolean).join('\n\n');
-    // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .utf8Bytes */ .dy)(summary) <= limit
-        ? summary
-        : `${(0,_fit_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cutUtf8 */ .Ok)(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`;
-}
-
-
-/***/ }),
-
-/***/ 8071:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   J: () => (/* binding */ statusChangeLine),
-/* harmony export */   P4: () => (/* binding */ entryHeadline),
-/* harmony export */   ln: () => (/* binding */ inlineText),
-/* harmony export */   qS: () => (/* binding */ statusText),
-/* harmony export */   rN: () => (/* binding */ entryDetailLines)
-/* harmony export */ });
-/* unused harmony export prefixedLines */
-/* harmony import */ var _agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6035);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
-/* harmony import */ var _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6342);
-
-
-
-/**
- * Console lines built from the service's text. The runner has two command parsers: `::name` after
- * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
- * So service text is cut at every line break, stripped of control characters, each line starts
- * with our own prefix, never with the service's characters, and every `##[` gets an invisible
- * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
- */
-// eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
-/** Service text made safe to print inside one of our lines. */
-function inlineText(text) {
-    return text
-        .split(LINE_BREAKS)
-        .join(' ')
-        .replace(CONTROL_CHARACTERS, ' ')
-        .replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .BROKEN_LEGACY_COMMAND */ .MR);
-}
-/** A run status inside one of our lines: one line, and short (the service does not bound it). */
-function statusText(status) {
-    return status === null ? 'none' : inlineText(status).slice(0, 60);
-}
-/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
-function prefixedLines(text, prefix) {
-    return text
-        .split(LINE_BREAKS)
-        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(_runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .LEGACY_COMMAND */ .WW, _runner_commands_js__WEBPACK_IMPORTED_MODULE_1__/* .BROKEN_LEGACY_COMMAND */ .MR));
-}
-/**
- * What a status means for the run, in words that agree with any outcome the step then reports: a
- * COMPLETE run may still be rejected by its verdict, or have no valid answer, so it "ended".
- */
-const STATUS_MEANING = {
-    working: 'working',
-    paused: 'the run paused',
-    success: 'the run ended',
-    failure: 'the run failed'
-};
-/** "Status ACTIVE → COMPLETE (the run ended)". */
-function statusChangeLine(from, to) {
-    return `Status ${statusText(from)} → ${statusText(to)} (${STATUS_MEANING[(0,_agent_run_status_js__WEBPACK_IMPORTED_MODULE_0__/* .classifyStatus */ .x)(to)]})`;
-}
-const HEADLINE_GIST_CHARS = 160;
-const DETAIL_SECTION_CHARS = 2_000;
-/** "12:04:05  ACTION            run_command · Running the test suite…" */
-function entryHeadline(entry) {
-    const tool = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTool */ .$d)(entry));
-    const gist = inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryGist */ .q)(entry, HEADLINE_GIST_CHARS));
-    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
-    return `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryTime */ .gC)(entry)}  ${inlineText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryType */ .d9)(entry)).padEnd(16)} ${what}`;
-}
-/** The folded details of an entry, each line behind a gutter. */
-function entryDetailLines(entry) {
-    const details = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .entryDetails */ .zy)(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
-    return details ? prefixedLines(details, '  │ ') : [];
-}
-
-
-/***/ }),
-
-/***/ 1608:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $d: () => (/* binding */ entryTool),
-/* harmony export */   I$: () => (/* binding */ wasTrimmed),
-/* harmony export */   PL: () => (/* binding */ cutEntry),
-/* harmony export */   Ru: () => (/* binding */ valueText),
-/* harmony export */   TN: () => (/* binding */ oneLine),
-/* harmony export */   U9: () => (/* binding */ count),
-/* harmony export */   XQ: () => (/* binding */ entrySections),
-/* harmony export */   a3: () => (/* binding */ formatDuration),
-/* harmony export */   d9: () => (/* binding */ entryType),
-/* harmony export */   dE: () => (/* binding */ trimmed),
-/* harmony export */   gC: () => (/* binding */ entryTime),
-/* harmony export */   oN: () => (/* binding */ cutChars),
-/* harmony export */   q: () => (/* binding */ entryGist),
-/* harmony export */   zy: () => (/* binding */ entryDetails)
-/* harmony export */ });
-/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
-/** Any value as readable text: strings as they are, the rest as indented JSON. */
-function valueText(value) {
-    if (value === null || value === undefined)
-        return '';
-    if (typeof value === 'string')
-        return value;
-    try {
-        return JSON.stringify(value, null, 2) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
-}
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
-function cutChars(text, max) {
-    const code = text.charCodeAt(max - 1);
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-/**
- * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word.
- */
-function oneLine(text, max) {
-    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
-    const window = max * 4;
-    const cut = text.length > window;
-    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
-    if (folded.length <= max && !cut)
-        return folded;
-    const head = cutChars(folded, max - 1);
-    const space = head.lastIndexOf(' ');
-    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
-}
-/** "1 log entry", "3 log entries". */
-function count(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-/** The note `trimmed` ends a cut text with. */
-const CUT_NOTE = /\n… \((\d+) more characters\)$/;
-/** Whether `text` was cut by `trimmed` (it ends with the note). */
-function wasTrimmed(text) {
-    return CUT_NOTE.test(text.slice(-40));
-}
-/** `text` cut to `max` characters, saying how much was left out. */
-function trimmed(text, max) {
-    if (text.length <= max)
-        return text;
-    // Cut before (a kept entry): its note still tells the true count.
-    const note = CUT_NOTE.exec(text.slice(-40));
-    if (note && text.length - note[0].length <= max)
-        return text;
-    const kept = cutChars(text, max);
-    return `${kept}\n… (${text.length - kept.length} more characters)`;
-}
-/**
- * The entry with every text cut to `max` characters (structured values as their JSON text), so that
- * what is kept of it for later is bounded and still shows what the summary would show.
- */
-function cutEntry(entry, max) {
-    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
-    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
-    const cut = (value) => {
-        if (typeof value === 'string')
-            return value.length > max ? copy(trimmed(value, max)) : value;
-        if (value === null || typeof value !== 'object')
-            return value;
-        const text = valueText(value);
-        return text.length > max ? copy(trimmed(text, max)) : value;
-    };
-    const out = {};
-    for (const [key, value] of Object.entries(entry))
-        out[key] = cut(value);
-    return out;
-}
-/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
-function entryTime(entry) {
-    const raw = entry.created_at ?? '';
-    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
-    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
-    if (!Number.isNaN(parsed))
-        return new Date(parsed).toISOString().slice(11, 19);
-    return match?.[1] ?? '--:--:--';
-}
-/** Lengths of the one-line fields: the service does not bound them. */
-const TYPE_CHARS = 40;
-const TOOL_CHARS = 80;
-function entryType(entry) {
-    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
-}
-function entryTool(entry) {
-    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
-}
-/**
- * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
- * neither (the tool's name, shown beside it, says what it did).
- */
-function entryGist(entry, max) {
-    // Tried in order, each made only when the one before is empty.
-    const candidates = [() => entry.thought, () => valueText(entry.observation)];
-    for (const candidate of candidates) {
-        const text = candidate();
-        if (text && text.trim())
-            return oneLine(text, max);
-    }
-    return '';
-}
-const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
-/**
- * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
- * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
- * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
- * rather than one JSON line full of `\n`.
- */
-function entrySections(entry, maxPerSection, gistChars) {
-    const sections = [];
-    const push = (label, value, prose = false) => {
-        const text = valueText(value).trim();
-        if (text)
-            sections.push({ label, text: trimmed(text, maxPerSection), prose });
-    };
-    const add = (label, value) => {
-        if (value === null || typeof value !== 'object' || Array.isArray(value))
-            return push(label, value);
-        const fields = Object.entries(value);
-        const long = fields.filter(([, field]) => isMultiLine(field));
-        if (long.length === 0)
-            return push(label, value);
-        const rest = fields.filter(([, field]) => !isMultiLine(field));
-        if (rest.length > 0)
-            push(label, Object.fromEntries(rest));
-        for (const [key, field] of long)
-            push(`${label} · ${key}`, field);
-    };
-    const thought = entry.thought ?? '';
-    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
-        push('thought', thought, true);
-    add('tool input', entry.tool_input);
-    add('tool output', entry.tool_output);
-    if (typeof entry.observation === 'string')
-        push('observation', entry.observation, true);
-    else
-        add('observation', entry.observation);
-    return sections;
-}
-/** The entry's details as text: each section under its label. */
-function entryDetails(entry, maxPerSection, gistChars) {
-    return entrySections(entry, maxPerSection, gistChars)
-        .map(section => `${section.label}:\n${section.text}`)
-        .join('\n\n');
-}
-function formatDuration(ms) {
-    const seconds = Math.max(0, Math.round(ms / 1000));
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor((seconds % 3600) / 60);
-    const s = seconds % 60;
-    if (h > 0)
-        return `${h}h ${String(m).padStart(2, '0')}m`;
-    if (m > 0)
-        return `${m}m ${String(s).padStart(2, '0')}s`;
-    return `${s}s`;
-}
-
-
-/***/ }),
-
-/***/ 8188:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   GS: () => (/* binding */ findingsSummarySection),
-/* harmony export */   Pp: () => (/* binding */ inlineCommentBody),
-/* harmony export */   QB: () => (/* binding */ trackingFindingsLine),
-/* harmony export */   Tp: () => (/* binding */ findingConsoleLine),
-/* harmony export */   cF: () => (/* binding */ checkFindingsMarkdown),
-/* harmony export */   ff: () => (/* binding */ reviewBody),
-/* harmony export */   k7: () => (/* binding */ annotationBatches)
-/* harmony export */ });
-/* unused harmony exports ANNOTATIONS_PER_REQUEST, MAX_ANNOTATIONS, ANNOTATION_MESSAGE_BYTES, ANNOTATION_TITLE_BYTES, annotationOf, SUMMARY_FINDINGS_ROWS, findingUrl, REVIEW_BODY_CHARS */
-/* harmony import */ var _answer_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(346);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1608);
-/* harmony import */ var _fit_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1861);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
-
-
-
-
-
-/** GitHub takes at most 50 annotations a request (422 past it). */
-const ANNOTATIONS_PER_REQUEST = 50;
-/** Annotations written at most, four requests: past this the check's summary says how many were left out. */
-const MAX_ANNOTATIONS = 200;
-/** GitHub's limits: a message of 64 KB, a title of 255 characters (both held in bytes, the stricter). */
-const ANNOTATION_MESSAGE_BYTES = 65_535;
-const ANNOTATION_TITLE_BYTES = 255;
-const ICONS = { failure: '❌', warning: '⚠️', notice: 'ℹ️' };
-/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
-// eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
-function plainText(text, maxBytes) {
-    // A character is at least a byte: what is past maxBytes characters can never show.
-    return (0,_fit_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cutUtf8 */ .Ok)((0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .unmention */ .Ws)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cutChars */ .oN)(text, maxBytes).replace(CONTROLS, ' ')), maxBytes);
-}
-/** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
-function annotationOf(finding) {
-    const title = finding.title
-        ? plainText((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, ANNOTATION_TITLE_BYTES), ANNOTATION_TITLE_BYTES)
-        : '';
-    return {
-        path: finding.path,
-        start_line: finding.line,
-        end_line: finding.endLine,
-        annotation_level: finding.severity,
-        ...(title ? { title } : {}),
-        message: plainText(finding.message, ANNOTATION_MESSAGE_BYTES) || finding.severity
-    };
-}
-/** The annotations of the findings in requests GitHub takes, up to MAX_ANNOTATIONS, most severe first. */
-function annotationBatches(findings) {
-    const shown = (0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings).slice(0, MAX_ANNOTATIONS).map(annotationOf);
-    const batches = [];
-    for (let at = 0; at < shown.length; at += ANNOTATIONS_PER_REQUEST)
-        batches.push(shown.slice(at, at + ANNOTATIONS_PER_REQUEST));
-    return batches;
-}
-/** The check's summary on its findings: how many of each severity, and how many were not annotated. */
-function checkFindingsMarkdown(findings) {
-    if (findings.length === 0)
-        return '**No findings**: the agent found nothing to show on the code.';
-    const leftOut = findings.length - MAX_ANNOTATIONS;
-    const lines = [`**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**, annotated on the lines they are about.`];
-    if (leftOut > 0)
-        lines.push('', `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(leftOut, 'finding was', 'findings were')} left out of the annotations (${MAX_ANNOTATIONS} at most, the most severe first): the \`findings\` output has them all.`);
-    return lines.join('\n');
-}
-/** Caps of a finding's texts in a table row or a list item, in characters before escaping. */
-const CAPS = { path: 300, title: 200, message: 500, url: 1_000 };
-/** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
-const SUMMARY_FINDINGS_ROWS = 200;
-/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
-function findingUrl(place, finding) {
-    const path = finding.path.split('/').map(encodeURIComponent).join('/');
-    const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`;
-    return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`;
-}
-/** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
-function whereMarkdown(finding, place) {
-    const label = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path));
-    const url = place && findingUrl(place, finding);
-    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label;
-}
-/**
- * The job summary's section: the count by severity, then a table of the findings (the severity as a
- * word, `path:line` linked to the lines at the commit, the title, the message), the first
- * SUMMARY_FINDINGS_ROWS of them.
- */
-function findingsSummarySection(findings, place) {
-    const parts = ['### Findings', '', `${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}.`];
-    if (findings.length === 0)
-        return parts.join('\n');
-    const rows = findings
-        .slice(0, SUMMARY_FINDINGS_ROWS)
-        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title ?? '', CAPS.title))} | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))} |`);
-    parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows);
-    const more = findings.length - rows.length;
-    if (more > 0)
-        parts.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(more, 'finding', 'findings')} more: the \`findings\` output has them all.`);
-    return parts.join('\n');
-}
-/** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
-function findingConsoleLine(finding) {
-    const title = finding.title ? `${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title)}: ` : '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)(`${finding.severity.padEnd(8)} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path)}  ${title}${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message)}`);
-}
-/** The tracking comment's line: the count and its split by severity, and the check that shows them. */
-function trackingFindingsLine(findings, checkUrl) {
-    const where = checkUrl ? ` · ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .link */ .nf)('on the check run', checkUrl)}` : '';
-    return `**${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}**${findings.length > 0 ? where : ''}`;
-}
-/** The heading of a finding in a review: its severity, and its title. */
-function findingHead(finding) {
-    const title = finding.title ? ` · **${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.title, CAPS.title))}**` : '';
-    return `${ICONS[finding.severity]} **${finding.severity}**${title}`;
-}
-/** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
-function inlineCommentBody(finding) {
-    return `${findingHead(finding)}\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .serviceMarkdown */ .dM)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .trimmed */ .dE)(finding.message, 4_000))}`;
-}
-/** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
-const REVIEW_BODY_CHARS = 60_000;
-/**
- * The review's body: our marker, the count, then the findings not commented on the diff's lines
- * (outside it, or past the inline comments GitHub is sent), each with its path, line and message,
- * as many as fit.
- */
-function reviewBody(input) {
-    const { marker, run, findings, inline, listed, footer } = input;
-    const lines = [marker, `### 🤖 ${run}: ${(0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .findingsCountText */ .Pj)(findings)}`, ''];
-    if (inline > 0)
-        lines.push(`${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(inline, 'finding is', 'findings are')} commented on the lines of the diff.`, '');
-    if (listed.length > 0) {
-        lines.push(inline > 0 ? 'The others:' : 'Not on the lines of the diff:', '');
-        let size = lines.join('\n').length + footer.length + 200;
-        let shown = 0;
-        for (const finding of listed) {
-            const item = `- ${findingHead(finding)} ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_answer_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .lineRef */ .gJ)(finding), CAPS.path))}: ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownInline */ .nL)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(finding.message, CAPS.message))}`;
-            if (size + item.length + 1 > REVIEW_BODY_CHARS)
-                break;
-            lines.push(item);
-            size += item.length + 1;
-            shown++;
-        }
-        if (shown < listed.length)
-            lines.push('', `And ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_4__/* .count */ .U9)(listed.length - shown, 'finding', 'findings')} more: the check run and the \`findings\` output have them all.`);
-        lines.push('');
-    }
-    lines.push(footer);
-    return lines.join('\n');
-}
-
-
-/***/ }),
-
-/***/ 1861:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   As: () => (/* binding */ renderWithin),
-/* harmony export */   Ok: () => (/* binding */ cutUtf8),
-/* harmony export */   dy: () => (/* binding */ utf8Bytes),
-/* harmony export */   nU: () => (/* binding */ shareRoom)
-/* harmony export */ });
-/**
- * Fitting the service's texts into GitHub's size limits, for the tracking comment (characters) and
- * the check run (UTF-8 bytes) alike: one way to cut a text until its rendering fits, and one way
- * for texts to share the room left.
- */
-/**
- * The rendering of the longest head of a source, `keep` characters at first, that fits `max`: cut in
- * proportion to how much the rendering overflows (and by at least a little), so that it ends in a
- * few rounds, each linear in what is kept. Undefined when even an empty head does not fit.
- */
-function renderWithin(keep, max, render, measure) {
-    for (;;) {
-        const rendered = render(keep);
-        const size = measure(rendered);
-        if (size <= max)
-            return rendered;
-        if (keep <= 0)
-            return undefined;
-        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
-    }
-}
-/**
- * Each text's rendering within an equal share of the room the shorter ones left, shortest first, so
- * that a short text leaves its unused share to the others. `fit` renders a text within its share.
- */
-function shareRoom(texts, room, fit, measure) {
-    const fitted = new Map();
-    const byLength = [...texts].sort((a, b) => a.text.length - b.text.length);
-    for (const [index, text] of byLength.entries()) {
-        const share = Math.floor(room / (byLength.length - index)) - text.overhead;
-        const rendered = fit(text, share);
-        fitted.set(text, rendered);
-        room -= text.overhead + measure(rendered);
-    }
-    return fitted;
-}
-/** The bytes of `text` in UTF-8, as GitHub counts them (a lone surrogate is sent as U+FFFD: 3 bytes). */
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest head of `text` within `maxBytes` of UTF-8, cut between characters; linear. */
-function cutUtf8(text, maxBytes) {
-    // Three bytes at most for each UTF-16 unit: most texts are measured without being encoded.
-    if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes)
-        return text;
-    const bytes = Buffer.from(text, 'utf8');
-    let end = Math.max(0, maxBytes);
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--; // not inside a character
-    return bytes.subarray(0, end).toString('utf8');
-}
-
-
-/***/ }),
-
-/***/ 4285:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Af: () => (/* binding */ quoteBlock),
-/* harmony export */   EU: () => (/* binding */ fence),
-/* harmony export */   FC: () => (/* binding */ htmlInline),
-/* harmony export */   SS: () => (/* binding */ codeSpan),
-/* harmony export */   Sv: () => (/* binding */ plainInline),
-/* harmony export */   Ws: () => (/* binding */ unmention),
-/* harmony export */   ZD: () => (/* binding */ escapeHtml),
-/* harmony export */   Zl: () => (/* binding */ pullRequestLink),
-/* harmony export */   dM: () => (/* binding */ serviceMarkdown),
-/* harmony export */   h0: () => (/* binding */ plainLine),
-/* harmony export */   nL: () => (/* binding */ markdownInline),
-/* harmony export */   nf: () => (/* binding */ link),
-/* harmony export */   xR: () => (/* binding */ tableCell)
-/* harmony export */ });
-/* unused harmony exports htmlCode, pullRequestRef */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1608);
-
-/**
- * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
- * that a reader sees it as written. Two rules hold for all of it:
- * - no `<` of the service's reaches the renderer raw outside code, so it cannot open or close HTML
- *   (our `<details>`, a `<script>`), and every backtick or tilde fence the renderer sees is one we
- *   wrote around text we know is code;
- * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
- *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
- *   escaped, never with escaped text inside Markdown code.
- * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
- * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
- * other threads; they still read the same. Links to issues, pull requests and discussions on
- * github.com go through redirect.github.com (as Dependabot's do): they still lead there, and GitHub
- * writes no "mentioned this" for them. Every function here runs in time linear in its input.
- */
-/** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
-const WORD_JOINER = '\u2060';
-function escapeHtml(text) {
-    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-/**
- * `@name` as text that no longer notifies `name` (an email address is left as it is),
- * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
- * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
- * issue's or pull request's address on github.com goes through redirect.github.com.
- */
-function unmention(text) {
-    return text
-        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
-        .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
-        .replace(THREAD_URL, 'https://redirect.github.com/');
-}
-/**
- * The start of a github.com address of an issue, pull request or discussion, any case, with or
- * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
- * The lookahead reads one owner and one name (no `/` in either): each match reads its own address.
- */
-const THREAD_URL = /\b(?:https?:\/\/(?:www\.)?|www\.)github\.com\/(?=[\w.\\-]+\/[\w.\\-]+\/(?:issues|pull|discussions)\/\d)/gi;
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-/** The longest run of `char` in `text`. */
-function longestRun(text, char) {
-    let longest = 0;
-    let run = 0;
-    for (const c of text) {
-        run = c === char ? run + 1 : 0;
-        if (run > longest)
-            longest = run;
-    }
-    return longest;
-}
-/**
- * Inline code as HTML that shows `text` literally wherever Markdown puts it in a line (a paragraph,
- * a table cell, a link label): `<`, `&`, `>` as references and the characters that mean something
- * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
- */
-function htmlCode(text) {
-    return `<code>${inlineLiteral(text)}</code>`;
-}
-/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
-const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g;
-const LITERAL = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
-function inlineLiteral(text) {
-    return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
-}
-/** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
-function codeSpan(text) {
-    const line = text.replace(/\s+/g, ' ');
-    const ticks = '`'.repeat(longestRun(line, '`') + 1);
-    const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
-    return `${ticks}${pad}${line}${pad}${ticks}`;
-}
-/** A fenced code block showing `text` literally: its fence is longer than any backtick run inside. */
-function fence(text, info = '') {
-    const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
-    const ticks = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-    return `${ticks}${info.replace(/[^\w.+#-]/g, '')}\n${body}\n${ticks}`;
-}
-/**
- * One line of service text for an HTML context (a `<summary>`, a `<p>`), where Markdown does not
- * apply: escaped, with its backtick code spans shown as code.
- */
-function htmlInline(text) {
-    return mapCodeSpans(text.replace(/\s+/g, ' '), content => `<code>${escapeHtml(content)}</code>`, plain => unmention(escapeHtml(plain)));
-}
-/**
- * One line of service text in a Markdown inline context (a table cell, a link label, after a
- * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
- */
-function plainInline(text) {
-    return unmention(inlineLiteral(text));
-}
-/**
- * One line of service text in a Markdown inline context, its backtick code spans shown as code and
- * the rest literally (plainInline).
- */
-function markdownInline(text) {
-    return mapCodeSpans(text.replace(/\s+/g, ' ').trim(), htmlCode, plainInline);
-}
-/** Text for one cell of a Markdown table. */
-function tableCell(text) {
-    return markdownInline(text);
-}
-/** Longer addresses are not real ones: the label shows alone. */
-const URL_CHARS = 2_000;
-/** A link whose text and address cannot break out of the Markdown. */
-function link(text, url) {
-    const label = markdownInline(text) || plainInline(String(url));
-    if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
-        return label;
-    return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
-}
-/** Longer addresses of a pull request are not real ones. */
-const PULL_REQUEST_URL_CHARS = 500;
-/**
- * "owner/repo#42" from a pull request's address (`https://host/owner/repo/pull/42`), or '' when
- * the address is not one: what GitHub itself calls a pull request of another repository.
- */
-function pullRequestRef(url) {
-    if (typeof url !== 'string' || url.length > PULL_REQUEST_URL_CHARS)
-        return '';
-    const match = /^https?:\/\/[^/\s]+\/([\w.-]+)\/([\w.-]+)\/pull\/(\d{1,12})(?:[/?#]|$)/i.exec(url);
-    return match ? `${match[1]}/${match[2]}#${match[3]}` : '';
-}
-/**
- * A pull request as readers know it: `owner/repo#42` linked to it, then its title; without an
- * address GitHub's form, its title (or `#id`) alone.
- */
-function pullRequestLink(pr, titleChars) {
-    const title = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .valueText */ .Ru)(pr.title), titleChars);
-    const url = typeof pr.url === 'string' && pr.url.length <= PULL_REQUEST_URL_CHARS ? pr.url : undefined;
-    const ref = pullRequestRef(url);
-    if (!ref)
-        return link(title || `#${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_0__/* .valueText */ .Ru)(pr.id), titleChars)}`, url);
-    // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
-    const address = url.replace(/[()\s<>]/g, encodeURIComponent);
-    return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`;
-}
-/**
- * One line of Markdown as plain text, for where nothing renders it (a check run's title, the
- * console): its block marks (heading, quote, list item), emphasis marks next to a word (never a
- * lone `*` nor `***`, which may be a secret replaced), code-span backticks, links' addresses and
- * backslash escapes left out. Linear: every quantifier is bounded or one pass.
- */
-function plainLine(line) {
-    let text = line.trim();
-    // "> - ## Title": a few marks deep at most.
-    for (let depth = 0; depth < 4; depth++) {
-        const next = text.replace(/^(?:#{1,6}(?=\s|$)|>|[-*+](?=\s)|\d{1,9}[.)](?=\s))\s*/, '');
-        if (next === text)
-            break;
-        text = next;
-    }
-    text = text.replace(/(?:^|\s)#+\s*$/, ''); // a heading's closing hashes
-    return mapCodeSpans(text, content => content, plain => plain
-        .replace(/!?\[([^\]\n]{0,200})\]\([^)\s]{0,500}(?:\s+"[^"\n]{0,100}")?\)/g, '$1')
-        .replace(/\\([!-/:-@[-`{-~])|\*+|~~+|_+/g, (mark, escaped, at, all) => escaped ?? (isEmphasis(mark, all[at - 1], all[at + mark.length]) ? '' : mark)))
-        .replace(/\s+/g, ' ')
-        .trim();
-}
-const isBlank = (c) => c === undefined || /\s/.test(c);
-const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
-/**
- * Whether a run of `*`, `~` or `_` between `before` and `after` is an emphasis mark (CommonMark's
- * flanking rules, simplified): next to a word on one side; `_` never inside a word (snake_case).
- */
-function isEmphasis(mark, before, after) {
-    if (mark[0] !== '_')
-        return !isBlank(before) || !isBlank(after);
-    return (!isBlank(after) && !isWordChar(before)) || (!isBlank(before) && !isWordChar(after));
-}
-/**
- * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
- * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
- * line's runs are listed once, by length, so looking for a match never rescans the line.
- */
-function mapCodeSpans(line, code, plain) {
-    const findRun = runFinder(line);
-    let out = '';
-    let start = 0;
-    let i = 0;
-    while (i < line.length) {
-        const c = line[i];
-        if (c === '\\' && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1])) {
-            i += 2;
-            continue;
-        }
-        if (c !== '`') {
-            i++;
-            continue;
-        }
-        let run = 1;
-        while (line[i + run] === '`')
-            run++;
-        const close = findRun(i + run, run);
-        if (close < 0) {
-            i += run;
-            continue;
-        }
-        out += plain(line.slice(start, i));
-        let content = line.slice(i + run, close);
-        // CommonMark strips one space each side when both are there and the content is not all spaces.
-        if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
-            content = content.slice(1, -1);
-        out += code(content);
-        i = start = close + run;
-    }
-    return out + plain(line.slice(start));
-}
-/**
- * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
- * never decreases: every run of the line is listed once, and each length's list is walked once.
- */
-function runFinder(line) {
-    const byLength = new Map();
-    for (let i = 0; i < line.length; i++) {
-        if (line[i] !== '`')
-            continue;
-        let length = 1;
-        while (line[i + length] === '`')
-            length++;
-        const runs = byLength.get(length) ?? { starts: [], next: 0 };
-        runs.starts.push(i);
-        byLength.set(length, runs);
-        i += length - 1;
-    }
-    return (from, length) => {
-        const runs = byLength.get(length);
-        if (!runs)
-            return -1;
-        while (runs.next < runs.starts.length && runs.starts[runs.next] < from)
-            runs.next++;
-        return runs.starts[runs.next] ?? -1;
-    };
-}
-/**
- * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
- * open code escaped (only code we recognised is code), mentions broken, and links kept visible
- * (an image shows as a link with its text, an empty link label shows literally).
- */
-function markdownText(text) {
-    return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape));
-}
-/**
- * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
- * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
- * `[` that opens an empty link label.
- */
-const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g;
-function markdownEscape(match) {
-    // An escaped character stays escaped; `\<` and `\&` become references, which show the same
-    // and stay text even where a GFM autolink literal takes the backslash into its address.
-    if (match.length === 2 && match[0] === '\\')
-        return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match;
-    if (match === '<')
-        return '&lt;';
-    if (match === '&')
-        return '&amp;';
-    if (match[0] === '~')
-        return '\\~'.repeat(match.length);
-    return `\\${match}`;
-}
-/** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
-function markdownLine(line) {
-    // A link reference definition renders as nothing: its bracket is escaped so that it shows as text.
-    const definition = /^( {0,3})\[(?=[^\]]*\]:)/.exec(line);
-    if (definition)
-        return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`;
-    return mapCodeSpans(line, htmlCode, markdownText);
-}
-// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/;
-/**
- * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
- * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
- * with our own fences, longer than any backtick run inside, at the same indentation, every line of
- * their content indented at least as far, so that no line of the service's can end them early; a
- * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
- * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
- * backticks are escaped, and in an indented code block `<` and `&` would show as references.
- */
-function serviceMarkdown(text) {
-    const lines = text.replace(/\r\n?/g, '\n').split('\n');
-    const out = [];
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        const open = FENCE_OPEN.exec(line);
-        if (!open || (open[2]?.[0] === '`' && open[3]?.includes('`'))) {
-            out.push(markdownLine(line));
-            continue;
-        }
-        const indent = open[1].length;
-        const marker = open[2];
-        const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
-        // CommonMark strips up to the fence's indentation from each content line.
-        const strip = new RegExp(`^ {0,${indent}}`);
-        const content = [];
-        let j = i + 1;
-        while (j < lines.length && !closing.test(lines[j])) {
-            content.push(lines[j].replace(strip, ''));
-            j++;
-        }
-        const pad = ' '.repeat(indent);
-        const info = (open[3] ?? '').trim().split(/\s+/)[0] ?? '';
-        out.push(...fence(content.join('\n'), info)
-            .split('\n')
-            .map((fenceLine, index, all) => index === 0 || index === all.length - 1 || fenceLine ? pad + fenceLine : fenceLine));
-        if (content.length === 0)
-            out.splice(out.length - 2, 1); // fence() wrote one empty line for no content
-        i = j;
-    }
-    return out.join('\n');
-}
-/**
- * Service text as a block quote: its Markdown still renders (serviceMarkdown), and every construct
- * it opens (a list, a table) closes with the quote.
- */
-function quoteBlock(text) {
-    return serviceMarkdown(text)
-        .split('\n')
-        .map(line => `> ${line}`.trimEnd())
-        .join('\n');
-}
-
-
-/***/ }),
-
-/***/ 1545:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   EY: () => (/* binding */ runsStateLine),
-/* harmony export */   I_: () => (/* binding */ itemsFailMessage),
-/* harmony export */   TN: () => (/* binding */ renderRunsSummary),
-/* harmony export */   pv: () => (/* binding */ namedConsole),
-/* harmony export */   q_: () => (/* binding */ endedState),
-/* harmony export */   wc: () => (/* binding */ runsOutput)
-/* harmony export */ });
-/* unused harmony export RUNS_RESULT_CHARS */
-/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6275);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4285);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7994);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2281);
-
-
-
-
-
-
-
-/**
- * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
- * folded under its name), the console's line of every run's state, and the failure annotation.
- * Every text of the service's is cut and made safe where it is shown; the reports come redacted.
- */
-/** The `runs` output's `result`, cut: the whole text of 100 runs would not fit an output. */
-const RUNS_RESULT_CHARS = 2_000;
-/** The `runs` output: one object per item in its order, the keys as the issue names them. */
-function runsOutput(items) {
-    return JSON.stringify(items.map(item => {
-        const run = item.report?.run;
-        return {
-            name: item.name,
-            'agent-run-id': run ? String(run.id) : '',
-            status: item.report?.status ?? '',
-            outcome: (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item),
-            'web-url': run?.web_url ?? '',
-            'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
-            ...verdictOf(item),
-            result: cut(run?.result ?? '', RUNS_RESULT_CHARS),
-            usage: item.report?.usage ? (0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .usageFields */ .xS)(item.report.usage) : null
-        };
-    }));
-}
-function firstPullRequestUrl(pullRequests) {
-    return pullRequests.map(pr => pr.url).find((url) => typeof url === 'string' && !!url) ?? '';
-}
-/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
-function verdictOf(item) {
-    const answer = item.report?.answer?.answer;
-    return answer?.valid
-        ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
-        : { verdict: '', 'verdict-reason': '' };
-}
-/** The first `max` UTF-16 units, never half of a surrogate pair. */
-function cut(text, max) {
-    return text.length <= max ? text : (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .cutChars */ .oN)(text, max);
-}
-const ICONS = {
-    success: '✅',
-    failure: '❌',
-    rejected: '🚫',
-    'invalid-output': '⚠️',
-    timeout: '⏱️',
-    paused: '⏸️',
-    started: '🚀',
-    skipped: '⏭️',
-    limited: '🚦',
-    cancelled: '🛑',
-    error: '⚠️'
-};
-const NAME_CHARS = 100;
-const STATUS_CHARS = 100;
-const TITLE_CHARS = 200;
-/** "8 agent runs: 6 succeeded, 2 failed" headline. */
-function headline(items) {
-    const outcome = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .aggregateOutcome */ .QF)(items);
-    const counts = tally(items);
-    return `## ${ICONS[outcome]} ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(items.length, 'agent run', 'agent runs')}: ${counts}`;
-}
-/** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
-function tally(items) {
-    const byOutcome = new Map();
-    for (const item of items)
-        byOutcome.set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item), (byOutcome.get((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)) ?? 0) + 1);
-    return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-}
-/** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
-function tableRow(item) {
-    const report = item.report;
-    const run = report?.run;
-    const pullRequests = run?.github_pull_requests ?? [];
-    const first = pullRequests[0];
-    const pullRequest = first
-        ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .pullRequestLink */ .Zl)(first, TITLE_CHARS) +
-            (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
-        : '—';
-    const cells = [
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS)),
-        `${ICONS[(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`,
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(report?.status ?? '', STATUS_CHARS)) || '—',
-        verdictOf(item).verdict || '—',
-        report && run ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(report.endedAt - report.startedAt) : '—',
-        pullRequest,
-        run ? (0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .link */ .nf)(`#${run.id}`, run.web_url) : '—'
-    ];
-    return `| ${cells.join(' | ')} |`;
-}
-/** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
-const FOLD_OVERHEAD = 600;
-/**
- * The job summary of a fan-out: the table first, then each run's own summary (result, error,
- * timeline) folded under its name, each within its share of GitHub's 1 MiB. A run that needs less
- * than its share leaves the rest to those that were cut.
- */
-function renderRunsSummary(input) {
-    const limit = input.limitBytes ?? _summary_js__WEBPACK_IMPORTED_MODULE_3__/* .SUMMARY_LIMIT_BYTES */ .Jz;
-    const items = input.items;
-    const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []));
-    const table = [
-        headline(items),
-        '',
-        ...(usages.length > 0 ? [(0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .usageMarkdown */ .jZ)((0,_usage_js__WEBPACK_IMPORTED_MODULE_4__/* .totalUsage */ .GG)(usages), 'Usage, all runs'), ''] : []),
-        '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
-        '|---|---|---|---|---|---|---|',
-        ...items.map(tableRow),
-        ''
-    ].join('\n');
-    let room = limit - Buffer.byteLength(table) - 1_000;
-    const started = items.filter(item => item.report);
-    const folds = new Map();
-    // Twice: an equal share each, then what the short ones left to those that were cut.
-    let cutOnes = started;
-    let lastShare = 0;
-    for (let pass = 0; pass < 2 && cutOnes.length > 0; pass++) {
-        const share = Math.max(2_000, Math.floor(room / cutOnes.length) - FOLD_OVERHEAD);
-        // A second pass that would add little room is not worth rendering the cut runs again.
-        if (share < lastShare * 1.2)
-            break;
-        lastShare = share;
-        const nextCut = [];
-        for (const item of cutOnes) {
-            const fold = foldOf(item, share);
-            folds.set(item, fold.markdown);
-            if (fold.cut)
-                nextCut.push(item);
-        }
-        room = limit - Buffer.byteLength(table) - 1_000;
-        for (const [item, markdown] of folds)
-            if (!nextCut.includes(item))
-                room -= Buffer.byteLength(markdown);
-        cutOnes = nextCut;
-    }
-    const body = started.map(item => folds.get(item) ?? '').join('\n');
-    return (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .fitBytes */ .ZN)(`${table}\n${body}`, limit);
-}
-/** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
-function foldOf(item, limitBytes) {
-    const report = item.report;
-    // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
-    // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
-    // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
-    const part = (text) => text ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .trimmed */ .dE)(text, Math.floor(limitBytes / TEXT_SHARE)) : text;
-    const run = report.run && {
-        ...report.run,
-        result: part(report.run.result),
-        summary: part(report.run.summary)
-    };
-    const own = (0,_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .renderSummary */ .Br)({
-        report: {
-            ...report,
-            ...(run ? { run } : {}),
-            ...(report.error ? { error: part(report.error) } : {})
-        },
-        ...timelineWithin(item, limitBytes),
-        limitBytes,
-        // Its headline and facts table are the fold's title and the table's row already.
-        folded: true
-    });
-    // A summary cut to its share fills most of it: such a run gets more room in the second pass.
-    const cut = Buffer.byteLength(own) >= limitBytes * 0.8;
-    // HTML, not Markdown: the name sits in a <summary>.
-    const title = `<b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}</b> · ${ICONS[(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)]} ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}`;
-    return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
-}
-/** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
-const TEXT_SHARE = 4;
-/** An entry of the timeline takes a few KB at most: no more of them are rendered than the fold can show. */
-const ENTRY_BYTES = 1_500;
-/**
- * The entries a fold can show: its first and last ones, as many as its share holds, the rest
- * counted as left out (one gap, where the kept log already had its own).
- */
-function timelineWithin(item, limitBytes) {
-    const entries = item.entries;
-    if (!entries)
-        return {};
-    const room = Math.max(2, Math.floor(limitBytes / 2 / ENTRY_BYTES));
-    if (entries.length <= room)
-        return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) };
-    // Entries before the kept log's own gap belong to the head: the tail never reaches past it.
-    const gapAt = item.entriesLeftOut?.after ?? entries.length;
-    const head = entries.slice(0, Math.min(Math.ceil(room / 2), gapAt));
-    const tailFloor = item.entriesLeftOut ? gapAt : head.length;
-    const tail = entries.slice(Math.max(tailFloor, entries.length - (room - head.length)));
-    const dropped = entries.length - head.length - tail.length;
-    return {
-        entries: [...head, ...tail],
-        entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
-    };
-}
-/**
- * The console's line of every run's state, once a minute: how many are queued, working and ended,
- * then each run by name with its status or outcome; one line, the service's text unable to issue
- * commands.
- */
-function runsStateLine(states, elapsedMs) {
-    const shown = states.map(state => {
-        const name = (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(state.name, 40));
-        if (state.phase === 'queued')
-            return `${name}: queued`;
-        if (state.phase === 'ended')
-            return `${name}: ${state.outcome ?? 'ended'}`;
-        return `${name}: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .statusText */ .qS)(state.status ?? 'starting')}`;
-    });
-    const of = (phase) => states.filter(state => state.phase === phase).length;
-    return `Agent runs after ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .formatDuration */ .a3)(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
-}
-/** An item as the last line of states shows it, once every run ended (or never started). */
-function endedState(item) {
-    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) };
-}
-/** The job log of one run of a fan-out: every line begins with the run's name. */
-function namedConsole(console, name) {
-    const tag = `[${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(name, 40))}] `;
-    return {
-        info: line => console.info(tag + line),
-        group: (title, lines) => console.group(tag + title, lines),
-        notice: message => console.notice(tag + message),
-        warning: message => console.warning(tag + message),
-        debug: message => console.debug(tag + message)
-    };
-}
-/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
-const REASON_CHARS = 300;
-/**
- * The step's error annotation: how many runs failed it, then each by name with why (its error, or
- * the first line of its result) and where it is.
- */
-function itemsFailMessage(failing, total) {
-    const lines = failing.map(({ item, reason }) => {
-        const run = item.report?.run;
-        const result = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : '';
-        // rejected quotes the agent's reason; invalid-output names the first problem.
-        const answer = item.report?.answer ? firstLine((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerAnnotation */ .ad)(item.report.answer)) : '';
-        const where = run
-            ? ` (agent run ${run.id}${run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(run.web_url, 500))}` : ''})`
-            : '';
-        return `- ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(item.name, NAME_CHARS))}: ${(0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_5__/* .itemOutcome */ .ut)(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
-    });
-    return [`${failing.length} of ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .count */ .U9)(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
-}
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_1__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_6__/* .oneLine */ .TN)(line, REASON_CHARS));
-}
-
-
-/***/ }),
-
-/***/ 4623:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Z: () => (/* binding */ passingWarnings),
-/* harmony export */   Um: () => (/* binding */ stepFailMessage),
-/* harmony export */   ob: () => (/* binding */ stepConclusion)
-/* harmony export */ });
-/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6615);
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9052);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6275);
-/* harmony import */ var _runs_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1545);
-
-
-
-
-
-
-/** The outcomes an annotation explains from the answer. */
-const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300;
-/**
- * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
- * then where the run is; undefined when the step passes.
- */
-function stepFailMessage(report, policy) {
-    if (report.runs) {
-        const failing = (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemsFailingStep */ .zA)(report.runs, policy.failOn);
-        return failing.length > 0 ? (0,_runs_report_js__WEBPACK_IMPORTED_MODULE_2__/* .itemsFailMessage */ .I_)(failing, report.runs.length) : undefined;
-    }
-    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_4__/* .stepFailReason */ .N)(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
-    if (!reason)
-        return undefined;
-    if (report.error)
-        return report.error;
-    if (!report.run)
-        return report.reason ?? reason;
-    if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy, false)}`;
-    const why = report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : '';
-    // rejected quotes the agent's reason; invalid-output names the first problem.
-    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_1__/* .answerAnnotation */ .ad)(report.answer)) : '';
-    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
-}
-/**
- * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
- * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
- * outcome among the runs that fail it), `failure` otherwise.
- */
-function stepConclusion(report, policy) {
-    if (stepFailMessage(report, policy) === undefined)
-        return 'success';
-    const failing = report.runs && new Set((0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemsFailingStep */ .zA)(report.runs, policy.failOn).map(({ item }) => (0,_runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .itemOutcome */ .ut)(item)));
-    const why = failing ? _runs_items_outcome_js__WEBPACK_IMPORTED_MODULE_3__/* .SEVERITY */ .C$.find(outcome => failing.has(outcome)) : report.outcome;
-    return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
-}
-/**
- * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
- * existed) is still said; a paused run still waits for someone: an annotation says so and how.
- */
-function passingWarnings(report, policy) {
-    // A fan-out's runs say their own warnings, each under its name.
-    if (report.runs || stepFailMessage(report, policy))
-        return [];
-    const warnings = [];
-    if (report.error)
-        warnings.push(report.error);
-    if (report.outcome === 'paused' && report.run)
-        warnings.push(pausedMessage(report, policy));
-    return warnings;
-}
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text) {
-    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
-    return (0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(line, ANNOTATION_QUOTE_CHARS));
-}
-/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
-function runWhere(report) {
-    const run = report.run;
-    const link = run.web_url ? `: ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)(run.web_url).slice(0, 500)}` : '';
-    return `Agent run ${run.id}, status ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .statusText */ .qS)(report.status || 'unknown')}${link}`;
-}
-/**
- * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
- * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
- * the step's failure reason, which says the run paused, it does not say so again.
- */
-function pausedMessage(report, policy, saysPaused = true) {
-    const run = report.run;
-    const question = firstLine(run.result) || firstLine(run.summary);
-    const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
-    const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
-    return [
-        // After the step's reason ("The agent run paused, …"), the question alone.
-        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
-            'The agent run paused for an answer.',
-        onThread
-            ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-            : `Answer by resuming the run in ${step}.`,
-        runWhere(report)
-    ].join('\n');
-}
-
-
-/***/ }),
-
-/***/ 4758:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Qo: () => (/* binding */ endingHeadline),
-/* harmony export */   __: () => (/* binding */ stopConsoleLine),
-/* harmony export */   m8: () => (/* binding */ stopMarkdown)
-/* harmony export */ });
-/* unused harmony export FIX_LIMITED_HEADLINE */
-/* harmony import */ var _console_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8071);
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4285);
-
-
-
-/**
- * What the summary, the tracking comment, the check run and the console say of the stop the step
- * sent (stop-run-on): the run stopped and its status after, or why it could not be. The status and
- * the reason may hold the service's words: cut to a line and shown literally.
- */
-const STATUS_CHARS = 100;
-const WHY_CHARS = 400;
-/** The stop as one line of Markdown. */
-function stopMarkdown(stop) {
-    if (stop.stopped)
-        return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .codeSpan */ .SS)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.status, STATUS_CHARS))}.`;
-    return `⚠️ **The run could not be stopped** (${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .plainInline */ .Sv)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.why ?? '', WHY_CHARS))}): it goes on at Codegen.`;
-}
-/** The console's line of a run stopped (one that could not be was a warning already), or ''. */
-function stopConsoleLine(stop) {
-    return stop.stopped
-        ? `The agent run was stopped: it now shows ${(0,_console_text_js__WEBPACK_IMPORTED_MODULE_0__/* .inlineText */ .ln)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(stop.status, STATUS_CHARS))}.`
-        : '';
-}
-/** The headline's words for a run the step stopped, in place of "was left running". */
-const STOPPED_HEADLINES = {
-    cancelled: '🛑 was stopped: the workflow job was cancelled',
-    timeout: '⏱️ was stopped when the workflow stopped waiting'
-};
-/** The headline's words when no run was started (none to be left running, nor followed). */
-const NOT_STARTED_HEADLINES = {
-    cancelled: '🛑 was not started: the workflow job was cancelled',
-    timeout: '⏱️ was not started: the workflow stopped waiting first',
-    error: '⚠️ could not be started'
-};
-/** The headline's words of a CI fix not started at max-fix-attempts (the others' limit is a daily one). */
-const FIX_LIMITED_HEADLINE = '🚦 was not started: max-fix-attempts is reached';
-/**
- * The ending's headline words: those of a stopped run when the step stopped it, of a run never
- * started when there is none, of a CI fix at its attempts, and what the service answered when it
- * refused.
- */
-function endingHeadline(headlines, report) {
-    const { outcome } = report;
-    const started = report.run !== undefined || report.runs !== undefined;
-    const words = (report.stop?.stopped && STOPPED_HEADLINES[outcome]) ||
-        (!started && NOT_STARTED_HEADLINES[outcome]) ||
-        (outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED_HEADLINE) ||
-        headlines[outcome];
-    return outcome === 'error' && report.httpStatus
-        ? `${words} (the service answered ${report.httpStatus})`
-        : words;
-}
-
-
-/***/ }),
-
-/***/ 7994:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Br: () => (/* binding */ renderSummary),
-/* harmony export */   Jz: () => (/* binding */ SUMMARY_LIMIT_BYTES),
-/* harmony export */   ZN: () => (/* binding */ fitBytes)
-/* harmony export */ });
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1608);
-/* harmony import */ var _answer_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9052);
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2281);
-/* harmony import */ var _findings_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8188);
-/* harmony import */ var _stop_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4758);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4285);
-
-
-
-
-
-
-/** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
-const SUMMARY_LIMIT_BYTES = 1_000_000;
-/**
- * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
- * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
- */
-const TEXT_LIMIT_CHARS = 60_000;
-const ERROR_LIMIT_CHARS = 10_000;
-const DETAIL_SECTION_CHARS = 4_000;
-const STATUS_CHARS = 100;
-const TITLE_CHARS = 200;
-const PULL_REQUESTS_SHOWN = 20;
-const HEADLINES = {
-    success: '✅ Agent run succeeded',
-    failure: '❌ Agent run failed',
-    timeout: '⏱️ Agent run still working when the wait timed out',
-    paused: '⏸️ Agent run paused, waiting for a follow-up',
-    rejected: '👎 Agent run’s verdict: fail',
-    'invalid-output': '❔ Agent run ended without a valid answer',
-    started: '🚀 Agent run started',
-    skipped: '⏭️ Agent run skipped',
-    limited: '🚦 No agent run started: daily run limit reached',
-    cancelled: '🛑 Job cancelled while following the agent run',
-    error: '⚠️ Agent run could not be followed'
-};
-/** A CI fix not started at its attempts: no daily limit is reached. */
-const FIX_LIMITED = '🚦 No agent run started: max-fix-attempts reached';
-/** The headlines of a step that started no run (none to follow, nor to leave running). */
-const NOT_STARTED_HEADLINES = {
-    cancelled: '🛑 Job cancelled before an agent run started',
-    timeout: '⏱️ No agent run started before the wait timed out',
-    error: '⚠️ Agent run could not be started'
-};
-/** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
-function summaryHeadline(report) {
-    const started = report.run !== undefined || report.runs !== undefined;
-    const words = (!started && NOT_STARTED_HEADLINES[report.outcome]) ||
-        (report.outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED) ||
-        HEADLINES[report.outcome];
-    return report.outcome === 'error' && report.httpStatus
-        ? `${words} (the service answered ${report.httpStatus})`
-        : words;
-}
-/**
- * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
- * table, the answer's problems, the result and summary texts, then the timeline.
- */
-function renderSummary(input) {
-    const { report } = input;
-    const run = report.run;
-    const head = input.folded ? [] : [`## ${summaryHeadline(report)}`, ''];
-    const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES;
-    const entries = input.entries ?? [];
-    let log = '';
-    let shown = entries.length;
-    if (report.stop)
-        head.push((0,_stop_text_js__WEBPACK_IMPORTED_MODULE_3__/* .stopMarkdown */ .m8)(report.stop), '');
-    if (report.answer?.verdictAsked)
-        head.push((0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .MT)(report.answer), '');
-    const answer = report.answer?.answer;
-    if (answer?.valid && answer.findings)
-        head.push((0,_findings_text_js__WEBPACK_IMPORTED_MODULE_2__/* .findingsSummarySection */ .GS)(answer.findings, input.findingsPlace), '');
-    const question = report.outcome === 'paused' && run?.result ? run.result : '';
-    if (question && run)
-        head.push(...questionSection(question, run.id, report.trigger));
-    if (run && !input.folded) {
-        // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
-        head.push(`| Agent run | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .link */ .nf)(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .tableCell */ .xR)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(report.status, STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .formatDuration */ .a3)(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
-    }
-    if (report.usage)
-        head.push((0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .usageMarkdown */ .jZ)(report.usage), '');
-    if (report.outcome === 'paused' && run && !question)
-        head.push(howToAnswer(run.id, report.trigger), '');
-    if (report.reason)
-        head.push((0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.reason, ERROR_LIMIT_CHARS)), '');
-    if (report.error)
-        head.push('### Error', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(report.error, ERROR_LIMIT_CHARS)), '');
-    const result = run?.result ? (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.result, TEXT_LIMIT_CHARS) : '';
-    if (report.answer) {
-        const section = (0,_answer_text_js__WEBPACK_IMPORTED_MODULE_0__/* .answerSection */ .qf)(report.answer, result !== '' && !(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .wasTrimmed */ .I$)(result));
-        if (section)
-            head.push(section, '');
-    }
-    if (result && !question)
-        head.push('### Result', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)(result), '');
-    if (run?.summary)
-        head.push('### Summary', '', (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(run.summary, TEXT_LIMIT_CHARS)), '');
-    const cellRoom = 300;
-    const text = head.join('\n');
-    if (entries.length > 0) {
-        const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000;
-        ({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut));
-    }
-    const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown;
-    const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile));
-    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit);
-}
-const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
-/** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
-function questionSection(question, runId, trigger) {
-    return [
-        '### The agent’s question',
-        '',
-        (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteBlock */ .Af)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .trimmed */ .dE)(question, TEXT_LIMIT_CHARS)),
-        '',
-        howToAnswer(runId, trigger),
-        ''
-    ];
-}
-/**
- * How a paused run is answered: from a step, and on its thread when it was asked for on one (the
- * tracking comment there gives the phrase); a run from inputs has no thread to answer on.
- */
-function howToAnswer(runId, trigger) {
-    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
-    return trigger && trigger !== 'inputs'
-        ? `Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in ${step}.`
-        : `Answer by resuming the run in ${step}.`;
-}
-/**
- * How many entries the run wrote, how many the timeline shows, and where all of them are: the
- * `log-file` output (a path on the runner means nothing to a reader of the summary).
- */
-function logEntriesCell(seen, leftOut, logFile) {
-    const where = logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : '';
-    if (leftOut <= 0)
-        return where ? `${seen} (${where})` : `${seen}`;
-    return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`;
-}
-/** The first pull requests as links, then how many more the github-pull-requests output has. */
-function pullRequestLinks(pullRequests) {
-    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .pullRequestLink */ .Zl)(pr, TITLE_CHARS));
-    const more = pullRequests.length - links.length;
-    if (more > 0)
-        links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
-    return links.join('<br>');
-}
-const CLOSING_TAGS = ['details'];
-/**
- * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
- * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
- * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
- * <details> left open, and a note says how much was left out.
- */
-function fitBytes(markdown, limit) {
-    const bytes = Buffer.from(markdown);
-    if (bytes.length <= limit)
-        return markdown;
-    const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
-    let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32);
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--; // not inside a character
-    let kept = bytes.subarray(0, end).toString();
-    const lineEnd = kept.lastIndexOf('\n');
-    if (lineEnd > 0)
-        kept = kept.slice(0, lineEnd);
-    const open = (tag) => (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
-        (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0);
-    const fenceOpen = openFence(kept);
-    if (fenceOpen)
-        kept += `\n${fenceOpen}`;
-    const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('');
-    return `${kept}${closers ? `\n\n${closers}` : ''}${note(bytes.length - Buffer.byteLength(kept))}`;
-}
-/** The fence left open at the end of `markdown` (all fences in it are ours), or ''. */
-function openFence(markdown) {
-    let open = '';
-    for (const line of markdown.split('\n')) {
-        const ticks = /^ {0,3}(`{3,})/.exec(line)?.[1];
-        if (!ticks)
-            continue;
-        if (!open)
-            open = ticks;
-        else if (ticks.length >= open.length && /^ {0,3}`+\s*$/.test(line))
-            open = '';
-    }
-    return open;
-}
-const entryCount = (n) => (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .count */ .U9)(n, 'log entry', 'log entries');
-/** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
-function detailsMarkdown(entry) {
-    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entrySections */ .XQ)(entry, DETAIL_SECTION_CHARS, GIST_CHARS)
-        .map(section => section.prose
-        ? `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .serviceMarkdown */ .dM)(section.text)}`
-        : `**${section.label}**\n\n${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .fence */ .EU)(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
-        .join('\n\n');
-}
-/** One timeline entry: its headline, folding its details when it has any. */
-function entryBlock(entry) {
-    const tool = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTool */ .$d)(entry);
-    const gist = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryGist */ .q)(entry, GIST_CHARS);
-    // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
-    const title = `<code>${(0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryTime */ .gC)(entry)}</code> <b>${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)((0,_entry_text_js__WEBPACK_IMPORTED_MODULE_5__/* .entryType */ .d9)(entry))}</b>${tool ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .htmlInline */ .FC)(gist)}` : ''}`;
-    const details = detailsMarkdown(entry);
-    if (!details)
-        return `<p>${title}</p>\n\n`;
-    return `<details><summary>${title}</summary>\n\n${details}\n\n</details>\n\n`;
-}
-const GIST_CHARS = 200;
-/**
- * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
- * the last ones are kept (how it began, how it ended) and the count left out is said in between.
- */
-function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }) {
-    const blocks = entries.map(entryBlock);
-    const sizes = blocks.map(block => Buffer.byteLength(block));
-    if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
-        return { markdown: blocks.join(''), shown: blocks.length };
-    const note = (left) => `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`;
-    const room = budget - Buffer.byteLength(note(entries.length + leftOut.count));
-    // The first ones up to half the room (never past those kept before the gap), the last ones after.
-    let head = 0;
-    let used = 0;
-    while (head < leftOut.after && used + sizes[head] <= room / 2)
-        used += sizes[head++];
-    let tail = blocks.length;
-    while (tail > head && used + sizes[tail - 1] <= room)
-        used += sizes[--tail];
-    return {
-        markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
-        shown: head + blocks.length - tail
-    };
-}
-
-
-/***/ }),
-
-/***/ 2281:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   AE: () => (/* binding */ usageJson),
-/* harmony export */   Ee: () => (/* binding */ UsageTally),
-/* harmony export */   GG: () => (/* binding */ totalUsage),
-/* harmony export */   U0: () => (/* binding */ usageLine),
-/* harmony export */   jZ: () => (/* binding */ usageMarkdown),
-/* harmony export */   xS: () => (/* binding */ usageFields)
-/* harmony export */ });
-/* unused harmony exports TOP_TOOLS, OTHER_TOOLS */
-/* harmony import */ var _entry_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1608);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4285);
-
-
-const TOP_TOOLS = 5;
-/** Distinct tool names counted at most: a hostile log cannot grow the tally past this. */
-const MAX_TOOL_NAMES = 1_000;
-/** A tool name's characters kept: names are the service's text. */
-const MAX_TOOL_NAME = 100;
-/** What the names past MAX_TOOL_NAMES are counted as. */
-const OTHER_TOOLS = '(other tools)';
-/**
- * The log's counts, kept as entries arrive (the mirror keeps only the first and last entries of a
- * long log): constant work an entry, memory bounded by MAX_TOOL_NAMES.
- */
-class UsageTally {
-    entries = 0;
-    calls = 0;
-    errorCount = 0;
-    tools = new Map();
-    add(entries) {
-        for (const entry of entries) {
-            this.entries++;
-            const type = typeof entry.message_type === 'string' ? entry.message_type.toUpperCase() : '';
-            if (type === 'ERROR')
-                this.errorCount++;
-            if (type !== 'ACTION')
-                continue;
-            this.calls++;
-            this.countTool(toolName(entry.tool_name));
-        }
-    }
-    countTool(name) {
-        const known = this.tools.get(name);
-        if (known !== undefined)
-            this.tools.set(name, known + 1);
-        else if (this.tools.size < MAX_TOOL_NAMES)
-            this.tools.set(name, 1);
-        else
-            this.tools.set(OTHER_TOOLS, (this.tools.get(OTHER_TOOLS) ?? 0) + 1);
-    }
-    /** The tally with what the report knows: how long, which pull requests, which follow-ups. */
-    usage(facts) {
-        const topTools = [...this.tools]
-            .map(([name, count]) => ({ name, count }))
-            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-            .slice(0, TOP_TOOLS);
-        return {
-            durationMs: Math.max(0, facts.durationMs),
-            logEntries: this.entries,
-            toolCalls: this.calls,
-            topTools,
-            errors: this.errorCount,
-            pullRequests: facts.pullRequests,
-            resumes: facts.resumes,
-            repairs: facts.repairs
-        };
-    }
-}
-/** A tool's name as counted: one line, bounded, cut at a code point; an ACTION without one is "(unnamed)". */
-function toolName(name) {
-    if (typeof name !== 'string')
-        return '(unnamed)';
-    const line = (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(name, MAX_TOOL_NAME * 2)
-        .replace(/\s+/g, ' ')
-        .trim();
-    return (0,_entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cutChars */ .oN)(line, MAX_TOOL_NAME) || '(unnamed)';
-}
-/** Many runs' usage together: sums, and the tools most used across them. */
-function totalUsage(usages) {
-    const tools = new Map();
-    for (const usage of usages)
-        for (const { name, count } of usage.topTools)
-            tools.set(name, (tools.get(name) ?? 0) + count);
-    const sum = (pick) => usages.reduce((total, u) => total + pick(u), 0);
-    return {
-        durationMs: usages.reduce((longest, u) => Math.max(longest, u.durationMs), 0),
-        logEntries: sum(u => u.logEntries),
-        toolCalls: sum(u => u.toolCalls),
-        topTools: [...tools]
-            .map(([name, count]) => ({ name, count }))
-            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-            .slice(0, TOP_TOOLS),
-        errors: sum(u => u.errors),
-        pullRequests: sum(u => u.pullRequests),
-        resumes: sum(u => u.resumes),
-        repairs: sum(u => u.repairs)
-    };
-}
-/** The `usage` output: compact JSON with snake_case keys, as the service names its own fields. */
-function usageJson(usage) {
-    return JSON.stringify(usageFields(usage));
-}
-/** The `usage` output's object (also each item's `usage` in the `runs` output). */
-function usageFields(usage) {
-    return {
-        duration_seconds: Math.round(usage.durationMs / 1000),
-        log_entries: usage.logEntries,
-        tool_calls: usage.toolCalls,
-        top_tools: usage.topTools,
-        errors: usage.errors,
-        pull_requests: usage.pullRequests,
-        resumes: usage.resumes,
-        repairs: usage.repairs
-    };
-}
-/** One line for a reader: "6 tool calls (edit_file 3, run_tests 2, grep 1) · 0 errors · 1 pull request · 42 s". */
-function usageLine(usage, duration) {
-    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-    const tools = usage.topTools.map(tool => `${tool.name} ${tool.count}`).join(', ');
-    const followUps = usage.resumes + usage.repairs;
-    return [
-        `${plural(usage.toolCalls, 'tool call', 'tool calls')}${tools ? ` (${tools})` : ''}`,
-        plural(usage.logEntries, 'log entry', 'log entries'),
-        plural(usage.errors, 'error', 'errors'),
-        plural(usage.pullRequests, 'pull request', 'pull requests'),
-        ...(followUps > 0
-            ? [`${plural(usage.resumes, 'resume', 'resumes')}, ${plural(usage.repairs, 'repair', 'repairs')}`]
-            : []),
-        duration(usage.durationMs)
-    ].join(' · ');
-}
-/** The usage line as Markdown for the summary, the comment and the check: tool names are the service's text, shown literally. */
-function usageMarkdown(usage, label = 'Usage') {
-    return `**${label}:** ${(0,_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .plainInline */ .Sv)(usageLine(usage, _entry_text_js__WEBPACK_IMPORTED_MODULE_1__/* .formatDuration */ .a3))}`;
-}
-
-
-/***/ }),
-
-/***/ 6342:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   KM: () => (/* binding */ noCommands),
-/* harmony export */   MR: () => (/* binding */ BROKEN_LEGACY_COMMAND),
-/* harmony export */   WW: () => (/* binding */ LEGACY_COMMAND)
-/* harmony export */ });
-/**
- * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
- * in a line. What breaks each lives here, beside the console that must never carry them.
- */
-const LEGACY_COMMAND = /##\[/g;
-/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
-const BROKEN_LEGACY_COMMAND = '##\u2060[';
-/** `::` as the first non-blank characters of a line, whatever the line break before it. */
-const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
-/**
- * Any text made unable to be read as a runner command by either parser, for the last guard before
- * the console: the action's own commands are written elsewhere, never through this.
- */
-function noCommands(text) {
-    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
-}
-
-
-/***/ }),
-
-/***/ 6275:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   C$: () => (/* binding */ SEVERITY),
-/* harmony export */   QF: () => (/* binding */ aggregateOutcome),
-/* harmony export */   ut: () => (/* binding */ itemOutcome),
-/* harmony export */   zA: () => (/* binding */ itemsFailingStep)
-/* harmony export */ });
-/* unused harmony export itemFailReason */
-/* harmony import */ var _agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6615);
-
-/**
- * From the most severe down: the step's outcome is the first of these that any run has, `success`
- * only when every run succeeded. `limited` (a daily limit), `started` (wait false) and `skipped` come after `cancelled`.
- */
-const SEVERITY = [
-    'error',
-    'failure',
-    'rejected',
-    'invalid-output',
-    'timeout',
-    'paused',
-    'cancelled',
-    'limited',
-    'started',
-    'skipped',
-    'success'
-];
-/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
-function itemOutcome(item) {
-    return item.report?.outcome ?? 'cancelled';
-}
-/** `success` when every run succeeded, else the most severe outcome among them. */
-function aggregateOutcome(items) {
-    if (items.length === 0)
-        return 'error';
-    const outcomes = new Set(items.map(itemOutcome));
-    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
-}
-/** Why a run fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
-function itemFailReason(item, failOn) {
-    if (!item.report)
-        return 'it never started: the job ended first';
-    const reason = (0,_agent_run_fail_on_js__WEBPACK_IMPORTED_MODULE_0__/* .stepFailReason */ .N)(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
-    return reason && (item.report.error ?? item.report.reason ?? reason);
-}
-/** The runs that fail the step, in the list's order, each with why. */
-function itemsFailingStep(items, failOn) {
-    return items.flatMap(item => {
-        const reason = itemFailReason(item, failOn);
-        return reason ? [{ item, reason }] : [];
-    });
 }
 
 
@@ -54489,8 +51748,249 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(5919);
-// EXTERNAL MODULE: ./src/answer/schema.ts
-var answer_schema = __nccwpck_require__(2043);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
+var _2020 = __nccwpck_require__(2210);
+// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
+var dist = __nccwpck_require__(2815);
+var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
+;// CONCATENATED MODULE: ./src/json.ts
+/** A JSON object, not an array nor null. */
+const isJsonObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The value as an object to read fields of: `{}` when it is none (an absent field reads undefined). */
+const jsonObject = (value) => value && typeof value === 'object' ? value : {};
+/** A text field: '' when it is not a string. */
+const jsonText = (value) => (typeof value === 'string' ? value : '');
+/** A whole number above 0 (an id, a count), exact as a number; undefined otherwise. */
+const jsonPositive = (value) => Number.isSafeInteger(value) && value > 0 ? value : undefined;
+
+;// CONCATENATED MODULE: ./src/answer/findings.ts
+
+/** Most severe first: the order of every count and of the inline comments. */
+const SEVERITIES = ['failure', 'warning', 'notice'];
+/** GitHub's longest path for an annotation or a review comment is far below this. */
+const MAX_FINDING_PATH_CHARS = 1_024;
+/**
+ * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
+ * character (a NUL among them). Linear: one lookahead from the start, one pass.
+ */
+const RELATIVE_PATH = '^(?![/\\\\])(?![A-Za-z]:)(?!(?:.*[/\\\\])?\\.\\.(?:[/\\\\]|$))[^\\u0000-\\u001f\\u007f]+$';
+/** One finding, as the agent is shown it. */
+const FINDING_SCHEMA = {
+    type: 'object',
+    properties: {
+        path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_FINDING_PATH_CHARS,
+            pattern: RELATIVE_PATH,
+            description: "the file's path from the repository's root, such as src/a.ts (not absolute, no ..)"
+        },
+        line: {
+            type: 'integer',
+            minimum: 1,
+            description: 'the line the finding is about (the first, for a range)'
+        },
+        end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
+        severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
+        title: { type: 'string', description: 'a few words' },
+        message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }
+    },
+    required: ['path', 'line', 'severity', 'message']
+};
+/** The `findings` property: every finding, `[]` when there is none. */
+const FINDINGS_PROPERTY = {
+    type: 'array',
+    items: FINDING_SCHEMA,
+    description: 'one item a problem found in the code, [] when none'
+};
+/** What `findings: true` asks for alone, or joined to the verdict's or to output-schema. */
+const FINDINGS_SCHEMA = {
+    type: 'object',
+    properties: { findings: FINDINGS_PROPERTY },
+    required: ['findings']
+};
+/** The errors a reader and the agent can act on, as the schema's check gives at most. */
+const MAX_ERRORS = 5;
+/**
+ * What the schema cannot say of findings that satisfy it: an `end_line` before its `line`. Linear
+ * in the number of findings; [] when all is well (or when `value` holds no array to read).
+ */
+function findingsProblems(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    const errors = [];
+    for (const [index, item] of findings.entries()) {
+        const { line, end_line: end } = item;
+        if (typeof end === 'number' && end < line)
+            errors.push({ pointer: `/findings/${index}/end_line`, message: `must be at least line (${line})` });
+        if (errors.length >= MAX_ERRORS)
+            break;
+    }
+    return errors;
+}
+/** The findings of an answer the schema and findingsProblems passed, as plain data. */
+function readFindings(value) {
+    const findings = value?.findings;
+    if (!Array.isArray(findings))
+        return [];
+    return findings.map(item => {
+        const { path, line, end_line, severity, title, message } = item;
+        return { path, line, endLine: end_line ?? line, severity, ...(title ? { title } : {}), message };
+    });
+}
+/** How many findings of each severity. */
+function severityCounts(findings) {
+    const counts = { failure: 0, warning: 0, notice: 0 };
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+const PLURALS = { failure: 'failures', warning: 'warnings', notice: 'notices' };
+/** "3 findings: 1 failure, 2 warnings"; "1 finding: 1 notice"; "No findings". */
+function findingsCountText(findings) {
+    if (findings.length === 0)
+        return 'No findings';
+    const counts = severityCounts(findings);
+    const split = SEVERITIES.filter(severity => counts[severity] > 0)
+        .map(severity => `${counts[severity]} ${counts[severity] === 1 ? severity : PLURALS[severity]}`)
+        .join(', ');
+    return `${findings.length} ${findings.length === 1 ? 'finding' : 'findings'}: ${split}`;
+}
+/** The findings, most severe first, each severity in the agent's order. */
+function bySeverity(findings) {
+    return SEVERITIES.flatMap(severity => findings.filter(finding => finding.severity === severity));
+}
+/** `src/a.ts:12`, or `src/a.ts:12-14` for a range. */
+function lineRef(finding) {
+    return `${finding.path}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`;
+}
+/** A local `$ref` (`#/$defs/x`, `#/definitions/x`) followed a few times; anything else as it is. */
+function resolved(schema, root) {
+    let node = schema;
+    for (let hops = 0; hops < 8 && isJsonObject(node) && typeof node.$ref === 'string'; hops++) {
+        const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
+        const defs = match ? root[match[1]] : undefined;
+        node = isJsonObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined;
+    }
+    return node;
+}
+/**
+ * Why `output-schema` cannot be asked for findings, or undefined when it can: its root must have a
+ * `findings` property of the findings' shape, an array of objects with `path`, `line`, `severity`
+ * and `message` (ours is joined to it, so each finding is also checked as ours is).
+ */
+function findingsShapeProblem(given) {
+    const properties = given.properties;
+    const findings = resolved(isJsonObject(properties) ? properties.findings : undefined, given);
+    const items = isJsonObject(findings) ? resolved(findings.items, given) : undefined;
+    const fields = isJsonObject(items) ? items.properties : undefined;
+    const shaped = isJsonObject(findings) &&
+        (findings.type === 'array' || (Array.isArray(findings.type) && findings.type.includes('array'))) &&
+        isJsonObject(fields) &&
+        ['path', 'line', 'severity', 'message'].every(name => name in fields);
+    return shaped
+        ? undefined
+        : 'with findings: true, the schema must have a findings property of the findings’ shape (type: array, items with the properties path, line, severity and message; end_line and title optional); add it, or ask for findings without output-schema';
+}
+
+;// CONCATENATED MODULE: ./src/answer/schema.ts
+
+
+
+
+/** What `verdict: true` asks for. */
+const VERDICT_SCHEMA = {
+    type: 'object',
+    properties: {
+        verdict: { enum: ['pass', 'fail'], description: 'pass or fail' },
+        reason: { type: 'string', minLength: 1, description: 'why, in one sentence' }
+    },
+    required: ['verdict', 'reason']
+};
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+/**
+ * The schema the answer must satisfy: ours (the verdict's, the findings', or both as one object), the
+ * given one, or the given one joined with ours. The given schema is joined by adding ours to its own
+ * `allOf` at its root, so it keeps its `$schema`, `$id` and `$defs`, and its `$ref`s still resolve.
+ */
+function answerSchema(verdict, given, findings = false) {
+    const ours = [...(verdict ? [VERDICT_SCHEMA] : []), ...(findings ? [FINDINGS_SCHEMA] : [])];
+    if (!given)
+        return ours.length > 1 ? joinedOwn(ours) : ours[0];
+    // An allOf that is not an array is left for the compile to refuse, as it is without ours.
+    if (ours.length === 0 || (given.allOf !== undefined && !Array.isArray(given.allOf)))
+        return given;
+    return { ...given, allOf: [...(given.allOf ?? []), ...ours] };
+}
+/** Our schemas as one object (one block: verdict, reason, findings), easier to read than an allOf. */
+function joinedOwn(schemas) {
+    return {
+        type: 'object',
+        properties: Object.assign({}, ...schemas.map(schema => schema.properties)),
+        required: schemas.flatMap(schema => schema.required)
+    };
+}
+// ajv-formats is CommonJS: its plugin is the module's default export.
+const addFormats = (dist_default())["default"];
+/**
+ * An ajv for the schema's draft: ajv's defaults (strict: an unknown keyword, often a typo, is
+ * refused), every error, nothing on the console. A fresh one for each schema: ajv keeps the schemas
+ * it compiled by `$id`, and a step compiles one schema once.
+ */
+function ajvFor(schema) {
+    const declared = schema.$schema;
+    // Only the answer's own properties are read: {} has no "constructor" (ownProperties).
+    const options = { allErrors: true, logger: false, ownProperties: true };
+    if (declared === undefined || (typeof declared === 'string' && DRAFT_07.test(declared))) {
+        return addFormats(new ajv.Ajv(options));
+    }
+    if (typeof declared === 'string' && DRAFT_2020_12.test(declared))
+        return addFormats(new _2020.Ajv2020(options));
+    return `$schema ${JSON.stringify(declared).slice(0, 100)} is not supported; use draft-07 (http://json-schema.org/draft-07/schema#, the default) or 2020-12 (https://json-schema.org/draft/2020-12/schema)`;
+}
+/** The first few errors are what a reader and the agent can act on. */
+const schema_MAX_ERRORS = 5;
+const MAX_POINTER = 200;
+function schemaError(error) {
+    const pointer = error.instancePath.length > MAX_POINTER
+        ? `${error.instancePath.slice(0, MAX_POINTER)}…`
+        : error.instancePath;
+    const allowed = error.params.allowedValues;
+    const message = error.keyword === 'enum' && Array.isArray(allowed)
+        ? `${error.message ?? 'must be one of'}: ${allowed.map(value => JSON.stringify(value)).join(', ')}`
+        : (error.message ?? `fails ${error.keyword}`);
+    return { pointer, message: message.slice(0, 300) };
+}
+/**
+ * Compiles the schema once (draft-07 unless its `$schema` names 2020-12; formats checked), or says
+ * why it cannot be used: an unsupported draft, a schema the meta-schema refuses, a `$ref` that does
+ * not resolve, an unknown keyword.
+ */
+function compileSchema(schema) {
+    const ajv = ajvFor(schema);
+    if (typeof ajv === 'string')
+        return { problem: ajv };
+    let check;
+    try {
+        check = ajv.compile(schema);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { problem: `it is not a valid JSON Schema: ${message.slice(0, 300)}` };
+    }
+    return {
+        validate: value => (check(value) ? [] : (check.errors ?? []).slice(0, schema_MAX_ERRORS).map(schemaError))
+    };
+}
+/** A pointer as a reader sees it: the root has no path. */
+function pointerText(pointer) {
+    return pointer === '' ? 'the answer' : pointer;
+}
+
 ;// CONCATENATED MODULE: ./src/answer/check.ts
 
 /** How long one check may take at most (less when the step's deadline comes first). */
@@ -54504,7 +52004,7 @@ function thrownReason(error) {
 /** Compiles and checks here and now: what the worker does, and the checker of in-process tests. */
 function checkNow(schema, value) {
     try {
-        const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
+        const compiled = compileSchema(schema);
         if ('problem' in compiled)
             return { unchecked: `(${compiled.problem})` };
         return { errors: compiled.validate(value) };
@@ -54618,7 +52118,7 @@ function whatWasWrong(problem) {
         case 'mismatch':
             return [
                 'The JSON of your final answer does not satisfy the schema:',
-                ...problem.errors.map(error => `- ${error.pointer ? `\`${error.pointer}\`` : (0,answer_schema/* pointerText */.po)('')}: ${error.message}`)
+                ...problem.errors.map(error => `- ${error.pointer ? `\`${error.pointer}\`` : pointerText('')}: ${error.message}`)
             ].join('\n');
         case 'unchecked':
             return `Your final answer could not be checked against the schema ${problem.why}.`;
@@ -54636,10 +52136,315 @@ function repairPrompt(spec, problem) {
     ].join('\n');
 }
 
-// EXTERNAL MODULE: ./src/model.ts
-var model = __nccwpck_require__(182);
-// EXTERNAL MODULE: ./src/answer/answer.ts + 2 modules
-var answer_answer = __nccwpck_require__(4712);
+;// CONCATENATED MODULE: ./src/model.ts
+/**
+ * From the most severe down: the step's outcome of many runs is the first of these that any run
+ * has, `success` only when every run succeeded. `limited` (a daily limit), `started` (wait false)
+ * and `skipped` come after `cancelled`.
+ */
+const SEVERITY = [
+    'error',
+    'failure',
+    'rejected',
+    'invalid-output',
+    'timeout',
+    'paused',
+    'cancelled',
+    'limited',
+    'started',
+    'skipped',
+    'success'
+];
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+function itemOutcome(item) {
+    return item.report?.outcome ?? 'cancelled';
+}
+/** The outcome of many runs: `success` when every run succeeded, else the most severe among them. */
+function aggregateOutcome(items) {
+    if (items.length === 0)
+        return 'error';
+    const outcomes = new Set(items.map(itemOutcome));
+    return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error';
+}
+/** The report of a run that never started (or of a step that followed none): no status, no entries. */
+function reportOf(fields, startedAt, endedAt = startedAt) {
+    return { mode: 'create', status: fields.run?.status ?? '', startedAt, endedAt, entriesSeen: 0, ...fields };
+}
+/** The report of a step whose path threw: the run as last seen, if any, and the error in one line. */
+function unexpectedEnding(error, last, now) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const fields = {
+        outcome: 'error',
+        error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
+    };
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
+}
+
+;// CONCATENATED MODULE: ./src/answer/bounded-json.ts
+/** An answer block larger than this (bytes of UTF-8) is refused unread: `structured-output` stays under it. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+/** An answer nested deeper than this is refused unread: JSON.stringify, ajv and renderers recurse. */
+const MAX_ANSWER_DEPTH = 64;
+const OPEN = new Set(['{', '[']);
+/**
+ * Whether brackets outside strings nest deeper than `max`: one pass over the text, constant memory,
+ * so a hostile 100,000-deep text costs no stack and no parse.
+ */
+function nestsDeeperThan(text, max) {
+    let depth = 0;
+    let inString = false;
+    for (let at = 0; at < text.length; at++) {
+        const char = text[at];
+        if (inString) {
+            if (char === '\\')
+                at++;
+            else if (char === '"')
+                inString = false;
+        }
+        else if (char === '"')
+            inString = true;
+        else if (char !== undefined && OPEN.has(char)) {
+            if (++depth > max)
+                return true;
+        }
+        else if (char === '}' || char === ']')
+            depth--;
+    }
+    return false;
+}
+/**
+ * What JSON.parse said, without the text it quotes ("Unexpected token '}', "{…" is not valid JSON"),
+ * and where, as line and column.
+ */
+function parseProblem(error, text) {
+    const message = error instanceof Error ? error.message : '';
+    const what = message
+        .replace(/, ".*$/s, '')
+        .replace(/ (in JSON )?at position \d+.*$/s, '')
+        .slice(0, 100);
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position === undefined)
+        return `it is not valid JSON: ${what}`;
+    const before = text.slice(0, Number(position));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return `it is not valid JSON: ${what} at line ${line}, column ${column}`;
+}
+/**
+ * JSON.parse within the answer's bounds: the size and depth are checked first, so an oversized or
+ * deeply nested block is refused without being parsed. The problem never quotes the text.
+ */
+function parseBounded(text) {
+    // A UTF-16 unit makes at most 3 bytes of UTF-8: a text this short cannot be over the limit.
+    if (text.length > MAX_ANSWER_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_ANSWER_BYTES) {
+        const mib = (Buffer.byteLength(text, 'utf8') / 1024 / 1024).toFixed(1);
+        return { ok: false, refused: true, problem: `it is ${mib} MiB, over the 1 MiB an answer may take` };
+    }
+    if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
+        return { ok: false, refused: true, problem: `it nests deeper than ${MAX_ANSWER_DEPTH} levels` };
+    }
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch (error) {
+        return { ok: false, refused: false, problem: parseProblem(error, text) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/answer/extract.ts
+
+/** The columns of a line's indentation (a tab to the next multiple of four), and where it ends. */
+function indentation(text, start, end) {
+    let columns = 0;
+    let at = start;
+    for (; at < end && (text[at] === ' ' || text[at] === '\t'); at++)
+        columns = text[at] === '\t' ? columns + 4 - (columns % 4) : columns + 1;
+    return { columns, at };
+}
+/**
+ * A fence line (text[start, end)): at most three columns of indentation past `base` (the content
+ * column of the list item it sits in, else 0: four or more make indented code), then three or
+ * more backticks or tildes (CommonMark).
+ */
+function fenceAt(text, start, end, base) {
+    const { columns, at } = indentation(text, start, end);
+    if (columns - base > 3 || (columns < base && columns > 3))
+        return undefined;
+    const char = text[at];
+    if (char !== '`' && char !== '~')
+        return undefined;
+    let after = at;
+    while (after < end && text[after] === char)
+        after++;
+    return after - at < 3 ? undefined : { char, length: after - at, rest: after };
+}
+/**
+ * A list item's first line ("- ", "* ", "+ ", "1. ", "1) "): the column its content starts at, and
+ * where in the text.
+ */
+function listItem(text, start, end) {
+    const { columns, at } = indentation(text, start, end);
+    const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}|\t|$)/.exec(text.slice(at, Math.min(end, at + 16)));
+    return marker ? { column: columns + marker[0].length, at: at + marker[0].length } : undefined;
+}
+const isBlank = (text, start, end) => {
+    for (let at = start; at < end; at++)
+        if (!/\s/.test(text[at] ?? ''))
+            return false;
+    return true;
+};
+/**
+ * The fenced code blocks of a Markdown text, in one pass over its characters. A fence of backticks
+ * whose info string holds a backtick is inline code, not a fence; an unclosed block runs to the
+ * end. A fence counts where CommonMark reads one: at the top level or in a list item (the last
+ * item's content column, until a blank line and a line less indented end the list), never as
+ * indented code.
+ */
+function fencedBlocks(text) {
+    const blocks = [];
+    let open;
+    let base = 0;
+    let afterBlank = false;
+    let at = 0;
+    while (at <= text.length) {
+        const newline = text.indexOf('\n', at);
+        const lineEnd = newline < 0 ? text.length : newline;
+        if (open) {
+            const fence = fenceAt(text, at, lineEnd, open.base);
+            if (fence &&
+                fence.char === open.char &&
+                fence.length >= open.length &&
+                isBlank(text, fence.rest, lineEnd)) {
+                blocks.push({ language: open.language, start: open.start, end: at });
+                open = undefined;
+            }
+        }
+        else if (isBlank(text, at, lineEnd))
+            afterBlank = true;
+        else {
+            const item = listItem(text, at, lineEnd);
+            if (item)
+                base = item.column;
+            else if (afterBlank && indentation(text, at, lineEnd).columns < base)
+                base = 0;
+            afterBlank = false;
+            // An item's first line may open a fence right after its marker.
+            const fence = item ? fenceAt(text, item.at, lineEnd, 0) : fenceAt(text, at, lineEnd, base);
+            const info = fence ? text.slice(fence.rest, lineEnd) : '';
+            if (fence && !(fence.char === '`' && info.includes('`'))) {
+                const language = (/^\s*(\S*)/.exec(info)?.[1] ?? '').toLowerCase();
+                const start = Math.min(lineEnd + 1, text.length);
+                open = { char: fence.char, length: fence.length, language, start, base };
+            }
+        }
+        if (newline < 0)
+            break;
+        at = newline + 1;
+    }
+    if (open)
+        blocks.push({ language: open.language, start: open.start, end: text.length });
+    return blocks;
+}
+/** Text that may be a JSON object or array (other values are not answers): the rest is not parsed. */
+const looksLikeJson = (text) => /^\s*[[{]/.test(text) && /[\]}]\s*$/.test(text.slice(-100));
+/**
+ * Blocks that look like JSON but are not are tried at most this many times: a failed JSON.parse
+ * costs tens of microseconds, and a hostile result can hold hundreds of thousands of blocks.
+ */
+const MAX_TRIES = 100;
+/**
+ * The answer in a run's result: the last fenced `json` block; else the last fenced block whose
+ * whole content parses as JSON; else the whole result when it parses. Linear in the result's size:
+ * each block is scanned once and parsed at most once, within the answer's size and depth bounds.
+ */
+function extractAnswer(result) {
+    const blocks = fencedBlocks(result);
+    const tagged = blocks.filter(block => block.language === 'json').at(-1);
+    if (tagged)
+        return readJson(result.slice(tagged.start, tagged.end), true) ?? { kind: 'none' };
+    let tries = 0;
+    for (let index = blocks.length - 1; index >= 0 && tries < MAX_TRIES; index--) {
+        const block = blocks[index];
+        if (!block)
+            continue;
+        const content = result.slice(block.start, block.end);
+        if (!looksLikeJson(content))
+            continue;
+        tries++;
+        // A block that is not JSON is some other code; one refused for its size or depth is the answer.
+        const read = readJson(content, false);
+        if (read)
+            return read;
+    }
+    return (looksLikeJson(result) && readJson(result, false)) || { kind: 'none' };
+}
+/** The JSON of a text; a syntax error is the answer's problem only when the text had to be JSON. */
+function readJson(text, mustBeJson) {
+    const parsed = parseBounded(text);
+    if (parsed.ok)
+        return { kind: 'json', value: parsed.value };
+    return mustBeJson || parsed.refused ? { kind: 'unreadable', problem: parsed.problem } : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/answer/answer.ts
+
+
+
+/**
+ * The answer in a run's final result, checked against the schema by `check` (which may take no
+ * longer than it is given, and says so when it could not finish).
+ */
+async function readAnswer(result, spec, check) {
+    const extracted = extractAnswer(result ?? '');
+    if (extracted.kind === 'none')
+        return { valid: false, problem: { kind: 'missing' } };
+    if (extracted.kind === 'unreadable') {
+        return { valid: false, problem: { kind: 'unreadable', problem: extracted.problem } };
+    }
+    const checked = await check(extracted.value);
+    if ('unchecked' in checked)
+        return { valid: false, problem: uncheckedProblem(spec, checked.unchecked) };
+    // An end_line before its line is what the findings' schema cannot say: checked once it holds.
+    const errors = checked.errors.length === 0 && spec.findings ? findingsProblems(extracted.value) : checked.errors;
+    if (errors.length > 0)
+        return { valid: false, problem: { kind: 'mismatch', errors } };
+    const findings = spec.findings ? { findings: readFindings(extracted.value) } : {};
+    const answer = { valid: true, value: extracted.value, ...findings };
+    if (spec.verdict) {
+        // The schema has checked both: verdict is pass or fail, reason a non-empty string.
+        const { verdict, reason } = extracted.value;
+        return { ...answer, verdict, reason };
+    }
+    return answer;
+}
+/** Whose schema could not be checked: output-schema, or ours (the verdict's, or the answer's with findings). */
+function uncheckedProblem(spec, why) {
+    const given = spec.given ?? spec.schema !== VERDICT_SCHEMA;
+    const schema = given
+        ? 'output-schema'
+        : spec.schema === VERDICT_SCHEMA
+            ? "the verdict's schema"
+            : "the answer's schema";
+    return { kind: 'unchecked', schema, why };
+}
+/** The problem in one line, for an annotation or a table cell: the first one when there are several. */
+function problemLine(problem) {
+    switch (problem.kind) {
+        case 'missing':
+            return 'the final answer has no fenced json block';
+        case 'unreadable':
+            return `the answer's JSON could not be read: ${problem.problem}`;
+        case 'unchecked':
+            return `the answer could not be checked against ${problem.schema} ${problem.why}`;
+        case 'mismatch': {
+            const [first] = problem.errors;
+            return first
+                ? `the answer does not satisfy the schema: ${pointerText(first.pointer)} ${first.message}`
+                : 'the answer does not satisfy the schema';
+        }
+    }
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/clock.ts
@@ -54797,20 +52602,20 @@ function describeHttpError(status, what, detail) {
 
 ;// CONCATENATED MODULE: ./src/api/paging.ts
 /** The service pages by 100 at most. */
-const PAGE_LIMIT = 100;
+const PAGE_SIZE = 100;
 /** 50 pages is far beyond any real account. */
 const MAX_PAGES = 50;
 /** The first item `wanted` accepts, page after page; undefined after a short or last page. */
 async function searchPages(read, wanted, paging = {}) {
     const maxPages = paging.maxPages ?? MAX_PAGES;
     for (let page = 0; page < maxPages; page++) {
-        const result = await read(page * PAGE_LIMIT, PAGE_LIMIT);
+        const result = await read(page * PAGE_SIZE, PAGE_SIZE);
         const match = result.items.find(wanted);
         if (match !== undefined)
             return match;
         const last = paging.trustPageCount !== false && page + 1 >= result.pages;
         // Short as the service sent it: an item it sent that could not be read does not end the listing.
-        if ((result.sent ?? result.items.length) < PAGE_LIMIT || last)
+        if ((result.sent ?? result.items.length) < PAGE_SIZE || last)
             return undefined;
     }
     return undefined;
@@ -54898,8 +52703,24 @@ function nextStep(exchange, write, what) {
     return { kind: 'retry', rateLimited: false };
 }
 
-// EXTERNAL MODULE: ./src/runner/commands.ts
-var commands = __nccwpck_require__(6342);
+;// CONCATENATED MODULE: ./src/runner/commands.ts
+/**
+ * The runner's two command parsers: `::name` after leading blanks, and the legacy `##[name` anywhere
+ * in a line. What breaks each lives here, beside the console that must never carry them.
+ */
+const LEGACY_COMMAND = /##\[/g;
+/** U+2060 WORD JOINER: invisible, and not part of `##[`. */
+const BROKEN_LEGACY_COMMAND = '##\u2060[';
+/** `::` as the first non-blank characters of a line, whatever the line break before it. */
+const V2_COMMAND = /(^|[\r\n\u0085\u2028\u2029])([^\S\r\n\u0085\u2028\u2029]*)::/g;
+/**
+ * Any text made unable to be read as a runner command by either parser, for the last guard before
+ * the console: the action's own commands are written elsewhere, never through this.
+ */
+function noCommands(text) {
+    return text.replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND).replace(V2_COMMAND, '$1$2:\u2060:');
+}
+
 ;// CONCATENATED MODULE: ./src/org/organizations.ts
 
 
@@ -54930,7 +52751,7 @@ function nameText(text, max = 100) {
     const flat = text
         // eslint-disable-next-line no-control-regex -- stripping control characters is the point
         .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
-        .replace(commands/* LEGACY_COMMAND */.WW, '#[')
+        .replace(LEGACY_COMMAND, '#[')
         .trim();
     return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -55208,21 +53029,21 @@ async function refusesTheRun(httpStatus, setupFine) {
     return REFUSED_UNLESS_SETUP.has(httpStatus) && (await setupFine());
 }
 /** How much of the earlier run's result the fresh run's prompt carries. */
-const CARRIED_RESULT_LIMIT = 4_000;
+const CARRIED_RESULT_MAX_CHARS = 4_000;
 /** How much of the service's reason the prompt quotes. */
-const REASON_LIMIT = 300;
+const REASON_MAX_CHARS = 300;
 /** Control characters and the invisible format characters an agent reads but a reader does not see. */
 const UNSEEN = /(?![\t\n])[\p{Cc}\p{Cf}]/gu;
 /** The earlier result, cut, as a quoted block: the agent's own earlier words, context not orders. */
 function quotedResult(result) {
     // Cut before cleaning: the work stays linear in what is kept, whatever the service sent.
     const text = result
-        .slice(0, CARRIED_RESULT_LIMIT * 2)
+        .slice(0, CARRIED_RESULT_MAX_CHARS * 2)
         .replace(/\r\n?/g, '\n')
         .replace(UNSEEN, '')
         .trim();
-    const cut = text.length > CARRIED_RESULT_LIMIT || result.length > CARRIED_RESULT_LIMIT * 2
-        ? `${text.slice(0, CARRIED_RESULT_LIMIT)}\n[… cut: ${result.length} characters in all]`
+    const cut = text.length > CARRIED_RESULT_MAX_CHARS || result.length > CARRIED_RESULT_MAX_CHARS * 2
+        ? `${text.slice(0, CARRIED_RESULT_MAX_CHARS)}\n[… cut: ${result.length} characters in all]`
         : text;
     return (cut || '(empty)')
         .split('\n')
@@ -55232,11 +53053,11 @@ function quotedResult(result) {
 /** One line of the service's reason (or a link), cut. */
 function reasonLine(reason) {
     const line = reason
-        .slice(0, REASON_LIMIT * 2)
+        .slice(0, REASON_MAX_CHARS * 2)
         .replace(UNSEEN, ' ')
         .replace(/\s+/g, ' ')
         .trim();
-    return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
+    return line.length > REASON_MAX_CHARS ? `${line.slice(0, REASON_MAX_CHARS)}…` : line;
 }
 /** The fresh run's prompt: the new run's own (instruction and thread), then the earlier run. */
 function carryOnPrompt(freshPrompt, earlier, reason) {
@@ -55272,7 +53093,7 @@ function serviceReason(error) {
 ;// CONCATENATED MODULE: ./src/agent-run/log-reader.ts
 
 /** The service's page size limit for the log endpoint. */
-const LOG_PAGE_LIMIT = 100;
+const LOG_PAGE_SIZE = 100;
 /**
  * Pages of large entries are asked for in fewer entries, to stay near this size: memory follows
  * the size of what is read each second, not only of what is kept.
@@ -55290,7 +53111,7 @@ class LogReader {
     candidates = ['interface', 'alpha'];
     unavailable = false;
     /** Entries asked for per page: fewer while they are large. */
-    pageLimit = LOG_PAGE_LIMIT;
+    pageSize = LOG_PAGE_SIZE;
     constructor(api, runId, onUnavailable) {
         this.api = api;
         this.runId = runId;
@@ -55302,7 +53123,7 @@ class LogReader {
     async read(skip, limit, options) {
         while (!this.unavailable) {
             const path = this.candidates[0];
-            const asked = Math.max(1, Math.min(limit, this.pageLimit));
+            const asked = Math.max(1, Math.min(limit, this.pageSize));
             try {
                 const page = await this.api.getLogs(this.runId, path, skip, asked, options);
                 this.sizePages(page, asked);
@@ -55311,7 +53132,7 @@ class LogReader {
             catch (error) {
                 // Too large a page: the same entries, fewer at a time.
                 if (error instanceof OversizedAnswerError && asked > 1) {
-                    this.pageLimit = Math.floor(asked / 4) || 1;
+                    this.pageSize = Math.floor(asked / 4) || 1;
                     continue;
                 }
                 if (!(error instanceof ServiceError) || error.httpStatus !== 404)
@@ -55332,9 +53153,9 @@ class LogReader {
         if (page.bytes === undefined || page.logs.length === 0)
             return;
         if (page.bytes > TARGET_PAGE_BYTES)
-            this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
+            this.pageSize = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes));
         else if (page.bytes < TARGET_PAGE_BYTES / 4)
-            this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2);
+            this.pageSize = Math.min(LOG_PAGE_SIZE, asked * 2);
     }
 }
 /**
@@ -55343,17 +53164,17 @@ class LogReader {
  * a long one from just before its total_logs, or page by page when nothing is served there.
  */
 async function countLogEntries(logs, deadline) {
-    const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline });
+    const first = await logs.read(0, LOG_PAGE_SIZE, { deadline });
     if (!first)
         return { count: 0, status: null, result: undefined };
     const result = first.result;
     let count = 0;
     let page = first;
-    if ((first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
+    if ((first.logs.length === LOG_PAGE_SIZE || first.full === true) &&
         first.totalLogs !== null &&
-        first.totalLogs > LOG_PAGE_LIMIT + 1) {
+        first.totalLogs > LOG_PAGE_SIZE + 1) {
         count = first.totalLogs - 1;
-        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
+        page = await logs.read(count, LOG_PAGE_SIZE, { deadline });
         if (page?.logs.length === 0) {
             // total_logs ran ahead of the log: count it from the second page on.
             count = 0;
@@ -55365,14 +53186,37 @@ async function countLogEntries(logs, deadline) {
             return { count, status: first.status, result };
         count += page.logs.length;
         // A short page ends the log, unless the reader asked for fewer (large entries).
-        if (page.logs.length < LOG_PAGE_LIMIT && !page.full)
+        if (page.logs.length < LOG_PAGE_SIZE && !page.full)
             return { count, status: page.status, result };
-        page = await logs.read(count, LOG_PAGE_LIMIT, { deadline });
+        page = await logs.read(count, LOG_PAGE_SIZE, { deadline });
     }
 }
 
-// EXTERNAL MODULE: ./src/agent-run/status.ts
-var agent_run_status = __nccwpck_require__(6035);
+;// CONCATENATED MODULE: ./src/agent-run/status.ts
+const CLASSES = {
+    COMPLETE: 'success',
+    COMPLETED: 'success',
+    ERROR: 'failure',
+    FAILED: 'failure',
+    CANCELLED: 'failure',
+    STOPPED: 'failure',
+    TIMEOUT: 'failure',
+    MAX_ITERATIONS_REACHED: 'failure',
+    OUT_OF_TOKENS: 'failure',
+    PAUSED: 'paused',
+    ACTIVE: 'working',
+    PENDING: 'working',
+    RUNNING: 'working',
+    EVALUATION: 'working'
+};
+function classifyStatus(status) {
+    return (status && CLASSES[status.trim().toUpperCase()]) || 'working';
+}
+/** False for a status this action has never heard of (it is treated as still working, and said once). */
+function isKnownStatus(status) {
+    return status === null || status === undefined || status.trim().toUpperCase() in CLASSES;
+}
+
 ;// CONCATENATED MODULE: ./src/agent-run/watch-step.ts
 
 
@@ -55391,8 +53235,8 @@ function provesRestart(guard, seen) {
     if (!isEnded(after))
         return true;
     // One kind of ending giving way to another (COMPLETE to FAILED) is a restart seen from its end.
-    const from = (0,agent_run_status/* classifyStatus */.x)(before);
-    return before !== null && from !== 'working' && from !== (0,agent_run_status/* classifyStatus */.x)(after);
+    const from = classifyStatus(before);
+    return before !== null && from !== 'working' && from !== classifyStatus(after);
 }
 /** How long a resumed run may keep showing its earlier ending before we report what we see. */
 function resumeGraceMs(pollIntervalMs) {
@@ -55416,14 +53260,18 @@ function initialState(plan, now) {
         paceNoticed: false
     };
 }
-const isEnded = (status) => (0,agent_run_status/* classifyStatus */.x)(status) !== 'working';
-/** The pure step: the state after `read`, what to say, and what to do next. */
+const isEnded = (status) => classifyStatus(status) !== 'working';
+/** The pure step: the state after `read`, what to say, and the next move. */
 function advance(state, read, context) {
     const said = [];
     const next = read.kind === 'page'
         ? afterPage(state, read.page, context, said)
         : afterRun(state, read.run, context, said);
-    return { state: next, said, step: decide(next, context.now >= context.graceEndsAt, context.logsAvailable) };
+    return {
+        state: next,
+        said,
+        move: nextMove(next, context.now >= context.graceEndsAt, context.logsAvailable)
+    };
 }
 function afterPage(state, page, context, said) {
     // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
@@ -55449,7 +53297,7 @@ function afterPage(state, page, context, said) {
     next.lastRead = {
         kind: 'page',
         // A full page, or a total beyond what we have, means more is waiting right now.
-        more: page.logs.length >= LOG_PAGE_LIMIT ||
+        more: page.logs.length >= LOG_PAGE_SIZE ||
             page.full === true ||
             (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > next.cursor),
         hadStatus: page.status !== null
@@ -55477,7 +53325,7 @@ function afterStatus(state, status, now, said) {
         next.status = status;
         next.lastProgressAt = now;
     }
-    if (status !== null && !(0,agent_run_status/* isKnownStatus */.i)(status) && !state.unknownStatuses.has(status)) {
+    if (status !== null && !isKnownStatus(status) && !state.unknownStatuses.has(status)) {
         next.unknownStatuses = new Set([...state.unknownStatuses, status]);
         said.push({ kind: 'warning', message: `Unknown run status "${status}": treating it as still working.` });
     }
@@ -55487,10 +53335,10 @@ function afterStatus(state, status, now, said) {
  * What to do after a read. In order: a page without a status sends us to the run; an end learnt
  * from the run (not from a page) sends us to the log once more for what was written before it; a
  * resumed run that still shows its earlier ending past the grace period is looked at once more,
- * then given up on; an end of the run's own stops the watch once the backlog is read; otherwise a
+ * then given up on; an end of the run's own ends the watch once the backlog is read; otherwise a
  * backlog is read at once, and a quiet log waits for the next look.
  */
-function decide(state, pastGrace, logsAvailable) {
+function nextMove(state, pastGrace, logsAvailable) {
     const read = state.lastRead;
     const more = read.kind === 'page' && read.more;
     if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
@@ -55501,11 +53349,11 @@ function decide(state, pastGrace, logsAvailable) {
         if (!pastGrace)
             return more ? { kind: 'read-page' } : { kind: 'wait' };
         // Past the grace period, one last look at the run itself before calling it stale.
-        return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' };
+        return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'end' };
     }
     if (more || (logsAvailable && state.endSeen !== 'with-log'))
         return { kind: 'read-page' };
-    return { kind: 'stop' };
+    return { kind: 'end' };
 }
 /** A heartbeat is due after a minute without progress, and a minute after the last one. */
 function heartbeatDue(state, now) {
@@ -55562,7 +53410,7 @@ async function startRun(plan, deps) {
         ? await discoverOrganization(deps.apis, options, deps.notice)
         : { orgId: plan.orgId };
     if ('error' in found) {
-        const report = (0,model/* reportOf */.E)({ outcome: 'error', ...found }, startedAt, deps.clock.now());
+        const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now());
         return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) };
     }
     const api = deps.apis(found.orgId);
@@ -55609,12 +53457,12 @@ async function startRun(plan, deps) {
             const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
             return {
                 kind: 'not-started',
-                report: (0,model/* reportOf */.E)({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
+                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
                 refusedResume: error.reason
             };
         }
         const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId };
-        const report = (0,model/* reportOf */.E)(fields, startedAt, deps.clock.now());
+        const report = reportOf(fields, startedAt, deps.clock.now());
         // Only what the step used is questioned: a resume names no repository; a create, the one it
         // sent (or the one it was told to find).
         const used = mode === 'resume'
@@ -55632,7 +53480,7 @@ function limitedStart({ reason, limit }, orgId, startedAt, deps) {
     deps.notice(reason);
     return {
         kind: 'not-started',
-        report: (0,model/* reportOf */.E)({ outcome: 'limited', reason, limit, orgId }, startedAt, deps.clock.now())
+        report: reportOf({ outcome: 'limited', reason, limit, orgId }, startedAt, deps.clock.now())
     };
 }
 /** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
@@ -55835,7 +53683,7 @@ async function waitForRestart(api, logs, runId, before, windowMs, deps) {
         const result = page ? page.result : run?.result;
         // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
         // entries, or a new result (a run may restart and end between two checks without an entry).
-        const working = status !== null && (0,agent_run_status/* classifyStatus */.x)(status) === 'working';
+        const working = status !== null && classifyStatus(status) === 'working';
         const newResult = !!before.result && !!result && result !== before.result;
         if (working || (page && page.logs.length > 0) || newResult)
             return run ?? (await api.getRun(runId, { deadline }));
@@ -55900,14 +53748,14 @@ const TRIGGERS = {
 function shouldStopRun({ ending, stopRunOn, status, wait, resumedUnseen }) {
     if (!wait || ending === 'ended')
         return false;
-    return stopRunOn.has(TRIGGERS[ending]) && (resumedUnseen === true || (0,agent_run_status/* classifyStatus */.x)(status) === 'working');
+    return stopRunOn.has(TRIGGERS[ending]) && (resumedUnseen === true || classifyStatus(status) === 'working');
 }
 /** What became of a stop: the service took it and the run reads ended, or why it did not. */
 function stopOutcome(sent, statusAfter) {
     const status = statusAfter ?? '';
     if (sent.error !== undefined)
         return { stopped: false, status, why: whyNotStopped(sent.error) };
-    if (status && (0,agent_run_status/* classifyStatus */.x)(status) !== 'working')
+    if (status && classifyStatus(status) !== 'working')
         return { stopped: true, status };
     return {
         stopped: false,
@@ -55992,9 +53840,9 @@ class WatchedRun {
         this.graceEndsAt = (plan.guard.resumedAt ?? now) + resumeGraceMs(plan.pollIntervalMs);
     }
     /** Reads what the step asks: the next log page, or the run itself. */
-    async read(step, options) {
-        if (step.kind === 'read-page')
-            return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_LIMIT, options) };
+    async read(move, options) {
+        if (move.kind === 'read-page')
+            return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_SIZE, options) };
         return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) };
     }
     /** The pure step on what was read, what it says told: returns what to do next. */
@@ -56006,7 +53854,7 @@ class WatchedRun {
         });
         next.said.forEach(said => tell(this.events, said));
         this.state = next.state;
-        return next.step;
+        return next.move;
     }
     /**
      * How the watch ended, with the run as read at its end: `lastRun` when the last read of the run
@@ -56093,16 +53941,16 @@ class RunWatcher {
         let ending = 'ended';
         try {
             // The first look waits too: the gentle start (pacing.ts).
-            let step = { kind: 'wait' };
-            while (step.kind !== 'stop') {
-                if (step.kind === 'wait') {
+            let move = { kind: 'wait' };
+            while (move.kind !== 'end') {
+                if (move.kind === 'wait') {
                     await this.wait(watched, events);
-                    step = { kind: reads.logs.available ? 'read-page' : 'read-run' };
+                    move = { kind: reads.logs.available ? 'read-page' : 'read-run' };
                 }
                 // Reads once the end is known see the end: they may use the budget's reserve.
                 const { status, guard } = watched.state;
                 const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted };
-                step = watched.step(await watched.read(step, options), this.clock.now());
+                move = watched.step(await watched.read(move, options), this.clock.now());
             }
         }
         catch (error) {
@@ -56193,7 +54041,7 @@ function watchedFields(run, watched) {
 function howItEnded(run, watched) {
     const status = watched.status ?? '';
     const finalRun = watched.run ?? { ...run, status: watched.status };
-    const statusClass = (0,agent_run_status/* classifyStatus */.x)(status);
+    const statusClass = classifyStatus(status);
     // A run seen ended in the last read counts as ended, whatever stopped the wait; unless the step
     // stopped it (stop-run-on): that ending is the step's.
     const outcome = watched.ending === 'cancelled'
@@ -56279,7 +54127,7 @@ async function settleAnswer(first, plan, spec, deps) {
         // invalid answer, when a repair was asked and did not complete).
         if (report.outcome !== 'success' || !report.run)
             return last ? { ...report, answer: answered(last) } : report;
-        const answer = await (0,answer_answer/* readAnswer */.J)(report.run.result, spec, value => checkInTime(value, spec, deps));
+        const answer = await readAnswer(report.run.result, spec, value => checkInTime(value, spec, deps));
         if (deps.follow.signal?.aborted)
             return cancelledWhileChecking(report, answered(answer));
         if (answer.valid) {
@@ -56293,8 +54141,8 @@ async function settleAnswer(first, plan, spec, deps) {
         if (repairs.length >= spec.retries || answer.problem.kind === 'unchecked')
             return { ...report, outcome: 'invalid-output', answer: answered(answer) };
         last = answer;
-        repairs.push((0,answer_answer/* problemLine */.Y)(answer.problem));
-        deps.follow.events.repairAsked((0,answer_answer/* problemLine */.Y)(answer.problem), repairs.length, spec.retries);
+        repairs.push(problemLine(answer.problem));
+        deps.follow.events.repairAsked(problemLine(answer.problem), repairs.length, spec.retries);
         // A repair resumes this run, never another: a thread carried on in a fresh run is carried no further.
         const repair = {
             ...plan,
@@ -56407,9 +54255,9 @@ function thrownEnding(error, last, now) {
         fields = errorBeforeRun(error);
     }
     catch {
-        return (0,model/* unexpectedEnding */.Z)(error, last, now);
+        return unexpectedEnding(error, last, now);
     }
-    return last ? { ...last, ...fields, endedAt: now } : (0,model/* reportOf */.E)(fields, now);
+    return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
 ;// CONCATENATED MODULE: ./src/deadlines.ts
@@ -56703,498 +54551,1257 @@ class ThrottledWrites {
     }
 }
 
-// EXTERNAL MODULE: ./src/report/entry-text.ts
-var entry_text = __nccwpck_require__(1608);
-// EXTERNAL MODULE: ./src/report/answer-text.ts
-var answer_text = __nccwpck_require__(9052);
-// EXTERNAL MODULE: ./src/report/stop-text.ts
-var stop_text = __nccwpck_require__(4758);
-// EXTERNAL MODULE: ./src/report/markdown.ts
-var markdown = __nccwpck_require__(4285);
-// EXTERNAL MODULE: ./src/report/usage.ts
-var report_usage = __nccwpck_require__(2281);
-// EXTERNAL MODULE: ./src/report/findings-text.ts
-var findings_text = __nccwpck_require__(8188);
-// EXTERNAL MODULE: ./src/report/fit-text.ts
-var fit_text = __nccwpck_require__(1861);
-;// CONCATENATED MODULE: ./src/github/trigger.ts
-
-/** First line of every comment the action writes; its own comments never trigger it. */
-const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action';
-const object = (value) => (value && typeof value === 'object' ? value : {});
-const trigger_text = (value) => (typeof value === 'string' ? value : '');
-/**
- * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
- * space or the end; undefined otherwise.
- */
-function matchPhrase(body, phrase) {
-    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
-    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
-    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
-    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
-        return undefined;
-    const start = body.replace(/^\s+/, '');
-    // Only the head is compared: lowering the case of a whole long body would copy it.
-    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
-        return undefined;
-    const rest = start.slice(phrase.length);
-    if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    return rest.trim();
-}
-function isBot(author) {
-    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
-}
-/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
-function isAllowedBot(author, allowed) {
-    if (!isBot(author) || allowed === undefined)
-        return false;
-    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
-}
-/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
-function botRefusal(author, rules) {
-    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
-        return undefined;
-    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
-}
-const skip = (reason) => ({ kind: 'skip', reason });
-const positive = (value) => Number.isInteger(value) && value > 0 ? value : undefined;
-function userOf(value) {
-    const user = object(value);
-    return { login: trigger_text(user.login), type: trigger_text(user.type) };
-}
-function issueThread(issue) {
-    return {
-        number: Number(issue.number),
-        title: trigger_text(issue.title),
-        body: trigger_text(issue.body),
-        url: trigger_text(issue.html_url),
-        isPullRequest: Boolean(issue.pull_request)
-    };
-}
-function pullRequestOf(pr) {
-    const head = object(pr.head);
-    return {
-        thread: { ...issueThread(pr), isPullRequest: true },
-        pullRequest: {
-            head: trigger_text(head.ref),
-            base: trigger_text(object(pr.base).ref),
-            headRepository: trigger_text(object(head.repo).full_name),
-            headSha: trigger_text(head.sha)
-        }
-    };
-}
-/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
-function threadTrigger(request, rules) {
-    const { written, thread, author, pullRequest } = request;
-    if (!Number.isInteger(thread.number) || thread.number <= 0)
-        return skip(request.noThread);
-    // An issue the action opened is named a comment here, as it always was.
-    if (written?.body.trimStart().startsWith(OWN_COMMENT_MARK))
-        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
-    const bot = botRefusal(author, rules);
-    if (bot)
-        return skip(bot);
-    const instruction = written ? instructionOf(written, rules.phrase) : '';
-    if (instruction === undefined)
-        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
-    const fresh = /^new(\s|$)/i.test(instruction);
-    return {
-        kind: 'thread',
-        trigger: request.trigger,
-        event: request.event,
-        thread,
-        instruction: fresh ? instruction.slice(3).trim() : instruction,
-        fresh,
-        author,
-        ...(isBot(author) ? { allowedBot: true } : {}),
-        commentUrl: written?.url || thread.url,
-        ...(pullRequest ? { pullRequest } : {})
-    };
-}
-function instructionOf(written, phrase) {
-    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
-    return inTitle ?? matchPhrase(written.body, phrase);
-}
-const readComment = (event, rules) => {
-    const comment = object(event.comment);
-    const trigger = threadTrigger({
-        trigger: 'comment',
-        event: 'issue_comment',
-        thread: issueThread(object(event.issue)),
-        author: userOf(comment.user),
-        written: { body: trigger_text(comment.body), what: 'comment', url: trigger_text(comment.html_url) },
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
-        return trigger;
-    return { ...trigger, commentId: comment.id };
-};
-const readIssue = (event, rules) => {
-    const issue = object(event.issue);
-    const thread = issueThread(issue);
-    return threadTrigger({
-        trigger: 'issue',
-        event: 'issues',
-        thread,
-        author: userOf(issue.user),
-        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-};
-/** A label or an assignment: the thread as written is the request; `sender` asked. */
-function threadEvent(eventName, event, rules, fields) {
-    const found = eventName === 'issues'
-        ? { thread: issueThread(object(event.issue)) }
-        : pullRequestOf(object(event.pull_request));
-    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
-    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
-    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
-}
-const readLabel = (event, rules, eventName) => {
-    const label = trigger_text(object(event.label).name);
-    if (!rules.labelTrigger)
-        return skip(`The label "${label}" was added, and label-trigger is not set.`);
-    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
-    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
-        return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
-    return threadEvent(eventName, event, rules, { trigger: 'label', label });
-};
-const readAssignment = (event, rules) => {
-    const assignee = trigger_text(object(event.assignee).login);
-    if (!rules.assigneeTrigger)
-        return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
-    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
-        return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
-    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
-};
-/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
-function pullRequestRequest(eventName, event, source, rules, what) {
-    return threadTrigger({
-        ...pullRequestOf(object(event.pull_request)),
-        trigger: 'review',
-        event: eventName,
-        author: userOf(source.user),
-        written: { body: trigger_text(source.body), what, url: trigger_text(source.html_url) },
-        noThread: 'The event names no pull request.'
-    }, rules);
-}
-const readReviewComment = (event, rules, eventName) => {
-    const comment = object(event.comment);
-    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
-    if (request.kind === 'skip')
-        return request;
-    const id = positive(comment.id);
-    if (id === undefined)
-        return skip('The event names no review comment.');
-    // An outdated comment has no line on the current diff: its original line is where it was written.
-    const line = positive(comment.line) ?? positive(comment.original_line);
-    const startLine = positive(comment.start_line) ?? positive(comment.original_start_line) ?? line;
-    return {
-        ...request,
-        trigger: 'review-comment',
-        commentId: id,
-        code: {
-            path: trigger_text(comment.path),
-            ...(line !== undefined ? { line, startLine } : {}),
-            side: trigger_text(comment.side) || 'RIGHT',
-            startSide: trigger_text(comment.start_side) || trigger_text(comment.side) || 'RIGHT',
-            diffHunk: trigger_text(comment.diff_hunk),
-            threadId: positive(comment.in_reply_to_id) ?? id
-        }
-    };
-};
-const readReview = (event, rules, eventName) => {
-    const review = object(event.review);
-    const request = pullRequestRequest(eventName, event, review, rules, 'review');
-    if (request.kind === 'skip')
-        return request;
-    return { ...request, trigger: 'review', reviewState: trigger_text(review.state).toLowerCase() };
-};
-const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
-/** Every event the action reads as a request for a run; every other event runs from the inputs. */
-const EVENTS = {
-    issue_comment: { actions: { created: readComment } },
-    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
-    pull_request: PULL_REQUEST_LABEL,
-    pull_request_target: PULL_REQUEST_LABEL,
-    pull_request_review_comment: { actions: { created: readReviewComment } },
-    pull_request_review: { actions: { submitted: readReview } }
-};
-/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
-function isThreadEvent(eventName, labelTrigger) {
-    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
-    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
-}
-/**
- * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
- * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
- */
-function isTriggerEvent(eventName, labelTrigger) {
-    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
-}
-/**
- * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
- * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
- * from the inputs; a workflow_run is read by workflow-run.ts, not here.
- */
-function readTrigger(eventName, payload, rules) {
-    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
-        return { kind: 'inputs' };
-    const { actions, withLabelTrigger } = EVENTS[eventName];
-    const event = object(payload);
-    const action = trigger_text(event.action);
-    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
-    if (read)
-        return read(event, rules, eventName);
-    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
-    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
-}
-
-;// CONCATENATED MODULE: ./src/github/tracking.ts
-
-
-
-
-
-
-
-
-
-/** GitHub refuses comments over 65,536 characters; stay clearly under it. */
-const COMMENT_LIMIT_CHARS = 60_000;
-/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
-const SIGNATURE_HEX_CHARS = 32;
-/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
-function markerSignature(key, commentId, runId, kind = 'issue') {
-    const comment = kind === 'review' ? `review-${commentId}` : String(commentId);
-    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
-        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
-        .digest('hex')
-        .slice(0, SIGNATURE_HEX_CHARS);
-}
-function verifyMarker(key, commentId, marker, kind = 'issue') {
-    if (!key.secret || marker.sig === undefined)
-        return false;
-    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind));
-    const given = Buffer.from(marker.sig);
-    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
-}
-/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
-function markerLine(runId, sig) {
-    if (runId === undefined)
-        return `${OWN_COMMENT_MARK} -->`;
-    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
-}
-/** The marker a tracking comment holds in its first line, and only there. */
-function readMarker(body) {
-    const first = body.split('\n', 1)[0] ?? '';
-    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
-    if (!match)
-        return undefined;
-    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
-}
-/**
- * A pull request's issue comments and review comments as one list, oldest first (by creation
- * time, then id: GitHub's timestamps are to the second).
- */
-function byCreation(comments) {
-    return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
-}
-/**
- * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
- * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
- * action at another run by writing a marker.
- */
-function findTrackingComment(comments, trusted, verify) {
-    const ignored = [];
-    for (const comment of [...comments].reverse()) {
-        const marker = readMarker(comment.body);
-        if (marker === undefined || !trusted(comment.author))
-            continue;
-        if (verify(marker, comment.id, comment))
-            return {
-                found: {
-                    id: comment.id,
-                    runId: marker.runId,
-                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
-                },
-                ignored
-            };
-        ignored.push({ id: comment.id, runId: marker.runId });
+// EXTERNAL MODULE: ./src/github-shapes.ts
+var github_shapes = __nccwpck_require__(8463);
+;// CONCATENATED MODULE: ./src/report/entry-text.ts
+/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
+/** Any value as readable text: strings as they are, the rest as indented JSON. */
+function valueText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    try {
+        return JSON.stringify(value, null, 2) ?? String(value);
     }
-    return { ignored };
+    catch {
+        return String(value);
+    }
 }
-const HEADLINES = {
-    success: '✅ **succeeded**',
-    failure: '❌ **failed**',
-    timeout: '⏱️ was still working when the workflow stopped waiting',
-    paused: '⏸️ **paused**, waiting for a follow-up',
-    rejected: '👎 **rejected**: its verdict is fail',
-    'invalid-output': '❔ ended **without a valid answer**',
-    started: '🚀 started',
-    skipped: '⏭️ skipped',
-    limited: '🚦 was **not started**: a daily run limit is reached',
-    cancelled: '🛑 was left running: the workflow job was cancelled',
-    error: '⚠️ could not be followed'
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
+function cutChars(text, max) {
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+/**
+ * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
+ * when one is near, so that a headline does not stop mid-word.
+ */
+function oneLine(text, max) {
+    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
+    const window = max * 4;
+    const cut = text.length > window;
+    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
+    if (folded.length <= max && !cut)
+        return folded;
+    const head = cutChars(folded, max - 1);
+    const space = head.lastIndexOf(' ');
+    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
+}
+/** "1 log entry", "3 log entries". */
+function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/;
+/** Whether `text` was cut by `trimmed` (it ends with the note). */
+function wasTrimmed(text) {
+    return CUT_NOTE.test(text.slice(-40));
+}
+/** `text` cut to `max` characters, saying how much was left out. */
+function trimmed(text, max) {
+    if (text.length <= max)
+        return text;
+    // Cut before (a kept entry): its note still tells the true count.
+    const note = CUT_NOTE.exec(text.slice(-40));
+    if (note && text.length - note[0].length <= max)
+        return text;
+    const kept = cutChars(text, max);
+    return `${kept}\n… (${text.length - kept.length} more characters)`;
+}
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+function cutEntry(entry, max) {
+    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
+    const cut = (value) => {
+        if (typeof value === 'string')
+            return value.length > max ? copy(trimmed(value, max)) : value;
+        if (value === null || typeof value !== 'object')
+            return value;
+        const text = valueText(value);
+        return text.length > max ? copy(trimmed(text, max)) : value;
+    };
+    const out = {};
+    for (const [key, value] of Object.entries(entry))
+        out[key] = cut(value);
+    return out;
+}
+/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
+function entryTime(entry) {
+    const raw = entry.created_at ?? '';
+    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
+    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
+    if (!Number.isNaN(parsed))
+        return new Date(parsed).toISOString().slice(11, 19);
+    return match?.[1] ?? '--:--:--';
+}
+/** Lengths of the one-line fields: the service does not bound them. */
+const TYPE_CHARS = 40;
+const TOOL_CHARS = 80;
+function entryType(entry) {
+    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
+}
+function entryTool(entry) {
+    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
+}
+/**
+ * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
+ * neither (the tool's name, shown beside it, says what it did).
+ */
+function entryGist(entry, max) {
+    // Tried in order, each made only when the one before is empty.
+    const candidates = [() => entry.thought, () => valueText(entry.observation)];
+    for (const candidate of candidates) {
+        const text = candidate();
+        if (text && text.trim())
+            return oneLine(text, max);
+    }
+    return '';
+}
+const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
+/**
+ * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
+ * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
+ * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
+ * rather than one JSON line full of `\n`.
+ */
+function entrySections(entry, maxPerSection, gistChars) {
+    const sections = [];
+    const push = (label, value, prose = false) => {
+        const text = valueText(value).trim();
+        if (text)
+            sections.push({ label, text: trimmed(text, maxPerSection), prose });
+    };
+    const add = (label, value) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+            return push(label, value);
+        const fields = Object.entries(value);
+        const long = fields.filter(([, field]) => isMultiLine(field));
+        if (long.length === 0)
+            return push(label, value);
+        const rest = fields.filter(([, field]) => !isMultiLine(field));
+        if (rest.length > 0)
+            push(label, Object.fromEntries(rest));
+        for (const [key, field] of long)
+            push(`${label} · ${key}`, field);
+    };
+    const thought = entry.thought ?? '';
+    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
+        push('thought', thought, true);
+    add('tool input', entry.tool_input);
+    add('tool output', entry.tool_output);
+    if (typeof entry.observation === 'string')
+        push('observation', entry.observation, true);
+    else
+        add('observation', entry.observation);
+    return sections;
+}
+/** The entry's details as text: each section under its label. */
+function entryDetails(entry, maxPerSection, gistChars) {
+    return entrySections(entry, maxPerSection, gistChars)
+        .map(section => `${section.label}:\n${section.text}`)
+        .join('\n\n');
+}
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    if (h > 0)
+        return `${h}h ${String(m).padStart(2, '0')}m`;
+    if (m > 0)
+        return `${m}m ${String(s).padStart(2, '0')}s`;
+    return `${s}s`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+/**
+ * Service text written into GitHub-flavoured Markdown (the job summary, the tracking comment) so
+ * that a reader sees it as written. Two rules hold for all of it:
+ * - no `<` of the service's reaches the renderer raw outside code, so it cannot open or close HTML
+ *   (our `<details>`, a `<script>`), and every backtick or tilde fence the renderer sees is one we
+ *   wrote around text we know is code;
+ * - code shows its characters literally: Markdown never decodes `&lt;` inside code, so code is
+ *   written with fences and backtick runs longer than any inside it, or as `<code>` with its text
+ *   escaped, never with escaped text inside Markdown code.
+ * Mentions (`@user`, `@org/team`) and cross-references (`owner/repo#1`) from the service are broken
+ * with an invisible word joiner, so agent text cannot notify people or write "mentioned this" into
+ * other threads; they still read the same. Links to issues, pull requests and discussions on
+ * github.com go through redirect.github.com (as Dependabot's do): they still lead there, and GitHub
+ * writes no "mentioned this" for them. Every function here runs in time linear in its input.
+ */
+/** U+2060 WORD JOINER: invisible, keeps `@name` on one line, and GitHub no longer sees a mention. */
+const WORD_JOINER = '\u2060';
+function escapeHtml(text) {
+    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+/**
+ * `@name` as text that no longer notifies `name` (an email address is left as it is),
+ * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
+ * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
+ * issue's or pull request's address on github.com goes through redirect.github.com.
+ */
+function unmention(text) {
+    return text
+        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+        .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
+        .replace(THREAD_URL, 'https://redirect.github.com/');
+}
+/**
+ * The start of a github.com address of an issue, pull request or discussion, any case, with or
+ * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
+ * The lookahead reads one owner and one name (no `/` in either): each match reads its own address.
+ */
+const THREAD_URL = /\b(?:https?:\/\/(?:www\.)?|www\.)github\.com\/(?=[\w.\\-]+\/[\w.\\-]+\/(?:issues|pull|discussions)\/\d)/gi;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+/** The longest run of `char` in `text`. */
+function longestRun(text, char) {
+    let longest = 0;
+    let run = 0;
+    for (const c of text) {
+        run = c === char ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+/**
+ * Inline code as HTML that shows `text` literally wherever Markdown puts it in a line (a paragraph,
+ * a table cell, a link label): `<`, `&`, `>` as references and the characters that mean something
+ * mid-line escaped, so no emphasis, link, pipe or backtick inside it means anything to Markdown.
+ */
+function htmlCode(text) {
+    return `<code>${inlineLiteral(text)}</code>`;
+}
+/** `&`, `<`, `>` as references; the rest of what means something to GFM mid-line (`$` is GitHub's math) escaped. */
+const INLINE_LITERAL = /[&<>\\`*_[\]|~!$]/g;
+const LITERAL = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** One line of text shown literally in Markdown's inline context (replace, not `+=` a character at a time). */
+function inlineLiteral(text) {
+    return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
+}
+/** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
+function codeSpan(text) {
+    const line = text.replace(/\s+/g, ' ');
+    const ticks = '`'.repeat(longestRun(line, '`') + 1);
+    const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
+    return `${ticks}${pad}${line}${pad}${ticks}`;
+}
+/** A fenced code block showing `text` literally: its fence is longer than any backtick run inside. */
+function fence(text, info = '') {
+    const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+    const ticks = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+    return `${ticks}${info.replace(/[^\w.+#-]/g, '')}\n${body}\n${ticks}`;
+}
+/**
+ * One line of service text for an HTML context (a `<summary>`, a `<p>`), where Markdown does not
+ * apply: escaped, with its backtick code spans shown as code.
+ */
+function htmlInline(text) {
+    return mapCodeSpans(text.replace(/\s+/g, ' '), content => `<code>${escapeHtml(content)}</code>`, plain => unmention(escapeHtml(plain)));
+}
+/**
+ * One line of service text in a Markdown inline context (a table cell, a link label, after a
+ * label): every character shown literally, nothing opens HTML, a link, a table cell or emphasis.
+ */
+function plainInline(text) {
+    return unmention(inlineLiteral(text));
+}
+/**
+ * One line of service text in a Markdown inline context, its backtick code spans shown as code and
+ * the rest literally (plainInline).
+ */
+function markdownInline(text) {
+    return mapCodeSpans(text.replace(/\s+/g, ' ').trim(), htmlCode, plainInline);
+}
+/** Text for one cell of a Markdown table. */
+function tableCell(text) {
+    return markdownInline(text);
+}
+/** Longer addresses are not real ones: the label shows alone. */
+const URL_CHARS = 2_000;
+/** A link whose text and address cannot break out of the Markdown. */
+function markdown_link(text, url) {
+    const label = markdownInline(text) || plainInline(String(url));
+    if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
+        return label;
+    return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
+}
+/** Longer addresses of a pull request are not real ones. */
+const PULL_REQUEST_URL_CHARS = 500;
+/**
+ * "owner/repo#42" from a pull request's address (`https://host/owner/repo/pull/42`), or '' when
+ * the address is not one: what GitHub itself calls a pull request of another repository.
+ */
+function pullRequestRef(url) {
+    if (typeof url !== 'string' || url.length > PULL_REQUEST_URL_CHARS)
+        return '';
+    const match = /^https?:\/\/[^/\s]+\/([\w.-]+)\/([\w.-]+)\/pull\/(\d{1,12})(?:[/?#]|$)/i.exec(url);
+    return match ? `${match[1]}/${match[2]}#${match[3]}` : '';
+}
+/**
+ * A pull request as readers know it: `owner/repo#42` linked to it, then its title; without an
+ * address GitHub's form, its title (or `#id`) alone.
+ */
+function pullRequestLink(pr, titleChars) {
+    const title = oneLine(valueText(pr.title), titleChars);
+    const url = typeof pr.url === 'string' && pr.url.length <= PULL_REQUEST_URL_CHARS ? pr.url : undefined;
+    const ref = pullRequestRef(url);
+    if (!ref)
+        return markdown_link(title || `#${oneLine(valueText(pr.id), titleChars)}`, url);
+    // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
+    const address = url.replace(/[()\s<>]/g, encodeURIComponent);
+    return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`;
+}
+/**
+ * One line of Markdown as plain text, for where nothing renders it (a check run's title, the
+ * console): its block marks (heading, quote, list item), emphasis marks next to a word (never a
+ * lone `*` nor `***`, which may be a secret replaced), code-span backticks, links' addresses and
+ * backslash escapes left out. Linear: every quantifier is bounded or one pass.
+ */
+function plainLine(line) {
+    let text = line.trim();
+    // "> - ## Title": a few marks deep at most.
+    for (let depth = 0; depth < 4; depth++) {
+        const next = text.replace(/^(?:#{1,6}(?=\s|$)|>|[-*+](?=\s)|\d{1,9}[.)](?=\s))\s*/, '');
+        if (next === text)
+            break;
+        text = next;
+    }
+    text = text.replace(/(?:^|\s)#+\s*$/, ''); // a heading's closing hashes
+    return mapCodeSpans(text, content => content, plain => plain
+        .replace(/!?\[([^\]\n]{0,200})\]\([^)\s]{0,500}(?:\s+"[^"\n]{0,100}")?\)/g, '$1')
+        .replace(/\\([!-/:-@[-`{-~])|\*+|~~+|_+/g, (mark, escaped, at, all) => escaped ?? (isEmphasis(mark, all[at - 1], all[at + mark.length]) ? '' : mark)))
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+const markdown_isBlank = (c) => c === undefined || /\s/.test(c);
+const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+/**
+ * Whether a run of `*`, `~` or `_` between `before` and `after` is an emphasis mark (CommonMark's
+ * flanking rules, simplified): next to a word on one side; `_` never inside a word (snake_case).
+ */
+function isEmphasis(mark, before, after) {
+    if (mark[0] !== '_')
+        return !markdown_isBlank(before) || !markdown_isBlank(after);
+    return (!markdown_isBlank(after) && !isWordChar(before)) || (!markdown_isBlank(before) && !isWordChar(after));
+}
+/**
+ * Splits one line at its backtick code spans (CommonMark: a run of n backticks up to the next run
+ * of exactly n), mapping the code and the rest apart. A run without its match is plain text. The
+ * line's runs are listed once, by length, so looking for a match never rescans the line.
+ */
+function mapCodeSpans(line, code, plain) {
+    const findRun = runFinder(line);
+    let out = '';
+    let start = 0;
+    let i = 0;
+    while (i < line.length) {
+        const c = line[i];
+        if (c === '\\' && i + 1 < line.length && ASCII_PUNCTUATION.test(line[i + 1])) {
+            i += 2;
+            continue;
+        }
+        if (c !== '`') {
+            i++;
+            continue;
+        }
+        let run = 1;
+        while (line[i + run] === '`')
+            run++;
+        const close = findRun(i + run, run);
+        if (close < 0) {
+            i += run;
+            continue;
+        }
+        out += plain(line.slice(start, i));
+        let content = line.slice(i + run, close);
+        // CommonMark strips one space each side when both are there and the content is not all spaces.
+        if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
+            content = content.slice(1, -1);
+        out += code(content);
+        i = start = close + run;
+    }
+    return out + plain(line.slice(start));
+}
+/**
+ * Index of the next run of exactly `length` backticks at or after `from`, or -1, for `from` that
+ * never decreases: every run of the line is listed once, and each length's list is walked once.
+ */
+function runFinder(line) {
+    const byLength = new Map();
+    for (let i = 0; i < line.length; i++) {
+        if (line[i] !== '`')
+            continue;
+        let length = 1;
+        while (line[i + length] === '`')
+            length++;
+        const runs = byLength.get(length) ?? { starts: [], next: 0 };
+        runs.starts.push(i);
+        byLength.set(length, runs);
+        i += length - 1;
+    }
+    return (from, length) => {
+        const runs = byLength.get(length);
+        if (!runs)
+            return -1;
+        while (runs.next < runs.starts.length && runs.starts[runs.next] < from)
+            runs.next++;
+        return runs.starts[runs.next] ?? -1;
+    };
+}
+/**
+ * Text outside code, for Markdown: `<` and `&` as references, backticks and tilde runs that could
+ * open code escaped (only code we recognised is code), mentions broken, and links kept visible
+ * (an image shows as a link with its text, an empty link label shows literally).
+ */
+function markdownText(text) {
+    return unmention(text.replace(MARKDOWN_SPECIAL, markdownEscape));
+}
+/**
+ * What markdownText changes, found by one regex (a `[` looks ahead at most 39 characters): an
+ * escaped character, `<`, `&`, a backtick, a run of three tildes or more (a fence), `![`, and a
+ * `[` that opens an empty link label.
+ */
+const MARKDOWN_SPECIAL = /\\[!-/:-@[-`{-~]|[<&`]|~{3,}|!(?=\[)|\[(?=[\s\u200b-\u200d\u2060\ufeff]{0,38}\])/g;
+function markdownEscape(match) {
+    // An escaped character stays escaped; `\<` and `\&` become references, which show the same
+    // and stay text even where a GFM autolink literal takes the backslash into its address.
+    if (match.length === 2 && match[0] === '\\')
+        return match === '\\<' ? '&lt;' : match === '\\&' ? '&amp;' : match;
+    if (match === '<')
+        return '&lt;';
+    if (match === '&')
+        return '&amp;';
+    if (match[0] === '~')
+        return '\\~'.repeat(match.length);
+    return `\\${match}`;
+}
+/** One line outside fences: its code spans as `<code>`, the rest as markdownText. */
+function markdownLine(line) {
+    // A link reference definition renders as nothing: its bracket is escaped so that it shows as text.
+    const definition = /^( {0,3})\[(?=[^\]]*\]:)/.exec(line);
+    if (definition)
+        return `${definition[1]}\\[${mapCodeSpans(line.slice(definition[0].length), htmlCode, markdownText)}`;
+    return mapCodeSpans(line, htmlCode, markdownText);
+}
+// `[^]*`, not `.*`: a line separator inside would make the engine retry every shorter fence.
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^]*)$/;
+/**
+ * Service text that is Markdown, made safe to place in a block of ours (see the file's comment):
+ * headings, lists, emphasis, links and tables still render. Its fenced code blocks are written again
+ * with our own fences, longer than any backtick run inside, at the same indentation, every line of
+ * their content indented at least as far, so that no line of the service's can end them early; a
+ * fence left open is closed where the text ends. Only fences indented 0-3 spaces are recognised
+ * (those are fences in any container); deeper ones, and indented code blocks, are text here: their
+ * backticks are escaped, and in an indented code block `<` and `&` would show as references.
+ */
+function serviceMarkdown(text) {
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const out = [];
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const open = FENCE_OPEN.exec(line);
+        if (!open || (open[2]?.[0] === '`' && open[3]?.includes('`'))) {
+            out.push(markdownLine(line));
+            continue;
+        }
+        const indent = open[1].length;
+        const marker = open[2];
+        const closing = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+        // CommonMark strips up to the fence's indentation from each content line.
+        const strip = new RegExp(`^ {0,${indent}}`);
+        const content = [];
+        let j = i + 1;
+        while (j < lines.length && !closing.test(lines[j])) {
+            content.push(lines[j].replace(strip, ''));
+            j++;
+        }
+        const pad = ' '.repeat(indent);
+        const info = (open[3] ?? '').trim().split(/\s+/)[0] ?? '';
+        out.push(...fence(content.join('\n'), info)
+            .split('\n')
+            .map((fenceLine, index, all) => index === 0 || index === all.length - 1 || fenceLine ? pad + fenceLine : fenceLine));
+        if (content.length === 0)
+            out.splice(out.length - 2, 1); // fence() wrote one empty line for no content
+        i = j;
+    }
+    return out.join('\n');
+}
+/**
+ * Service text as a block quote: its Markdown still renders (serviceMarkdown), and every construct
+ * it opens (a list, a table) closes with the quote.
+ */
+function quoteBlock(text) {
+    return serviceMarkdown(text)
+        .split('\n')
+        .map(line => `> ${line}`.trimEnd())
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/answer-text.ts
+
+
+
+
+/** Caps of the agent's answer where it is shown, like the result's: it is service text. */
+const ANSWER_CAPS = { reason: 1_000, json: 60_000, pointer: 200, message: 300, foldLines: 20 };
+const VERDICT_MARKS = { pass: '✅ pass', fail: '❌ fail' };
+/** The verdict and its reason on one line of Markdown, or '' when the answer holds none. */
+function verdictMarkdown(report) {
+    const { answer } = report;
+    if (!answer.valid || !answer.verdict)
+        return '';
+    const reason = answer.reason ? `: ${markdownInline(oneLine(answer.reason, ANSWER_CAPS.reason))}` : '';
+    return `**${VERDICT_MARKS[answer.verdict]}**${reason}`;
+}
+/** The summary's first line when a verdict was asked: the verdict and reason, or that none was valid. */
+function verdictLine(report) {
+    return `Verdict: ${verdictMarkdown(report) || '**none**: no valid answer'}`;
+}
+/** One problem of an invalid answer, as a Markdown list item. */
+function problemItems(problem) {
+    if (problem.kind !== 'mismatch')
+        return [`- ${plainInline(problemLine(problem))}`];
+    return problem.errors.map(error => {
+        const where = error.pointer ? codeSpan(oneLine(error.pointer, ANSWER_CAPS.pointer)) : pointerText('');
+        return `- ${where}: ${plainInline(oneLine(error.message, ANSWER_CAPS.message))}`;
+    });
+}
+/** "Asked for a repair once: the final answer has no fenced json block." */
+function repairsLine(repairs) {
+    if (repairs.length === 0)
+        return '';
+    const times = repairs.length === 1 ? 'once' : `${repairs.length} times`;
+    const why = repairs.map(reason => plainInline(oneLine(reason, ANSWER_CAPS.message))).join('; then ');
+    return `The agent was asked to repair its answer ${times} (${why}).`;
+}
+/**
+ * The summary's answer section: why no answer was valid, or, when the result shown below was cut
+ * and may not hold it, the validated answer as a JSON block (folded when long); then the repairs
+ * asked. A valid answer is the result's own JSON: it shows there, once. The JSON is the agent's:
+ * shown as written, capped.
+ */
+function answerSection(report, resultShown) {
+    const { answer } = report;
+    const parts = [];
+    if (answer.valid && resultShown) {
+        // A verdict says itself on the summary's first line; any other answer is pointed at.
+        if (!report.verdictAsked)
+            parts.push('The agent’s answer is valid: the JSON of its result below, and the `structured-output` output.');
+    }
+    else if (answer.valid) {
+        const json = trimmed(JSON.stringify(answer.value, null, 2), ANSWER_CAPS.json);
+        const block = fence(json, 'json');
+        const lines = json.split('\n').length;
+        parts.push('### Answer', '', lines > ANSWER_CAPS.foldLines
+            ? `<details><summary>The answer, ${count(lines, 'line', 'lines')} (the <code>structured-output</code> output)</summary>\n\n${block}\n\n</details>`
+            : block);
+    }
+    else {
+        parts.push('### No valid answer', '', ...problemItems(answer.problem));
+    }
+    const repairs = repairsLine(report.repairs);
+    if (repairs)
+        parts.push(...(parts.length > 0 ? [''] : []), repairs);
+    return parts.join('\n');
+}
+/** The console's line when a repair is asked: why, and which one. */
+function repairAskedText(reason, attempt, retries) {
+    const why = oneLine(reason, ANSWER_CAPS.message);
+    return `No valid answer (${why}): asking the agent to repair it (${attempt} of ${retries}).`;
+}
+/**
+ * What an error annotation adds for these outcomes: a rejected step quotes the reason, an
+ * invalid-output one names the first problem. One line each, cut.
+ */
+function answerAnnotation(report) {
+    const { answer } = report;
+    if (answer.valid)
+        return answer.reason ? `Reason: ${oneLine(answer.reason, ANSWER_CAPS.message)}` : '';
+    const repaired = report.repairs.length > 0 ? ` (after ${count(report.repairs.length, 'repair', 'repairs')})` : '';
+    return `No valid answer${repaired}: ${oneLine(problemLine(answer.problem), ANSWER_CAPS.message)}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/headlines.ts
+/** The words after "Codegen agent run #N" when it was not started, or the step stopped it: comment and check alike. */
+const NOT_STARTED = {
+    cancelled: '🛑 was not started: the workflow job was cancelled',
+    timeout: '⏱️ was not started: the workflow stopped waiting first',
+    error: '⚠️ could not be started'
 };
+const STOPPED = {
+    cancelled: '🛑 was stopped: the workflow job was cancelled',
+    timeout: '⏱️ was stopped when the workflow stopped waiting'
+};
+const FIX_LIMITED = '🚦 was not started: max-fix-attempts is reached';
+const HEADLINES = {
+    summary: {
+        outcomes: {
+            success: '✅ Agent run succeeded',
+            failure: '❌ Agent run failed',
+            timeout: '⏱️ Agent run still working when the wait timed out',
+            paused: '⏸️ Agent run paused, waiting for a follow-up',
+            rejected: '👎 Agent run’s verdict: fail',
+            'invalid-output': '❔ Agent run ended without a valid answer',
+            started: '🚀 Agent run started',
+            skipped: '⏭️ Agent run skipped',
+            limited: '🚦 No agent run started: daily run limit reached',
+            cancelled: '🛑 Job cancelled while following the agent run',
+            error: '⚠️ Agent run could not be followed'
+        },
+        notStarted: {
+            cancelled: '🛑 Job cancelled before an agent run started',
+            timeout: '⏱️ No agent run started before the wait timed out',
+            error: '⚠️ Agent run could not be started'
+        },
+        // The summary says the stop in its own line.
+        stopped: {},
+        fixLimited: '🚦 No agent run started: max-fix-attempts reached'
+    },
+    comment: {
+        outcomes: {
+            success: '✅ **succeeded**',
+            failure: '❌ **failed**',
+            timeout: '⏱️ was still working when the workflow stopped waiting',
+            paused: '⏸️ **paused**, waiting for a follow-up',
+            rejected: '👎 **rejected**: its verdict is fail',
+            'invalid-output': '❔ ended **without a valid answer**',
+            started: '🚀 started',
+            skipped: '⏭️ skipped',
+            limited: '🚦 was **not started**: a daily run limit is reached',
+            cancelled: '🛑 was left running: the workflow job was cancelled',
+            error: '⚠️ could not be followed'
+        },
+        notStarted: NOT_STARTED,
+        stopped: STOPPED,
+        fixLimited: FIX_LIMITED
+    },
+    check: {
+        outcomes: {
+            success: '✅ succeeded',
+            failure: '❌ failed',
+            rejected: '❌ was rejected by its verdict',
+            'invalid-output': '❌ gave no valid answer',
+            error: '⚠️ could not be followed',
+            timeout: '⏱️ was still working when the workflow stopped waiting',
+            cancelled: '🛑 was left running: the workflow job was cancelled',
+            paused: '⏸️ paused, waiting for an answer',
+            started: '🚀 started; this step did not follow it',
+            skipped: '⏭️ skipped',
+            limited: '🚦 was not started: a daily run limit is reached'
+        },
+        notStarted: NOT_STARTED,
+        stopped: STOPPED,
+        fixLimited: FIX_LIMITED
+    }
+};
+/**
+ * The ending's headline on a surface: that of a stopped run when the step stopped it, of a run
+ * never started when there is none, of a CI fix at its attempts, else the outcome's; and what the
+ * service answered when it refused.
+ */
+function endingHeadline(surface, report) {
+    const { outcome } = report;
+    const headlines = HEADLINES[surface];
+    const started = report.run !== undefined || report.runs !== undefined;
+    const words = (report.stop?.stopped && headlines.stopped[outcome]) ||
+        (!started && headlines.notStarted[outcome]) ||
+        (outcome === 'limited' && report.limit === 'max-fix-attempts' && headlines.fixLimited) ||
+        headlines.outcomes[outcome];
+    return outcome === 'error' && report.httpStatus
+        ? `${words} (the service answered ${report.httpStatus})`
+        : words;
+}
+
+;// CONCATENATED MODULE: ./src/report/console-text.ts
+
+
+
+/**
+ * Console lines built from the service's text. The runner has two command parsers: `::name` after
+ * leading blanks, and the legacy `##[name` anywhere in a line; it splits lines at \r as well as \n.
+ * So service text is cut at every line break, stripped of control characters, each line starts
+ * with our own prefix, never with the service's characters, and every `##[` gets an invisible
+ * word joiner after its `##` (it reads the same; the legacy parser no longer sees it).
+ */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LINE_BREAKS = /\r\n|\r|\n|\u0085|\u2028|\u2029/;
+/** Service text made safe to print inside one of our lines. */
+function inlineText(text) {
+    return text
+        .split(LINE_BREAKS)
+        .join(' ')
+        .replace(CONTROL_CHARACTERS, ' ')
+        .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND);
+}
+/** A run status inside one of our lines: one line, and short (the service does not bound it). */
+function statusText(status) {
+    return status === null ? 'none' : inlineText(status).slice(0, 60);
+}
+/** Service text as lines that each begin with `prefix` (which must not begin with `::`). */
+function prefixedLines(text, prefix) {
+    return text
+        .split(LINE_BREAKS)
+        .map(line => prefix + line.replace(CONTROL_CHARACTERS, ' ').replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND));
+}
+/**
+ * What a status means for the run, in words that agree with any outcome the step then reports: a
+ * COMPLETE run may still be rejected by its verdict, or have no valid answer, so it "ended".
+ */
+const STATUS_MEANING = {
+    working: 'working',
+    paused: 'the run paused',
+    success: 'the run ended',
+    failure: 'the run failed'
+};
+/** "Status ACTIVE → COMPLETE (the run ended)". */
+function statusChangeLine(from, to) {
+    return `Status ${statusText(from)} → ${statusText(to)} (${STATUS_MEANING[classifyStatus(to)]})`;
+}
+const HEADLINE_GIST_CHARS = 160;
+const DETAIL_SECTION_CHARS = 2_000;
+/** "12:04:05  ACTION            run_command · Running the test suite…" */
+function entryHeadline(entry) {
+    const tool = inlineText(entryTool(entry));
+    const gist = inlineText(entryGist(entry, HEADLINE_GIST_CHARS));
+    const what = tool && gist ? `${tool} · ${gist}` : tool || gist;
+    return `${entryTime(entry)}  ${inlineText(entryType(entry)).padEnd(16)} ${what}`;
+}
+/** The folded details of an entry, each line behind a gutter. */
+function entryDetailLines(entry) {
+    const details = entryDetails(entry, DETAIL_SECTION_CHARS, HEADLINE_GIST_CHARS);
+    return details ? prefixedLines(details, '  │ ') : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/stop-text.ts
+
+
+
+/**
+ * What the summary, the tracking comment, the check run and the console say of the stop the step
+ * sent (stop-run-on): the run stopped and its status after, or why it could not be (the headline of
+ * a stopped run is in headlines.ts). The status and the reason may hold the service's words: cut
+ * to a line and shown literally.
+ */
+const STATUS_CHARS = 100;
+const WHY_CHARS = 400;
+/** The stop as one line of Markdown. */
+function stopMarkdown(stop) {
+    if (stop.stopped)
+        return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${codeSpan(oneLine(stop.status, STATUS_CHARS))}.`;
+    return `⚠️ **The run could not be stopped** (${plainInline(oneLine(stop.why ?? '', WHY_CHARS))}): it goes on at Codegen.`;
+}
+/** The console's line of a run stopped (one that could not be was a warning already), or ''. */
+function stopConsoleLine(stop) {
+    return stop.stopped
+        ? `The agent run was stopped: it now shows ${inlineText(oneLine(stop.status, STATUS_CHARS))}.`
+        : '';
+}
+
+;// CONCATENATED MODULE: ./src/report/usage.ts
+
+
+const TOP_TOOLS = 5;
+/** Distinct tool names counted at most: a hostile log cannot grow the tally past this. */
+const MAX_TOOL_NAMES = 1_000;
+/** A tool name's characters kept: names are the service's text. */
+const MAX_TOOL_NAME = 100;
+/** What the names past MAX_TOOL_NAMES are counted as. */
+const OTHER_TOOLS = '(other tools)';
+/**
+ * The log's counts, kept as entries arrive (the mirror keeps only the first and last entries of a
+ * long log): constant work an entry, memory bounded by MAX_TOOL_NAMES.
+ */
+class UsageTally {
+    entries = 0;
+    calls = 0;
+    errorCount = 0;
+    tools = new Map();
+    add(entries) {
+        for (const entry of entries) {
+            this.entries++;
+            const type = typeof entry.message_type === 'string' ? entry.message_type.toUpperCase() : '';
+            if (type === 'ERROR')
+                this.errorCount++;
+            if (type !== 'ACTION')
+                continue;
+            this.calls++;
+            this.countTool(toolName(entry.tool_name));
+        }
+    }
+    countTool(name) {
+        const known = this.tools.get(name);
+        if (known !== undefined)
+            this.tools.set(name, known + 1);
+        else if (this.tools.size < MAX_TOOL_NAMES)
+            this.tools.set(name, 1);
+        else
+            this.tools.set(OTHER_TOOLS, (this.tools.get(OTHER_TOOLS) ?? 0) + 1);
+    }
+    /** The tally with what the report knows: how long, which pull requests, which follow-ups. */
+    usage(facts) {
+        const topTools = [...this.tools]
+            .map(([name, count]) => ({ name, count }))
+            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .slice(0, TOP_TOOLS);
+        return {
+            durationMs: Math.max(0, facts.durationMs),
+            logEntries: this.entries,
+            toolCalls: this.calls,
+            topTools,
+            errors: this.errorCount,
+            pullRequests: facts.pullRequests,
+            resumes: facts.resumes,
+            repairs: facts.repairs
+        };
+    }
+}
+/** A tool's name as counted: one line, bounded, cut at a code point; an ACTION without one is "(unnamed)". */
+function toolName(name) {
+    if (typeof name !== 'string')
+        return '(unnamed)';
+    const line = cutChars(name, MAX_TOOL_NAME * 2)
+        .replace(/\s+/g, ' ')
+        .trim();
+    return cutChars(line, MAX_TOOL_NAME) || '(unnamed)';
+}
+/** Many runs' usage together: sums, and the tools most used across them. */
+function totalUsage(usages) {
+    const tools = new Map();
+    for (const usage of usages)
+        for (const { name, count } of usage.topTools)
+            tools.set(name, (tools.get(name) ?? 0) + count);
+    const sum = (pick) => usages.reduce((total, u) => total + pick(u), 0);
+    return {
+        durationMs: usages.reduce((longest, u) => Math.max(longest, u.durationMs), 0),
+        logEntries: sum(u => u.logEntries),
+        toolCalls: sum(u => u.toolCalls),
+        topTools: [...tools]
+            .map(([name, count]) => ({ name, count }))
+            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .slice(0, TOP_TOOLS),
+        errors: sum(u => u.errors),
+        pullRequests: sum(u => u.pullRequests),
+        resumes: sum(u => u.resumes),
+        repairs: sum(u => u.repairs)
+    };
+}
+/** The `usage` output: compact JSON with snake_case keys, as the service names its own fields. */
+function usageJson(usage) {
+    return JSON.stringify(usageFields(usage));
+}
+/** The `usage` output's object (also each item's `usage` in the `runs` output). */
+function usageFields(usage) {
+    return {
+        duration_seconds: Math.round(usage.durationMs / 1000),
+        log_entries: usage.logEntries,
+        tool_calls: usage.toolCalls,
+        top_tools: usage.topTools,
+        errors: usage.errors,
+        pull_requests: usage.pullRequests,
+        resumes: usage.resumes,
+        repairs: usage.repairs
+    };
+}
+/** One line for a reader: "6 tool calls (edit_file 3, run_tests 2, grep 1) · 0 errors · 1 pull request · 42 s". */
+function usageLine(usage, duration) {
+    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    const tools = usage.topTools.map(tool => `${tool.name} ${tool.count}`).join(', ');
+    const followUps = usage.resumes + usage.repairs;
+    return [
+        `${plural(usage.toolCalls, 'tool call', 'tool calls')}${tools ? ` (${tools})` : ''}`,
+        plural(usage.logEntries, 'log entry', 'log entries'),
+        plural(usage.errors, 'error', 'errors'),
+        plural(usage.pullRequests, 'pull request', 'pull requests'),
+        ...(followUps > 0
+            ? [`${plural(usage.resumes, 'resume', 'resumes')}, ${plural(usage.repairs, 'repair', 'repairs')}`]
+            : []),
+        duration(usage.durationMs)
+    ].join(' · ');
+}
+/** The usage line as Markdown for the summary, the comment and the check: tool names are the service's text, shown literally. */
+function usageMarkdown(usage, label = 'Usage') {
+    return `**${label}:** ${plainInline(usageLine(usage, formatDuration))}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/findings-text.ts
+
+
+
+
+
+/** GitHub takes at most 50 annotations a request (422 past it). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Annotations written at most, four requests: past this the check's summary says how many were left out. */
+const MAX_ANNOTATIONS = 200;
+/** GitHub's limits: a message of 64 KB, a title of 255 characters (both held in bytes, the stricter). */
+const ANNOTATION_MESSAGE_BYTES = 65_535;
+const ANNOTATION_TITLE_BYTES = 255;
+const ICONS = { failure: '❌', warning: '⚠️', notice: 'ℹ️' };
+/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
+function findings_text_plainText(text, maxBytes) {
+    // A character is at least a byte: what is past maxBytes characters can never show.
+    return (0,github_shapes/* cutUtf8 */.Ok)(unmention(cutChars(text, maxBytes).replace(CONTROLS, ' ')), maxBytes);
+}
+/** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
+function annotationOf(finding) {
+    const title = finding.title
+        ? findings_text_plainText(oneLine(finding.title, ANNOTATION_TITLE_BYTES), ANNOTATION_TITLE_BYTES)
+        : '';
+    return {
+        path: finding.path,
+        start_line: finding.line,
+        end_line: finding.endLine,
+        annotation_level: finding.severity,
+        ...(title ? { title } : {}),
+        message: findings_text_plainText(finding.message, ANNOTATION_MESSAGE_BYTES) || finding.severity
+    };
+}
+/** The annotations of the findings in requests GitHub takes, up to MAX_ANNOTATIONS, most severe first. */
+function annotationBatches(findings) {
+    const shown = bySeverity(findings).slice(0, MAX_ANNOTATIONS).map(annotationOf);
+    const batches = [];
+    for (let at = 0; at < shown.length; at += ANNOTATIONS_PER_REQUEST)
+        batches.push(shown.slice(at, at + ANNOTATIONS_PER_REQUEST));
+    return batches;
+}
+/** The check's summary on its findings: how many of each severity, and how many were not annotated. */
+function checkFindingsMarkdown(findings) {
+    if (findings.length === 0)
+        return '**No findings**: the agent found nothing to show on the code.';
+    const leftOut = findings.length - MAX_ANNOTATIONS;
+    const lines = [`**${findingsCountText(findings)}**, annotated on the lines they are about.`];
+    if (leftOut > 0)
+        lines.push('', `${count(leftOut, 'finding was', 'findings were')} left out of the annotations (${MAX_ANNOTATIONS} at most, the most severe first): the \`findings\` output has them all.`);
+    return lines.join('\n');
+}
+/** Caps of a finding's texts in a table row or a list item, in characters before escaping. */
+const CAPS = { path: 300, title: 200, message: 500, url: 1_000 };
+/** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
+const SUMMARY_FINDINGS_ROWS = 200;
+/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
+function findingUrl(place, finding) {
+    const path = finding.path.split('/').map(encodeURIComponent).join('/');
+    const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`;
+    return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`;
+}
+/** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
+function whereMarkdown(finding, place) {
+    const label = plainInline(oneLine(lineRef(finding), CAPS.path));
+    const url = place && findingUrl(place, finding);
+    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label;
+}
+/**
+ * The job summary's section: the count by severity, then a table of the findings (the severity as a
+ * word, `path:line` linked to the lines at the commit, the title, the message), the first
+ * SUMMARY_FINDINGS_ROWS of them.
+ */
+function findingsSummarySection(findings, place) {
+    const parts = ['### Findings', '', `${findingsCountText(findings)}.`];
+    if (findings.length === 0)
+        return parts.join('\n');
+    const rows = findings
+        .slice(0, SUMMARY_FINDINGS_ROWS)
+        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${markdownInline(oneLine(finding.title ?? '', CAPS.title))} | ${markdownInline(oneLine(finding.message, CAPS.message))} |`);
+    parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows);
+    const more = findings.length - rows.length;
+    if (more > 0)
+        parts.push('', `And ${count(more, 'finding', 'findings')} more: the \`findings\` output has them all.`);
+    return parts.join('\n');
+}
+/** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
+function findingConsoleLine(finding) {
+    const title = finding.title ? `${oneLine(finding.title, CAPS.title)}: ` : '';
+    return inlineText(`${finding.severity.padEnd(8)} ${oneLine(lineRef(finding), CAPS.path)}  ${title}${oneLine(finding.message, CAPS.message)}`);
+}
+/** The tracking comment's line: the count and its split by severity, and the check that shows them. */
+function trackingFindingsLine(findings, checkUrl) {
+    const where = checkUrl ? ` · ${markdown_link('on the check run', checkUrl)}` : '';
+    return `**${findingsCountText(findings)}**${findings.length > 0 ? where : ''}`;
+}
+/** The heading of a finding in a review: its severity, and its title. */
+function findingHead(finding) {
+    const title = finding.title ? ` · **${markdownInline(oneLine(finding.title, CAPS.title))}**` : '';
+    return `${ICONS[finding.severity]} **${finding.severity}**${title}`;
+}
+/** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
+function inlineCommentBody(finding) {
+    return `${findingHead(finding)}\n\n${serviceMarkdown(trimmed(finding.message, 4_000))}`;
+}
+/** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
+const REVIEW_BODY_CHARS = 60_000;
+/**
+ * The review's body: our marker, the count, then the findings not commented on the diff's lines
+ * (outside it, or past the inline comments GitHub is sent), each with its path, line and message,
+ * as many as fit.
+ */
+function reviewBody(input) {
+    const { marker, run, findings, inline, listed, footer } = input;
+    const lines = [marker, `### 🤖 ${run}: ${findingsCountText(findings)}`, ''];
+    if (inline > 0)
+        lines.push(`${count(inline, 'finding is', 'findings are')} commented on the lines of the diff.`, '');
+    if (listed.length > 0) {
+        lines.push(inline > 0 ? 'The others:' : 'Not on the lines of the diff:', '');
+        let size = lines.join('\n').length + footer.length + 200;
+        let shown = 0;
+        for (const finding of listed) {
+            const item = `- ${findingHead(finding)} ${plainInline(oneLine(lineRef(finding), CAPS.path))}: ${markdownInline(oneLine(finding.message, CAPS.message))}`;
+            if (size + item.length + 1 > REVIEW_BODY_CHARS)
+                break;
+            lines.push(item);
+            size += item.length + 1;
+            shown++;
+        }
+        if (shown < listed.length)
+            lines.push('', `And ${count(listed.length - shown, 'finding', 'findings')} more: the check run and the \`findings\` output have them all.`);
+        lines.push('');
+    }
+    lines.push(footer);
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/fit-text.ts
+
+
+
+/**
+ * Fitting the service's texts into GitHub's sizes, for the tracking comment (characters) and the
+ * check run (UTF-8 bytes) alike: the caps of the service's one-line fields, one way to cut a text
+ * until its rendering fits, one way for texts to share the room left, one quote within a size and
+ * one note where a text was trimmed.
+ */
+/** Caps of the one-line fields the service supplies, in characters before escaping. */
+const fit_text_CAPS = {
+    status: 100,
+    /** A log entry's gist, a reason the service gave. */
+    step: 300,
+    /** A title (a pull request's, a workflow's) or a label. */
+    title: 200,
+    /** Longer is no real URL: the label goes alone. */
+    url: 500,
+    /** The pull requests' line: past it, "and N more". */
+    pullRequests: 3_000,
+    verdict: 20,
+    /** The verdict's reason in the check's table. */
+    reason: 1_000
+};
+/**
+ * The rendering of the longest head of a source, `keep` characters at first, that fits `max`: cut in
+ * proportion to how much the rendering overflows (and by at least a little), so that it ends in a
+ * few rounds, each linear in what is kept. Undefined when even an empty head does not fit.
+ */
+function renderWithin(keep, max, render, measure) {
+    for (;;) {
+        const rendered = render(keep);
+        const size = measure(rendered);
+        if (size <= max)
+            return rendered;
+        if (keep <= 0)
+            return undefined;
+        keep = Math.max(0, Math.min(keep - 1 - Math.floor(keep / 50), Math.floor((keep * max) / size)));
+    }
+}
+/**
+ * Each text's rendering within an equal share of the room the shorter ones left, shortest first, so
+ * that a short text leaves its unused share to the others. `fit` renders a text within its share.
+ */
+function shareRoom(texts, room, fit, measure) {
+    const fitted = new Map();
+    const byLength = [...texts].sort((a, b) => a.text.length - b.text.length);
+    for (const [index, text] of byLength.entries()) {
+        const share = Math.floor(room / (byLength.length - index)) - text.overhead;
+        const rendered = fit(text, share);
+        fitted.set(text, rendered);
+        room -= text.overhead + measure(rendered);
+    }
+    return fitted;
+}
+/** Where a text was cut to fit: the tracking comment's or the check run's size. */
+const trimmedNote = (what) => `… trimmed to fit GitHub’s ${what} size limit`;
+const COMMENT_FIT = {
+    measure: text => text.length,
+    note: trimmedNote('comment'),
+    cutSays: 'note-below'
+};
+const CHECK_FIT = {
+    measure: github_shapes/* utf8Bytes */.dy,
+    note: trimmedNote('check run'),
+    cutSays: 'count-inside'
+};
+/**
+ * Service text as a quoted block within `max` once rendered (escaping, a `> ` per line and our
+ * fences can grow it several times). The source is cut before it is rendered, never the rendering
+ * (which could split a fence or a reference of ours), and cut again in proportion while the
+ * rendering is too big: a few rounds, each linear in what is kept.
+ */
+function quoteWithin(text, max, fit = COMMENT_FIT) {
+    if (fit.cutSays === 'count-inside') {
+        const head = (keep) => quoteBlock(trimmed(text, keep));
+        const keep = Math.min(text.length, Math.max(0, max));
+        return renderWithin(keep, max, head, fit.measure) ?? (0,github_shapes/* cutUtf8 */.Ok)(`> ${fit.note}`, max);
+    }
+    // Only what could fit is rendered (the text may be 16 MiB): rendering never shortens a text by
+    // half but for CRLF and blank-padded lines, which then get the note.
+    const quoted = text.length <= 2 * max ? quoteBlock(text) : '';
+    if (quoted && fit.measure(quoted) <= max)
+        return quoted;
+    const room = Math.max(0, max - fit.note.length - 4);
+    const head = (keep) => quoteBlock(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
+    const cut = renderWithin(Math.min(text.length, room), room, head, fit.measure) ?? head(0);
+    return `${cut}\n>\n> ${fit.note}`;
+}
+/** The texts quoted, each within its share of the room (shareRoom, quoteWithin), as the surface measures them. */
+function quoteShares(texts, room, fit) {
+    return shareRoom(texts, room, (text, share) => quoteWithin(text.text, Math.max(0, share), fit), fit.measure);
+}
+/** A link to a URL the service gave, or the label alone when the URL is too long to be a real one. */
+function serviceLink(text, url) {
+    return markdown_link(oneLine(text, fit_text_CAPS.title), typeof url === 'string' && url.length <= fit_text_CAPS.url ? url : undefined);
+}
+/** "Codegen agent run #12", linked to the run's page when the service gave one. */
+function runLink(runId, webUrl) {
+    return runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
+}
+/** The first pull requests as links, up to a line's worth of CAPS.pullRequests, then how many more. */
+function pullRequestsWithin(pullRequests, { lead, separator, beforeMore }) {
+    let line = lead;
+    for (const [index, pr] of pullRequests.entries()) {
+        const entry = `${index > 0 ? separator : ''}${pullRequestLink(pr, fit_text_CAPS.title)}`;
+        if (line.length + entry.length > fit_text_CAPS.pullRequests)
+            return `${line}${beforeMore}and ${pullRequests.length - index} more`;
+        line += entry;
+    }
+    return line;
+}
+
+;// CONCATENATED MODULE: ./src/report/tracking-text.ts
+
+
+
+
+
+
+
+
+
 /** The comment's lead on the answer: the verdict and its reason, or why no answer was valid; '' for a plain valid answer. */
 function answerLead(answer) {
-    const verdict = (0,answer_text/* verdictMarkdown */.BT)(answer);
-    const repaired = answer.repairs.length > 0 ? ` (after ${(0,entry_text/* count */.U9)(answer.repairs.length, 'repair', 'repairs')})` : '';
+    const verdict = verdictMarkdown(answer);
+    const repaired = answer.repairs.length > 0 ? ` (after ${count(answer.repairs.length, 'repair', 'repairs')})` : '';
     if (verdict)
         return `Verdict: ${verdict}${repaired}`;
     if (answer.answer.valid)
         return repaired ? `The answer came${repaired}.` : '';
-    return (0,markdown/* plainInline */.Sv)((0,answer_text/* answerAnnotation */.ad)(answer));
+    return plainInline(answerAnnotation(answer));
 }
 const QUESTION = 'The agent’s question';
 /** The question's label, and how to answer it: on this thread, which asked for the run. */
 function questionHead(triggerPhrase) {
     return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`;
 }
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const CAPS = { status: 100, step: 300, title: 200, url: 500, pullRequestLine: 3_000 };
-const TRIMMED_NOTE = '… trimmed to fit GitHub’s comment size limit';
-/** A link to a URL the service gave, or just the label when the URL is too long to be a real one. */
-function serviceLink(text, url) {
-    return (0,markdown/* link */.nf)((0,entry_text/* oneLine */.TN)(text, CAPS.title), typeof url === 'string' && url.length <= CAPS.url ? url : undefined);
-}
-const code = (text, max) => (0,markdown/* codeSpan */.SS)((0,entry_text/* oneLine */.TN)(text, max));
+const code = (text, max) => codeSpan(oneLine(text, max));
 /** The line that says this run carries the thread on from one the service would not resume. */
 function carriedLine(from) {
     const earlier = serviceLink(`#${from.runId}`, from.webUrl);
-    return `↪️ Run ${earlier} could not be resumed (${(0,markdown/* markdownInline */.nL)((0,entry_text/* oneLine */.TN)(from.reason, CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
+    return `↪️ Run ${earlier} could not be resumed (${markdownInline(oneLine(from.reason, fit_text_CAPS.step))}): this new run carries the thread on, and the next follow-up resumes it.`;
 }
 /** "🔧 CI fix of [CI #163](…), which failed on `feature/x`: attempt 2 of 3 for `3484a3f`." */
 function ciFixLine(fix) {
-    const name = `${fix.workflow ? `${(0,entry_text/* oneLine */.TN)(fix.workflow, CAPS.title)} ` : ''}#${fix.runNumber}`;
-    const failed = `🔧 CI fix of ${(0,markdown/* link */.nf)(name, fix.url || undefined)}, which failed on ${code(fix.branch, CAPS.title)}`;
-    const commit = (0,markdown/* codeSpan */.SS)(fix.sha.slice(0, 7));
+    const name = `${fix.workflow ? `${oneLine(fix.workflow, fit_text_CAPS.title)} ` : ''}#${fix.runNumber}`;
+    const failed = `🔧 CI fix of ${markdown_link(name, fix.url || undefined)}, which failed on ${code(fix.branch, fit_text_CAPS.title)}`;
+    const commit = codeSpan(fix.sha.slice(0, 7));
     return fix.attempt === undefined
         ? `${failed} at ${commit}.`
         : `${failed}: attempt ${fix.attempt} of ${fix.maxAttempts} for ${commit}.`;
 }
 /** "12:04:05 **ACTION** run_command · Running the test suite…", as Markdown. */
 function latestStep(entry) {
-    const tool = (0,entry_text/* entryTool */.$d)(entry);
-    const gist = (0,entry_text/* entryGist */.q)(entry, CAPS.step);
-    return `\`${(0,entry_text/* entryTime */.gC)(entry)}\` **${(0,markdown/* markdownInline */.nL)((0,entry_text/* entryType */.d9)(entry))}**${tool ? ` ${(0,markdown/* markdownInline */.nL)(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${(0,markdown/* markdownInline */.nL)(gist)}` : ''}`;
+    const tool = entryTool(entry);
+    const gist = entryGist(entry, fit_text_CAPS.step);
+    return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${markdownInline(gist)}` : ''}`;
+}
+/** The lines of a run that works: its headline, status, where it comes from, its latest step. */
+function workingLines(state, run) {
+    const status = state.status?.trim() ? `status ${code(state.status, fit_text_CAPS.status)}` : 'starting';
+    const lines = [`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, ''];
+    if (state.ciFix)
+        lines.push(ciFixLine(state.ciFix), '');
+    lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`);
+    if (state.carriedFrom)
+        lines.push('', carriedLine(state.carriedFrom));
+    if (state.repair)
+        lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
+    if (state.latestEntry)
+        lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
+    return lines;
 }
 /**
- * Text as a quoted block of at most `max` characters once rendered: escaping (`&` to `&amp;`, a `> `
- * per line, our fences) can grow it several times, so the source is cut until its rendering fits,
- * and the cut is made in the source, never inside a reference or a fence of ours.
+ * The lines of a run that ended, and where a paused run's question goes among them (below the
+ * headline and the answer's lead, above the facts).
  */
-function quoteWithin(text, max) {
-    // Cut first, then render: only what could fit is rendered (the result may be 16 MiB). Rendering
-    // never shortens a text by half but for CRLF and blank-padded lines, which then get the note.
-    const quoted = text.length <= 2 * max ? (0,markdown/* quoteBlock */.Af)(text) : '';
-    if (quoted && quoted.length <= max)
-        return quoted;
-    const room = Math.max(0, max - TRIMMED_NOTE.length - 4);
-    const head = (keep) => (0,markdown/* quoteBlock */.Af)(text.slice(0, keep).replace(/[\ud800-\udbff]$/, ''));
-    const cut = (0,fit_text/* renderWithin */.As)(Math.min(text.length, room), room, head, chars) ?? head(0);
-    return `${cut}\n>\n> ${TRIMMED_NOTE}`;
+function endedLines(state, report, run, question) {
+    const lines = [`### ${run} ${endingHeadline('comment', report)}`, ''];
+    if (state.ciFix)
+        lines.push(ciFixLine(state.ciFix), '');
+    if (report.stop)
+        lines.push(stopMarkdown(report.stop), '');
+    // Why no run was started (a daily limit): our own words, naming the repository and the author.
+    if (report.reason)
+        lines.push(plainInline(report.reason), '');
+    const carriedFrom = report.carriedFrom ?? state.carriedFrom;
+    if (carriedFrom)
+        lines.push(carriedLine(carriedFrom), '');
+    const lead = report.answer ? answerLead(report.answer) : '';
+    if (lead)
+        lines.push(lead, '');
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings) {
+        const check = state.repositoryUrl && report.checkRunId !== undefined
+            ? `${state.repositoryUrl}/runs/${report.checkRunId}`
+            : undefined;
+        lines.push(trackingFindingsLine(answer.findings, check), '');
+    }
+    const questionAt = question ? lines.length : undefined;
+    const facts = [
+        report.status.trim() ? `status ${code(report.status, fit_text_CAPS.status)}` : '',
+        `${formatDuration(report.endedAt - report.startedAt)}`,
+        count(report.entriesSeen, 'log entry', 'log entries')
+    ].filter(Boolean);
+    lines.push(facts.join(' · '));
+    if (report.usage)
+        lines.push('', usageMarkdown(report.usage));
+    const pullRequests = report.run?.github_pull_requests ?? [];
+    if (pullRequests.length > 0)
+        lines.push('', pullRequestsWithin(pullRequests, { lead: '**Pull requests:** ', separator: ', ', beforeMore: ' ' }));
+    if (report.run && !question) {
+        lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
+    }
+    return { lines, ...(questionAt !== undefined ? { questionAt } : {}) };
 }
-const chars = text => text.length;
-function pullRequestLine(pullRequests) {
-    let line = '**Pull requests:** ';
-    for (const [index, pr] of pullRequests.entries()) {
-        const entry = `${index > 0 ? ', ' : ''}${(0,markdown/* pullRequestLink */.Zl)(pr, CAPS.title)}`;
-        if (line.length + entry.length > CAPS.pullRequestLine) {
-            return `${line} and ${pullRequests.length - index} more`;
-        }
-        line += entry;
-    }
-    return line;
-}
-/**
- * The tracking comment's Markdown, under GitHub's size limit whatever the run's texts hold: every
- * one-line field the service supplies is capped, and the long texts share the room left, measured
- * once escaped.
- */
-function renderTrackingComment(state) {
-    const report = state.report;
-    // A paused run's result is the agent's question to the thread.
-    const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : '';
-    /** The question goes among the head's lines here: it is service text, quoted within its share. */
-    let questionAt = Number.POSITIVE_INFINITY;
-    const runId = report?.run?.id ?? state.runId;
-    const webUrl = report?.run?.web_url ?? state.webUrl;
-    const run = runId === undefined ? 'Codegen agent run' : `Codegen agent run ${serviceLink(`#${runId}`, webUrl)}`;
-    // Until the comment exists its marker holds no run: the run id is only written signed.
-    const commentId = state.commentId;
-    const lines = [
-        commentId === undefined || runId === undefined
-            ? markerLine(undefined)
-            : markerLine(runId, state.sign(commentId, runId))
-    ];
-    if (!report) {
-        const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting';
-        lines.push(`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '');
-        if (state.ciFix)
-            lines.push(ciFixLine(state.ciFix), '');
-        lines.push(`${status} · ${(0,entry_text/* count */.U9)(state.entriesSeen, 'log entry', 'log entries')} so far`);
-        if (state.carriedFrom)
-            lines.push('', carriedLine(state.carriedFrom));
-        if (state.repair)
-            lines.push('', (0,markdown/* plainInline */.Sv)((0,answer_text/* repairAskedText */.d5)(state.repair.reason, state.repair.attempt, state.repair.retries)));
-        if (state.latestEntry)
-            lines.push('', `Latest step: ${latestStep(state.latestEntry)}`);
-    }
-    else {
-        lines.push(`### ${run} ${(0,stop_text/* endingHeadline */.Qo)(HEADLINES, report)}`, '');
-        if (state.ciFix)
-            lines.push(ciFixLine(state.ciFix), '');
-        if (report.stop)
-            lines.push((0,stop_text/* stopMarkdown */.m8)(report.stop), '');
-        // Why no run was started (a daily limit): our own words, naming the repository and the author.
-        if (report.reason)
-            lines.push((0,markdown/* plainInline */.Sv)(report.reason), '');
-        const carriedFrom = report.carriedFrom ?? state.carriedFrom;
-        if (carriedFrom)
-            lines.push(carriedLine(carriedFrom), '');
-        const lead = report.answer ? answerLead(report.answer) : '';
-        if (lead)
-            lines.push(lead, '');
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.findings) {
-            const check = state.repositoryUrl && report.checkRunId !== undefined
-                ? `${state.repositoryUrl}/runs/${report.checkRunId}`
-                : undefined;
-            lines.push((0,findings_text/* trackingFindingsLine */.QB)(answer.findings, check), '');
-        }
-        // A paused run's question goes first (below the headline), then how to answer it, then the facts.
-        if (question)
-            questionAt = lines.length;
-        const facts = [
-            report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
-            `${(0,entry_text/* formatDuration */.a3)(report.endedAt - report.startedAt)}`,
-            (0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')
-        ].filter(Boolean);
-        lines.push(facts.join(' · '));
-        if (report.usage)
-            lines.push('', (0,report_usage/* usageMarkdown */.jZ)(report.usage));
-        const pullRequests = report.run?.github_pull_requests ?? [];
-        if (pullRequests.length > 0)
-            lines.push('', pullRequestLine(pullRequests));
-        if (report.run && !question) {
-            lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
-        }
-    }
+/** Who asked, the workflow run and when the comment was updated. */
+function footer(state) {
     const askedBy = state.requestedBy
-        ? `Asked by @${(0,markdown/* escapeHtml */.ZD)((0,entry_text/* oneLine */.TN)(state.requestedBy.login, 100))}`
+        ? `Asked by @${escapeHtml(oneLine(state.requestedBy.login, 100))}`
         : state.ciFix
             ? 'Asked by the failed CI run'
             : 'Codegen';
-    const footer = [
+    return [
         '',
-        `<sub>${askedBy}${state.workflowRunUrl ? ` · ${(0,markdown/* link */.nf)('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
+        `<sub>${askedBy}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
-    const asked = question ? questionHead(state.triggerPhrase) : '';
-    const above = lines.slice(0, questionAt).join('\n');
-    const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : '';
+}
+/** The service's long texts (and the request), titled, in the order they show. */
+function longTexts(state, question) {
+    const report = state.report;
     const texts = [];
     if (question)
         texts.push([QUESTION, question]);
@@ -57206,21 +55813,52 @@ function renderTrackingComment(state) {
         texts.push(['Summary', report.run.summary]);
     if (state.instruction)
         texts.push(['Request', state.instruction]);
+    return texts;
+}
+/**
+ * The tracking comment's Markdown, under GitHub's size whatever the run's texts hold: every
+ * one-line field the service supplies is capped, and the long texts share the room left, measured
+ * once escaped.
+ */
+function renderTrackingComment(state) {
+    const report = state.report;
+    // A paused run's result is the agent's question to the thread.
+    const question = report?.outcome === 'paused' ? (report.run?.result ?? '') : '';
+    const runId = report?.run?.id ?? state.runId;
+    const run = runLink(runId, report?.run?.web_url ?? state.webUrl);
+    // Until the comment exists its marker holds no run: the run id is only written signed.
+    const commentId = state.commentId;
+    const marker = commentId === undefined || runId === undefined
+        ? (0,github_shapes/* markerLine */.B_)(undefined)
+        : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId));
+    const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) };
+    const lines = [marker, ...body.lines];
+    /** The question goes among the head's lines: it is service text, quoted within its share. */
+    const questionAt = body.questionAt === undefined ? Number.POSITIVE_INFINITY : body.questionAt + 1;
+    return withTexts(state, lines, questionAt, question);
+}
+/** The head's lines with the long texts quoted in the room they leave, and the footer. */
+function withTexts(state, lines, questionAt, question) {
+    const end = footer(state);
+    const asked = question ? questionHead(state.triggerPhrase) : '';
+    const above = lines.slice(0, questionAt).join('\n');
+    const below = questionAt < lines.length ? `\n${lines.slice(questionAt).join('\n')}` : '';
+    const texts = longTexts(state, question);
     const block = (title, quoted) => title === QUESTION
         ? `\n${asked}\n\n${quoted}\n`
         : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
     const head = above + below;
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-    const room = COMMENT_LIMIT_CHARS - head.length - footer.length - 2;
+    const room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - end.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
-    const quoted = (0,fit_text/* shareRoom */.nU)(sharers, room, (sharer, share) => quoteWithin(sharer.text, Math.max(0, share)), chars);
+    const quoted = quoteShares(sharers, room, COMMENT_FIT);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
-    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, footer].join('\n');
+    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n');
     // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
-    return body.length <= COMMENT_LIMIT_CHARS
+    return body.length <= github_shapes/* COMMENT_MAX_CHARS */.dq
         ? body
-        : [head.slice(0, COMMENT_LIMIT_CHARS - 200), '', TRIMMED_NOTE, footer].join('\n');
+        : [head.slice(0, github_shapes/* COMMENT_MAX_CHARS */.dq - 200), '', trimmedNote('comment'), end].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking-comment.ts
@@ -57323,6 +55961,65 @@ class TrackingComment {
                 this.warn(`Could not write the tracking comment: ${error.message}`);
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/tracking.ts
+
+/** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
+const SIGNATURE_HEX_CHARS = 32;
+/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
+function markerSignature(key, commentId, runId, kind = 'issue') {
+    const comment = kind === 'review' ? `review-${commentId}` : String(commentId);
+    return (0,external_node_crypto_.createHmac)('sha256', key.secret)
+        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
+        .digest('hex')
+        .slice(0, SIGNATURE_HEX_CHARS);
+}
+function verifyMarker(key, commentId, marker, kind = 'issue') {
+    if (!key.secret || marker.sig === undefined)
+        return false;
+    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind));
+    const given = Buffer.from(marker.sig);
+    return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
+}
+/** The marker a tracking comment holds in its first line (`markerLine`), and only there. */
+function readMarker(body) {
+    const first = body.split('\n', 1)[0] ?? '';
+    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
+    if (!match)
+        return undefined;
+    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
+}
+/**
+ * A pull request's issue comments and review comments as one list, oldest first (by creation
+ * time, then id: GitHub's timestamps are to the second).
+ */
+function byCreation(comments) {
+    return [...comments].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id - b.id);
+}
+/**
+ * The latest tracking comment of the thread whose marker is on a trusted author's comment (the
+ * action's own identity, or a bot) and verifies: a commenter or a foreign bot cannot point the
+ * action at another run by writing a marker.
+ */
+function findTrackingComment(comments, trusted, verify) {
+    const ignored = [];
+    for (const comment of [...comments].reverse()) {
+        const marker = readMarker(comment.body);
+        if (marker === undefined || !trusted(comment.author))
+            continue;
+        if (verify(marker, comment.id, comment))
+            return {
+                found: {
+                    id: comment.id,
+                    runId: marker.runId,
+                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+                },
+                ignored
+            };
+        ignored.push({ id: comment.id, runId: marker.runId });
+    }
+    return { ignored };
 }
 
 ;// CONCATENATED MODULE: ./src/github/ci-fix.ts
@@ -57468,8 +56165,811 @@ function trackingComment(run, pullNumber, settings, deps) {
     });
 }
 
-// EXTERNAL MODULE: ./src/report/check-run-text.ts
-var check_run_text = __nccwpck_require__(2564);
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+
+
+/** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
+const SUMMARY_MAX_BYTES = 1_000_000;
+/**
+ * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
+ * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
+ */
+const TEXT_MAX_CHARS = 60_000;
+const ERROR_MAX_CHARS = 10_000;
+const summary_DETAIL_SECTION_CHARS = 4_000;
+const summary_STATUS_CHARS = 100;
+const TITLE_CHARS = 200;
+const PULL_REQUESTS_SHOWN = 20;
+/**
+ * The job summary as Markdown: the headline, the verdict, the findings, a paused run's question, the facts
+ * table, the answer's problems, the result and summary texts, then the timeline.
+ */
+function renderSummary(input) {
+    const { report } = input;
+    const run = report.run;
+    const head = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, ''];
+    const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES;
+    const entries = input.entries ?? [];
+    let log = '';
+    let shown = entries.length;
+    if (report.stop)
+        head.push(stopMarkdown(report.stop), '');
+    if (report.answer?.verdictAsked)
+        head.push(verdictLine(report.answer), '');
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        head.push(findingsSummarySection(answer.findings, input.findingsPlace), '');
+    const question = report.outcome === 'paused' && run?.result ? run.result : '';
+    if (question && run)
+        head.push(...questionSection(question, run.id, report.trigger));
+    if (run && !input.folded) {
+        // The table's header row is its first fact: GFM tables need one, and an empty one shows as a bar.
+        head.push(`| Agent run | ${markdown_link(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, summary_STATUS_CHARS) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`, `| Log entries | ${LOG_ENTRIES_CELL} |`, '');
+    }
+    if (report.usage)
+        head.push(usageMarkdown(report.usage), '');
+    if (report.outcome === 'paused' && run && !question)
+        head.push(howToAnswer(run.id, report.trigger), '');
+    if (report.reason)
+        head.push(quoteBlock(trimmed(report.reason, ERROR_MAX_CHARS)), '');
+    if (report.error)
+        head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_MAX_CHARS)), '');
+    const result = run?.result ? trimmed(run.result, TEXT_MAX_CHARS) : '';
+    if (report.answer) {
+        const section = answerSection(report.answer, result !== '' && !wasTrimmed(result));
+        if (section)
+            head.push(section, '');
+    }
+    if (result && !question)
+        head.push('### Result', '', quoteBlock(result), '');
+    if (run?.summary)
+        head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_MAX_CHARS)), '');
+    const cellRoom = 300;
+    const text = head.join('\n');
+    if (entries.length > 0) {
+        const budget = maxBytes - Buffer.byteLength(text) - cellRoom - 1_000;
+        ({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut));
+    }
+    const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown;
+    const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile));
+    return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, maxBytes);
+}
+const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
+/** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
+function questionSection(question, runId, trigger) {
+    return [
+        '### The agent’s question',
+        '',
+        quoteBlock(trimmed(question, TEXT_MAX_CHARS)),
+        '',
+        howToAnswer(runId, trigger),
+        ''
+    ];
+}
+/**
+ * How a paused run is answered: from a step, and on its thread when it was asked for on one (the
+ * tracking comment there gives the phrase); a run from inputs has no thread to answer on.
+ */
+function howToAnswer(runId, trigger) {
+    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
+    return trigger && trigger !== 'inputs'
+        ? `Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in ${step}.`
+        : `Answer by resuming the run in ${step}.`;
+}
+/**
+ * How many entries the run wrote, how many the timeline shows, and where all of them are: the
+ * `log-file` output (a path on the runner means nothing to a reader of the summary).
+ */
+function logEntriesCell(seen, leftOut, logFile) {
+    const where = logFile && seen > 0 ? 'all in the `log-file` output, which `actions/upload-artifact` can keep' : '';
+    if (leftOut <= 0)
+        return where ? `${seen} (${where})` : `${seen}`;
+    return `${seen}, ${Math.max(0, seen - leftOut)} shown below${where ? ` (${where})` : ''}`;
+}
+/** The first pull requests as links, then how many more the github-pull-requests output has. */
+function pullRequestLinks(pullRequests) {
+    const links = pullRequests.slice(0, PULL_REQUESTS_SHOWN).map(pr => pullRequestLink(pr, TITLE_CHARS));
+    const more = pullRequests.length - links.length;
+    if (more > 0)
+        links.push(`and ${more} more (all in the \`github-pull-requests\` output)`);
+    return links.join('<br>');
+}
+const CLOSING_TAGS = ['details'];
+/**
+ * The last guard: `markdown` within `maxBytes` of UTF-8, whatever the fields held. Cut at a line
+ * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
+ * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
+ * <details> left open, and a note says how much was left out.
+ */
+function fitBytes(markdown, maxBytes) {
+    const bytes = Buffer.from(markdown);
+    if (bytes.length <= maxBytes)
+        return markdown;
+    const note = (left) => `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`;
+    let end = Math.max(0, maxBytes - Buffer.byteLength(note(bytes.length)) - 32);
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--; // not inside a character
+    let kept = bytes.subarray(0, end).toString();
+    const lineEnd = kept.lastIndexOf('\n');
+    if (lineEnd > 0)
+        kept = kept.slice(0, lineEnd);
+    const open = (tag) => (kept.match(new RegExp(`<${tag}>`, 'g'))?.length ?? 0) -
+        (kept.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0);
+    const fenceOpen = openFence(kept);
+    if (fenceOpen)
+        kept += `\n${fenceOpen}`;
+    const closers = CLOSING_TAGS.map(tag => `</${tag}>`.repeat(Math.max(0, open(tag)))).join('');
+    return `${kept}${closers ? `\n\n${closers}` : ''}${note(bytes.length - Buffer.byteLength(kept))}`;
+}
+/** The fence left open at the end of `markdown` (all fences in it are ours), or ''. */
+function openFence(markdown) {
+    let open = '';
+    for (const line of markdown.split('\n')) {
+        const ticks = /^ {0,3}(`{3,})/.exec(line)?.[1];
+        if (!ticks)
+            continue;
+        if (!open)
+            open = ticks;
+        else if (ticks.length >= open.length && /^ {0,3}`+\s*$/.test(line))
+            open = '';
+    }
+    return open;
+}
+const entryCount = (n) => count(n, 'log entry', 'log entries');
+/** Each section of an entry's details: prose as Markdown, data as a fenced block shown as written. */
+function detailsMarkdown(entry) {
+    return entrySections(entry, summary_DETAIL_SECTION_CHARS, GIST_CHARS)
+        .map(section => section.prose
+        ? `**${section.label}**\n\n${serviceMarkdown(section.text)}`
+        : `**${section.label}**\n\n${fence(section.text, /^[[{]/.test(section.text) ? 'json' : '')}`)
+        .join('\n\n');
+}
+/** One timeline entry: its headline, folding its details when it has any. */
+function entryBlock(entry) {
+    const tool = entryTool(entry);
+    const gist = entryGist(entry, GIST_CHARS);
+    // HTML, not Markdown: the headline sits in a <summary>, where Markdown does not apply.
+    const title = `<code>${entryTime(entry)}</code> <b>${htmlInline(entryType(entry))}</b>${tool ? ` ${htmlInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${htmlInline(gist)}` : ''}`;
+    const details = detailsMarkdown(entry);
+    if (!details)
+        return `<p>${title}</p>\n\n`;
+    return `<details><summary>${title}</summary>\n\n${details}\n\n</details>\n\n`;
+}
+const GIST_CHARS = 200;
+/**
+ * The entries as collapsible blocks within `budget` bytes. When they do not all fit, the first and
+ * the last ones are kept (how it began, how it ended) and the count left out is said in between.
+ */
+function timeline(entries, budget, leftOut = { after: entries.length, count: 0 }) {
+    const blocks = entries.map(entryBlock);
+    const sizes = blocks.map(block => Buffer.byteLength(block));
+    if (leftOut.count === 0 && sizes.reduce((sum, size) => sum + size, 0) <= budget)
+        return { markdown: blocks.join(''), shown: blocks.length };
+    const note = (left) => `> **${entryCount(left)} left out here** to keep the summary under GitHub's 1 MiB limit; the \`log-file\` output has them all.\n\n`;
+    const room = budget - Buffer.byteLength(note(entries.length + leftOut.count));
+    // The first ones up to half the room (never past those kept before the gap), the last ones after.
+    let head = 0;
+    let used = 0;
+    while (head < leftOut.after && used + sizes[head] <= room / 2)
+        used += sizes[head++];
+    let tail = blocks.length;
+    while (tail > head && used + sizes[tail - 1] <= room)
+        used += sizes[--tail];
+    return {
+        markdown: blocks.slice(0, head).join('') + note(tail - head + leftOut.count) + blocks.slice(tail).join(''),
+        shown: head + blocks.length - tail
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/runs-report.ts
+
+
+
+
+
+
+
+/**
+ * A fan-out as its readers see it: the `runs` output, the job summary (one table, then each run
+ * folded under its name), the console's line of every run's state, and the failure annotation.
+ * Every text of the service's is cut and made safe where it is shown; the reports come redacted.
+ */
+/** The `runs` output's `result`, cut: the whole text of 100 runs would not fit an output. */
+const RUNS_RESULT_CHARS = 2_000;
+/** The `runs` output: one object per item in its order, the keys as the issue names them. */
+function runsOutput(items) {
+    return JSON.stringify(items.map(item => {
+        const run = item.report?.run;
+        return {
+            name: item.name,
+            'agent-run-id': run ? String(run.id) : '',
+            status: item.report?.status ?? '',
+            outcome: itemOutcome(item),
+            'web-url': run?.web_url ?? '',
+            'pull-request-url': firstPullRequestUrl(run?.github_pull_requests ?? []),
+            ...verdictOf(item),
+            result: runs_report_cut(run?.result ?? '', RUNS_RESULT_CHARS),
+            usage: item.report?.usage ? usageFields(item.report.usage) : null
+        };
+    }));
+}
+function firstPullRequestUrl(pullRequests) {
+    return pullRequests.map(pr => pr.url).find((url) => typeof url === 'string' && !!url) ?? '';
+}
+/** A run's verdict and its reason, when one was asked and the answer was valid; else ''. (Its own summary shows the answer.) */
+function verdictOf(item) {
+    const answer = item.report?.answer?.answer;
+    return answer?.valid
+        ? { verdict: answer.verdict ?? '', 'verdict-reason': answer.reason ?? '' }
+        : { verdict: '', 'verdict-reason': '' };
+}
+/** The first `max` UTF-16 units, never half of a surrogate pair. */
+function runs_report_cut(text, max) {
+    return text.length <= max ? text : cutChars(text, max);
+}
+const runs_report_ICONS = {
+    success: '✅',
+    failure: '❌',
+    rejected: '🚫',
+    'invalid-output': '⚠️',
+    timeout: '⏱️',
+    paused: '⏸️',
+    started: '🚀',
+    skipped: '⏭️',
+    limited: '🚦',
+    cancelled: '🛑',
+    error: '⚠️'
+};
+const NAME_CHARS = 100;
+const runs_report_STATUS_CHARS = 100;
+const runs_report_TITLE_CHARS = 200;
+/** "8 agent runs: 6 succeeded, 2 failed" headline. */
+function headline(items) {
+    const outcome = aggregateOutcome(items);
+    const counts = tally(items);
+    return `## ${runs_report_ICONS[outcome]} ${count(items.length, 'agent run', 'agent runs')}: ${counts}`;
+}
+/** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
+function tally(items) {
+    const byOutcome = new Map();
+    for (const item of items)
+        byOutcome.set(itemOutcome(item), (byOutcome.get(itemOutcome(item)) ?? 0) + 1);
+    return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+/** One row of the table: name, outcome, status, verdict, duration, pull request, link. */
+function tableRow(item) {
+    const report = item.report;
+    const run = report?.run;
+    const pullRequests = run?.github_pull_requests ?? [];
+    const first = pullRequests[0];
+    const pullRequest = first
+        ? pullRequestLink(first, runs_report_TITLE_CHARS) +
+            (pullRequests.length > 1 ? ` and ${pullRequests.length - 1} more` : '')
+        : '—';
+    const cells = [
+        tableCell(oneLine(item.name, NAME_CHARS)),
+        `${runs_report_ICONS[itemOutcome(item)]} ${itemOutcome(item)}`,
+        tableCell(oneLine(report?.status ?? '', runs_report_STATUS_CHARS)) || '—',
+        verdictOf(item).verdict || '—',
+        report && run ? formatDuration(report.endedAt - report.startedAt) : '—',
+        pullRequest,
+        run ? markdown_link(`#${run.id}`, run.web_url) : '—'
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
+const FOLD_OVERHEAD = 600;
+/**
+ * The job summary of a fan-out: the table first, then each run's own summary (result, error,
+ * timeline) folded under its name, each within its share of GitHub's 1 MiB. A run that needs less
+ * than its share leaves the rest to those that were cut.
+ */
+function renderRunsSummary(input) {
+    const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES;
+    const items = input.items;
+    const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []));
+    const table = [
+        headline(items),
+        '',
+        ...(usages.length > 0 ? [usageMarkdown(totalUsage(usages), 'Usage, all runs'), ''] : []),
+        '| Run | Outcome | Status | Verdict | Duration | Pull request | Link |',
+        '|---|---|---|---|---|---|---|',
+        ...items.map(tableRow),
+        ''
+    ].join('\n');
+    let room = maxBytes - Buffer.byteLength(table) - 1_000;
+    const started = items.filter(item => item.report);
+    const folds = new Map();
+    // Twice: an equal share each, then what the short ones left to those that were cut.
+    let cutOnes = started;
+    let lastShare = 0;
+    for (let pass = 0; pass < 2 && cutOnes.length > 0; pass++) {
+        const share = Math.max(2_000, Math.floor(room / cutOnes.length) - FOLD_OVERHEAD);
+        // A second pass that would add little room is not worth rendering the cut runs again.
+        if (share < lastShare * 1.2)
+            break;
+        lastShare = share;
+        const nextCut = [];
+        for (const item of cutOnes) {
+            const fold = foldOf(item, share);
+            folds.set(item, fold.markdown);
+            if (fold.cut)
+                nextCut.push(item);
+        }
+        room = maxBytes - Buffer.byteLength(table) - 1_000;
+        for (const [item, markdown] of folds)
+            if (!nextCut.includes(item))
+                room -= Buffer.byteLength(markdown);
+        cutOnes = nextCut;
+    }
+    const body = started.map(item => folds.get(item) ?? '').join('\n');
+    return fitBytes(`${table}\n${body}`, maxBytes);
+}
+/** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
+function foldOf(item, maxBytes) {
+    const report = item.report;
+    // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
+    // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
+    // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
+    const part = (text) => text ? trimmed(text, Math.floor(maxBytes / TEXT_SHARE)) : text;
+    const run = report.run && {
+        ...report.run,
+        result: part(report.run.result),
+        summary: part(report.run.summary)
+    };
+    const own = renderSummary({
+        report: {
+            ...report,
+            ...(run ? { run } : {}),
+            ...(report.error ? { error: part(report.error) } : {})
+        },
+        ...timelineWithin(item, maxBytes),
+        maxBytes,
+        // Its headline and facts table are the fold's title and the table's row already.
+        folded: true
+    });
+    // A summary cut to its share fills most of it: such a run gets more room in the second pass.
+    const cut = Buffer.byteLength(own) >= maxBytes * 0.8;
+    // HTML, not Markdown: the name sits in a <summary>.
+    const title = `<b>${htmlInline(oneLine(item.name, NAME_CHARS))}</b> · ${runs_report_ICONS[itemOutcome(item)]} ${itemOutcome(item)}`;
+    return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut };
+}
+/** Result, summary and error each take at most this share of a fold (a quarter: UTF-8 is up to 3 bytes a character). */
+const TEXT_SHARE = 4;
+/** An entry of the timeline takes a few KB at most: no more of them are rendered than the fold can show. */
+const ENTRY_BYTES = 1_500;
+/**
+ * The entries a fold can show: its first and last ones, as many as its share holds, the rest
+ * counted as left out (one gap, where the kept log already had its own).
+ */
+function timelineWithin(item, maxBytes) {
+    const entries = item.entries;
+    if (!entries)
+        return {};
+    const room = Math.max(2, Math.floor(maxBytes / 2 / ENTRY_BYTES));
+    if (entries.length <= room)
+        return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) };
+    // Entries before the kept log's own gap belong to the head: the tail never reaches past it.
+    const gapAt = item.entriesLeftOut?.after ?? entries.length;
+    const head = entries.slice(0, Math.min(Math.ceil(room / 2), gapAt));
+    const tailFloor = item.entriesLeftOut ? gapAt : head.length;
+    const tail = entries.slice(Math.max(tailFloor, entries.length - (room - head.length)));
+    const dropped = entries.length - head.length - tail.length;
+    return {
+        entries: [...head, ...tail],
+        entriesLeftOut: { after: head.length, count: (item.entriesLeftOut?.count ?? 0) + dropped }
+    };
+}
+/**
+ * The console's line of every run's state, once a minute: how many are queued, working and ended,
+ * then each run by name with its status or outcome; one line, the service's text unable to issue
+ * commands.
+ */
+function runsStateLine(states, elapsedMs) {
+    const shown = states.map(state => {
+        const name = inlineText(oneLine(state.name, 40));
+        if (state.phase === 'queued')
+            return `${name}: queued`;
+        if (state.phase === 'ended')
+            return `${name}: ${state.outcome ?? 'ended'}`;
+        return `${name}: ${statusText(state.status ?? 'starting')}`;
+    });
+    const of = (phase) => states.filter(state => state.phase === phase).length;
+    return `Agent runs after ${formatDuration(elapsedMs)}: ${of('working')} working, ${of('ended')} ended, ${of('queued')} queued | ${shown.join(' | ')}`;
+}
+/** An item as the last line of states shows it, once every run ended (or never started). */
+function endedState(item) {
+    return { name: item.name, phase: 'ended', status: item.report?.status ?? null, outcome: itemOutcome(item) };
+}
+/** The job log of one run of a fan-out: every line begins with the run's name. */
+function namedConsole(console, name) {
+    const tag = `[${inlineText(oneLine(name, 40))}] `;
+    return {
+        info: line => console.info(tag + line),
+        group: (title, lines) => console.group(tag + title, lines),
+        notice: message => console.notice(tag + message),
+        warning: message => console.warning(tag + message),
+        debug: message => console.debug(tag + message)
+    };
+}
+/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
+const REASON_CHARS = 300;
+/**
+ * The step's error annotation: how many runs failed it, then each by name with why (its error, or
+ * the first line of its result) and where it is.
+ */
+function itemsFailMessage(failing, total) {
+    const lines = failing.map(({ item, reason }) => {
+        const run = item.report?.run;
+        const result = itemOutcome(item) === 'failure' ? runs_report_firstLine(run?.result) || runs_report_firstLine(run?.summary) : '';
+        // rejected quotes the agent's reason; invalid-output names the first problem.
+        const answer = item.report?.answer ? runs_report_firstLine(answerAnnotation(item.report.answer)) : '';
+        const where = run
+            ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
+            : '';
+        return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${runs_report_firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+    });
+    return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
+}
+function runs_report_firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return inlineText(oneLine(line, REASON_CHARS));
+}
+
+;// CONCATENATED MODULE: ./src/report/step-fail.ts
+
+
+
+
+
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+function stepFailReason(outcome, failOn, pullRequestCount) {
+    if (outcome === 'success')
+        return failOn.has('no-pull-request') && pullRequestCount === 0
+            ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+            : undefined;
+    if (outcome in ALWAYS_FAILS)
+        return ALWAYS_FAILS[outcome];
+    const reason = FAILS_IF_NAMED[outcome];
+    return reason && failOn.has(outcome) ? reason : undefined;
+}
+/** The outcomes that fail the step whatever fail-on says, and why. */
+const ALWAYS_FAILS = {
+    cancelled: 'The job was cancelled before the agent run ended.',
+    error: 'The agent run could not be started or followed.'
+};
+/** The outcomes that fail the step when fail-on names them, and why. */
+const FAILS_IF_NAMED = {
+    failure: 'The agent run failed.',
+    timeout: 'The agent run did not end within timeout-minutes.',
+    paused: 'The agent run paused, waiting for a follow-up prompt.',
+    rejected: "The agent's verdict is fail.",
+    'invalid-output': 'The agent run ended without a valid answer.',
+    limited: 'A daily run limit was reached: no agent run was started.'
+};
+/** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+function itemFailReason(item, failOn) {
+    if (!item.report)
+        return 'it never started: the job ended first';
+    const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0);
+    return reason && (item.report.error ?? item.report.reason ?? reason);
+}
+/** The runs that fail the step, in the list's order, each with why. */
+function itemsFailingStep(items, failOn) {
+    return items.flatMap(item => {
+        const reason = itemFailReason(item, failOn);
+        return reason ? [{ item, reason }] : [];
+    });
+}
+/** The outcomes an annotation explains from the answer. */
+const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output']);
+/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
+const ANNOTATION_QUOTE_CHARS = 300;
+/**
+ * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
+ * then where the run is; undefined when the step passes.
+ */
+function stepFailMessage(report, policy) {
+    if (report.runs) {
+        const failing = itemsFailingStep(report.runs, policy.failOn);
+        return failing.length > 0 ? itemsFailMessage(failing, report.runs.length) : undefined;
+    }
+    const reason = stepFailReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
+    if (!reason)
+        return undefined;
+    if (report.error)
+        return report.error;
+    if (!report.run)
+        return report.reason ?? reason;
+    if (report.outcome === 'paused')
+        return `${reason}\n${pausedMessage(report, policy, false)}`;
+    const why = report.outcome === 'failure' ? step_fail_firstLine(report.run.result) || step_fail_firstLine(report.run.summary) : '';
+    // rejected quotes the agent's reason; invalid-output names the first problem.
+    const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : '';
+    return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
+}
+/**
+ * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
+ * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
+ * outcome among the runs that fail it), `failure` otherwise.
+ */
+function stepConclusion(report, policy) {
+    if (stepFailMessage(report, policy) === undefined)
+        return 'success';
+    const failing = report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)));
+    const why = failing ? SEVERITY.find(outcome => failing.has(outcome)) : report.outcome;
+    return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
+}
+/**
+ * Warnings of a step that passes: an error that fail-on lets pass (a timeout before the run
+ * existed) is still said; a paused run still waits for someone: an annotation says so and how.
+ */
+function passingWarnings(report, policy) {
+    // A fan-out's runs say their own warnings, each under its name.
+    if (report.runs || stepFailMessage(report, policy))
+        return [];
+    const warnings = [];
+    if (report.error)
+        warnings.push(report.error);
+    if (report.outcome === 'paused' && report.run)
+        warnings.push(pausedMessage(report, policy));
+    return warnings;
+}
+/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
+function step_fail_firstLine(text) {
+    const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? '';
+    return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS));
+}
+/** Where the run is: its id, status and link (the link bounded: it is the service's text). */
+function runWhere(report) {
+    const run = report.run;
+    const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
+    return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
+}
+/**
+ * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
+ * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
+ * the step's failure reason, which says the run paused, it does not say so again.
+ */
+function pausedMessage(report, policy, saysPaused = true) {
+    const run = report.run;
+    const question = step_fail_firstLine(run.result) || step_fail_firstLine(run.summary);
+    const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
+    const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
+    return [
+        // After the step's reason ("The agent run paused, …"), the question alone.
+        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
+            'The agent run paused for an answer.',
+        onThread
+            ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
+            : `Answer by resuming the run in ${step}.`,
+        runWhere(report)
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/check-run-text.ts
+
+
+
+
+
+
+
+
+
+
+const TITLES = {
+    success: 'Succeeded',
+    failure: 'Failed',
+    rejected: 'Rejected',
+    'invalid-output': 'No valid answer',
+    error: 'Could not be followed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    paused: 'Paused, waiting for an answer',
+    started: 'Started, not followed',
+    skipped: 'Skipped',
+    limited: 'Not started: daily run limit'
+};
+/** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
+function renderCheckRun(state, maxBytes = github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO) {
+    const report = state.report;
+    if (!report && state.cancelled)
+        return cancelledNow(state, maxBytes);
+    if (!report) {
+        return {
+            status: 'in_progress',
+            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            summary: fitSummary([workingHead(state), check_run_text_footer(state)], maxBytes)
+        };
+    }
+    const conclusion = stepConclusion(report, state.policy);
+    return {
+        status: 'completed',
+        conclusion,
+        title: titleLine(outcomeLabel(report.outcome, conclusion, report.limit), outcomeReason(report, state.verdict)),
+        summary: fitSummary(endedPieces(state, report, conclusion), maxBytes)
+    };
+}
+/** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
+function cancelledNow(state, maxBytes) {
+    const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy);
+    const head = [
+        `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
+        '',
+        state.runId !== undefined
+            ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
+            : 'No run was started.'
+    ].join('\n');
+    return {
+        status: 'completed',
+        conclusion,
+        title: titleLine(outcomeLabel('cancelled', conclusion), ''),
+        summary: fitSummary([head, check_run_text_footer(state)], maxBytes)
+    };
+}
+/**
+ * The title's label: the outcome, and what fail-on made of it where the check's colour (the step's)
+ * is not the one the outcome alone would have: a success failed for want of a pull request, an
+ * outcome fail-on lets pass.
+ */
+function outcomeLabel(outcome, conclusion, limit) {
+    if (outcome === 'success' && conclusion !== 'success')
+        return 'No pull request (fail-on: no-pull-request)';
+    const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[outcome];
+    if (outcome !== 'success' && conclusion === 'success')
+        return `${title} (fail-on lets it pass)`;
+    return title;
+}
+/** The summary's word on the same: why this check passes or fails when the ending does not say it. */
+function gateLine(report, policy, conclusion) {
+    const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``;
+    if (report.outcome === 'success' && conclusion !== 'success')
+        return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`;
+    if (report.outcome !== 'success' && conclusion === 'success')
+        return `This check passes as the step does: ${failOn} lets this ending pass.`;
+    return '';
+}
+/**
+ * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
+ * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
+ */
+function outcomeReason(report, verdict) {
+    const firstLine = (text) => {
+        for (const line of (text ?? '').slice(0, fit_text_CAPS.title * 8).split(/\r\n|\r|\n/)) {
+            // A fence's line is no sentence: the first line with words is.
+            const plain = /^\s{0,3}(?:`{3,}|~{3,})/.test(line) ? '' : plainLine(line);
+            if (plain)
+                return plain;
+        }
+        return '';
+    };
+    return (firstLine(verdict?.reason) ||
+        firstLine(report.run?.result) ||
+        firstLine(report.error) ||
+        firstLine(report.reason));
+}
+/**
+ * One line of plain text (GitHub shows the title as it is): capped, control and format characters
+ * gone, mentions broken as everywhere else.
+ */
+function titleLine(label, detail) {
+    const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+    const text = clean ? `${label}: ${clean}` : label;
+    // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
+    let max = fit_text_CAPS.title;
+    let line = unmention(oneLine(text, max));
+    while ((0,github_shapes/* utf8Bytes */.dy)(line) > github_shapes/* CHECK_TITLE_MAX_BYTES */.jE && max > 1) {
+        max = Math.max(1, Math.min(max - 1, Math.floor((max * github_shapes/* CHECK_TITLE_MAX_BYTES */.jE) / (0,github_shapes/* utf8Bytes */.dy)(line)) - 1));
+        line = unmention(oneLine(text, max));
+    }
+    return (0,github_shapes/* cutUtf8 */.Ok)(line, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE);
+}
+function runOf(state, report) {
+    return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl);
+}
+function workingHead(state) {
+    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, fit_text_CAPS.status))}` : 'starting';
+    return [
+        `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+        '',
+        `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
+    ].join('\n');
+}
+/**
+ * The summary of a run that ended, in order: the headline; a paused run's question and how to
+ * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
+ */
+function endedPieces(state, report, conclusion) {
+    const headline = `### ${runOf(state, report)} ${endingHeadline('check', report)}`;
+    const run = report.run;
+    const question = report.outcome === 'paused' && run ? (run.result ?? '') : '';
+    const asked = question && run ? [{ title: check_run_text_QUESTION, text: question }, check_run_text_howToAnswer(run.id, state.triggerPhrase)] : [];
+    const rest = texts(report).filter(([title]) => title !== check_run_text_QUESTION);
+    return [
+        headline,
+        ...(report.stop ? [stopMarkdown(report.stop)] : []),
+        ...asked,
+        endedFacts(state, report, conclusion),
+        ...rest.map(([title, text]) => ({ title, text })),
+        check_run_text_footer(state)
+    ];
+}
+const check_run_text_QUESTION = 'The agent’s question';
+function endedFacts(state, report, conclusion) {
+    const lines = [];
+    const gate = gateLine(report, state.policy, conclusion);
+    if (gate)
+        lines.push(gate, '');
+    const run = report.run;
+    if (run) {
+        // The table's header row is its first fact, as in the job summary.
+        lines.push(`| Agent run | ${serviceLink(`#${run.id}`, run.web_url)} |`, '|---|---|', `| Status | ${tableCell(oneLine(report.status, fit_text_CAPS.status) || 'unknown')} |`, `| Outcome | ${report.outcome} |`, `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`, `| Pull requests | ${pullRequestsWithin(run.github_pull_requests ?? [], { lead: '', separator: '<br>', beforeMore: '<br>' }) || 'none'} |`, `| Log entries | ${report.entriesSeen} |`);
+        if (state.verdict) {
+            const verdict = oneLine(state.verdict.verdict, fit_text_CAPS.verdict);
+            const reason = oneLine(state.verdict.reason, fit_text_CAPS.reason);
+            lines.push(`| Verdict | ${tableCell(verdict)}${reason ? `: ${tableCell(reason)}` : ''} |`);
+        }
+        lines.push('');
+    }
+    const answer = report.answer?.answer;
+    if (answer?.valid && answer.findings)
+        lines.push(checkFindingsMarkdown(answer.findings), '');
+    if (report.usage)
+        lines.push(usageMarkdown(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '');
+    return lines.join('\n');
+}
+/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
+function check_run_text_howToAnswer(runId, triggerPhrase) {
+    const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``;
+    return triggerPhrase
+        ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
+        : `Answer by resuming the run in ${step}.`;
+}
+function texts(report) {
+    const found = [];
+    if (report.reason)
+        found.push(['Why', report.reason]);
+    if (report.error)
+        found.push(['Error', report.error]);
+    if (report.run?.result)
+        found.push([report.outcome === 'paused' ? check_run_text_QUESTION : 'Result', report.run.result]);
+    if (report.run?.summary)
+        found.push(['Summary', report.run.summary]);
+    return found;
+}
+function check_run_text_footer(state) {
+    return state.workflowRunUrl
+        ? `<sub>Followed by the ${markdown_link('workflow run', state.workflowRunUrl)}</sub>`
+        : '';
+}
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `maxBytes`. */
+function fitSummary(pieces, maxBytes) {
+    const section = (title, quoted) => `#### ${title}\n\n${quoted}`;
+    const gap = 2; // the blank line between two parts
+    const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []));
+    const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]));
+    const room = maxBytes - ours.reduce((sum, piece) => sum + (0,github_shapes/* utf8Bytes */.dy)(piece) + gap, 0);
+    const sharers = blocks.map(block => ({
+        block,
+        text: block.text,
+        overhead: (0,github_shapes/* utf8Bytes */.dy)(section(block.title, '')) + gap
+    }));
+    const quoted = quoteShares(sharers, room, CHECK_FIT);
+    const rendered = new Map(sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')]));
+    const parts = pieces.map(piece => typeof piece === 'string' ? piece.trimEnd() : (rendered.get(piece) ?? ''));
+    const summary = parts.filter(Boolean).join('\n\n');
+    // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
+    return (0,github_shapes/* utf8Bytes */.dy)(summary) <= maxBytes
+        ? summary
+        : `${(0,github_shapes/* cutUtf8 */.Ok)(ours.join('\n\n'), maxBytes - 200)}\n\n${trimmedNote('check run')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/check-run.ts
 
 
@@ -57623,7 +57123,7 @@ class CheckRun {
             state.verdict = { verdict: answer.verdict, reason: answer.reason ?? '' };
         await this.writes.flush();
         if (answer?.valid && answer.findings?.length)
-            await this.annotate((0,findings_text/* annotationBatches */.k7)(answer.findings));
+            await this.annotate(annotationBatches(answer.findings));
     }
     /**
      * The annotations, 50 a request, after the conclusion (a required check in progress blocks
@@ -57651,11 +57151,242 @@ class CheckRun {
         const runPage = typeof webUrl === 'string' && /^https?:\/\/\S+$/i.test(webUrl) && webUrl.length <= 2_000;
         const detailsUrl = runPage ? webUrl : state.workflowRunUrl;
         return {
-            ...(0,check_run_text/* renderCheckRun */.kL)(state),
+            ...renderCheckRun(state),
             ...(detailsUrl ? { detailsUrl } : {}),
             ...(runId !== undefined ? { externalId: String(runId) } : {})
         };
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger.ts
+
+
+
+/**
+ * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
+ * space or the end; undefined otherwise.
+ */
+function matchPhrase(body, phrase) {
+    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
+    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
+    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
+    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
+        return undefined;
+    const start = body.replace(/^\s+/, '');
+    // Only the head is compared: lowering the case of a whole long body would copy it.
+    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
+        return undefined;
+    const rest = start.slice(phrase.length);
+    if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    return rest.trim();
+}
+function isBot(author) {
+    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
+}
+/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
+function isAllowedBot(author, allowed) {
+    if (!isBot(author) || allowed === undefined)
+        return false;
+    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
+}
+/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
+function botRefusal(author, rules) {
+    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
+        return undefined;
+    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
+}
+const skip = (reason) => ({ kind: 'skip', reason });
+function userOf(value) {
+    const user = jsonObject(value);
+    return { login: jsonText(user.login), type: jsonText(user.type) };
+}
+function issueThread(issue) {
+    return {
+        number: Number(issue.number),
+        title: jsonText(issue.title),
+        body: jsonText(issue.body),
+        url: jsonText(issue.html_url),
+        isPullRequest: Boolean(issue.pull_request)
+    };
+}
+function pullRequestOf(pr) {
+    const head = jsonObject(pr.head);
+    return {
+        thread: { ...issueThread(pr), isPullRequest: true },
+        pullRequest: {
+            head: jsonText(head.ref),
+            base: jsonText(jsonObject(pr.base).ref),
+            headRepository: jsonText(jsonObject(head.repo).full_name),
+            headSha: jsonText(head.sha)
+        }
+    };
+}
+/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
+function threadTrigger(request, rules) {
+    const { written, thread, author, pullRequest } = request;
+    if (!Number.isInteger(thread.number) || thread.number <= 0)
+        return skip(request.noThread);
+    // An issue the action opened is named a comment here, as it always was.
+    if (written?.body.trimStart().startsWith(github_shapes/* OWN_COMMENT_MARK */.Le))
+        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
+    const bot = botRefusal(author, rules);
+    if (bot)
+        return skip(bot);
+    const instruction = written ? instructionOf(written, rules.phrase) : '';
+    if (instruction === undefined)
+        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
+    const fresh = /^new(\s|$)/i.test(instruction);
+    return {
+        kind: 'thread',
+        trigger: request.trigger,
+        event: request.event,
+        thread,
+        instruction: fresh ? instruction.slice(3).trim() : instruction,
+        fresh,
+        author,
+        ...(isBot(author) ? { allowedBot: true } : {}),
+        commentUrl: written?.url || thread.url,
+        ...(pullRequest ? { pullRequest } : {})
+    };
+}
+function instructionOf(written, phrase) {
+    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
+    return inTitle ?? matchPhrase(written.body, phrase);
+}
+const readComment = (event, rules) => {
+    const comment = jsonObject(event.comment);
+    const trigger = threadTrigger({
+        trigger: 'comment',
+        event: 'issue_comment',
+        thread: issueThread(jsonObject(event.issue)),
+        author: userOf(comment.user),
+        written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
+        return trigger;
+    return { ...trigger, commentId: comment.id };
+};
+const readIssue = (event, rules) => {
+    const issue = jsonObject(event.issue);
+    const thread = issueThread(issue);
+    return threadTrigger({
+        trigger: 'issue',
+        event: 'issues',
+        thread,
+        author: userOf(issue.user),
+        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+};
+/** A label or an assignment: the thread as written is the request; `sender` asked. */
+function threadEvent(eventName, event, rules, fields) {
+    const found = eventName === 'issues'
+        ? { thread: issueThread(jsonObject(event.issue)) }
+        : pullRequestOf(jsonObject(event.pull_request));
+    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
+    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
+    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
+}
+const readLabel = (event, rules, eventName) => {
+    const label = jsonText(jsonObject(event.label).name);
+    if (!rules.labelTrigger)
+        return skip(`The label "${label}" was added, and label-trigger is not set.`);
+    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
+    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
+        return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
+    return threadEvent(eventName, event, rules, { trigger: 'label', label });
+};
+const readAssignment = (event, rules) => {
+    const assignee = jsonText(jsonObject(event.assignee).login);
+    if (!rules.assigneeTrigger)
+        return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
+    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
+        return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
+    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
+};
+/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
+function pullRequestRequest(eventName, event, source, rules, what) {
+    return threadTrigger({
+        ...pullRequestOf(jsonObject(event.pull_request)),
+        trigger: 'review',
+        event: eventName,
+        author: userOf(source.user),
+        written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
+        noThread: 'The event names no pull request.'
+    }, rules);
+}
+const readReviewComment = (event, rules, eventName) => {
+    const comment = jsonObject(event.comment);
+    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
+    if (request.kind === 'skip')
+        return request;
+    const id = jsonPositive(comment.id);
+    if (id === undefined)
+        return skip('The event names no review comment.');
+    // An outdated comment has no line on the current diff: its original line is where it was written.
+    const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
+    const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
+    return {
+        ...request,
+        trigger: 'review-comment',
+        commentId: id,
+        code: {
+            path: jsonText(comment.path),
+            ...(line !== undefined ? { line, startLine } : {}),
+            side: jsonText(comment.side) || 'RIGHT',
+            startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
+            diffHunk: jsonText(comment.diff_hunk),
+            threadId: jsonPositive(comment.in_reply_to_id) ?? id
+        }
+    };
+};
+const readReview = (event, rules, eventName) => {
+    const review = jsonObject(event.review);
+    const request = pullRequestRequest(eventName, event, review, rules, 'review');
+    if (request.kind === 'skip')
+        return request;
+    return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() };
+};
+const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
+/** Every event the action reads as a request for a run; every other event runs from the inputs. */
+const EVENTS = {
+    issue_comment: { actions: { created: readComment } },
+    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
+    pull_request: PULL_REQUEST_LABEL,
+    pull_request_target: PULL_REQUEST_LABEL,
+    pull_request_review_comment: { actions: { created: readReviewComment } },
+    pull_request_review: { actions: { submitted: readReview } }
+};
+/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
+function isThreadEvent(eventName, labelTrigger) {
+    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
+    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
+}
+/**
+ * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
+ * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
+ */
+function isTriggerEvent(eventName, labelTrigger) {
+    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
+}
+/**
+ * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
+ * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
+ * from the inputs; a workflow_run is read by workflow-run.ts, not here.
+ */
+function readTrigger(eventName, payload, rules) {
+    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
+        return { kind: 'inputs' };
+    const { actions, withLabelTrigger } = EVENTS[eventName];
+    const event = jsonObject(payload);
+    const action = jsonText(event.action);
+    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
+    if (read)
+        return read(event, rules, eventName);
+    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
+    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment-run.ts
@@ -57766,7 +57497,7 @@ async function findRunToResume(trigger, settings, deps, key) {
         const message = `Could not read the comments of #${trigger.thread.number} to find its tracking comment (${error.message}); the run is not started. The github-token needs permission to read the repository's issues and pull requests.`;
         if (settings.comment) {
             const tracking = comment_run_trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false });
-            await tracking.finish((0,model/* reportOf */.E)({ outcome: 'error', error: message }, deps.clock.now()));
+            await tracking.finish(reportOf({ outcome: 'error', error: message }, deps.clock.now()));
         }
         throw new Error(message, { cause: error });
     }
@@ -57821,6 +57552,7 @@ async function buildPrompts(trigger, settings, deps, followUp) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/workflow-run.ts
+
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
  * a run that did not fail, or one of a fork's branch (its code and logs are a stranger's). Pure: what
@@ -57828,9 +57560,6 @@ async function buildPrompts(trigger, settings, deps, followUp) {
  */
 /** The conclusions a CI fix is asked for; any other (success, cancelled, skipped, neutral…) starts nothing. */
 const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
-const workflow_run_object = (value) => (value && typeof value === 'object' ? value : {});
-const workflow_run_text = (value) => (typeof value === 'string' ? value : '');
-const workflow_run_positive = (value) => Number.isSafeInteger(value) && value > 0 ? value : undefined;
 /** A name for messages: one line, within 100 characters. */
 const shortName = (name) => name.replace(/\s+/g, ' ').trim().slice(0, 100);
 /**
@@ -57838,38 +57567,38 @@ const shortName = (name) => name.replace(/\s+/g, ' ').trim().slice(0, 100);
  * repository (GITHUB_REPOSITORY), used when the event's is missing.
  */
 function readWorkflowRun(payload, repository) {
-    const event = workflow_run_object(payload);
-    const run = workflow_run_object(event.workflow_run);
-    const action = workflow_run_text(event.action);
+    const event = jsonObject(payload);
+    const run = jsonObject(event.workflow_run);
+    const action = jsonText(event.action);
     if (action !== 'completed')
         return workflow_run_skip(`workflow_run events with action "${shortName(action)}" never trigger a run; only "completed" does.`);
-    const id = workflow_run_positive(run.id);
-    const headBranch = workflow_run_text(run.head_branch);
-    const headSha = workflow_run_text(run.head_sha);
+    const id = jsonPositive(run.id);
+    const headBranch = jsonText(run.head_branch);
+    const headSha = jsonText(run.head_sha);
     if (id === undefined || !headBranch || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(headSha))
         return workflow_run_skip('The event names no workflow run with a branch and a commit.');
-    const workflow = workflow_run_text(run.name) || workflow_run_text(workflow_run_object(event.workflow).name);
-    const runNumber = workflow_run_positive(run.run_number) ?? 0;
+    const workflow = jsonText(run.name) || jsonText(jsonObject(event.workflow).name);
+    const runNumber = jsonPositive(run.run_number) ?? 0;
     const named = `The workflow run ${workflow ? `${shortName(workflow)} ` : ''}#${runNumber}`;
-    const conclusion = workflow_run_text(run.conclusion);
+    const conclusion = jsonText(run.conclusion);
     if (!FAILED_CONCLUSIONS.has(conclusion))
         return workflow_run_skip(`${named} concluded ${shortName(conclusion) || 'nothing'}: there is no failure to fix.`);
-    const ours = workflow_run_text(workflow_run_object(event.repository).full_name) || repository;
-    const head = workflow_run_text(workflow_run_object(run.head_repository).full_name);
+    const ours = jsonText(jsonObject(event.repository).full_name) || repository;
+    const head = jsonText(jsonObject(run.head_repository).full_name);
     if (head.toLowerCase() !== ours.toLowerCase())
         return workflow_run_skip(`${named} ran on a branch of ${head ? `the fork ${shortName(head)}` : 'a repository GitHub no longer knows'}: its code and logs are a stranger's, so no agent is asked to fix them.`);
-    const url = workflow_run_text(run.html_url);
-    const pullRequest = sameRepositoryPullRequest(run.pull_requests, headBranch, workflow_run_object(event.repository).id);
+    const url = jsonText(run.html_url);
+    const pullRequest = sameRepositoryPullRequest(run.pull_requests, headBranch, jsonObject(event.repository).id);
     return {
         kind: 'fix',
         run: {
             id,
             workflow,
             runNumber,
-            runAttempt: workflow_run_positive(run.run_attempt) ?? 1,
+            runAttempt: jsonPositive(run.run_attempt) ?? 1,
             url: /^https?:\/\//i.test(url) ? url : '',
             conclusion,
-            event: workflow_run_text(run.event),
+            event: jsonText(run.event),
             headBranch,
             headSha: headSha.toLowerCase(),
             ...(pullRequest !== undefined ? { pullRequest } : {})
@@ -57884,14 +57613,14 @@ function sameRepositoryPullRequest(list, branch, repositoryId) {
     if (!Array.isArray(list))
         return undefined;
     for (const item of list.slice(0, 100)) {
-        const pr = workflow_run_object(item);
-        const head = workflow_run_object(pr.head);
-        const headRepositoryId = workflow_run_object(head.repo).id;
+        const pr = jsonObject(item);
+        const head = jsonObject(pr.head);
+        const headRepositoryId = jsonObject(head.repo).id;
         const sameRepository = typeof repositoryId !== 'number' ||
             typeof headRepositoryId !== 'number' ||
             headRepositoryId === repositoryId;
-        const number = workflow_run_positive(pr.number);
-        if (number !== undefined && workflow_run_text(head.ref) === branch && sameRepository)
+        const number = jsonPositive(pr.number);
+        if (number !== undefined && jsonText(head.ref) === branch && sameRepository)
             return number;
     }
     return undefined;
@@ -57913,7 +57642,7 @@ function workflow_run_skip(reason) {
  * What this step does: the set-up check, the plan from its inputs, or, on a triggering event, the
  * author's request (once they are found allowed to make it) with its tracking comment.
  */
-async function decide_decide(settings, deps) {
+async function decide(settings, deps) {
     if (settings.task === 'check')
         return { work: { kind: 'setup-check' } };
     const context = settings.context;
@@ -57958,7 +57687,7 @@ async function decide_decide(settings, deps) {
 function noRun(reason, deps) {
     deps.say.notice(`No agent run: ${reason}`);
     return {
-        work: { kind: 'none', report: (0,model/* reportOf */.E)({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
+        work: { kind: 'none', report: reportOf({ outcome: 'skipped', reason, trigger: '' }, deps.clock.now()) }
     };
 }
 /** The report of a step stopped before its run started: nothing was started. */
@@ -57966,7 +57695,7 @@ function stoppedBeforeRun(why, deps) {
     const error = why === 'cancelled'
         ? 'The job was cancelled before the run started: nothing was started.'
         : 'timeout-minutes was reached before the run started: nothing was started.';
-    return (0,model/* reportOf */.E)({ outcome: why, error }, deps.clock.now());
+    return reportOf({ outcome: why, error }, deps.clock.now());
 }
 /** A thread's request: its author checked, the comment acknowledged, the run to resume found, its tracking comment opened. */
 async function fromThread(trigger, settings, mode, event, deps) {
@@ -57982,7 +57711,7 @@ async function fromThread(trigger, settings, mode, event, deps) {
     }
     catch (error) {
         const fields = { outcome: 'error', error: error.message, trigger: trigger.trigger };
-        return { work: { kind: 'none', report: (0,model/* reportOf */.E)(fields, deps.clock.now()) } };
+        return { work: { kind: 'none', report: reportOf(fields, deps.clock.now()) } };
     }
     if ('refused' in prepared)
         return noRun(prepared.refused, deps);
@@ -58097,6 +57826,8 @@ function planFromItem(settings, item, checkPlace) {
         origin: { ...originMetadata(settings.context), run_name: item.name }
     };
 }
+
+;// CONCATENATED MODULE: ./src/once.ts
 /** Reads once, at the first call: the value, or the same error at every call. */
 function once(read) {
     let kept;
@@ -58114,6 +57845,9 @@ function once(read) {
         return kept.value;
     };
 }
+
+;// CONCATENATED MODULE: ./src/github/client.ts
+
 /** Why nothing new is written to GitHub, in the words of a warning. */
 const STOPPED_BECAUSE = {
     cancelled: 'the job was cancelled',
@@ -58143,8 +57877,6 @@ function gitHubClient(settings, deadlines, say, io) {
     });
 }
 
-// EXTERNAL MODULE: ./src/answer/findings.ts
-var answer_findings = __nccwpck_require__(346);
 ;// CONCATENATED MODULE: ./src/github/diff.ts
 /**
  * Where a review comment may go: GitHub takes one on the lines its diff shows (422 "Pull request
@@ -58201,6 +57933,8 @@ function inDiff(hunks, line, endLine) {
 
 
 
+
+
 /**
  * `review-comments: true`: the findings of the step's run as one review of its pull request, on the
  * head commit the run was asked about (event COMMENT: a bot never approves). Findings whose lines
@@ -58214,7 +57948,7 @@ const MAX_INLINE_COMMENTS = 50;
 const review_SIGNATURE_HEX_CHARS = 32;
 /** The hidden first line of our review of `sha`. */
 function reviewMarker(key, place) {
-    return `${OWN_COMMENT_MARK} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
+    return `${github_shapes/* OWN_COMMENT_MARK */.Le} review sha=${place.sha} sig=${reviewSignature(key, place)} -->`;
 }
 function reviewSignature(key, place) {
     return (0,external_node_crypto_.createHmac)('sha256', key.secret)
@@ -58236,7 +57970,7 @@ function isOurReview(review, key, place, trusted) {
 function placeFindings(findings, hunks) {
     const inline = [];
     const listed = [];
-    for (const finding of (0,answer_findings/* bySeverity */.Np)(findings)) {
+    for (const finding of bySeverity(findings)) {
         const fits = inDiff(hunks.get(finding.path), finding.line, finding.endLine);
         if (fits && inline.length < MAX_INLINE_COMMENTS)
             inline.push(finding);
@@ -58249,7 +57983,7 @@ function placeFindings(findings, hunks) {
 function reviewComment(finding) {
     return {
         path: finding.path,
-        body: (0,findings_text/* inlineCommentBody */.Pp)(finding),
+        body: inlineCommentBody(finding),
         line: finding.endLine,
         side: 'RIGHT',
         ...(finding.endLine > finding.line ? { start_line: finding.line, start_side: 'RIGHT' } : {})
@@ -58342,7 +58076,7 @@ class FindingsReview {
             const status = statusOf(error);
             if (status === 422 && inline.length > 0) {
                 this.options.warn(`GitHub refused the review's inline comments (${reason(error)}): the review lists every finding in its body.`);
-                return send([], (0,answer_findings/* bySeverity */.Np)(findings));
+                return send([], bySeverity(findings));
             }
             if (status === 403)
                 throw new Error(`GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`, { cause: error });
@@ -58358,9 +58092,9 @@ class FindingsReview {
         const { key, place, workflowRunUrl } = this.options;
         const run = report.run;
         const webUrl = typeof run?.web_url === 'string' && run.web_url.length <= 500 ? run.web_url : undefined;
-        const runText = run ? `Codegen agent run ${(0,markdown/* link */.nf)(`#${run.id}`, webUrl)}` : 'Codegen agent run';
-        const followed = workflowRunUrl ? `Posted by the ${(0,markdown/* link */.nf)('workflow run', workflowRunUrl)} · ` : '';
-        return (0,findings_text/* reviewBody */.ff)({
+        const runText = run ? `Codegen agent run ${markdown_link(`#${run.id}`, webUrl)}` : 'Codegen agent run';
+        const followed = workflowRunUrl ? `Posted by the ${markdown_link('workflow run', workflowRunUrl)} · ` : '';
+        return reviewBody({
             marker: reviewMarker(key, place),
             run: runText,
             findings,
@@ -58375,7 +58109,32 @@ function statusOf(error) {
     return typeof status === 'number' ? status : undefined;
 }
 function reason(error) {
-    return (0,entry_text/* oneLine */.TN)(error instanceof Error ? error.message : String(error), 300);
+    return oneLine(error instanceof Error ? error.message : String(error), 300);
+}
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+function findingsReview(settings, decision, github, say, info) {
+    if (!settings.reviewComments || !settings.answer?.findings || !decision.oneRun)
+        return undefined;
+    const place = decision.pullRequest;
+    if (!place) {
+        info('review-comments: this step is about no pull request, so its findings get no review.');
+        return undefined;
+    }
+    if (!settings.githubToken) {
+        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
+        return undefined;
+    }
+    return new FindingsReview({
+        github,
+        place: { pullNumber: place.number, sha: place.sha },
+        key: { secret: settings.apiToken, repository: settings.context.repository },
+        workflowRunUrl: workflowRunUrl(settings.context),
+        warn: say.warning,
+        info
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/org/setup-check.ts
@@ -58391,7 +58150,7 @@ async function runSetupCheck(apis, target, { clock, ...options }) {
     const { inspection, error } = await inspectAll(apis, target, options);
     const failure = inspection.problem ?? error;
     const { orgId, repoId, user } = inspection;
-    return (0,model/* reportOf */.E)({
+    return reportOf({
         outcome: failure ? 'error' : 'success',
         ...(failure ? { error: failure } : {}),
         orgId,
@@ -58416,6 +58175,7 @@ async function inspectAll(apis, target, options) {
 
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 
+
 /**
  * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
  * like a malformed answer (read again), and the ALPHA log endpoint's drift is absorbed here.
@@ -58426,11 +58186,10 @@ class MalformedAnswerError extends ServiceError {
         this.name = 'MalformedAnswerError';
     }
 }
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isInteger = (value) => typeof value === 'number' && Number.isInteger(value);
 const optionalText = (value) => typeof value === 'string' ? value : value === null || value === undefined ? null : String(value);
 function parseRun(body) {
-    if (!isObject(body) || !isInteger(body.id))
+    if (!isJsonObject(body) || !isInteger(body.id))
         throw new MalformedAnswerError('an agent run');
     return {
         id: body.id,
@@ -58442,9 +58201,9 @@ function parseRun(body) {
         summary: optionalText(body.summary),
         source_type: optionalText(body.source_type),
         github_pull_requests: Array.isArray(body.github_pull_requests)
-            ? body.github_pull_requests.filter(isObject).map(pr => pr)
+            ? body.github_pull_requests.filter(isJsonObject).map(pr => pr)
             : null,
-        metadata: isObject(body.metadata) ? body.metadata : null
+        metadata: isJsonObject(body.metadata) ? body.metadata : null
     };
 }
 /** An answer no document describes (the beta stop path's): the run if it is one, else nothing. */
@@ -58458,7 +58217,7 @@ function parseRunIfAny(body) {
 }
 /** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
 function parseLogEntry(raw, runId) {
-    if (!isObject(raw))
+    if (!isJsonObject(raw))
         return { agent_run_id: runId, message_type: null, observation: raw ?? null };
     return {
         ...raw,
@@ -58473,7 +58232,7 @@ function parseLogEntry(raw, runId) {
     };
 }
 function parseLogPage(body, runId) {
-    if (!isObject(body) || !Array.isArray(body.logs))
+    if (!isJsonObject(body) || !Array.isArray(body.logs))
         throw new MalformedAnswerError('a page of the run log');
     return {
         status: optionalText(body.status),
@@ -58484,12 +58243,12 @@ function parseLogPage(body, runId) {
     };
 }
 function parseRepo(raw) {
-    if (!isObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string')
+    if (!isJsonObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string')
         return undefined;
     return { id: raw.id, full_name: raw.full_name, name: optionalText(raw.name) ?? undefined };
 }
 function parsePage(body, parseItem) {
-    if (!isObject(body) || !Array.isArray(body.items))
+    if (!isJsonObject(body) || !Array.isArray(body.items))
         throw new MalformedAnswerError('a page of results');
     const items = [];
     for (const raw of body.items) {
@@ -58513,12 +58272,12 @@ function parsePage(body, parseItem) {
     };
 }
 function parseOrganization(raw) {
-    if (!isObject(raw) || !isInteger(raw.id))
+    if (!isJsonObject(raw) || !isInteger(raw.id))
         return undefined;
     return { id: raw.id, name: optionalText(raw.name) ?? '' };
 }
 function parseUser(raw) {
-    if (!isObject(raw) || !isInteger(raw.id))
+    if (!isJsonObject(raw) || !isInteger(raw.id))
         throw new MalformedAnswerError('a user');
     return {
         id: raw.id,
@@ -58529,19 +58288,19 @@ function parseUser(raw) {
     };
 }
 function parseIntegrations(body) {
-    if (!isObject(body) || !Array.isArray(body.integrations))
+    if (!isJsonObject(body) || !Array.isArray(body.integrations))
         throw new MalformedAnswerError("the organization's integrations");
     return {
         organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
         organization_name: optionalText(body.organization_name) ?? '',
-        integrations: body.integrations.filter(isObject).map(item => ({
+        integrations: body.integrations.filter(isJsonObject).map(item => ({
             integration_type: optionalText(item.integration_type) ?? '',
             active: item.active === true
         }))
     };
 }
 function parseSetupCommandsAnswer(body) {
-    if (!isObject(body) || !isInteger(body.agent_run_id))
+    if (!isJsonObject(body) || !isInteger(body.agent_run_id))
         throw new MalformedAnswerError('the run generating the setup commands');
     return { agent_run_id: body.agent_run_id, status: optionalText(body.status), url: optionalText(body.url) };
 }
@@ -58872,7 +58631,7 @@ function dataUriToBuffer(uri) {
     buffer.charset = charset;
     return buffer;
 }
-/* harmony default export */ const dist = (dataUriToBuffer);
+/* harmony default export */ const data_uri_to_buffer_dist = (dataUriToBuffer);
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -60594,7 +60353,7 @@ async function src_fetch(url, options_) {
 		}
 
 		if (parsedURL.protocol === 'data:') {
-			const data = dist(request.url);
+			const data = data_uri_to_buffer_dist(request.url);
 			const response = new Response(data, {headers: {'Content-Type': data.typeFull}});
 			resolve(response);
 			return;
@@ -61434,7 +61193,7 @@ class HttpAgentRunApi {
             return exchange;
         const { text, status } = exchange;
         try {
-            return { kind: 'done', value: endpoint.parse(readJson(text, endpoint.undocumented), text.length) };
+            return { kind: 'done', value: endpoint.parse(client_readJson(text, endpoint.undocumented), text.length) };
         }
         catch (error) {
             const reason = error instanceof SyntaxError
@@ -61497,7 +61256,7 @@ class HttpAgentRunApi {
     }
 }
 /** The answer's JSON; an undocumented answer that is not JSON is undefined, not unreadable. */
-function readJson(text, undocumented = false) {
+function client_readJson(text, undocumented = false) {
     if (!undocumented)
         return JSON.parse(text);
     try {
@@ -61780,6 +61539,15 @@ class DailyGate {
         return { admitted: true, fixAttempt: counted.fixes.length + 1 };
     }
 }
+/**
+ * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
+ * (max-fix-attempts, always counted); undefined when none applies.
+ */
+function stepDailyGate(limits, fixing, clients, clock, deadline) {
+    if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing)
+        return undefined;
+    return new DailyGate({ clients, limits, clock, deadline });
+}
 
 ;// CONCATENATED MODULE: ./src/org/clients.ts
 
@@ -61812,8 +61580,6 @@ function serviceClients(settings, clock, signal, debug, fetch) {
     };
 }
 
-// EXTERNAL MODULE: ./src/report/step-fail.ts
-var step_fail = __nccwpck_require__(4623);
 ;// CONCATENATED MODULE: ./src/report/setup-check-summary.ts
 
 const STATE_MARK = {
@@ -61830,16 +61596,16 @@ function renderSetupCheckSummary(inspection, error) {
         '',
         '| Item | State | Found |',
         '|---|---|---|',
-        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${(0,markdown/* tableCell */.xR)(row.found) || ' '} |`),
+        ...inspection.rows.map(row => `| ${row.item} | ${STATE_MARK[row.state]} | ${tableCell(row.found) || ' '} |`),
         ''
     ];
     const fix = inspection.problem ?? error;
     if (fix) {
         const [first = '', ...rest] = fix.split('\n');
-        lines.push('### What to fix', '', (0,markdown/* tableCell */.xR)(first));
+        lines.push('### What to fix', '', tableCell(first));
         // An organization list: one item a line.
         if (rest.length > 0)
-            lines.push('', ...rest.map(line => `- ${(0,markdown/* tableCell */.xR)(line)}`));
+            lines.push('', ...rest.map(line => `- ${tableCell(line)}`));
         lines.push('');
     }
     else {
@@ -61848,10 +61614,6 @@ function renderSetupCheckSummary(inspection, error) {
     return lines.join('\n');
 }
 
-// EXTERNAL MODULE: ./src/report/runs-report.ts
-var runs_report = __nccwpck_require__(1545);
-// EXTERNAL MODULE: ./src/report/summary.ts
-var report_summary = __nccwpck_require__(7994);
 ;// CONCATENATED MODULE: ./src/report/job-summary.ts
 
 
@@ -61880,8 +61642,8 @@ class JobSummary {
         const summary = setupCheck
             ? renderSetupCheckSummary(setupCheck.inspection, setupCheck.error)
             : report.runs
-                ? (0,runs_report/* renderRunsSummary */.TN)({ items: report.runs })
-                : (0,report_summary/* renderSummary */.Br)({
+                ? renderRunsSummary({ items: report.runs })
+                : renderSummary({
                     report,
                     entries: this.timeline ? this.mirror.entries : undefined,
                     entriesLeftOut: this.mirror.entriesLeftOut,
@@ -61889,147 +61651,6 @@ class JobSummary {
                     ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
                 });
         await this.runner.appendSummary(summary);
-    }
-}
-
-// EXTERNAL MODULE: ./src/report/console-text.ts
-var console_text = __nccwpck_require__(8071);
-;// CONCATENATED MODULE: ./src/report/log-mirror.ts
-
-
-
-
-
-
-
-
-
-/**
- * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
- * log file only, so memory stays bounded however long the log (an endless one included).
- */
-const KEPT_FIRST_ENTRIES = 500;
-const KEPT_LAST_ENTRIES = 500;
-/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
-const KEPT_FIELD_CHARS = 4_000;
-/**
- * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
- * and the first and last ones are kept for the summary's timeline.
- */
-class LogMirror {
-    console;
-    options;
-    first = [];
-    /** A ring of the last entries; `next` is where the next one goes once it is full. */
-    last = [];
-    next = 0;
-    leftOut = 0;
-    file;
-    constructor(console, options) {
-        this.console = console;
-        this.options = options;
-    }
-    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
-    get entries() {
-        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
-    }
-    /** Entries between the first and the last kept ones that were not kept: where and how many. */
-    get entriesLeftOut() {
-        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
-    }
-    get logFile() {
-        return this.file?.path ?? '';
-    }
-    /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
-    async finish(report) {
-        this.file?.close?.();
-        if (report.setupCheck) {
-            for (const row of report.setupCheck.inspection.rows)
-                this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
-            if (report.outcome === 'success')
-                this.console.info('The set-up is ready: nothing was created.');
-            return;
-        }
-        if (report.runs) {
-            // A fan-out: every run's state, then the outcome they make together.
-            this.console.info((0,runs_report/* runsStateLine */.EY)(report.runs.map(runs_report/* endedState */.q_), report.endedAt - report.startedAt));
-            this.console.info(`Outcome: ${report.outcome}`);
-            if (report.usage)
-                this.console.info(`Usage, all runs: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
-            return;
-        }
-        const status = report.status ? ` (status ${(0,console_text/* statusText */.qS)(report.status)})` : '';
-        const where = this.logFile ? ` to ${this.logFile}` : '';
-        // No run: an error (an input the service refused) is the step's own message, printed alone.
-        if (!report.run) {
-            if (!report.error)
-                this.console.info(`Outcome: ${report.outcome}`);
-        }
-        else
-            this.console.info(`Outcome: ${report.outcome}${status}; ${(0,entry_text/* count */.U9)(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
-        if (report.usage)
-            this.console.info(`Usage: ${(0,console_text/* inlineText */.ln)((0,report_usage/* usageLine */.U0)(report.usage, entry_text/* formatDuration */.a3))}`);
-        const answer = report.answer?.answer;
-        if (answer?.valid && answer.findings) {
-            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
-            this.console.info(`${(0,answer_findings/* findingsCountText */.Pj)(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
-            for (const finding of answer.findings)
-                this.console.info(`  ${(0,findings_text/* findingConsoleLine */.Tp)(finding)}`);
-        }
-        const stopped = report.stop && (0,stop_text/* stopConsoleLine */.__)(report.stop);
-        if (stopped)
-            this.console.info(stopped);
-        if (this.options.policy)
-            (0,step_fail/* passingWarnings */.$Z)(report, this.options.policy).forEach(line => this.console.warning(line));
-    }
-    started(run, mode) {
-        // A repair resumes the same run: its entries go on in the step's one log file.
-        this.file ??= this.options.openLogFile(run.id);
-        const where = run.web_url ? `: ${(0,console_text/* inlineText */.ln)((0,entry_text/* oneLine */.TN)(run.web_url, 500))}` : '';
-        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${(0,console_text/* statusText */.qS)(run.status ?? null)})`);
-    }
-    newEntries(entries) {
-        this.file?.append(entries);
-        if (this.options.keepEntries)
-            entries.forEach(entry => this.keep(entry));
-        if (!this.options.toConsole)
-            return;
-        for (const entry of entries) {
-            const details = (0,console_text/* entryDetailLines */.rN)(entry);
-            if (details.length > 0)
-                this.console.group((0,console_text/* entryHeadline */.P4)(entry), details);
-            else
-                this.console.info((0,console_text/* entryHeadline */.P4)(entry));
-        }
-    }
-    keep(entry) {
-        const cut = (0,entry_text/* cutEntry */.PL)(entry, KEPT_FIELD_CHARS);
-        const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
-        if (this.first.length < first)
-            this.first.push(cut);
-        else if (this.last.length < last)
-            this.last.push(cut);
-        else if (last === 0)
-            this.leftOut++;
-        else {
-            this.last[this.next] = cut;
-            this.next = (this.next + 1) % last;
-            this.leftOut++;
-        }
-    }
-    statusChanged(from, to) {
-        this.console.info((0,console_text/* statusChangeLine */.J)(from, to));
-    }
-    heartbeat(elapsedMs, status, entriesSeen) {
-        this.console.info(`… still ${(0,console_text/* statusText */.qS)(status)} after ${(0,entry_text/* formatDuration */.a3)(elapsedMs)}; ${(0,entry_text/* count */.U9)(entriesSeen, 'log entry', 'log entries')} so far`);
-    }
-    /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
-    repairAsked(reason, attempt, retries) {
-        this.console.info((0,console_text/* inlineText */.ln)((0,answer_text/* repairAskedText */.d5)(reason, attempt, retries)));
-    }
-    /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
-    warning(message) {
-        this.console.warning((0,entry_text/* trimmed */.dE)(message, 2_000));
     }
 }
 
@@ -62074,7 +61695,7 @@ function actionOutputs(report, logFile) {
     };
     const blank = Object.fromEntries(OUTPUT_NAMES.map(name => [name, '']));
     const checkRunId = report.checkRunId === undefined ? '' : String(report.checkRunId);
-    const usage = report.usage ? (0,report_usage/* usageJson */.AE)(report.usage) : '';
+    const usage = report.usage ? usageJson(report.usage) : '';
     if (report.setupCheck)
         return { ...blank, outcome: report.outcome, ...setup };
     // A fan-out: the single-run outputs are '', `runs` has them per run.
@@ -62084,7 +61705,7 @@ function actionOutputs(report, logFile) {
             outcome: report.outcome,
             trigger: report.trigger ?? '',
             ...setup,
-            runs: (0,runs_report/* runsOutput */.wc)(report.runs),
+            runs: runsOutput(report.runs),
             'check-run-id': checkRunId,
             usage
         };
@@ -62232,7 +61853,7 @@ function plainReport(report, error) {
         trigger: report.trigger,
         checkRunId: report.checkRunId
     };
-    return (0,model/* reportOf */.E)(fields, report.startedAt, report.endedAt);
+    return reportOf(fields, report.startedAt, report.endedAt);
 }
 
 ;// CONCATENATED MODULE: ./src/report/usage-count.ts
@@ -62243,7 +61864,7 @@ function plainReport(report, error) {
  * the step puts its usage in the report before the others are handed it.
  */
 class UsageCount {
-    tally = new report_usage/* UsageTally */.Ee();
+    tally = new UsageTally();
     newEntries(entries) {
         this.tally.add(entries);
     }
@@ -62414,14 +62035,14 @@ class ListWatcher {
         const working = [...this.followed.values()].filter(run => run.follow.phase === 'working');
         const unseen = new Set(working.map(run => run.follow.id));
         for (let page = 0;; page++) {
-            const answer = await api.listRuns(page * LOG_PAGE_LIMIT, LOG_PAGE_LIMIT, { deadline });
+            const answer = await api.listRuns(page * LOG_PAGE_SIZE, LOG_PAGE_SIZE, { deadline });
             for (const run of answer.items) {
                 const followed = this.followed.get(run.id);
                 if (followed && unseen.delete(run.id))
                     await this.step(followed, { kind: 'run', run });
             }
             const ids = answer.items.map(run => run.id);
-            if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_LIMIT, unseen, page + 1))
+            if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_SIZE, unseen, page + 1))
                 break;
         }
         // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
@@ -62453,13 +62074,13 @@ class ListWatcher {
     /** The run's watch stepped on what was read; the schedule's view of it updated. */
     async step(followed, read) {
         const { watched, follow } = followed;
-        const step = watched.step(read, this.deps.clock.now());
+        const move = watched.step(read, this.deps.clock.now());
         if (read.kind === 'run')
             followed.lastRun = read.run;
         follow.finalAnswerAt = watched.state.finalAnswerAt;
-        if (step.kind === 'stop')
+        if (move.kind === 'end')
             await this.end(followed, 'ended');
-        else if (step.kind === 'read-page') {
+        else if (move.kind === 'read-page') {
             const { status, guard } = watched.state;
             follow.phase = isEnded(status) && guard.restarted ? 'ended' : 'working';
             follow.logBacklog = true;
@@ -62517,7 +62138,7 @@ async function runFanOut(items, deps) {
     if (typeof orgId === 'object')
         return items.map(({ name }) => ({
             name,
-            report: (0,model/* reportOf */.E)({ outcome: 'error', ...orgId }, startedAt, clock.now())
+            report: reportOf({ outcome: 'error', ...orgId }, startedAt, clock.now())
         }));
     const states = items.map(({ name }) => ({ name, phase: 'queued', status: null }));
     const watcher = new ListWatcher({
@@ -62577,7 +62198,7 @@ function turnMissed({ clock, signal, deadline }) {
     if (!ending)
         return undefined;
     const why = ending === 'cancelled' ? 'The job was cancelled' : 'timeout-minutes was reached';
-    return (0,model/* reportOf */.E)({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, clock.now());
+    return reportOf({ outcome: ending, error: `${why} before this run's turn came: it was not started.` }, clock.now());
 }
 /** An item's notices are its warnings: the step's own notices name no run. */
 function say(events) {
@@ -62601,8 +62222,54 @@ function tracked(events, state) {
     };
 }
 
-// EXTERNAL MODULE: ./src/runs/items-outcome.ts
-var items_outcome = __nccwpck_require__(6275);
+;// CONCATENATED MODULE: ./src/runs/many-runs.ts
+
+
+
+
+
+
+/**
+ * The `runs` input, as the step does it: every item run on one budget (runFanOut), each with
+ * reporters of its own (its console lines named, its log mirror and file, its usage counted), then
+ * one report of them all: the most severe outcome, the usage totalled.
+ */
+/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
+const ITEM_KEPT = { first: 25, last: 25 };
+async function runMany(items, deps) {
+    const { console, clock, redact } = deps;
+    const startedAt = clock.now();
+    const perItem = items.map(({ name, plan }) => {
+        const named = namedConsole(console, name);
+        const mirror = deps.mirror(named);
+        const usage = new UsageCount();
+        const events = new Reporters([mirror, usage], redact, deps.afterCancelled);
+        const notice = (message) => named.notice(redact(message));
+        return { name, plan, mirror, usage, events, notice };
+    });
+    const reports = await runFanOut(perItem, {
+        ...deps,
+        states: (states, elapsedMs) => console.info(redact(runsStateLine(states, elapsedMs)))
+    });
+    const runs = await Promise.all(reports.map(async (item, i) => {
+        const { mirror, usage, events } = perItem[i];
+        const report = item.report && (await events.finish(usage.counted(item.report)));
+        const entries = deps.keepEntries
+            ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
+            : {};
+        return { ...item, ...(report ? { report } : {}), ...entries };
+    }));
+    const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
+    const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
+    const fields = {
+        outcome: aggregateOutcome(runs),
+        runs,
+        ...(orgId !== undefined ? { orgId } : {}),
+        ...(usages.length > 0 ? { usage: totalUsage(usages) } : {})
+    };
+    return reportOf(fields, startedAt, clock.now());
+}
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var yaml_dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: external "node:path"
@@ -62739,16 +62406,16 @@ function readAnswerInputs(inputs, task, workspace, problems) {
             return undefined;
         }
         given = loaded.schema;
-        const shape = inputs.findings ? (0,answer_findings/* findingsShapeProblem */.JV)(given) : undefined;
+        const shape = inputs.findings ? findingsShapeProblem(given) : undefined;
         if (shape) {
             problems.push(`output-schema: ${shape}`);
             return undefined;
         }
     }
-    const schema = (0,answer_schema/* answerSchema */.Ut)(inputs.verdict, given, inputs.findings);
+    const schema = answerSchema(inputs.verdict, given, inputs.findings);
     if (!schema)
         return undefined;
-    const compiled = (0,answer_schema/* compileSchema */.Fc)(schema);
+    const compiled = compileSchema(schema);
     if ('problem' in compiled) {
         problems.push(`output-schema: ${compiled.problem}`);
         return undefined;
@@ -63444,9 +63111,208 @@ function allowedBots(text, problems) {
     return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')));
 }
 
+;// CONCATENATED MODULE: ./src/report/log-mirror.ts
+
+
+
+
+
+
+
+
+
+/**
+ * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
+ * log file only, so memory stays bounded however long the log (an endless one included).
+ */
+const KEPT_FIRST_ENTRIES = 500;
+const KEPT_LAST_ENTRIES = 500;
+/** A kept entry's texts are cut to what the summary shows of them (4,000 characters a section). */
+const KEPT_FIELD_CHARS = 4_000;
+/**
+ * The console reporter: the job log shows each entry as it happens, the log file gets all of them,
+ * and the first and last ones are kept for the summary's timeline.
+ */
+class LogMirror {
+    console;
+    options;
+    first = [];
+    /** A ring of the last entries; `next` is where the next one goes once it is full. */
+    last = [];
+    next = 0;
+    leftOut = 0;
+    file;
+    constructor(console, options) {
+        this.console = console;
+        this.options = options;
+    }
+    /** The entries kept for the summary: the first ones, then the last ones (see `entriesLeftOut`). */
+    get entries() {
+        return [...this.first, ...this.last.slice(this.next), ...this.last.slice(0, this.next)];
+    }
+    /** Entries between the first and the last kept ones that were not kept: where and how many. */
+    get entriesLeftOut() {
+        return this.leftOut > 0 ? { after: this.first.length, count: this.leftOut } : undefined;
+    }
+    get logFile() {
+        return this.file?.path ?? '';
+    }
+    /** Ends the log file (past its cap, it says how many entries were left out), then says the outcome. */
+    async finish(report) {
+        this.file?.close?.();
+        if (report.setupCheck) {
+            for (const row of report.setupCheck.inspection.rows)
+                this.console.info(`${row.item}: ${row.state}${row.found ? ` (${row.found})` : ''}`);
+            if (report.outcome === 'success')
+                this.console.info('The set-up is ready: nothing was created.');
+            return;
+        }
+        if (report.runs) {
+            // A fan-out: every run's state, then the outcome they make together.
+            this.console.info(runsStateLine(report.runs.map(endedState), report.endedAt - report.startedAt));
+            this.console.info(`Outcome: ${report.outcome}`);
+            if (report.usage)
+                this.console.info(`Usage, all runs: ${inlineText(usageLine(report.usage, formatDuration))}`);
+            return;
+        }
+        const status = report.status ? ` (status ${statusText(report.status)})` : '';
+        const where = this.logFile ? ` to ${this.logFile}` : '';
+        // No run: an error (an input the service refused) is the step's own message, printed alone.
+        if (!report.run) {
+            if (!report.error)
+                this.console.info(`Outcome: ${report.outcome}`);
+        }
+        else
+            this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
+        if (report.usage)
+            this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`);
+        const answer = report.answer?.answer;
+        if (answer?.valid && answer.findings) {
+            // Text, never a workflow command: the findings are annotated on the check run, not on the step.
+            this.console.info(`${findingsCountText(answer.findings)}${answer.findings.length > 0 ? ':' : '.'}`);
+            for (const finding of answer.findings)
+                this.console.info(`  ${findingConsoleLine(finding)}`);
+        }
+        const stopped = report.stop && stopConsoleLine(report.stop);
+        if (stopped)
+            this.console.info(stopped);
+        if (this.options.policy)
+            passingWarnings(report, this.options.policy).forEach(line => this.console.warning(line));
+    }
+    started(run, mode) {
+        // A repair resumes the same run: its entries go on in the step's one log file.
+        this.file ??= this.options.openLogFile(run.id);
+        const where = run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : '';
+        this.console.info(`Agent run ${run.id} ${mode === 'create' ? 'created' : 'resumed'}${where} (status ${statusText(run.status ?? null)})`);
+    }
+    newEntries(entries) {
+        this.file?.append(entries);
+        if (this.options.keepEntries)
+            entries.forEach(entry => this.keep(entry));
+        if (!this.options.toConsole)
+            return;
+        for (const entry of entries) {
+            const details = entryDetailLines(entry);
+            if (details.length > 0)
+                this.console.group(entryHeadline(entry), details);
+            else
+                this.console.info(entryHeadline(entry));
+        }
+    }
+    keep(entry) {
+        const cut = cutEntry(entry, KEPT_FIELD_CHARS);
+        const { first, last } = this.options.kept ?? { first: KEPT_FIRST_ENTRIES, last: KEPT_LAST_ENTRIES };
+        if (this.first.length < first)
+            this.first.push(cut);
+        else if (this.last.length < last)
+            this.last.push(cut);
+        else if (last === 0)
+            this.leftOut++;
+        else {
+            this.last[this.next] = cut;
+            this.next = (this.next + 1) % last;
+            this.leftOut++;
+        }
+    }
+    statusChanged(from, to) {
+        this.console.info(statusChangeLine(from, to));
+    }
+    heartbeat(elapsedMs, status, entriesSeen) {
+        this.console.info(`… still ${statusText(status)} after ${formatDuration(elapsedMs)}; ${count(entriesSeen, 'log entry', 'log entries')} so far`);
+    }
+    /** The reason quotes the agent's answer (a JSON pointer): one line, bounded. */
+    repairAsked(reason, attempt, retries) {
+        this.console.info(inlineText(repairAskedText(reason, attempt, retries)));
+    }
+    /** A warning may quote the service (an unknown status): the runner escapes it, this bounds it. */
+    warning(message) {
+        this.console.warning(trimmed(message, 2_000));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/step.ts
+
+
+function redacted(runner, redact) {
+    return {
+        notice: message => runner.notice(redact(message)),
+        warning: message => runner.warning(redact(message)),
+        debug: message => runner.debug(redact(message))
+    };
+}
+/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
+function planDeps(step, apis) {
+    const { clock, signal } = step.environment;
+    const deadline = step.deadlines.step;
+    const events = step.reporters;
+    const warning = (message) => events.warning(message);
+    return {
+        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...step_dailyLimit(step) },
+        follow: { clock, signal, deadline, events },
+        ...answerAsked(step)
+    };
+}
+/** The daily limits (and a CI fix's attempts) asked before each create, when any applies. */
+function step_dailyLimit({ gate }) {
+    return gate ? { dailyLimit: (orgId, origin, fix) => gate.admit(orgId, origin, fix) } : {};
+}
+/** What the runs input needs of the step: its budget and reporters, each item's mirror keeping fewer entries. */
+function manyRunsDeps(step, apis) {
+    const { settings, environment, deadlines, redact } = step;
+    const { runner, clock, signal } = environment;
+    return {
+        apis,
+        clock,
+        signal,
+        deadline: deadlines.step,
+        maxParallel: settings.maxParallel,
+        liveLog: settings.mirrorToConsole,
+        notice: step.say.notice,
+        ...answerAsked(step),
+        ...step_dailyLimit(step),
+        console: runner,
+        keepEntries: settings.mirrorToSummary,
+        mirror: named => logMirror(named, settings, environment, ITEM_KEPT),
+        redact,
+        afterCancelled: () => deadlines.afterCancelled()
+    };
+}
+/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
+function answerAsked({ settings, environment }) {
+    return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {};
+}
+/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
+function logMirror(console, settings, environment, kept) {
+    return new LogMirror(console, {
+        toConsole: settings.mirrorToConsole,
+        keepEntries: settings.mirrorToSummary,
+        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
+        policy: settings,
+        ...(kept ? { kept } : {})
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/action.ts
-
-
 
 
 
@@ -63489,7 +63355,7 @@ async function runAction(environment) {
     const payload = once(() => environment.readEventPayload(settings.context.eventPath));
     try {
         const stopped = () => deadlines.stopped();
-        const decision = await decide_decide(settings, { payload, github, clock, say, stopped, redact });
+        const decision = await decide(settings, { payload, github, clock, say, stopped, redact });
         // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
         const checkRun = decision.check && !stopped()
             ? await openStepCheck(decision.check, settings, github, environment, say)
@@ -63502,10 +63368,11 @@ async function runAction(environment) {
             new OutputsReporter(runner, mirror),
             new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
-            ...optional(checkRun, decision.tracking, findingsReview(settings, decision, github, say, line => runner.info(redact(line))))
+            ...optional(checkRun, decision.tracking, findingsReview(settings, { oneRun: decision.work.kind === 'run', pullRequest: decision.pullRequest }, github, say, line => runner.info(redact(line))))
         ], redact, () => deadlines.afterCancelled());
         const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service);
-        const gate = dailyGate(settings, decision.work, apis, clock, deadlines.step);
+        const fixing = decision.work.kind === 'run' && decision.work.plan.ciFix !== undefined;
+        const gate = stepDailyGate(settings.dailyLimits, fixing, apis, clock, deadlines.step);
         const step = { settings, environment, deadlines, redact, say, reporters, gate };
         const performed = await perform(decision.work, step, apis);
         // A fan-out's items counted their own usage; a run alone's is counted here.
@@ -63513,7 +63380,7 @@ async function runAction(environment) {
         // The outputs name the check once GitHub created it, unless the job is cancelled (they go first then).
         const checkRunId = await checkRun?.whenCreated(signal);
         const ended = { ...report, ...triggerOf(decision), checkRunId };
-        return (0,step_fail/* stepFailMessage */.Um)(await reporters.finish(ended), settings);
+        return stepFailMessage(await reporters.finish(ended), settings);
     }
     finally {
         deadlines.dispose();
@@ -63537,13 +63404,6 @@ function readStep({ runner, env }) {
     const redact = redactor([...secrets, settings.githubToken]);
     return { settings, redact, say: redacted(runner, redact) };
 }
-function redacted(runner, redact) {
-    return {
-        notice: message => runner.notice(redact(message)),
-        warning: message => runner.warning(redact(message)),
-        debug: message => runner.debug(redact(message))
-    };
-}
 /** Does what was decided: the one place that asks what kind of work it is. */
 async function perform(work, step, apis) {
     const { settings, deadlines, environment } = step;
@@ -63557,7 +63417,7 @@ async function perform(work, step, apis) {
         case 'run':
             return runPlan(work.plan, planDeps(step, apis));
         case 'runs':
-            return runMany(work.items, step, apis);
+            return runMany(work.items, manyRunsDeps(step, apis));
     }
 }
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
@@ -63572,95 +63432,6 @@ async function openStepCheck({ place, resumed, onThread }, settings, github, { c
         cancellation: signal
     });
 }
-/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
-function planDeps(step, apis) {
-    const { clock, signal } = step.environment;
-    const deadline = step.deadlines.step;
-    const events = step.reporters;
-    const warning = (message) => events.warning(message);
-    return {
-        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...action_dailyLimit(step) },
-        follow: { clock, signal, deadline, events },
-        ...answerAsked(step)
-    };
-}
-/** The daily limits (and a CI fix's attempts) asked before each create, when any applies. */
-function action_dailyLimit({ gate }) {
-    return gate ? { dailyLimit: (orgId, origin, fix) => gate.admit(orgId, origin, fix) } : {};
-}
-/**
- * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
- * (max-fix-attempts, always counted); undefined when none applies.
- */
-function dailyGate(settings, work, clients, clock, deadline) {
-    const limits = settings.dailyLimits;
-    const fixing = work.kind === 'run' && work.plan.ciFix !== undefined;
-    if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing)
-        return undefined;
-    return new DailyGate({ clients, limits, clock, deadline });
-}
-/** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
-function answerAsked({ settings, environment }) {
-    return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {};
-}
-/** The console mirror of a run (or of the step's runs), with its log file: one builder for both. */
-function logMirror(console, settings, environment, kept) {
-    return new LogMirror(console, {
-        toConsole: settings.mirrorToConsole,
-        keepEntries: settings.mirrorToSummary,
-        openLogFile: runId => environment.openLogFile(settings.context.runnerTemp, runId),
-        policy: settings,
-        ...(kept ? { kept } : {})
-    });
-}
-/** A fan-out keeps fewer entries of each run for its timeline: a hundred runs share one summary. */
-const ITEM_KEPT = { first: 25, last: 25 };
-/**
- * The `runs` input: every item run on one budget (runFanOut), each with reporters of its own (its
- * console lines named, its log file), then one report of them all.
- */
-async function runMany(items, step, apis) {
-    const { settings, environment, deadlines, redact, say } = step;
-    const { runner, clock, signal } = environment;
-    const startedAt = clock.now();
-    const perItem = items.map(({ name, plan }) => {
-        const named = (0,runs_report/* namedConsole */.pv)(runner, name);
-        const mirror = logMirror(named, settings, environment, ITEM_KEPT);
-        const usage = new UsageCount();
-        const events = new Reporters([mirror, usage], redact, () => deadlines.afterCancelled());
-        const notice = (message) => named.notice(redact(message));
-        return { name, plan, mirror, usage, events, notice };
-    });
-    const reports = await runFanOut(perItem, {
-        apis,
-        clock,
-        signal,
-        deadline: deadlines.step,
-        maxParallel: settings.maxParallel,
-        liveLog: settings.mirrorToConsole,
-        notice: say.notice,
-        ...answerAsked(step),
-        ...action_dailyLimit(step),
-        states: (states, elapsedMs) => runner.info(redact((0,runs_report/* runsStateLine */.EY)(states, elapsedMs)))
-    });
-    const runs = await Promise.all(reports.map(async (item, i) => {
-        const { mirror, usage, events } = perItem[i];
-        const report = item.report && (await events.finish(usage.counted(item.report)));
-        const entries = settings.mirrorToSummary
-            ? { entries: mirror.entries, entriesLeftOut: mirror.entriesLeftOut }
-            : {};
-        return { ...item, ...(report ? { report } : {}), ...entries };
-    }));
-    const orgId = runs.map(run => run.report?.orgId).find(id => id !== undefined);
-    const usages = runs.flatMap(run => (run.report?.usage ? [run.report.usage] : []));
-    const fields = {
-        outcome: (0,items_outcome/* aggregateOutcome */.QF)(runs),
-        runs,
-        ...(orgId !== undefined ? { orgId } : {}),
-        ...(usages.length > 0 ? { usage: (0,report_usage/* totalUsage */.GG)(usages) } : {})
-    };
-    return (0,model/* reportOf */.E)(fields, startedAt, clock.now());
-}
 /** The commit the findings are about, for links to their lines: the pull request's head, else the workflow's. */
 function findingsPlace(settings, decision) {
     if (!settings.answer?.findings)
@@ -63668,31 +63439,6 @@ function findingsPlace(settings, decision) {
     const { serverUrl, repository, sha } = settings.context;
     const head = decision.pullRequest?.sha ?? decision.check?.place.sha ?? sha;
     return repository && head ? { serverUrl, repository, sha: head } : undefined;
-}
-/**
- * review-comments: the review of the findings on the step's pull request. A step about no pull
- * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
- */
-function findingsReview(settings, decision, github, say, info) {
-    if (!settings.reviewComments || !settings.answer?.findings || decision.work.kind !== 'run')
-        return undefined;
-    const place = decision.pullRequest;
-    if (!place) {
-        info('review-comments: this step is about no pull request, so its findings get no review.');
-        return undefined;
-    }
-    if (!settings.githubToken) {
-        say.warning('review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.');
-        return undefined;
-    }
-    return new FindingsReview({
-        github,
-        place: { pullNumber: place.number, sha: place.sha },
-        key: { secret: settings.apiToken, repository: settings.context.repository },
-        workflowRunUrl: workflowRunUrl(settings.context),
-        warn: say.warning,
-        info
-    });
 }
 /** The decision's trigger, for the report: undefined (the set-up check) leaves the report's own. */
 function triggerOf(decision) {
@@ -63719,9 +63465,9 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * The log file's cap: a runner's disk is shared with the job's other steps. Past it, one last line
  * says how many entries were left out, and nothing more is written.
  */
-const LOG_FILE_LIMIT_BYTES = 256 * 1024 * 1024;
+const LOG_FILE_MAX_BYTES = 256 * 1024 * 1024;
 /** Opens a new file under `directory` (RUNNER_TEMP, else the system's temp folder). */
-function openLogFile(directory, runId, limitBytes = LOG_FILE_LIMIT_BYTES) {
+function openLogFile(directory, runId, maxBytes = LOG_FILE_MAX_BYTES) {
     const folder = directory || (0,external_node_os_namespaceObject.tmpdir)();
     (0,external_node_fs_.mkdirSync)(folder, { recursive: true });
     let path = (0,external_node_path_.join)(folder, `codegen-agent-run-${runId}.jsonl`);
@@ -63733,12 +63479,12 @@ function openLogFile(directory, runId, limitBytes = LOG_FILE_LIMIT_BYTES) {
     let entriesWritten = 0;
     let leftOut = 0;
     let closed = false;
-    const reason = `the log file reached its limit of ${limitBytes} bytes; the entries after it are left out`;
+    const reason = `the log file reached its limit of ${maxBytes} bytes; the entries after it are left out`;
     // Said when the cap is reached (so a killed step still tells), and the count once more at the end.
     const capNote = () => `${JSON.stringify({ log_file_limit_reached: true, entries_written: entriesWritten, reason })}\n`;
     const countNote = (count) => `${JSON.stringify({ entries_left_out: count, reason })}\n`;
     // Room for both notes: the file never passes the cap, notes included.
-    const room = limitBytes -
+    const room = maxBytes -
         Buffer.byteLength(capNote().replace(/\d+/, String(Number.MAX_SAFE_INTEGER))) -
         Buffer.byteLength(countNote(Number.MAX_SAFE_INTEGER));
     return {
@@ -66739,21 +66485,21 @@ class ActionsRunner {
             core_setSecret(secret);
     }
     info(line) {
-        info((0,commands/* noCommands */.KM)(line));
+        info(noCommands(line));
     }
     group(title, lines) {
         // One write, not one a line: a 3,000-entry backlog is tens of thousands of lines. The same
         // commands core.startGroup and core.endGroup write, title escaped the same way.
-        process.stdout.write(`::group::${escapeCommandData((0,commands/* noCommands */.KM)(title))}${external_node_os_namespaceObject.EOL}${lines.map(line => (0,commands/* noCommands */.KM)(line) + external_node_os_namespaceObject.EOL).join('')}::endgroup::${external_node_os_namespaceObject.EOL}`);
+        process.stdout.write(`::group::${escapeCommandData(noCommands(title))}${external_node_os_namespaceObject.EOL}${lines.map(line => noCommands(line) + external_node_os_namespaceObject.EOL).join('')}::endgroup::${external_node_os_namespaceObject.EOL}`);
     }
     notice(message) {
-        notice((0,commands/* noCommands */.KM)(message));
+        notice(noCommands(message));
     }
     warning(message) {
-        warning((0,commands/* noCommands */.KM)(message));
+        warning(noCommands(message));
     }
     debug(message) {
-        core_debug((0,commands/* noCommands */.KM)(message));
+        core_debug(noCommands(message));
     }
     setOutput(name, value) {
         setOutput(name, value);
@@ -66766,7 +66512,7 @@ class ActionsRunner {
         await summary.addRaw(markdown, true).write();
     }
     fail(message) {
-        setFailed((0,commands/* noCommands */.KM)(message));
+        setFailed(noCommands(message));
     }
 }
 

@@ -27,7 +27,7 @@ mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
   'test/unit/status.test.ts'
 mutant log-cursor src/agent-run/watcher.ts \
-  's/this\.reads\.logs\.read\(this\.state\.cursor, LOG_PAGE_LIMIT, options\)/this.reads.logs.read(0, LOG_PAGE_LIMIT, options)/' \
+  's/this\.reads\.logs\.read\(this\.state\.cursor, LOG_PAGE_SIZE, options\)/this.reads.logs.read(0, LOG_PAGE_SIZE, options)/' \
   'test/flows/watcher.test.ts'
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \

@@ -22,7 +22,7 @@ import { FINDINGS, findingsDiff } from '../emulator/index.js'
 import { readFindings, type Finding } from '../src/answer/findings.js'
 import { rightSideHunks } from '../src/github/diff.js'
 import { placeFindings } from '../src/github/review.js'
-import { renderTrackingComment } from '../src/github/tracking.js'
+import { renderTrackingComment } from '../src/report/tracking-text.js'
 import { renderCheckRun, type CheckRunText } from '../src/report/check-run-text.js'
 import {
   annotationOf,

@@ -1,9 +1,9 @@
 import type { AnswerReport } from '../src/answer/answer.js'
 import type { AgentRun, LogEntry } from '../src/api/types.js'
 import type { ItemReport, RunReport } from '../src/model.js'
-import type { TrackingState } from '../src/github/tracking.js'
+import type { TrackingState } from '../src/report/tracking-text.js'
 import type { CheckRunState } from '../src/report/check-run-text.js'
-import { aggregateOutcome } from '../src/runs/items-outcome.js'
+import { aggregateOutcome } from '../src/model.js'
 import { INPUT_DEFAULTS, type FailCondition } from '../src/settings/settings.js'
 
 /** Runs whose summary and tracking comment are rendered and read as a browser shows them. */

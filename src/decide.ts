@@ -1,6 +1,4 @@
 import type { Clock } from './clock.js'
-import type { Deadlines } from './deadlines.js'
-import type { Network } from './network.js'
 import type { GitHubApi } from './github/api.js'
 import { prepareCiFix } from './github/ci-fix.js'
 import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './github/check-run.js'
@@ -260,55 +258,4 @@ export function planFromItem(settings: Settings, item: RunItem, checkPlace?: Che
     metadata: { ...settings.metadata, ...item.metadata },
     origin: { ...originMetadata(settings.context), run_name: item.name }
   }
-}
-
-/** Reads once, at the first call: the value, or the same error at every call. */
-export function once<T>(read: () => T): () => T {
-  let kept: { value: T } | { error: unknown } | undefined
-  return () => {
-    if (!kept) {
-      try {
-        kept = { value: read() }
-      } catch (error) {
-        kept = { error }
-      }
-    }
-    if ('error' in kept) throw kept.error
-    return kept.value
-  }
-}
-
-/** Why nothing new is written to GitHub, in the words of a warning. */
-const STOPPED_BECAUSE = {
-  cancelled: 'the job was cancelled',
-  timeout: 'timeout-minutes was reached',
-  running: undefined
-} as const
-
-/**
- * The GitHub client of the step, its calls ending with GitHub's deadline, made at most once. Loaded
- * here only: octokit is a sixth of the bundle, and a step that neither answers a thread nor writes a
- * check never needs it.
- */
-export function gitHubClient(
-  settings: Settings,
-  deadlines: Deadlines,
-  say: Pick<Console, 'warning'>,
-  io: { clock: Clock; fetch: Network['github']; cancellation: AbortSignal }
-): () => Promise<GitHubApi> {
-  return once(async () => {
-    const { OctokitGitHubApi } = await import('./github/api.js')
-    return new OctokitGitHubApi({
-      token: settings.githubToken,
-      repository: settings.context.repository,
-      apiUrl: settings.context.apiUrl,
-      warn: say.warning,
-      signal: deadlines.githubSignal,
-      stopAt: deadlines.githubStopAt,
-      clock: io.clock,
-      fetch: io.fetch,
-      cancellation: io.cancellation,
-      stopped: () => STOPPED_BECAUSE[deadlines.stopped() ?? 'running']
-    })
-  })
 }

@@ -164,6 +164,46 @@ export interface ItemReport {
   entriesLeftOut?: { after: number; count: number }
 }
 
+/** An item as the console's line of states shows it while the runs work. */
+export interface ItemState {
+  name: string
+  phase: 'queued' | 'working' | 'ended'
+  /** The last status seen (null: none yet). */
+  status: string | null
+  outcome?: Outcome
+}
+
+/**
+ * From the most severe down: the step's outcome of many runs is the first of these that any run
+ * has, `success` only when every run succeeded. `limited` (a daily limit), `started` (wait false)
+ * and `skipped` come after `cancelled`.
+ */
+export const SEVERITY: readonly Outcome[] = [
+  'error',
+  'failure',
+  'rejected',
+  'invalid-output',
+  'timeout',
+  'paused',
+  'cancelled',
+  'limited',
+  'started',
+  'skipped',
+  'success'
+]
+
+/** The outcome of an item: its report's, or `cancelled` when it never started (the step ended first). */
+export function itemOutcome(item: ItemReport): Outcome {
+  return item.report?.outcome ?? 'cancelled'
+}
+
+/** The outcome of many runs: `success` when every run succeeded, else the most severe among them. */
+export function aggregateOutcome(items: readonly ItemReport[]): Outcome {
+  if (items.length === 0) return 'error'
+  const outcomes = new Set(items.map(itemOutcome))
+  return SEVERITY.find(outcome => outcomes.has(outcome)) ?? 'error'
+}
+
 /** A report's fields that say what happened; the rest have defaults for a run that never started. */
 export type ReportFields = Partial<RunReport> & Pick<RunReport, 'outcome'>
 

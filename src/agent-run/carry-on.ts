@@ -27,9 +27,9 @@ export async function refusesTheRun(
 }
 
 /** How much of the earlier run's result the fresh run's prompt carries. */
-export const CARRIED_RESULT_LIMIT = 4_000
+export const CARRIED_RESULT_MAX_CHARS = 4_000
 /** How much of the service's reason the prompt quotes. */
-const REASON_LIMIT = 300
+const REASON_MAX_CHARS = 300
 
 export interface EarlierRun {
   id: number
@@ -44,13 +44,13 @@ const UNSEEN = /(?![\t\n])[\p{Cc}\p{Cf}]/gu
 function quotedResult(result: string): string {
   // Cut before cleaning: the work stays linear in what is kept, whatever the service sent.
   const text = result
-    .slice(0, CARRIED_RESULT_LIMIT * 2)
+    .slice(0, CARRIED_RESULT_MAX_CHARS * 2)
     .replace(/\r\n?/g, '\n')
     .replace(UNSEEN, '')
     .trim()
   const cut =
-    text.length > CARRIED_RESULT_LIMIT || result.length > CARRIED_RESULT_LIMIT * 2
-      ? `${text.slice(0, CARRIED_RESULT_LIMIT)}\n[… cut: ${result.length} characters in all]`
+    text.length > CARRIED_RESULT_MAX_CHARS || result.length > CARRIED_RESULT_MAX_CHARS * 2
+      ? `${text.slice(0, CARRIED_RESULT_MAX_CHARS)}\n[… cut: ${result.length} characters in all]`
       : text
   return (cut || '(empty)')
     .split('\n')
@@ -61,11 +61,11 @@ function quotedResult(result: string): string {
 /** One line of the service's reason (or a link), cut. */
 export function reasonLine(reason: string): string {
   const line = reason
-    .slice(0, REASON_LIMIT * 2)
+    .slice(0, REASON_MAX_CHARS * 2)
     .replace(UNSEEN, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line
+  return line.length > REASON_MAX_CHARS ? `${line.slice(0, REASON_MAX_CHARS)}…` : line
 }
 
 /** The fresh run's prompt: the new run's own (instruction and thread), then the earlier run. */

@@ -3,7 +3,7 @@ import { OversizedAnswerError, ServiceError } from '../api/errors.js'
 import type { LogPage } from '../api/types.js'
 
 /** The service's page size limit for the log endpoint. */
-export const LOG_PAGE_LIMIT = 100
+export const LOG_PAGE_SIZE = 100
 
 /**
  * Pages of large entries are asked for in fewer entries, to stay near this size: memory follows
@@ -20,7 +20,7 @@ export class LogReader {
   private readonly candidates: LogPath[] = ['interface', 'alpha']
   private unavailable = false
   /** Entries asked for per page: fewer while they are large. */
-  private pageLimit = LOG_PAGE_LIMIT
+  private pageSize = LOG_PAGE_SIZE
 
   constructor(
     private readonly api: AgentRunApi,
@@ -35,7 +35,7 @@ export class LogReader {
   async read(skip: number, limit: number, options?: CallOptions): Promise<LogPage | undefined> {
     while (!this.unavailable) {
       const path = this.candidates[0] as LogPath
-      const asked = Math.max(1, Math.min(limit, this.pageLimit))
+      const asked = Math.max(1, Math.min(limit, this.pageSize))
       try {
         const page = await this.api.getLogs(this.runId, path, skip, asked, options)
         this.sizePages(page, asked)
@@ -43,7 +43,7 @@ export class LogReader {
       } catch (error) {
         // Too large a page: the same entries, fewer at a time.
         if (error instanceof OversizedAnswerError && asked > 1) {
-          this.pageLimit = Math.floor(asked / 4) || 1
+          this.pageSize = Math.floor(asked / 4) || 1
           continue
         }
         if (!(error instanceof ServiceError) || error.httpStatus !== 404) throw error
@@ -65,8 +65,8 @@ export class LogReader {
   private sizePages(page: LogPage, asked: number): void {
     if (page.bytes === undefined || page.logs.length === 0) return
     if (page.bytes > TARGET_PAGE_BYTES)
-      this.pageLimit = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes))
-    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageLimit = Math.min(LOG_PAGE_LIMIT, asked * 2)
+      this.pageSize = Math.max(1, Math.floor((page.logs.length * TARGET_PAGE_BYTES) / page.bytes))
+    else if (page.bytes < TARGET_PAGE_BYTES / 4) this.pageSize = Math.min(LOG_PAGE_SIZE, asked * 2)
   }
 }
 
@@ -84,18 +84,18 @@ export interface LogBaseline {
  * a long one from just before its total_logs, or page by page when nothing is served there.
  */
 export async function countLogEntries(logs: LogReader, deadline: number): Promise<LogBaseline> {
-  const first = await logs.read(0, LOG_PAGE_LIMIT, { deadline })
+  const first = await logs.read(0, LOG_PAGE_SIZE, { deadline })
   if (!first) return { count: 0, status: null, result: undefined }
   const result = first.result
   let count = 0
   let page: LogPage | undefined = first
   if (
-    (first.logs.length === LOG_PAGE_LIMIT || first.full === true) &&
+    (first.logs.length === LOG_PAGE_SIZE || first.full === true) &&
     first.totalLogs !== null &&
-    first.totalLogs > LOG_PAGE_LIMIT + 1
+    first.totalLogs > LOG_PAGE_SIZE + 1
   ) {
     count = first.totalLogs - 1
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    page = await logs.read(count, LOG_PAGE_SIZE, { deadline })
     if (page?.logs.length === 0) {
       // total_logs ran ahead of the log: count it from the second page on.
       count = 0
@@ -106,7 +106,7 @@ export async function countLogEntries(logs: LogReader, deadline: number): Promis
     if (!page) return { count, status: first.status, result }
     count += page.logs.length
     // A short page ends the log, unless the reader asked for fewer (large entries).
-    if (page.logs.length < LOG_PAGE_LIMIT && !page.full) return { count, status: page.status, result }
-    page = await logs.read(count, LOG_PAGE_LIMIT, { deadline })
+    if (page.logs.length < LOG_PAGE_SIZE && !page.full) return { count, status: page.status, result }
+    page = await logs.read(count, LOG_PAGE_SIZE, { deadline })
   }
 }

@@ -1,7 +1,7 @@
 import type { AgentRun, LogEntry, LogPage } from '../api/types.js'
 import type { RunStop } from '../model.js'
 import type { StopTrigger } from '../settings/settings.js'
-import { LOG_PAGE_LIMIT } from './log-reader.js'
+import { LOG_PAGE_SIZE } from './log-reader.js'
 import { classifyStatus, isKnownStatus } from './status.js'
 
 /**
@@ -150,15 +150,16 @@ export type Said =
   | { kind: 'status'; from: string | null; to: string | null }
   | { kind: 'warning'; message: string }
 
-export type Step =
+/** What the watcher does after a read. */
+export type WatchMove =
   /** Read the next log page now: a backlog, or what the run wrote before its end. */
   | { kind: 'read-page' }
   /** Read the run itself now: the page said nothing of its status, or the grace period is over. */
   | { kind: 'read-run' }
   /** Wait, then look again. */
   | { kind: 'wait' }
-  /** The run ended (or, resumed, never restarted). */
-  | { kind: 'stop' }
+  /** The watch ends: the run ended (or, resumed, never restarted). */
+  | { kind: 'end' }
 
 export interface StepContext {
   now: number
@@ -169,18 +170,22 @@ export interface StepContext {
 
 export const isEnded = (status: string | null): boolean => classifyStatus(status) !== 'working'
 
-/** The pure step: the state after `read`, what to say, and what to do next. */
+/** The pure step: the state after `read`, what to say, and the next move. */
 export function advance(
   state: WatchState,
   read: Read,
   context: StepContext
-): { state: WatchState; said: Said[]; step: Step } {
+): { state: WatchState; said: Said[]; move: WatchMove } {
   const said: Said[] = []
   const next =
     read.kind === 'page'
       ? afterPage(state, read.page, context, said)
       : afterRun(state, read.run, context, said)
-  return { state: next, said, step: decide(next, context.now >= context.graceEndsAt, context.logsAvailable) }
+  return {
+    state: next,
+    said,
+    move: nextMove(next, context.now >= context.graceEndsAt, context.logsAvailable)
+  }
 }
 
 function afterPage(
@@ -212,7 +217,7 @@ function afterPage(
     kind: 'page',
     // A full page, or a total beyond what we have, means more is waiting right now.
     more:
-      page.logs.length >= LOG_PAGE_LIMIT ||
+      page.logs.length >= LOG_PAGE_SIZE ||
       page.full === true ||
       (page.logs.length > 0 && page.totalLogs !== null && page.totalLogs > next.cursor),
     hadStatus: page.status !== null
@@ -252,10 +257,10 @@ function afterStatus(state: WatchState, status: string | null, now: number, said
  * What to do after a read. In order: a page without a status sends us to the run; an end learnt
  * from the run (not from a page) sends us to the log once more for what was written before it; a
  * resumed run that still shows its earlier ending past the grace period is looked at once more,
- * then given up on; an end of the run's own stops the watch once the backlog is read; otherwise a
+ * then given up on; an end of the run's own ends the watch once the backlog is read; otherwise a
  * backlog is read at once, and a quiet log waits for the next look.
  */
-export function decide(state: WatchState, pastGrace: boolean, logsAvailable: boolean): Step {
+export function nextMove(state: WatchState, pastGrace: boolean, logsAvailable: boolean): WatchMove {
   const read = state.lastRead
   const more = read.kind === 'page' && read.more
   if (read.kind === 'page' && !read.hadStatus && !more && state.endSeen !== 'with-log')
@@ -264,10 +269,10 @@ export function decide(state: WatchState, pastGrace: boolean, logsAvailable: boo
   if (!state.guard.restarted) {
     if (!pastGrace) return more ? { kind: 'read-page' } : { kind: 'wait' }
     // Past the grace period, one last look at the run itself before calling it stale.
-    return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'stop' }
+    return read.kind === 'page' ? { kind: 'read-run' } : { kind: 'end' }
   }
   if (more || (logsAvailable && state.endSeen !== 'with-log')) return { kind: 'read-page' }
-  return { kind: 'stop' }
+  return { kind: 'end' }
 }
 
 /** A heartbeat is due after a minute without progress, and a minute after the last one. */

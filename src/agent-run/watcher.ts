@@ -3,7 +3,7 @@ import { CancelledError, DeadlineError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { RunEvents } from '../model.js'
-import { LOG_PAGE_LIMIT, type LogReader } from './log-reader.js'
+import { LOG_PAGE_SIZE, type LogReader } from './log-reader.js'
 import { nextLook, paceNotice } from './pacing.js'
 import { shouldStopRun, stopOutcome, stopWarning } from './stop.js'
 import {
@@ -15,7 +15,7 @@ import {
   endWatch,
   type Read,
   type Said,
-  type Step,
+  type WatchMove,
   type WatchEnding,
   type WatchPlan,
   type WatchResult,
@@ -76,14 +76,14 @@ export class WatchedRun {
   }
 
   /** Reads what the step asks: the next log page, or the run itself. */
-  async read(step: Step, options: CallOptions): Promise<Read> {
-    if (step.kind === 'read-page')
-      return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_LIMIT, options) }
+  async read(move: WatchMove, options: CallOptions): Promise<Read> {
+    if (move.kind === 'read-page')
+      return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_SIZE, options) }
     return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) }
   }
 
   /** The pure step on what was read, what it says told: returns what to do next. */
-  step(read: Read, now: number): Step {
+  step(read: Read, now: number): WatchMove {
     const next = advance(this.state, read, {
       now,
       graceEndsAt: this.graceEndsAt,
@@ -91,7 +91,7 @@ export class WatchedRun {
     })
     next.said.forEach(said => tell(this.events, said))
     this.state = next.state
-    return next.step
+    return next.move
   }
 
   /**
@@ -182,16 +182,16 @@ export class RunWatcher {
     let ending: WatchEnding = 'ended'
     try {
       // The first look waits too: the gentle start (pacing.ts).
-      let step: Step = { kind: 'wait' }
-      while (step.kind !== 'stop') {
-        if (step.kind === 'wait') {
+      let move: WatchMove = { kind: 'wait' }
+      while (move.kind !== 'end') {
+        if (move.kind === 'wait') {
           await this.wait(watched, events)
-          step = { kind: reads.logs.available ? 'read-page' : 'read-run' }
+          move = { kind: reads.logs.available ? 'read-page' : 'read-run' }
         }
         // Reads once the end is known see the end: they may use the budget's reserve.
         const { status, guard } = watched.state
         const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted }
-        step = watched.step(await watched.read(step, options), this.clock.now())
+        move = watched.step(await watched.read(move, options), this.clock.now())
       }
     } catch (error) {
       ending = endingOf(error)

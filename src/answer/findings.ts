@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json.js'
 /**
  * Findings (the `findings` input): the agent's problems with the code, each on the lines it is
  * about, asked for in the answer's `findings` array. What a finding must be is a JSON Schema of
@@ -141,18 +142,13 @@ export function lineRef(finding: Pick<Finding, 'path' | 'line' | 'endLine'>): st
   return `${finding.path}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`
 }
 
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** A local `$ref` (`#/$defs/x`, `#/definitions/x`) followed a few times; anything else as it is. */
 function resolved(schema: unknown, root: JsonSchema): unknown {
   let node = schema
-  for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === 'string'; hops++) {
+  for (let hops = 0; hops < 8 && isJsonObject(node) && typeof node.$ref === 'string'; hops++) {
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref)
     const defs = match ? root[match[1] as string] : undefined
-    node = isObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined
+    node = isJsonObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined
   }
   return node
 }
@@ -164,13 +160,13 @@ function resolved(schema: unknown, root: JsonSchema): unknown {
  */
 export function findingsShapeProblem(given: JsonSchema): string | undefined {
   const properties = given.properties
-  const findings = resolved(isObject(properties) ? properties.findings : undefined, given)
-  const items = isObject(findings) ? resolved(findings.items, given) : undefined
-  const fields = isObject(items) ? items.properties : undefined
+  const findings = resolved(isJsonObject(properties) ? properties.findings : undefined, given)
+  const items = isJsonObject(findings) ? resolved(findings.items, given) : undefined
+  const fields = isJsonObject(items) ? items.properties : undefined
   const shaped =
-    isObject(findings) &&
+    isJsonObject(findings) &&
     (findings.type === 'array' || (Array.isArray(findings.type) && findings.type.includes('array'))) &&
-    isObject(fields) &&
+    isJsonObject(fields) &&
     ['path', 'line', 'severity', 'message'].every(name => name in fields)
   return shaped
     ? undefined

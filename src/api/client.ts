@@ -30,7 +30,7 @@ import type {
 
 export type { LogPath } from './endpoints.js'
 
-/** Per-call limits: the step's deadline, and how many attempts a call may make. */
+/** Per-call bounds: the step's deadline, and how many attempts a call may make. */
 export interface CallOptions {
   deadline?: number
   maxAttempts?: number

@@ -1,7 +1,7 @@
 import type { Page } from './types.js'
 
 /** The service pages by 100 at most. */
-export const PAGE_LIMIT = 100
+export const PAGE_SIZE = 100
 /** 50 pages is far beyond any real account. */
 export const MAX_PAGES = 50
 
@@ -26,12 +26,12 @@ export async function searchPages<T>(
 ): Promise<T | undefined> {
   const maxPages = paging.maxPages ?? MAX_PAGES
   for (let page = 0; page < maxPages; page++) {
-    const result = await read(page * PAGE_LIMIT, PAGE_LIMIT)
+    const result = await read(page * PAGE_SIZE, PAGE_SIZE)
     const match = result.items.find(wanted)
     if (match !== undefined) return match
     const last = paging.trustPageCount !== false && page + 1 >= result.pages
     // Short as the service sent it: an item it sent that could not be read does not end the listing.
-    if ((result.sent ?? result.items.length) < PAGE_LIMIT || last) return undefined
+    if ((result.sent ?? result.items.length) < PAGE_SIZE || last) return undefined
   }
   return undefined
 }

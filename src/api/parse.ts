@@ -11,6 +11,7 @@ import type {
   SetupCommandsAnswer,
   User
 } from './types.js'
+import { isJsonObject } from '../json.js'
 
 /**
  * Shape checks of the service's answers. A body that is JSON but not the expected shape is treated
@@ -24,18 +25,13 @@ export class MalformedAnswerError extends ServiceError {
   }
 }
 
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value)
 
 const optionalText = (value: unknown): string | null =>
   typeof value === 'string' ? value : value === null || value === undefined ? null : String(value)
 
 export function parseRun(body: unknown): AgentRun {
-  if (!isObject(body) || !isInteger(body.id)) throw new MalformedAnswerError('an agent run')
+  if (!isJsonObject(body) || !isInteger(body.id)) throw new MalformedAnswerError('an agent run')
   return {
     id: body.id,
     organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
@@ -46,9 +42,9 @@ export function parseRun(body: unknown): AgentRun {
     summary: optionalText(body.summary),
     source_type: optionalText(body.source_type),
     github_pull_requests: Array.isArray(body.github_pull_requests)
-      ? body.github_pull_requests.filter(isObject).map(pr => pr as PullRequest)
+      ? body.github_pull_requests.filter(isJsonObject).map(pr => pr as PullRequest)
       : null,
-    metadata: isObject(body.metadata) ? body.metadata : null
+    metadata: isJsonObject(body.metadata) ? body.metadata : null
   }
 }
 
@@ -63,7 +59,7 @@ export function parseRunIfAny(body: unknown): AgentRun | undefined {
 
 /** Every element counts toward skip, so an odd element is kept as an entry rather than dropped. */
 function parseLogEntry(raw: unknown, runId: number): LogEntry {
-  if (!isObject(raw)) return { agent_run_id: runId, message_type: null, observation: raw ?? null }
+  if (!isJsonObject(raw)) return { agent_run_id: runId, message_type: null, observation: raw ?? null }
   return {
     ...raw,
     agent_run_id: isInteger(raw.agent_run_id) ? raw.agent_run_id : runId,
@@ -78,7 +74,8 @@ function parseLogEntry(raw: unknown, runId: number): LogEntry {
 }
 
 export function parseLogPage(body: unknown, runId: number): LogPage {
-  if (!isObject(body) || !Array.isArray(body.logs)) throw new MalformedAnswerError('a page of the run log')
+  if (!isJsonObject(body) || !Array.isArray(body.logs))
+    throw new MalformedAnswerError('a page of the run log')
   return {
     status: optionalText(body.status),
     logs: body.logs.map(entry => parseLogEntry(entry, runId)),
@@ -89,12 +86,12 @@ export function parseLogPage(body: unknown, runId: number): LogPage {
 }
 
 export function parseRepo(raw: unknown): Repo | undefined {
-  if (!isObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string') return undefined
+  if (!isJsonObject(raw) || !isInteger(raw.id) || typeof raw.full_name !== 'string') return undefined
   return { id: raw.id, full_name: raw.full_name, name: optionalText(raw.name) ?? undefined }
 }
 
 export function parsePage<T>(body: unknown, parseItem: (raw: unknown) => T | undefined): Page<T> {
-  if (!isObject(body) || !Array.isArray(body.items)) throw new MalformedAnswerError('a page of results')
+  if (!isJsonObject(body) || !Array.isArray(body.items)) throw new MalformedAnswerError('a page of results')
   const items: T[] = []
   for (const raw of body.items) {
     try {
@@ -116,12 +113,12 @@ export function parsePage<T>(body: unknown, parseItem: (raw: unknown) => T | und
 }
 
 export function parseOrganization(raw: unknown): Organization | undefined {
-  if (!isObject(raw) || !isInteger(raw.id)) return undefined
+  if (!isJsonObject(raw) || !isInteger(raw.id)) return undefined
   return { id: raw.id, name: optionalText(raw.name) ?? '' }
 }
 
 export function parseUser(raw: unknown): User {
-  if (!isObject(raw) || !isInteger(raw.id)) throw new MalformedAnswerError('a user')
+  if (!isJsonObject(raw) || !isInteger(raw.id)) throw new MalformedAnswerError('a user')
   return {
     id: raw.id,
     email: optionalText(raw.email),
@@ -132,12 +129,12 @@ export function parseUser(raw: unknown): User {
 }
 
 export function parseIntegrations(body: unknown): OrganizationIntegrations {
-  if (!isObject(body) || !Array.isArray(body.integrations))
+  if (!isJsonObject(body) || !Array.isArray(body.integrations))
     throw new MalformedAnswerError("the organization's integrations")
   return {
     organization_id: isInteger(body.organization_id) ? body.organization_id : 0,
     organization_name: optionalText(body.organization_name) ?? '',
-    integrations: body.integrations.filter(isObject).map(item => ({
+    integrations: body.integrations.filter(isJsonObject).map(item => ({
       integration_type: optionalText(item.integration_type) ?? '',
       active: item.active === true
     }))
@@ -145,7 +142,7 @@ export function parseIntegrations(body: unknown): OrganizationIntegrations {
 }
 
 export function parseSetupCommandsAnswer(body: unknown): SetupCommandsAnswer {
-  if (!isObject(body) || !isInteger(body.agent_run_id))
+  if (!isJsonObject(body) || !isInteger(body.agent_run_id))
     throw new MalformedAnswerError('the run generating the setup commands')
   return { agent_run_id: body.agent_run_id, status: optionalText(body.status), url: optionalText(body.url) }
 }

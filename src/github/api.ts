@@ -1,14 +1,14 @@
 import { getOctokit } from '@actions/github'
 import { timeLimit, type Clock } from '../clock.js'
 import {
-  CHECK_SUMMARY_LIMIT_BYTES,
-  CHECK_TITLE_LIMIT_BYTES,
+  CHECK_SUMMARY_MAX_BYTES,
+  CHECK_TITLE_MAX_BYTES,
   cutUtf8,
+  type CheckAnnotation,
   type CheckRunText
-} from '../report/check-run-text.js'
+} from '../github-shapes.js'
 import type { FailedJob } from './ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
-import type { CheckAnnotation } from '../report/findings-text.js'
 import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
@@ -484,8 +484,8 @@ export class OctokitGitHubApi implements GitHubApi {
         ...this.repoParams,
         check_run_id: id,
         output: {
-          title: cutUtf8(text.title, CHECK_TITLE_LIMIT_BYTES),
-          summary: cutUtf8(text.summary, CHECK_SUMMARY_LIMIT_BYTES),
+          title: cutUtf8(text.title, CHECK_TITLE_MAX_BYTES),
+          summary: cutUtf8(text.summary, CHECK_SUMMARY_MAX_BYTES),
           annotations
         }
       })
@@ -579,8 +579,8 @@ function checkFields(check: CheckRunWrite): {
     ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
     ...(check.externalId ? { external_id: check.externalId } : {}),
     output: {
-      title: cutUtf8(check.title, CHECK_TITLE_LIMIT_BYTES),
-      summary: cutUtf8(check.summary, CHECK_SUMMARY_LIMIT_BYTES)
+      title: cutUtf8(check.title, CHECK_TITLE_MAX_BYTES),
+      summary: cutUtf8(check.summary, CHECK_SUMMARY_MAX_BYTES)
     }
   }
 }

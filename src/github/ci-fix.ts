@@ -5,7 +5,8 @@ import { workflowRunUrl } from '../settings/workflow-context.js'
 import type { GitHubApi } from './api.js'
 import { buildCiFixPrompt, MAX_JOBS_LISTED, MAX_LOGS, type CiFailure, type JobLog } from './ci-fix-prompt.js'
 import { TrackingComment } from './tracking-comment.js'
-import { markerSignature, type CiFixState, type MarkerKey } from './tracking.js'
+import type { CiFixState } from '../report/tracking-text.js'
+import { markerSignature, type MarkerKey } from './tracking.js'
 import type { FailedWorkflowRun } from './workflow-run.js'
 
 /**

@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { bySeverity, type Finding } from '../answer/findings.js'
 import type { RunReport } from '../model.js'
+import type { Settings } from '../settings/settings.js'
+import { workflowRunUrl } from '../settings/workflow-context.js'
 import { oneLine } from '../report/entry-text.js'
 import { inlineCommentBody, reviewBody } from '../report/findings-text.js'
 import { link } from '../report/markdown.js'
@@ -8,7 +10,8 @@ import type { Reporter } from '../report/reporters.js'
 import type { GitHubApi, NewReviewComment, ReviewSummary } from './api.js'
 import { inDiff, rightSideHunks, type HunkLines } from './diff.js'
 import { NotSentError } from './request-policy.js'
-import { isBot, OWN_COMMENT_MARK, type Author } from './trigger.js'
+import { OWN_COMMENT_MARK } from '../github-shapes.js'
+import { isBot, type Author } from './trigger.js'
 
 /**
  * `review-comments: true`: the findings of the step's run as one review of its pull request, on the
@@ -234,4 +237,37 @@ function statusOf(error: unknown): number | undefined {
 
 function reason(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error), 300)
+}
+
+/**
+ * review-comments: the review of the findings on the step's pull request. A step about no pull
+ * request (a workflow may serve both kinds of event) has nothing to review, and goes on.
+ */
+export function findingsReview(
+  settings: Settings,
+  decision: { oneRun: boolean; pullRequest?: { number: number; sha: string } },
+  github: () => Promise<GitHubApi>,
+  say: { warning: (message: string) => void },
+  info: (line: string) => void
+): FindingsReview | undefined {
+  if (!settings.reviewComments || !settings.answer?.findings || !decision.oneRun) return undefined
+  const place = decision.pullRequest
+  if (!place) {
+    info('review-comments: this step is about no pull request, so its findings get no review.')
+    return undefined
+  }
+  if (!settings.githubToken) {
+    say.warning(
+      'review-comments: no github-token, so the findings get no review; leave github-token unset for the job’s GITHUB_TOKEN.'
+    )
+    return undefined
+  }
+  return new FindingsReview({
+    github,
+    place: { pullNumber: place.number, sha: place.sha },
+    key: { secret: settings.apiToken, repository: settings.context.repository },
+    workflowRunUrl: workflowRunUrl(settings.context),
+    warn: say.warning,
+    info
+  })
 }

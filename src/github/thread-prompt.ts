@@ -241,7 +241,7 @@ function origin(input: CommentPromptInput, kind: string): string {
   }
 }
 
-const HUNK_LIMIT = 8_000
+const HUNK_MAX_CHARS = 8_000
 
 function sideName(side: string): string {
   return side.toUpperCase() === 'LEFT'
@@ -263,9 +263,9 @@ function codeContext(code: CodeLocation): string {
   let hunk = stripInvisible(code.diffHunk).replace(/\n+$/, '')
   if (!hunk) return place
   // The hunk ends at the commented line: a long one keeps its end.
-  if (hunk.length > HUNK_LIMIT) {
-    const cut = hunk.slice(hunk.length - HUNK_LIMIT)
-    hunk = `[… ${hunk.length - HUNK_LIMIT} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`
+  if (hunk.length > HUNK_MAX_CHARS) {
+    const cut = hunk.slice(hunk.length - HUNK_MAX_CHARS)
+    hunk = `[… ${hunk.length - HUNK_MAX_CHARS} earlier characters]\n${cut.slice(cut.indexOf('\n') + 1)}`
   }
   const longest = Math.max(2, greatest((hunk.match(/`+/g) ?? []).map(run => run.length)))
   const fence = '`'.repeat(longest + 1)
@@ -306,7 +306,7 @@ export function withCommit(prompt: string, place: { sha: string; pullRequest?: n
   return line ? `${prompt}\n\n${line}` : prompt
 }
 
-const THREAD_TEXT_LIMIT = 20_000
+const THREAD_TEXT_MAX_CHARS = 20_000
 
 /**
  * The run's prompt: the workflow's standing instructions, the commenter's instruction, then the
@@ -332,7 +332,7 @@ export function buildCommentPrompt(input: CommentPromptInput): string {
       '',
       `Title:\n${quoted(input.thread.title, 500)}`,
       '',
-      `Body:\n${quoted(input.thread.body, THREAD_TEXT_LIMIT)}`
+      `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS)}`
     ].join('\n')
   )
   return parts.join('\n\n')

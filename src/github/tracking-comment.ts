@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js'
 import type { GitHubApi } from './api.js'
 import { NotSentError } from './request-policy.js'
 import { ThrottledWrites } from './throttled-writes.js'
-import { renderTrackingComment, type TrackingState } from './tracking.js'
+import { renderTrackingComment, type TrackingState } from '../report/tracking-text.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 export const COMMENT_EDIT_INTERVAL_MS = 5_000

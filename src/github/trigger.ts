@@ -1,4 +1,6 @@
+import { OWN_COMMENT_MARK } from '../github-shapes.js'
 import { CI_FIX_EVENT } from '../settings/workflow-context.js'
+import { jsonObject, jsonPositive, jsonText, type JsonObject } from '../json.js'
 
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
@@ -87,13 +89,6 @@ export interface TriggerRules {
   allowedBots?: ReadonlySet<string> | '*'
 }
 
-/** First line of every comment the action writes; its own comments never trigger it. */
-export const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action'
-
-type Json = Record<string, unknown>
-const object = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {})
-const text = (value: unknown): string => (typeof value === 'string' ? value : '')
-
 /**
  * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
  * space or the end; undefined otherwise.
@@ -133,33 +128,30 @@ type Skip = Extract<Trigger, { kind: 'skip' }>
 
 const skip = (reason: string): Skip => ({ kind: 'skip', reason })
 
-const positive = (value: unknown): number | undefined =>
-  Number.isInteger(value) && (value as number) > 0 ? (value as number) : undefined
-
 function userOf(value: unknown): Author {
-  const user = object(value)
-  return { login: text(user.login), type: text(user.type) }
+  const user = jsonObject(value)
+  return { login: jsonText(user.login), type: jsonText(user.type) }
 }
 
-function issueThread(issue: Json): Thread {
+function issueThread(issue: JsonObject): Thread {
   return {
     number: Number(issue.number),
-    title: text(issue.title),
-    body: text(issue.body),
-    url: text(issue.html_url),
+    title: jsonText(issue.title),
+    body: jsonText(issue.body),
+    url: jsonText(issue.html_url),
     isPullRequest: Boolean(issue.pull_request)
   }
 }
 
-function pullRequestOf(pr: Json): { thread: Thread; pullRequest: PullRequestInfo } {
-  const head = object(pr.head)
+function pullRequestOf(pr: JsonObject): { thread: Thread; pullRequest: PullRequestInfo } {
+  const head = jsonObject(pr.head)
   return {
     thread: { ...issueThread(pr), isPullRequest: true },
     pullRequest: {
-      head: text(head.ref),
-      base: text(object(pr.base).ref),
-      headRepository: text(object(head.repo).full_name),
-      headSha: text(head.sha)
+      head: jsonText(head.ref),
+      base: jsonText(jsonObject(pr.base).ref),
+      headRepository: jsonText(jsonObject(head.repo).full_name),
+      headSha: jsonText(head.sha)
     }
   }
 }
@@ -214,17 +206,17 @@ function instructionOf(written: Written, phrase: string): string | undefined {
 }
 
 /** Reads one action of one event into a trigger. */
-type Reader = (event: Json, rules: TriggerRules, eventName: string) => Trigger
+type Reader = (event: JsonObject, rules: TriggerRules, eventName: string) => Trigger
 
 const readComment: Reader = (event, rules) => {
-  const comment = object(event.comment)
+  const comment = jsonObject(event.comment)
   const trigger = threadTrigger(
     {
       trigger: 'comment',
       event: 'issue_comment',
-      thread: issueThread(object(event.issue)),
+      thread: issueThread(jsonObject(event.issue)),
       author: userOf(comment.user),
-      written: { body: text(comment.body), what: 'comment', url: text(comment.html_url) },
+      written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -234,7 +226,7 @@ const readComment: Reader = (event, rules) => {
 }
 
 const readIssue: Reader = (event, rules) => {
-  const issue = object(event.issue)
+  const issue = jsonObject(event.issue)
   const thread = issueThread(issue)
   return threadTrigger(
     {
@@ -252,21 +244,21 @@ const readIssue: Reader = (event, rules) => {
 /** A label or an assignment: the thread as written is the request; `sender` asked. */
 function threadEvent(
   eventName: string,
-  event: Json,
+  event: JsonObject,
   rules: TriggerRules,
   fields: Pick<ThreadTrigger, 'trigger' | 'label' | 'assignee'>
 ): Trigger {
   const found =
     eventName === 'issues'
-      ? { thread: issueThread(object(event.issue)) }
-      : pullRequestOf(object(event.pull_request))
+      ? { thread: issueThread(jsonObject(event.issue)) }
+      : pullRequestOf(jsonObject(event.pull_request))
   const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) }
   const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules)
   return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields }
 }
 
 const readLabel: Reader = (event, rules, eventName) => {
-  const label = text(object(event.label).name)
+  const label = jsonText(jsonObject(event.label).name)
   if (!rules.labelTrigger) return skip(`The label "${label}" was added, and label-trigger is not set.`)
   // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
   if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
@@ -275,7 +267,7 @@ const readLabel: Reader = (event, rules, eventName) => {
 }
 
 const readAssignment: Reader = (event, rules) => {
-  const assignee = text(object(event.assignee).login)
+  const assignee = jsonText(jsonObject(event.assignee).login)
   if (!rules.assigneeTrigger)
     return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`)
   if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
@@ -288,18 +280,18 @@ const readAssignment: Reader = (event, rules) => {
 /** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
 function pullRequestRequest(
   eventName: string,
-  event: Json,
-  source: Json,
+  event: JsonObject,
+  source: JsonObject,
   rules: TriggerRules,
   what: string
 ): ThreadTrigger | Skip {
   return threadTrigger(
     {
-      ...pullRequestOf(object(event.pull_request)),
+      ...pullRequestOf(jsonObject(event.pull_request)),
       trigger: 'review',
       event: eventName,
       author: userOf(source.user),
-      written: { body: text(source.body), what, url: text(source.html_url) },
+      written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
       noThread: 'The event names no pull request.'
     },
     rules
@@ -307,34 +299,34 @@ function pullRequestRequest(
 }
 
 const readReviewComment: Reader = (event, rules, eventName) => {
-  const comment = object(event.comment)
+  const comment = jsonObject(event.comment)
   const request = pullRequestRequest(eventName, event, comment, rules, 'review comment')
   if (request.kind === 'skip') return request
-  const id = positive(comment.id)
+  const id = jsonPositive(comment.id)
   if (id === undefined) return skip('The event names no review comment.')
   // An outdated comment has no line on the current diff: its original line is where it was written.
-  const line = positive(comment.line) ?? positive(comment.original_line)
-  const startLine = positive(comment.start_line) ?? positive(comment.original_start_line) ?? line
+  const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line)
+  const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line
   return {
     ...request,
     trigger: 'review-comment',
     commentId: id,
     code: {
-      path: text(comment.path),
+      path: jsonText(comment.path),
       ...(line !== undefined ? { line, startLine } : {}),
-      side: text(comment.side) || 'RIGHT',
-      startSide: text(comment.start_side) || text(comment.side) || 'RIGHT',
-      diffHunk: text(comment.diff_hunk),
-      threadId: positive(comment.in_reply_to_id) ?? id
+      side: jsonText(comment.side) || 'RIGHT',
+      startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
+      diffHunk: jsonText(comment.diff_hunk),
+      threadId: jsonPositive(comment.in_reply_to_id) ?? id
     }
   }
 }
 
 const readReview: Reader = (event, rules, eventName) => {
-  const review = object(event.review)
+  const review = jsonObject(event.review)
   const request = pullRequestRequest(eventName, event, review, rules, 'review')
   if (request.kind === 'skip') return request
-  return { ...request, trigger: 'review', reviewState: text(review.state).toLowerCase() }
+  return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() }
 }
 
 interface EventReaders {
@@ -378,8 +370,8 @@ export function isTriggerEvent(eventName: string, labelTrigger: string): boolean
 export function readTrigger(eventName: string, payload: unknown, rules: TriggerRules): Trigger {
   if (!isThreadEvent(eventName, rules.labelTrigger ?? '')) return { kind: 'inputs' }
   const { actions, withLabelTrigger } = EVENTS[eventName] as EventReaders
-  const event = object(payload)
-  const action = text(event.action)
+  const event = jsonObject(payload)
+  const action = jsonText(event.action)
   const read = Object.hasOwn(actions, action) ? actions[action] : undefined
   if (read) return read(event, rules, eventName)
   const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : ''

@@ -1,3 +1,4 @@
+import { jsonObject, jsonPositive, jsonText } from '../json.js'
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
  * a run that did not fail, or one of a fork's branch (its code and logs are a stranger's). Pure: what
@@ -28,12 +29,6 @@ export interface FailedWorkflowRun {
 
 export type WorkflowRunTrigger = { kind: 'fix'; run: FailedWorkflowRun } | { kind: 'skip'; reason: string }
 
-type Json = Record<string, unknown>
-const object = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {})
-const text = (value: unknown): string => (typeof value === 'string' ? value : '')
-const positive = (value: unknown): number | undefined =>
-  Number.isSafeInteger(value) && (value as number) > 0 ? (value as number) : undefined
-
 /** A name for messages: one line, within 100 characters. */
 const shortName = (name: string): string => name.replace(/\s+/g, ' ').trim().slice(0, 100)
 
@@ -42,42 +37,46 @@ const shortName = (name: string): string => name.replace(/\s+/g, ' ').trim().sli
  * repository (GITHUB_REPOSITORY), used when the event's is missing.
  */
 export function readWorkflowRun(payload: unknown, repository: string): WorkflowRunTrigger {
-  const event = object(payload)
-  const run = object(event.workflow_run)
-  const action = text(event.action)
+  const event = jsonObject(payload)
+  const run = jsonObject(event.workflow_run)
+  const action = jsonText(event.action)
   if (action !== 'completed')
     return skip(
       `workflow_run events with action "${shortName(action)}" never trigger a run; only "completed" does.`
     )
-  const id = positive(run.id)
-  const headBranch = text(run.head_branch)
-  const headSha = text(run.head_sha)
+  const id = jsonPositive(run.id)
+  const headBranch = jsonText(run.head_branch)
+  const headSha = jsonText(run.head_sha)
   if (id === undefined || !headBranch || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(headSha))
     return skip('The event names no workflow run with a branch and a commit.')
-  const workflow = text(run.name) || text(object(event.workflow).name)
-  const runNumber = positive(run.run_number) ?? 0
+  const workflow = jsonText(run.name) || jsonText(jsonObject(event.workflow).name)
+  const runNumber = jsonPositive(run.run_number) ?? 0
   const named = `The workflow run ${workflow ? `${shortName(workflow)} ` : ''}#${runNumber}`
-  const conclusion = text(run.conclusion)
+  const conclusion = jsonText(run.conclusion)
   if (!FAILED_CONCLUSIONS.has(conclusion))
     return skip(`${named} concluded ${shortName(conclusion) || 'nothing'}: there is no failure to fix.`)
-  const ours = text(object(event.repository).full_name) || repository
-  const head = text(object(run.head_repository).full_name)
+  const ours = jsonText(jsonObject(event.repository).full_name) || repository
+  const head = jsonText(jsonObject(run.head_repository).full_name)
   if (head.toLowerCase() !== ours.toLowerCase())
     return skip(
       `${named} ran on a branch of ${head ? `the fork ${shortName(head)}` : 'a repository GitHub no longer knows'}: its code and logs are a stranger's, so no agent is asked to fix them.`
     )
-  const url = text(run.html_url)
-  const pullRequest = sameRepositoryPullRequest(run.pull_requests, headBranch, object(event.repository).id)
+  const url = jsonText(run.html_url)
+  const pullRequest = sameRepositoryPullRequest(
+    run.pull_requests,
+    headBranch,
+    jsonObject(event.repository).id
+  )
   return {
     kind: 'fix',
     run: {
       id,
       workflow,
       runNumber,
-      runAttempt: positive(run.run_attempt) ?? 1,
+      runAttempt: jsonPositive(run.run_attempt) ?? 1,
       url: /^https?:\/\//i.test(url) ? url : '',
       conclusion,
-      event: text(run.event),
+      event: jsonText(run.event),
       headBranch,
       headSha: headSha.toLowerCase(),
       ...(pullRequest !== undefined ? { pullRequest } : {})
@@ -92,15 +91,15 @@ export function readWorkflowRun(payload: unknown, repository: string): WorkflowR
 function sameRepositoryPullRequest(list: unknown, branch: string, repositoryId: unknown): number | undefined {
   if (!Array.isArray(list)) return undefined
   for (const item of list.slice(0, 100)) {
-    const pr = object(item)
-    const head = object(pr.head)
-    const headRepositoryId = object(head.repo).id
+    const pr = jsonObject(item)
+    const head = jsonObject(pr.head)
+    const headRepositoryId = jsonObject(head.repo).id
     const sameRepository =
       typeof repositoryId !== 'number' ||
       typeof headRepositoryId !== 'number' ||
       headRepositoryId === repositoryId
-    const number = positive(pr.number)
-    if (number !== undefined && text(head.ref) === branch && sameRepository) return number
+    const number = jsonPositive(pr.number)
+    if (number !== undefined && jsonText(head.ref) === branch && sameRepository) return number
   }
   return undefined
 }

@@ -104,3 +104,18 @@ export class DailyGate {
     return { admitted: true, fixAttempt: counted.fixes.length + 1 }
   }
 }
+
+/**
+ * The step's daily limits (daily-run-limit, daily-run-limit-per-author), and a CI fix's attempts
+ * (max-fix-attempts, always counted); undefined when none applies.
+ */
+export function stepDailyGate(
+  limits: DailyLimits,
+  fixing: boolean,
+  clients: ServiceClients,
+  clock: Clock,
+  deadline: number
+): DailyGate | undefined {
+  if (limits.perRepository <= 0 && limits.perAuthor <= 0 && !fixing) return undefined
+  return new DailyGate({ clients, limits, clock, deadline })
+}

@@ -1,33 +1,38 @@
-import { reportOf, type RunReport } from '../model.js'
-import type { PullRequest } from '../api/types.js'
-import { count, formatDuration, oneLine, trimmed } from './entry-text.js'
-import { stepConclusion, type FailPolicy, type StepConclusion } from './step-fail.js'
+import { reportOf, type Outcome, type RunReport } from '../model.js'
+import { count, formatDuration, oneLine } from './entry-text.js'
+import { stepConclusion, type FailPolicy } from './step-fail.js'
 import { usageMarkdown } from './usage.js'
 import { checkFindingsMarkdown } from './findings-text.js'
-import { cutUtf8, renderWithin, shareRoom, utf8Bytes } from './fit-text.js'
-import { endingHeadline, stopMarkdown } from './stop-text.js'
-import { codeSpan, link, plainLine, pullRequestLink, quoteBlock, tableCell, unmention } from './markdown.js'
+import {
+  CAPS,
+  CHECK_FIT,
+  pullRequestsWithin,
+  quoteShares,
+  runLink,
+  serviceLink,
+  trimmedNote
+} from './fit-text.js'
+import {
+  CHECK_SUMMARY_MAX_BYTES,
+  CHECK_TITLE_MAX_BYTES,
+  cutUtf8,
+  utf8Bytes,
+  type CheckConclusion,
+  type CheckRunText
+} from '../github-shapes.js'
+import { endingHeadline } from './headlines.js'
+import { stopMarkdown } from './stop-text.js'
+import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
  * conclusion once it ended, a one-line title and a Markdown summary written by the same rules as
- * the job summary and the tracking comment (markdown.ts), within GitHub's size limit.
+ * the job summary and the tracking comment (markdown.ts), within GitHub's size.
  */
 
-/**
- * GitHub refuses a check run's summary (or text) over 65,535 bytes of UTF-8, whatever its
- * documentation says of characters ("summary exceeds a maximum bytesize of 65535").
- */
-export const CHECK_SUMMARY_LIMIT_BYTES = 65_535
-/** GitHub documents no limit for the title; 255 bytes is within any it could mean (255 characters or bytes). */
-export const CHECK_TITLE_LIMIT_BYTES = 255
+export type { CheckRunText }
 
-export { cutUtf8, utf8Bytes }
-
-/** Outcomes of the verdicts' issue (a rejected verdict, no valid answer) are failures too. */
-type Ending = RunReport['outcome'] | 'rejected' | 'invalid-output'
-
-const TITLES: Record<Ending, string> = {
+const TITLES: Record<Outcome, string> = {
   success: 'Succeeded',
   failure: 'Failed',
   rejected: 'Rejected',
@@ -40,23 +45,6 @@ const TITLES: Record<Ending, string> = {
   skipped: 'Skipped',
   limited: 'Not started: daily run limit'
 }
-
-const HEADLINES: Record<Ending, string> = {
-  success: '✅ succeeded',
-  failure: '❌ failed',
-  rejected: '❌ was rejected by its verdict',
-  'invalid-output': '❌ gave no valid answer',
-  error: '⚠️ could not be followed',
-  timeout: '⏱️ was still working when the workflow stopped waiting',
-  cancelled: '🛑 was left running: the workflow job was cancelled',
-  paused: '⏸️ paused, waiting for an answer',
-  started: '🚀 started; this step did not follow it',
-  skipped: '⏭️ skipped',
-  limited: '🚦 was not started: a daily run limit is reached'
-}
-
-/** Caps of the one-line fields the service supplies, in characters before escaping. */
-const CAPS = { title: 200, status: 100, verdict: 20, reason: 1_000, prTitle: 200, url: 500, prLine: 3_000 }
 
 export interface CheckRunState {
   runId?: number
@@ -81,17 +69,10 @@ export interface CheckRunState {
   cancelled?: boolean
 }
 
-export interface CheckRunText {
-  status: 'in_progress' | 'completed'
-  conclusion?: StepConclusion
-  title: string
-  summary: string
-}
-
 /** The check run's fields for the run's state: in progress while it works, concluded once it ended. */
-export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT_BYTES): CheckRunText {
+export function renderCheckRun(state: CheckRunState, maxBytes = CHECK_SUMMARY_MAX_BYTES): CheckRunText {
   const report = state.report
-  if (!report && state.cancelled) return cancelledNow(state, limit)
+  if (!report && state.cancelled) return cancelledNow(state, maxBytes)
   if (!report) {
     return {
       status: 'in_progress',
@@ -99,24 +80,26 @@ export function renderCheckRun(state: CheckRunState, limit = CHECK_SUMMARY_LIMIT
         state.resumed ? 'Working on the follow-up' : 'Working',
         `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`
       ),
-      summary: fitSummary([workingHead(state), footer(state)], limit)
+      summary: fitSummary([workingHead(state), footer(state)], maxBytes)
     }
   }
-  const ending = report.outcome as Ending
   const conclusion = stepConclusion(report, state.policy)
   return {
     status: 'completed',
     conclusion,
-    title: titleLine(endingLabel(ending, conclusion, report.limit), endingReason(report, state.verdict)),
-    summary: fitSummary(endedPieces(state, report, conclusion), limit)
+    title: titleLine(
+      outcomeLabel(report.outcome, conclusion, report.limit),
+      outcomeReason(report, state.verdict)
+    ),
+    summary: fitSummary(endedPieces(state, report, conclusion), maxBytes)
   }
 }
 
 /** The check as a cancelled job concludes it at once: cancelled (as fail-on makes it), the ending's text to follow. */
-function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
+function cancelledNow(state: CheckRunState, maxBytes: number): CheckRunText {
   const conclusion = stepConclusion(reportOf({ outcome: 'cancelled' }, 0, 0), state.policy)
   const head = [
-    `### 🛑 ${runLink(state)}: the workflow job was cancelled`,
+    `### 🛑 ${runOf(state)}: the workflow job was cancelled`,
     '',
     state.runId !== undefined
       ? 'The step is stopping the run as stop-run-on says; the ending follows here when it is known.'
@@ -125,25 +108,25 @@ function cancelledNow(state: CheckRunState, limit: number): CheckRunText {
   return {
     status: 'completed',
     conclusion,
-    title: titleLine(endingLabel('cancelled', conclusion), ''),
-    summary: fitSummary([head, footer(state)], limit)
+    title: titleLine(outcomeLabel('cancelled', conclusion), ''),
+    summary: fitSummary([head, footer(state)], maxBytes)
   }
 }
 
 /**
- * The title's label: the ending, and what fail-on made of it where the check's colour (the step's)
- * is not the one the ending alone would have: a success failed for want of a pull request, an
- * ending fail-on lets pass.
+ * The title's label: the outcome, and what fail-on made of it where the check's colour (the step's)
+ * is not the one the outcome alone would have: a success failed for want of a pull request, an
+ * outcome fail-on lets pass.
  */
-function endingLabel(ending: Ending, conclusion: StepConclusion, limit?: RunReport['limit']): string {
-  if (ending === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
-  const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[ending]
-  if (ending !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
+function outcomeLabel(outcome: Outcome, conclusion: CheckConclusion, limit?: RunReport['limit']): string {
+  if (outcome === 'success' && conclusion !== 'success') return 'No pull request (fail-on: no-pull-request)'
+  const title = limit === 'max-fix-attempts' ? 'Not started: max-fix-attempts' : TITLES[outcome]
+  if (outcome !== 'success' && conclusion === 'success') return `${title} (fail-on lets it pass)`
   return title
 }
 
 /** The summary's word on the same: why this check passes or fails when the ending does not say it. */
-function gateLine(report: RunReport, policy: FailPolicy, conclusion: StepConclusion): string {
+function gateLine(report: RunReport, policy: FailPolicy, conclusion: CheckConclusion): string {
   const failOn = `\`fail-on: ${[...policy.failOn].join(',') || 'none'}\``
   if (report.outcome === 'success' && conclusion !== 'success')
     return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`
@@ -156,7 +139,7 @@ function gateLine(report: RunReport, policy: FailPolicy, conclusion: StepConclus
  * The verdict's reason, else the first line of the result (or of the error, or the skip's reason),
  * as plain text: GitHub shows the title as it is, so "## Fixed it" reads "Fixed it".
  */
-function endingReason(report: RunReport, verdict: CheckRunState['verdict']): string {
+function outcomeReason(report: RunReport, verdict: CheckRunState['verdict']): string {
   const firstLine = (text: string | null | undefined): string => {
     for (const line of (text ?? '').slice(0, CAPS.title * 8).split(/\r\n|\r|\n/)) {
       // A fence's line is no sentence: the first line with words is.
@@ -181,26 +164,23 @@ function titleLine(label: string, detail: string): string {
   const clean = detail.replace(/[\p{Cc}\p{Cf}]/gu, ' ')
   const text = clean ? `${label}: ${clean}` : label
   // Cut to fewer characters while the line is over GitHub's bytes: a few rounds, each of a line's work.
-  let max = CAPS.title
+  let max: number = CAPS.title
   let line = unmention(oneLine(text, max))
-  while (utf8Bytes(line) > CHECK_TITLE_LIMIT_BYTES && max > 1) {
-    max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_LIMIT_BYTES) / utf8Bytes(line)) - 1))
+  while (utf8Bytes(line) > CHECK_TITLE_MAX_BYTES && max > 1) {
+    max = Math.max(1, Math.min(max - 1, Math.floor((max * CHECK_TITLE_MAX_BYTES) / utf8Bytes(line)) - 1))
     line = unmention(oneLine(text, max))
   }
-  return cutUtf8(line, CHECK_TITLE_LIMIT_BYTES)
+  return cutUtf8(line, CHECK_TITLE_MAX_BYTES)
 }
 
-function runLink(state: CheckRunState, report?: RunReport): string {
-  const runId = report?.run?.id ?? state.runId
-  const webUrl = report?.run?.web_url ?? state.webUrl
-  if (runId === undefined) return 'Codegen agent run'
-  return `Codegen agent run ${link(`#${runId}`, typeof webUrl === 'string' && webUrl.length <= CAPS.url ? webUrl : undefined)}`
+function runOf(state: CheckRunState, report?: RunReport): string {
+  return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl)
 }
 
 function workingHead(state: CheckRunState): string {
   const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, CAPS.status))}` : 'starting'
   return [
-    `### 🤖 ${runLink(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+    `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
     '',
     `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
   ].join('\n')
@@ -210,8 +190,8 @@ function workingHead(state: CheckRunState): string {
  * The summary of a run that ended, in order: the headline; a paused run's question and how to
  * answer it; why fail-on made this colour; the facts; the run's texts; the footer.
  */
-function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepConclusion): Piece[] {
-  const headline = `### ${runLink(state, report)} ${endingHeadline(HEADLINES, report as RunReport & { outcome: Ending })}`
+function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): Piece[] {
+  const headline = `### ${runOf(state, report)} ${endingHeadline('check', report)}`
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =
@@ -229,7 +209,7 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: StepCo
 
 const QUESTION = 'The agent’s question'
 
-function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepConclusion): string {
+function endedFacts(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): string {
   const lines: string[] = []
   const gate = gateLine(report, state.policy, conclusion)
   if (gate) lines.push(gate, '')
@@ -237,12 +217,12 @@ function endedFacts(state: CheckRunState, report: RunReport, conclusion: StepCon
   if (run) {
     // The table's header row is its first fact, as in the job summary.
     lines.push(
-      `| Agent run | ${link(`#${run.id}`, typeof run.web_url === 'string' && run.web_url.length <= CAPS.url ? run.web_url : undefined)} |`,
+      `| Agent run | ${serviceLink(`#${run.id}`, run.web_url)} |`,
       '|---|---|',
       `| Status | ${tableCell(oneLine(report.status, CAPS.status) || 'unknown')} |`,
       `| Outcome | ${report.outcome} |`,
       `| Duration | ${formatDuration(report.endedAt - report.startedAt)} |`,
-      `| Pull requests | ${pullRequestLinks(run.github_pull_requests ?? []) || 'none'} |`,
+      `| Pull requests | ${pullRequestsWithin(run.github_pull_requests ?? [], { lead: '', separator: '<br>', beforeMore: '<br>' }) || 'none'} |`,
       `| Log entries | ${report.entriesSeen} |`
     )
     if (state.verdict) {
@@ -266,17 +246,6 @@ function howToAnswer(runId: number, triggerPhrase: string | undefined): string {
     : `Answer by resuming the run in ${step}.`
 }
 
-/** The first pull requests as links, up to a line's worth, then how many more. */
-function pullRequestLinks(pullRequests: PullRequest[]): string {
-  let line = ''
-  for (const [index, pr] of pullRequests.entries()) {
-    const entry = `${index > 0 ? '<br>' : ''}${pullRequestLink(pr, CAPS.prTitle)}`
-    if (line.length + entry.length > CAPS.prLine) return `${line}<br>and ${pullRequests.length - index} more`
-    line += entry
-  }
-  return line
-}
-
 function texts(report: RunReport): Array<[string, string]> {
   const found: Array<[string, string]> = []
   if (report.reason) found.push(['Why', report.reason])
@@ -292,37 +261,22 @@ function footer(state: CheckRunState): string {
     : ''
 }
 
-const TRIMMED_NOTE = '… trimmed to fit GitHub’s check run size limit'
-
-/**
- * Service text as a quoted block of at most `max` characters once rendered. The source is cut before
- * it is rendered (never the rendering, which could split a fence or a reference of ours), and cut
- * again in proportion while escaping makes it too big: a few rounds, each linear in what is kept.
- */
-function quoteWithin(text: string, max: number): string {
-  const head = (keep: number): string => quoteBlock(trimmed(text, keep))
-  return (
-    renderWithin(Math.min(text.length, Math.max(0, max)), max, head, utf8Bytes) ??
-    cutUtf8(`> ${TRIMMED_NOTE}`, max)
-  )
-}
-
 /** A part of the summary: our own text, or a text of the run's shown as a quoted section. */
 type Piece = string | { title: string; text: string }
 
-/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `limit`. */
-function fitSummary(pieces: Piece[], limit: number): string {
+/** The pieces in order, the run's texts sharing the room ours leave (the shortest first): within `maxBytes`. */
+function fitSummary(pieces: Piece[], maxBytes: number): string {
   const section = (title: string, quoted: string): string => `#### ${title}\n\n${quoted}`
   const gap = 2 // the blank line between two parts
   const ours = pieces.flatMap(piece => (typeof piece === 'string' && piece.trim() ? [piece.trimEnd()] : []))
   const blocks = pieces.flatMap(piece => (typeof piece === 'string' ? [] : [piece]))
-  const room = limit - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
+  const room = maxBytes - ours.reduce((sum, piece) => sum + utf8Bytes(piece) + gap, 0)
   const sharers = blocks.map(block => ({
     block,
     text: block.text,
     overhead: utf8Bytes(section(block.title, '')) + gap
   }))
-  const quoted = shareRoom(sharers, room, (sharer, share) => quoteWithin(sharer.text, share), utf8Bytes)
+  const quoted = quoteShares(sharers, room, CHECK_FIT)
   const rendered = new Map<Piece, string>(
     sharers.map(sharer => [sharer.block, section(sharer.block.title, quoted.get(sharer) ?? '')])
   )
@@ -331,7 +285,7 @@ function fitSummary(pieces: Piece[], limit: number): string {
   )
   const summary = parts.filter(Boolean).join('\n\n')
   // The caps keep our text small; should it ever not be, the run's texts go rather than the check.
-  return utf8Bytes(summary) <= limit
+  return utf8Bytes(summary) <= maxBytes
     ? summary
-    : `${cutUtf8(ours.join('\n\n'), limit - 200)}\n\n${TRIMMED_NOTE}`
+    : `${cutUtf8(ours.join('\n\n'), maxBytes - 200)}\n\n${trimmedNote('check run')}`
 }

@@ -1,7 +1,7 @@
 import { bySeverity, findingsCountText, lineRef, type Finding, type Severity } from '../answer/findings.js'
 import { inlineText } from './console-text.js'
 import { count, cutChars, oneLine, trimmed } from './entry-text.js'
-import { cutUtf8 } from './fit-text.js'
+import { cutUtf8, type CheckAnnotation } from '../github-shapes.js'
 import { link, markdownInline, plainInline, serviceMarkdown, unmention } from './markdown.js'
 
 /**
@@ -16,16 +16,6 @@ export interface FindingsPlace {
   serverUrl: string
   repository: string
   sha: string
-}
-
-/** One annotation of a check run, as the Checks API names its fields. */
-export interface CheckAnnotation {
-  path: string
-  start_line: number
-  end_line: number
-  annotation_level: Severity
-  title?: string
-  message: string
 }
 
 /** GitHub takes at most 50 annotations a request (422 past it). */

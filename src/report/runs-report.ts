@@ -1,12 +1,11 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
-import { aggregateOutcome, itemOutcome, type ItemOutcome, type ItemState } from '../runs/items-outcome.js'
-import type { ItemReport } from '../model.js'
+import { aggregateOutcome, itemOutcome, type ItemReport, type ItemState, type Outcome } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'
 import { inlineText, statusText } from './console-text.js'
 import { count, cutChars, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { htmlInline, link, pullRequestLink, tableCell } from './markdown.js'
-import { fitBytes, renderSummary, SUMMARY_LIMIT_BYTES } from './summary.js'
+import { fitBytes, renderSummary, SUMMARY_MAX_BYTES } from './summary.js'
 import { totalUsage, usageFields, usageMarkdown } from './usage.js'
 
 /**
@@ -55,7 +54,7 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : cutChars(text, max)
 }
 
-const ICONS: Record<ItemOutcome, string> = {
+const ICONS: Record<Outcome, string> = {
   success: '✅',
   failure: '❌',
   rejected: '🚫',
@@ -82,7 +81,7 @@ function headline(items: readonly ItemReport[]): string {
 
 /** "6 success, 2 failure", most severe last, in the order the table's outcomes read. */
 function tally(items: readonly ItemReport[]): string {
-  const byOutcome = new Map<ItemOutcome, number>()
+  const byOutcome = new Map<Outcome, number>()
   for (const item of items) byOutcome.set(itemOutcome(item), (byOutcome.get(itemOutcome(item)) ?? 0) + 1)
   return [...byOutcome.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ')
 }
@@ -111,7 +110,7 @@ function tableRow(item: ItemReport): string {
 
 export interface RunsSummaryInput {
   items: readonly ItemReport[]
-  limitBytes?: number
+  maxBytes?: number
 }
 
 /** Room of each fold beyond its run's own summary: the <details> lines and a margin. */
@@ -123,7 +122,7 @@ const FOLD_OVERHEAD = 600
  * than its share leaves the rest to those that were cut.
  */
 export function renderRunsSummary(input: RunsSummaryInput): string {
-  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
+  const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES
   const items = input.items
   const usages = items.flatMap(item => (item.report?.usage ? [item.report.usage] : []))
   const table = [
@@ -135,7 +134,7 @@ export function renderRunsSummary(input: RunsSummaryInput): string {
     ...items.map(tableRow),
     ''
   ].join('\n')
-  let room = limit - Buffer.byteLength(table) - 1_000
+  let room = maxBytes - Buffer.byteLength(table) - 1_000
   const started = items.filter(item => item.report)
   const folds = new Map<ItemReport, string>()
   // Twice: an equal share each, then what the short ones left to those that were cut.
@@ -152,22 +151,22 @@ export function renderRunsSummary(input: RunsSummaryInput): string {
       folds.set(item, fold.markdown)
       if (fold.cut) nextCut.push(item)
     }
-    room = limit - Buffer.byteLength(table) - 1_000
+    room = maxBytes - Buffer.byteLength(table) - 1_000
     for (const [item, markdown] of folds) if (!nextCut.includes(item)) room -= Buffer.byteLength(markdown)
     cutOnes = nextCut
   }
   const body = started.map(item => folds.get(item) ?? '').join('\n')
-  return fitBytes(`${table}\n${body}`, limit)
+  return fitBytes(`${table}\n${body}`, maxBytes)
 }
 
 /** One run's own summary (its error, result, summary and timeline) under a <details> titled with its name. */
-function foldOf(item: ItemReport, limitBytes: number): { markdown: string; cut: boolean } {
+function foldOf(item: ItemReport, maxBytes: number): { markdown: string; cut: boolean } {
   const report = item.report as NonNullable<ItemReport['report']>
   // Texts cut to a part of the share first, so that the timeline keeps room and the work done is
   // that of what shows: rendering 60,000 characters of each of 100 results to keep 9 KB of each
   // would take seconds. `trimmed`'s note keeps the true count when the summary cuts again.
   const part = (text: string | null | undefined): string | null | undefined =>
-    text ? trimmed(text, Math.floor(limitBytes / TEXT_SHARE)) : text
+    text ? trimmed(text, Math.floor(maxBytes / TEXT_SHARE)) : text
   const run = report.run && {
     ...report.run,
     result: part(report.run.result),
@@ -179,13 +178,13 @@ function foldOf(item: ItemReport, limitBytes: number): { markdown: string; cut: 
       ...(run ? { run } : {}),
       ...(report.error ? { error: part(report.error) as string } : {})
     },
-    ...timelineWithin(item, limitBytes),
-    limitBytes,
+    ...timelineWithin(item, maxBytes),
+    maxBytes,
     // Its headline and facts table are the fold's title and the table's row already.
     folded: true
   })
   // A summary cut to its share fills most of it: such a run gets more room in the second pass.
-  const cut = Buffer.byteLength(own) >= limitBytes * 0.8
+  const cut = Buffer.byteLength(own) >= maxBytes * 0.8
   // HTML, not Markdown: the name sits in a <summary>.
   const title = `<b>${htmlInline(oneLine(item.name, NAME_CHARS))}</b> · ${ICONS[itemOutcome(item)]} ${itemOutcome(item)}`
   return { markdown: `<details><summary>${title}</summary>\n\n${own}\n\n</details>\n`, cut }
@@ -202,11 +201,11 @@ const ENTRY_BYTES = 1_500
  */
 function timelineWithin(
   item: ItemReport,
-  limitBytes: number
+  maxBytes: number
 ): { entries?: LogEntry[]; entriesLeftOut?: { after: number; count: number } } {
   const entries = item.entries
   if (!entries) return {}
-  const room = Math.max(2, Math.floor(limitBytes / 2 / ENTRY_BYTES))
+  const room = Math.max(2, Math.floor(maxBytes / 2 / ENTRY_BYTES))
   if (entries.length <= room)
     return { entries, ...(item.entriesLeftOut ? { entriesLeftOut: item.entriesLeftOut } : {}) }
   // Entries before the kept log's own gap belong to the head: the tail never reaches past it.

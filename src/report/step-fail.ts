@@ -1,16 +1,70 @@
-import { stepFailReason } from '../agent-run/fail-on.js'
-import type { RunReport } from '../model.js'
+import type { CheckConclusion } from '../github-shapes.js'
+import { itemOutcome, SEVERITY, type ItemReport, type Outcome, type RunReport } from '../model.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
-import { itemsFailingStep, itemOutcome, SEVERITY } from '../runs/items-outcome.js'
 import { itemsFailMessage } from './runs-report.js'
+
+/**
+ * Does the step fail: the one place that decides it, from fail-on and the outcome (of a run alone,
+ * or of each of many runs), and what follows from that decision: the failure's annotation, the
+ * warnings of a step that passes, and the check run's conclusion.
+ */
 
 /** What the step's failure and its annotations need of the settings. */
 export interface FailPolicy {
   failOn: ReadonlySet<FailCondition>
   triggerPhrase: string
+}
+
+/** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
+export function stepFailReason(
+  outcome: Outcome,
+  failOn: ReadonlySet<FailCondition>,
+  pullRequestCount: number
+): string | undefined {
+  if (outcome === 'success')
+    return failOn.has('no-pull-request') && pullRequestCount === 0
+      ? 'The agent run ended without a pull request (fail-on: no-pull-request).'
+      : undefined
+  if (outcome in ALWAYS_FAILS) return ALWAYS_FAILS[outcome as keyof typeof ALWAYS_FAILS]
+  const reason = FAILS_IF_NAMED[outcome as keyof typeof FAILS_IF_NAMED]
+  return reason && failOn.has(outcome as FailCondition) ? reason : undefined
+}
+
+/** The outcomes that fail the step whatever fail-on says, and why. */
+const ALWAYS_FAILS = {
+  cancelled: 'The job was cancelled before the agent run ended.',
+  error: 'The agent run could not be started or followed.'
+}
+
+/** The outcomes that fail the step when fail-on names them, and why. */
+const FAILS_IF_NAMED: Partial<Record<Outcome, string>> = {
+  failure: 'The agent run failed.',
+  timeout: 'The agent run did not end within timeout-minutes.',
+  paused: 'The agent run paused, waiting for a follow-up prompt.',
+  rejected: "The agent's verdict is fail.",
+  'invalid-output': 'The agent run ended without a valid answer.',
+  limited: 'A daily run limit was reached: no agent run was started.'
+}
+
+/** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
+export function itemFailReason(item: ItemReport, failOn: ReadonlySet<FailCondition>): string | undefined {
+  if (!item.report) return 'it never started: the job ended first'
+  const reason = stepFailReason(itemOutcome(item), failOn, item.report.run?.github_pull_requests?.length ?? 0)
+  return reason && (item.report.error ?? item.report.reason ?? reason)
+}
+
+/** The runs that fail the step, in the list's order, each with why. */
+export function itemsFailingStep(
+  items: readonly ItemReport[],
+  failOn: ReadonlySet<FailCondition>
+): Array<{ item: ItemReport; reason: string }> {
+  return items.flatMap(item => {
+    const reason = itemFailReason(item, failOn)
+    return reason ? [{ item, reason }] : []
+  })
 }
 
 /** The outcomes an annotation explains from the answer. */
@@ -41,15 +95,12 @@ export function stepFailMessage(report: RunReport, policy: FailPolicy): string |
   return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`
 }
 
-/** A check run's conclusion as the step decides it: nothing else (neutral, skipped) is written. */
-export type StepConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled'
-
 /**
  * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
  * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
  * outcome among the runs that fail it), `failure` otherwise.
  */
-export function stepConclusion(report: RunReport, policy: FailPolicy): StepConclusion {
+export function stepConclusion(report: RunReport, policy: FailPolicy): CheckConclusion {
   if (stepFailMessage(report, policy) === undefined) return 'success'
   const failing =
     report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))

@@ -1,5 +1,6 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
 import type { RunReport } from '../model.js'
+import { endingHeadline } from './headlines.js'
 import {
   count,
   entryGist,
@@ -27,13 +28,13 @@ import {
 } from './markdown.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
-export const SUMMARY_LIMIT_BYTES = 1_000_000
+export const SUMMARY_MAX_BYTES = 1_000_000
 /**
  * Every field the service fills is cut at render time (in characters, each up to 3 bytes in UTF-8),
  * so that the header stays well within the limit; fitBytes then makes sure of it in bytes.
  */
-const TEXT_LIMIT_CHARS = 60_000
-const ERROR_LIMIT_CHARS = 10_000
+const TEXT_MAX_CHARS = 60_000
+const ERROR_MAX_CHARS = 10_000
 const DETAIL_SECTION_CHARS = 4_000
 const STATUS_CHARS = 100
 const TITLE_CHARS = 200
@@ -46,47 +47,11 @@ export interface SummaryInput {
   /** Entries not kept in `entries` (a long log): after how many of them, and how many. */
   entriesLeftOut?: { after: number; count: number }
   logFile?: string
-  limitBytes?: number
+  maxBytes?: number
   /** A run's fold in a fan-out's summary: no headline nor facts table (the fold's title and the table's row say them). */
   folded?: boolean
   /** The commit the findings are about, for links to their lines (findings asked). */
   findingsPlace?: FindingsPlace
-}
-
-const HEADLINES: Record<RunReport['outcome'], string> = {
-  success: '✅ Agent run succeeded',
-  failure: '❌ Agent run failed',
-  timeout: '⏱️ Agent run still working when the wait timed out',
-  paused: '⏸️ Agent run paused, waiting for a follow-up',
-  rejected: '👎 Agent run’s verdict: fail',
-  'invalid-output': '❔ Agent run ended without a valid answer',
-  started: '🚀 Agent run started',
-  skipped: '⏭️ Agent run skipped',
-  limited: '🚦 No agent run started: daily run limit reached',
-  cancelled: '🛑 Job cancelled while following the agent run',
-  error: '⚠️ Agent run could not be followed'
-}
-
-/** A CI fix not started at its attempts: no daily limit is reached. */
-const FIX_LIMITED = '🚦 No agent run started: max-fix-attempts reached'
-
-/** The headlines of a step that started no run (none to follow, nor to leave running). */
-const NOT_STARTED_HEADLINES: Partial<Record<RunReport['outcome'], string>> = {
-  cancelled: '🛑 Job cancelled before an agent run started',
-  timeout: '⏱️ No agent run started before the wait timed out',
-  error: '⚠️ Agent run could not be started'
-}
-
-/** The summary's headline: its outcome's, a run never started's, and what the service answered when it refused. */
-function summaryHeadline(report: RunReport): string {
-  const started = report.run !== undefined || report.runs !== undefined
-  const words =
-    (!started && NOT_STARTED_HEADLINES[report.outcome]) ||
-    (report.outcome === 'limited' && report.limit === 'max-fix-attempts' && FIX_LIMITED) ||
-    HEADLINES[report.outcome]
-  return report.outcome === 'error' && report.httpStatus
-    ? `${words} (the service answered ${report.httpStatus})`
-    : words
 }
 
 /**
@@ -96,8 +61,8 @@ function summaryHeadline(report: RunReport): string {
 export function renderSummary(input: SummaryInput): string {
   const { report } = input
   const run = report.run
-  const head: string[] = input.folded ? [] : [`## ${summaryHeadline(report)}`, '']
-  const limit = input.limitBytes ?? SUMMARY_LIMIT_BYTES
+  const head: string[] = input.folded ? [] : [`## ${endingHeadline('summary', report)}`, '']
+  const maxBytes = input.maxBytes ?? SUMMARY_MAX_BYTES
   const entries = input.entries ?? []
   let log = ''
   let shown = entries.length
@@ -123,25 +88,25 @@ export function renderSummary(input: SummaryInput): string {
   }
   if (report.usage) head.push(usageMarkdown(report.usage), '')
   if (report.outcome === 'paused' && run && !question) head.push(howToAnswer(run.id, report.trigger), '')
-  if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_LIMIT_CHARS)), '')
-  if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_LIMIT_CHARS)), '')
-  const result = run?.result ? trimmed(run.result, TEXT_LIMIT_CHARS) : ''
+  if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_MAX_CHARS)), '')
+  if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_MAX_CHARS)), '')
+  const result = run?.result ? trimmed(run.result, TEXT_MAX_CHARS) : ''
   if (report.answer) {
     const section = answerSection(report.answer, result !== '' && !wasTrimmed(result))
     if (section) head.push(section, '')
   }
   if (result && !question) head.push('### Result', '', quoteBlock(result), '')
-  if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_LIMIT_CHARS)), '')
+  if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_MAX_CHARS)), '')
 
   const cellRoom = 300
   const text = head.join('\n')
   if (entries.length > 0) {
-    const budget = limit - Buffer.byteLength(text) - cellRoom - 1_000
+    const budget = maxBytes - Buffer.byteLength(text) - cellRoom - 1_000
     ;({ markdown: log, shown } = timeline(entries, budget, input.entriesLeftOut))
   }
   const notShown = entries.length + (input.entriesLeftOut?.count ?? 0) - shown
   const filled = text.replace(LOG_ENTRIES_CELL, logEntriesCell(report.entriesSeen, notShown, input.logFile))
-  return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, limit)
+  return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, maxBytes)
 }
 
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
@@ -151,7 +116,7 @@ function questionSection(question: string, runId: number, trigger: string | unde
   return [
     '### The agent’s question',
     '',
-    quoteBlock(trimmed(question, TEXT_LIMIT_CHARS)),
+    quoteBlock(trimmed(question, TEXT_MAX_CHARS)),
     '',
     howToAnswer(runId, trigger),
     ''
@@ -191,17 +156,17 @@ function pullRequestLinks(pullRequests: PullRequest[]): string {
 const CLOSING_TAGS = ['details']
 
 /**
- * The last guard: `markdown` within `limit` bytes of UTF-8, whatever the fields held. Cut at a line
+ * The last guard: `markdown` within `maxBytes` of UTF-8, whatever the fields held. Cut at a line
  * end, which never falls inside a tag of ours (service text is escaped and kept to single lines in
  * titles and cells); a fence left open is closed (every fence in the timeline is ours), then the
  * <details> left open, and a note says how much was left out.
  */
-export function fitBytes(markdown: string, limit: number): string {
+export function fitBytes(markdown: string, maxBytes: number): string {
   const bytes = Buffer.from(markdown)
-  if (bytes.length <= limit) return markdown
+  if (bytes.length <= maxBytes) return markdown
   const note = (left: number): string =>
     `\n\n> **${left} bytes of this summary left out here** to keep it under GitHub's 1 MiB limit.\n`
-  let end = Math.max(0, limit - Buffer.byteLength(note(bytes.length)) - 32)
+  let end = Math.max(0, maxBytes - Buffer.byteLength(note(bytes.length)) - 32)
   while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end-- // not inside a character
   let kept = bytes.subarray(0, end).toString()
   const lineEnd = kept.lastIndexOf('\n')

@@ -7,7 +7,7 @@ import type { LogEntry } from '../api/types.js'
  * The log file's cap: a runner's disk is shared with the job's other steps. Past it, one last line
  * says how many entries were left out, and nothing more is written.
  */
-export const LOG_FILE_LIMIT_BYTES = 256 * 1024 * 1024
+export const LOG_FILE_MAX_BYTES = 256 * 1024 * 1024
 
 /** The run's log as JSON Lines on the runner's disk: complete even when the summary had to be trimmed. */
 export interface LogFile {
@@ -18,7 +18,7 @@ export interface LogFile {
 }
 
 /** Opens a new file under `directory` (RUNNER_TEMP, else the system's temp folder). */
-export function openLogFile(directory: string, runId: number, limitBytes = LOG_FILE_LIMIT_BYTES): LogFile {
+export function openLogFile(directory: string, runId: number, maxBytes = LOG_FILE_MAX_BYTES): LogFile {
   const folder = directory || tmpdir()
   mkdirSync(folder, { recursive: true })
   let path = join(folder, `codegen-agent-run-${runId}.jsonl`)
@@ -29,14 +29,14 @@ export function openLogFile(directory: string, runId: number, limitBytes = LOG_F
   let entriesWritten = 0
   let leftOut = 0
   let closed = false
-  const reason = `the log file reached its limit of ${limitBytes} bytes; the entries after it are left out`
+  const reason = `the log file reached its limit of ${maxBytes} bytes; the entries after it are left out`
   // Said when the cap is reached (so a killed step still tells), and the count once more at the end.
   const capNote = (): string =>
     `${JSON.stringify({ log_file_limit_reached: true, entries_written: entriesWritten, reason })}\n`
   const countNote = (count: number): string => `${JSON.stringify({ entries_left_out: count, reason })}\n`
   // Room for both notes: the file never passes the cap, notes included.
   const room =
-    limitBytes -
+    maxBytes -
     Buffer.byteLength(capNote().replace(/\d+/, String(Number.MAX_SAFE_INTEGER))) -
     Buffer.byteLength(countNote(Number.MAX_SAFE_INTEGER))
   return {

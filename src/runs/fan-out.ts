@@ -1,10 +1,16 @@
 import type { Clock } from '../clock.js'
 import { runPlan, type PlanDeps } from '../agent-run/run-plan.js'
 import type { ServiceClients } from '../org/clients.js'
-import { reportOf, type ItemReport, type RunEvents, type RunPlan, type RunReport } from '../model.js'
+import {
+  reportOf,
+  type ItemReport,
+  type ItemState,
+  type RunEvents,
+  type RunPlan,
+  type RunReport
+} from '../model.js'
 import { discoverOrganization } from '../org/organizations.js'
 import { ListWatcher } from './list-watcher.js'
-import type { ItemState } from './items-outcome.js'
 import { startable } from './schedule.js'
 
 /**

@@ -2,7 +2,7 @@ import type { AgentRunApi } from '../api/client.js'
 import { DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
-import { LOG_PAGE_LIMIT } from '../agent-run/log-reader.js'
+import { LOG_PAGE_SIZE } from '../agent-run/log-reader.js'
 import { isEnded, type Read, type WatchEnding, type WatchResult } from '../agent-run/watch-step.js'
 import { endingOf, isCutShort, WatchedRun, type Watch } from '../agent-run/watcher.js'
 import { needsAnotherPage, nextFollowStep, type FollowedRun, type FollowView } from './schedule.js'
@@ -102,13 +102,13 @@ export class ListWatcher {
     const working = [...this.followed.values()].filter(run => run.follow.phase === 'working')
     const unseen = new Set(working.map(run => run.follow.id))
     for (let page = 0; ; page++) {
-      const answer = await api.listRuns(page * LOG_PAGE_LIMIT, LOG_PAGE_LIMIT, { deadline })
+      const answer = await api.listRuns(page * LOG_PAGE_SIZE, LOG_PAGE_SIZE, { deadline })
       for (const run of answer.items) {
         const followed = this.followed.get(run.id)
         if (followed && unseen.delete(run.id)) await this.step(followed, { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
-      if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_LIMIT, unseen, page + 1))
+      if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_SIZE, unseen, page + 1))
         break
     }
     // Past MAX_LIST_PAGES of newer runs (a busy organization), or not listed at all: read them one by one.
@@ -141,11 +141,11 @@ export class ListWatcher {
   /** The run's watch stepped on what was read; the schedule's view of it updated. */
   private async step(followed: Followed, read: Read): Promise<void> {
     const { watched, follow } = followed
-    const step = watched.step(read, this.deps.clock.now())
+    const move = watched.step(read, this.deps.clock.now())
     if (read.kind === 'run') followed.lastRun = read.run
     follow.finalAnswerAt = watched.state.finalAnswerAt
-    if (step.kind === 'stop') await this.end(followed, 'ended')
-    else if (step.kind === 'read-page') {
+    if (move.kind === 'end') await this.end(followed, 'ended')
+    else if (move.kind === 'read-page') {
       const { status, guard } = watched.state
       follow.phase = isEnded(status) && guard.restarted ? 'ended' : 'working'
       follow.logBacklog = true

@@ -1,6 +1,6 @@
 import { scenario } from '../../emulator/index.js'
 import { readMarker } from '../../src/github/tracking.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { BundleWorld, JOB_TOKEN, expectEndedOnItsOwn } from '../support/bundle-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 

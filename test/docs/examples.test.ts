@@ -1,6 +1,6 @@
 import { FINDINGS, findingsDiff } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { FlowWorld } from '../support/flow-world.js'
 import {
   issueCommentEvent,

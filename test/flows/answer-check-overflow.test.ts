@@ -1,4 +1,4 @@
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { checksOn, commentOn, emulator, github, pullRequestEvent, step } from '../support/check-world.js'
 

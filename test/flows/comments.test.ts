@@ -1,4 +1,5 @@
-import { markerLine, readMarker } from '../../src/github/tracking.js'
+import { markerLine } from '../../src/github-shapes.js'
+import { readMarker } from '../../src/github/tracking.js'
 import { issuesOpenedEvent } from '../support/webhooks.js'
 import {
   emulator,

@@ -1,7 +1,7 @@
 import { FINDINGS, findingsDiff, type RunScript } from '../../emulator/index.js'
 import type { FakeAnnotation, RecordedGitHubRequest } from '../../scripts/github-fake/index.js'
 import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { FlowWorld } from '../support/flow-world.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
 import { issueCommentEvent, pullRequestEvent, workflowDispatchEvent } from '../support/webhooks.js'

@@ -1,5 +1,5 @@
-import { COMMENT_LIMIT_CHARS } from '../../src/github/tracking.js'
-import { SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
+import { COMMENT_MAX_CHARS } from '../../src/github-shapes.js'
+import { SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { creates, emulator, github, onEvent, trackingComments } from '../support/comment-world.js'
 
@@ -88,14 +88,14 @@ test('tildes, colliding keys and deep JSON: outputs, summary and the final track
   expect(run.summary).toContain('### Result')
   expect(run.summary).toContain('*** (2)')
   expect(run.summary).not.toMatch(/constructor \(2\)/)
-  expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES)
+  expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
 
   const [tracking] = trackingComments()
   expect(tracking!.body).toContain('✅ **succeeded**')
   expect(tracking!.body).toContain('torvalds/linux#\u20601')
   expect(tracking!.body).toContain('(https://github.com/octo-org/octo-repo/pull/42)')
   expect(sentBodies().length).toBeGreaterThan(0)
-  for (const body of sentBodies()) expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+  for (const body of sentBodies()) expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
 
   const prompt = (creates()[0]!.body as { prompt: string }).prompt
   expect(prompt).toContain('Visible.')

@@ -1,5 +1,5 @@
 import { readMarker } from '../../src/github/tracking.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import type { InputName } from '../../src/settings/settings.js'
 import { scenario } from '../../emulator/index.js'
 import { FakeGitHub } from '../../scripts/github-fake/index.js'

@@ -1,9 +1,9 @@
 import type { ItemReport, RunReport } from '../../src/model.js'
-import type { ItemOutcome } from '../../src/runs/items-outcome.js'
+import type { Outcome } from '../../src/model.js'
 
 /** Items of a fan-out as the reports of many runs hold them. */
 
-const STATUS: Partial<Record<ItemOutcome, string>> = {
+const STATUS: Partial<Record<Outcome, string>> = {
   success: 'COMPLETE',
   failure: 'FAILED',
   paused: 'PAUSED',
@@ -13,12 +13,7 @@ const STATUS: Partial<Record<ItemOutcome, string>> = {
 }
 
 /** An item `name` that ended in `outcome`, its run `id` with the status such a run shows. */
-export function item(
-  name: string,
-  outcome: ItemOutcome,
-  id = 100,
-  extra: Partial<RunReport> = {}
-): ItemReport {
+export function item(name: string, outcome: Outcome, id = 100, extra: Partial<RunReport> = {}): ItemReport {
   const status = STATUS[outcome] ?? ''
   return {
     name,

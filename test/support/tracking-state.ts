@@ -1,4 +1,4 @@
-import type { TrackingState } from '../../src/github/tracking.js'
+import type { TrackingState } from '../../src/report/tracking-text.js'
 
 /** A tracking comment's state as a thread's run has it: alice asked on comment 5, signed `sig`; `fields` change the rest. */
 export function trackingState(fields: Partial<TrackingState> = {}): TrackingState {

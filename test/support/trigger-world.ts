@@ -1,5 +1,5 @@
 import type { FakeReviewComment, NewReviewComment } from '../../scripts/github-fake/index.js'
-import { OWN_COMMENT_MARK } from '../../src/github/trigger.js'
+import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { emulator, github } from './comment-world.js'
 import { issueCommentEvent, reviewCommentEvent, type PullRequestFields } from './webhooks.js'
 

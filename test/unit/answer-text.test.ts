@@ -1,5 +1,5 @@
 import type { Answer, AnswerReport } from '../../src/answer/answer.js'
-import { renderTrackingComment } from '../../src/github/tracking.js'
+import { renderTrackingComment } from '../../src/report/tracking-text.js'
 import type { RunReport } from '../../src/model.js'
 import {
   answerAnnotation,

@@ -1,5 +1,5 @@
 import {
-  CARRIED_RESULT_LIMIT,
+  CARRIED_RESULT_MAX_CHARS,
   carryOnNotice,
   carryOnPrompt,
   reasonLine,
@@ -44,10 +44,10 @@ describe('carryOnPrompt', () => {
   })
 
   test('a long result is cut, hidden characters dropped; no result, no quote', () => {
-    const long = `${'a'.repeat(CARRIED_RESULT_LIMIT)}\u200b\u0007tail`
+    const long = `${'a'.repeat(CARRIED_RESULT_MAX_CHARS)}\u200b\u0007tail`
     const prompt = carryOnPrompt(fresh, { id: 7, webUrl: null, result: `\u202e${long}` }, 'refused')
     expect(prompt).toContain(
-      `> ${'a'.repeat(CARRIED_RESULT_LIMIT)}\n> [… cut: ${long.length + 1} characters in all]`
+      `> ${'a'.repeat(CARRIED_RESULT_MAX_CHARS)}\n> [… cut: ${long.length + 1} characters in all]`
     )
     for (const hidden of ['\u200b', '\u202e', '\u0007']) expect(prompt).not.toContain(hidden)
     expect(prompt).toContain('This continues agent run 7, which')

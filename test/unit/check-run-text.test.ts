@@ -1,10 +1,6 @@
 import type { RunReport } from '../../src/model.js'
-import {
-  CHECK_SUMMARY_LIMIT_BYTES,
-  CHECK_TITLE_LIMIT_BYTES,
-  renderCheckRun,
-  type CheckRunState
-} from '../../src/report/check-run-text.js'
+import { CHECK_SUMMARY_MAX_BYTES, CHECK_TITLE_MAX_BYTES } from '../../src/github-shapes.js'
+import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
 import type { FailCondition } from '../../src/settings/settings.js'
 import { CODE_RESULT, HOSTILE_TEXT, renderScenarios } from '../../scripts/render-fixtures.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
@@ -201,7 +197,7 @@ test("within GitHub's 65,535 bytes whatever the texts hold, cut before rendering
   const started = performance.now()
   const check = renderCheckRun(ended({ ...report, error: '&'.repeat(1_000_000) }))
   expect(performance.now() - started).toBeLessThan(2_000)
-  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_BYTES)
+  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_MAX_BYTES)
   const text = readerText(check.summary)
   expect(text).toContain('if (size < limit && ok) {')
   expect(text).toContain('a < b & <more>.')
@@ -221,8 +217,8 @@ test('GitHub counts bytes: 70,000 CJK characters, emoji and lone surrogates fit 
   const started = performance.now()
   const check = renderCheckRun(ended(report, { verdict: { verdict: 'pass', reason: '審査'.repeat(500) } }))
   expect(performance.now() - started).toBeLessThan(2_000)
-  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_LIMIT_BYTES)
-  expect(bytes(check.summary)).toBeGreaterThan(CHECK_SUMMARY_LIMIT_BYTES - 2_000)
+  expect(bytes(check.summary)).toBeLessThanOrEqual(CHECK_SUMMARY_MAX_BYTES)
+  expect(bytes(check.summary)).toBeGreaterThan(CHECK_SUMMARY_MAX_BYTES - 2_000)
   // No character was cut in two: the only replacement character is the lone surrogate's own.
   expect(check.summary.replace(/\ud800/g, '')).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|\ufffd/)
   const text = readerText(check.summary)
@@ -230,9 +226,9 @@ test('GitHub counts bytes: 70,000 CJK characters, emoji and lone surrogates fit 
   expect(text).toContain('🙂🙂')
   expect(text).toMatch(/more characters\)/)
   // The title: GitHub documents no limit; 255 bytes is within any reading of one.
-  expect(bytes(check.title)).toBeLessThanOrEqual(CHECK_TITLE_LIMIT_BYTES)
+  expect(bytes(check.title)).toBeLessThanOrEqual(CHECK_TITLE_MAX_BYTES)
   expect(check.title).toMatch(/^Succeeded: [審査]+…$/)
   const astral = renderCheckRun(ended(withRun(report, { result: '🙂'.repeat(300) }))).title
-  expect(bytes(astral)).toBeLessThanOrEqual(CHECK_TITLE_LIMIT_BYTES)
+  expect(bytes(astral)).toBeLessThanOrEqual(CHECK_TITLE_MAX_BYTES)
   expect(astral).toMatch(/^Succeeded: (🙂)+…$/)
 })

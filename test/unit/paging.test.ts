@@ -1,7 +1,7 @@
-import { allPages, MAX_PAGES, PAGE_LIMIT, searchPages } from '../../src/api/paging.js'
+import { allPages, MAX_PAGES, PAGE_SIZE, searchPages } from '../../src/api/paging.js'
 
 /** A listing of `total` numbered items as the service pages it, recording what was asked. */
-function listing(total: number, pages = Math.ceil(total / PAGE_LIMIT)) {
+function listing(total: number, pages = Math.ceil(total / PAGE_SIZE)) {
   const asked: Array<[number, number]> = []
   const read = async (skip: number, limit: number) => {
     asked.push([skip, limit])
@@ -39,7 +39,7 @@ describe('paged listings', () => {
     expect(await allPages(exact.read)).toHaveLength(200)
     expect(exact.asked).toHaveLength(2)
     const endless = listing(1e9, 1e7)
-    expect(await allPages(endless.read)).toHaveLength(MAX_PAGES * PAGE_LIMIT)
+    expect(await allPages(endless.read)).toHaveLength(MAX_PAGES * PAGE_SIZE)
   })
 
   test('a search stops at the first match, or after the last page', async () => {

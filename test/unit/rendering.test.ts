@@ -1,7 +1,8 @@
-import { COMMENT_LIMIT_CHARS, renderTrackingComment } from '../../src/github/tracking.js'
+import { COMMENT_MAX_CHARS } from '../../src/github-shapes.js'
+import { renderTrackingComment } from '../../src/report/tracking-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
 import { quoteBlock, serviceMarkdown } from '../../src/report/markdown.js'
-import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
+import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
 import { CODE_RESULT, renderScenarios, trackingState } from '../../scripts/render-fixtures.js'
 import { mulberry32 } from '../../emulator/random.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
@@ -179,7 +180,7 @@ describe('hostile text', () => {
 
 test('a 3,000-entry run: under 1 MiB, the omitted entries said, every shown entry a <details>', () => {
   const markdown = summaryOf('big')
-  expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES)
+  expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
   const html = renderMarkdown(markdown)
   const text = visibleText(html)
   const leftOut = Number(
@@ -195,7 +196,7 @@ test('a 3,000-entry run: under 1 MiB, the omitted entries said, every shown entr
   expect(text).toContain('line with <tag> & code 2999')
   expect(text).not.toMatch(/&(lt|gt|amp);/)
   const comment = commentOf('big', true)
-  expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+  expect(comment.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
   expect(readerText(comment)).toContain('3000 log entries')
 })
 
@@ -206,7 +207,7 @@ test('a result too long for the comment is cut in its source: code still shows a
     ...trackingState(scenario, true),
     report: { ...scenario.report, run: { ...scenario.report.run!, result: long } }
   })
-  expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS)
+  expect(comment.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
   const text = readerText(comment)
   expect(text).toContain('… trimmed to fit GitHub’s comment size limit')
   expect(text).toContain('a < b & more.')

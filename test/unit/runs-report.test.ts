@@ -1,6 +1,6 @@
 import type { LogEntry } from '../../src/api/types.js'
 import type { ItemReport } from '../../src/model.js'
-import { itemsFailingStep } from '../../src/runs/items-outcome.js'
+import { itemsFailingStep } from '../../src/report/step-fail.js'
 import { item, judged } from '../support/item-reports.js'
 import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
 import {
@@ -161,7 +161,7 @@ describe('the summary of a fan-out', () => {
     const long = item('long', 'success', 42)
     long.report!.entriesSeen = 300
     long.entries = Array.from({ length: 300 }, (_, j) => entry(j, `step ${j}`))
-    const text = readerText(renderRunsSummary({ items: [short, long], limitBytes: 400_000 }))
+    const text = readerText(renderRunsSummary({ items: [short, long], maxBytes: 400_000 }))
     const shown = (text.match(/step \d+/g) ?? []).length
     // An equal share (about 200 KB) holds about 60 entries of 3 KB; the second pass gives it the rest.
     expect(shown).toBeGreaterThan(100)

@@ -1,14 +1,17 @@
 import { reportOf, type ItemReport, type Outcome, type RunReport } from '../../src/model.js'
 import { renderCheckRun, type CheckRunState } from '../../src/report/check-run-text.js'
 import {
+  itemsFailingStep,
   passingWarnings,
   stepConclusion,
   stepFailMessage,
+  stepFailReason,
   type FailPolicy
 } from '../../src/report/step-fail.js'
 import { FAIL_CONDITIONS, type FailCondition } from '../../src/settings/settings.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { ENDINGS } from '../support/outcomes.js'
+import { item, judged } from '../support/item-reports.js'
 
 /**
  * The check's colour is the step's (issue #26): for every ending and every fail-on, the check
@@ -201,6 +204,64 @@ describe('a paused run: how to answer it', () => {
       'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
       'Answer with a comment `/codegen <answer>` on the issue or pull request that asked for it, or resume the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
       'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
+    ])
+  })
+})
+
+describe('stepFailReason', () => {
+  const defaults = new Set(['failure', 'timeout'] as const)
+  test('fails on the outcomes fail-on names, and always on cancellation', () => {
+    expect(stepFailReason('failure', defaults, 0)).toBe('The agent run failed.')
+    expect(stepFailReason('timeout', defaults, 0)).toMatch(/timeout-minutes/)
+    expect(stepFailReason('paused', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('paused', new Set(['paused'] as const), 0)).toMatch(/paused/)
+    expect(stepFailReason('failure', new Set(), 0)).toBeUndefined()
+    expect(stepFailReason('cancelled', new Set(), 0)).toMatch(/cancelled/)
+    expect(stepFailReason('error', new Set(), 0)).toMatch(/could not be started or followed/)
+    expect(stepFailReason('started', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('skipped', defaults, 0)).toBeUndefined()
+  })
+
+  test('no-pull-request fails a success without pull requests only', () => {
+    const strict = new Set(['failure', 'no-pull-request'] as const)
+    expect(stepFailReason('success', strict, 0)).toMatch(/without a pull request/)
+    expect(stepFailReason('success', strict, 1)).toBeUndefined()
+    expect(stepFailReason('success', defaults, 0)).toBeUndefined()
+  })
+
+  test('rejected and invalid-output fail by the default fail-on, and pass when it leaves them out', () => {
+    const byDefault = new Set(['failure', 'timeout', 'rejected', 'invalid-output'] as const)
+    expect(stepFailReason('rejected', byDefault, 0)).toBe("The agent's verdict is fail.")
+    expect(stepFailReason('invalid-output', byDefault, 0)).toBe('The agent run ended without a valid answer.')
+    expect(stepFailReason('rejected', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('invalid-output', defaults, 0)).toBeUndefined()
+    expect(stepFailReason('rejected', new Set(), 0)).toBeUndefined()
+  })
+})
+
+describe('the runs of many that fail the step', () => {
+  const failOn = new Set<FailCondition>(['failure', 'timeout', 'rejected', 'invalid-output'])
+
+  test('the runs that fail the step follow fail-on, each with why', () => {
+    const items = [
+      item('api', 'success'),
+      item('web', 'failure'),
+      item('docs', 'paused'),
+      item('cli', 'timeout'),
+      item('ops', 'error', 5, { error: 'Could not create the agent run: 402 allowance used up' }),
+      judged(item('lint', 'rejected'), 'fail', 'tests missing')
+    ]
+    const failing = itemsFailingStep(items, failOn)
+    expect(failing.map(({ item: failed, reason }) => [failed.name, reason])).toEqual([
+      ['web', 'The agent run failed.'],
+      ['cli', 'The agent run did not end within timeout-minutes.'],
+      ['ops', 'Could not create the agent run: 402 allowance used up'],
+      ['lint', "The agent's verdict is fail."]
+    ])
+    // rejected follows fail-on like the other outcomes; an error always fails.
+    expect(itemsFailingStep(items, new Set(['paused'])).map(({ item: failed }) => failed.name)).toEqual([
+      'docs',
+      'ops'
     ])
   })
 })

@@ -1,4 +1,4 @@
-import { renderTrackingComment } from '../../src/github/tracking.js'
+import { renderTrackingComment } from '../../src/report/tracking-text.js'
 import type { RunReport, RunStop } from '../../src/model.js'
 import { renderCheckRun } from '../../src/report/check-run-text.js'
 import { renderSummary } from '../../src/report/summary.js'

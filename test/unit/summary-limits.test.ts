@@ -5,7 +5,7 @@ import { entryHeadline } from '../../src/report/console-text.js'
 import { oneLine, trimmed } from '../../src/report/entry-text.js'
 import { LogMirror } from '../../src/report/log-mirror.js'
 import type { Console } from '../../src/runner/runner.js'
-import { fitBytes, renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
+import { fitBytes, renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
 
 /**
  * Service text cannot push the job summary over GitHub's 1 MiB limit: every field it fills is cut
@@ -315,7 +315,7 @@ test('every field flooded at once stays under the limit, entries included', () =
     entries,
     logFile: '/tmp/run.jsonl'
   })
-  expect(bytes(text)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES)
+  expect(bytes(text)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
   expect(text).toContain('### Log')
   // Balanced, and not because nothing rendered: entries are shown.
   const opened = text.match(/<details>/g)?.length ?? 0
@@ -332,8 +332,8 @@ describe('the last guard, in bytes', () => {
   test('a header over the limit is cut at a line, in bytes of UTF-8, and says so', () => {
     // 40,400 characters are under the character cap of the result, but 120,400 bytes.
     const result = `${'€'.repeat(100)}\n`.repeat(400)
-    const text = renderSummary({ report: withRun({ result }), limitBytes: 50_000 })
-    const withLog = renderSummary({ report: withRun({ result }), entries: normalEntries, limitBytes: 50_000 })
+    const text = renderSummary({ report: withRun({ result }), maxBytes: 50_000 })
+    const withLog = renderSummary({ report: withRun({ result }), entries: normalEntries, maxBytes: 50_000 })
     expect(bytes(withLog)).toBeLessThanOrEqual(50_000)
     expect(withLog).toMatch(/bytes of this summary left out here/)
     expect(bytes(text)).toBeLessThanOrEqual(50_000)
@@ -368,7 +368,7 @@ describe('the last guard, in bytes', () => {
       thought: `step ${i}`,
       tool_output: '€'.repeat(3_000)
     }))
-    const text = renderSummary({ report: normalReport, entries, limitBytes: 100_000 })
+    const text = renderSummary({ report: normalReport, entries, maxBytes: 100_000 })
     expect(bytes(text)).toBeLessThanOrEqual(100_000)
     expect(text).toMatch(/\*\*\d+ log entries left out here\*\*/)
     expect(text).not.toMatch(/bytes of this summary left out/)

@@ -1,7 +1,7 @@
 import type { LogEntry } from '../../src/api/types.js'
 import { quoteBlock, link } from '../../src/report/markdown.js'
 import { renderMarkdown } from '../../scripts/render-markdown.js'
-import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js'
+import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
 import { SUCCEEDED as report } from '../support/run-reports.js'
 
 const entry = (fields: Partial<LogEntry>): LogEntry => ({ agent_run_id: 1, ...fields })
@@ -63,7 +63,7 @@ describe('job summary', () => {
       entry({ message_type: 'ACTION', thought: `step ${i}`, tool_output: 'z'.repeat(2_000) })
     )
     const text = renderSummary({ report, entries })
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES)
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
     expect(text).toContain('step 0</summary>')
     expect(text).toContain('step 2999</summary>')
     const left = Number(/\*\*(\d+) log entries left out here\*\*/.exec(text)?.[1])

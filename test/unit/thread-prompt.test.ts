@@ -1,5 +1,5 @@
 import { buildCommentPrompt, commitLine, stripHidden, withCommit } from '../../src/github/thread-prompt.js'
-import { markerLine } from '../../src/github/tracking.js'
+import { markerLine } from '../../src/github-shapes.js'
 import { matchPhrase, readTrigger, isBot } from '../../src/github/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../support/webhooks.js'
 

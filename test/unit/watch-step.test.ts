@@ -1,6 +1,6 @@
 import {
   advance,
-  decide,
+  nextMove,
   heartbeatDue,
   initialState,
   sees,
@@ -23,7 +23,7 @@ const watchPlan = (fields: Partial<WatchPlan> = {}): WatchPlan => ({
 
 /** What the watcher does after each read, decided without I/O (its loop: watcher.test.ts). */
 
-describe('decide: what the watcher does after each read (pure)', () => {
+describe('nextMove: what the watcher does after each read (pure)', () => {
   const state = (fields: Partial<WatchState>): WatchState => ({
     startedAt: 0,
     status: 'ACTIVE',
@@ -46,36 +46,36 @@ describe('decide: what the watcher does after each read (pure)', () => {
   })
 
   test('a working run: a backlog is read at once, a quiet log waits', () => {
-    expect(decide(state({ lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
-    expect(decide(state({ lastRead: page(false) }), false, true)).toEqual({ kind: 'wait' })
-    expect(decide(state({ lastRead: { kind: 'run' } }), false, false)).toEqual({ kind: 'wait' })
+    expect(nextMove(state({ lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
+    expect(nextMove(state({ lastRead: page(false) }), false, true)).toEqual({ kind: 'wait' })
+    expect(nextMove(state({ lastRead: { kind: 'run' } }), false, false)).toEqual({ kind: 'wait' })
   })
 
   test('a page without a status sends us to the run, unless more pages wait', () => {
-    expect(decide(state({ lastRead: page(false, false) }), false, true)).toEqual({ kind: 'read-run' })
-    expect(decide(state({ lastRead: page(true, false) }), false, true)).toEqual({ kind: 'read-page' })
+    expect(nextMove(state({ lastRead: page(false, false) }), false, true)).toEqual({ kind: 'read-run' })
+    expect(nextMove(state({ lastRead: page(true, false) }), false, true)).toEqual({ kind: 'read-page' })
   })
 
   test('an end seen on a page stops once the backlog is read', () => {
     const ended = { status: 'COMPLETE', endSeen: 'with-log' as const }
-    expect(decide(state({ ...ended, lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
-    expect(decide(state({ ...ended, lastRead: page(false) }), false, true)).toEqual({ kind: 'stop' })
+    expect(nextMove(state({ ...ended, lastRead: page(true) }), false, true)).toEqual({ kind: 'read-page' })
+    expect(nextMove(state({ ...ended, lastRead: page(false) }), false, true)).toEqual({ kind: 'end' })
     // A status-less page read after the end is known needs no further run read.
-    expect(decide(state({ ...ended, lastRead: page(false, false) }), false, true)).toEqual({ kind: 'stop' })
+    expect(nextMove(state({ ...ended, lastRead: page(false, false) }), false, true)).toEqual({ kind: 'end' })
   })
 
   test('an end learnt from the run sends us to the log once more, for what it wrote before', () => {
     const byRun = state({ status: 'FAILED', endSeen: 'by-run', lastRead: { kind: 'run' } })
-    expect(decide(byRun, false, true)).toEqual({ kind: 'read-page' })
+    expect(nextMove(byRun, false, true)).toEqual({ kind: 'read-page' })
     // Without a log there is nothing more to read.
-    expect(decide({ ...byRun, endSeen: 'with-log' }, false, false)).toEqual({ kind: 'stop' })
+    expect(nextMove({ ...byRun, endSeen: 'with-log' }, false, false)).toEqual({ kind: 'end' })
   })
 
   test('a resumed run still showing its earlier ending: waits out the grace, looks at the run once, gives up', () => {
     const stale = state({ status: 'COMPLETE', guard: { restarted: false } })
-    expect(decide(stale, false, true)).toEqual({ kind: 'wait' })
-    expect(decide(stale, true, true)).toEqual({ kind: 'read-run' })
-    expect(decide({ ...stale, lastRead: { kind: 'run' } }, true, true)).toEqual({ kind: 'stop' })
+    expect(nextMove(stale, false, true)).toEqual({ kind: 'wait' })
+    expect(nextMove(stale, true, true)).toEqual({ kind: 'read-run' })
+    expect(nextMove({ ...stale, lastRead: { kind: 'run' } }, true, true)).toEqual({ kind: 'end' })
   })
 
   test('what proves a restart: a working status, another kind of ending, new entries, a new result', () => {
@@ -111,7 +111,7 @@ describe('decide: what the watcher does after each read (pure)', () => {
       finalAnswerAt: 9,
       endSeen: 'with-log'
     })
-    expect(next.step).toEqual({ kind: 'stop' })
+    expect(next.move).toEqual({ kind: 'end' })
     // The state it came from is left as it was.
     expect(before).toMatchObject({ cursor: 3, guard: { restarted: false }, endSeen: 'no' })
   })

@@ -1,0 +1,46 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * Tests named after their units: most files of src/ over 60 lines have a test of their name, a
+ * unit's (test/unit/<name>.test.ts) or, for a unit that needs the clock or HTTP, a flow's
+ * (test/flows/<name>.test.ts). A reader looking for a file's tests finds them by its name.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const SRC = join(ROOT, 'src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** The files of src/ over `minLines` lines, each with whether a test of its name exists. */
+export function testNames(minLines = 60): Array<{ file: string; tested: boolean }> {
+  return sourceFiles(SRC)
+    .filter(file => readFileSync(file, 'utf8').split('\n').length - 1 > minLines)
+    .map(file => {
+      const name = basename(file, '.ts')
+      const tested = ['unit', 'flows'].some(kind => existsSync(join(ROOT, 'test', kind, `${name}.test.ts`)))
+      return { file: relative(SRC, file), tested }
+    })
+}
+
+test('at least 80% of the files of src/ over 60 lines have a test of their name', () => {
+  const files = testNames()
+  const tested = files.filter(file => file.tested).length
+  const share = tested / files.length
+  if (process.env.TEST_NAMES_PRINT)
+    console.log(
+      `${tested}/${files.length} (${(100 * share).toFixed(1)}%); without: ${files
+        .filter(file => !file.tested)
+        .map(file => file.file)
+        .join(', ')}`
+    )
+  expect(files.length).toBeGreaterThan(50)
+  expect(share).toBeGreaterThanOrEqual(0.8)
+})
