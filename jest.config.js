@@ -16,7 +16,8 @@
 export const LONG_SUITES = ['<rootDir>/test/long/']
 
 export default {
-  testEnvironment: 'node',
+  // jest's node environment, that disables the AsyncLocalStorage of each file when it is over.
+  testEnvironment: '<rootDir>/test/support/node-environment.js',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
