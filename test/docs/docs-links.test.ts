@@ -33,6 +33,14 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors
 }
 
+/** The anchors of a page of the repository, each page rendered once (reference.md links to itself often). */
+const pageAnchors = new Map<string, Set<string>>()
+function anchorsOfPage(page: string): Set<string> {
+  let anchors = pageAnchors.get(page)
+  if (!anchors) pageAnchors.set(page, (anchors = anchorsOf(readFileSync(join(root, page), 'utf8'))))
+  return anchors
+}
+
 /** The targets of a page's links and images, as rendered (links inside code are not links). */
 function linksOf(markdown: string): string[] {
   const html = renderMarkdown(markdown)
@@ -51,9 +59,7 @@ function problemOf(page: string, link: string): string | undefined {
   if (anchor === undefined) return undefined
   if (!target.endsWith('.md') || statSync(join(root, target)).isDirectory())
     return `${link}: an anchor into a non-page`
-  return anchorsOf(readFileSync(join(root, target), 'utf8')).has(anchor)
-    ? undefined
-    : `${link}: no heading #${anchor} in ${target}`
+  return anchorsOfPage(target).has(anchor) ? undefined : `${link}: no heading #${anchor} in ${target}`
 }
 
 test('the pages are there', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkInThread } from '../../src/answer/check.js'
 import { cancelJob, runStep } from '../../src/main.js'
@@ -11,6 +10,7 @@ import {
   type RunnerOptions,
   type RunnerResult
 } from '../../scripts/runner-process.js'
+import { stepSummaryFile } from './step-summary-file.js'
 import type { VirtualClock } from './virtual-clock.js'
 
 /**
@@ -38,9 +38,6 @@ export interface FlowResult extends RunnerResult {
   endedAt: number
 }
 
-/** One summary file a test file: @actions/core keeps the path it first wrote to. */
-let summaryFile: string | undefined
-
 /** A step is under way: @actions/core's console and files are its. */
 let stepUnderWay = false
 
@@ -57,7 +54,7 @@ export async function runFlowStep(clock: VirtualClock, options: FlowOptions): Pr
 
 async function stepAlone(clock: VirtualClock, options: FlowOptions): Promise<FlowResult> {
   const folder = prepareRunner(options)
-  summaryFile ??= join(mkdtempSync(join(tmpdir(), 'codegen-flow-summary-')), 'step-summary.md')
+  const summaryFile = stepSummaryFile()
   writeFileSync(summaryFile, '', { flag: 'a' })
   const summaryStart = statSync(summaryFile).size
   const env: Record<string, string> = { ...folder.env, GITHUB_STEP_SUMMARY: summaryFile }
@@ -146,10 +143,4 @@ function writeSummaryCopy(root: string, summary: string): string {
   const path = join(root, 'step-summary.md')
   writeFileSync(path, summary)
   return path
-}
-
-/** Removes the test file's summary file (afterAll). */
-export function removeSummaryFile(): void {
-  if (summaryFile) rmSync(join(summaryFile, '..'), { recursive: true, force: true })
-  summaryFile = undefined
 }

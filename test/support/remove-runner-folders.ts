@@ -1,5 +1,5 @@
 import { removeRunnerFolders } from '../../scripts/runner-process.js'
-import { removeSummaryFile } from './flow-step.js'
+import { removeSummaryFile } from './step-summary-file.js'
 
 /**
  * jest's setup of every test file: the runner folders the harness made for a test (workspace,
