@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are untyped JSON that tests edit field by field */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import type { FailedWorkflowRun } from '../../src/github/workflow-run.js'
 
 /**
  * Event payloads built from GitHub's own webhook examples (@octokit/webhooks-examples), changed only
@@ -278,6 +279,24 @@ export interface WorkflowRunOptions {
   event?: string
 }
 
+/** The head commit workflowRunEvent gives a branch of a repository. */
+const headShaOf = (repository: string, branch: string): string =>
+  createHash('sha1').update(`${repository}:${branch}`).digest('hex')
+
+/** The failure workflowRunEvent() is, as the action reads it (src/github/workflow-run.ts). */
+export const FAILED_WORKFLOW_RUN: FailedWorkflowRun = {
+  id: 289782451,
+  workflow: 'CI',
+  runNumber: 163,
+  runAttempt: 1,
+  url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
+  conclusion: 'failure',
+  event: 'pull_request',
+  headBranch: 'feature/parser',
+  headSha: headShaOf('octo-org/octo-repo', 'feature/parser'),
+  pullRequest: 7
+}
+
 /**
  * `workflow_run` completed, from GitHub's example with a pull request, made into a run of the
  * workflow "CI" of octo-org/octo-repo on the branch feature/parser of pull request 7 (the fake GitHub's
@@ -301,7 +320,7 @@ export function workflowRunEvent(options: WorkflowRunOptions = {}): {
   payload.repository = repository
   const headRepository = options.headRepository ?? 'octo-org/octo-repo'
   const head = options.headBranch ?? 'feature/parser'
-  const sha = options.headSha ?? createHash('sha1').update(`${headRepository}:${head}`).digest('hex')
+  const sha = options.headSha ?? headShaOf(headRepository, head)
   run.id = options.id ?? 289782451
   run.name = options.workflow ?? 'CI'
   payload.workflow = { ...payload.workflow, name: options.workflow ?? 'CI' }
