@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are untyped JSON that tests edit field by field */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import type { FakeReviewComment } from '../../scripts/github-fake/index.js'
 import type { FailedWorkflowRun } from '../../src/github/workflow-run.js'
 
 /**
@@ -157,18 +158,7 @@ export function assignedEvent(options: ThreadEventOptions & { assignee: string; 
 }
 
 /** A review comment as the fake GitHub holds it (the fields the event's comment carries). */
-export interface StoredReviewComment {
-  id: number
-  body: string
-  user: { login: string; type: 'User' | 'Bot' }
-  path: string
-  line: number | null
-  start_line: number | null
-  side: 'LEFT' | 'RIGHT'
-  diff_hunk: string
-  in_reply_to_id?: number
-  html_url: string
-}
+export type StoredReviewComment = Omit<FakeReviewComment, 'pullNumber' | 'created_at' | 'updated_at'>
 
 /** `pull_request_review_comment` for a comment stored in the fake GitHub. */
 export function reviewCommentEvent(
