@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import type { FaultRule, RunScript } from '../../emulator/index.js'
+import type { EmulatedRunView, FaultRule, RunScript } from '../../emulator/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
 
 /**
  * What a step of the bundle (test/bundle) and the same kind of step in process (test/flows) both
- * send and show: the create's provenance, the outputs of a verdict that fails, runs that complete at
+ * send and show: the create's provenance, the outputs of a run that succeeds and of a verdict that fails, runs that complete at
  * once or echo the tokens, and what a person can read after the step.
  */
 
@@ -18,6 +18,17 @@ export const PROVENANCE = {
   actor: 'octocat',
   sha: '0123456789abcdef0123456789abcdef01234567'
 }
+
+/** The outputs of a step that followed `run`, the emulator's `success` scenario, to its end. */
+export const successOutputs = (run: EmulatedRunView) => ({
+  'agent-run-id': String(run.id),
+  status: 'COMPLETE',
+  outcome: 'success',
+  'web-url': run.web_url,
+  result: run.result,
+  'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42',
+  'log-count': String(run.logs.length)
+})
 
 /** The outputs of a step that followed the emulator's `verdict-fail` run with `verdict: true`. */
 export const VERDICT_FAIL = {
