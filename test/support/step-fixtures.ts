@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { EmulatedRunView, FaultRule, RunScript } from '../../emulator/index.js'
+import type { EmulatedRunView, FaultRule, LogEntry, RunScript, ScriptStep } from '../../emulator/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
 
 /**
@@ -46,39 +46,46 @@ export const completing = (result: string): RunScript => ({
   ]
 })
 
+/**
+ * A run that goes ACTIVE and at 50 ms logs a command whose texts are `shown` (where a tool could show
+ * a secret), then the steps `after`.
+ */
+export const commandRun = (
+  shown: Pick<LogEntry, 'thought' | 'tool_input' | 'tool_output' | 'observation'>,
+  ...after: ScriptStep[]
+): RunScript => ({
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    { at: 50, log: { message_type: 'ACTION', tool_name: 'run_command', ...shown } },
+    ...after
+  ]
+})
+
 /** A run whose every text repeats the tokens, as a careless tool or a hostile prompt could make it. */
 export function echoing(token: string, githubToken: string): RunScript {
-  return {
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      {
-        at: 50,
-        log: {
-          message_type: 'ACTION',
-          tool_name: 'run_command',
-          thought: `printing env: CODEGEN_API_TOKEN=${token}`,
-          tool_input: { command: `curl -H "Authorization: Bearer ${token}"` },
-          tool_output: { stdout: `token=${token}`, github: githubToken },
-          observation: `Bearer ${token}`
+  return commandRun(
+    {
+      thought: `printing env: CODEGEN_API_TOKEN=${token}`,
+      tool_input: { command: `curl -H "Authorization: Bearer ${token}"` },
+      tool_output: { stdout: `token=${token}`, github: githubToken },
+      observation: `Bearer ${token}`
+    },
+    { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${token}` } },
+    {
+      at: 150,
+      status: 'COMPLETE',
+      result: `The token is ${token}`,
+      summary: `Used ${token} and ${githubToken}`,
+      pullRequests: [
+        {
+          id: 1,
+          title: `Leak ${token}`,
+          url: 'https://github.com/octo-org/octo-repo/pull/1',
+          head_branch_name: null
         }
-      },
-      { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${token}` } },
-      {
-        at: 150,
-        status: 'COMPLETE',
-        result: `The token is ${token}`,
-        summary: `Used ${token} and ${githubToken}`,
-        pullRequests: [
-          {
-            id: 1,
-            title: `Leak ${token}`,
-            url: 'https://github.com/octo-org/octo-repo/pull/1',
-            head_branch_name: null
-          }
-        ]
-      }
-    ]
-  }
+      ]
+    }
+  )
 }
 
 /** The first two reads of the log answered 500, the error body echoing the token. */
