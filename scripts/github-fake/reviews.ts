@@ -1,6 +1,15 @@
 import { requestBodyProblems } from '../github-openapi.js'
 import { createHash } from 'node:crypto'
-import { gitHubError, json, nodeId, notFound, positiveInteger, timestamp, type Answer } from './answers.js'
+import {
+  gitHubError,
+  json,
+  nodeId,
+  notFound,
+  positiveInteger,
+  timestamp,
+  userAddresses,
+  type Answer
+} from './answers.js'
 import type { Comments } from './comments.js'
 import type { Repository } from './repository.js'
 import { pageOf, type Call } from './routes.js'
@@ -304,19 +313,7 @@ export class Reviews {
   /** A user with every address GitHub's simple-user has (a review's answer is held to it whole). */
   private simpleUser(user: FakeUser, api: string): Record<string, unknown> {
     const wire = this.repository.wireUser(user, api)
-    const url = wire.url
-    return {
-      ...wire,
-      followers_url: `${url}/followers`,
-      following_url: `${url}/following{/other_user}`,
-      gists_url: `${url}/gists{/gist_id}`,
-      starred_url: `${url}/starred{/owner}{/repo}`,
-      subscriptions_url: `${url}/subscriptions`,
-      organizations_url: `${url}/orgs`,
-      repos_url: `${url}/repos`,
-      events_url: `${url}/events{/privacy}`,
-      received_events_url: `${url}/received_events`
-    }
+    return { ...wire, ...userAddresses(wire.url) }
   }
 
   /** A review as GitHub answers it (the pull-request-review schema). */
