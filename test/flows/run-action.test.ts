@@ -11,7 +11,7 @@ import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { FakeRunner } from '../support/fake-runner.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { stepEnvironment } from '../support/step-environment.js'
-import { successOutputs } from '../support/step-fixtures.js'
+import { completing, successOutputs } from '../support/step-fixtures.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -390,12 +390,7 @@ describe('on a comment event', () => {
   test('the next comment resumes the run of the tracking comment', async () => {
     emulator.queueScript(scenario('success'))
     await onComment(comment('/codegen fix the typo'))
-    emulator.queueScript({
-      steps: [
-        { at: 0, status: 'ACTIVE' },
-        { at: 2_000, status: 'COMPLETE', result: 'Changelog updated.' }
-      ]
-    })
+    emulator.queueScript(completing('Changelog updated.', 2_000))
     const { runner } = await onComment(comment('/codegen also the changelog'))
     expect(routes('resume')).toHaveLength(1)
     expect(routes('resume')[0]!.body).toMatchObject({ agent_run_id: emulator.runs()[0]!.id })

@@ -38,11 +38,11 @@ export const VERDICT_FAIL = {
   'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
 }
 
-/** A run that completes at once with this result. */
-export const completing = (result: string): RunScript => ({
+/** A run that completes with this result `at` ms after it started (at once by default). */
+export const completing = (result: string, at = 50): RunScript => ({
   steps: [
     { at: 0, status: 'ACTIVE' },
-    { at: 50, status: 'COMPLETE', result }
+    { at, status: 'COMPLETE', result }
   ]
 })
 
