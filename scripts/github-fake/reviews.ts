@@ -1,15 +1,6 @@
 import { requestBodyProblems } from '../github-openapi.js'
 import { createHash } from 'node:crypto'
-import {
-  gitHubError,
-  json,
-  nodeId,
-  notFound,
-  positiveInteger,
-  timestamp,
-  userAddresses,
-  type Answer
-} from './answers.js'
+import { gitHubError, json, nodeId, notFound, positiveInteger, timestamp, type Answer } from './answers.js'
 import type { Comments } from './comments.js'
 import type { Repository } from './repository.js'
 import { pageOf, type Call } from './routes.js'
@@ -310,12 +301,6 @@ export class Reviews {
     }
   }
 
-  /** A user with every address GitHub's simple-user has (a review's answer is held to it whole). */
-  private simpleUser(user: FakeUser, api: string): Record<string, unknown> {
-    const wire = this.repository.wireUser(user, api)
-    return { ...wire, ...userAddresses(wire.url) }
-  }
-
   /** A review as GitHub answers it (the pull-request-review schema). */
   private wireReview(review: StoredReview, api: string): Record<string, unknown> {
     const html = `${this.repository.webBase()}/${this.repository.fullName}/pull/${review.pullNumber}#pullrequestreview-${review.id}`
@@ -323,7 +308,7 @@ export class Reviews {
     return {
       id: review.id,
       node_id: nodeId('PullRequestReview', review.id),
-      user: this.simpleUser(review.user, api),
+      user: this.repository.simpleUser(review.user, api),
       body: review.body,
       state: review.state,
       html_url: html,
