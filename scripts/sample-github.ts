@@ -1,6 +1,11 @@
 import { findingsDiff } from '../emulator/index.js'
 import type { ServerClock } from '../emulator/loopback-server.js'
-import { FakeGitHub, type FakeComment, type RecordedGitHubRequest } from './github-fake/index.js'
+import {
+  FakeGitHub,
+  type FakeComment,
+  type FakeJob,
+  type RecordedGitHubRequest
+} from './github-fake/index.js'
 import { readerText } from './render-markdown.js'
 
 /**
@@ -46,6 +51,32 @@ const FAILED_TEST_LOG = [
   '2026-03-02T08:59:01.1234567Z ##[error]Process completed with exit code 1.',
   ''
 ].join('\n')
+
+/**
+ * The jobs of the sample's CI run that ended `conclusion`: lint passed; test (ubuntu-latest), its
+ * third step "Run npm test", ended so when the run failed or timed out (else passed), with its log.
+ */
+export function sampleCiJobs(conclusion: string): FakeJob[] {
+  const failed = conclusion === 'failure' || conclusion === 'timed_out'
+  return [
+    {
+      name: 'lint',
+      conclusion: 'success',
+      steps: [{ name: 'Run npm run lint', conclusion: 'success' }],
+      log: '2026-03-02T08:58:40.1234567Z All files pass linting.\n'
+    },
+    {
+      name: 'test (ubuntu-latest)',
+      conclusion: failed ? (conclusion as 'failure' | 'timed_out') : 'success',
+      steps: [
+        { name: 'Set up job', conclusion: 'success' },
+        { name: 'Run npm ci', conclusion: 'success' },
+        { name: 'Run npm test', conclusion: failed ? conclusion : 'success' }
+      ],
+      log: FAILED_TEST_LOG
+    }
+  ]
+}
 
 /** Ids GitHub would give the sample repository, and a fork of it. */
 const REPOSITORY_ID = 1296269
@@ -151,7 +182,6 @@ export class SampleGitHub extends FakeGitHub {
    */
   ciRun(options: { conclusion?: string; fork?: boolean } = {}): SampleEvent {
     const conclusion = options.conclusion || 'failure'
-    const failed = conclusion === 'failure' || conclusion === 'timed_out'
     const { number, head, base, sha } = SAMPLE_PULL_REQUEST
     const { id, name: workflow, runNumber } = SAMPLE_WORKFLOW_RUN
     this.addWorkflowRun({
@@ -159,24 +189,7 @@ export class SampleGitHub extends FakeGitHub {
       name: workflow,
       headBranch: head,
       headSha: sha,
-      jobs: [
-        {
-          name: 'lint',
-          conclusion: 'success',
-          steps: [{ name: 'Run npm run lint', conclusion: 'success' }],
-          log: '2026-03-02T08:58:40.1234567Z All files pass linting.\n'
-        },
-        {
-          name: 'test (ubuntu-latest)',
-          conclusion: failed ? (conclusion as 'failure' | 'timed_out') : 'success',
-          steps: [
-            { name: 'Set up job', conclusion: 'success' },
-            { name: 'Run npm ci', conclusion: 'success' },
-            { name: 'Run npm test', conclusion: failed ? conclusion : 'success' }
-          ],
-          log: FAILED_TEST_LOG
-        }
-      ]
+      jobs: sampleCiJobs(conclusion)
     })
     const [owner, name] = this.fullName.split('/')
     const api = `https://api.github.com/repos/${this.fullName}`

@@ -43,6 +43,19 @@ export const timestamp = (ms: number): string => new Date(ms).toISOString().repl
 export const nodeId = (type: string, id: number): string =>
   Buffer.from(`${String(type.length).padStart(2, '0')}:${type}${id}`).toString('base64')
 
+/** The addresses GitHub's simple-user gives beside its `url` (an account's lists and feeds). */
+export const userAddresses = (url: string): Record<string, string> => ({
+  followers_url: `${url}/followers`,
+  following_url: `${url}/following{/other_user}`,
+  gists_url: `${url}/gists{/gist_id}`,
+  starred_url: `${url}/starred{/owner}{/repo}`,
+  subscriptions_url: `${url}/subscriptions`,
+  organizations_url: `${url}/orgs`,
+  repos_url: `${url}/repos`,
+  events_url: `${url}/events{/privacy}`,
+  received_events_url: `${url}/received_events`
+})
+
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 

@@ -7,6 +7,7 @@ import {
   notFound,
   positiveInteger,
   timestamp,
+  userAddresses,
   type Answer
 } from './answers.js'
 import type { CheckConclusion, FakeAnnotation, FakeCheckRun, InvalidCheckRunRequest } from './types.js'
@@ -87,15 +88,7 @@ function actionsApp(): Record<string, unknown> {
       gravatar_id: '',
       url: owner,
       html_url: 'https://github.com/github',
-      followers_url: `${owner}/followers`,
-      following_url: `${owner}/following{/other_user}`,
-      gists_url: `${owner}/gists{/gist_id}`,
-      starred_url: `${owner}/starred{/owner}{/repo}`,
-      subscriptions_url: `${owner}/subscriptions`,
-      organizations_url: `${owner}/orgs`,
-      repos_url: `${owner}/repos`,
-      events_url: `${owner}/events{/privacy}`,
-      received_events_url: `${owner}/received_events`,
+      ...userAddresses(owner),
       type: 'Organization',
       site_admin: false
     },

@@ -7,7 +7,8 @@ import type {
   FakeUser,
   GitHubIssueComment,
   GitHubReviewComment,
-  NewReviewComment
+  NewReviewComment,
+  ReviewCommentBase
 } from './types.js'
 
 /**
@@ -30,15 +31,8 @@ interface StoredComment {
   updatedAt: number
 }
 
-interface StoredReviewComment {
-  id: number
-  pullNumber: number
-  body: string
-  user: FakeUser
-  path: string
-  line: number | null
+interface StoredReviewComment extends ReviewCommentBase {
   startLine: number | null
-  side: 'LEFT' | 'RIGHT'
   diffHunk: string
   inReplyTo?: number
   createdAt: number

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { json, nodeId, notFound, positiveInteger, timestamp, type Answer } from './answers.js'
+import { json, nodeId, notFound, positiveInteger, timestamp, userAddresses, type Answer } from './answers.js'
 import type { Call } from './routes.js'
 import type {
   AuthorAssociation,
@@ -253,6 +253,12 @@ export class Repository {
       author_association: this.association(user.login)
     }
     return json(answer)
+  }
+
+  /** A user with every address GitHub's simple-user has (a review's answer is held to it whole). */
+  simpleUser(user: FakeUser, api: string): Record<string, unknown> {
+    const wire = this.wireUser(user, api)
+    return { ...wire, ...userAddresses(wire.url) }
   }
 
   wireUser(user: FakeUser, api: string): GitHubUser {

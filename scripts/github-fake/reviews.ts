@@ -301,24 +301,6 @@ export class Reviews {
     }
   }
 
-  /** A user with every address GitHub's simple-user has (a review's answer is held to it whole). */
-  private simpleUser(user: FakeUser, api: string): Record<string, unknown> {
-    const wire = this.repository.wireUser(user, api)
-    const url = wire.url
-    return {
-      ...wire,
-      followers_url: `${url}/followers`,
-      following_url: `${url}/following{/other_user}`,
-      gists_url: `${url}/gists{/gist_id}`,
-      starred_url: `${url}/starred{/owner}{/repo}`,
-      subscriptions_url: `${url}/subscriptions`,
-      organizations_url: `${url}/orgs`,
-      repos_url: `${url}/repos`,
-      events_url: `${url}/events{/privacy}`,
-      received_events_url: `${url}/received_events`
-    }
-  }
-
   /** A review as GitHub answers it (the pull-request-review schema). */
   private wireReview(review: StoredReview, api: string): Record<string, unknown> {
     const html = `${this.repository.webBase()}/${this.repository.fullName}/pull/${review.pullNumber}#pullrequestreview-${review.id}`
@@ -326,7 +308,7 @@ export class Reviews {
     return {
       id: review.id,
       node_id: nodeId('PullRequestReview', review.id),
-      user: this.simpleUser(review.user, api),
+      user: this.repository.simpleUser(review.user, api),
       body: review.body,
       state: review.state,
       html_url: html,

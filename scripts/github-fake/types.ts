@@ -35,8 +35,8 @@ export interface FakeComment {
   html_url: string
 }
 
-/** A comment on a pull request's code (a review comment), as the fake holds it. */
-export interface FakeReviewComment {
+/** A review comment's fields that the fake stores and shows under the same names. */
+export interface ReviewCommentBase {
   id: number
   pullNumber: number
   body: string
@@ -44,8 +44,12 @@ export interface FakeReviewComment {
   path: string
   /** The (last) line commented on; null for a comment on the whole file. */
   line: number | null
-  start_line: number | null
   side: 'LEFT' | 'RIGHT'
+}
+
+/** A comment on a pull request's code (a review comment), as the fake holds it. */
+export interface FakeReviewComment extends ReviewCommentBase {
+  start_line: number | null
   diff_hunk: string
   /** The thread's first comment, for a reply; GitHub keeps threads flat. */
   in_reply_to_id?: number

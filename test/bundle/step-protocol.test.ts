@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { scenario } from '../../emulator/index.js'
 import { OWN_COMMANDS, runnerCommands } from '../support/runner-commands.js'
-import { PROVENANCE, STEP_DEBUG, echoing, echoingErrors, visible } from '../support/step-fixtures.js'
+import {
+  PROVENANCE,
+  STEP_DEBUG,
+  echoing,
+  echoingErrors,
+  successOutputs,
+  visible
+} from '../support/step-fixtures.js'
 import {
   ACTION_NODE,
   ACTION_OUTPUTS,
@@ -57,16 +64,7 @@ test('a run from inputs followed to success: defaults from action.yml, context f
   // it (a value of many lines survives), and no other.
   const blocks = [...result.outputFile.matchAll(/^([a-z-]+)<<(ghadelimiter_[0-9a-f-]+)\n[\s\S]*?\n\2$/gm)]
   expect(blocks.map(block => block[1]).sort()).toEqual([...ACTION_OUTPUTS].sort())
-  expect(result.outputs).toMatchObject({
-    'agent-run-id': String(run.id),
-    status: 'COMPLETE',
-    outcome: 'success',
-    'web-url': run.web_url,
-    result: run.result,
-    'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42',
-    'log-count': String(run.logs.length),
-    trigger: 'inputs'
-  })
+  expect(result.outputs).toMatchObject({ ...successOutputs(run), trigger: 'inputs' })
   expect(run.result).toContain('\n')
   // The log file in RUNNER_TEMP, an entry a line.
   expect(result.outputs['log-file']!.startsWith(`${result.runnerTemp}/`)).toBe(true)

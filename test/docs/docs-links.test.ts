@@ -1,20 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 import { renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
+import { ROOT as root, USER_PAGES as pages } from '../support/doc-pages.js'
 
 /**
  * README.md and the pages of docs/ are read rendered: every relative link must lead to a file of
  * the repository, and every `#anchor` to a heading of that file, named as GitHub names it.
  */
-
-const root = join(import.meta.dirname ?? '.', '..', '..')
-
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter(file => file.endsWith('.md'))
-    .map(file => `docs/${file}`)
-]
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function anchorsOf(markdown: string): Set<string> {

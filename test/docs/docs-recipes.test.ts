@@ -1,20 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
+import { ROOT as root, USER_PAGES as pages } from '../support/doc-pages.js'
 
 /**
  * What the recipes of README.md and docs/ promise, held by their YAML: a review made a required
  * check decides with a verdict (without one the check passes whatever the agent found), and README
  * stays a page to decide and start from.
  */
-
-const root = join(import.meta.dirname ?? '.', '..', '..')
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter(f => f.endsWith('.md'))
-    .map(f => `docs/${f}`)
-]
 
 interface Step {
   uses?: string

@@ -1,5 +1,6 @@
 import { FINDINGS, findingsDiff } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
+import { sampleCiJobs } from '../../scripts/sample-github.js'
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { FlowWorld } from '../support/flow-world.js'
 import {
@@ -461,38 +462,15 @@ describe('review-findings.yml', () => {
 describe('fix-ci.yml', () => {
   const RUN_ID = 289782451
   const BRANCH = 'feature/7'
-  const LOG = [
-    '2026-03-02T08:59:00.0000000Z \u001b[31mFAIL\u001b[39m test/parser.test.ts',
-    '2026-03-02T08:59:01.0000000Z   ● parses a quoted field at the end of a line',
-    '2026-03-02T08:59:02.0000000Z ##[error]Process completed with exit code 1.'
-  ].join('\n')
-
-  /** The example's world, with the workflow run "CI" of pull request 7's head that ended `conclusion`. */
+  /** The example's world, with the workflow run "CI" of pull request 7's head that ended `conclusion` (the sample's jobs). */
   async function fixWorld(conclusion = 'failure'): Promise<Example> {
     const example = await world('fix-ci')
-    const failed = conclusion === 'failure' || conclusion === 'timed_out'
     github().addWorkflowRun({
       id: RUN_ID,
       name: 'CI',
       headBranch: BRANCH,
       headSha: github().headSha(7),
-      jobs: [
-        {
-          name: 'lint',
-          conclusion: 'success',
-          steps: [{ name: 'Run eslint', conclusion: 'success' }],
-          log: 'ok'
-        },
-        {
-          name: 'test',
-          conclusion: failed ? (conclusion as 'failure' | 'timed_out') : 'success',
-          steps: [
-            { name: 'Set up job', conclusion: 'success' },
-            { name: 'Run npm test', conclusion: failed ? conclusion : 'success' }
-          ],
-          log: LOG
-        }
-      ]
+      jobs: sampleCiJobs(conclusion)
     })
     return example
   }
@@ -517,7 +495,7 @@ describe('fix-ci.yml', () => {
         'Instructions from the workflow (follow them):\n\nFix the cause, not the test, and leave the workflow files alone.'
       )
       expect(prompt).toContain(`"CI", run #163 concluded ${conclusion}`)
-      expect(prompt).toContain(`- Job "test" (${conclusion}): failed step 2 "Run npm test"`)
+      expect(prompt).toContain(`- Job "test (ubuntu-latest)" (${conclusion}): failed step 3 "Run npm test"`)
       expect(prompt).toContain('##[error]Process completed with exit code 1.')
       expect(prompt).not.toContain('Job "lint"')
 

@@ -4,7 +4,7 @@ import { entryHeadline } from '../../src/report/console-text.js'
 import { entrySections } from '../../src/report/entry-text.js'
 import { renderMarkdown } from '../../scripts/render-markdown.js'
 import { runnerCommands } from '../support/runner-commands.js'
-import { PROVENANCE } from '../support/step-fixtures.js'
+import { PROVENANCE, successOutputs } from '../support/step-fixtures.js'
 import {
   TOKEN,
   emulator,
@@ -31,16 +31,7 @@ describe('the bundled action, end to end', () => {
 
     const run = emulator.runs()[0]!
     expect(emulator.runs()).toHaveLength(1)
-    expect(result.outputs).toMatchObject({
-      'agent-run-id': String(run.id),
-      status: 'COMPLETE',
-      outcome: 'success',
-      'web-url': run.web_url,
-      result: run.result,
-      summary: run.summary,
-      'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42',
-      'log-count': String(run.logs.length)
-    })
+    expect(result.outputs).toMatchObject({ ...successOutputs(run), summary: run.summary })
     expect(JSON.parse(result.outputs['github-pull-requests']!)).toEqual(run.github_pull_requests)
 
     // The create: prompt, the repository resolved from GITHUB_REPOSITORY, provenance in metadata.

@@ -1,6 +1,7 @@
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { checksOn, commentOn, emulator, github, pullRequestEvent, step } from '../support/check-world.js'
+import { completing } from '../support/step-fixtures.js'
 
 /**
  * No throw ends the step unreported (issue 26), in process on the virtual clock: a schema that refers
@@ -13,15 +14,10 @@ const SELF_REFERRING = '{"allOf":[{"$ref":"#"}]}'
 const PROBLEM =
   'the answer could not be checked against output-schema (the check threw RangeError: Maximum call stack size exceeded; does the schema refer to itself without end?)'
 
-const completing = {
-  steps: [
-    { at: 0, status: 'ACTIVE' },
-    { at: 20, status: 'COMPLETE', result: 'Reviewed.\n\n```json\n{"files": []}\n```' }
-  ]
-}
+const reviewed = completing('Reviewed.\n\n```json\n{"files": []}\n```', 20)
 
 test('on a pull request comment: invalid-output, the check and the tracking comment concluded', async () => {
-  emulator.queueScript(completing)
+  emulator.queueScript(reviewed)
   const result = await step(commentOn(7, '/codegen review it'), {
     'output-schema': SELF_REFERRING,
     'output-retries': '0'
@@ -45,8 +41,8 @@ test('on a pull request comment: invalid-output, the check and the tracking comm
 })
 
 test('many runs: each reports the problem as its own, the check concluded with them', async () => {
-  emulator.queueScript(completing)
-  emulator.queueScript(completing)
+  emulator.queueScript(reviewed)
+  emulator.queueScript(reviewed)
   const event = pullRequestEvent(9)
   const result = await step(event, {
     'check-run': 'true',

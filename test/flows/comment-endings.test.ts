@@ -14,6 +14,19 @@ import {
 
 /** The comment workflow end to end (the world, its hooks and helpers: test/support/comment-world.ts). */
 
+/**
+ * A /codegen comment's step on an endless run (poll-interval 1 and `inputs`), its job cancelled once
+ * the run exists and `also` holds (at 2 s if not before).
+ */
+function cancelledOnceEndless(also: () => boolean, inputs: Record<string, string> = {}) {
+  emulator.queueScript(scenario('endless'))
+  return onEvent(
+    comment({ body: '/codegen take your time' }),
+    { 'poll-interval': '1', ...inputs },
+    { terminateAfterMs: 2_000, terminateWhen: () => emulator.runs().length > 0 && also() }
+  )
+}
+
 describe('a /codegen comment: how its run ends', () => {
   test('a failed run fails the step and says so in the tracking comment', async () => {
     emulator.queueScript(fast('failure'))
@@ -39,16 +52,8 @@ describe('a /codegen comment: how its run ends', () => {
   })
 
   test('a cancelled job stops its run and writes the tracking comment before it exits', async () => {
-    emulator.queueScript(scenario('endless'))
-    const result = await onEvent(
-      comment({ body: '/codegen take your time' }),
-      { 'poll-interval': '1' },
-      // Once the run and its tracking comment exist, however slowly a loaded machine started the step.
-      {
-        terminateAfterMs: 2_000,
-        terminateWhen: () => emulator.runs().length > 0 && trackingComments().length > 0
-      }
-    )
+    // Once the run and its tracking comment exist, however slowly a loaded machine started the step.
+    const result = await cancelledOnceEndless(() => trackingComments().length > 0)
     expect(result.outputs['outcome']).toBe('cancelled')
     // Ended on its own after the signal (how soon is held on the virtual clock: in-process/step-deadlines).
     expect(result.exitCode).not.toBeNull()
@@ -60,33 +65,16 @@ describe('a /codegen comment: how its run ends', () => {
   })
 
   test('with stop-run-on: none, a cancelled job leaves its run running, and the comment says so', async () => {
-    emulator.queueScript(scenario('endless'))
-    const result = await onEvent(
-      comment({ body: '/codegen take your time' }),
-      { 'poll-interval': '1', 'stop-run-on': 'none' },
-      // Once the run and its tracking comment exist, however slowly a loaded machine started the step.
-      {
-        terminateAfterMs: 2_000,
-        terminateWhen: () => emulator.runs().length > 0 && trackingComments().length > 0
-      }
-    )
+    const result = await cancelledOnceEndless(() => trackingComments().length > 0, { 'stop-run-on': 'none' })
     expect(result.outputs['outcome']).toBe('cancelled')
     expect(emulator.requests.filter(request => request.route === 'stop')).toHaveLength(0)
     expect(trackingComments()[0]!.body).toContain('🛑 was left running: the workflow job was cancelled')
   })
 
   test('a cancelled job sets its outputs and exits on its own even while GitHub holds the comment edits', async () => {
-    emulator.queueScript(scenario('endless'))
     github.injectSecondaryRateLimit(20, /\/issues\/comments\/\d+$/, 60)
-    const result = await onEvent(
-      comment({ body: '/codegen take your time' }),
-      { 'poll-interval': '1' },
-      // Once the run exists and an edit has been held back.
-      {
-        terminateAfterMs: 2_000,
-        terminateWhen: () => emulator.runs().length > 0 && edits().length > 0
-      }
-    )
+    // Once the run exists and an edit has been held back.
+    const result = await cancelledOnceEndless(() => edits().length > 0)
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({
       outcome: 'cancelled',

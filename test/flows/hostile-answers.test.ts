@@ -1,4 +1,5 @@
 import { InProcessWorld } from '../support/in-process-world.js'
+import { completing } from '../support/step-fixtures.js'
 
 /**
  * Hostile answers of the service (redirects, answers past the size cap), in process: runAction with a fake runner and a virtual clock shared with the emulator, over real HTTP
@@ -44,12 +45,7 @@ test('a redirect on the same host, and one to a Location that is no URL, are nam
 
 test('a create answered past the size cap is not read on; the run is looked up, not sent again', async () => {
   await world.startEmulator()
-  world.emulator.queueScript({
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      { at: 500, status: 'COMPLETE', result: 'done' }
-    ]
-  })
+  world.emulator.queueScript(completing('done', 500))
   world.emulator.injectFaults({ route: 'create', fault: { kind: 'huge', bytes: 20 * 1024 * 1024 } })
   const { runner, failure } = await world.step({ 'org-id': '1', 'repo-id': '101' })
   expect(failure).toBeUndefined()

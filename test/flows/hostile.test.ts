@@ -5,6 +5,7 @@ import type { FlowOptions } from '../support/flow-step.js'
 import { FlowWorld } from '../support/flow-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { close, listen, type Listening } from '../../emulator/loopback-server.js'
+import { completing } from '../support/step-fixtures.js'
 
 /**
  * A hostile service, in process on the virtual clock as the runner runs the step: an endless log,
@@ -74,12 +75,7 @@ test('a log whose pages stay too large however few entries are asked for: a clea
 })
 
 test('an answer of 300 MB is not read past the cap: a clear warning, and the run is still followed', async () => {
-  emulator.queueScript({
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      { at: 500, status: 'COMPLETE', result: 'done' }
-    ]
-  })
+  emulator.queueScript(completing('done', 500))
   emulator.injectFaults({ route: 'create', fault: { kind: 'huge', bytes: 300 * 1024 * 1024 } })
   const result = await step()
   expect(result.stdout).toContain(

@@ -2,6 +2,7 @@ import { scenario } from '../../emulator/index.js'
 import { SKEW_MARGIN_MS } from '../../src/api/rate-budget.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { InProcessWorld } from '../support/in-process-world.js'
+import { completing } from '../support/step-fixtures.js'
 
 /**
  * Many runs from one step in process: runAction with the `runs` input, a fake runner and a virtual
@@ -248,12 +249,7 @@ test('the list of runs refused while they work: each run reported with its id an
 
 test('a run that ends as the step times out counts as ended: its last read, as a run alone has', async () => {
   await world.startEmulator()
-  world.emulator.queueScript({
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      { at: 27_000, status: 'COMPLETE', result: 'Done just in time.' }
-    ]
-  })
+  world.emulator.queueScript(completing('Done just in time.', 27_000))
   const { runner, failure } = await world.step({
     prompt: '',
     'org-id': '1',

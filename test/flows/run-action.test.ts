@@ -11,6 +11,7 @@ import { FakeGitHub } from '../../scripts/github-fake/index.js'
 import { FakeRunner } from '../support/fake-runner.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 import { stepEnvironment } from '../support/step-environment.js'
+import { completing, successOutputs } from '../support/step-fixtures.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /**
@@ -90,14 +91,7 @@ test('creates a run, follows it in virtual time, and sets outputs, summary and c
   const { runner, failure } = await step({})
   expect(failure).toBeUndefined()
   const run = emulator.runs()[0]!
-  expect(runner.outputs).toMatchObject({
-    'agent-run-id': String(run.id),
-    status: 'COMPLETE',
-    outcome: 'success',
-    result: run.result,
-    'log-count': String(run.logs.length),
-    'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42'
-  })
+  expect(runner.outputs).toMatchObject(successOutputs(run))
   expect(routes('create')).toHaveLength(1)
   expect(routes('create')[0]!.body).toMatchObject({ prompt: 'Fix the failing test', repo_id: 101 })
   expect(runner.summary).toContain('## ✅ Agent run succeeded')
@@ -396,12 +390,7 @@ describe('on a comment event', () => {
   test('the next comment resumes the run of the tracking comment', async () => {
     emulator.queueScript(scenario('success'))
     await onComment(comment('/codegen fix the typo'))
-    emulator.queueScript({
-      steps: [
-        { at: 0, status: 'ACTIVE' },
-        { at: 2_000, status: 'COMPLETE', result: 'Changelog updated.' }
-      ]
-    })
+    emulator.queueScript(completing('Changelog updated.', 2_000))
     const { runner } = await onComment(comment('/codegen also the changelog'))
     expect(routes('resume')).toHaveLength(1)
     expect(routes('resume')[0]!.body).toMatchObject({ agent_run_id: emulator.runs()[0]!.id })

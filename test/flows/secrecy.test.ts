@@ -3,7 +3,7 @@ import type { AgentRunEmulator, RunScript } from '../../emulator/index.js'
 import type { FakeGitHub } from '../../scripts/github-fake/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
 import { FlowWorld } from '../support/flow-world.js'
-import { STEP_DEBUG, echoing, echoingErrors, visible } from '../support/step-fixtures.js'
+import { STEP_DEBUG, commandRun, echoing, echoingErrors, visible } from '../support/step-fixtures.js'
 import { issueCommentEvent } from '../support/webhooks.js'
 
 /**
@@ -112,19 +112,13 @@ describe('the token in every form', () => {
   }
   const everywhere = (secret: string): string => forms(secret).join(' | ')
 
-  const script = (): RunScript => ({
-    steps: [
-      { at: 0, status: 'ACTIVE' },
+  const script = (): RunScript =>
+    commandRun(
       {
-        at: 50,
-        log: {
-          message_type: 'ACTION',
-          tool_name: 'run_command',
-          thought: `env: ${everywhere(TOKEN)}`,
-          tool_input: { [TOKEN]: 'valid', [GITHUB_TOKEN]: everywhere(GITHUB_TOKEN) },
-          tool_output: { encoded: everywhere(TOKEN) },
-          observation: everywhere(GITHUB_TOKEN)
-        }
+        thought: `env: ${everywhere(TOKEN)}`,
+        tool_input: { [TOKEN]: 'valid', [GITHUB_TOKEN]: everywhere(GITHUB_TOKEN) },
+        tool_output: { encoded: everywhere(TOKEN) },
+        observation: everywhere(GITHUB_TOKEN)
       },
       {
         at: 7_000,
@@ -132,8 +126,7 @@ describe('the token in every form', () => {
         result: `Result ${everywhere(TOKEN)}`,
         summary: `Summary ${everywhere(GITHUB_TOKEN)}`
       }
-    ]
-  })
+    )
 
   test('reaches no comment, summary, output, log file or console line', async () => {
     emulator.queueScript(script())

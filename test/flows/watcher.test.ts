@@ -2,7 +2,7 @@ import { LogReader } from '../../src/agent-run/log-reader.js'
 import { paceNotice } from '../../src/agent-run/pacing.js'
 import type { ResumeGuard, WatchPlan } from '../../src/agent-run/watch-step.js'
 import { RunWatcher } from '../../src/agent-run/watcher.js'
-import type { EmulatorOptions, RunScript, ScriptStep } from '../../emulator/index.js'
+import type { EmulatorOptions, FaultRule, RunScript, ScriptStep } from '../../emulator/index.js'
 import { entries, finalAnswer, ScriptedWorld, shownAt } from '../support/scripted-service.js'
 import { Recorder } from '../support/watch-recorder.js'
 
@@ -25,6 +25,13 @@ interface Given {
   deadlineMs?: number
   pollIntervalMs?: number
 }
+
+/** Every page of the run's log, on either route, its body changed by `mutate` (the endpoint's drift). */
+const driftingLog = (mutate: (body: Record<string, unknown>) => Record<string, unknown>): FaultRule => ({
+  route: ['logs', 'logs-alpha'],
+  times: Number.MAX_SAFE_INTEGER,
+  fault: { kind: 'drift', mutate }
+})
 
 /** A run following `steps` from now, and its watch (`watch()` runs it on the clock). */
 async function setUp(steps: ScriptStep[], given: Given = {}, options: EmulatorOptions = {}) {
@@ -167,11 +174,7 @@ describe('RunWatcher', () => {
       ...entries(0, 1),
       { at: 20_000, status: 'COMPLETE' }
     ])
-    emulator.injectFaults({
-      route: ['logs', 'logs-alpha'],
-      times: Number.MAX_SAFE_INTEGER,
-      fault: { kind: 'drift', mutate: body => ({ ...body, total_logs: Number(body.total_logs) + 5 }) }
-    })
+    emulator.injectFaults(driftingLog(body => ({ ...body, total_logs: Number(body.total_logs) + 5 })))
     const result = await watch()
     expect(result.entriesSeen).toBe(1)
     expect(calls().length).toBeLessThan(10)
@@ -183,11 +186,7 @@ describe('RunWatcher', () => {
       ...entries(0, 2),
       { at: 12_000, status: 'COMPLETE' }
     ])
-    emulator.injectFaults({
-      route: ['logs', 'logs-alpha'],
-      times: Number.MAX_SAFE_INTEGER,
-      fault: { kind: 'drift', mutate: body => ({ ...body, status: null }) }
-    })
+    emulator.injectFaults(driftingLog(body => ({ ...body, status: null })))
     expect(await watch()).toMatchObject({ ending: 'ended', status: 'COMPLETE', entriesSeen: 2 })
   })
 
@@ -299,14 +298,9 @@ describe('RunWatcher', () => {
       )
       // The log endpoint lags a second behind the run's: 30 s in, its page still shows the earlier
       // ending when the run, read at the end of the grace period, shows it working (since 29.5 s).
-      emulator.injectFaults({
-        route: ['logs', 'logs-alpha'],
-        times: Number.MAX_SAFE_INTEGER,
-        fault: {
-          kind: 'drift',
-          mutate: body => ({ ...body, ...shownAt(script, world.clock.now() - start - 1_000) })
-        }
-      })
+      emulator.injectFaults(
+        driftingLog(body => ({ ...body, ...shownAt(script, world.clock.now() - start - 1_000) }))
+      )
       const result = await watch()
       expect(result).toMatchObject({ restarted: true, status: 'COMPLETE' })
       expect(result.run?.result).toBe('the follow-up is done')

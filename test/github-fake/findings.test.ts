@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest'
+import { Octokit, type RestEndpointMethodTypes } from '@octokit/rest'
 import { findingsDiff } from '../../emulator/index.js'
 import { FakeGitHub, type FakeGitHubOptions } from '../../scripts/github-fake/index.js'
 import { responseProblems } from '../../scripts/github-openapi.js'
@@ -57,13 +57,37 @@ const annotation = (line: number) => ({
   message: `Line ${line}`
 })
 
+/** A check run "Codegen" on pull request 7's head commit, created with `fields`: its id. */
+async function createCheck(
+  fields: Partial<RestEndpointMethodTypes['checks']['create']['parameters']> = { status: 'in_progress' }
+): Promise<number> {
+  const { data } = await octokit.rest.checks.create({
+    ...REPO,
+    name: 'Codegen',
+    head_sha: fake.headSha(7),
+    ...fields
+  })
+  return data.id
+}
+
+type Annotations = NonNullable<
+  NonNullable<RestEndpointMethodTypes['checks']['update']['parameters']['output']>['annotations']
+>
+
+/** The refusal of one write of `annotations` to check run `id`. */
+const refusedAnnotations = (id: number, annotations: Annotations) =>
+  refusal(
+    octokit.rest.checks.update({
+      ...REPO,
+      check_run_id: id,
+      output: { title: 't', summary: 's', annotations }
+    })
+  )
+
 describe("a check run's annotations", () => {
   test('each write appends its annotations to those before; the answer counts them', async () => {
     await startFake()
-    const { data: created } = await octokit.rest.checks.create({
-      ...REPO,
-      name: 'Codegen',
-      head_sha: fake.headSha(7),
+    const id = await createCheck({
       status: 'completed',
       conclusion: 'failure',
       output: { title: 'Rejected', summary: 'Done', annotations: [annotation(1)] }
@@ -71,13 +95,13 @@ describe("a check run's annotations", () => {
     const output = { title: 'Rejected', summary: 'Done' }
     const written = await octokit.rest.checks.update({
       ...REPO,
-      check_run_id: created.id,
+      check_run_id: id,
       output: { ...output, annotations: Array.from({ length: 50 }, (_, i) => annotation(i + 2)) }
     })
     expect(responseProblems('PATCH', CHECK_RUN, 200, written.data)).toEqual([])
     expect(written.data.output.annotations_count).toBe(51)
     // A write without annotations keeps them, as GitHub does.
-    await octokit.rest.checks.update({ ...REPO, check_run_id: created.id, output })
+    await octokit.rest.checks.update({ ...REPO, check_run_id: id, output })
     const [check] = fake.checkRuns()
     expect(check!.annotations.map(one => one.start_line)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1))
     expect(check!.status).toBe('completed')
@@ -86,19 +110,10 @@ describe("a check run's annotations", () => {
 
   test('51 in one request is 422, by the REST description; nothing is appended', async () => {
     await startFake()
-    const { data: created } = await octokit.rest.checks.create({
-      ...REPO,
-      name: 'Codegen',
-      head_sha: fake.headSha(7),
-      status: 'in_progress'
-    })
-    const annotations = Array.from({ length: 51 }, (_, i) => annotation(i + 1))
-    const refused = await refusal(
-      octokit.rest.checks.update({
-        ...REPO,
-        check_run_id: created.id,
-        output: { title: 't', summary: 's', annotations }
-      })
+    const id = await createCheck()
+    const refused = await refusedAnnotations(
+      id,
+      Array.from({ length: 51 }, (_, i) => annotation(i + 1))
     )
     expect(refused).toMatchObject({
       status: 422,
@@ -118,19 +133,7 @@ describe("a check run's annotations", () => {
     [{ start_line: 5, end_line: 4 }, 'end_line must be greater than or equal to start_line']
   ])("GitHub's rules past the schema: %j is refused", async (change, message) => {
     await startFake()
-    const { data: created } = await octokit.rest.checks.create({
-      ...REPO,
-      name: 'Codegen',
-      head_sha: fake.headSha(7),
-      status: 'in_progress'
-    })
-    const refused = await refusal(
-      octokit.rest.checks.update({
-        ...REPO,
-        check_run_id: created.id,
-        output: { title: 't', summary: 's', annotations: [{ ...annotation(1), ...change }] }
-      })
-    )
+    const refused = await refusedAnnotations(await createCheck(), [{ ...annotation(1), ...change }])
     expect(refused).toMatchObject({
       status: 422,
       data: {
@@ -180,6 +183,10 @@ describe("a pull request's reviews", () => {
     body: `On ${path}:${line}`,
     ...extra
   })
+
+  /** The refusal of a COMMENT review of pull request 7 with `fields`. */
+  const refusedReview = (fields: Partial<RestEndpointMethodTypes['pulls']['createReview']['parameters']>) =>
+    refusal(octokit.rest.pulls.createReview({ ...REPO, pull_number: 7, event: 'COMMENT', ...fields }))
 
   test('a COMMENT review with comments on lines of the diff: made, its comments on the code, listed back', async () => {
     await startFake()
@@ -239,15 +246,10 @@ describe("a pull request's reviews", () => {
     ]
   ])('%s: 422 as GitHub answers it, and no review at all', async (_name, bad, error) => {
     await startFake()
-    const refused = await refusal(
-      octokit.rest.pulls.createReview({
-        ...REPO,
-        pull_number: 7,
-        event: 'COMMENT',
-        body: 'Findings.',
-        comments: [comment('src/index.ts', 2), bad as unknown as ReturnType<typeof comment>]
-      })
-    )
+    const refused = await refusedReview({
+      body: 'Findings.',
+      comments: [comment('src/index.ts', 2), bad as unknown as ReturnType<typeof comment>]
+    })
     expect(refused).toEqual({
       status: 422,
       data: {
@@ -282,27 +284,15 @@ describe("a pull request's reviews", () => {
 
   test('COMMENT needs a body; an unknown commit is refused', async () => {
     await startFake()
-    const noBody = await refusal(
-      octokit.rest.pulls.createReview({ ...REPO, pull_number: 7, event: 'COMMENT' })
-    )
+    const noBody = await refusedReview({})
     expect(noBody).toMatchObject({ status: 422, data: { errors: ['Body is required when using COMMENT'] } })
-    const unknown = await refusal(
-      octokit.rest.pulls.createReview({
-        ...REPO,
-        pull_number: 7,
-        event: 'COMMENT',
-        body: 'x',
-        commit_id: 'f'.repeat(40)
-      })
-    )
+    const unknown = await refusedReview({ body: 'x', commit_id: 'f'.repeat(40) })
     expect(unknown).toMatchObject({ status: 422, data: { errors: ['Commit could not be resolved'] } })
   })
 
   test('a token without pull-requests: write cannot review (403), one without read cannot list', async () => {
     await startFake({ pullRequests: 'read' })
-    const refused = await refusal(
-      octokit.rest.pulls.createReview({ ...REPO, pull_number: 7, event: 'COMMENT', body: 'x' })
-    )
+    const refused = await refusedReview({ body: 'x' })
     expect(refused).toMatchObject({
       status: 403,
       data: { message: 'Resource not accessible by integration' }

@@ -8,7 +8,12 @@ import {
 } from '../../scripts/local-run-command.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { inDiff, rightSideHunks } from '../../src/github/diff.js'
-import { SAMPLE_PULL_REQUEST, SAMPLE_WORKFLOW_RUN, SampleGitHub } from '../../scripts/sample-github.js'
+import {
+  SAMPLE_PULL_REQUEST,
+  SAMPLE_WORKFLOW_RUN,
+  SampleGitHub,
+  type SampleEvent
+} from '../../scripts/sample-github.js'
 import { runFlowStep } from '../support/flow-step.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
@@ -21,6 +26,28 @@ import { VirtualClock } from '../support/virtual-clock.js'
  */
 
 const command = (...argv: string[]): Command => readCommand(argv, true) as Command
+
+/**
+ * What npm start does for `asked`: the sample GitHub, the event `eventOf` makes on it, the step given
+ * what npm start gives the bundle, on the emulator; both stopped after, what they hold kept.
+ */
+async function sample(asked: Command, eventOf: (github: SampleGitHub) => SampleEvent) {
+  const clock = new VirtualClock()
+  const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
+  const github = new SampleGitHub({ clock })
+  try {
+    const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
+    const event = eventOf(github)
+    const result = await runFlowStep(clock, {
+      inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
+      env: { GITHUB_API_URL: gitHubUrl, GITHUB_SHA: SAMPLE_PULL_REQUEST.sha, GITHUB_EVENT_NAME: event.name },
+      event
+    })
+    return { result, emulator, github, event }
+  } finally {
+    await Promise.all([emulator.stop(), github.stop()])
+  }
+}
 
 test('--help is the usage, naming every feature it can try; a bad option is one line', () => {
   expect(readCommand(['--help'], true)).toBe('help')
@@ -105,46 +132,35 @@ test('the step’s inputs: runs, wait, timeout-minutes, fail-on, a check run', (
 
 test('--event pr-comment: a reaction, the tracking comment and a failed check for a verdict of fail', async () => {
   const asked = command('--event', 'pr-comment', '--scenario', 'verdict-fail', 'review it')
-  const clock = new VirtualClock()
-  const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
-  const github = new SampleGitHub({ clock })
-  try {
-    const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
-    const event = github.ask(`/codegen ${asked.prompt}`, true)
-    const result = await runFlowStep(clock, {
-      inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
-      env: { GITHUB_API_URL: gitHubUrl, GITHUB_SHA: SAMPLE_PULL_REQUEST.sha, GITHUB_EVENT_NAME: event.name },
-      event
-    })
-    expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'comment', verdict: 'fail' })
-    expect(github.reactions.map(reaction => reaction.content)).toEqual(['eyes'])
-    // The thread on #7: the comment asked, then the tracking comment that answered it.
-    const thread = github.threadComments()
-    expect(thread.map(comment => [comment.issueNumber, comment.user.login])).toEqual([
-      [7, 'octocat'],
-      [7, 'github-actions[bot]']
-    ])
-    expect(readerText(thread[1]!.body)).toContain('rejected')
-    expect(github.checkRuns()).toEqual([
-      expect.objectContaining({ name: 'Codegen', head_sha: SAMPLE_PULL_REQUEST.sha, status: 'completed' })
-    ])
-    expect(github.checkRuns()[0]!.conclusion).not.toBe('success')
-    expect(github.unanswered()).toEqual([])
-    expect(github.invalidCheckRunRequests).toEqual([])
-    const request = emulator.requests.find(r => r.route === 'create')!.body as { prompt: string }
-    expect(request.prompt).toContain('review it')
+  const { result, emulator, github } = await sample(asked, github =>
+    github.ask(`/codegen ${asked.prompt}`, true)
+  )
+  expect(result.exitCode).toBe(1)
+  expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'comment', verdict: 'fail' })
+  expect(github.reactions.map(reaction => reaction.content)).toEqual(['eyes'])
+  // The thread on #7: the comment asked, then the tracking comment that answered it.
+  const thread = github.threadComments()
+  expect(thread.map(comment => [comment.issueNumber, comment.user.login])).toEqual([
+    [7, 'octocat'],
+    [7, 'github-actions[bot]']
+  ])
+  expect(readerText(thread[1]!.body)).toContain('rejected')
+  expect(github.checkRuns()).toEqual([
+    expect.objectContaining({ name: 'Codegen', head_sha: SAMPLE_PULL_REQUEST.sha, status: 'completed' })
+  ])
+  expect(github.checkRuns()[0]!.conclusion).not.toBe('success')
+  expect(github.unanswered()).toEqual([])
+  expect(github.invalidCheckRunRequests).toEqual([])
+  const request = emulator.requests.find(r => r.route === 'create')!.body as { prompt: string }
+  expect(request.prompt).toContain('review it')
 
-    // What npm start prints of it, as a reader sees it on GitHub.
-    const written = github.written()
-    expect(written).toMatch(
-      /^Reactions on the comment: eyes\n\nComment on #7 \(as GitHub shows it\):\n {4}Codegen agent run #\d+ .*rejected/
-    )
-    expect(written).toContain('\n\nCheck run "Codegen" on fffffff: completed, failure: Rejected: ')
-    expect(written).not.toContain('no answer')
-  } finally {
-    await Promise.all([emulator.stop(), github.stop()])
-  }
+  // What npm start prints of it, as a reader sees it on GitHub.
+  const written = github.written()
+  expect(written).toMatch(
+    /^Reactions on the comment: eyes\n\nComment on #7 \(as GitHub shows it\):\n {4}Codegen agent run #\d+ .*rejected/
+  )
+  expect(written).toContain('\n\nCheck run "Codegen" on fffffff: completed, failure: Rejected: ')
+  expect(written).not.toContain('no answer')
 })
 
 describe('--scenario findings', () => {
@@ -187,51 +203,35 @@ describe('--scenario findings', () => {
   })
 
   test('npm start -- --scenario findings: the check’s annotations and one review, two findings inline and two in its body', async () => {
-    const asked = command('--scenario', 'findings')
-    const clock = new VirtualClock()
-    const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
-    const github = new SampleGitHub({ clock })
-    try {
-      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
-      const event = github.pullRequestEvent()
-      const result = await runFlowStep(clock, {
-        inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
-        env: {
-          GITHUB_API_URL: gitHubUrl,
-          GITHUB_SHA: SAMPLE_PULL_REQUEST.sha,
-          GITHUB_EVENT_NAME: event.name
-        },
-        event
-      })
-      expect(result.exitCode).toBe(1)
-      expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'inputs', verdict: 'fail' })
-      expect(JSON.parse(result.outputs['findings']!)).toEqual(FINDINGS)
-      expect(github.unanswered()).toEqual([])
-      expect(github.invalidCheckRunRequests).toEqual([])
-      expect(github.invalidReviewRequests).toEqual([])
-      const [check, ...others] = github.checkRuns()
-      expect(others).toEqual([])
-      expect(check).toMatchObject({ head_sha: SAMPLE_PULL_REQUEST.sha, conclusion: 'failure' })
-      expect(check!.annotations).toHaveLength(4)
-      const [review, ...more] = github.reviews(7)
-      expect(more).toEqual([])
-      expect(review).toMatchObject({ state: 'COMMENTED', commit_id: SAMPLE_PULL_REQUEST.sha })
-      expect(review!.comments).toHaveLength(2)
+    const { result, github } = await sample(command('--scenario', 'findings'), github =>
+      github.pullRequestEvent()
+    )
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ outcome: 'rejected', trigger: 'inputs', verdict: 'fail' })
+    expect(JSON.parse(result.outputs['findings']!)).toEqual(FINDINGS)
+    expect(github.unanswered()).toEqual([])
+    expect(github.invalidCheckRunRequests).toEqual([])
+    expect(github.invalidReviewRequests).toEqual([])
+    const [check, ...others] = github.checkRuns()
+    expect(others).toEqual([])
+    expect(check).toMatchObject({ head_sha: SAMPLE_PULL_REQUEST.sha, conclusion: 'failure' })
+    expect(check!.annotations).toHaveLength(4)
+    const [review, ...more] = github.reviews(7)
+    expect(more).toEqual([])
+    expect(review).toMatchObject({ state: 'COMMENTED', commit_id: SAMPLE_PULL_REQUEST.sha })
+    expect(review!.comments).toHaveLength(2)
 
-      // What npm start prints of it.
-      const written = github.written()
-      expect(written).toContain(
-        'Its annotations:\n    failure src/index.ts:2: Renamed export breaks v1 clients\n' +
-          '    warning src/parser.ts:46-47: The new guard throws on an empty field\n'
-      )
-      expect(written).toContain(`Review of #7 on fffffff (COMMENTED), as GitHub shows it:\n`)
-      expect(written).toContain('docs/api.md:14: The API page documents parseLine')
-      expect(written).toMatch(
-        /Its comments on the lines of the diff:\n {4}on src\/index\.ts:2: .*Renamed export\n? ?.*\n {4}on src\/parser\.ts:46-47: /
-      )
-    } finally {
-      await Promise.all([emulator.stop(), github.stop()])
-    }
+    // What npm start prints of it.
+    const written = github.written()
+    expect(written).toContain(
+      'Its annotations:\n    failure src/index.ts:2: Renamed export breaks v1 clients\n' +
+        '    warning src/parser.ts:46-47: The new guard throws on an empty field\n'
+    )
+    expect(written).toContain(`Review of #7 on fffffff (COMMENTED), as GitHub shows it:\n`)
+    expect(written).toContain('docs/api.md:14: The API page documents parseLine')
+    expect(written).toMatch(
+      /Its comments on the lines of the diff:\n {4}on src\/index\.ts:2: .*Renamed export\n? ?.*\n {4}on src\/parser\.ts:46-47: /
+    )
   })
 })
 
@@ -249,27 +249,11 @@ describe('--event workflow-run', () => {
   })
 
   /** What npm start does for `argv`: the sample GitHub's CI run, its event, the step on the emulator. */
-  async function play(...argv: string[]) {
+  function play(...argv: string[]) {
     const asked = command('--event', 'workflow-run', ...argv)
-    const clock = new VirtualClock()
-    const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
-    const github = new SampleGitHub({ clock })
-    try {
-      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
-      const event = github.ciRun({ conclusion: asked.options.conclusion, fork: asked.options.fork })
-      const result = await runFlowStep(clock, {
-        inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
-        env: {
-          GITHUB_API_URL: gitHubUrl,
-          GITHUB_SHA: SAMPLE_PULL_REQUEST.sha,
-          GITHUB_EVENT_NAME: event.name
-        },
-        event
-      })
-      return { result, emulator, github, event }
-    } finally {
-      await Promise.all([emulator.stop(), github.stop()])
-    }
+    return sample(asked, github =>
+      github.ciRun({ conclusion: asked.options.conclusion, fork: asked.options.fork })
+    )
   }
 
   test('a failed CI run: one CI fix, its prompt from the failed job and its log, the tracking comment’s attempt 1 of 3', async () => {

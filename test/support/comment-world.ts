@@ -100,6 +100,16 @@ export function comment(options: CommentOptions): ReturnType<typeof issueComment
   const stored = github.addComment(options.issueNumber ?? 7, options.body, user)
   return issueCommentEvent({ ...options, commentId: stored.id })
 }
+/** Pull request 7 of octo-org/octo-repo, "Parse quoted fields", from feature/parser into main. */
+export function addParserPullRequest(): void {
+  github.addPullRequest({
+    number: 7,
+    title: 'Parse quoted fields',
+    body: '',
+    head: 'feature/parser',
+    base: 'main'
+  })
+}
 export const creates = () => emulator.requests.filter(request => request.route === 'create')
 export const resumes = () => emulator.requests.filter(request => request.route === 'resume')
 export const edits = () => github.requests.filter(request => request.method === 'PATCH')

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import type { FaultRule, RunScript } from '../../emulator/index.js'
+import type { EmulatedRunView, FaultRule, LogEntry, RunScript, ScriptStep } from '../../emulator/index.js'
 import type { RunnerResult } from '../../scripts/runner-process.js'
 
 /**
  * What a step of the bundle (test/bundle) and the same kind of step in process (test/flows) both
- * send and show: the create's provenance, the outputs of a verdict that fails, runs that complete at
+ * send and show: the create's provenance, the outputs of a run that succeeds and of a verdict that fails, runs that complete at
  * once or echo the tokens, and what a person can read after the step.
  */
 
@@ -19,6 +19,17 @@ export const PROVENANCE = {
   sha: '0123456789abcdef0123456789abcdef01234567'
 }
 
+/** The outputs of a step that followed `run`, the emulator's `success` scenario, to its end. */
+export const successOutputs = (run: EmulatedRunView) => ({
+  'agent-run-id': String(run.id),
+  status: 'COMPLETE',
+  outcome: 'success',
+  'web-url': run.web_url,
+  result: run.result,
+  'pull-request-url': 'https://github.com/octo-org/octo-repo/pull/42',
+  'log-count': String(run.logs.length)
+})
+
 /** The outputs of a step that followed the emulator's `verdict-fail` run with `verdict: true`. */
 export const VERDICT_FAIL = {
   outcome: 'rejected',
@@ -27,47 +38,54 @@ export const VERDICT_FAIL = {
   'verdict-reason': 'It renames the exported parseLine, which v1 clients import.'
 }
 
-/** A run that completes at once with this result. */
-export const completing = (result: string): RunScript => ({
+/** A run that completes with this result `at` ms after it started (at once by default). */
+export const completing = (result: string, at = 50): RunScript => ({
   steps: [
     { at: 0, status: 'ACTIVE' },
-    { at: 50, status: 'COMPLETE', result }
+    { at, status: 'COMPLETE', result }
+  ]
+})
+
+/**
+ * A run that goes ACTIVE and at 50 ms logs a command whose texts are `shown` (where a tool could show
+ * a secret), then the steps `after`.
+ */
+export const commandRun = (
+  shown: Pick<LogEntry, 'thought' | 'tool_input' | 'tool_output' | 'observation'>,
+  ...after: ScriptStep[]
+): RunScript => ({
+  steps: [
+    { at: 0, status: 'ACTIVE' },
+    { at: 50, log: { message_type: 'ACTION', tool_name: 'run_command', ...shown } },
+    ...after
   ]
 })
 
 /** A run whose every text repeats the tokens, as a careless tool or a hostile prompt could make it. */
 export function echoing(token: string, githubToken: string): RunScript {
-  return {
-    steps: [
-      { at: 0, status: 'ACTIVE' },
-      {
-        at: 50,
-        log: {
-          message_type: 'ACTION',
-          tool_name: 'run_command',
-          thought: `printing env: CODEGEN_API_TOKEN=${token}`,
-          tool_input: { command: `curl -H "Authorization: Bearer ${token}"` },
-          tool_output: { stdout: `token=${token}`, github: githubToken },
-          observation: `Bearer ${token}`
+  return commandRun(
+    {
+      thought: `printing env: CODEGEN_API_TOKEN=${token}`,
+      tool_input: { command: `curl -H "Authorization: Bearer ${token}"` },
+      tool_output: { stdout: `token=${token}`, github: githubToken },
+      observation: `Bearer ${token}`
+    },
+    { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${token}` } },
+    {
+      at: 150,
+      status: 'COMPLETE',
+      result: `The token is ${token}`,
+      summary: `Used ${token} and ${githubToken}`,
+      pullRequests: [
+        {
+          id: 1,
+          title: `Leak ${token}`,
+          url: 'https://github.com/octo-org/octo-repo/pull/1',
+          head_branch_name: null
         }
-      },
-      { at: 100, log: { message_type: 'FINAL_ANSWER', observation: `done with ${token}` } },
-      {
-        at: 150,
-        status: 'COMPLETE',
-        result: `The token is ${token}`,
-        summary: `Used ${token} and ${githubToken}`,
-        pullRequests: [
-          {
-            id: 1,
-            title: `Leak ${token}`,
-            url: 'https://github.com/octo-org/octo-repo/pull/1',
-            head_branch_name: null
-          }
-        ]
-      }
-    ]
-  }
+      ]
+    }
+  )
 }
 
 /** The first two reads of the log answered 500, the error body echoing the token. */

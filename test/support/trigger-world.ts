@@ -1,6 +1,6 @@
 import type { FakeReviewComment, NewReviewComment } from '../../scripts/github-fake/index.js'
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
-import { emulator, github } from './comment-world.js'
+import { addParserPullRequest, github } from './comment-world.js'
 import { issueCommentEvent, reviewCommentEvent, type PullRequestFields } from './webhooks.js'
 
 /**
@@ -9,25 +9,15 @@ import { issueCommentEvent, reviewCommentEvent, type PullRequestFields } from '.
  * pull request these events are about, and what the tests look at. Importing it registers the hooks.
  */
 
-beforeEach(() => {
-  github.addPullRequest({
-    number: 7,
-    title: 'Parse quoted fields',
-    body: '',
-    head: 'feature/parser',
-    base: 'main'
-  })
-})
+beforeEach(addParserPullRequest)
 
-export const creates = () => emulator.requests.filter(request => request.route === 'create')
-export const resumes = () => emulator.requests.filter(request => request.route === 'resume')
+export { creates, resumes, trackingComments } from './comment-world.js'
 export const promptOf = (request: { body: unknown } | undefined): string =>
   (request?.body as { prompt: string }).prompt
 /** GitHub writes but the check run's (check-life.test.ts follows those). */
 export const writes = () =>
   github.requests.filter(request => request.method !== 'GET' && !request.path.includes('/check-runs'))
 export const own = (body: string): boolean => body.startsWith(OWN_COMMENT_MARK)
-export const trackingComments = (issue: number) => github.comments(issue).filter(c => own(c.body))
 export const trackingReplies = (pull = 7) => github.reviewComments(pull).filter(c => own(c.body))
 
 /** A review comment as GitHub has it (stored in the fake) and the event it sends. */

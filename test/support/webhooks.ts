@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are untyped JSON that tests edit field by field */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import type { FakeReviewComment } from '../../scripts/github-fake/index.js'
+import type { FailedWorkflowRun } from '../../src/github/workflow-run.js'
 
 /**
  * Event payloads built from GitHub's own webhook examples (@octokit/webhooks-examples), changed only
@@ -156,18 +158,7 @@ export function assignedEvent(options: ThreadEventOptions & { assignee: string; 
 }
 
 /** A review comment as the fake GitHub holds it (the fields the event's comment carries). */
-export interface StoredReviewComment {
-  id: number
-  body: string
-  user: { login: string; type: 'User' | 'Bot' }
-  path: string
-  line: number | null
-  start_line: number | null
-  side: 'LEFT' | 'RIGHT'
-  diff_hunk: string
-  in_reply_to_id?: number
-  html_url: string
-}
+export type StoredReviewComment = Omit<FakeReviewComment, 'pullNumber' | 'created_at' | 'updated_at'>
 
 /** `pull_request_review_comment` for a comment stored in the fake GitHub. */
 export function reviewCommentEvent(
@@ -278,6 +269,24 @@ export interface WorkflowRunOptions {
   event?: string
 }
 
+/** The head commit workflowRunEvent gives a branch of a repository. */
+const headShaOf = (repository: string, branch: string): string =>
+  createHash('sha1').update(`${repository}:${branch}`).digest('hex')
+
+/** The failure workflowRunEvent() is, as the action reads it (src/github/workflow-run.ts). */
+export const FAILED_WORKFLOW_RUN: FailedWorkflowRun = {
+  id: 289782451,
+  workflow: 'CI',
+  runNumber: 163,
+  runAttempt: 1,
+  url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
+  conclusion: 'failure',
+  event: 'pull_request',
+  headBranch: 'feature/parser',
+  headSha: headShaOf('octo-org/octo-repo', 'feature/parser'),
+  pullRequest: 7
+}
+
 /**
  * `workflow_run` completed, from GitHub's example with a pull request, made into a run of the
  * workflow "CI" of octo-org/octo-repo on the branch feature/parser of pull request 7 (the fake GitHub's
@@ -301,7 +310,7 @@ export function workflowRunEvent(options: WorkflowRunOptions = {}): {
   payload.repository = repository
   const headRepository = options.headRepository ?? 'octo-org/octo-repo'
   const head = options.headBranch ?? 'feature/parser'
-  const sha = options.headSha ?? createHash('sha1').update(`${headRepository}:${head}`).digest('hex')
+  const sha = options.headSha ?? headShaOf(headRepository, head)
   run.id = options.id ?? 289782451
   run.name = options.workflow ?? 'CI'
   payload.workflow = { ...payload.workflow, name: options.workflow ?? 'CI' }

@@ -1,22 +1,12 @@
 import { buildCiFixPrompt, dataFence, type CiFailure } from '../../src/github/ci-fix-prompt.js'
+import { FAILED_WORKFLOW_RUN } from '../support/webhooks.js'
 
 /** The prompt of a CI fix (src/github/ci-fix-prompt.ts): the facts, what failed, the logs as data, what to do. */
 
-const SHA = '3484a3fb816e0859fd6e1cea078d76385ff50625'
+const SHA = FAILED_WORKFLOW_RUN.headSha
 const failure = (fields: Partial<CiFailure> = {}): CiFailure => ({
   repository: 'octo-org/octo-repo',
-  run: {
-    id: 289782451,
-    workflow: 'CI',
-    runNumber: 163,
-    runAttempt: 1,
-    url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
-    conclusion: 'failure',
-    event: 'pull_request',
-    headBranch: 'feature/parser',
-    headSha: SHA,
-    pullRequest: 7
-  },
+  run: FAILED_WORKFLOW_RUN,
   pullRequest: {
     number: 7,
     title: 'Parse quoted fields',

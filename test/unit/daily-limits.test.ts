@@ -36,8 +36,11 @@ function run(hoursAgo: number, repository: string, actor = 'alice'): AgentRun {
   } as AgentRun
 }
 
-/** The organization's runs, newest first, served a page at a time; the pages read are counted. */
-function service(runs: AgentRun[]): {
+/**
+ * The organization's runs, newest first, served a page at a time; the pages read are counted. An item
+ * that could not be read is dropped from its page, which says how many it sent (`sent`) only then.
+ */
+function service(runs: Array<AgentRun | 'unreadable'>): {
   list: (skip: number, limit: number) => Promise<Page<AgentRun>>
   reads: number[]
 } {
@@ -46,8 +49,17 @@ function service(runs: AgentRun[]): {
     reads,
     list: (skip, limit) => {
       reads.push(skip)
-      const items = runs.slice(skip, skip + limit)
-      return Promise.resolve({ items, total: runs.length, page: skip / limit + 1, size: limit, pages: 0 })
+      const sent = runs.slice(skip, skip + limit)
+      const items = sent.filter((item): item is AgentRun => item !== 'unreadable')
+      const dropped = items.length < sent.length ? { sent: sent.length } : {}
+      return Promise.resolve({
+        items,
+        ...dropped,
+        total: runs.length,
+        page: skip / limit + 1,
+        size: limit,
+        pages: 0
+      })
     }
   }
 }
@@ -135,33 +147,11 @@ test('runs without the origin the action records do not count; an unreadable tim
   })
 })
 
-/** The organization's runs served as pages the service sent whole, some items of which could not be read (dropped). */
-function serviceDropping(runs: Array<AgentRun | 'unreadable'>): {
-  list: (skip: number, limit: number) => Promise<Page<AgentRun>>
-  reads: number[]
-} {
-  const reads: number[] = []
-  return {
-    reads,
-    list: (skip, limit) => {
-      reads.push(skip)
-      const sent = runs.slice(skip, skip + limit)
-      const items = sent.filter((item): item is AgentRun => item !== 'unreadable')
-      return Promise.resolve({ items, sent: sent.length, total: runs.length, page: 0, size: limit, pages: 0 })
-    }
-  }
-}
-
 test('a full page with an item that cannot be read is full still: the next page is read and its runs counted', async () => {
   const first = Array.from({ length: LIMIT_PAGE_SIZE }, (_, i) =>
     i === 40 ? 'unreadable' : run(1, 'octo/other')
   )
-  const { list, reads } = serviceDropping([
-    ...first,
-    run(2, 'octo/app'),
-    run(3, 'octo/app'),
-    run(30, 'octo/app')
-  ])
+  const { list, reads } = service([...first, run(2, 'octo/app'), run(3, 'octo/app'), run(30, 'octo/app')])
   expect(await checkDailyLimits(list, origin, { perRepository: 2, perAuthor: 0 }, NOW)).toMatchObject({
     kind: 'limited',
     count: 2

@@ -1,26 +1,13 @@
 import { createRequire } from 'node:module'
 import { readWorkflowRun } from '../../src/github/workflow-run.js'
-import { workflowRunEvent } from '../support/webhooks.js'
+import { FAILED_WORKFLOW_RUN, workflowRunEvent } from '../support/webhooks.js'
 
 /** A workflow_run event read into the failure to fix, or why nothing starts (src/github/workflow-run.ts). */
-
-const SHA = workflowRunEvent().payload.workflow_run.head_sha as string
 
 test('a failed run on a branch of the repository: the failure to fix, with its pull request', () => {
   expect(readWorkflowRun(workflowRunEvent().payload, 'octo-org/octo-repo')).toEqual({
     kind: 'fix',
-    run: {
-      id: 289782451,
-      workflow: 'CI',
-      runNumber: 163,
-      runAttempt: 1,
-      url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
-      conclusion: 'failure',
-      event: 'pull_request',
-      headBranch: 'feature/parser',
-      headSha: SHA,
-      pullRequest: 7
-    }
+    run: FAILED_WORKFLOW_RUN
   })
   const timedOut = readWorkflowRun(
     workflowRunEvent({ conclusion: 'timed_out' }).payload,
