@@ -500,7 +500,6 @@ class OctokitGitHubApi {
         return reviews.map(review => ({
             id: review.id,
             body: review.body ?? '',
-            commitId: review.commit_id ?? null,
             author: { login: review.user?.login ?? '', type: review.user?.type ?? '' }
         }));
     }

@@ -51873,9 +51873,19 @@ function resolved(schema, root) {
     for (let hops = 0; hops < 8 && isJsonObject(node) && typeof node.$ref === 'string'; hops++) {
         const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
         const defs = match ? root[match[1]] : undefined;
-        node = isJsonObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined;
+        const name = pointerToken(match?.[2] ?? '');
+        node = isJsonObject(defs) && name !== undefined ? defs[name] : undefined;
     }
     return node;
+}
+/** A JSON Pointer token, percent- and `~`-decoded; undefined when malformed (`%zz`): no such definition. */
+function pointerToken(token) {
+    try {
+        return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
+    }
+    catch {
+        return undefined;
+    }
 }
 /**
  * Why `output-schema` cannot be asked for findings, or undefined when it can: its root must have a
@@ -54371,6 +54381,170 @@ function originMetadata(context) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/entry-text.ts
+/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
+/** Any value as readable text: strings as they are, the rest as indented JSON. */
+function valueText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    try {
+        return JSON.stringify(value, null, 2) ?? String(value);
+    }
+    catch {
+        return String(value);
+    }
+}
+/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
+function cutChars(text, max) {
+    const code = text.charCodeAt(max - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+/**
+ * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
+ * when one is near, so that a headline does not stop mid-word.
+ */
+function oneLine(text, max) {
+    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
+    const window = max * 4;
+    const cut = text.length > window;
+    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
+    if (folded.length <= max && !cut)
+        return folded;
+    const head = cutChars(folded, max - 1);
+    const space = head.lastIndexOf(' ');
+    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
+}
+/** "1 log entry", "3 log entries". */
+function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The note `trimmed` ends a cut text with. */
+const CUT_NOTE = /\n… \((\d+) more characters\)$/;
+/** Whether `text` was cut by `trimmed` (it ends with the note). */
+function wasTrimmed(text) {
+    return CUT_NOTE.test(text.slice(-40));
+}
+/** `text` cut to `max` characters, saying how much was left out. */
+function trimmed(text, max) {
+    if (text.length <= max)
+        return text;
+    // Cut before (a kept entry): its note still tells the true count.
+    const note = CUT_NOTE.exec(text.slice(-40));
+    if (note && text.length - note[0].length <= max)
+        return text;
+    const kept = cutChars(text, max);
+    return `${kept}\n… (${text.length - kept.length} more characters)`;
+}
+/**
+ * The entry with every text cut to `max` characters (structured values as their JSON text), so that
+ * what is kept of it for later is bounded and still shows what the summary would show.
+ */
+function cutEntry(entry, max) {
+    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
+    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
+    const cut = (value) => {
+        if (typeof value === 'string')
+            return value.length > max ? copy(trimmed(value, max)) : value;
+        if (value === null || typeof value !== 'object')
+            return value;
+        const text = valueText(value);
+        return text.length > max ? copy(trimmed(text, max)) : value;
+    };
+    const out = {};
+    for (const [key, value] of Object.entries(entry))
+        out[key] = cut(value);
+    return out;
+}
+/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
+function entryTime(entry) {
+    const raw = entry.created_at ?? '';
+    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
+    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
+    if (!Number.isNaN(parsed))
+        return new Date(parsed).toISOString().slice(11, 19);
+    return match?.[1] ?? '--:--:--';
+}
+/** Lengths of the one-line fields: the service does not bound them. */
+const TYPE_CHARS = 40;
+const TOOL_CHARS = 80;
+function entryType(entry) {
+    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
+}
+function entryTool(entry) {
+    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
+}
+/**
+ * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
+ * neither (the tool's name, shown beside it, says what it did).
+ */
+function entryGist(entry, max) {
+    // Tried in order, each made only when the one before is empty.
+    const candidates = [() => entry.thought, () => valueText(entry.observation)];
+    for (const candidate of candidates) {
+        const text = candidate();
+        if (text && text.trim())
+            return oneLine(text, max);
+    }
+    return '';
+}
+const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
+/**
+ * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
+ * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
+ * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
+ * rather than one JSON line full of `\n`.
+ */
+function entrySections(entry, maxPerSection, gistChars) {
+    const sections = [];
+    const push = (label, value, prose = false) => {
+        const text = valueText(value).trim();
+        if (text)
+            sections.push({ label, text: trimmed(text, maxPerSection), prose });
+    };
+    const add = (label, value) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+            return push(label, value);
+        const fields = Object.entries(value);
+        const long = fields.filter(([, field]) => isMultiLine(field));
+        if (long.length === 0)
+            return push(label, value);
+        const rest = fields.filter(([, field]) => !isMultiLine(field));
+        if (rest.length > 0)
+            push(label, Object.fromEntries(rest));
+        for (const [key, field] of long)
+            push(`${label} · ${key}`, field);
+    };
+    const thought = entry.thought ?? '';
+    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
+        push('thought', thought, true);
+    add('tool input', entry.tool_input);
+    add('tool output', entry.tool_output);
+    if (typeof entry.observation === 'string')
+        push('observation', entry.observation, true);
+    else
+        add('observation', entry.observation);
+    return sections;
+}
+/** The entry's details as text: each section under its label. */
+function entryDetails(entry, maxPerSection, gistChars) {
+    return entrySections(entry, maxPerSection, gistChars)
+        .map(section => `${section.label}:\n${section.text}`)
+        .join('\n\n');
+}
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    if (h > 0)
+        return `${h}h ${String(m).padStart(2, '0')}m`;
+    if (m > 0)
+        return `${m}m ${String(s).padStart(2, '0')}s`;
+    return `${s}s`;
+}
+
 // EXTERNAL MODULE: ./src/github/thread-prompt.ts
 var thread_prompt = __nccwpck_require__(9718);
 ;// CONCATENATED MODULE: ./src/github/ci-fix-prompt.ts
@@ -54553,170 +54727,6 @@ class ThrottledWrites {
 
 // EXTERNAL MODULE: ./src/github-shapes.ts
 var github_shapes = __nccwpck_require__(8463);
-;// CONCATENATED MODULE: ./src/report/entry-text.ts
-/** Plain-text views of a log entry, shared by the console mirror and the job summary. */
-/** Any value as readable text: strings as they are, the rest as indented JSON. */
-function valueText(value) {
-    if (value === null || value === undefined)
-        return '';
-    if (typeof value === 'string')
-        return value;
-    try {
-        return JSON.stringify(value, null, 2) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
-}
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
-function cutChars(text, max) {
-    const code = text.charCodeAt(max - 1);
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-/**
- * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word.
- */
-function oneLine(text, max) {
-    // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
-    const window = max * 4;
-    const cut = text.length > window;
-    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
-    if (folded.length <= max && !cut)
-        return folded;
-    const head = cutChars(folded, max - 1);
-    const space = head.lastIndexOf(' ');
-    return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`;
-}
-/** "1 log entry", "3 log entries". */
-function count(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-/** The note `trimmed` ends a cut text with. */
-const CUT_NOTE = /\n… \((\d+) more characters\)$/;
-/** Whether `text` was cut by `trimmed` (it ends with the note). */
-function wasTrimmed(text) {
-    return CUT_NOTE.test(text.slice(-40));
-}
-/** `text` cut to `max` characters, saying how much was left out. */
-function trimmed(text, max) {
-    if (text.length <= max)
-        return text;
-    // Cut before (a kept entry): its note still tells the true count.
-    const note = CUT_NOTE.exec(text.slice(-40));
-    if (note && text.length - note[0].length <= max)
-        return text;
-    const kept = cutChars(text, max);
-    return `${kept}\n… (${text.length - kept.length} more characters)`;
-}
-/**
- * The entry with every text cut to `max` characters (structured values as their JSON text), so that
- * what is kept of it for later is bounded and still shows what the summary would show.
- */
-function cutEntry(entry, max) {
-    // A copy, not a slice: V8's slices keep the whole text they were cut from alive.
-    const copy = (text) => Buffer.from(text, 'utf8').toString('utf8');
-    const cut = (value) => {
-        if (typeof value === 'string')
-            return value.length > max ? copy(trimmed(value, max)) : value;
-        if (value === null || typeof value !== 'object')
-            return value;
-        const text = valueText(value);
-        return text.length > max ? copy(trimmed(text, max)) : value;
-    };
-    const out = {};
-    for (const [key, value] of Object.entries(entry))
-        out[key] = cut(value);
-    return out;
-}
-/** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
-function entryTime(entry) {
-    const raw = entry.created_at ?? '';
-    const match = /(\d{2}:\d{2}:\d{2})/.exec(raw);
-    const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`);
-    if (!Number.isNaN(parsed))
-        return new Date(parsed).toISOString().slice(11, 19);
-    return match?.[1] ?? '--:--:--';
-}
-/** Lengths of the one-line fields: the service does not bound them. */
-const TYPE_CHARS = 40;
-const TOOL_CHARS = 80;
-function entryType(entry) {
-    return oneLine(entry.message_type ?? '', TYPE_CHARS) || 'LOG';
-}
-function entryTool(entry) {
-    return oneLine(entry.tool_name ?? '', TOOL_CHARS);
-}
-/**
- * The short thought that heads an entry: its reasoning, else what it observed. Empty when it has
- * neither (the tool's name, shown beside it, says what it did).
- */
-function entryGist(entry, max) {
-    // Tried in order, each made only when the one before is empty.
-    const candidates = [() => entry.thought, () => valueText(entry.observation)];
-    for (const candidate of candidates) {
-        const text = candidate();
-        if (text && text.trim())
-            return oneLine(text, max);
-    }
-    return '';
-}
-const isMultiLine = (value) => typeof value === 'string' && value.includes('\n');
-/**
- * The entry's details in labelled sections, each trimmed: the full thought (when its gist of
- * `gistChars` does not show it all, as it was written), tool input, tool output, observation. A field of an object whose value is a
- * multi-line string (stdout, a file, a diff) gets a section of its own, its lines as they are,
- * rather than one JSON line full of `\n`.
- */
-function entrySections(entry, maxPerSection, gistChars) {
-    const sections = [];
-    const push = (label, value, prose = false) => {
-        const text = valueText(value).trim();
-        if (text)
-            sections.push({ label, text: trimmed(text, maxPerSection), prose });
-    };
-    const add = (label, value) => {
-        if (value === null || typeof value !== 'object' || Array.isArray(value))
-            return push(label, value);
-        const fields = Object.entries(value);
-        const long = fields.filter(([, field]) => isMultiLine(field));
-        if (long.length === 0)
-            return push(label, value);
-        const rest = fields.filter(([, field]) => !isMultiLine(field));
-        if (rest.length > 0)
-            push(label, Object.fromEntries(rest));
-        for (const [key, field] of long)
-            push(`${label} · ${key}`, field);
-    };
-    const thought = entry.thought ?? '';
-    if (thought.trim() && oneLine(thought, gistChars) !== thought.trim())
-        push('thought', thought, true);
-    add('tool input', entry.tool_input);
-    add('tool output', entry.tool_output);
-    if (typeof entry.observation === 'string')
-        push('observation', entry.observation, true);
-    else
-        add('observation', entry.observation);
-    return sections;
-}
-/** The entry's details as text: each section under its label. */
-function entryDetails(entry, maxPerSection, gistChars) {
-    return entrySections(entry, maxPerSection, gistChars)
-        .map(section => `${section.label}:\n${section.text}`)
-        .join('\n\n');
-}
-function formatDuration(ms) {
-    const seconds = Math.max(0, Math.round(ms / 1000));
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor((seconds % 3600) / 60);
-    const s = seconds % 60;
-    if (h > 0)
-        return `${h}h ${String(m).padStart(2, '0')}m`;
-    if (m > 0)
-        return `${m}m ${String(s).padStart(2, '0')}s`;
-    return `${s}s`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 /**
@@ -56027,6 +56037,7 @@ function findTrackingComment(comments, trusted, verify) {
 
 
 
+
 /** Characters of GitHub's error message kept in a warning or the prompt. */
 const ERROR_CHARS = 300;
 async function prepareCiFix(run, settings, deps) {
@@ -56077,7 +56088,7 @@ function permissionWarning(run, warn) {
         }
     };
 }
-const cut = (message) => (message ?? '').replace(/\s+/g, ' ').trim().slice(0, ERROR_CHARS);
+const cut = (message) => oneLine(message ?? '', ERROR_CHARS);
 async function readPullRequest(run, deps) {
     if (run.pullRequest === undefined)
         return undefined;
@@ -57959,7 +57970,8 @@ function reviewSignature(key, place) {
 /** Whether `review` is ours on this commit: its first line our marker for it, signed, by a trusted author. */
 function isOurReview(review, key, place, trusted) {
     const first = review.body.slice(0, 300).split('\n', 1)[0]?.trim() ?? '';
-    const match = /^<!-- codegen-agent-run-action review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first);
+    const ours = first.startsWith(`${github_shapes/* OWN_COMMENT_MARK */.Le} review `);
+    const match = ours && /^ review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first.slice(github_shapes/* OWN_COMMENT_MARK */.Le.length));
     if (!match || match[1]?.toLowerCase() !== place.sha.toLowerCase() || !trusted(review.author))
         return false;
     const expected = Buffer.from(reviewSignature(key, place));

@@ -148,9 +148,19 @@ function resolved(schema: unknown, root: JsonSchema): unknown {
   for (let hops = 0; hops < 8 && isJsonObject(node) && typeof node.$ref === 'string'; hops++) {
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref)
     const defs = match ? root[match[1] as string] : undefined
-    node = isJsonObject(defs) ? defs[decodeURIComponent(match?.[2] ?? '')] : undefined
+    const name = pointerToken(match?.[2] ?? '')
+    node = isJsonObject(defs) && name !== undefined ? defs[name] : undefined
   }
   return node
+}
+
+/** A JSON Pointer token, percent- and `~`-decoded; undefined when malformed (`%zz`): no such definition. */
+function pointerToken(token: string): string | undefined {
+  try {
+    return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
+  } catch {
+    return undefined
+  }
 }
 
 /**

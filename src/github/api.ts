@@ -122,7 +122,6 @@ export interface PullRequestFile {
 export interface ReviewSummary {
   id: number
   body: string
-  commitId: string | null
   author: Author
 }
 
@@ -519,7 +518,6 @@ export class OctokitGitHubApi implements GitHubApi {
     return reviews.map(review => ({
       id: review.id,
       body: review.body ?? '',
-      commitId: review.commit_id ?? null,
       author: { login: review.user?.login ?? '', type: review.user?.type ?? '' } satisfies Author
     }))
   }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js'
 import type { CiFixPlan } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
+import { oneLine } from '../report/entry-text.js'
 import type { GitHubApi } from './api.js'
 import { buildCiFixPrompt, MAX_JOBS_LISTED, MAX_LOGS, type CiFailure, type JobLog } from './ci-fix-prompt.js'
 import { TrackingComment } from './tracking-comment.js'
@@ -95,8 +96,7 @@ function permissionWarning(run: FailedWorkflowRun, warn: (message: string) => vo
   }
 }
 
-const cut = (message: string | undefined): string =>
-  (message ?? '').replace(/\s+/g, ' ').trim().slice(0, ERROR_CHARS)
+const cut = (message: string | undefined): string => oneLine(message ?? '', ERROR_CHARS)
 
 async function readPullRequest(
   run: FailedWorkflowRun,

@@ -65,7 +65,9 @@ export function isOurReview(
   trusted: (author: Author) => boolean
 ): boolean {
   const first = review.body.slice(0, 300).split('\n', 1)[0]?.trim() ?? ''
-  const match = /^<!-- codegen-agent-run-action review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first)
+  const ours = first.startsWith(`${OWN_COMMENT_MARK} review `)
+  const match =
+    ours && /^ review sha=([0-9a-f]{7,64}) sig=([0-9a-f]+) -->$/i.exec(first.slice(OWN_COMMENT_MARK.length))
   if (!match || match[1]?.toLowerCase() !== place.sha.toLowerCase() || !trusted(review.author)) return false
   const expected = Buffer.from(reviewSignature(key, place))
   const given = Buffer.from(match[2] ?? '')

@@ -184,10 +184,23 @@ describe('output-schema with findings', () => {
     }
     ;(referred.$defs as Record<string, unknown>).list = { type: 'array', items: { $ref: '#/$defs/finding' } }
     expect(findingsShapeProblem(referred)).toBeUndefined()
+    // JSON Pointer's escapes: `~1` is a slash, `~0` a tilde.
+    const escaped: JsonSchema = {
+      $defs: { 'a/b~c': referred.$defs && (referred.$defs as Record<string, unknown>).list },
+      type: 'object',
+      properties: { findings: { $ref: '#/$defs/a~1b~0c' } }
+    }
+    ;(escaped.$defs as Record<string, unknown>).finding = (referred.$defs as Record<string, unknown>).finding
+    expect(findingsShapeProblem(escaped)).toBeUndefined()
   })
 
   test.each<[string, JsonSchema]>([
     ['no findings property', { type: 'object', properties: { risk: {} } }],
+    // A malformed percent escape is no definition: the input's problem, not a URIError.
+    [
+      'findings behind a malformed reference',
+      { $defs: {}, type: 'object', properties: { findings: { $ref: '#/$defs/%zz' } } }
+    ],
     ['findings of text', { type: 'object', properties: { findings: { type: 'string' } } }],
     ['findings without items', { type: 'object', properties: { findings: { type: 'array' } } }],
     [

@@ -69,7 +69,7 @@ describe('our review, known again', () => {
   const key = { secret: 'api-token', repository: 'octo-org/octo-repo' }
   const place = { pullNumber: 7, sha: 'a'.repeat(40) }
   const bot = { login: 'github-actions[bot]', type: 'Bot' }
-  const review = (body: string, author = bot): ReviewSummary => ({ id: 1, body, commitId: place.sha, author })
+  const review = (body: string, author = bot): ReviewSummary => ({ id: 1, body, author })
 
   test('its marker, first, signed for the pull request and commit, by a trusted author', () => {
     const marker = reviewMarker(key, place)
