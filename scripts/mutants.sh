@@ -19,22 +19,22 @@ names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
 mutant idempotency src/agent-run/start.ts \
   's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
-  'test/flows/run-action.test.ts test/flows/action.test.ts test/flows/action-errors.test.ts test/flows/clients.test.ts'
+  'test/flows/run-action.test.ts test/flows/step.test.ts'
 mutant first-write src/github/tracking-comment.ts \
   's/async open\(\): Promise<void> \{\n    await this\.writes\.flush\(\)\n  \}/async open(): Promise<void> {}/' \
-  'test/flows/tracking-comment.test.ts test/flows/comment-endings.test.ts'
+  'test/flows/run-action.test.ts test/flows/comments.test.ts'
 mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
-  'test/unit/status.test.ts'
+  'test/unit/agent-run.test.ts'
 mutant log-cursor src/agent-run/watcher.ts \
   's/this\.reads\.logs\.read\(this\.state\.cursor, LOG_PAGE_SIZE, options\)/this.reads.logs.read(0, LOG_PAGE_SIZE, options)/' \
-  'test/flows/watcher.test.ts'
+  'test/flows/deadlines.test.ts'
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \
-  'test/flows/run-action.test.ts test/flows/secrecy.test.ts'
+  'test/flows/run-action.test.ts test/flows/hostile.test.ts'
 mutant ambiguous src/api/retry.ts \
   's/if \(write && exchange\.sent\)/if (write \&\& !write)/' \
-  'test/flows/client.test.ts'
+  'test/flows/run-action.test.ts'
 mutant entry src/index.ts \
   's/void run\(/void Promise.resolve(/' \
   'test/bundle/step-protocol.test.ts'

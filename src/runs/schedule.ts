@@ -3,7 +3,7 @@ import { least } from '../numbers.js'
 
 /**
  * How many runs of a fan-out follow one budget: pure, so the policy is unit-tested without a clock
- * (test/unit/schedule.test.ts measures it against the rate budget, beside per-run looks).
+ * (test/unit/agent-run/schedule.ts measures it against the rate budget, beside per-run looks).
  *
  * - Starting: at most `max-parallel` runs work at once; the next starts when one ends. Creates go
  *   through the client's rate budget (10 a minute), which holds a create back rather than draw a 429.

@@ -73,7 +73,7 @@ test('with runs long enough to fill the window anyway, every wait after a 429 is
   )
   expect(waits.length).toBeGreaterThan(0)
   // At most 10 s (poll-interval 1 is shorter), plus what a busy machine adds in real time: the bug
-  // would be a wait for the window (20 s). The 10 s exactly: test/flows/shared-token.test.ts.
+  // would be a wait for the window (20 s). The 10 s exactly: test/flows/limits/shared-token.ts.
   expect(Math.max(...waits)).toBeLessThanOrEqual(11_000)
   // Each job sees its end soon after the window frees: its fill (8 s) + the window (20 s) + a wait (10 s).
   for (const result of results) expect(result.durationMs).toBeLessThan(45_000)

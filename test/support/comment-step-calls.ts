@@ -1,7 +1,7 @@
 /**
  * The GitHub calls of a step on alice's `/codegen` comment on pull request 7, in the order the step
  * makes them: [what a test calls it, its path, its method]. The stall tests hang each in turn, end
- * to end (integration/github-stalls) and on the virtual clock (in-process/step-deadlines).
+ * to end and on the virtual clock (flows/deadlines/github-stalls.ts, step-deadlines.ts).
  */
 export const COMMENT_STEP_CALLS: Array<[string, RegExp, string]> = [
   ['the permission check', /\/collaborators\/alice\/permission$/, 'GET'],

@@ -2,7 +2,7 @@ import { AgentRunEmulator, systemServerClock, type EmulatorOptions } from '../..
 import { conformanceCheck } from './openapi.js'
 
 /**
- * The world of the emulator's own tests (test/emulator/): one emulator at a time over real HTTP on
+ * The world of the emulator's own tests (test/fakes/emulator/): one emulator at a time over real HTTP on
  * loopback, on a clock moved by hand (or a test's virtual clock, `startEmulator({ clock })`), every
  * answer checked against the OpenAPI document. Importing it registers the hooks.
  */

@@ -2,7 +2,7 @@ import { getOctokit } from '@actions/github'
 import { FakeGitHub, type FakeGitHubOptions } from '../../scripts/github-fake/index.js'
 
 /**
- * The world of the fake GitHub's own tests (test/github-fake/): one fake at a time over real HTTP on
+ * The world of the fake GitHub's own tests (test/fakes/github-fake/): one fake at a time over real HTTP on
  * loopback, asked by plain Octokit as the action's client is made (@actions/github's getOctokit, no
  * retries nor waits of its own) and by plain requests for what Octokit hides. Importing it registers
  * the hook that stops the fake after each test.

@@ -7,18 +7,18 @@ import TestSequencer from '@jest/test-sequencer'
  * the longest files, and a second for the rest.
  */
 const EXPECTED_MS = {
-  'bundle/github-step.test.ts': 17_000,
-  'bundle/job-cancellation.test.ts': 10_000,
-  'unit/rendering.test.ts': 9_500,
-  'bundle/step-protocol.test.ts': 7_500,
-  'flows/hostile.test.ts': 7_000,
-  'flows/cancel-any-moment.test.ts': 6_500,
-  'unit/summary-limits.test.ts': 5_000,
-  'flows/comment-limits.test.ts': 4_500,
-  'bundle/answer-worker.test.ts': 4_000,
-  'docs/examples.test.ts': 4_000,
-  'flows/action-errors.test.ts': 4_000,
-  'unit/runs-report.test.ts': 3_500
+  'bundle/github-step.test.ts': 16_000,
+  'bundle/job-cancellation.test.ts': 9_000,
+  'flows/run-action.test.ts': 8_500,
+  'flows/checks.test.ts': 8_000,
+  'flows/comments.test.ts': 8_000,
+  'flows/cancel-any-moment.test.ts': 7_000,
+  'flows/step.test.ts': 6_500,
+  'flows/hostile.test.ts': 6_500,
+  'flows/fan-out.test.ts': 6_000,
+  'unit/report.test.ts': 6_000,
+  'docs/examples.test.ts': 5_500,
+  'bundle/step-protocol.test.ts': 5_500
 }
 
 const Base = TestSequencer.default ?? TestSequencer

@@ -14,7 +14,7 @@ beforeEach(addParserPullRequest)
 export { creates, resumes, trackingComments } from './comment-world.js'
 export const promptOf = (request: { body: unknown } | undefined): string =>
   (request?.body as { prompt: string }).prompt
-/** GitHub writes but the check run's (check-life.test.ts follows those). */
+/** GitHub writes but the check run's (flows/checks/check-life.ts follows those). */
 export const writes = () =>
   github.requests.filter(request => request.method !== 'GET' && !request.path.includes('/check-runs'))
 export const own = (body: string): boolean => body.startsWith(OWN_COMMENT_MARK)

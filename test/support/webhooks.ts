@@ -89,7 +89,7 @@ function pullRequestOf(pr: Record<string, any>, fields: PullRequestFields): Reco
   pr.body = fields.body ?? 'Fixes the last field.<!-- hidden from readers -->'
   pr.html_url = `https://github.com/octo-org/octo-repo/pull/${number}`
   pr.head.ref = fields.head ?? 'feature/parser'
-  // The head commit the fake GitHub gives the same branch (test/github-fake/server.ts).
+  // The head commit the fake GitHub gives the same branch (scripts/github-fake/server.ts).
   pr.head.sha = createHash('sha1').update(`${headRepository}:${pr.head.ref}`).digest('hex')
   pr.head.label = `${headRepository.split('/')[0]}:${pr.head.ref}`
   pr.head.repo = { ...pr.head.repo, full_name: headRepository, fork: headRepository !== 'octo-org/octo-repo' }

@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url'
 
 /**
  * Tests named after their units: most files of src/ over 60 lines have a test of their name, a
- * unit's (test/unit/<name>.test.ts) or, for a unit that needs the clock or HTTP, a flow's
- * (test/flows/<name>.test.ts). A reader looking for a file's tests finds them by its name.
+ * unit's (test/unit/<part>/<name>.ts) or, for a unit that needs the clock or HTTP, a flow's
+ * (test/flows/<behaviour>/<name>.ts). A reader looking for a file's tests finds them by its name.
+ * A folder of test/unit or test/flows is run by the jest file of its name beside it, which imports
+ * each of its files (one file for jest: their modules load once).
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -19,13 +21,24 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
+/** The folders of test/<kind>, each a group of tests run by test/<kind>/<folder>.test.ts. */
+function groups(kind: string): string[] {
+  return readdirSync(join(ROOT, 'test', kind), { withFileTypes: true })
+    .filter(entry => entry.isDirectory())
+    .map(entry => entry.name)
+}
+
 /** The files of src/ over `minLines` lines, each with whether a test of its name exists. */
 export function testNames(minLines = 60): Array<{ file: string; tested: boolean }> {
   return sourceFiles(SRC)
     .filter(file => readFileSync(file, 'utf8').split('\n').length - 1 > minLines)
     .map(file => {
       const name = basename(file, '.ts')
-      const tested = ['unit', 'flows'].some(kind => existsSync(join(ROOT, 'test', kind, `${name}.test.ts`)))
+      const tested = ['unit', 'flows'].some(
+        kind =>
+          existsSync(join(ROOT, 'test', kind, `${name}.test.ts`)) ||
+          groups(kind).some(group => existsSync(join(ROOT, 'test', kind, group, `${name}.ts`)))
+      )
       return { file: relative(SRC, file), tested }
     })
 }
@@ -44,3 +57,21 @@ test('at least 80% of the files of src/ over 60 lines have a test of their name'
   expect(files.length).toBeGreaterThan(50)
   expect(share).toBeGreaterThanOrEqual(0.8)
 })
+
+test.each(['unit', 'flows', 'fakes'])(
+  'each file of a folder of test/%s is imported by the jest file of its folder, and none is a jest file',
+  kind => {
+    const folders = groups(kind)
+    expect(folders.length).toBeGreaterThan(1)
+    for (const group of folders) {
+      const entry = join(ROOT, 'test', kind, `${group}.test.ts`)
+      expect(existsSync(entry) ? group : `${group}: no ${group}.test.ts`).toBe(group)
+      const imported = [...readFileSync(entry, 'utf8').matchAll(/^import '\.\/([^/']+)\/([^/']+)\.js'$/gm)]
+        .filter(match => match[1] === group)
+        .map(match => `${match[2]}.ts`)
+      const files = readdirSync(join(ROOT, 'test', kind, group)).filter(file => file.endsWith('.ts'))
+      expect(files.filter(file => file.endsWith('.test.ts'))).toEqual([])
+      expect([...imported].sort()).toEqual([...files].sort())
+    }
+  }
+)

@@ -1,0 +1,67 @@
+import { scenario } from '../../../emulator/index.js'
+import { extractAnswer } from '../../../src/answer/extract.js'
+import { clock, emulator, ORG, request, startEmulator } from '../../support/emulator-world.js'
+
+/**
+ * The verdict scenarios over real HTTP: what the result holds, and how follow-ups are answered; every
+ * answer checked against the OpenAPI document.
+ */
+
+async function post(path: string, body: unknown): Promise<{ id: number; status: string; result: string }> {
+  const reply = await request('POST', path, { body })
+  expect(reply.status).toBe(200)
+  return reply.body as { id: number; status: string; result: string }
+}
+
+/** Creates a run of the scenario, lets it end, then resumes it `resumes` times: each ending's result. */
+async function results(name: string, resumes: number): Promise<string[]> {
+  await startEmulator({ defaultScenario: name })
+  const { id } = await post(`${ORG}/agent/run`, { prompt: 'Review the public API' })
+  clock.time += 60_000
+  const seen = [emulator.run(id)?.result ?? '']
+  for (let n = 0; n < resumes; n++) {
+    await post(`${ORG}/agent/run/resume`, { agent_run_id: id, prompt: 'Reply with the json block alone.' })
+    clock.time += 60_000
+    expect(emulator.run(id)?.status).toBe('COMPLETE')
+    seen.push(emulator.run(id)?.result ?? '')
+  }
+  return seen
+}
+
+const answerOf = (result: string) => extractAnswer(result)
+
+describe('verdict scenarios', () => {
+  test('verdict-pass and verdict-fail end COMPLETE with the answer block after the review', async () => {
+    const [pass] = await results('verdict-pass', 0)
+    expect(answerOf(pass ?? '')).toEqual({
+      kind: 'json',
+      value: { verdict: 'pass', reason: 'Every exported name and signature is unchanged.' }
+    })
+    const [fail] = await results('verdict-fail', 0)
+    expect(fail).toMatch(/^## Review of the public API/)
+    expect(answerOf(fail ?? '')).toMatchObject({ kind: 'json', value: { verdict: 'fail' } })
+  })
+
+  test('verdict-repaired: no block at first, the block alone on the first follow-up', async () => {
+    const [first, repaired] = await results('verdict-repaired', 1)
+    expect(answerOf(first ?? '')).toEqual({ kind: 'none' })
+    expect(repaired).toMatch(/^```json\n/)
+    expect(answerOf(repaired ?? '')).toMatchObject({ kind: 'json', value: { verdict: 'fail' } })
+  })
+
+  test('verdict-never: no block in the result, nor in three follow-ups', async () => {
+    const seen = await results('verdict-never', 3)
+    expect(seen.map(answerOf)).toEqual([
+      { kind: 'none' },
+      { kind: 'none' },
+      { kind: 'none' },
+      { kind: 'none' }
+    ])
+    expect(new Set(seen).size).toBe(4)
+  })
+
+  test('speed compresses the follow-ups too', () => {
+    const fast = scenario('verdict-repaired', 10)
+    expect(fast.followUps?.[0]?.steps.map(step => step.at)).toEqual([0, 60, 100])
+  })
+})

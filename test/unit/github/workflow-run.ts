@@ -1,0 +1,79 @@
+import { createRequire } from 'node:module'
+import { readWorkflowRun } from '../../../src/github/workflow-run.js'
+import { FAILED_WORKFLOW_RUN, workflowRunEvent } from '../../support/webhooks.js'
+
+/** A workflow_run event read into the failure to fix, or why nothing starts (src/github/workflow-run.ts). */
+
+test('a failed run on a branch of the repository: the failure to fix, with its pull request', () => {
+  expect(readWorkflowRun(workflowRunEvent().payload, 'octo-org/octo-repo')).toEqual({
+    kind: 'fix',
+    run: FAILED_WORKFLOW_RUN
+  })
+  const timedOut = readWorkflowRun(
+    workflowRunEvent({ conclusion: 'timed_out' }).payload,
+    'octo-org/octo-repo'
+  )
+  expect(timedOut).toMatchObject({ kind: 'fix', run: { conclusion: 'timed_out' } })
+  const pushed = readWorkflowRun(workflowRunEvent({ pullRequest: null, event: 'push' }).payload, 'x/y')
+  expect(pushed).toMatchObject({ kind: 'fix', run: { event: 'push' } })
+  expect(pushed.kind === 'fix' && pushed.run.pullRequest).toBeUndefined()
+})
+
+test.each(['success', 'cancelled', 'skipped', 'neutral', 'action_required', 'stale', null])(
+  'a run that concluded %s starts nothing',
+  conclusion => {
+    expect(readWorkflowRun(workflowRunEvent({ conclusion }).payload, 'octo-org/octo-repo')).toEqual({
+      kind: 'skip',
+      reason: `The workflow run CI #163 concluded ${conclusion ?? 'nothing'}: there is no failure to fix.`
+    })
+  }
+)
+
+test('every example GitHub publishes of the event starts nothing: none is a failed, completed run', () => {
+  const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as Array<{
+    name: string
+    examples: Array<{ action: string; workflow_run: { conclusion: string | null } }>
+  }>
+  const runs = examples.find(e => e.name === 'workflow_run')!.examples
+  expect(runs.length).toBeGreaterThan(3)
+  for (const payload of runs) expect(readWorkflowRun(payload, 'octo-org/octo-repo').kind).toBe('skip')
+})
+
+test('a fork’s branch starts nothing, and says why', () => {
+  const fork = workflowRunEvent({ headRepository: 'stranger/octo-repo' }).payload
+  expect(readWorkflowRun(fork, 'octo-org/octo-repo')).toEqual({
+    kind: 'skip',
+    reason:
+      "The workflow run CI #163 ran on a branch of the fork stranger/octo-repo: its code and logs are a stranger's, so no agent is asked to fix them."
+  })
+  delete fork.workflow_run.head_repository
+  expect(readWorkflowRun(fork, 'octo-org/octo-repo')).toMatchObject({
+    kind: 'skip',
+    reason: expect.stringContaining('a repository GitHub no longer knows') as string
+  })
+})
+
+test('other actions, and events without a run, start nothing', () => {
+  expect(readWorkflowRun(workflowRunEvent({ action: 'requested' }).payload, 'octo-org/octo-repo')).toEqual({
+    kind: 'skip',
+    reason: 'workflow_run events with action "requested" never trigger a run; only "completed" does.'
+  })
+  expect(readWorkflowRun({ action: 'completed' }, 'octo-org/octo-repo')).toEqual({
+    kind: 'skip',
+    reason: 'The event names no workflow run with a branch and a commit.'
+  })
+  expect(readWorkflowRun(workflowRunEvent({ headSha: 'not a sha' }).payload, 'octo-org/octo-repo').kind).toBe(
+    'skip'
+  )
+})
+
+test('a pull request of another repository with the same branch name is not the one to push to', () => {
+  const payload = workflowRunEvent().payload
+  payload.workflow_run.pull_requests[0].head.repo.id = 1
+  const read = readWorkflowRun(payload, 'octo-org/octo-repo')
+  expect(read.kind === 'fix' && read.run.pullRequest).toBeUndefined()
+  const otherBranch = workflowRunEvent().payload
+  otherBranch.workflow_run.pull_requests[0].head.ref = 'main'
+  const other = readWorkflowRun(otherBranch, 'octo-org/octo-repo')
+  expect(other.kind === 'fix' && other.run.pullRequest).toBeUndefined()
+})
