@@ -60944,22 +60944,30 @@ function secretForms(secrets) {
     return [...forms].sort((a, b) => b.length - a.length);
 }
 const compiled = new Map();
-/** One pattern for all forms, case-insensitive, each character allowed to be followed by a break. */
-function patternOf(secrets) {
+/**
+ * One pattern a form, case-insensitive, each character allowed to be followed by a break, applied
+ * longest first. Not one pattern for all: V8 runs a union of two secrets' forms some 20 times
+ * slower (about 100 ms a MB of text against 5).
+ */
+function patternsOf(secrets) {
     const key = secrets.join('\u0000');
-    if (compiled.has(key))
-        return compiled.get(key);
-    const forms = secretForms(secrets);
-    const pattern = forms.length === 0
-        ? undefined
-        : new RegExp(forms.map(form => [...form].map(charPattern).join(BREAK)).join('|'), 'giu');
-    compiled.set(key, pattern);
-    return pattern;
+    const known = compiled.get(key);
+    if (known)
+        return known;
+    const patterns = secretForms(secrets).map(form => new RegExp([...form].map(charPattern).join(BREAK), 'giu'));
+    compiled.set(key, patterns);
+    return patterns;
+}
+/** `text` with every form of each secret replaced by ***, the longest forms first. */
+function replaceForms(text, patterns) {
+    let redacted = text;
+    for (const pattern of patterns)
+        redacted = redacted.replace(pattern, '***');
+    return redacted;
 }
 /** `text` with every form of every secret replaced by ***. */
 function redactText(text, secrets) {
-    const pattern = patternOf(secrets);
-    return pattern ? text.replace(pattern, '***') : text;
+    return replaceForms(text, patternsOf(secrets));
 }
 /**
  * Levels of nesting walked; what lies deeper is replaced by DEEPER_CUT (never a stack overflow). An
@@ -60973,8 +60981,8 @@ const DEEPER_CUT = '[… nested too deep: cut]';
  * a value of any depth can be printed, stringified and walked again afterwards.
  */
 function redactDeep(value, secrets) {
-    const pattern = patternOf(secrets);
-    const redact = (text) => (pattern ? text.replace(pattern, '***') : text);
+    const patterns = patternsOf(secrets);
+    const redact = (text) => replaceForms(text, patterns);
     const root = { value: undefined };
     // A stack of slots to fill, as parallel arrays (no object or closure per value: a wide value
     // walked this way stays linear, garbage collection included). Each slot of a copy exists
