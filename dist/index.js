@@ -51981,6 +51981,24 @@ function schemaError(error) {
  * not resolve, an unknown keyword.
  */
 function compileSchema(schema) {
+    const key = JSON.stringify(schema);
+    const known = compiled.get(key);
+    if (known)
+        return known;
+    if (compiled.size >= KEPT_SCHEMAS)
+        compiled.delete(compiled.keys().next().value);
+    const result = compileAnew(schema);
+    compiled.set(key, result);
+    return result;
+}
+/**
+ * The last schemas compiled, by their JSON: a step compiles its schema more than once (its settings,
+ * each run's answer), and each compile of a new ajv compiles the draft's meta-schema first (some
+ * 40 ms). ajv's checks hold no state between calls, so one serves every caller.
+ */
+const compiled = new Map();
+const KEPT_SCHEMAS = 8;
+function compileAnew(schema) {
     const ajv = ajvFor(schema);
     if (typeof ajv === 'string')
         return { problem: ajv };
@@ -60943,7 +60961,7 @@ function secretForms(secrets) {
     }
     return [...forms].sort((a, b) => b.length - a.length);
 }
-const compiled = new Map();
+const redact_compiled = new Map();
 /**
  * One pattern a form, case-insensitive, each character allowed to be followed by a break, applied
  * longest first. Not one pattern for all: V8 runs a union of two secrets' forms some 20 times
@@ -60951,11 +60969,11 @@ const compiled = new Map();
  */
 function patternsOf(secrets) {
     const key = secrets.join('\u0000');
-    const known = compiled.get(key);
+    const known = redact_compiled.get(key);
     if (known)
         return known;
     const patterns = secretForms(secrets).map(form => new RegExp([...form].map(charPattern).join(BREAK), 'giu'));
-    compiled.set(key, patterns);
+    redact_compiled.set(key, patterns);
     return patterns;
 }
 /** `text` with every form of each secret replaced by ***, the longest forms first. */

@@ -95,7 +95,27 @@ function schemaError(error: ErrorObject): SchemaError {
  * why it cannot be used: an unsupported draft, a schema the meta-schema refuses, a `$ref` that does
  * not resolve, an unknown keyword.
  */
-export function compileSchema(schema: JsonSchema): { validate: AnswerValidator } | { problem: string } {
+export function compileSchema(schema: JsonSchema): CompiledSchema {
+  const key = JSON.stringify(schema)
+  const known = compiled.get(key)
+  if (known) return known
+  if (compiled.size >= KEPT_SCHEMAS) compiled.delete(compiled.keys().next().value as string)
+  const result = compileAnew(schema)
+  compiled.set(key, result)
+  return result
+}
+
+type CompiledSchema = { validate: AnswerValidator } | { problem: string }
+
+/**
+ * The last schemas compiled, by their JSON: a step compiles its schema more than once (its settings,
+ * each run's answer), and each compile of a new ajv compiles the draft's meta-schema first (some
+ * 40 ms). ajv's checks hold no state between calls, so one serves every caller.
+ */
+const compiled = new Map<string, CompiledSchema>()
+const KEPT_SCHEMAS = 8
+
+function compileAnew(schema: JsonSchema): CompiledSchema {
   const ajv = ajvFor(schema)
   if (typeof ajv === 'string') return { problem: ajv }
   let check: ValidateFunction
