@@ -7,8 +7,20 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm'
  * HTML its sanitizer allows, such as <details>, <summary>, <pre>, <code>, <sub>, <b>, <br>).
  */
 export function renderMarkdown(markdown: string): string {
-  return micromark(markdown, { allowDangerousHtml: true, extensions: GFM, htmlExtensions: GFM_HTML })
+  const known = rendered.get(markdown)
+  if (known !== undefined) return known
+  const html = micromark(markdown, { allowDangerousHtml: true, extensions: GFM, htmlExtensions: GFM_HTML })
+  if (rendered.size >= KEPT_RENDERS) rendered.delete(rendered.keys().next().value as string)
+  rendered.set(markdown, html)
+  return html
 }
+
+/**
+ * The last pages rendered: a test often reads the same page twice (its HTML, then its text), and
+ * micromark reads some 200 KB a second of text full of code spans.
+ */
+const rendered = new Map<string, string>()
+const KEPT_RENDERS = 8
 
 // Built once: the extensions hold no state of a document, and building them on every call cost as
 // much CPU as the rendering itself.

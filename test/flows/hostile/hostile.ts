@@ -40,7 +40,8 @@ describe('hostile', () => {
 
   test('an endless, lying log: the step ends at its deadline with outputs, summary and log file', async () => {
     emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
-    emulator.injectFaults(endlessLog(20_000))
+    // Pages of 100 entries of 2 KB, as many as the service's rate allows: some 11 MB in all.
+    emulator.injectFaults(endlessLog(2_000))
     const result = await step()
     // It ended on its own at its deadline (6 s), to the millisecond, however many pages it read.
     expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
@@ -49,11 +50,28 @@ describe('hostile', () => {
     expect(result.summary.length).toBeLessThan(1_000_000)
     const lines = readFileSync(result.outputs['log-file']!, 'utf8').trim().split('\n')
     expect(lines).toHaveLength(Number(result.outputs['log-count']))
-    // Pages of 100 entries of 20 KB weigh 2 MB: the reader asks for fewer (memory follows what is read).
+  })
+
+  test('a log of large entries is read in smaller pages: memory follows what is read', async () => {
+    const observation = 'x'.repeat(20_000)
+    emulator.queueScript({
+      steps: [
+        ...Array.from({ length: 150 }, (_, i) => ({
+          at: 0,
+          status: 'ACTIVE',
+          log: { thought: `Step ${i}`, observation }
+        })),
+        { at: 1_000, status: 'COMPLETE', result: 'done' }
+      ]
+    })
+    const result = await step()
+    expect(result.outputs).toMatchObject({ outcome: 'success', 'log-count': '150' })
+    // Pages of 100 entries of 20 KB weigh 2 MB: the reader asks for fewer.
     const limits = emulator.requests
       .filter(request => request.route === 'logs')
       .map(r => Number(r.query.limit))
     expect(limits[0]).toBe(100)
+    expect(limits.length).toBeGreaterThan(1)
     expect(Math.max(...limits.slice(1))).toBeLessThanOrEqual(60)
   })
 
