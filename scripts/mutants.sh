@@ -25,7 +25,7 @@ mutant first-write src/github/tracking-comment.ts \
   'test/flows/run-action.test.ts test/flows/comments.test.ts'
 mutant status-case src/agent-run/status.ts \
   's/CLASSES\[status\.trim\(\)\.toUpperCase\(\)\]/CLASSES[status.trim()]/' \
-  'test/unit/agent-run.test.ts'
+  'test/unit/unit.test.ts'
 mutant log-cursor src/agent-run/watcher.ts \
   's/this\.reads\.logs\.read\(this\.state\.cursor, LOG_PAGE_SIZE, options\)/this.reads.logs.read(0, LOG_PAGE_SIZE, options)/' \
   'test/flows/deadlines.test.ts'

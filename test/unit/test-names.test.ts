@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url'
  * Tests named after their units: most files of src/ over 60 lines have a test of their name, a
  * unit's (test/unit/<part>/<name>.ts) or, for a unit that needs the clock or HTTP, a flow's
  * (test/flows/<behaviour>/<name>.ts). A reader looking for a file's tests finds them by its name.
- * A folder of test/unit or test/flows is run by the jest file of its name beside it, which imports
- * each of its files (one file for jest: their modules load once).
+ * A folder of test/flows or test/fakes is run by the jest file of its name beside it, the folders of
+ * test/unit by test/unit/unit.test.ts: it imports each of their files (one file for jest: their
+ * modules load once).
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -58,14 +59,23 @@ test('at least 80% of the files of src/ over 60 lines have a test of their name'
   expect(share).toBeGreaterThanOrEqual(0.8)
 })
 
+/**
+ * The jest file that runs a folder of test/<kind>: the one of its name beside it, else the kind's own
+ * (test/unit/unit.test.ts runs every folder of test/unit).
+ */
+function entryOf(kind: string, group: string): string {
+  const own = join(ROOT, 'test', kind, `${group}.test.ts`)
+  return existsSync(own) ? own : join(ROOT, 'test', kind, `${kind}.test.ts`)
+}
+
 test.each(['unit', 'flows', 'fakes'])(
-  'each file of a folder of test/%s is imported by the jest file of its folder, and none is a jest file',
+  'each file of a folder of test/%s is imported by the jest file that runs its folder, and none is a jest file',
   kind => {
     const folders = groups(kind)
     expect(folders.length).toBeGreaterThan(1)
     for (const group of folders) {
-      const entry = join(ROOT, 'test', kind, `${group}.test.ts`)
-      expect(existsSync(entry) ? group : `${group}: no ${group}.test.ts`).toBe(group)
+      const entry = entryOf(kind, group)
+      expect(existsSync(entry) ? group : `${group}: no jest file runs it`).toBe(group)
       const imported = [...readFileSync(entry, 'utf8').matchAll(/^import '\.\/([^/']+)\/([^/']+)\.js'$/gm)]
         .filter(match => match[1] === group)
         .map(match => `${match[2]}.ts`)
@@ -73,5 +83,18 @@ test.each(['unit', 'flows', 'fakes'])(
       expect(files.filter(file => file.endsWith('.test.ts'))).toEqual([])
       expect([...imported].sort()).toEqual([...files].sort())
     }
+  }
+)
+
+test.each(['docs', 'scripts'])(
+  'each file of test/%s is imported by its one jest file, which is the only jest file there',
+  kind => {
+    const entry = join(ROOT, 'test', kind, `${kind}.test.ts`)
+    const imported = [...readFileSync(entry, 'utf8').matchAll(/^import '\.\/([^/']+)\.js'$/gm)].map(
+      match => `${match[1]}.ts`
+    )
+    const files = readdirSync(join(ROOT, 'test', kind)).filter(file => file.endsWith('.ts'))
+    expect(files.filter(file => file.endsWith('.test.ts'))).toEqual([`${kind}.test.ts`])
+    expect([...imported].sort()).toEqual(files.filter(file => !file.endsWith('.test.ts')).sort())
   }
 )

@@ -140,7 +140,7 @@ describe('the action when things go wrong', () => {
     expect(logFile).toHaveLength(3_000)
     expect(Buffer.byteLength(result.summary)).toBeLessThanOrEqual(1_000_000)
     // What it says adds up (that each shown entry renders as a <details> of its own, with the summary
-    // read as GitHub reads it: unit/rendering.test.ts, the same 3,000 entries).
+    // read as GitHub reads it: unit/report/rendering.ts, the same 3,000 entries).
     const leftOut = Number(/\*\*(\d+) log entries left out here\*\*/.exec(result.summary)?.[1])
     const shown = Number(
       /\| Log entries \| 3000, (\d+) shown below \(all in the `log-file` output/.exec(result.summary)?.[1]

@@ -1,11 +1,11 @@
-import { COMMENT_MAX_CHARS } from '../../src/github-shapes.js'
-import { renderTrackingComment } from '../../src/report/tracking-text.js'
-import { entrySections } from '../../src/report/entry-text.js'
-import { quoteBlock, serviceMarkdown } from '../../src/report/markdown.js'
-import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js'
-import { CODE_RESULT, renderScenarios, trackingState } from '../../scripts/render-fixtures.js'
-import { mulberry32 } from '../../emulator/random.js'
-import { readerText, renderMarkdown, visibleText } from '../../scripts/render-markdown.js'
+import { COMMENT_MAX_CHARS } from '../../../src/github-shapes.js'
+import { renderTrackingComment } from '../../../src/report/tracking-text.js'
+import { entrySections } from '../../../src/report/entry-text.js'
+import { quoteBlock, serviceMarkdown } from '../../../src/report/markdown.js'
+import { renderSummary, SUMMARY_MAX_BYTES } from '../../../src/report/summary.js'
+import { CODE_RESULT, renderScenarios, trackingState } from '../../../scripts/render-fixtures.js'
+import { mulberry32 } from '../../../emulator/random.js'
+import { readerText, renderMarkdown, visibleText } from '../../../scripts/render-markdown.js'
 
 /**
  * The summary and the tracking comment as a reader sees them: rendered with a CommonMark + GFM

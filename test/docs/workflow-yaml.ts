@@ -39,7 +39,7 @@ const docsBlocks: Block[] = readdirSync(join(root, 'docs'))
   .filter(file => file.endsWith('.md'))
   .flatMap(file => markdownBlocks(join('docs', file)))
 
-/** The repository's workflows, and the published examples (docs/examples, run by examples.test.ts). */
+/** The repository's workflows, and the published examples (docs/examples, run by examples.ts). */
 const workflows: Block[] = ['.github/workflows', 'docs/examples'].flatMap(folder =>
   readdirSync(join(root, folder))
     .filter(file => /\.ya?ml$/.test(file))
