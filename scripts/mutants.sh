@@ -31,7 +31,7 @@ mutant log-cursor src/agent-run/watcher.ts \
   'test/flows/deadlines.test.ts'
 mutant mask src/action.ts \
   's/\n  secrets\.forEach\(secret => runner\.mask\(secret\)\)//' \
-  'test/flows/run-action.test.ts test/flows/hostile.test.ts'
+  'test/flows/run-action.test.ts test/flows/deadlines.test.ts'
 mutant ambiguous src/api/retry.ts \
   's/if \(write && exchange\.sent\)/if (write \&\& !write)/' \
   'test/flows/run-action.test.ts'

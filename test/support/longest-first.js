@@ -8,17 +8,15 @@ import TestSequencer from '@jest/test-sequencer'
  */
 const EXPECTED_MS = {
   'bundle/github-step.test.ts': 16_000,
-  'unit/unit.test.ts': 12_500,
-  'docs/docs.test.ts': 9_000,
-  'bundle/job-cancellation.test.ts': 9_000,
-  'flows/run-action.test.ts': 8_500,
-  'flows/checks.test.ts': 8_000,
-  'flows/comments.test.ts': 8_000,
-  'flows/cancel-any-moment.test.ts': 7_000,
-  'flows/step.test.ts': 6_500,
-  'flows/hostile.test.ts': 6_500,
-  'flows/fan-out.test.ts': 6_000,
-  'bundle/step-protocol.test.ts': 5_500
+  'unit/unit.test.ts': 14_000,
+  'flows/step.test.ts': 13_500,
+  'flows/comments.test.ts': 11_000,
+  'bundle/job-cancellation.test.ts': 11_000,
+  'flows/deadlines.test.ts': 10_500,
+  'flows/run-action.test.ts': 10_000,
+  'docs/docs.test.ts': 8_500,
+  'flows/checks.test.ts': 8_500,
+  'bundle/step-protocol.test.ts': 7_500
 }
 
 const Base = TestSequencer.default ?? TestSequencer

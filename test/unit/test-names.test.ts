@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url'
  * Tests named after their units: most files of src/ over 60 lines have a test of their name, a
  * unit's (test/unit/<part>/<name>.ts) or, for a unit that needs the clock or HTTP, a flow's
  * (test/flows/<behaviour>/<name>.ts). A reader looking for a file's tests finds them by its name.
- * A folder of test/flows or test/fakes is run by the jest file of its name beside it, the folders of
- * test/unit by test/unit/unit.test.ts: it imports each of their files (one file for jest: their
- * modules load once).
+ * Each folder of test/unit, test/flows and test/fakes is run by one jest file beside the folders,
+ * which imports each of its files (unit.test.ts runs every folder of test/unit; a jest file of
+ * test/flows runs the folders that share its world): one file for jest, so their modules load once.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -59,27 +59,33 @@ test('at least 80% of the files of src/ over 60 lines have a test of their name'
   expect(share).toBeGreaterThanOrEqual(0.8)
 })
 
-/**
- * The jest file that runs a folder of test/<kind>: the one of its name beside it, else the kind's own
- * (test/unit/unit.test.ts runs every folder of test/unit).
- */
-function entryOf(kind: string, group: string): string {
-  const own = join(ROOT, 'test', kind, `${group}.test.ts`)
-  return existsSync(own) ? own : join(ROOT, 'test', kind, `${kind}.test.ts`)
+/** The jest files of test/<kind>, each with the files of the folders it imports, as `folder/file.ts`. */
+function jestFiles(kind: string): Array<{ file: string; imports: string[] }> {
+  return readdirSync(join(ROOT, 'test', kind))
+    .filter(file => file.endsWith('.test.ts'))
+    .map(file => ({
+      file,
+      imports: [
+        ...readFileSync(join(ROOT, 'test', kind, file), 'utf8').matchAll(
+          /^import '\.\/([^/']+)\/([^/']+)\.js'$/gm
+        )
+      ].map(match => `${match[1]}/${match[2]}.ts`)
+    }))
 }
 
 test.each(['unit', 'flows', 'fakes'])(
-  'each file of a folder of test/%s is imported by the jest file that runs its folder, and none is a jest file',
+  'each file of a folder of test/%s is imported by the one jest file that runs its folder, and none is a jest file',
   kind => {
     const folders = groups(kind)
+    const entries = jestFiles(kind)
     expect(folders.length).toBeGreaterThan(1)
     for (const group of folders) {
-      const entry = entryOf(kind, group)
-      expect(existsSync(entry) ? group : `${group}: no jest file runs it`).toBe(group)
-      const imported = [...readFileSync(entry, 'utf8').matchAll(/^import '\.\/([^/']+)\/([^/']+)\.js'$/gm)]
-        .filter(match => match[1] === group)
-        .map(match => `${match[2]}.ts`)
-      const files = readdirSync(join(ROOT, 'test', kind, group)).filter(file => file.endsWith('.ts'))
+      const runners = entries.filter(entry => entry.imports.some(file => file.startsWith(`${group}/`)))
+      expect(runners.length === 1 ? group : `${group}: run by ${runners.length} jest files`).toBe(group)
+      const imported = (runners[0]?.imports ?? []).filter(file => file.startsWith(`${group}/`))
+      const files = readdirSync(join(ROOT, 'test', kind, group))
+        .filter(file => file.endsWith('.ts'))
+        .map(file => `${group}/${file}`)
       expect(files.filter(file => file.endsWith('.test.ts'))).toEqual([])
       expect([...imported].sort()).toEqual([...files].sort())
     }
