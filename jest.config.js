@@ -20,8 +20,9 @@ export default {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // ts-jest's output under a cache key that needs neither ts-jest nor TypeScript loaded (ts-transform.js).
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }]
+    '^.+\\.ts$': ['<rootDir>/test/support/ts-transform.js', { useESM: true, tsconfig: 'tsconfig.test.json' }]
   },
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...LONG_SUITES],

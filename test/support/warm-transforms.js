@@ -4,8 +4,8 @@ import { createScriptTransformer } from '@jest/transform'
 
 /**
  * jest's global setup, second part: every TypeScript file the tests load is compiled once, here, into
- * jest's cache. On a fresh clone the cache is empty, and 16 workers starting at once would each
- * compile the same files (about 10 s of the 2 cores). The options are the ones jest's runtime asks
+ * jest's cache. On a fresh clone the cache is empty, and the workers starting at once would each
+ * compile the same files. The options are the ones jest's runtime asks
  * for an ES module with, so that the workers find what is written here.
  */
 
