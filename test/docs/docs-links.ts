@@ -9,10 +9,9 @@ import { ROOT as root, USER_PAGES as pages } from '../support/doc-pages.js'
  */
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(html: string): Set<string> {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()
-  const html = renderMarkdown(markdown)
   for (const match of html.matchAll(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>/g)) {
     const base = visibleText(match[1] as string)
       .toLowerCase()
@@ -25,17 +24,24 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors
 }
 
-/** The anchors of a page of the repository, each page rendered once (reference.md links to itself often). */
+/** A page of the repository rendered, each page once: its links are read, and its anchors by others. */
+const pageHtml = new Map<string, string>()
+function htmlOfPage(page: string): string {
+  let html = pageHtml.get(page)
+  if (html === undefined) pageHtml.set(page, (html = renderMarkdown(readFileSync(join(root, page), 'utf8'))))
+  return html
+}
+
+/** The anchors of a page of the repository, found once (reference.md links to itself often). */
 const pageAnchors = new Map<string, Set<string>>()
 function anchorsOfPage(page: string): Set<string> {
   let anchors = pageAnchors.get(page)
-  if (!anchors) pageAnchors.set(page, (anchors = anchorsOf(readFileSync(join(root, page), 'utf8'))))
+  if (!anchors) pageAnchors.set(page, (anchors = anchorsOf(htmlOfPage(page))))
   return anchors
 }
 
 /** The targets of a page's links and images, as rendered (links inside code are not links). */
-function linksOf(markdown: string): string[] {
-  const html = renderMarkdown(markdown)
+function linksOf(html: string): string[] {
   return [...html.matchAll(/<(?:a [^>]*?href|img [^>]*?src)="([^"]*)"/g)].map(match =>
     (match[1] as string).replace(/&amp;/g, '&')
   )
@@ -69,7 +75,7 @@ test('the pages are there', () => {
 })
 
 test.each(pages.map(page => [page]))('every relative link of %s resolves', page => {
-  const links = linksOf(readFileSync(join(root, page), 'utf8'))
+  const links = linksOf(htmlOfPage(page))
   expect(links.length).toBeGreaterThan(0)
   expect(links.map(link => problemOf(page, link)).filter(Boolean)).toEqual([])
 })
@@ -83,7 +89,11 @@ test('the check finds a broken link and a missing anchor, and names anchors as G
   expect(problemOf('docs/setup.md', '../../outside.md')).toBe('../../outside.md leaves the repository')
   expect(problemOf('README.md', 'https://codegen.com/token')).toBeUndefined()
   expect([
-    ...anchorsOf("# 1. An API token\n## Forks and `pull_request_target`\n## The check's colour\n## A\n## A\n")
+    ...anchorsOf(
+      renderMarkdown(
+        "# 1. An API token\n## Forks and `pull_request_target`\n## The check's colour\n## A\n## A\n"
+      )
+    )
   ]).toEqual(['1-an-api-token', 'forks-and-pull_request_target', 'the-checks-colour', 'a', 'a-1'])
 })
 
