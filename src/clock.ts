@@ -50,6 +50,9 @@ export interface TimeLimit {
   clear(): void
 }
 
+/** Why a time limit's wait ended early; abort() without a reason builds a DOMException each time. */
+const CLEARED = new Error('the work ended within its time limit')
+
 export function timeLimit(clock: Clock, ms: number, reason: Error): TimeLimit {
   const limit = new AbortController()
   const done = new AbortController()
@@ -57,5 +60,5 @@ export function timeLimit(clock: Clock, ms: number, reason: Error): TimeLimit {
     () => limit.abort(reason),
     () => undefined
   )
-  return { signal: limit.signal, clear: () => done.abort() }
+  return { signal: limit.signal, clear: () => done.abort(CLEARED) }
 }

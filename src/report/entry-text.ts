@@ -75,9 +75,13 @@ export function cutEntry(entry: LogEntry, max: number): LogEntry {
   return out as unknown as LogEntry
 }
 
+/** A time as the service writes it is some 32 characters; past these, the rest is not read. */
+const TIME_CHARS = 64
+
 /** HH:MM:SS (UTC) of the entry; the service writes times with or without the `T` and zone. */
 export function entryTime(entry: LogEntry): string {
-  const raw = entry.created_at ?? ''
+  // Cut first: parsing and searching a flooded field cost some 20 ms a 400 KB, on every entry.
+  const raw = (entry.created_at ?? '').slice(0, TIME_CHARS)
   const match = /(\d{2}:\d{2}:\d{2})/.exec(raw)
   const parsed = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`)
   if (!Number.isNaN(parsed)) return new Date(parsed).toISOString().slice(11, 19)

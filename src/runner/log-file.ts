@@ -9,6 +9,8 @@ import type { LogEntry } from '../api/types.js'
  */
 export const LOG_FILE_MAX_BYTES = 256 * 1024 * 1024
 
+const WRITE_CHARS = 64 * 1024
+
 /** The run's log as JSON Lines on the runner's disk: complete even when the summary had to be trimmed. */
 export interface LogFile {
   readonly path: string
@@ -47,19 +49,27 @@ export function openLogFile(directory: string, runId: number, maxBytes = LOG_FIL
         leftOut += entries.length
         return
       }
-      // A line at a time: a page of large entries is never one string as large as the page.
+      // Lines in writes of about WRITE_CHARS: a page of large entries is never one string as large
+      // as the page, and a page of small ones is not a write each.
+      let pending = ''
+      const flush = (): void => {
+        if (pending) appendFileSync(path, pending)
+        pending = ''
+      }
       for (const [index, entry] of entries.entries()) {
         const line = `${JSON.stringify(entry)}\n`
         const size = Buffer.byteLength(line)
         if (written + size > room) {
           leftOut = entries.length - index
-          appendFileSync(path, capNote())
+          pending += capNote()
           break
         }
         written += size
         entriesWritten++
-        appendFileSync(path, line)
+        pending += line
+        if (pending.length >= WRITE_CHARS) flush()
       }
+      flush()
     },
     close() {
       if (leftOut > 0 && !closed) appendFileSync(path, countNote(leftOut))

@@ -10,6 +10,11 @@ describe('times and durations', () => {
     expect(entryTime(entry({ created_at: null }))).toBe('--:--:--')
   })
 
+  test('a flooded time is read from its start only', () => {
+    expect(entryTime(entry({ created_at: `2025-06-21T11:20:04Z${'€'.repeat(1_000_000)}` }))).toBe('11:20:04')
+    expect(entryTime(entry({ created_at: `${'9'.repeat(1_000_000)} 11:20:04` }))).toBe('--:--:--')
+  })
+
   test('durations read naturally', () => {
     expect(formatDuration(4_400)).toBe('4s')
     expect(formatDuration(192_000)).toBe('3m 12s')
