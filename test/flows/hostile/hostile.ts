@@ -40,8 +40,8 @@ describe('hostile', () => {
 
   test('an endless, lying log: the step ends at its deadline with outputs, summary and log file', async () => {
     emulator.queueScript({ steps: [{ at: 0, status: 'ACTIVE' }] })
-    // Pages of 100 entries of 2 KB, as many as the service's rate allows: some 11 MB in all.
-    emulator.injectFaults(endlessLog(2_000))
+    // Pages of 100 entries of 1 KB, as many as the service's rate allows: some 6 MB in all, past every cap.
+    emulator.injectFaults(endlessLog(1_000))
     const result = await step()
     // It ended on its own at its deadline (6 s), to the millisecond, however many pages it read.
     expect(result.outputs).toMatchObject({ outcome: 'timeout', status: 'ACTIVE' })
