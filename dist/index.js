@@ -63509,6 +63509,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * says how many entries were left out, and nothing more is written.
  */
 const LOG_FILE_MAX_BYTES = 256 * 1024 * 1024;
+/** Lines are written some this many characters at a time. */
 const WRITE_CHARS = 64 * 1024;
 /** Opens a new file under `directory` (RUNNER_TEMP, else the system's temp folder). */
 function openLogFile(directory, runId, maxBytes = LOG_FILE_MAX_BYTES) {

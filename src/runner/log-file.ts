@@ -9,6 +9,7 @@ import type { LogEntry } from '../api/types.js'
  */
 export const LOG_FILE_MAX_BYTES = 256 * 1024 * 1024
 
+/** Lines are written some this many characters at a time. */
 const WRITE_CHARS = 64 * 1024
 
 /** The run's log as JSON Lines on the runner's disk: complete even when the summary had to be trimmed. */

@@ -24,8 +24,10 @@ function tsconfigChain(path) {
 function createTransformer(options = {}) {
   let tsJest
   const compiler = () => {
-    const module = require('ts-jest')
-    tsJest ??= (module.default ?? module).createTransformer(options)
+    if (!tsJest) {
+      const module = require('ts-jest')
+      tsJest = (module.default ?? module).createTransformer(options)
+    }
     return tsJest
   }
   let setup

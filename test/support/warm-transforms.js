@@ -5,8 +5,8 @@ import { createScriptTransformer } from '@jest/transform'
 /**
  * jest's global setup, second part: every TypeScript file the tests load is compiled once, here, into
  * jest's cache. On a fresh clone the cache is empty, and the workers starting at once would each
- * compile the same files. The options are the ones jest's runtime asks
- * for an ES module with, so that the workers find what is written here.
+ * compile the same files. The options are the ones jest's runtime asks for an ES module with, so
+ * that the workers find what is written here.
  */
 
 const FOLDERS = ['src', 'test', 'emulator', 'scripts']

@@ -81,7 +81,8 @@ test.each(['unit', 'flows', 'fakes'])(
     expect(folders.length).toBeGreaterThan(1)
     for (const group of folders) {
       const runners = entries.filter(entry => entry.imports.some(file => file.startsWith(`${group}/`)))
-      expect(runners.length === 1 ? group : `${group}: run by ${runners.length} jest files`).toBe(group)
+      const runBy = runners.map(runner => runner.file).join(' and ') || 'no jest file'
+      expect(runners.length === 1 ? group : `${group}: run by ${runBy}`).toBe(group)
       const imported = (runners[0]?.imports ?? []).filter(file => file.startsWith(`${group}/`))
       const files = readdirSync(join(ROOT, 'test', kind, group))
         .filter(file => file.endsWith('.ts'))
