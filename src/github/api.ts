@@ -182,9 +182,9 @@ export interface GitHubApi {
   /**
    * A check run named `name` on the commit `headSha`: its id, or undefined when it could not be
    * written. Never throws: a failure is a warning, and a token without `checks: write` is said once,
-   * after which no check run write is sent. Its create carries an `external_id` of its own (the run
-   * id replaces it at the first update that knows it): an answer lost, the check run is looked for
-   * by it, name and commit, and sent again only when it is not there.
+   * after which no check run write is sent. Its create carries an `external_id` of its own, random,
+   * in place of `check.externalId` (the run id goes with the updates): an answer lost, the check run
+   * is looked for by it, its name and commit, and sent again only when it is not there.
    */
   createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined>
   /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */

@@ -278,6 +278,55 @@ describe('request-policy', () => {
     })
   })
 
+  describe('what GitHub left unreadable or unsaid', () => {
+    test('a primary rate limit whose reset is unreadable: a minute, said so (never "NaN s")', async () => {
+      github.injectClientError(1, PULL, 403, PRIMARY_LIMIT)
+      const unreadable: typeof fetch = async (input, init) => {
+        const response = await clock.network.github(input, init)
+        if (response.status !== 403) return response
+        return withHeaders(response, headers => {
+          headers.set('x-ratelimit-remaining', '0')
+          headers.set('x-ratelimit-reset', 'soon')
+        })
+      }
+      expect(await readPull(client({ fetch: unreadable }))).toEqual({
+        ended: 'ok',
+        at: 60_000,
+        sent: [
+          ['GET', 0, 403],
+          ['GET', 60_000, 200]
+        ]
+      })
+      expect(warnings).toEqual([
+        'GitHub rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 60 s'
+      ])
+    })
+
+    test('a 403 left after the rate limit’s retries is no missing permission: the check run is written on', async () => {
+      // GitHub's older wording of a secondary limit names no rate limit: its Retry-After does.
+      const ABUSE =
+        'You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.'
+      github.injectClientError(4, /\/check-runs$/, 403, ABUSE)
+      const retryAfter: typeof fetch = async (input, init) => {
+        const response = await clock.network.github(input, init)
+        if (response.status !== 403) return response
+        return withHeaders(response, headers => headers.set('retry-after', '2'))
+      }
+      const api = client({ fetch: retryAfter })
+      const { ended } = await timed(async () => {
+        expect(await api.createCheckRun('Codegen', github.headSha(7), working)).toBeUndefined()
+        expect(await api.createCheckRun('Codegen', github.headSha(7), working)).toBeGreaterThan(0)
+      })
+      expect(ended).toBe('ok')
+      expect(warnings.filter(warning => warning.startsWith('Could not'))).toEqual([
+        expect.stringMatching(
+          /^Could not create the check run Codegen: You have triggered an abuse detection/
+        )
+      ])
+      expect(warnings.join('\n')).not.toContain('checks: write')
+    })
+  })
+
   describe('a wait that would end after GitHub’s calls must is not made', () => {
     test('a Retry-After wait ending a millisecond before the stop is made', async () => {
       github.injectSecondaryRateLimit(1, PULL, 9)
