@@ -3,8 +3,9 @@ import { CancelledError, type Clock } from '../clock.js'
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
  * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
- * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
- * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
+ * wait ends before the calls must, and server errors retried (but no create whose answer may have
+ * been lost: api.ts looks for it first). It stands where Octokit's throttling and retry plugins
+ * stood; those wait on timers of their own, which no clock or signal reaches.
  */
 
 /** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
@@ -207,7 +208,7 @@ export class GitHubRequestPolicy {
       }
     }
     // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
-    // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
+    // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s; not a write sent once.
     if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status)) return undefined
     if (sentOnce(options) && answerLost(failure)) return undefined
     return this.serverRetry(retries)

@@ -98,7 +98,7 @@ describe('injected faults', () => {
       expect(fake.requests[0]).toMatchObject({ status: 0, applied: true })
     })
 
-    test('late: the comment is made, its answer held past the client\'s 30 s, when it gives up', async () => {
+    test("late: the comment is made, its answer held past the client's 30 s, when it gives up", async () => {
       const clock = new VirtualClock()
       await startFake({ clock })
       fake.injectLostAnswer(1, 'late', /\/comments$/, 'POST')
