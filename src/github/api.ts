@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { getOctokit } from '@actions/github'
 import { timeLimit, type Clock } from '../clock.js'
 import {
@@ -10,7 +11,6 @@ import {
 } from '../github-shapes.js'
 import type { FailedJob } from './ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
-import { randomBytes } from 'node:crypto'
 import {
   answerLost,
   GitHubRequestPolicy,
