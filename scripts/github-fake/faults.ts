@@ -55,6 +55,22 @@ export interface Hang {
   released?: Promise<void>
 }
 
+/** The first of `injected` this request matches (its method, when one is given, and path), counted as taken. */
+function take<T extends { hitsLeft: number; pathPattern?: RegExp | undefined; method?: string | undefined }>(
+  injected: T[],
+  method: string,
+  path: string
+): T | undefined {
+  const found = injected.find(
+    candidate =>
+      candidate.hitsLeft > 0 &&
+      (!candidate.method || candidate.method === method) &&
+      (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+  )
+  if (found) found.hitsLeft--
+  return found
+}
+
 function checkTimes(times: number): void {
   if (!Number.isInteger(times) || times < 1) throw new Error(`times must be an integer >= 1, got ${times}`)
 }
@@ -161,38 +177,16 @@ export class Faults {
 
   /** How this request's answer is lost, counted as taken; undefined when it is not. */
   takeLoss(method: string, path: string): LostAnswer | undefined {
-    const loss = this.losses.find(
-      candidate =>
-        candidate.hitsLeft > 0 &&
-        (!candidate.method || candidate.method === method) &&
-        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
-    )
-    if (loss) loss.hitsLeft--
-    return loss?.how
+    return take(this.losses, method, path)?.how
   }
 
   /** The hang or hold this request meets, counted as taken. */
   takeHang(method: string, path: string): Hang | undefined {
-    const hang = this.hangs.find(
-      candidate =>
-        candidate.hitsLeft > 0 &&
-        (!candidate.method || candidate.method === method) &&
-        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
-    )
-    if (hang) hang.hitsLeft--
-    return hang
+    return take(this.hangs, method, path)
   }
 
   /** The answer of the fault this request meets, counted as taken. */
   takeFault(method: string, path: string): Answer | undefined {
-    const fault = this.faults.find(
-      candidate =>
-        candidate.hitsLeft > 0 &&
-        (!candidate.method || candidate.method === method) &&
-        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
-    )
-    if (!fault) return undefined
-    fault.hitsLeft--
-    return fault.answer()
+    return take(this.faults, method, path)?.answer()
   }
 }
