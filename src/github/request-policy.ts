@@ -95,6 +95,11 @@ function reacts({ method, url }: RouteOptions): boolean {
   return method === 'POST' && /\/reactions$/.test(url)
 }
 
+/** A write whose second sending changes nothing: an edit (PATCH) that appends nothing, a reaction. */
+function repeatable(options: RouteOptions): boolean {
+  return (options.method === 'PATCH' || reacts(options)) && !sentOnce(options)
+}
+
 /**
  * Whether a failure may have hidden GitHub's success: a server error, a lost connection (Octokit
  * throws both as a RequestError of status 500 or more), or an attempt's time limit (an AbortError).
@@ -183,10 +188,11 @@ export class GitHubRequestPolicy {
     options: RouteOptions,
     retries: { secondary: number; primary: number; server: number }
   ): number | undefined {
-    // Stopped (the deadline, the cancellation): nothing to retry. Past one attempt's time limit,
-    // only a reaction is sent again: GitHub makes it once however often it is sent.
+    // Stopped (the deadline, the cancellation): nothing to retry. Past one attempt's time limit, a
+    // write that may be sent twice is sent again (an edit rewrites, a reaction GitHub makes once):
+    // a check run's conclusion lost so would leave it in progress.
     if (this.config.signal?.aborted) return undefined
-    if (failure.name === 'AbortError') return reacts(options) ? this.serverRetry(retries) : undefined
+    if (failure.name === 'AbortError') return repeatable(options) ? this.serverRetry(retries) : undefined
     const status = failure.status ?? 0
     const headers = failure.response?.headers ?? {}
     if (status === 403 || status === 429) {

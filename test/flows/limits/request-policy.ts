@@ -442,6 +442,34 @@ describe('request-policy', () => {
       })
     })
 
+    test('an edit past its 30 s is sent again a second later (a conclusion lost so would leave a check in progress); annotations are not', async () => {
+      const api = client()
+      const CHECK_RUN = /\/check-runs\/\d+$/
+      const { ended } = await timed(async () => {
+        const id = (await api.createCheckRun('Codegen', github.headSha(7), working))!
+        github.injectHang(1, CHECK_RUN, 'PATCH')
+        const done = { ...working, status: 'completed' as const, conclusion: 'success' as const }
+        expect(await api.updateCheckRun(id, done)).toBe(true)
+        github.injectHang(1, CHECK_RUN, 'PATCH')
+        const annotation = { path: 'a.ts', start_line: 1, end_line: 1, annotation_level: 'warning' as const }
+        expect(await api.annotateCheckRun(id, done, [{ ...annotation, message: 'Once' }])).toBe(false)
+      })
+      expect(ended).toBe('ok')
+      expect(sent(CHECK_RUN)).toEqual([
+        ['PATCH', 1_000, 0],
+        ['PATCH', 32_000, 200],
+        ['PATCH', 33_000, 0]
+      ])
+      expect(github.checkRuns()[0]).toMatchObject({
+        status: 'completed',
+        conclusion: 'success',
+        annotations: []
+      })
+      expect(warnings).toEqual([
+        expect.stringMatching(/^Could not annotate the check run \d+: GitHub did not answer within 30 s$/)
+      ])
+    })
+
     test('an answer within the 30 s is taken', async () => {
       const hold = github.injectHold(1, PULL)
       const api = client()
