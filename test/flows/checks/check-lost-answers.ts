@@ -117,4 +117,22 @@ describe('lost answers of check runs', () => {
       expect(warningsOf(result)).toEqual([])
     }
   )
+
+  test('the check run created, its answer lost, the job cancelled while the step waits to look: found, concluded cancelled', async () => {
+    github.injectLostAnswer(1, '502', CREATE, 'POST')
+    const created = () => github.requests.some(request => request.applied)
+    const result = await step(
+      commentOn(7, '/codegen take your time [emulator:endless]'),
+      {},
+      // Cancelled as soon as the step waits on time alone after the lost create: the wait before its look.
+      { terminateAfterMs: 0, terminateSignal: 'SIGINT', terminateWhen: created }
+    )
+    expect(result.outputs['outcome']).toBe('cancelled')
+    expect(checksOn(7)).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'cancelled' })])
+    const create = github.requests.find(request => request.method === 'POST' && CREATE.test(request.path))!
+    const look = github.requests.find(request => LIST.test(request.path))!
+    expect(result.terminatedAtMs! - (create.at - result.startedAt)).toBeLessThan(1_000)
+    expect(look.at - create.at).toBe(1_000)
+    expect(checkCalls().filter(([method]) => method === 'POST')).toHaveLength(1)
+  })
 })
