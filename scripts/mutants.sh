@@ -35,6 +35,9 @@ mutant mask src/action.ts \
 mutant ambiguous src/api/retry.ts \
   's/if \(write && exchange\.sent\)/if (write \&\& !write)/' \
   'test/flows/run-action.test.ts'
+mutant github-blind src/github/request-policy.ts \
+  's/if \(sentOnce\(options\) && answerLost\(failure\)\)/if (false)/' \
+  'test/flows/comments.test.ts'
 mutant entry src/index.ts \
   's/void run\(/void Promise.resolve(/' \
   'test/bundle/step-protocol.test.ts'

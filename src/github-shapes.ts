@@ -14,6 +14,20 @@ export function markerLine(runId: number | undefined, sig?: string): string {
   return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`
 }
 
+/**
+ * The first line of a comment being created: the mark it is found by when GitHub made it but its
+ * answer was lost (random, so nobody can write it before our comment shows it).
+ */
+export function createMarkerLine(mark: string): string {
+  return `${OWN_COMMENT_MARK} create=${mark} -->`
+}
+
+/** The create mark of a comment's first line (`createMarkerLine`), if it has one. */
+export function createMarkOf(body: string): string | undefined {
+  const first = body.slice(0, 200).split('\n', 1)[0]?.trim() ?? ''
+  return /^<!-- codegen-agent-run-action create=([0-9a-f]{32}) -->$/.exec(first)?.[1]
+}
+
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 export const COMMENT_MAX_CHARS = 60_000
 

@@ -21,6 +21,7 @@ import type { CheckConclusion, FakeAnnotation, FakeCheckRun, InvalidCheckRunRequ
 /** The templates of the operations in GitHub's REST description. */
 export const CHECK_RUNS = '/repos/{owner}/{repo}/check-runs'
 export const CHECK_RUN = '/repos/{owner}/{repo}/check-runs/{check_run_id}'
+export const CHECK_RUNS_FOR_REF = '/repos/{owner}/{repo}/commits/{ref}/check-runs'
 
 /** One check-run request, as the fake's router hands it over. */
 export interface CheckRunCall {
@@ -180,6 +181,29 @@ export class CheckRuns {
       return gitHubError(422, `Invalid request.\n\n${problems.join('\n')}`, call.documentationUrl)
     }
     return call.method === 'POST' ? this.create(call) : this.update(call)
+  }
+
+  /**
+   * The check runs of a commit (`ref` a sha: the action asks no other), newest first, those named
+   * `check_name` when given; `filter` latest (the default) keeps the newest of each name.
+   * `page` makes the answer's page of them (routes.ts's pageOf).
+   */
+  listForRef(
+    call: Omit<CheckRunCall, 'method' | 'id' | 'body'> & { ref: string; query: Record<string, string> },
+    page: (runs: StoredCheckRun[], wire: (run: StoredCheckRun) => unknown) => Answer
+  ): Answer {
+    const permission = this.world.permission()
+    if (permission === 'none')
+      return gitHubError(403, 'Resource not accessible by integration', call.documentationUrl)
+    const { check_name: name, filter = 'latest' } = call.query
+    const runs = [...this.runs.values()]
+      .filter(run => run.headSha === call.ref.toLowerCase() && (name === undefined || run.name === name))
+      .reverse()
+    const kept =
+      filter === 'all'
+        ? runs
+        : runs.filter((run, at) => runs.findIndex(other => other.name === run.name) === at)
+    return page(kept, run => this.wire(run, { ...call, method: 'GET', body: undefined }))
   }
 
   private find(id: string | undefined): StoredCheckRun | undefined {

@@ -42,6 +42,8 @@ export class PrimaryRateLimit {
 interface InjectedFault {
   hitsLeft: number
   pathPattern: RegExp | undefined
+  /** Only requests of this method, when given. */
+  method?: string
   answer: () => Answer
 }
 
@@ -53,14 +55,47 @@ export interface Hang {
   released?: Promise<void>
 }
 
+/** The first of `injected` this request matches (its method, when one is given, and path), counted as taken. */
+function take<T extends { hitsLeft: number; pathPattern?: RegExp | undefined; method?: string | undefined }>(
+  injected: T[],
+  method: string,
+  path: string
+): T | undefined {
+  const found = injected.find(
+    candidate =>
+      candidate.hitsLeft > 0 &&
+      (!candidate.method || candidate.method === method) &&
+      (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
+  )
+  if (found) found.hitsLeft--
+  return found
+}
+
 function checkTimes(times: number): void {
   if (!Number.isInteger(times) || times < 1) throw new Error(`times must be an integer >= 1, got ${times}`)
+}
+
+/**
+ * How GitHub loses the answer of a request it did the work of: its front end answers 502, the
+ * connection is reset, or the answer comes later than the client's time limit (LATE_ANSWER_MS).
+ */
+export type LostAnswer = '502' | 'reset' | 'late'
+
+/** When a late answer comes: well past the client's 30 s (it has given up by then). */
+export const LATE_ANSWER_MS = 60_000
+
+interface InjectedLoss {
+  hitsLeft: number
+  pathPattern?: RegExp
+  method?: string
+  how: LostAnswer
 }
 
 /** The faults injected so far, each taken by the next requests it matches. */
 export class Faults {
   private readonly faults: InjectedFault[] = []
   private readonly hangs: Hang[] = []
+  private readonly losses: InjectedLoss[] = []
 
   /**
    * The next `times` requests (matching `pathPattern`, tested against the path without prefix and
@@ -81,8 +116,11 @@ export class Faults {
     })
   }
 
-  /** The next `times` matching requests get a transient server error (`{"message":"Server Error"}`). */
-  injectServerError(times: number, pathPattern?: RegExp, status = 500): void {
+  /**
+   * The next `times` matching requests (and of `method`, when given) get a transient server error
+   * (`{"message":"Server Error"}`), the work not done.
+   */
+  injectServerError(times: number, pathPattern?: RegExp, status = 500, method?: string): void {
     checkTimes(times)
     if (!Number.isInteger(status) || status < 500 || status > 599) {
       throw new Error(`A server error status is 500-599, got ${status}`)
@@ -90,6 +128,7 @@ export class Faults {
     this.faults.push({
       hitsLeft: times,
       pathPattern,
+      ...(method ? { method } : {}),
       answer: () => json({ message: 'Server Error' }, status)
     })
   }
@@ -127,26 +166,27 @@ export class Faults {
     return { release }
   }
 
+  /**
+   * The work done, the answer lost: the next `times` matching requests (as for injectHang) are
+   * handled as usual (a comment created, a check run written), and then `how` their answer is lost.
+   */
+  injectLostAnswer(times: number, how: LostAnswer, pathPattern?: RegExp, method?: string): void {
+    checkTimes(times)
+    this.losses.push({ hitsLeft: times, pathPattern, method, how })
+  }
+
+  /** How this request's answer is lost, counted as taken; undefined when it is not. */
+  takeLoss(method: string, path: string): LostAnswer | undefined {
+    return take(this.losses, method, path)?.how
+  }
+
   /** The hang or hold this request meets, counted as taken. */
   takeHang(method: string, path: string): Hang | undefined {
-    const hang = this.hangs.find(
-      candidate =>
-        candidate.hitsLeft > 0 &&
-        (!candidate.method || candidate.method === method) &&
-        (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
-    )
-    if (hang) hang.hitsLeft--
-    return hang
+    return take(this.hangs, method, path)
   }
 
   /** The answer of the fault this request meets, counted as taken. */
-  takeFault(path: string): Answer | undefined {
-    const fault = this.faults.find(
-      candidate =>
-        candidate.hitsLeft > 0 && (!candidate.pathPattern || path.search(candidate.pathPattern) >= 0)
-    )
-    if (!fault) return undefined
-    fault.hitsLeft--
-    return fault.answer()
+  takeFault(method: string, path: string): Answer | undefined {
+    return take(this.faults, method, path)?.answer()
   }
 }

@@ -1,5 +1,5 @@
 import { DOCS, gitHubError, isObject, json, shown, type Answer } from './answers.js'
-import { CHECK_RUN, CHECK_RUNS } from './check-runs.js'
+import { CHECK_RUN, CHECK_RUNS, CHECK_RUNS_FOR_REF } from './check-runs.js'
 import { PULL_FILES, REVIEWS } from './reviews.js'
 
 /**
@@ -22,6 +22,7 @@ export type RouteName =
   | 'user'
   | 'create-check-run'
   | 'check-run'
+  | 'list-check-runs'
   | 'workflow-run-jobs'
   | 'job-logs'
   | 'pull-files'
@@ -124,6 +125,7 @@ const ROUTES: Route[] = [
   route('create-check-run', 'POST', CHECK_RUNS, 'checks/runs#create-a-check-run'),
   route('check-run', 'GET', CHECK_RUN, 'checks/runs#get-a-check-run'),
   route('check-run', 'PATCH', CHECK_RUN, 'checks/runs#update-a-check-run'),
+  route('list-check-runs', 'GET', CHECK_RUNS_FOR_REF, 'checks/runs#list-check-runs-for-a-git-reference'),
   route('workflow-run-jobs', 'GET', WORKFLOW_RUN_JOBS, 'actions/workflow-jobs#list-jobs-for-a-workflow-run'),
   route('job-logs', 'GET', JOB_LOGS, 'actions/workflow-jobs#download-job-logs-for-a-workflow-run'),
   route('pull-files', 'GET', PULL_FILES, 'pulls/pulls#list-pull-requests-files'),

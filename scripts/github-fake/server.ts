@@ -4,11 +4,18 @@ import { gitHubError, json, notFound, type Answer } from './answers.js'
 import { Actions } from './actions.js'
 import { CheckRuns } from './check-runs.js'
 import { Comments } from './comments.js'
-import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit } from './faults.js'
+import {
+  ANONYMOUS_LIMIT,
+  AUTHENTICATED_LIMIT,
+  Faults,
+  LATE_ANSWER_MS,
+  PrimaryRateLimit,
+  type LostAnswer
+} from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
 import { Reviews } from './reviews.js'
-import { matchRoute, parseBody, tokenOf, type Call, type ParsedBody } from './routes.js'
+import { matchRoute, pageOf, parseBody, tokenOf, type Call, type ParsedBody } from './routes.js'
 import type {
   CustomRole,
   FakeCheckRun,
@@ -285,8 +292,8 @@ export class FakeGitHub {
     this.faults.injectSecondaryRateLimit(times, pathPattern, retryAfterSeconds)
   }
 
-  injectServerError(times: number, pathPattern?: RegExp, status = 500): void {
-    this.faults.injectServerError(times, pathPattern, status)
+  injectServerError(times: number, pathPattern?: RegExp, status = 500, method?: string): void {
+    this.faults.injectServerError(times, pathPattern, status, method)
   }
 
   injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
@@ -299,6 +306,10 @@ export class FakeGitHub {
 
   injectHold(times: number, pathPattern?: RegExp, method?: string): { release: () => void } {
     return this.faults.injectHold(times, pathPattern, method)
+  }
+
+  injectLostAnswer(times: number, how: LostAnswer, pathPattern?: RegExp, method?: string): void {
+    this.faults.injectLostAnswer(times, how, pathPattern, method)
   }
 
   // -- HTTP plumbing
@@ -343,12 +354,47 @@ export class FakeGitHub {
       )
       const limit = authenticated ? this.authenticatedLimit : this.anonymousLimit
       const released = hang?.released ? this.clock.hold(request, hang.released) : Promise.resolve()
+      const lost = this.faults.takeLoss(record.method, path)
       void released.then(() => {
+        if (lost) return this.lose(lost, record, { request, response, answer }, () => limit.count(record.at))
         record.status = answer.status
         record.answeredAt = this.clock.now()
         this.write(response, answer, limit.count(record.at))
       })
     })
+  }
+
+  /**
+   * The work is done (the answer was made), and its answer lost: a 502 of the front end, a reset
+   * connection, or the answer LATE_ANSWER_MS after the request (or never, once the client gave up).
+   * `record.applied` says the work was done; its status is what the client got (0: nothing).
+   */
+  private lose(
+    how: LostAnswer,
+    record: RecordedGitHubRequest,
+    { request, response, answer }: { request: IncomingMessage; response: ServerResponse; answer: Answer },
+    rateLimit: () => Record<string, string>
+  ): void {
+    record.applied = true
+    if (how === '502') {
+      record.status = 502
+      record.answeredAt = this.clock.now()
+      return this.write(response, json({ message: 'Server Error' }, 502), rateLimit())
+    }
+    if (how === 'reset') return void request.socket.destroy()
+    const gaveUp = new AbortController()
+    response.once('close', () => gaveUp.abort())
+    void this.clock.hold(
+      request,
+      this.clock.sleep(LATE_ANSWER_MS, gaveUp.signal).then(
+        () => {
+          record.status = answer.status
+          record.answeredAt = this.clock.now()
+          this.write(response, answer, rateLimit())
+        },
+        () => undefined
+      )
+    )
   }
 
   /** The path as routed (the prefix taken off), and whether it was under the prefix at all. */
@@ -369,7 +415,7 @@ export class FakeGitHub {
     authenticated: boolean,
     api: string
   ): Answer {
-    const fault = this.faults.takeFault(record.path)
+    const fault = this.faults.takeFault(record.method, record.path)
     if (fault) return fault
     if (!authenticated) {
       return record.authorization === undefined
@@ -453,6 +499,21 @@ export class FakeGitHub {
           documentationUrl: call.route.documentationUrl,
           now: call.now
         })
+      case 'list-check-runs':
+        return this.checks.listForRef(
+          {
+            ref: call.params.ref ?? '',
+            query: call.query,
+            path: call.path,
+            api: call.api,
+            web: this.repository.webBase(),
+            repository: this.repository.fullName,
+            documentationUrl: call.route.documentationUrl,
+            now: call.now
+          },
+          (runs, wire) =>
+            pageOf(call, runs, wire, (items, total) => ({ total_count: total, check_runs: items }))
+        )
       case 'workflow-run-jobs':
       case 'job-logs':
         return this.actions.handle(call)

@@ -218,6 +218,8 @@ export interface RecordedGitHubRequest {
   status: number
   /** The clock's now when it was answered; undefined while it is not. */
   answeredAt?: number
+  /** The work was done and its answer lost (injectLostAnswer): `status` is what the client got. */
+  applied?: true
 }
 
 export interface FakeGitHubOptions {

@@ -1,15 +1,24 @@
+import { randomBytes } from 'node:crypto'
 import { getOctokit } from '@actions/github'
 import { timeLimit, type Clock } from '../clock.js'
 import {
   CHECK_SUMMARY_MAX_BYTES,
   CHECK_TITLE_MAX_BYTES,
+  createMarkOf,
   cutUtf8,
   type CheckAnnotation,
   type CheckRunText
 } from '../github-shapes.js'
 import type { FailedJob } from './ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
-import { GitHubRequestPolicy, NotSentError, stopReason, type RouteOptions } from './request-policy.js'
+import {
+  answerLost,
+  GitHubRequestPolicy,
+  isRateLimit,
+  NotSentError,
+  stopReason,
+  type RouteOptions
+} from './request-policy.js'
 import type { Author, PullRequestInfo } from './trigger.js'
 import type { CommentSummary } from './tracking.js'
 import { wellFormed } from './well-formed.js'
@@ -156,11 +165,15 @@ export interface GitHubApi {
    */
   jobLogTail(jobId: number): Promise<LogTail>
   listComments(issueNumber: number): Promise<CommentSummary[]>
+  /**
+   * A comment: its id. Its answer lost, it is looked for by the create mark its body's first line
+   * holds (`createMarkerLine`) and sent again only when it is not there; without one, never again.
+   */
   createComment(issueNumber: number, body: string): Promise<number>
   updateComment(commentId: number, body: string): Promise<void>
   /** The comments on a pull request's code, each with its review thread (`reviewThread`). */
   listReviewComments(pullNumber: number): Promise<CommentSummary[]>
-  /** A reply in the review thread whose first comment is `threadId`. */
+  /** A reply in the review thread whose first comment is `threadId`; sent once as a comment is. */
   createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number>
   updateReviewComment(commentId: number, body: string): Promise<void>
   react(target: ReactionTarget, content: Reaction): Promise<void>
@@ -169,7 +182,9 @@ export interface GitHubApi {
   /**
    * A check run named `name` on the commit `headSha`: its id, or undefined when it could not be
    * written. Never throws: a failure is a warning, and a token without `checks: write` is said once,
-   * after which no check run write is sent.
+   * after which no check run write is sent. Its create carries an `external_id` of its own, random,
+   * in place of `check.externalId` (the run id goes with the updates): an answer lost, the check run
+   * is looked for by it, its name and commit, and sent again only when it is not there.
    */
   createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined>
   /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */
@@ -196,6 +211,12 @@ export interface GitHubApi {
     review: { commitId: string; body: string; comments: NewReviewComment[] }
   ): Promise<number>
 }
+
+/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
+const LOOKS_AFTER_A_LOST_ANSWER = 3
+
+/** Pages of a commit's check runs read at most when one is looked for: 1,000 check runs. */
+const MAX_CHECK_RUN_PAGES = 10
 
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
 export const MAX_JOB_PAGES = 5
@@ -239,6 +260,8 @@ export class OctokitGitHubApi implements GitHubApi {
   /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
   private checksRefused = false
   private checkWriteErrors = 0
+  /** The create marks of comments whose create's answer was lost and that were not found since. */
+  private readonly lostMarks = new Set<string>()
 
   constructor(config: OctokitConfig) {
     const [owner = '', repo = ''] = config.repository.split('/')
@@ -389,13 +412,18 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number> {
-    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
-      ...this.repoParams,
-      pull_number: pullNumber,
-      comment_id: threadId,
-      body
-    })
-    return data.id
+    const send = async (): Promise<number> =>
+      (
+        await this.octokit.rest.pulls.createReplyForReviewComment({
+          ...this.repoParams,
+          pull_number: pullNumber,
+          comment_id: threadId,
+          body
+        })
+      ).data.id
+    return this.createOnce(send, body, async () =>
+      (await this.listReviewComments(pullNumber)).filter(comment => comment.reviewThread === threadId)
+    )
   }
 
   async updateReviewComment(commentId: number, body: string): Promise<void> {
@@ -403,12 +431,70 @@ export class OctokitGitHubApi implements GitHubApi {
   }
 
   async createComment(issueNumber: number, body: string): Promise<number> {
-    const { data } = await this.octokit.rest.issues.createComment({
-      ...this.repoParams,
-      issue_number: issueNumber,
-      body
-    })
-    return data.id
+    const send = async (): Promise<number> =>
+      (await this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }))
+        .data.id
+    return this.createOnce(send, body, () => this.listComments(issueNumber))
+  }
+
+  /**
+   * A comment sent once blind: its answer lost, it is looked for in `comments` (oldest first) by the
+   * create mark of `body`; found, it is ours (nobody could know the mark before our comment showed
+   * it), else it is sent again. Without a mark it is never sent again; with one whose create was
+   * left unknown before (the step writes the comment again later), it is looked for before anything.
+   */
+  private async createOnce(
+    send: () => Promise<number>,
+    body: string,
+    comments: () => Promise<CommentSummary[]>
+  ): Promise<number> {
+    const mark = createMarkOf(body)
+    if (mark === undefined) return send()
+    const find = async (): Promise<number | undefined> =>
+      (await comments()).find(comment => createMarkOf(comment.body) === mark)?.id
+    // A create of this mark lost before, and not found since: looked for first, never sent blind.
+    const lostBefore = this.lostMarks.has(mark) ? await find() : undefined
+    if (lostBefore !== undefined) return lostBefore
+    try {
+      const id = await this.sentOnce(send, find)
+      this.lostMarks.delete(mark)
+      return id
+    } catch (error) {
+      if (answerLost(error)) this.lostMarks.add(mark)
+      throw error
+    }
+  }
+
+  /**
+   * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
+   * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
+   * says it is not. A look that fails looks again after the next wait; the failure stands at the
+   * end, and when the calls are stopped.
+   */
+  private async sentOnce(
+    send: () => Promise<number>,
+    find: () => Promise<number | undefined>
+  ): Promise<number> {
+    const { clock, signal } = this.config
+    let failure: unknown
+    for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
+      if (attempt > 0) {
+        await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure))
+        const found = await find().then(
+          id => ({ id }),
+          () => undefined
+        )
+        if (found === undefined) continue
+        if (found.id !== undefined) return found.id
+      }
+      try {
+        return await send()
+      } catch (error) {
+        if (!answerLost(error) || signal?.aborted) throw error
+        failure = error
+      }
+    }
+    throw failure
   }
 
   async updateComment(commentId: number, body: string): Promise<void> {
@@ -447,18 +533,41 @@ export class OctokitGitHubApi implements GitHubApi {
 
   async createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined> {
     if (this.checksRefused) return undefined
+    // Ours alone, whoever else writes check runs of that name on that commit (a re-run, another step).
+    const externalId = `codegen-${randomBytes(16).toString('hex')}`
+    const send = async (): Promise<number> =>
+      (
+        await this.octokit.rest.checks.create({
+          ...this.repoParams,
+          name,
+          head_sha: headSha,
+          ...checkFields({ ...check, externalId })
+        })
+      ).data.id
     try {
-      const { data } = await this.octokit.rest.checks.create({
-        ...this.repoParams,
-        name,
-        head_sha: headSha,
-        ...checkFields(check)
-      })
-      return data.id
+      return await this.sentOnce(send, () => this.findCheckRun(name, headSha, externalId))
     } catch (error) {
       this.checkWriteError('create', name, error)
       return undefined
     }
+  }
+
+  /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */
+  private async findCheckRun(name: string, headSha: string, externalId: string): Promise<number | undefined> {
+    const pages = this.octokit.paginate.iterator(this.octokit.rest.checks.listForRef, {
+      ...this.repoParams,
+      ref: headSha,
+      check_name: name,
+      filter: 'all',
+      per_page: 100
+    })
+    let read = 0
+    for await (const { data } of pages) {
+      const found = data.find(run => run.external_id === externalId)
+      if (found) return found.id
+      if (++read >= MAX_CHECK_RUN_PAGES) throw new Error('too many check runs to look through')
+    }
+    return undefined
   }
 
   async updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean> {
@@ -544,7 +653,8 @@ export class OctokitGitHubApi implements GitHubApi {
     if (error instanceof NotSentError) return
     const { status, message } = error as { status?: number; message?: string }
     const text = message ?? String(error)
-    if (status === 403 && !/rate limit/i.test(text)) {
+    // A rate limit left after its retries is no missing permission.
+    if (status === 403 && !isRateLimit(error)) {
       this.checksRefused = true
       this.warn(
         `Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`

@@ -3,8 +3,9 @@ import { CancelledError, type Clock } from '../clock.js'
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
  * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
- * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
- * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
+ * wait ends before the calls must, and server errors retried (but no create whose answer may have
+ * been lost: api.ts looks for it first). It stands where Octokit's throttling and retry plugins
+ * stood; those wait on timers of their own, which no clock or signal reaches.
  */
 
 /** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
@@ -13,6 +14,8 @@ export const WRITE_SPACING_MS = 1_000
 export const CONTENT_SPACING_MS = 3_000
 /** A secondary rate limit answered without Retry-After: wait a minute, as GitHub advises. */
 export const SECONDARY_LIMIT_FALLBACK_S = 60
+/** A primary rate limit whose reset GitHub left unreadable: a minute too, rather than "NaN s". */
+export const PRIMARY_LIMIT_FALLBACK_S = 60
 /** Retries after a secondary rate limit, after the primary one, and after a server error. */
 const MAX_SECONDARY_RETRIES = 3
 const MAX_PRIMARY_RETRIES = 2
@@ -76,13 +79,51 @@ function createsContent({ method, url }: RouteOptions): boolean {
 }
 
 /**
- * A write that GitHub adds to what exists rather than replacing it: a check run's annotations
- * (every write's are appended) and a review. Sent twice, it would show twice: after a failure whose
- * effect is unknown (a server error, a lost answer) it is not sent again.
+ * A write that GitHub may have done though its answer was lost (a server error, a reset
+ * connection, no answer in time) is not sent again blind: a create (a comment, a reply, a check
+ * run, a review) would exist twice, and a check run's annotations (every write's are appended)
+ * would show twice. The creates are looked for and sent again only when not there (api.ts:
+ * `createOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
+ * same user reacts the same way again, so sending it again creates nothing.
  */
-function appends(options: RouteOptions): boolean {
-  if (options.method === 'POST' && /\/reviews$/.test(options.url)) return true
+function sentOnce(options: RouteOptions): boolean {
+  if (options.method === 'POST') return !reacts(options)
   return (options.output?.annotations?.length ?? 0) > 0
+}
+
+function reacts({ method, url }: RouteOptions): boolean {
+  return method === 'POST' && /\/reactions$/.test(url)
+}
+
+/** A write whose second sending changes nothing: an edit (PATCH) that appends nothing, a reaction. */
+function repeatable(options: RouteOptions): boolean {
+  return (options.method === 'PATCH' || reacts(options)) && !sentOnce(options)
+}
+
+/**
+ * Whether a failure may have hidden GitHub's success: a server error, a lost connection (Octokit
+ * throws both as a RequestError of status 500 or more), or an attempt's time limit (an AbortError).
+ * A refusal (4xx) or a write the step did not send (NotSentError) is known not to have been done.
+ */
+export function answerLost(error: unknown): boolean {
+  if (error instanceof NotSentError) return false
+  const { name, status } = error as Failure
+  return name === 'AbortError' || (typeof status === 'number' && status >= 500)
+}
+
+/**
+ * Whether a 403 or 429 is GitHub's rate limit (primary or secondary), as the policy reads it: one
+ * left after its retries says so, never that a permission is missing.
+ */
+export function isRateLimit(error: unknown): boolean {
+  const { status, message, response } = error as Failure
+  if (status !== 403 && status !== 429) return false
+  const headers = response?.headers ?? {}
+  return (
+    /\brate limit/i.test(message ?? '') ||
+    headers['retry-after'] !== undefined ||
+    headers['x-ratelimit-remaining'] === '0'
+  )
 }
 
 export class GitHubRequestPolicy {
@@ -147,8 +188,11 @@ export class GitHubRequestPolicy {
     options: RouteOptions,
     retries: { secondary: number; primary: number; server: number }
   ): number | undefined {
-    // Stopped (the deadline, the cancellation) or past one attempt's time limit: nothing to retry.
-    if (failure.name === 'AbortError' || this.config.signal?.aborted) return undefined
+    // Stopped (the deadline, the cancellation): nothing to retry. Past one attempt's time limit, a
+    // write that may be sent twice is sent again (an edit rewrites, a reaction GitHub makes once):
+    // a check run's conclusion lost so would leave it in progress.
+    if (this.config.signal?.aborted) return undefined
+    if (failure.name === 'AbortError') return repeatable(options) ? this.serverRetry(retries) : undefined
     const status = failure.status ?? 0
     const headers = failure.response?.headers ?? {}
     if (status === 403 || status === 429) {
@@ -160,16 +204,25 @@ export class GitHubRequestPolicy {
         return this.rateLimitWait('secondary rate limit', seconds, options)
       }
       if (headers['x-ratelimit-remaining'] === '0') {
-        const resetMs = Number(headers['x-ratelimit-reset']) * 1000
-        const seconds = Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1)
+        const reset = headers['x-ratelimit-reset']
+        const resetMs = /^\d+$/.test(reset ?? '') ? Number(reset) * 1000 : Number.NaN
+        const seconds = Number.isFinite(resetMs)
+          ? Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1)
+          : PRIMARY_LIMIT_FALLBACK_S
         if (retries.primary++ >= MAX_PRIMARY_RETRIES) return undefined
         return this.rateLimitWait('rate limit', seconds, options)
       }
     }
     // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
-    // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
+    // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s; not a write sent once.
     if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status)) return undefined
-    if (retries.server >= MAX_SERVER_RETRIES || appends(options)) return undefined
+    if (sentOnce(options) && answerLost(failure)) return undefined
+    return this.serverRetry(retries)
+  }
+
+  /** A server error's retry: after 1, 4 and 9 s, then none. */
+  private serverRetry(retries: { server: number }): number | undefined {
+    if (retries.server >= MAX_SERVER_RETRIES) return undefined
     retries.server++
     return retries.server ** 2 * 1000
   }

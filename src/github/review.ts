@@ -9,7 +9,7 @@ import { link } from '../report/markdown.js'
 import type { Reporter } from '../report/reporters.js'
 import type { GitHubApi, NewReviewComment, ReviewSummary } from './api.js'
 import { inDiff, rightSideHunks, type HunkLines } from './diff.js'
-import { NotSentError } from './request-policy.js'
+import { isRateLimit, NotSentError } from './request-policy.js'
 import { OWN_COMMENT_MARK } from '../github-shapes.js'
 import { isBot, type Author } from './trigger.js'
 
@@ -202,7 +202,7 @@ export class FindingsReview implements Reporter {
         )
         return send([], bySeverity(findings))
       }
-      if (status === 403)
+      if (status === 403 && !isRateLimit(error))
         throw new Error(
           `GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`,
           { cause: error }

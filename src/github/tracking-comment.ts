@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { CarriedFrom, RunReport } from '../model.js'
 import type { Reporter } from '../report/reporters.js'
@@ -43,6 +44,8 @@ export class TrackingComment implements Reporter {
   private readonly github: GitHubApi
   private readonly place: number | ReviewThread
   private commentId: number | undefined
+  /** The create's own mark: a comment GitHub made but whose answer it lost is found by it (api.ts). */
+  private readonly createMark = randomBytes(16).toString('hex')
   private readonly state: Omit<TrackingState, 'updatedAt'>
   private readonly clock: Clock
   private readonly warn: (message: string) => void
@@ -121,7 +124,12 @@ export class TrackingComment implements Reporter {
 
   private async write(): Promise<void> {
     const render = (): string =>
-      renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() })
+      renderTrackingComment({
+        ...this.state,
+        commentId: this.commentId,
+        createMark: this.createMark,
+        updatedAt: this.clock.now()
+      })
     try {
       if (this.commentId === undefined) {
         this.commentId = await this.create(render())

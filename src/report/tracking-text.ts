@@ -1,7 +1,7 @@
 import type { CarriedFrom, RunReport } from '../model.js'
 import type { LogEntry } from '../api/types.js'
 import type { AnswerReport } from '../answer/answer.js'
-import { COMMENT_MAX_CHARS, markerLine } from '../github-shapes.js'
+import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
 import { count, entryGist, entryTime, entryTool, entryType, formatDuration, oneLine } from './entry-text.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from './answer-text.js'
 import { endingHeadline } from './headlines.js'
@@ -49,6 +49,8 @@ export interface TrackingState {
   sign: (commentId: number, runId: number) => string
   /** The comment being written, once it exists: a marker is signed for its comment. */
   commentId?: number
+  /** Until the comment exists, the random mark its create is found by if GitHub loses the answer. */
+  createMark?: string
   runId?: number
   webUrl?: string | null
   status?: string | null
@@ -220,9 +222,11 @@ export function renderTrackingComment(state: TrackingState): string {
   // Until the comment exists its marker holds no run: the run id is only written signed.
   const commentId = state.commentId
   const marker =
-    commentId === undefined || runId === undefined
-      ? markerLine(undefined)
-      : markerLine(runId, state.sign(commentId, runId))
+    commentId === undefined && state.createMark !== undefined
+      ? createMarkerLine(state.createMark)
+      : commentId === undefined || runId === undefined
+        ? markerLine(undefined)
+        : markerLine(runId, state.sign(commentId, runId))
   const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) }
   const lines = [marker, ...body.lines]
   /** The question goes among the head's lines: it is service text, quoted within its share. */

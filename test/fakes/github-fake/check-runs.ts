@@ -6,6 +6,7 @@ import { call, DOCS, fake, octokit, REPO, startFake, statusOf } from '../../supp
 describe('check runs', () => {
   const CHECK_RUNS = '/repos/{owner}/{repo}/check-runs'
   const CHECK_RUN = '/repos/{owner}/{repo}/check-runs/{check_run_id}'
+  const CHECK_RUNS_FOR_REF = '/repos/{owner}/{repo}/commits/{ref}/check-runs'
   const PR = { number: 7, title: 'Fix it', body: '', head: 'fix-it', base: 'main' }
 
   test('created in progress on a pull request head, concluded, read back: in GitHub shape', async () => {
@@ -148,5 +149,46 @@ describe('check runs', () => {
       [sha, 'queued'],
       [unknown, 'queued']
     ])
+  })
+
+  test("a commit's check runs, listed by name (newest first; latest keeps the newest of each name), as GitHub describes them", async () => {
+    await startFake()
+    fake.addPullRequest(PR)
+    const sha = fake.headSha(7)
+    const create = (name: string, externalId: string) =>
+      octokit.rest.checks.create({
+        ...REPO,
+        name,
+        head_sha: sha,
+        external_id: externalId,
+        status: 'in_progress'
+      })
+    const first = await create('Codegen', 'one')
+    const second = await create('Codegen', 'two')
+    await create('Lint', 'three')
+    const all = await octokit.rest.checks.listForRef({
+      ...REPO,
+      ref: sha,
+      check_name: 'Codegen',
+      filter: 'all'
+    })
+    expect(responseProblems('GET', CHECK_RUNS_FOR_REF, 200, all.data)).toEqual([])
+    expect(all.data.total_count).toBe(2)
+    expect(all.data.check_runs.map(run => [run.id, run.external_id])).toEqual([
+      [second.data.id, 'two'],
+      [first.data.id, 'one']
+    ])
+    const latest = await octokit.rest.checks.listForRef({ ...REPO, ref: sha })
+    expect(latest.data.check_runs.map(run => run.external_id)).toEqual(['three', 'two'])
+    const paged = await octokit.rest.checks.listForRef({
+      ...REPO,
+      ref: sha,
+      filter: 'all',
+      per_page: 2,
+      page: 2
+    })
+    expect(paged.data).toMatchObject({ total_count: 3, check_runs: [{ external_id: 'one' }] })
+    fake.setChecksPermission('none')
+    expect(await statusOf(octokit.rest.checks.listForRef({ ...REPO, ref: sha }))).toBe(403)
   })
 })

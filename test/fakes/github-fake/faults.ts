@@ -1,5 +1,6 @@
 import { OctokitGitHubApi } from '../../../src/github/api.js'
 import { call, fake, ISSUE, REPO, startFake, TOKEN } from '../../support/github-fake-world.js'
+import { timeLimit } from '../../../src/clock.js'
 import { VirtualClock } from '../../support/virtual-clock.js'
 
 /**
@@ -69,5 +70,56 @@ describe('injected faults', () => {
     expect(warnings).toEqual([
       'GitHub secondary rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 3 s'
     ])
+  })
+
+  describe('the work done, the answer lost', () => {
+    test("502: the comment is made, the client gets the front end's 502", async () => {
+      await startFake()
+      fake.injectLostAnswer(1, '502', /\/comments$/, 'POST')
+      expect((await call('GET', `${ISSUE}/5/comments`)).status).toBe(200)
+      const lost = await call('POST', `${ISSUE}/5/comments`, { body: { body: 'hi' } })
+      expect(lost).toMatchObject({ status: 502, body: { message: 'Server Error' } })
+      expect(fake.comments(5).map(comment => comment.body)).toEqual(['hi'])
+      expect(fake.requests.map(request => [request.method, request.status, !!request.applied])).toEqual([
+        ['GET', 200, false],
+        ['POST', 502, true]
+      ])
+      expect((await call('POST', `${ISSUE}/5/comments`, { body: { body: 'again' } })).status).toBe(201)
+      expect(() => fake.injectLostAnswer(0, 'reset')).toThrow(/times/)
+    })
+
+    test('reset: the comment is made, the connection closed without an answer', async () => {
+      await startFake()
+      fake.injectLostAnswer(1, 'reset', /\/comments$/, 'POST')
+      await expect(call('POST', `${ISSUE}/5/comments`, { body: { body: 'hi' } })).rejects.toThrow(
+        /fetch failed/
+      )
+      expect(fake.comments(5)).toHaveLength(1)
+      expect(fake.requests[0]).toMatchObject({ status: 0, applied: true })
+    })
+
+    test("late: the comment is made, its answer held past the client's 30 s, when it gives up", async () => {
+      const clock = new VirtualClock()
+      await startFake({ clock })
+      fake.injectLostAnswer(1, 'late', /\/comments$/, 'POST')
+      const started = clock.now()
+      const ended = await clock.run(async () => {
+        const limit = AbortSignal.any([timeLimit(clock, 30_000, new Error('limit')).signal])
+        return clock.network
+          .github(`${fake.baseUrl}${ISSUE}/5/comments`, {
+            method: 'POST',
+            headers: { authorization: `token ${TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ body: 'hi' }),
+            signal: limit
+          })
+          .then(
+            response => response.status,
+            () => clock.now() - started
+          )
+      })
+      expect(ended).toBe(30_000)
+      expect(fake.comments(5)).toHaveLength(1)
+      expect(fake.requests[0]).toMatchObject({ status: 0, applied: true })
+    })
   })
 })

@@ -47,6 +47,9 @@ describe('check-run-api', () => {
       .filter(request => request.path.includes('/check-runs'))
       .map(request => [request.method, request.at - since, request.status])
 
+  /** A create's external_id: its own random mark, whatever the write says (the run id comes with an update). */
+  const OWN_EXTERNAL_ID = expect.stringMatching(/^codegen-[0-9a-f]{32}$/)
+
   const working: CheckRunWrite = {
     status: 'in_progress',
     title: 'Working',
@@ -80,7 +83,8 @@ describe('check-run-api', () => {
           status: 'completed',
           conclusion: 'success',
           details_url: 'https://app.codegen.com/agent/trace/41',
-          external_id: '41',
+          // The create's own mark, which finds it again if GitHub loses its answer (issue #43).
+          external_id: OWN_EXTERNAL_ID,
           output: { title: 'Succeeded', summary: 'Done', text: null },
           writes: 2
         })
@@ -94,7 +98,7 @@ describe('check-run-api', () => {
           head_sha: headSha,
           status: 'in_progress',
           details_url: 'https://app.codegen.com/agent/trace/41',
-          external_id: '41',
+          external_id: OWN_EXTERNAL_ID,
           output: { title: 'Working', summary: 'Agent run **#41** is working' }
         },
         { status: 'completed', conclusion: 'success', output: { title: 'Succeeded', summary: 'Done' } }
@@ -275,7 +279,7 @@ describe('check-run-api', () => {
         status: 'in_progress',
         details_url: WORKFLOW_RUN
       })
-      expect(bodies[0]).not.toHaveProperty('external_id')
+      expect(bodies[0]).toMatchObject({ external_id: OWN_EXTERNAL_ID })
       expect(bodies[1]).toMatchObject({
         status: 'in_progress',
         details_url: run.web_url,

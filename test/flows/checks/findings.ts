@@ -69,6 +69,21 @@ describe('findings', () => {
   const annotationWrites = () => world.github.requests.filter(request => annotationsOf(request).length > 0)
   const reviewPosts = () =>
     world.github.requests.filter(request => request.method === 'POST' && request.path.endsWith('/reviews'))
+  /** Calls `inject` once, as the check run's conclusion is answered: its next write meets the fault. */
+  function afterConclusion(inject: () => void): void {
+    let injected = false
+    world.clock.onAnswered = request => {
+      const written = github.requests
+        .filter(one => one.method === 'PATCH' && one.path === request.url.pathname)
+        .at(-1)
+      if (!injected && (written?.body as { status?: string } | undefined)?.status === 'completed') {
+        injected = true
+        inject()
+      }
+      return undefined
+    }
+  }
+
   const findingLines = (stdout: string): string[] =>
     stdout.split('\n').filter(line => /^ {2}(failure|warning|notice) /.test(line))
 
@@ -238,17 +253,7 @@ describe('findings', () => {
   test('a batch of annotations answered 502 is not sent again (GitHub may have appended it): a warning, the other batches go', async () => {
     const { emulator } = world
     emulator.queueScript(answering(many(120)))
-    let injected = false
-    world.clock.onAnswered = request => {
-      const written = github.requests
-        .filter(one => one.method === 'PATCH' && one.path === request.url.pathname)
-        .at(-1)
-      if (!injected && (written?.body as { status?: string } | undefined)?.status === 'completed') {
-        injected = true
-        github.injectServerError(1, /\/check-runs\/\d+$/, 502)
-      }
-      return undefined
-    }
+    afterConclusion(() => github.injectServerError(1, /\/check-runs\/\d+$/, 502))
     const result = await step(onPullRequest(), { prompt: 'Review it', 'check-run': 'true' })
     expect(annotationWrites().map(request => [annotationsOf(request).length, request.status])).toEqual([
       [50, 502],
@@ -283,6 +288,46 @@ describe('findings', () => {
     )
     expect(result.stdout).not.toMatch(/^::warning::/m)
   })
+
+  test.each(['502', 'reset', 'late'] as const)(
+    'the review made, its answer lost (%s): looked for, found, not posted again: one review',
+    async how => {
+      github.injectLostAnswer(1, how, /\/pulls\/7\/reviews$/, 'POST')
+      const result = await step(onPullRequest(), {
+        prompt: 'Review it [emulator:findings]',
+        'check-run': 'true',
+        'review-comments': 'true'
+      })
+      expect(result.exitCode).toBe(0)
+      expect(reviewPosts().map(post => [post.status, !!post.applied])).toEqual([
+        [how === '502' ? 502 : 0, true]
+      ])
+      expect(github.reviews(7)).toHaveLength(1)
+      expect(github.checkRuns()).toEqual([expect.objectContaining({ status: 'completed' })])
+      expect(result.stdout).not.toMatch(/^::warning::/m)
+    }
+  )
+
+  test.each(['502', 'reset', 'late'] as const)(
+    'a batch of annotations appended, its answer lost (%s): never sent again, each annotation once',
+    async how => {
+      world.emulator.queueScript(answering(many(120)))
+      afterConclusion(() => github.injectLostAnswer(1, how, /\/check-runs\/\d+$/, 'PATCH'))
+      const result = await step(onPullRequest(), {
+        prompt: 'Review it',
+        'check-run': 'true',
+        'timeout-minutes': '3'
+      })
+      expect(annotationWrites().map(request => [annotationsOf(request).length, !!request.applied])).toEqual([
+        [50, true],
+        [50, false],
+        [20, false]
+      ])
+      expect(github.checkRuns()[0]!.annotations).toHaveLength(120)
+      expect(github.checkRuns()[0]).toMatchObject({ status: 'completed' })
+      expect(result.stdout).toMatch(/^::warning::Could not annotate the check run \d+: /m)
+    }
+  )
 
   test('inline comments refused (the diff changed under the review): the review again, three seconds later, every finding in its body', async () => {
     world.clock.onAnswered = request => {

@@ -120,13 +120,17 @@ describe('request-policy', () => {
    * after they are answered. The fake counts its buckets but never empties them.
    */
   function emptyBucket(resetInSeconds: number): typeof fetch {
+    return refusals(headers => {
+      headers.set('x-ratelimit-remaining', '0')
+      headers.set('x-ratelimit-reset', String(Math.floor(clock.now() / 1000) + resetInSeconds))
+    })
+  }
+
+  /** GitHub's side of the network with the headers of every 403 changed by `change`. */
+  function refusals(change: (headers: Headers) => void): typeof fetch {
     return async (input, init) => {
       const response = await clock.network.github(input, init)
-      if (response.status !== 403) return response
-      return withHeaders(response, headers => {
-        headers.set('x-ratelimit-remaining', '0')
-        headers.set('x-ratelimit-reset', String(Math.floor(clock.now() / 1000) + resetInSeconds))
-      })
+      return response.status === 403 ? withHeaders(response, change) : response
     }
   }
   const PRIMARY_LIMIT = 'API rate limit exceeded for installation ID 1.'
@@ -278,6 +282,41 @@ describe('request-policy', () => {
     })
   })
 
+  describe('what GitHub left unreadable or unsaid', () => {
+    test('a primary rate limit whose reset is unreadable: a minute, said so (never "NaN s")', async () => {
+      github.injectClientError(1, PULL, 403, PRIMARY_LIMIT)
+      const unreadable = refusals(headers => {
+        headers.set('x-ratelimit-remaining', '0')
+        headers.set('x-ratelimit-reset', 'soon')
+      })
+      const { sent: requests, ...ended } = await readPull(client({ fetch: unreadable }))
+      expect(ended).toEqual({ ended: 'ok', at: 60_000 })
+      expect(requests.map(([, at]) => at)).toEqual([0, 60_000])
+      expect(warnings).toEqual([
+        'GitHub rate limit on GET /repos/{owner}/{repo}/pulls/{pull_number}: retrying in 60 s'
+      ])
+    })
+
+    test('a 403 left after the rate limit’s retries is no missing permission: the check run is written on', async () => {
+      // GitHub's older wording of a secondary limit names no rate limit: its Retry-After does.
+      const ABUSE =
+        'You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.'
+      github.injectClientError(4, /\/check-runs$/, 403, ABUSE)
+      const api = client({ fetch: refusals(headers => headers.set('retry-after', '2')) })
+      const { ended } = await timed(async () => {
+        expect(await api.createCheckRun('Codegen', github.headSha(7), working)).toBeUndefined()
+        expect(await api.createCheckRun('Codegen', github.headSha(7), working)).toBeGreaterThan(0)
+      })
+      expect(ended).toBe('ok')
+      expect(warnings.filter(warning => warning.startsWith('Could not'))).toEqual([
+        expect.stringMatching(
+          /^Could not create the check run Codegen: You have triggered an abuse detection/
+        )
+      ])
+      expect(warnings.join('\n')).not.toContain('checks: write')
+    })
+  })
+
   describe('a wait that would end after GitHub’s calls must is not made', () => {
     test('a Retry-After wait ending a millisecond before the stop is made', async () => {
       github.injectSecondaryRateLimit(1, PULL, 9)
@@ -401,6 +440,34 @@ describe('request-policy', () => {
         at: 30_000,
         sent: [['GET', 0, 0]]
       })
+    })
+
+    test('an edit past its 30 s is sent again a second later (a conclusion lost so would leave a check in progress); annotations are not', async () => {
+      const api = client()
+      const CHECK_RUN = /\/check-runs\/\d+$/
+      const { ended } = await timed(async () => {
+        const id = (await api.createCheckRun('Codegen', github.headSha(7), working))!
+        github.injectHang(1, CHECK_RUN, 'PATCH')
+        const done = { ...working, status: 'completed' as const, conclusion: 'success' as const }
+        expect(await api.updateCheckRun(id, done)).toBe(true)
+        github.injectHang(1, CHECK_RUN, 'PATCH')
+        const annotation = { path: 'a.ts', start_line: 1, end_line: 1, annotation_level: 'warning' as const }
+        expect(await api.annotateCheckRun(id, done, [{ ...annotation, message: 'Once' }])).toBe(false)
+      })
+      expect(ended).toBe('ok')
+      expect(sent(CHECK_RUN)).toEqual([
+        ['PATCH', 1_000, 0],
+        ['PATCH', 32_000, 200],
+        ['PATCH', 33_000, 0]
+      ])
+      expect(github.checkRuns()[0]).toMatchObject({
+        status: 'completed',
+        conclusion: 'success',
+        annotations: []
+      })
+      expect(warnings).toEqual([
+        expect.stringMatching(/^Could not annotate the check run \d+: GitHub did not answer within 30 s$/)
+      ])
     })
 
     test('an answer within the 30 s is taken', async () => {

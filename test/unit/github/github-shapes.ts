@@ -1,6 +1,8 @@
 import {
   COMMENT_MAX_CHARS,
   CHECK_SUMMARY_MAX_BYTES,
+  createMarkerLine,
+  createMarkOf,
   cutUtf8,
   markerLine,
   OWN_COMMENT_MARK,
@@ -37,4 +39,16 @@ test('markerLine: a hidden first line with our mark, the run and its signature o
   expect(markerLine(undefined)).toBe(`${OWN_COMMENT_MARK} -->`)
   expect(markerLine(12)).toBe('<!-- codegen-agent-run-action run-id=12 -->')
   expect(markerLine(12, 'ab12')).toBe('<!-- codegen-agent-run-action run-id=12 sig=ab12 -->')
+})
+
+test('createMarkerLine: the mark a comment being created is found by, read back from its first line only', () => {
+  const mark = 'a1'.repeat(16)
+  expect(createMarkerLine(mark)).toBe(`${OWN_COMMENT_MARK} create=${mark} -->`)
+  expect(createMarkOf(`${createMarkerLine(mark)}\nCodegen is starting`)).toBe(mark)
+  expect(createMarkOf(`  ${createMarkerLine(mark)}  `)).toBe(mark)
+  // Elsewhere than the first line, of another length, or a marker with a run: no mark.
+  expect(createMarkOf(`Quoted:\n${createMarkerLine(mark)}`)).toBeUndefined()
+  expect(createMarkOf(createMarkerLine('a1'))).toBeUndefined()
+  expect(createMarkOf(markerLine(12, 'ab12'))).toBeUndefined()
+  expect(createMarkOf(`${OWN_COMMENT_MARK} create=${'A1'.repeat(16)} -->`)).toBeUndefined()
 })

@@ -153,6 +153,15 @@ describe('the tracking comment', () => {
       '<!-- codegen-agent-run-action -->'
     )
   })
+
+  test('until the comment exists its marker holds the create mark it is found by, and no run', () => {
+    const mark = 'c0'.repeat(16)
+    const first = (commentId?: number): string | undefined =>
+      renderTrackingComment({ ...base, commentId, runId: 12, createMark: mark }).split('\n')[0]
+    expect(first()).toBe(`<!-- codegen-agent-run-action create=${mark} -->`)
+    // Once it exists, the run's signed marker replaces it.
+    expect(first(99)).toMatch(/^<!-- codegen-agent-run-action run-id=12 sig=[0-9a-f]+ -->$/)
+  })
 })
 
 describe('the tracking comment of a CI fix', () => {
