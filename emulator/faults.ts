@@ -24,8 +24,8 @@ export class FaultPlan {
       if (!Number.isInteger(times) || times < 1 || !Number.isInteger(after) || after < 0) {
         throw new Error(`A fault rule needs times >= 1 and after >= 0 (integers), got ${times} and ${after}`)
       }
-      if (rule.fault.kind === 'slow' && !(rule.fault.delayMs >= 0)) {
-        throw new Error(`A slow fault needs delayMs >= 0, got ${rule.fault.delayMs}`)
+      if ((rule.fault.kind === 'slow' || rule.fault.kind === 'late') && !(rule.fault.delayMs >= 0)) {
+        throw new Error(`A ${rule.fault.kind} fault needs delayMs >= 0, got ${rule.fault.delayMs}`)
       }
       const routes = rule.route === undefined ? undefined : [rule.route].flat()
       this.rules.push({ routes, toSkip: after, hitsLeft: times, fault: rule.fault })

@@ -34,6 +34,7 @@ import type {
   SetupCommandsResponse,
   User,
   EmulatorOptions,
+  Fault,
   FaultRule,
   LogPathName,
   RecordedRequest,
@@ -41,7 +42,7 @@ import type {
   RunScript,
   SeededRun
 } from './types.js'
-import { readBody, recordedBody, Validator } from './validation.js'
+import { readBody, recordedBody, Validator, type RequestBody } from './validation.js'
 
 // ---------------------------------------------------------------------------------------------
 // The emulator
@@ -230,34 +231,51 @@ export class AgentRunEmulator {
     request.on('end', () => {
       const body = readBody(Buffer.concat(chunks).toString('utf8'), request.headers['content-type'])
       record.body = recordedBody(body)
-      let answer: Answer
-      if (fault?.kind === 'status') {
-        answer = faultAnswer(fault)
-      } else if (fault?.kind === 'redirect') {
-        answer = { status: fault.status, text: '', headers: { location: fault.location } }
-      } else if (!match.route) {
-        answer = match.allowed
-          ? json({ detail: 'Method Not Allowed' }, 405, { allow: match.allowed })
-          : json({ detail: 'Not Found' }, 404)
-      } else {
-        const call: Call = {
-          route: match.route,
-          params: match.params,
-          query,
-          body,
-          authorization: record.authorization,
-          now: this.clock.now()
-        }
-        answer = this.handle(call)
-      }
-      record.status = answer.status
-      const retryAfter = answer.headers?.['retry-after']
-      if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
-      this.onAnswer?.(record, answer.value ?? answer.text)
-      deliver(response, answer, fault, record, (ms: number) =>
-        this.clock.hold(request, this.clock.sleep(ms, this.stopping.signal))
+      if (fault?.kind !== 'late') return this.answer(request, response, record, match, fault, body)
+      // Done late, whether its client still waits or not: a stopped emulator never does it.
+      this.clock.hold(request, this.clock.sleep(fault.delayMs, this.stopping.signal)).then(
+        () => this.answer(request, response, record, match, fault, body),
+        () => undefined
       )
     })
+  }
+
+  /** Handles a request whose body was read (or answers as its fault says), and sends the answer. */
+  private answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    record: RecordedRequest,
+    match: ReturnType<typeof matchRoute>,
+    fault: Fault | undefined,
+    body: RequestBody
+  ): void {
+    let answer: Answer
+    if (fault?.kind === 'status') {
+      answer = faultAnswer(fault)
+    } else if (fault?.kind === 'redirect') {
+      answer = { status: fault.status, text: '', headers: { location: fault.location } }
+    } else if (!match.route) {
+      answer = match.allowed
+        ? json({ detail: 'Method Not Allowed' }, 405, { allow: match.allowed })
+        : json({ detail: 'Not Found' }, 404)
+    } else {
+      const call: Call = {
+        route: match.route,
+        params: match.params,
+        query: record.query,
+        body,
+        authorization: record.authorization,
+        now: this.clock.now()
+      }
+      answer = this.handle(call)
+    }
+    record.status = answer.status
+    const retryAfter = answer.headers?.['retry-after']
+    if (retryAfter !== undefined) record.retryAfter = Number(retryAfter)
+    this.onAnswer?.(record, answer.value ?? answer.text)
+    deliver(response, answer, fault, record, (ms: number) =>
+      this.clock.hold(request, this.clock.sleep(ms, this.stopping.signal))
+    )
   }
 
   // -- the service

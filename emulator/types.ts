@@ -224,6 +224,12 @@ export type Fault =
   | { kind: 'reset-after' }
   /** Handle the request, then answer after delayMs. */
   | { kind: 'slow'; delayMs: number }
+  /**
+   * Handle the request delayMs after it arrived (its side effects then: a run created or resumed
+   * late), then answer. A client that gave up meanwhile does not stop it: the service's handler runs
+   * to its end, as a web server's does when its client goes away.
+   */
+  | { kind: 'late'; delayMs: number }
   /** Handle the request, then answer 200 with a body that is not JSON. */
   | { kind: 'malformed' }
   /** Handle the request, then answer 200 with the first half of the JSON body. */

@@ -8,6 +8,14 @@ const GITHUB_PAST_DEADLINE_MS = 3_000
  * last read) take 4 s at most, and the last edits of the comment and the check get what is left.
  */
 const GITHUB_AFTER_CANCEL_MS = 5_000
+/** When the service's last calls end: 4 s after the cancellation, 3 s past timeout-minutes. */
+export const SERVICE_AFTER_CANCEL_MS = 4_000
+const SERVICE_PAST_DEADLINE_MS = 3_000
+/**
+ * Of the service's last calls, what the stop and the last read of a run found late keep: a create
+ * or a resume cut off is looked for until then (3 s after a cancellation, 2 s past the deadline).
+ */
+export const STOP_AND_READ_KEPT_MS = 1_000
 
 /**
  * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
@@ -23,6 +31,8 @@ export class Deadlines {
   private readonly stop = new AbortController()
   private readonly done = new AbortController()
   private cancelledAt?: Promise<void>
+  /** Epoch ms of the cancellation, once it came. */
+  private cancelledAtMs?: number
 
   constructor(
     private readonly clock: Clock,
@@ -47,6 +57,16 @@ export class Deadlines {
     return this.clock.now() >= this.step ? 'timeout' : undefined
   }
 
+  /**
+   * When the service's last calls (a look-up of a create or resume cut off, the stop, the last read)
+   * must end: 4 s after the cancellation, or 3 s past the deadline, whichever comes first.
+   */
+  lastCallsBy(): number {
+    const afterCancel =
+      this.cancelledAtMs === undefined ? Infinity : this.cancelledAtMs + SERVICE_AFTER_CANCEL_MS
+    return Math.min(afterCancel, this.step + SERVICE_PAST_DEADLINE_MS)
+  }
+
   /** Aborts when GitHub's calls must end. */
   get githubSignal(): AbortSignal {
     return this.stop.signal
@@ -55,7 +75,10 @@ export class Deadlines {
   /** Resolves when GitHub's calls must end after a cancellation (at once counted from now if it already is); else never. */
   afterCancelled(): Promise<void> {
     this.cancelledAt ??= new Promise(resolve => {
-      const wait = (): void => void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve)
+      const wait = (): void => {
+        this.cancelledAtMs = this.clock.now()
+        void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve)
+      }
       if (this.cancellation.aborted) wait()
       else {
         this.cancellation.addEventListener('abort', wait, { once: true })

@@ -65,9 +65,19 @@ export function planDeps(step: Step, apis: ServiceClients): PlanDeps {
   const deadline = step.deadlines.step
   const events = step.reporters
   const warning = (message: string): void => events.warning(message)
+  const lastCallsBy = (): number => step.deadlines.lastCallsBy()
   return {
-    start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...dailyLimit(step) },
-    follow: { clock, signal, deadline, events },
+    start: {
+      apis,
+      clock,
+      signal,
+      deadline,
+      lastCallsBy,
+      warning,
+      notice: step.say.notice,
+      ...dailyLimit(step)
+    },
+    follow: { clock, signal, deadline, lastCallsBy, events },
     ...answerAsked(step)
   }
 }
@@ -86,6 +96,7 @@ export function manyRunsDeps(step: Step, apis: ServiceClients): ManyRunsDeps {
     clock,
     signal,
     deadline: deadlines.step,
+    lastCallsBy: () => deadlines.lastCallsBy(),
     maxParallel: settings.maxParallel,
     liveLog: settings.mirrorToConsole,
     notice: step.say.notice,

@@ -15,6 +15,8 @@ export interface FollowDeps {
   events: RunEvents
   /** How the run is followed: alone (the default, RunWatcher), or among many (the fan-out's). */
   watch?: Watch
+  /** When the service's last calls must end once the step is cut short (Deadlines.lastCallsBy). */
+  lastCallsBy?: () => number
 }
 
 /** Follows a started run to its end (or, with `wait: false`, only says it started): its report. */
@@ -43,6 +45,7 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
         earlierEntries: started.earlierEntries,
         initialStatus: run.status ?? null,
         guard: started.guard,
+        ...(deps.lastCallsBy ? { lastCallsBy: deps.lastCallsBy } : {}),
         ...(plan.stopRunOn ? { stop: { on: plan.stopRunOn, wait: plan.wait, webUrl: run.web_url } } : {})
       },
       started,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AgentRunApi, OrganizationApi } from '../api/client.js'
+import type { AgentRunApi, CallOptions, OrganizationApi } from '../api/client.js'
 import { AmbiguousWriteError, CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
@@ -22,6 +22,8 @@ import {
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
 import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
+import { isCutShort } from './watcher.js'
+import { SERVICE_AFTER_CANCEL_MS, STOP_AND_READ_KEPT_MS } from '../deadlines.js'
 
 /**
  * Starting a run, in one place: the organization (org-id, else the token's only one), the
@@ -35,10 +37,11 @@ export const METADATA_KEY = 'github_action'
 const MAX_WRITE_SENDS = 3
 
 /**
- * A create whose answer the cancellation cut off is looked for this long (the run then stopped as
- * stop-run-on says, and reported): the runner ends the job 7.5 s after cancelling it.
+ * A create or a resume cut off by the cancellation or the deadline is looked for this often (by its
+ * key; for a resume, a sign that the run restarted) until the service's last calls leave only the
+ * stop and the last read (deadlines.ts): the service may do it a moment after the cut.
  */
-export const CANCELLED_CREATE_LOOKUP_MS = 1_000
+export const LATE_LOOK_SPACING_MS = 500
 
 export interface StartDeps {
   apis: ServiceClients
@@ -51,6 +54,11 @@ export interface StartDeps {
   warning(message: string): void
   /** The organization chosen for the user, when org-id was empty. */
   notice(message: string): void
+  /**
+   * When the service's last calls must end once the step is cut short (Deadlines.lastCallsBy);
+   * without it, SERVICE_AFTER_CANCEL_MS after the cut.
+   */
+  lastCallsBy?: () => number
   /** The daily limits and a CI fix's attempts (DailyGate.admit), asked before a create only. */
   dailyLimit?: (orgId: number, origin: Record<string, string>, fix?: FixCount) => Promise<Admission>
 }
@@ -243,18 +251,28 @@ async function create(
     metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, ...ciFix, idempotency_key: key } }
   }
   const { deadline } = deps
+  // Whether a create may have reached the service: a cut then leaves a run to look for.
+  let maybeSent = false
   for (let send = 1; ; send++) {
     try {
       return await api.createRun(request, { deadline })
     } catch (error) {
-      if (error instanceof CancelledError && error.inFlight) return foundAfterCancel(api, key, deps, error)
+      if (cutAfterSending(error, maybeSent)) return foundLate(api, key, deps, error)
       if (!(error instanceof AmbiguousWriteError)) throw error
+      maybeSent = true
       deps.warning(`${error.message}. Checking whether the run was created before sending again.`)
-      await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal)
-      const found = await findRunByKey(api, key, deadline)
-      if (found) {
-        deps.warning(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`)
-        return found
+      try {
+        await deps.clock.sleep(backoffWithin(send, deps), deps.signal)
+        const found = await findRunByKey(api, key, deadline)
+        if (found) {
+          deps.warning(
+            `Found agent run ${found.id}: the create had reached the service; it is not sent again.`
+          )
+          return found
+        }
+      } catch (cut) {
+        if (!isCutShort(cut)) throw cut
+        return foundLate(api, key, deps, cut)
       }
       if (send >= MAX_WRITE_SENDS)
         throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus)
@@ -262,22 +280,47 @@ async function create(
   }
 }
 
+/** The cancellation or the deadline, with a write that may have reached the service: its effect is looked for. */
+function cutAfterSending(error: unknown, maybeSent: boolean): error is CancelledError | DeadlineError {
+  return isCutShort(error) && (maybeSent || (error instanceof CancelledError && error.inFlight))
+}
+
+/** The wait before a write whose fate is unknown is looked for: within the deadline (past it, none). */
+function backoffWithin(send: number, deps: StartDeps): number {
+  const left = deps.deadline - deps.clock.now()
+  if (left <= 0) throw new DeadlineError()
+  return Math.min(left, backoffDelay(send, (deps.random ?? Math.random)()))
+}
+
+/** Until when a write cut off is looked for: what the service's last calls leave past the stop and the last read. */
+function lateLooksUntil(deps: StartDeps): number {
+  const lastCallsBy = deps.lastCallsBy?.() ?? deps.clock.now() + SERVICE_AFTER_CANCEL_MS
+  return lastCallsBy - STOP_AND_READ_KEPT_MS
+}
+
 /**
- * The run a create cut off by the cancellation made, looked for by its key (not aborted by the
- * cancellation, within CANCELLED_CREATE_LOOKUP_MS): the step then stops and reports it as its own.
- * None found: the cancellation stands, nothing was created.
+ * The run a create cut off by the cancellation or the deadline made, looked for by its key every
+ * LATE_LOOK_SPACING_MS (not aborted by the cancellation) until the stop and the last read are all
+ * the service's last calls have left: a run the service creates a moment late is found too. The
+ * step then stops and reports it as its own. None found: the cut stands, nothing was created.
  */
-async function foundAfterCancel(
+async function foundLate(
   api: AgentRunApi,
   key: string,
   deps: StartDeps,
-  cancelled: CancelledError
+  cut: CancelledError | DeadlineError
 ): Promise<AgentRun> {
-  const deadline = Math.min(deps.deadline, deps.clock.now() + CANCELLED_CREATE_LOOKUP_MS)
-  const found = await findRunByKey(api, key, deadline, true).catch(() => undefined)
-  if (!found) throw cancelled
-  deps.warning(`The job was cancelled while agent run ${found.id} was being created: the run is the step's.`)
-  return found
+  const until = lateLooksUntil(deps)
+  for (;;) {
+    const found = await findRunByKey(api, key, until, true).catch(() => undefined)
+    if (found) {
+      const why = cut instanceof CancelledError ? 'The job was cancelled' : 'timeout-minutes was reached'
+      deps.warning(`${why} while agent run ${found.id} was being created: the run is the step's.`)
+      return found
+    }
+    if (deps.clock.now() + LATE_LOOK_SPACING_MS >= until) throw cut
+    await deps.clock.sleep(LATE_LOOK_SPACING_MS)
+  }
 }
 
 async function findRunByKey(
@@ -388,22 +431,29 @@ async function resume(
     ...(plan.images.length ? { images: plan.images } : {})
   }
   const resumed = { logs, earlierEntries: before.count }
+  // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
+  const unseen = () => ({ restarted: false, resumedAt: deps.clock.now(), earlierResult })
+  // Whether a resume may have reached the service: a cut then leaves a restart to look for.
+  let maybeSent = false
   for (let send = 1; ; send++) {
     try {
-      const run = await api.resumeRun(request, { deadline })
-      // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
-      const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult }
-      return { ...resumed, run, guard }
+      return { ...resumed, run: await api.resumeRun(request, { deadline }), guard: unseen() }
     } catch (error) {
-      // Sent and cut off by the cancellation: the run may have restarted; it is the step's to stop.
-      if (error instanceof CancelledError && error.inFlight) {
-        const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult }
-        return { ...resumed, run: earlier, guard }
-      }
+      // Cut off: the run may restart, now or a moment later; it is the step's to stop.
+      if (cutAfterSending(error, maybeSent))
+        return { ...resumed, ...(await restartedLate(api, logs, earlier, before, deps, unseen)) }
       if (!(error instanceof AmbiguousWriteError)) throw error
+      maybeSent = true
       deps.warning(`${error.message}. Checking whether the run restarted before sending again.`)
       const window = resumeGraceMs(plan.pollIntervalMs)
-      const restarted = await waitForRestart(api, logs, runId, before, window, deps)
+      let restarted: AgentRun | undefined
+      try {
+        if (deps.clock.now() >= deadline) throw new DeadlineError()
+        restarted = await waitForRestart(api, logs, runId, before, window, deps)
+      } catch (cut) {
+        if (!isCutShort(cut)) throw cut
+        return { ...resumed, ...(await restartedLate(api, logs, earlier, before, deps, unseen)) }
+      }
       if (restarted) {
         deps.warning(
           `Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`
@@ -434,16 +484,52 @@ async function waitForRestart(
       Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - clock.now()),
       deps.signal
     )
-    const page = await logs.read(before.count, 1, { deadline })
-    const run = page ? undefined : await api.getRun(runId, { deadline })
-    const status = page ? page.status : (run?.status ?? null)
-    const result = page ? page.result : run?.result
-    // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
-    // entries, or a new result (a run may restart and end between two checks without an entry).
-    const working = status !== null && classifyStatus(status) === 'working'
-    const newResult = !!before.result && !!result && result !== before.result
-    if (working || (page && page.logs.length > 0) || newResult)
-      return run ?? (await api.getRun(runId, { deadline }))
+    const restarted = await restartSign(api, logs, runId, before, { deadline })
+    if (restarted) return restarted
   }
   return undefined
+}
+
+/** The run when one check shows it restarted; else undefined. */
+async function restartSign(
+  api: AgentRunApi,
+  logs: LogReader,
+  runId: number,
+  before: LogBaseline,
+  options: CallOptions
+): Promise<AgentRun | undefined> {
+  const page = await logs.read(before.count, 1, options)
+  const run = page ? undefined : await api.getRun(runId, options)
+  const status = page ? page.status : (run?.status ?? null)
+  const result = page ? page.result : run?.result
+  // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
+  // entries, or a new result (a run may restart and end between two checks without an entry).
+  const working = status !== null && classifyStatus(status) === 'working'
+  const newResult = !!before.result && !!result && result !== before.result
+  if (working || (page && page.logs.length > 0) || newResult) return run ?? (await api.getRun(runId, options))
+  return undefined
+}
+
+/**
+ * A resume cut off by the cancellation or the deadline: the run checked for a sign of a restart
+ * every LATE_LOOK_SPACING_MS (not aborted by the cancellation) until the stop and the last read are
+ * all the service's last calls have left. Seen restarted, or not (it may show its earlier ending a
+ * while yet), it is the step's: the watch stops it as stop-run-on says, as late as that allows.
+ */
+async function restartedLate(
+  api: AgentRunApi,
+  logs: LogReader,
+  earlier: AgentRun,
+  before: LogBaseline,
+  deps: StartDeps,
+  unseen: () => ResumeGuard
+): Promise<Pick<StartedRun, 'run' | 'guard'>> {
+  const until = lateLooksUntil(deps)
+  const options = { deadline: until, lastRead: true, maxAttempts: 1 }
+  for (;;) {
+    const run = await restartSign(api, logs, earlier.id, before, options).catch(() => undefined)
+    if (run) return { run, guard: { restarted: true } }
+    if (deps.clock.now() + LATE_LOOK_SPACING_MS >= until) return { run: earlier, guard: unseen() }
+    await deps.clock.sleep(LATE_LOOK_SPACING_MS)
+  }
 }

@@ -58,6 +58,11 @@ export interface WatchPlan {
   /** The status the create or resume answer carried. */
   initialStatus: string | null
   guard: ResumeGuard
+  /**
+   * When the service's last calls must end once the watch is cut short (Deadlines.lastCallsBy): a
+   * run found late keeps its stop and last read inside the cancellation's budget.
+   */
+  lastCallsBy?: () => number
   /** stop-run-on, and whether the step waits: when the watch is cut short, the run may be stopped (stop.ts). */
   stop?: { on: ReadonlySet<StopTrigger>; wait: boolean; webUrl?: string | null }
 }

@@ -35,6 +35,8 @@ import {
 const FINAL_READ_MS = 3_000
 /** Of that, what the stop may take (stop-run-on): the read after it keeps at least a second. */
 const STOP_MS = 2_000
+/** What the read after a stop keeps at least when the service's last calls end sooner (a run found late). */
+const LAST_READ_KEPT_MS = 500
 
 /** What a watch tells the reporters as the run goes. */
 export type WatchEvents = Omit<RunEvents, 'started'>
@@ -116,15 +118,18 @@ export class WatchedRun {
 
   /**
    * A watch cut short by the deadline or the cancellation: the run stopped first when stop-run-on
-   * asks it (the stop and the read together within FINAL_READ_MS), then read once.
+   * asks it (the stop and the read together within FINAL_READ_MS, and by the end of the service's
+   * last calls), then read once.
    */
   private async cutShort(
     ending: WatchEnding,
     lastRun: AgentRun | undefined,
     now: number
   ): Promise<WatchResult> {
-    const stop = this.stopWanted(ending) ? await this.stop(now) : undefined
-    const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true }
+    const by = Math.min(now + FINAL_READ_MS, this.plan.lastCallsBy?.() ?? Infinity)
+    const stopBy = Math.min(now + STOP_MS, by - LAST_READ_KEPT_MS)
+    const stop = this.stopWanted(ending) ? await this.stop(stopBy) : undefined
+    const options = { deadline: by, maxAttempts: 1, lastRead: true, end: true }
     const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined)
     const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries)
     // What the service showed after the stop: never the run as read before it.
@@ -142,9 +147,9 @@ export class WatchedRun {
     return !!stop && shouldStopRun({ ...question, resumedUnseen: !this.state.guard.restarted })
   }
 
-  /** Asks the service to stop the run, within STOP_MS: not aborted by the cancellation. */
-  private async stop(now: number): Promise<{ answer?: AgentRun; error?: unknown }> {
-    const options = { deadline: now + STOP_MS, lastRead: true, end: true }
+  /** Asks the service to stop the run, by `deadline`: not aborted by the cancellation. */
+  private async stop(deadline: number): Promise<{ answer?: AgentRun; error?: unknown }> {
+    const options = { deadline, lastRead: true, end: true }
     try {
       return { answer: await this.reads.api.stopRun(this.plan.runId, options) }
     } catch (error) {

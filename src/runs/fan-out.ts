@@ -35,6 +35,8 @@ export interface FanOutDeps {
   signal?: AbortSignal
   /** Epoch ms at which the step stops waiting (timeout-minutes after it started). */
   deadline: number
+  /** When the service's last calls must end once the step is cut short (Deadlines.lastCallsBy). */
+  lastCallsBy?: () => number
   maxParallel: number
   /** Whether each working run's log is read as it goes (a console mirror), or only at its end. */
   liveLog: boolean
@@ -51,6 +53,7 @@ export interface FanOutDeps {
 /** Starts and follows every item; returns their reports in the list's order. */
 export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<ItemReport[]> {
   const { clock, signal, deadline } = deps
+  const lastCallsBy = deps.lastCallsBy ? { lastCallsBy: deps.lastCallsBy } : {}
   const startedAt = clock.now()
   const orgId = await oneOrganization(items, deps)
   if (typeof orgId === 'object')
@@ -80,11 +83,19 @@ export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<
             clock,
             signal,
             deadline,
+            ...lastCallsBy,
             warning: say(events),
             notice: notice ?? say(events),
             ...(deps.dailyLimit ? { dailyLimit: deps.dailyLimit } : {})
           },
-          follow: { clock, signal, deadline, events: tracked(events, state), watch: watcher.watch },
+          follow: {
+            clock,
+            signal,
+            deadline,
+            ...lastCallsBy,
+            events: tracked(events, state),
+            watch: watcher.watch
+          },
           ...(deps.answer ? { answer: deps.answer } : {})
         }
       ))

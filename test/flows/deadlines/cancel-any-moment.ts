@@ -1,5 +1,7 @@
 import { scenario } from '../../../emulator/index.js'
+import { readerText } from '../../../scripts/render-markdown.js'
 import { classifyStatus } from '../../../src/agent-run/status.js'
+import { OWN_COMMENT_MARK } from '../../../src/github-shapes.js'
 import type { FlowResult } from '../../support/flow-step.js'
 import { FlowWorld } from '../../support/flow-world.js'
 import type { AnsweredRequest } from '../../support/virtual-clock.js'
@@ -34,6 +36,8 @@ describe('cancel-any-moment', () => {
   async function commentStep(cancel: {
     onAnswered?: (request: AnsweredRequest, cancelNow: () => void) => boolean
     atQuiet?: number
+    /** Cancelled at the first quiet moment at which this holds. */
+    when?: () => boolean
   }): Promise<Cancelled> {
     const { github, emulator, clock } = world
     github.addPullRequests(7)
@@ -63,7 +67,7 @@ describe('cancel-any-moment', () => {
       terminateSignal: 'SIGINT',
       terminateAfterMs: 0,
       terminateWhen: () => {
-        const due = cancelWanted || quiet++ === cancel.atQuiet
+        const due = cancelWanted || quiet++ === cancel.atQuiet || !!cancel.when?.()
         if (due && cancelledAt === undefined) cancelledAt = clock.now()
         return due
       }
@@ -143,6 +147,28 @@ describe('cancel-any-moment', () => {
     )
     expect(conclusion!.at).toBe(cancelled.cancelledAt)
     expectCleanEnd(cancelled)
+  })
+
+  test('a run the service creates 2.3 s after the cancellation: stopped at 2.5 s, named in the outputs and the tracking comment', async () => {
+    const { emulator, github } = world
+    emulator.injectFaults({ route: 'create', fault: { kind: 'late', delayMs: 2_300 } })
+    const cancelled = await commentStep({ when: () => emulator.requests.some(r => r.route === 'create') })
+    const at = (route: string) => emulator.requests.filter(r => r.route === route).map(r => r.at)
+    expect(at('create')).toEqual([cancelled.cancelledAt])
+    expect(at('stop')).toEqual([cancelled.cancelledAt! + 2_500])
+    expectCleanEnd(cancelled)
+    const [run] = emulator.runs()
+    expect(cancelled.result.outputs).toMatchObject({ 'agent-run-id': String(run!.id), outcome: 'cancelled' })
+    // The tracking comment, last edited as the stop is known, names the run and its stop.
+    const [tracking] = github.comments(7).filter(comment => comment.body.startsWith(OWN_COMMENT_MARK))
+    expect(readerText(tracking!.body)).toContain(
+      `Codegen agent run #${run!.id} 🛑 was stopped: the workflow job was cancelled\n\nThe run was stopped: this step asked Codegen to stop it, and it now shows STOPPED.`
+    )
+    const edits = github.requests.filter(
+      request => request.method === 'PATCH' && request.path.includes('/comments/')
+    )
+    expect(edits.at(-1)!.at).toBe(cancelled.cancelledAt! + 2_500)
+    expect(cancelled.result.endedAt).toBe(cancelled.cancelledAt! + 2_500)
   })
 
   test.each([

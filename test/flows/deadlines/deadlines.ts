@@ -3,8 +3,8 @@ import { VirtualClock } from '../../support/virtual-clock.js'
 
 /**
  * The step's deadlines on the virtual clock, to the millisecond on either side: GitHub's calls end
- * 3 s past timeout-minutes, or 5 s after the job is cancelled, whichever comes first; nothing fires
- * once the step is done.
+ * 3 s past timeout-minutes, or 5 s after the job is cancelled, whichever comes first (the service's
+ * last calls 3 s past it, or 4 s after); nothing fires once the step is done.
  */
 
 const MINUTE = 60_000
@@ -102,4 +102,25 @@ test('disposed: neither the deadline nor a later cancellation fires', async () =
   expect(deadlines.githubSignal.aborted).toBe(false)
   // Its waits were taken off the clock: a work waiting on them alone waits for good.
   await expect(clock.run(() => deadlines.afterCancelled())).rejects.toThrow('The work waits for good')
+})
+
+test("the service's last calls end 3 s past the deadline, or 4 s after a cancellation, whichever comes first", async () => {
+  const clock = new VirtualClock()
+  const start = clock.now()
+  const cancellation = new AbortController()
+  const deadlines = new Deadlines(clock, cancellation.signal, MINUTE)
+  expect(deadlines.lastCallsBy()).toBe(start + MINUTE + 3_000)
+  await clock.run(async () => {
+    await clock.advance(MINUTE - 2_000)
+    cancellation.abort()
+    // Cancelled 2 s before the deadline: 4 s from then comes before 3 s past the deadline.
+    expect(deadlines.lastCallsBy()).toBe(start + MINUTE + 2_000)
+  })
+  deadlines.dispose()
+  const early = new AbortController()
+  const another = new Deadlines(clock, early.signal, MINUTE)
+  const cancelledAt = clock.now()
+  early.abort()
+  expect(another.lastCallsBy()).toBe(cancelledAt + 4_000)
+  another.dispose()
 })
