@@ -7,7 +7,7 @@ import {
   step,
   warningsOf
 } from '../../support/check-world.js'
-import { runnerCommands } from '../../support/runner-commands.js'
+import { commandTexts } from '../../support/runner-commands.js'
 
 /**
  * A gate that asked for an answer never goes green without one (issue 43): with verdict,
@@ -22,17 +22,8 @@ const QUESTION = 'Waiting for an answer: remove `legacyMode`, or only document i
 const TITLE_QUESTION = QUESTION.replace(/`/g, '')
 const SCHEMA = '{"type": "object", "properties": {"files": {"type": "array"}}, "required": ["files"]}'
 
-/** The step's error annotations as the runner reads them (its escapes undone). */
-const errorsOf = (stdout: string): string[] =>
-  runnerCommands(stdout)
-    .filter(command => command.name === 'error')
-    .map(command =>
-      command.line
-        .slice(command.line.indexOf('::', 2) + 2)
-        .replace(/%0D/g, '\r')
-        .replace(/%0A/g, '\n')
-        .replace(/%25/g, '%')
-    )
+/** The step's error annotations as the runner shows them. */
+const errorsOf = (stdout: string): string[] => commandTexts(stdout, 'error')
 
 /** review-gate.yml's step on pull request 7: the check "Codegen review" on its head, the run pausing. */
 const gate = (inputs: Record<string, string>) =>
