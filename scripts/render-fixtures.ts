@@ -4,7 +4,7 @@ import type { ItemReport, RunReport } from '../src/model.js'
 import type { TrackingState } from '../src/report/tracking-text.js'
 import type { CheckRunState } from '../src/report/check-run-text.js'
 import { aggregateOutcome } from '../src/model.js'
-import { INPUT_DEFAULTS, type FailCondition } from '../src/settings/settings.js'
+import { defaultFailOn } from '../src/settings/settings.js'
 
 /** Runs whose summary and tracking comment are rendered and read as a browser shows them. */
 
@@ -277,9 +277,9 @@ export function checkState(scenario: RenderScenario, final: boolean): CheckRunSt
     status: final ? scenario.report.status : 'ACTIVE',
     entriesSeen: scenario.report.entriesSeen,
     resumed: false,
-    // The default fail-on: the check passes or fails as such a step would.
+    // The default fail-on: the check passes or fails as such a step would (one that asked for the answer it holds).
     policy: {
-      failOn: new Set(INPUT_DEFAULTS['fail-on'].split(',') as FailCondition[]),
+      failOn: defaultFailOn(scenario.report.answer !== undefined),
       triggerPhrase: '/codegen'
     },
     ...(final ? { report: scenario.report } : {}),

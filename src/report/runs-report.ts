@@ -258,13 +258,14 @@ const REASON_CHARS = 300
 
 /**
  * The step's error annotation: how many runs failed it, then each by name with why (its error, or
- * the first line of its result) and where it is.
+ * the first line of its result) and where it is, and below it the lines `more` holds (a paused
+ * run's question and how to answer it, already one line each).
  */
 export function itemsFailMessage(
-  failing: ReadonlyArray<{ item: ItemReport; reason: string }>,
+  failing: ReadonlyArray<{ item: ItemReport; reason: string; more?: readonly string[] }>,
   total: number
 ): string {
-  const lines = failing.map(({ item, reason }) => {
+  const lines = failing.flatMap(({ item, reason, more = [] }) => {
     const run = item.report?.run
     const result = itemOutcome(item) === 'failure' ? firstLine(run?.result) || firstLine(run?.summary) : ''
     // rejected quotes the agent's reason; invalid-output names the first problem.
@@ -272,7 +273,10 @@ export function itemsFailMessage(
     const where = run
       ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
       : ''
-    return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`
+    return [
+      `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`,
+      ...more.map(line => `  ${line}`)
+    ]
   })
   return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join(
     '\n'

@@ -1,5 +1,6 @@
 import type { CheckConclusion } from '../github-shapes.js'
 import { itemOutcome, SEVERITY, type ItemReport, type Outcome, type RunReport } from '../model.js'
+import type { AnswerSpec } from '../answer/answer.js'
 import type { FailCondition } from '../settings/settings.js'
 import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
@@ -16,6 +17,8 @@ import { itemsFailMessage } from './runs-report.js'
 export interface FailPolicy {
   failOn: ReadonlySet<FailCondition>
   triggerPhrase: string
+  /** The answer asked of the agent, if any: a paused run's failure says it never came. */
+  answer?: Pick<AnswerSpec, 'verdict' | 'findings'>
 }
 
 /** Why the step fails, or undefined when it passes. `cancelled` and `error` always fail. */
@@ -43,7 +46,7 @@ const ALWAYS_FAILS = {
 const FAILS_IF_NAMED: Partial<Record<Outcome, string>> = {
   failure: 'The agent run failed.',
   timeout: 'The agent run did not end within timeout-minutes.',
-  paused: 'The agent run paused, waiting for a follow-up prompt.',
+  paused: 'The agent paused with a question, waiting for an answer.',
   rejected: "The agent's verdict is fail.",
   'invalid-output': 'The agent run ended without a valid answer.',
   limited: 'A daily run limit was reached: no agent run was started.'
@@ -79,14 +82,24 @@ const ANNOTATION_QUOTE_CHARS = 300
  */
 export function stepFailMessage(report: RunReport, policy: FailPolicy): string | undefined {
   if (report.runs) {
-    const failing = itemsFailingStep(report.runs, policy.failOn)
+    const failing = itemsFailingStep(report.runs, policy.failOn).map(failed => ({
+      ...failed,
+      // A paused run's question and how to answer it, below its line.
+      more:
+        failed.item.report?.run && itemOutcome(failed.item) === 'paused'
+          ? pausedAnswer(failed.item.report, policy).filter(Boolean)
+          : []
+    }))
     return failing.length > 0 ? itemsFailMessage(failing, report.runs.length) : undefined
   }
   const reason = stepFailReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0)
   if (!reason) return undefined
   if (report.error) return report.error
   if (!report.run) return report.reason ?? reason
-  if (report.outcome === 'paused') return `${reason}\n${pausedMessage(report, policy, false)}`
+  if (report.outcome === 'paused')
+    return [pausedReason(policy), ...pausedAnswer(report, policy), runWhere(report)]
+      .filter(Boolean)
+      .join('\n')
   const why =
     report.outcome === 'failure' ? firstLine(report.run.result) || firstLine(report.run.summary) : ''
   // rejected quotes the agent's reason; invalid-output names the first problem.
@@ -134,23 +147,32 @@ function runWhere(report: RunReport): string {
   return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`
 }
 
+/** Why a paused run fails the step: with an answer asked, that the question came instead of it. */
+function pausedReason(policy: FailPolicy): string {
+  const { answer } = policy
+  if (!answer) return FAILS_IF_NAMED.paused as string
+  return `The agent paused with a question instead of giving its ${answer.verdict ? 'verdict' : answer.findings ? 'findings' : 'answer'}.`
+}
+
+/** The warning of a paused run the step lets pass: that it paused, the question, how to answer, where it is. */
+function pausedMessage(report: RunReport, policy: FailPolicy): string {
+  const [question, how] = pausedAnswer(report, policy)
+  return [`The agent run paused.${question ? ` ${question}` : ''}`, how, runWhere(report)].join('\n')
+}
+
 /**
- * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
- * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
- * the step's failure reason, which says the run paused, it does not say so again.
+ * A paused run's question ('' when it left none), and how to answer it: from a step, and on the
+ * thread when it was asked for on one (a run from inputs has no thread to answer on).
  */
-function pausedMessage(report: RunReport, policy: FailPolicy, saysPaused = true): string {
+function pausedAnswer(report: RunReport, policy: FailPolicy): [string, string] {
   const run = report.run as NonNullable<RunReport['run']>
   const question = firstLine(run.result) || firstLine(run.summary)
   const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``
   const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs'
   return [
-    // After the step's reason ("The agent run paused, …"), the question alone.
-    `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
-      'The agent run paused for an answer.',
+    question && `The agent’s question: ${question}`,
     onThread
       ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-      : `Answer by resuming the run in ${step}.`,
-    runWhere(report)
-  ].join('\n')
+      : `Answer by resuming the run in ${step}.`
+  ]
 }

@@ -6,6 +6,7 @@ import { readRunLimits } from './run-limits.js'
 import { readMaxParallel, readRuns } from './runs.js'
 import {
   CHECK_RUN_MODES,
+  defaultFailOn,
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
@@ -58,10 +59,12 @@ export function readSettings(
   const labelTrigger = input('label-trigger')
   const triggerEvent = isTriggerEvent(context.eventName, labelTrigger)
 
+  const service = readService(reading, env)
+  const work = readWork(reading, triggerEvent, context)
   const settings: Settings = {
-    ...readService(reading, env),
-    ...readWork(reading, triggerEvent, context),
-    ...readFollowing(reading),
+    ...service,
+    ...work,
+    ...readFollowing(reading, work.answer !== undefined),
     ...readRunLimits(input, problems),
     labelTrigger,
     triggerEvent,
@@ -163,9 +166,15 @@ function readRunExtras({ input, raw, problems }: Reading, task: Task, context: W
   }
 }
 
-/** How the run is followed and when the step fails: waiting, its limits, the log's mirrors. */
-function readFollowing({ input, problems }: Reading) {
-  const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems) as Set<FailCondition>
+/**
+ * How the run is followed and when the step fails: waiting, its limits, the log's mirrors. fail-on
+ * left empty is the default, which fails a paused run too when an answer is asked (`answerAsked`).
+ */
+function readFollowing({ input, problems }: Reading, answerAsked: boolean) {
+  const failOnText = input('fail-on')
+  const failOn = failOnText
+    ? (words('fail-on', failOnText, [...FAIL_CONDITIONS], problems) as Set<FailCondition>)
+    : defaultFailOn(answerAsked)
   const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems)
   return {
     failOn,

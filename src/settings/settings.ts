@@ -14,6 +14,17 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'limited'
 ]
 
+/**
+ * What fails the step when `fail-on` is not written. A step that asks for no answer never ends
+ * rejected or invalid-output, so its behaviour is as before them; a step that asks for one (a
+ * verdict, an output-schema, findings) also fails on `paused`: a question is no answer, and a gate
+ * that asked for one never goes green without it. A `fail-on` written is taken as written.
+ */
+export function defaultFailOn(answerAsked: boolean): Set<FailCondition> {
+  const conditions: FailCondition[] = ['failure', 'timeout', 'rejected', 'invalid-output']
+  return new Set(answerAsked ? [...conditions, 'paused'] : conditions)
+}
+
 /** When the step stopping asks the service to stop its run still working (the `stop-run-on` input). */
 export type StopTrigger = 'cancel' | 'timeout'
 export const STOP_TRIGGERS: readonly StopTrigger[] = ['cancel', 'timeout']
@@ -140,8 +151,8 @@ export const INPUT_DEFAULTS = {
   wait: 'true',
   'timeout-minutes': '30',
   'poll-interval': '5',
-  // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
-  'fail-on': 'failure,timeout,rejected,invalid-output',
+  // Empty: defaultFailOn, which depends on whether an answer is asked (the runner fills in a default, so it must be empty to tell it from a fail-on written).
+  'fail-on': '',
   'stop-run-on': 'cancel',
   'daily-run-limit': '0',
   'daily-run-limit-per-author': '0',

@@ -281,6 +281,26 @@ describe('examples', () => {
       )
     })
 
+    test('an agent that pauses with a question gives no verdict: the step and the required check fail, the error saying how to answer', async () => {
+      const job = await review('paused')
+      const result = job.action!.result!
+      expect([result.exitCode, result.outputs['outcome'], result.outputs['verdict']]).toEqual([
+        1,
+        'paused',
+        ''
+      ])
+      const run = emulator().runs()[0]!
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `^::error::The agent paused with a question instead of giving its verdict\\.%0AThe agent’s question: .*legacyMode.*%0AAnswer by resuming the run in a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\`\\.%0A`,
+          'm'
+        )
+      )
+      expect(checksOn(7)).toEqual([
+        expect.objectContaining({ name: 'Codegen review', status: 'completed', conclusion: 'failure' })
+      ])
+    })
+
     test('a verdict of pass passes both', async () => {
       const job = await review('verdict-pass')
       expect(job.action!.result!.exitCode).toBe(0)
@@ -455,6 +475,23 @@ describe('examples', () => {
         expect(reviewsOf7()).toEqual([])
       }
     )
+
+    test('an agent that pauses with a question gives no verdict: the step and the check fail, saying how to answer; no review', async () => {
+      const example = await reviewWorld('paused')
+      const result = (await run(example, 'review', onPullRequest('opened'))).action!.result!
+      expect([result.exitCode, result.outputs['outcome'], result.outputs['findings']]).toEqual([
+        1,
+        'paused',
+        ''
+      ])
+      expect(result.stdout).toMatch(
+        /^::error::The agent paused with a question instead of giving its verdict\.%0AThe agent’s question: .*%0AAnswer by resuming the run in a step with `agent-run-id: \d+`/m
+      )
+      expect(checksOn(7)).toEqual([
+        expect.objectContaining({ name: 'Codegen review', status: 'completed', conclusion: 'failure' })
+      ])
+      expect(reviewsOf7()).toEqual([])
+    })
 
     test('forks’, Dependabot’s and draft pull requests start no job', async () => {
       const example = await reviewWorld()

@@ -50,3 +50,16 @@ export function runnerCommands(stdout: string): FoundCommand[] {
 
 /** The commands the action itself writes. */
 export const OWN_COMMANDS = new Set(['add-mask', 'group', 'endgroup', 'debug', 'notice', 'warning', 'error'])
+
+/** The data of each `name` command (`error`, `warning`) in `stdout`, its escapes undone: the text the runner shows. */
+export function commandTexts(stdout: string, name: string): string[] {
+  return runnerCommands(stdout)
+    .filter(command => command.name === name)
+    .map(command =>
+      command.line
+        .slice(command.line.indexOf('::', 2) + 2)
+        .replace(/%0D/g, '\r')
+        .replace(/%0A/g, '\n')
+        .replace(/%25/g, '%')
+    )
+}

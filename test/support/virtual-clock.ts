@@ -1,10 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Readable } from 'node:stream'
-import nodeFetch from 'node-fetch'
 import type { ServerClock } from '../../emulator/loopback-server.js'
 import { CancelledError, type Clock } from '../../src/clock.js'
-import type { Network } from '../../src/network.js'
+import { systemNetwork, type Network } from '../../src/network.js'
 
 /**
  * Virtual time for the action, the emulator and the fake GitHub at once, in one process: a sleep is
@@ -144,7 +143,10 @@ export class VirtualClock implements Clock, ServerClock {
     return this.sleep(ms)
   }
 
-  /** The action's network with every request followed (Network seam). */
+  /**
+   * The action's network with every request followed (Network seam): the very functions main.ts
+   * hands in (systemNetwork), each request marked and its answer looked at by the clock.
+   */
   get network(): Network {
     return {
       // The answer handed on as it arrives, as node-fetch does (an answer of hundreds of MB is read
@@ -152,7 +154,10 @@ export class VirtualClock implements Clock, ServerClock {
       service: (url, init) =>
         new Promise((resolve, reject) => {
           this.follow(async id => {
-            const response = await nodeFetch(url, { ...init, headers: withHeader(init?.headers, id) })
+            const response = await systemNetwork.service(url, {
+              ...init,
+              headers: withHeader(init?.headers, id)
+            })
             const body = response.body as unknown as Readable | null
             const signal = (init?.signal ?? undefined) as AbortSignal | undefined
             try {
@@ -173,7 +178,10 @@ export class VirtualClock implements Clock, ServerClock {
         }),
       github: (input, init) =>
         this.follow(async id => {
-          const response = await fetch(input, { ...init, headers: withHeader(init?.headers, id) })
+          const response = await systemNetwork.github(input, {
+            ...init,
+            headers: withHeader(init?.headers, id)
+          })
           const body = await response.arrayBuffer()
           const url = input instanceof Request ? input.url : String(input)
           await this.lookAtAnswer(id, 'github', init?.method ?? 'GET', url, init?.signal ?? undefined)

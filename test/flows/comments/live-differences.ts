@@ -2,7 +2,7 @@ import { account, type ModeName, type RunScript } from '../../../emulator/index.
 import { readerText } from '../../../scripts/render-markdown.js'
 import { readMarker } from '../../../src/github/tracking.js'
 import { runFlowStep } from '../../support/flow-step.js'
-import { runnerCommands } from '../../support/runner-commands.js'
+import { commandTexts, runnerCommands } from '../../support/runner-commands.js'
 import {
   clock,
   emulator,
@@ -26,13 +26,7 @@ const step = (inputs: Record<string, string>) => runFlowStep(clock(), { inputs }
 
 const prompt = (request: { body: unknown }): string => (request.body as { prompt: string }).prompt
 /** The step's error annotations, their text as the runner shows it. */
-const errors = (stdout: string): string[] =>
-  runnerCommands(stdout)
-    .filter(command => command.name === 'error')
-    .map(command => {
-      const data = command.line.slice(command.line.indexOf('::', 2) + 2)
-      return data.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
-    })
+const errors = (stdout: string): string[] => commandTexts(stdout, 'error')
 
 test.each<[ModeName, number, string]>([
   ['resume-paused-only', 422, 'agent_run_id: Value error, Agent run 1000 is COMPLETE'],

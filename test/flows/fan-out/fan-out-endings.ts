@@ -1,7 +1,7 @@
 import { scenario } from '../../../emulator/index.js'
 import { readerText, renderMarkdown, visibleText } from '../../../scripts/render-markdown.js'
 import { action, emulator, startEmulatorAsIs } from '../../support/action-world.js'
-import { runnerCommands } from '../../support/runner-commands.js'
+import { commandTexts } from '../../support/runner-commands.js'
 
 /**
  * Many runs asked for an answer (verdict), cut short by SIGINT or by timeout-minutes, as the runner
@@ -13,10 +13,7 @@ import { runnerCommands } from '../../support/runner-commands.js'
 const SPEED = 2
 
 /** The step's error annotations, as the runner shows them. */
-const errors = (stdout: string): string[] =>
-  runnerCommands(stdout)
-    .filter(command => command.name === 'error')
-    .map(command => command.line.slice(command.line.indexOf('::', 2) + 2).replace(/%0A/g, '\n'))
+const errors = (stdout: string): string[] => commandTexts(stdout, 'error')
 
 const resumed = (): boolean =>
   emulator.requests.some(request => request.route === 'resume' && request.status === 200)

@@ -200,11 +200,55 @@ describe('a paused run: how to answer it', () => {
     const failOnPaused = { ...POLICY, failOn: new Set<FailCondition>(['paused']) }
     const message = stepFailMessage(paused('comment'), failOnPaused) ?? ''
     expect(message.split('\n')).toEqual([
-      'The agent run paused, waiting for a follow-up prompt.',
+      'The agent paused with a question, waiting for an answer.',
       'The agent’s question: Waiting for an answer: remove `legacyMode`, or only document it?',
       'Answer with a comment `/codegen <answer>` on the issue or pull request that asked for it, or resume the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
       'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
     ])
+  })
+})
+
+describe('a paused run where an answer was asked: the question came instead of it', () => {
+  const policy = (answer: FailPolicy['answer']): FailPolicy => ({ ...policyOf('paused'), answer })
+  const paused = (result: string | null): RunReport =>
+    reportOf(
+      { outcome: 'paused', run: { ...RUN, status: 'PAUSED', result }, status: 'PAUSED', trigger: 'inputs' },
+      0,
+      4_000
+    )
+
+  test('the failure says the verdict (or the answer) never came, the question, how to answer, where', () => {
+    expect(stepFailMessage(paused('Keep `legacyMode`?\nIt is still read.'), policy({ verdict: true }))).toBe(
+      [
+        'The agent paused with a question instead of giving its verdict.',
+        'The agent’s question: Keep `legacyMode`?',
+        'Answer by resuming the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
+        'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
+      ].join('\n')
+    )
+    // output-schema or findings alone: an answer, no verdict; a run that left no question says none.
+    expect(stepFailMessage(paused(null), policy({ verdict: false }))?.split('\n')).toEqual([
+      'The agent paused with a question instead of giving its answer.',
+      'Answer by resuming the run in a step with `agent-run-id: 1000` and the answer as `prompt`.',
+      'Agent run 1000, status PAUSED: https://app.codegen.com/agent/trace/1000'
+    ])
+  })
+
+  test('many runs: a paused run that fails the step has its question and how to answer it below its line', () => {
+    const report: RunReport = {
+      ...reportOf({ outcome: 'paused', trigger: 'inputs' }, 0, 4_000),
+      runs: [item('api', 'success'), item('docs', 'paused', 7)]
+    }
+    expect(stepFailMessage(report, policy({ verdict: true }))?.split('\n')).toEqual([
+      '1 of 2 agent runs failed the step:',
+      '- docs: paused, The agent paused with a question, waiting for an answer. (agent run 7: https://app.codegen.com/agent/trace/7)',
+      '  The agent’s question: Result of docs',
+      '  Answer by resuming the run in a step with `agent-run-id: 7` and the answer as `prompt`.'
+    ])
+    // Without paused in fail-on it passes as before, and the run says its own warning (under its name).
+    expect(
+      stepFailMessage(report, { ...policy({ verdict: true }), failOn: new Set(['failure']) })
+    ).toBeUndefined()
   })
 })
 

@@ -106,6 +106,26 @@ describe('read-settings', () => {
       expect([quiet.mirrorToConsole, quiet.mirrorToSummary]).toEqual([false, false])
     })
 
+    test('fail-on not written: paused fails too when an answer is asked; written, it is taken as written', () => {
+      const failOn = (inputs: Inputs) => [...settingsFrom({ ...valid, ...inputs }).failOn]
+      const byDefault = ['failure', 'timeout', 'rejected', 'invalid-output']
+      expect(failOn({})).toEqual(byDefault)
+      // A question is no answer: a gate that asked for one never goes green without it.
+      for (const asked of [
+        { verdict: 'true' },
+        { 'output-schema': '{"type": "object"}' },
+        { findings: 'true' },
+        { prompt: '', runs: '- prompt: Review the docs', verdict: 'true' }
+      ])
+        expect([asked, failOn(asked)]).toEqual([asked, [...byDefault, 'paused']])
+      // Blank is not written (the runner gives an unset input as empty).
+      expect(failOn({ verdict: 'true', 'fail-on': ' \n' })).toEqual([...byDefault, 'paused'])
+      expect(failOn({ verdict: 'true', 'fail-on': 'failure,timeout,rejected,invalid-output' })).toEqual(
+        byDefault
+      )
+      expect(failOn({ verdict: 'true', 'fail-on': 'none' })).toEqual([])
+    })
+
     test('base-url must be https unless it is a loopback address', () => {
       expect(settingsFrom({ ...valid, 'base-url': 'http://127.0.0.1:8080/' }).baseUrl).toBe(
         'http://127.0.0.1:8080'

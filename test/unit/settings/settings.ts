@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { DEFAULT_POLL_INTERVAL_MS, INPUT_DEFAULTS } from '../../../src/settings/settings.js'
-import { readInputs } from '../../support/read-inputs.js'
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  FAIL_CONDITIONS,
+  INPUT_DEFAULTS,
+  STOP_TRIGGERS
+} from '../../../src/settings/settings.js'
+import { problemsOf, readInputs } from '../../support/read-inputs.js'
 
 /** settings.ts against action.yml: the inputs, their defaults, the runtime. */
 
@@ -18,6 +23,36 @@ describe('action.yml', () => {
     for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
       const declared = action.inputs[name]?.default
       expect([name, declared]).toEqual([name, name === 'github-token' ? '${{ github.token }}' : value])
+    }
+  })
+
+  test('the list inputs offer in their descriptions every word they take, and none they refuse', () => {
+    // The values after the description's " - ", up to its first sentence's end, parentheses left out:
+    // "on cancel (the job cancelled), timeout (…), cancel,timeout for both, or none."
+    const offered = (name: string): string[] =>
+      (/ - (.*?)\.(?: |$)/.exec(action.inputs[name]!.description)?.[1] ?? '')
+        .replace(/\([^)]*\)/g, '')
+        .split(/,\s+|;\s+/)
+        .map(value =>
+          value
+            .replace(/^(?:or|on) /, '')
+            .replace(/ for both$/, '')
+            .trim()
+        )
+    const lists = {
+      'fail-on': FAIL_CONDITIONS,
+      'stop-run-on': STOP_TRIGGERS,
+      'mirror-logs': ['console', 'summary']
+    }
+    for (const [name, words] of Object.entries(lists)) {
+      const values = offered(name)
+      expect([name, words.filter(word => !values.includes(word))]).toEqual([name, []])
+      for (const value of values)
+        expect([name, value, problemsOf(() => readInputs({ ...valid, [name]: value }))]).toEqual([
+          name,
+          value,
+          []
+        ])
     }
   })
 
