@@ -79,3 +79,28 @@ export function visibleText(html: string): string {
 export function readerText(markdown: string): string {
   return visibleText(renderMarkdown(markdown))
 }
+
+/** Elements whose text GitHub links no mention in. */
+const UNMENTIONED = /^(pre|code|a)$/i
+
+/**
+ * The mentions GitHub would make live in rendered HTML (`@name`, `@org/team`): its rule,
+ * html-pipeline's MentionFilter, `(?:^|\W)@name` in each text outside code, pre and links, with
+ * character references decoded. A name is `[a-z0-9][a-z0-9-]*`, any case.
+ */
+export function liveMentions(html: string): string[] {
+  const found: string[] = []
+  let unmentioned = 0
+  for (const token of html.split(/(<!--[\s\S]*?-->|<\/?[A-Za-z][^>]*>)/)) {
+    if (token.startsWith('<!--')) continue
+    const tag = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)/.exec(token)
+    if (tag) {
+      if (UNMENTIONED.test(tag[2] ?? '')) unmentioned += tag[1] ? -1 : 1
+      continue
+    }
+    if (unmentioned > 0) continue
+    for (const match of decodeEntities(token).matchAll(/(?:^|[^A-Za-z0-9_])(@[a-z0-9][a-z0-9-]*)/gi))
+      found.push(match[1] as string)
+  }
+  return found
+}

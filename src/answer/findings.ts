@@ -31,6 +31,9 @@ export interface Finding {
 /** GitHub's longest path for an annotation or a review comment is far below this. */
 export const MAX_FINDING_PATH_CHARS = 1_024
 
+/** 2³¹−1: GitHub's lines of an annotation or a review comment are 32-bit integers (past it, 422). */
+export const MAX_FINDING_LINE = 2_147_483_647
+
 /**
  * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
  * character (a NUL among them). Linear: one lookahead from the start, one pass.
@@ -52,9 +55,15 @@ export const FINDING_SCHEMA: JsonSchema = {
     line: {
       type: 'integer',
       minimum: 1,
+      maximum: MAX_FINDING_LINE,
       description: 'the line the finding is about (the first, for a range)'
     },
-    end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
+    end_line: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_FINDING_LINE,
+      description: 'the last line of a range, at least line'
+    },
     severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
     title: { type: 'string', description: 'a few words' },
     message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }

@@ -21,13 +21,16 @@ export function cutChars(text: string, max: number): string {
 
 /**
  * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word.
+ * when one is near, so that a headline does not stop mid-word. `shown` changes the head that can
+ * show before it is folded (what must not show, taken out).
  */
-export function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number, shown: (head: string) => string = head => head): string {
   // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
   const window = max * 4
   const cut = text.length > window
-  const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim()
+  const folded = shown(cut ? cutChars(text, window) : text)
+    .replace(/\s+/g, ' ')
+    .trim()
   if (folded.length <= max && !cut) return folded
   const head = cutChars(folded, max - 1)
   const space = head.lastIndexOf(' ')

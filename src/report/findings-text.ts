@@ -2,13 +2,14 @@ import { bySeverity, findingsCountText, lineRef, type Finding, type Severity } f
 import { inlineText } from './console-text.js'
 import { count, cutChars, oneLine, trimmed } from './entry-text.js'
 import { cutUtf8, type CheckAnnotation } from '../github-shapes.js'
-import { link, markdownInline, plainInline, serviceMarkdown, unmention } from './markdown.js'
+import { link, linkAddress, markdownInline, plainInline, serviceMarkdown, unmention } from './markdown.js'
 
 /**
  * The agent's findings wherever they show: check run annotations (plain text within GitHub's
  * bytes), the job summary's table, the check's and the tracking comment's counts, the console's
  * lines and a pull request review. Every text of a finding is the service's: cut before it is
- * rendered, by the rules of markdown.ts and console-text.ts, in time linear in it.
+ * rendered, shown everywhere as findingText has it (no direction control, no zero-width
+ * character), by the rules of markdown.ts and console-text.ts, in time linear in it.
  */
 
 /** The commit the findings are about, for links to their lines. */
@@ -28,14 +29,35 @@ export const ANNOTATION_TITLE_BYTES = 255
 
 const ICONS: Record<Severity, string> = { failure: '❌', warning: '⚠️', notice: 'ℹ️' }
 
-/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
+/** Control characters but line breaks and tabs, and the line and paragraph separators: a space each. */
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g
 
-/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
+/**
+ * What changes how a text reads without showing: direction controls (the marks, embeddings,
+ * overrides and isolates that can show a path or a message in another order than it is written)
+ * and zero-width characters (which can make a path look like another's). A zero-width joiner
+ * between two emoji stays: it joins them into one (👨‍👩‍👧). Lookarounds of two characters at most.
+ */
+const HIDDEN =
+  /[\u061c\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]|(?<!\p{Extended_Pictographic}(?:\u{fe0f}|\p{Emoji_Modifier})?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu
+
+/**
+ * A finding's text (its path, title or message) as it may show anywhere, the annotation, the
+ * review, the summary and the console alike: direction controls and zero-width characters removed,
+ * control characters as spaces. Before the text is rendered (unmention's word joiner comes after).
+ */
+export function findingText(text: string): string {
+  return text.replace(HIDDEN, '').replace(CONTROLS, ' ')
+}
+
+/** A finding's text cut to `max` characters on one line, as it may show (findingText). */
+const findingLine = (text: string, max: number): string => oneLine(text, max, findingText)
+
+/** Service text for a place GitHub shows as plain text: cut first, shown as findingText, no live mention. */
 function plainText(text: string, maxBytes: number): string {
   // A character is at least a byte: what is past maxBytes characters can never show.
-  return cutUtf8(unmention(cutChars(text, maxBytes).replace(CONTROLS, ' ')), maxBytes)
+  return cutUtf8(unmention(findingText(cutChars(text, maxBytes))), maxBytes)
 }
 
 /** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
@@ -80,18 +102,34 @@ const CAPS = { path: 300, title: 200, message: 500, url: 1_000 }
 /** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
 export const SUMMARY_FINDINGS_ROWS = 200
 
-/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
+/**
+ * The address of the finding's lines in the file at the commit: GitHub's blob page, its lines
+ * marked. Every character of the path that means something in an address or a Markdown link (`#`,
+ * `?`, `%`, blanks, `(`, `)`…) is percent-encoded, so the link leads to the whole path.
+ */
 export function findingUrl(place: FindingsPlace, finding: Finding): string {
-  const path = finding.path.split('/').map(encodeURIComponent).join('/')
+  const path = finding.path.split('/').map(pathSegment).join('/')
   const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`
   return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`
 }
 
+/**
+ * A segment of a path in an address: encodeURIComponent, and the `!'()*` it leaves as they are. A
+ * lone surrogate, which it throws on (no file is named so), goes through UTF-8 as U+FFFD.
+ */
+const pathSegment = (segment: string): string =>
+  encodeURIComponent(Buffer.from(segment, 'utf8').toString('utf8')).replace(
+    /[!'()*]/g,
+    c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+  )
+
 /** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
 function whereMarkdown(finding: Finding, place: FindingsPlace | undefined): string {
-  const label = plainInline(oneLine(lineRef(finding), CAPS.path))
+  const label = plainInline(findingLine(lineRef(finding), CAPS.path))
   const url = place && findingUrl(place, finding)
-  return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label
+  return url && url.length <= CAPS.url && /^https?:\/\//i.test(url)
+    ? `[${label}](${linkAddress(url)})`
+    : label
 }
 
 /**
@@ -109,7 +147,7 @@ export function findingsSummarySection(
     .slice(0, SUMMARY_FINDINGS_ROWS)
     .map(
       finding =>
-        `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${markdownInline(oneLine(finding.title ?? '', CAPS.title))} | ${markdownInline(oneLine(finding.message, CAPS.message))} |`
+        `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${markdownInline(findingLine(finding.title ?? '', CAPS.title))} | ${markdownInline(findingLine(finding.message, CAPS.message))} |`
     )
   parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows)
   const more = findings.length - rows.length
@@ -120,9 +158,9 @@ export function findingsSummarySection(
 
 /** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
 export function findingConsoleLine(finding: Finding): string {
-  const title = finding.title ? `${oneLine(finding.title, CAPS.title)}: ` : ''
+  const title = finding.title ? `${findingLine(finding.title, CAPS.title)}: ` : ''
   return inlineText(
-    `${finding.severity.padEnd(8)} ${oneLine(lineRef(finding), CAPS.path)}  ${title}${oneLine(finding.message, CAPS.message)}`
+    `${finding.severity.padEnd(8)} ${findingLine(lineRef(finding), CAPS.path)}  ${title}${findingLine(finding.message, CAPS.message)}`
   )
 }
 
@@ -134,13 +172,13 @@ export function trackingFindingsLine(findings: readonly Finding[], checkUrl: str
 
 /** The heading of a finding in a review: its severity, and its title. */
 function findingHead(finding: Finding): string {
-  const title = finding.title ? ` · **${markdownInline(oneLine(finding.title, CAPS.title))}**` : ''
+  const title = finding.title ? ` · **${markdownInline(findingLine(finding.title, CAPS.title))}**` : ''
   return `${ICONS[finding.severity]} **${finding.severity}**${title}`
 }
 
 /** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
 export function inlineCommentBody(finding: Finding): string {
-  return `${findingHead(finding)}\n\n${serviceMarkdown(trimmed(finding.message, 4_000))}`
+  return `${findingHead(finding)}\n\n${serviceMarkdown(findingText(trimmed(finding.message, 4_000)))}`
 }
 
 /** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
@@ -169,7 +207,7 @@ export function reviewBody(input: {
     let size = lines.join('\n').length + footer.length + 200
     let shown = 0
     for (const finding of listed) {
-      const item = `- ${findingHead(finding)} ${plainInline(oneLine(lineRef(finding), CAPS.path))}: ${markdownInline(oneLine(finding.message, CAPS.message))}`
+      const item = `- ${findingHead(finding)} ${plainInline(findingLine(lineRef(finding), CAPS.path))}: ${markdownInline(findingLine(finding.message, CAPS.message))}`
       if (size + item.length + 1 > REVIEW_BODY_CHARS) break
       lines.push(item)
       size += item.length + 1

@@ -25,17 +25,25 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * `@name` as text that no longer notifies `name` (an email address is left as it is),
- * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
- * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
- * issue's or pull request's address on github.com goes through redirect.github.com.
+ * `@name` as text that no longer notifies `name`, `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as
+ * text GitHub no longer links: its autolinker needs the `#` right before the digits. A `#1` after a
+ * blank, this repository's, stays a reference. An issue's or pull request's address on github.com
+ * goes through redirect.github.com.
  */
 export function unmention(text: string): string {
   return text
-    .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+    .replace(MENTION, `$1@${WORD_JOINER}`)
     .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
     .replace(THREAD_URL, 'https://redirect.github.com/')
 }
+
+/**
+ * An `@` GitHub reads as a mention: at the start of a text or after any character but a word's
+ * (its rule is `(?:^|\W)@name`, so `-@a`, `.@a`, `+@a` and `(@a)` notify), and after `_` too,
+ * which can close emphasis (`_x_@a` renders as a text that starts with `@a`). Only a letter or a
+ * digit before it keeps it, as in an email address (`a.b@c.io`).
+ */
+const MENTION = /(^|[^A-Za-z0-9])@(?=[A-Za-z0-9])/g
 
 /**
  * The start of a github.com address of an issue, pull request or discussion, any case, with or
@@ -131,7 +139,15 @@ const URL_CHARS = 2_000
 export function link(text: string, url: unknown): string {
   const label = markdownInline(text) || plainInline(String(url))
   if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url)) return label
-  return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`
+  return `[${label}](${linkAddress(url)})`
+}
+
+/**
+ * An address as a Markdown link's destination, kept whole: what would end it or break it (`(`, `)`,
+ * blanks, `<`, `>`) percent-encoded. encodeURIComponent leaves parentheses as they are.
+ */
+export function linkAddress(url: string): string {
+  return url.replace(/[()\s<>]/g, c => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)))
 }
 
 /** Longer addresses of a pull request are not real ones. */
@@ -157,8 +173,7 @@ export function pullRequestLink(pr: PullRequest, titleChars: number): string {
   const ref = pullRequestRef(url)
   if (!ref) return link(title || `#${oneLine(valueText(pr.id), titleChars)}`, url)
   // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
-  const address = (url as string).replace(/[()\s<>]/g, encodeURIComponent)
-  return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`
+  return `[${ref.replace(/_/g, '\\_')}](${linkAddress(url as string)})${title ? ` ${markdownInline(title)}` : ''}`
 }
 
 /**

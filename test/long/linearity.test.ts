@@ -469,6 +469,12 @@ describe('findings (issue #35): their texts, and hundreds of them, in linear tim
     }))
   const review = (findings: Finding[]): string =>
     reviewBody({ marker: 'm', run: 'run', findings, inline: 0, listed: findings, footer: 'f' })
+  /** What a finding's texts take out (findingText) or encode (its link), and mentions after any mark. */
+  const FINDING_CASES: Case[] = [
+    ['direction controls, zero-width characters, mentions', n => fill('\u202e\u2066a\u200b\ufeff-@b.@c ', n)],
+    ['joiners between emoji and after them', n => fill('👨\u200d👩\u200d\u200d👍🏽\u200d', n)],
+    ['a path of characters an address encodes', n => fill(")(#?% '*", n)]
+  ]
 
   test.each<[string, (text: string) => unknown]>([
     [
@@ -484,7 +490,7 @@ describe('findings (issue #35): their texts, and hundreds of them, in linear tim
     ],
     ['a patch read for the lines of the diff', text => rightSideHunks(`@@ -1,1 +1,9 @@\n${text}`)]
   ])('%s', (_name, fn) => {
-    expect(slowCases(fn, SOME_CASES)).toEqual([])
+    expect(slowCases(fn, [...SOME_CASES, ...FINDING_CASES])).toEqual([])
   })
 
   test('hundreds of findings: read, counted, annotated, placed, tabled and listed', () => {

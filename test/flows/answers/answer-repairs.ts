@@ -91,6 +91,28 @@ describe('answer-repairs', () => {
         /^The JSON of your final answer does not satisfy the schema:\n- `\/verdict`: must be equal to one of the allowed values: "pass", "fail"\n/
       )
     })
+    test('a finding on a line past 2³¹−1: the follow-up names the limit, and the repaired findings are the ones read', async () => {
+      const answer = (line: number) =>
+        `\`\`\`json\n${JSON.stringify({ findings: [{ path: 'src/a.ts', line, severity: 'warning', message: 'Off by one.' }] })}\n\`\`\``
+      const complete = (line: number) => [
+        { at: 0, status: 'ACTIVE' },
+        { at: 50, status: 'COMPLETE', result: answer(line) }
+      ]
+      emulator.queueScript({ steps: complete(2_147_483_648), followUps: [{ steps: complete(12) }] })
+      const result = await action({ findings: 'true' })
+      expect(result.outputs['outcome']).toBe('success')
+      expect(JSON.parse(result.outputs['findings']!)).toEqual([
+        { path: 'src/a.ts', line: 12, severity: 'warning', message: 'Off by one.' }
+      ])
+      const [repair, ...more] = resumePrompts()
+      expect(more).toEqual([])
+      expect(repair).toMatch(
+        /^The JSON of your final answer does not satisfy the schema:\n- `\/findings\/0\/line`: must be <= 2147483647\n/
+      )
+      expect(consoleText(result.stdout)).toContain(
+        'No valid answer (the answer does not satisfy the schema: /findings/0/line must be <= 2147483647): asking the agent to repair it (1 of 1).'
+      )
+    })
   })
 
   describe('bad answer inputs', () => {

@@ -100,6 +100,9 @@ describe('the findings asked of the agent', () => {
     ['a negative line', { line: -3, end_line: undefined }, '/findings/0/line'],
     ['a fractional line', { line: 1.5, end_line: undefined }, '/findings/0/line'],
     ['a line as text', { line: '12', end_line: undefined }, '/findings/0/line'],
+    ['a line past 2³¹−1', { line: 2_147_483_648, end_line: undefined }, '/findings/0/line'],
+    ['a line of 1e300', { line: 1e300, end_line: undefined }, '/findings/0/line'],
+    ['an end_line past 2³¹−1', { line: 1, end_line: 2_147_483_648 }, '/findings/0/end_line'],
     ['end_line before line', { line: 14, end_line: 12 }, '/findings/0/end_line'],
     ['an unknown severity', { severity: 'error' }, '/findings/0/severity'],
     ['an empty message', { message: '' }, '/findings/0/message']
@@ -109,6 +112,22 @@ describe('the findings asked of the agent', () => {
     expect(answer.valid).toBe(false)
     if (answer.valid) return
     expect(answer.problem).toMatchObject({ kind: 'mismatch', errors: [expect.objectContaining({ pointer })] })
+  })
+
+  test('a line past 2³¹−1 is said as the schema says its errors: the repair names the limit', async () => {
+    const answer = await readAnswer(
+      block({ findings: [{ ...GOOD, line: 2 ** 31, end_line: 2 ** 31 }] }),
+      spec(false)
+    )
+    expect(answer.valid ? '' : problemLine(answer.problem)).toBe(
+      'the answer does not satisfy the schema: /findings/0/line must be <= 2147483647'
+    )
+  })
+
+  test('lines up to 2³¹−1 are taken', async () => {
+    const last = { ...GOOD, line: 2_147_483_646, end_line: 2_147_483_647 }
+    const answer = await readAnswer(block({ findings: [last] }), spec(false))
+    expect(answer).toMatchObject({ valid: true, findings: [{ line: 2_147_483_646, endLine: 2_147_483_647 }] })
   })
 
   test('paths that are relative are taken, dots and all', async () => {

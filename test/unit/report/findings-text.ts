@@ -5,6 +5,7 @@ import {
   checkFindingsMarkdown,
   findingConsoleLine,
   findingsSummarySection,
+  findingText,
   findingUrl,
   inlineCommentBody,
   MAX_ANNOTATIONS,
@@ -13,7 +14,7 @@ import {
   trackingFindingsLine
 } from '../../../src/report/findings-text.js'
 import { HOSTILE_TEXT } from '../../../scripts/render-fixtures.js'
-import { readerText, renderMarkdown, visibleText } from '../../../scripts/render-markdown.js'
+import { liveMentions, readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
 import { runnerCommands } from '../../support/runner-commands.js'
 
 /** The findings where they show, rendered as GitHub and the runner read them. */
@@ -37,12 +38,6 @@ const shown = (markdown: string): string[] =>
     .split('\n')
     .map(line => line.replace(/ +/g, ' ').trim())
     .filter(Boolean)
-
-/** Live mentions in rendered HTML, outside code (GitHub links none in code). */
-function liveMentions(html: string): string[] {
-  const prose = visibleText(html.replace(/<pre>[\s\S]*?<\/pre>|<code>[\s\S]*?<\/code>/g, ''))
-  return prose.match(/(^|[^\w\u2060])@[a-z]/gi) ?? []
-}
 
 describe('annotations', () => {
   test('a finding as GitHub takes an annotation: its lines, its severity as the level, its texts', () => {
@@ -141,9 +136,35 @@ describe("the job summary's table", () => {
     expect(liveMentions(html)).toEqual([])
     expect((html.match(/<td>/g) ?? []).length).toBe(4)
     expect(html).toContain(
-      'href="https://github.com/octo-org/octo-repo/blob/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/a%20b/(x)%3Cy%3E.ts#L46-L47"'
+      'href="https://github.com/octo-org/octo-repo/blob/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/a%20b/%28x%29%3Cy%3E.ts#L46-L47"'
     )
-    expect(findingUrl(PLACE, hostile)).toMatch(/a%20b\/\(x\)%3Cy%3E\.ts#L46-L47$/)
+    expect(findingUrl(PLACE, hostile)).toMatch(/a%20b\/%28x%29%3Cy%3E\.ts#L46-L47$/)
+    // A lone surrogate, half a character, is none in an address: U+FFFD, as UTF-8 writes it.
+    expect(findingUrl(PLACE, finding({ path: 'src/x\ud800y.ts' }))).toMatch(/\/src\/x%EF%BF%BDy\.ts#L46-L47$/)
+  })
+
+  test.each([
+    'src/a)b.ts',
+    'docs/(draft/x.md',
+    'a b/c#d?e=f&g%41.md',
+    "src/[x]/!'*~.ts",
+    'src/a\\b.ts',
+    'lib/漢字 😀.ts',
+    'src/a](https:/evil.example).ts'
+  ])('the link of %s leads to the whole path at its lines, the path shown as written', path => {
+    const section = findingsSummarySection([finding({ path })], PLACE)
+    const html = renderMarkdown(section)
+    const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map(match => match[1] as string)
+    expect(hrefs).toHaveLength(1)
+    const blob = `https://github.com/octo-org/octo-repo/blob/${'a'.repeat(40)}/`
+    const href = hrefs[0]!.replace(/&amp;/g, '&')
+    expect(href.startsWith(blob) && href.endsWith('#L46-L47')).toBe(true)
+    const linked = href.slice(blob.length, -'#L46-L47'.length)
+    expect(linked).not.toMatch(/[#?()\s]/)
+    expect(decodeURIComponent(linked)).toBe(path)
+    expect(shown(section)[3]).toBe(
+      `warning | ${path}:46-47 | The new guard throws | A line ending in a comma now throws. |`
+    )
   })
 
   test('without the commit, the place shows unlinked; past 200 rows, how many more', () => {
@@ -154,6 +175,86 @@ describe("the job summary's table", () => {
     expect(renderMarkdown(section)).not.toContain('<a ')
     expect(readerText(section)).toContain('And 5 findings more: the findings output has them all.')
     expect(shown(findingsSummarySection([], PLACE))).toEqual(['Findings', 'No findings.'])
+  })
+})
+
+describe('direction controls, zero-width characters and mentions, wherever a finding shows', () => {
+  const HIDDEN = '\u202e\u2066\u200b\u200c\u200e\u200f\u061c\ufeff\u2060\u2064\u180e'
+  const FAMILY = '👨\u200d👩\u200d👧'
+  const hostile = finding({
+    path: `src/\u202eevil\u2069.ts`,
+    title: `Fix\u200b -@\u200boctocat .@octocat`,
+    message: `Swap ${HIDDEN}a${HIDDEN}b\u200dc for ${FAMILY}; ask +@octocat, -@\ufeffocto-org/team, x.@octocat`
+  })
+  /** The text without our word joiner after `@` (unmention's) and the family's joiners. */
+  const leftOver = (text: string): string => text.replaceAll('@\u2060', '@').replaceAll(FAMILY, '')
+  const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u
+  const MENTION = /(?:^|[^A-Za-z0-9_])@[a-z0-9]/i
+
+  test('findingText: direction controls and zero-width characters removed, controls as spaces, emoji joined', () => {
+    expect(findingText(`a${HIDDEN}b\u0007c\u200dd ${FAMILY} 🏳️\u200d🌈 👍🏽\u200d`)).toBe(
+      `ab cd ${FAMILY} 🏳️\u200d🌈 👍🏽`
+    )
+    expect(findingText('line\n\ttab')).toBe('line\n\ttab')
+  })
+
+  test('the annotation: its texts without them, no mention; its path as the file is named', () => {
+    const annotation = annotationOf(hostile)
+    expect(annotation.path).toBe(hostile.path)
+    for (const text of [annotation.title!, annotation.message]) {
+      expect(leftOver(text)).not.toMatch(INVISIBLE)
+      expect(text).not.toMatch(MENTION)
+    }
+    expect(leftOver(annotation.message)).toBe('Swap abc for ; ask +@octocat, -@octo-org/team, x.@octocat')
+    expect(annotation.message).toContain(FAMILY)
+  })
+
+  test("the job summary's table: what a reader sees has none of them, and the link leads to the file as named", () => {
+    const section = findingsSummarySection([hostile], PLACE)
+    const html = renderMarkdown(section)
+    expect(liveMentions(html)).toEqual([])
+    const row = shown(section)[3]!
+    expect(leftOver(row)).not.toMatch(INVISIBLE)
+    expect(leftOver(row)).toBe(
+      'warning | src/evil.ts:46-47 | Fix -@octocat .@octocat | Swap abc for ; ask +@octocat, -@octo-org/team, x.@octocat |'
+    )
+    expect(row).toContain(FAMILY)
+    expect(html).toContain('/src/%E2%80%AEevil%E2%81%A9.ts#L46-L47"')
+  })
+
+  test('the review: the inline comment and the body show none of them, and mention nobody', () => {
+    const comment = inlineCommentBody(hostile)
+    const body = reviewBody({
+      marker: 'm',
+      run: 'run',
+      findings: [hostile],
+      inline: 0,
+      listed: [hostile],
+      footer: 'f'
+    })
+    for (const markdown of [comment, body]) {
+      expect(liveMentions(renderMarkdown(markdown))).toEqual([])
+      expect(leftOver(readerText(markdown))).not.toMatch(INVISIBLE)
+      expect(readerText(markdown)).toContain(FAMILY)
+    }
+    expect(shown(comment).map(leftOver)).toEqual([
+      '⚠️ warning · Fix -@octocat .@octocat',
+      'Swap abc for ; ask +@octocat, -@octo-org/team, x.@octocat'
+    ])
+    expect(shown(body).map(leftOver)).toContain(
+      '⚠️ warning · Fix -@octocat .@octocat src/evil.ts:46-47: Swap abc for ; ask +@octocat, -@octo-org/team, x.@octocat'
+    )
+  })
+
+  test('the console: none of them in its line, and no workflow command once they are gone', () => {
+    const line = findingConsoleLine(hostile)
+    expect(line.replaceAll(FAMILY, '').replaceAll('##\u2060[', '##[')).not.toMatch(INVISIBLE)
+    expect(line.replaceAll(FAMILY, '')).toBe(
+      'warning  src/evil.ts:46-47  Fix -@octocat .@octocat: Swap abc for ; ask +@octocat, -@octo-org/team, x.@octocat'
+    )
+    const hidden = findingConsoleLine(finding({ message: '##\u200b[error]forged \u200b::error::x' }))
+    expect(runnerCommands(hidden)).toEqual([])
+    expect(runnerCommands(`  ${hidden}`)).toEqual([])
   })
 })
 

@@ -3,15 +3,18 @@ import {
   codeSpan,
   escapeHtml,
   fence,
+  htmlInline,
   link,
+  markdownInline,
   plainInline,
   plainLine,
   pullRequestLink,
   pullRequestRef,
   quoteBlock,
+  serviceMarkdown,
   unmention
 } from '../../../src/report/markdown.js'
-import { readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
+import { liveMentions, readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
 
 /**
  * The Markdown we write of the service's text (src/report/markdown.ts), read as GitHub renders it:
@@ -31,6 +34,35 @@ test('unmention: a mention and a cross-reference read the same and are neither; 
   // A reference to this repository's #3 stays one.
   expect(shown).toContain(' #3')
   expect(readerText(shown).replace(/\u2060/g, '')).toBe(text)
+})
+
+describe('a mention after any character but a letter or a digit is made inert (GitHub: after a non-word character)', () => {
+  const TEXT =
+    '-@octocat .@octocat +@octocat (@octocat) é@octocat _x_@octocat *x*@octocat @org/team; mail a.b@octocat.io'
+  const AS_WRITTEN = '@org/team; mail a.b@octocat.io'
+
+  test('as GitHub reads the text unbroken: every one of them notifies (the email does not)', () => {
+    expect(liveMentions(renderMarkdown(TEXT))).toEqual([...Array<string>(7).fill('@octocat'), '@org'])
+  })
+
+  // Markdown renders the emphasis; the inline texts show every character.
+  const EMPHASIZED = TEXT.replace(/_x_|\*x\*/g, 'x')
+
+  test.each<[string, (text: string) => string, string]>([
+    ['serviceMarkdown', serviceMarkdown, EMPHASIZED],
+    ['quoteBlock', quoteBlock, EMPHASIZED],
+    ['markdownInline', markdownInline, TEXT],
+    ['plainInline', plainInline, TEXT],
+    ['htmlInline', text => `<p>${htmlInline(text)}</p>`, TEXT]
+  ])('%s: none notifies, and the reader sees the text as written', (_name, render, written) => {
+    const html = renderMarkdown(render(TEXT))
+    expect(liveMentions(html)).toEqual([])
+    const seen = readerText(render(TEXT)).replace(/\u2060/g, '')
+    expect(seen).toBe(written)
+    // The email address is left as it is.
+    expect(seen.endsWith(AS_WRITTEN)).toBe(true)
+    expect(html).toContain('a.b@octocat.io')
+  })
 })
 
 test('unmention: an issue’s address on github.com goes through redirect.github.com', () => {
@@ -62,8 +94,11 @@ test('link: only http(s) addresses are links; the label and address cannot break
   expect(link('label', 'javascript:alert(1)')).toBe('label')
   expect(link('label', 42)).toBe('label')
   const made = link('a (b) ]', 'https://x.io/a b(c)')
-  expect(renderMarkdown(made)).toContain('href="https://x.io/a%20b(c)"')
+  expect(renderMarkdown(made)).toContain('href="https://x.io/a%20b%28c%29"')
   expect(readerText(made)).toBe('a (b) ]')
+  // An unbalanced parenthesis would end the address early: the whole address is the link's.
+  const unbalanced = link('x', 'https://x.io/a)b(c/d?e=1#f')
+  expect(renderMarkdown(unbalanced)).toBe('<p><a href="https://x.io/a%29b%28c/d?e=1#f">x</a></p>')
   expect(link('x', `https://x.io/${'a'.repeat(2_001)}`)).toBe('x')
 })
 
