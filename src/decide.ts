@@ -204,7 +204,7 @@ async function fromWorkflowRun(
   // check-run: true writes the check on the commit that failed (auto: none, no one asked on a pull request).
   const place =
     mode === 'true'
-      ? { sha: run.headSha, ...(run.pullRequest ? { pullRequest: run.pullRequest } : {}) }
+      ? { sha: run.headSha, pullRequest: run.pullRequest }
       : undefined
   return {
     work: { kind: 'run', plan },
