@@ -423,21 +423,88 @@ describe('a log is hostile', () => {
   })
 })
 
-describe('where the fix is told', () => {
-  test('a failed push without a pull request: no tracking comment, the branch alone; comment: false writes none either', async () => {
+describe('only a pull request’s branch is fixed', () => {
+  test('a failed push to the default branch: nothing is asked of the service nor of GitHub, a notice says why', async () => {
+    seed()
+    // GitHub's example lists a pull request whose head is the default branch: it is no reason to push there.
+    const result = await onEvent(event({ headBranch: 'main', event: 'push' }))
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '', 'agent-run-id': '' })
+    expect(shown(result)).toContain(
+      "Notice: No agent run: The workflow run CI #163 ran on the branch main, the default branch: a CI fix pushes only to a pull request's branch, never to the default branch."
+    )
+    expect(emulator.requests).toEqual([])
+    expect(github.requests).toEqual([])
+  })
+
+  test('a failed push to a branch no open pull request has for its head: nothing started, a notice says why', async () => {
+    seed()
+    const result = await onEvent(event({ pullRequest: null, event: 'push' }))
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '' })
+    expect(shown(result)).toContain(
+      "Notice: No agent run: The workflow run CI #163 ran on the branch feature/parser, the head of no open pull request of octo-org/octo-repo: a CI fix pushes only to a pull request's branch."
+    )
+    expect(emulator.requests).toEqual([])
+    expect(github.requests).toEqual([])
+  })
+
+  test('comment: false writes no tracking comment; the fix is still told the pull request', async () => {
     seed()
     emulator.queueScript(fast('success'))
-    const pushed = await onEvent(event({ pullRequest: null, event: 'push' }))
-    expect(pushed.outputs['outcome']).toBe('success')
-    expect(promptOf().split('\n')[0]).toBe(
-      'A GitHub Actions workflow failed on the branch `feature/parser` of octo-org/octo-repo. Find the cause, fix it, and push the fix to the branch `feature/parser`: do not open a new pull request, and push to no other branch.'
-    )
-    expect(github.requests.some(request => request.path.includes('/pulls/'))).toBe(false)
-    expect(github.requests.filter(request => request.method !== 'GET')).toEqual([])
-    emulator.queueScript(fast('success'))
-    const quiet = await onEvent(event(), { comment: 'false' })
+    const quiet = await onEvent(event({ event: 'push' }), { comment: 'false' })
     expect(quiet.outputs['outcome']).toBe('success')
     expect(github.requests.filter(request => request.method !== 'GET')).toEqual([])
-    expect(metadataOf(1).ci_fix).toMatchObject({ pull_request: 7, attempt: 2 })
+    expect(promptOf().split('\n')[0]).toContain('so that it updates pull request #7')
+    expect(metadataOf().ci_fix).toMatchObject({ pull_request: 7, attempt: 1 })
+  })
+})
+
+describe('max-fix-attempts in a busy organization', () => {
+  const listReads = () => emulator.requests.filter(request => request.route === 'list-runs')
+
+  /** `count` runs of another repository of the organization, `hours` old. */
+  function seedOthers(count: number, hours = 1): void {
+    for (let i = 0; i < count; i++)
+      emulator.seedRun({
+        ageMs: hours * HOUR,
+        metadata: { github_action: { repository: 'octo-org/busy', actor: 'hubot', event: 'push' } }
+      })
+  }
+
+  test('three fixes of the branch behind 1,100 newer runs of others: read past them, counted; the fourth does not start', async () => {
+    seed()
+    seedFix(22)
+    seedFix(21)
+    seedFix(20)
+    seedOthers(1_100)
+    const started = clock().now()
+    const result = await onEvent(event())
+    expect(result.outputs).toMatchObject({ outcome: 'limited', trigger: 'workflow-run', 'agent-run-id': '' })
+    expect(creates()).toEqual([])
+    expect(shown(result)).toContain(
+      `Notice: No agent run was started: max-fix-attempts (3) is reached, with 3 CI-fix runs started for the branch feature/parser of ${REPOSITORY} in the last 24 hours. The next can start at 2026-03-02 11:00 UTC.`
+    )
+    // Twelve pages of 100, newest first, at once: well within the 60 requests a token may send in 30 s.
+    expect(listReads().map(read => [read.query.skip, read.at - started])).toEqual(
+      Array.from({ length: 12 }, (_, page) => [String(page * 100), 0])
+    )
+  })
+
+  test('a day of more runs than the 20 pages the action reads: nothing starts, limited, the notice says the count could not be completed', async () => {
+    seed()
+    seedFix(23)
+    seedOthers(2_000)
+    const started = clock().now()
+    const result = await onEvent(event())
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'limited', trigger: 'workflow-run', 'agent-run-id': '' })
+    expect(creates()).toEqual([])
+    const reason = `No agent run was started: max-fix-attempts (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the CI-fix runs of the branch feature/parser of ${REPOSITORY} behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours.`
+    expect(shown(result)).toContain(`Notice: ${reason}`)
+    expect(listReads().map(read => [read.query.skip, read.at - started])).toEqual(
+      Array.from({ length: 20 }, (_, page) => [String(page * 100), 0])
+    )
+    expect(commentText()[0]).toContain(reason)
   })
 })
