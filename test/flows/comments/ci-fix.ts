@@ -341,6 +341,32 @@ describe('what GitHub would not give', () => {
   })
 })
 
+describe('a log redirect that leads nowhere', () => {
+  test('a 302 without Location, and one whose Location is no http(s) address: each said as such, nothing else fetched', async () => {
+    seed([
+      { id: 911, name: 'unit', conclusion: 'failure', log: 'unit log' },
+      { id: 912, name: 'e2e', conclusion: 'failure', log: 'e2e log' }
+    ])
+    github.injectRedirect(1, /\/actions\/jobs\/911\/logs$/)
+    github.injectRedirect(1, /\/actions\/jobs\/912\/logs$/, 'ftp://storage.example/log')
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(event())
+    expect(result.outputs['outcome']).toBe('success')
+    expect(warnings(result)).toEqual([
+      'Warning: Could not read the log of 2 failed jobs (job 911: GitHub answered 302 without a Location header: no log address to follow; job 912: GitHub answered 302 with a Location that is no http(s) address: no log address to follow): the agent gets the jobs without them.'
+    ])
+    expect(promptOf()).toContain(
+      'The log of job "unit" could not be read (GitHub answered 302 without a Location header: no log address to follow).'
+    )
+    // Neither the storage nor the API's own address was read in place of the log.
+    expect(github.logDownloads).toEqual([])
+    expect(github.requests.filter(request => request.path.endsWith('/logs')).map(r => r.status)).toEqual([
+      302, 302
+    ])
+    expect(github.requests.filter(request => request.path === '/' || request.path === '')).toEqual([])
+  })
+})
+
 describe('a log is hostile', () => {
   test('a 5 MB log, and a 5 MB log of one line: the prompt quotes the end of each, about 16 KB', async () => {
     const lines = Array.from(
