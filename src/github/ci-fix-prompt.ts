@@ -1,7 +1,7 @@
 import { greatest } from '../numbers.js'
 import type { LogTail } from './log-tail.js'
 import { stripInvisible } from './thread-prompt.js'
-import type { FailedWorkflowRun } from './workflow-run.js'
+import { BRANCH_CHARS, type FailedWorkflowRun } from './workflow-run.js'
 
 /**
  * The prompt of a CI fix, built by the action from the failure (issue #36): the facts (workflow,
@@ -63,11 +63,8 @@ export function promptLine(text: string, max = 200): string {
 /** A name in double quotes, its own quotes made single so that it cannot close ours. */
 const quotedName = (name: string, max = 200): string => `"${promptLine(name, max).replace(/"/g, "'")}"`
 
-/** The characters of a branch's name the prompt shows; a longer one is no CI fix's (workflow-run.ts). */
-export const BRANCH_CHARS = 300
-
-/** The branch's name as the prompt shows it: one line, invisible characters out, cut at BRANCH_CHARS. */
-export const promptBranch = (branch: string): string => promptLine(branch, BRANCH_CHARS)
+/** The branch's name as the prompt shows it: one line, invisible characters out (workflow-run.ts starts no fix whose branch this changes). */
+const promptBranch = (branch: string): string => promptLine(branch, BRANCH_CHARS)
 
 /**
  * Inline code that holds the text whole (a branch's name may hold backticks): between backtick runs

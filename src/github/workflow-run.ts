@@ -1,5 +1,5 @@
 import { jsonObject, jsonPositive, jsonText } from '../json.js'
-import { BRANCH_CHARS, promptBranch } from './ci-fix-prompt.js'
+import { stripInvisible } from './thread-prompt.js'
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
  * a run that did not fail, one of a fork's branch (its code and logs are a stranger's), one of the
@@ -32,6 +32,16 @@ export interface FailedWorkflowRun {
 }
 
 export type WorkflowRunTrigger = { kind: 'fix'; run: FailedWorkflowRun } | { kind: 'skip'; reason: string }
+
+/** The characters of a branch's name the prompt shows; a longer one is no CI fix's. */
+export const BRANCH_CHARS = 300
+
+/**
+ * Whether the prompt can show the branch's name whole: within BRANCH_CHARS, nothing that its one
+ * line of hostile text leaves out (invisible characters, white space; git allows the former).
+ */
+export const shownWhole = (branch: string): boolean =>
+  branch.length <= BRANCH_CHARS && stripInvisible(branch).replace(/\s+/g, ' ').trim() === branch
 
 /** A name for messages: one line, within 100 characters. */
 const shortName = (name: string): string => name.replace(/\s+/g, ' ').trim().slice(0, 100)
@@ -67,7 +77,7 @@ export function readWorkflowRun(payload: unknown, repository: string): WorkflowR
     )
   const onBranch = `${named} ran on the branch ${shortName(headBranch)}`
   // The agent is told the branch to push to: a name the prompt could not show whole is none it is given.
-  if (promptBranch(headBranch) !== headBranch)
+  if (!shownWhole(headBranch))
     return skip(
       `${onBranch}, whose name the prompt cannot show whole (longer than ${BRANCH_CHARS} characters, or with invisible characters): no agent is told to push to it.`
     )
