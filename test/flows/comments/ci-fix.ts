@@ -87,6 +87,15 @@ function seedFix(hours: number, branch = 'feature/parser', repository = REPOSITO
   })
 }
 
+/** Nothing started nor asked of the service or GitHub: the step passes, outcome skipped, with `notice`. */
+function expectSkipped(result: RunnerResult, notice: string): void {
+  expect(result.exitCode).toBe(0)
+  expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '', 'agent-run-id': '' })
+  expect(shown(result)).toContain(`Notice: No agent run: ${notice}`)
+  expect(emulator.requests).toEqual([])
+  expect(github.requests).toEqual([])
+}
+
 /** Every request to GitHub carried the token, and was one GitHub's REST description allows. */
 function expectGitHubRequestsConform(): void {
   expect(github.requests.every(request => request.authorization === 'token github-token')).toBe(true)
@@ -218,14 +227,10 @@ describe('nothing is started', () => {
 
   test("for a fork's branch: a notice says why", async () => {
     seed()
-    const result = await onEvent(event({ headRepository: 'stranger/octo-repo' }))
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['outcome']).toBe('skipped')
-    expect(shown(result)).toContain(
-      "Notice: No agent run: The workflow run CI #163 ran on a branch of the fork stranger/octo-repo: its code and logs are a stranger's, so no agent is asked to fix them."
+    expectSkipped(
+      await onEvent(event({ headRepository: 'stranger/octo-repo' })),
+      "The workflow run CI #163 ran on a branch of the fork stranger/octo-repo: its code and logs are a stranger's, so no agent is asked to fix them."
     )
-    expect(emulator.requests).toEqual([])
-    expect(github.requests).toEqual([])
   })
 
   test('at max-fix-attempts: outcome limited, the notice and the tracking comment say so', async () => {
@@ -453,26 +458,18 @@ describe('only a pull request’s branch is fixed', () => {
   test('a failed push to the default branch: nothing is asked of the service nor of GitHub, a notice says why', async () => {
     seed()
     // GitHub's example lists a pull request whose head is the default branch: it is no reason to push there.
-    const result = await onEvent(event({ headBranch: 'main', event: 'push' }))
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '', 'agent-run-id': '' })
-    expect(shown(result)).toContain(
-      "Notice: No agent run: The workflow run CI #163 ran on the branch main, the default branch: a CI fix pushes only to a pull request's branch, never to the default branch."
+    expectSkipped(
+      await onEvent(event({ headBranch: 'main', event: 'push' })),
+      "The workflow run CI #163 ran on the branch main, the default branch: a CI fix pushes only to a pull request's branch, never to the default branch."
     )
-    expect(emulator.requests).toEqual([])
-    expect(github.requests).toEqual([])
   })
 
   test('a failed push to a branch no open pull request has for its head: nothing started, a notice says why', async () => {
     seed()
-    const result = await onEvent(event({ pullRequest: null, event: 'push' }))
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '' })
-    expect(shown(result)).toContain(
-      "Notice: No agent run: The workflow run CI #163 ran on the branch feature/parser, the head of no open pull request of octo-org/octo-repo: a CI fix pushes only to a pull request's branch."
+    expectSkipped(
+      await onEvent(event({ pullRequest: null, event: 'push' })),
+      "The workflow run CI #163 ran on the branch feature/parser, the head of no open pull request of octo-org/octo-repo: a CI fix pushes only to a pull request's branch."
     )
-    expect(emulator.requests).toEqual([])
-    expect(github.requests).toEqual([])
   })
 
   test('comment: false writes no tracking comment; the fix is still told the pull request', async () => {
