@@ -233,7 +233,8 @@ export class SampleGitHub extends FakeGitHub {
           triggering_actor: sender
         },
         workflow: { id: 161335, name: workflow, path: '.github/workflows/ci.yml' },
-        repository,
+        // The pull request's base is the default branch; a fix is never pushed there.
+        repository: { ...repository, default_branch: base },
         sender
       }
     }

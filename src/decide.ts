@@ -202,10 +202,7 @@ async function fromWorkflowRun(
   await prepared.tracking?.open()
   const plan: RunPlan = { ...planFromInputs(settings), prompt: prepared.prompt, ciFix: prepared.ciFix }
   // check-run: true writes the check on the commit that failed (auto: none, no one asked on a pull request).
-  const place =
-    mode === 'true'
-      ? { sha: run.headSha, ...(run.pullRequest ? { pullRequest: run.pullRequest } : {}) }
-      : undefined
+  const place = mode === 'true' ? { sha: run.headSha, pullRequest: run.pullRequest } : undefined
   return {
     work: { kind: 'run', plan },
     trigger: CI_FIX_TRIGGER,

@@ -146,6 +146,20 @@ export class Faults {
   }
 
   /**
+   * Hostile: the next `times` matching requests are answered 302 with `location` (none when
+   * undefined), as a broken front end might redirect a log read.
+   */
+  injectRedirect(times: number, pathPattern?: RegExp, location?: string): void {
+    checkTimes(times)
+    const headers: Record<string, string> = location === undefined ? {} : { location }
+    this.faults.push({
+      hitsLeft: times,
+      pathPattern,
+      answer: () => ({ status: 302, value: undefined, headers })
+    })
+  }
+
+  /**
    * Hostile: the next `times` matching requests (path as for the other faults, and method when
    * given) are never answered; the connection stays open until the fake stops.
    */

@@ -300,6 +300,10 @@ export class FakeGitHub {
     this.faults.injectClientError(times, pathPattern, status, message)
   }
 
+  injectRedirect(times: number, pathPattern?: RegExp, location?: string): void {
+    this.faults.injectRedirect(times, pathPattern, location)
+  }
+
   injectHang(times: number, pathPattern?: RegExp, method?: string): void {
     this.faults.injectHang(times, pathPattern, method)
   }

@@ -372,10 +372,16 @@ export class OctokitGitHubApi implements GitHubApi {
       const tail = direct ?? new TailBuffer()
       return logTail(tail.bytes(), tail.total)
     }
-    const location = (answer.headers as Record<string, string | undefined>).location ?? ''
+    // Said apart: an empty Location would resolve to the API's own address, which is no log.
+    const location = (answer.headers as Record<string, string | undefined>).location?.trim()
+    if (!location)
+      throw new Error(`GitHub answered ${answer.status} without a Location header: no log address to follow`)
+    // The address itself is never shown: it is signed for this read.
     const storage = URL.canParse(location, apiUrl) ? new URL(location, apiUrl) : undefined
     if (!storage || !/^https?:$/.test(storage.protocol))
-      throw new Error(`GitHub answered ${answer.status} without a log address to follow`)
+      throw new Error(
+        `GitHub answered ${answer.status} with a Location that is no http(s) address: no log address to follow`
+      )
     // Another host, signed for this read: the token is not sent there (nothing but the address is).
     const read = await readTail(fetch, clock, signal, storage.href, { method: 'GET', redirect: 'follow' })
     if (read.status !== 200) throw new Error(`the log's storage answered ${read.status}`)

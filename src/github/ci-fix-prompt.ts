@@ -1,7 +1,7 @@
 import { greatest } from '../numbers.js'
 import type { LogTail } from './log-tail.js'
 import { stripInvisible } from './thread-prompt.js'
-import type { FailedWorkflowRun } from './workflow-run.js'
+import { BRANCH_CHARS, type FailedWorkflowRun } from './workflow-run.js'
 
 /**
  * The prompt of a CI fix, built by the action from the failure (issue #36): the facts (workflow,
@@ -33,7 +33,7 @@ export interface CiFailure {
   repository: string
   run: FailedWorkflowRun
   /** The pull request whose head is the branch, with its title when GitHub gave it. */
-  pullRequest?: { number: number; title?: string; url?: string; headSha?: string }
+  pullRequest: { number: number; title?: string; url?: string; headSha?: string }
   /**
    * The failed jobs, at most MAX_JOBS_LISTED; undefined when they could not be read (`jobsUnread`
    * says why, in the prompt's words).
@@ -63,6 +63,19 @@ export function promptLine(text: string, max = 200): string {
 /** A name in double quotes, its own quotes made single so that it cannot close ours. */
 const quotedName = (name: string, max = 200): string => `"${promptLine(name, max).replace(/"/g, "'")}"`
 
+/** The branch's name as the prompt shows it: one line, invisible characters out (workflow-run.ts starts no fix whose branch this changes). */
+const promptBranch = (branch: string): string => promptLine(branch, BRANCH_CHARS)
+
+/**
+ * Inline code that holds the text whole (a branch's name may hold backticks): between backtick runs
+ * longer than any inside, and spaced when it begins or ends with one, as CommonMark reads it.
+ */
+export function codeSpan(text: string): string {
+  const ticks = '`'.repeat(greatest([0, ...(text.match(/`+/g) ?? []).map(run => run.length)]) + 1)
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
+  return `${ticks}${pad}${text}${pad}${ticks}`
+}
+
 /** Fenced as data: a fence of backticks longer than any run of them in the text (at least three). */
 export function dataFence(text: string, info = 'text'): string {
   const longest = greatest((text.match(/`+/g) ?? []).map(run => run.length))
@@ -75,13 +88,10 @@ const formatter = new Intl.NumberFormat('en-US')
 /** The prompt of the CI fix. */
 export function buildCiFixPrompt(failure: CiFailure): string {
   const { run } = failure
-  const branch = promptLine(run.headBranch, 300)
-  const pr = failure.pullRequest
-  const where = pr
-    ? `the branch \`${branch}\` of ${failure.repository}, the head of pull request #${pr.number}`
-    : `the branch \`${branch}\` of ${failure.repository}`
+  const branch = codeSpan(promptBranch(run.headBranch))
+  const pr = failure.pullRequest.number
   const parts = [
-    `A GitHub Actions workflow failed on ${where}. Find the cause, fix it, and push the fix to the branch \`${branch}\`${pr ? ` so that it updates pull request #${pr.number}` : ''}: do not open a new pull request, and push to no other branch.`
+    `A GitHub Actions workflow failed on the branch ${branch} of ${failure.repository}, the head of pull request #${pr}. Find the cause, fix it, and push the fix to the branch ${branch} so that it updates pull request #${pr}: do not open a new pull request, and push to no other branch.`
   ]
   if (failure.instructions.trim())
     parts.push(`Instructions from the workflow (follow them):\n\n${failure.instructions.trim()}`)
@@ -90,7 +100,7 @@ export function buildCiFixPrompt(failure: CiFailure): string {
   if (evidence) parts.push(evidence)
   parts.push(
     [
-      `Check out commit ${run.headSha} (the one that failed) on \`${branch}\`, reproduce the failure when you can, and fix its cause in the code, not by skipping or weakening the check.`,
+      `Check out commit ${run.headSha} (the one that failed) on ${branch}, reproduce the failure when you can, and fix its cause in the code, not by skipping or weakening the check.`,
       'If the failure is not the code’s (a flaky test, a service outage, a missing secret), push nothing and say why in your answer.'
     ].join(' ')
   )
@@ -104,18 +114,14 @@ function factsSection({ run, pullRequest }: CiFailure): string {
     'The failed workflow run:',
     `- ${workflow} #${run.runNumber}${attempt} concluded ${run.conclusion}${run.url ? `: ${run.url}` : ''}`,
     ...(run.event ? [`- It ran on a ${promptLine(run.event, 50)} event.`] : []),
-    `- Branch \`${promptLine(run.headBranch, 300)}\`, commit ${run.headSha}.`
+    `- Branch ${codeSpan(promptBranch(run.headBranch))}, commit ${run.headSha}.`
   ]
-  if (pullRequest) {
-    const title = pullRequest.title ? ` ${quotedName(pullRequest.title, 300)}` : ''
+  const title = pullRequest.title ? ` ${quotedName(pullRequest.title, 300)}` : ''
+  lines.push(`- Pull request #${pullRequest.number}${title}${pullRequest.url ? `: ${pullRequest.url}` : ''}`)
+  if (pullRequest.headSha && pullRequest.headSha.toLowerCase() !== run.headSha)
     lines.push(
-      `- Pull request #${pullRequest.number}${title}${pullRequest.url ? `: ${pullRequest.url}` : ''}`
+      `- The pull request's head is now ${pullRequest.headSha}, newer than the commit that failed: check whether the failure still holds there.`
     )
-    if (pullRequest.headSha && pullRequest.headSha.toLowerCase() !== run.headSha)
-      lines.push(
-        `- The pull request's head is now ${pullRequest.headSha}, newer than the commit that failed: check whether the failure still holds there.`
-      )
-  }
   return lines.join('\n')
 }
 

@@ -47,7 +47,7 @@ export async function prepareCiFix(
   const failure: CiFailure = {
     repository: settings.context.repository,
     run,
-    ...(pullRequest ? { pullRequest } : {}),
+    pullRequest,
     ...(jobs ? { jobs, jobsLeftOut } : { jobsUnread }),
     logs,
     instructions: settings.prompt
@@ -64,14 +64,11 @@ export async function prepareCiFix(
       failed_run_attempt: run.runAttempt,
       failed_run_url: run.url,
       conclusion: run.conclusion,
-      ...(run.pullRequest !== undefined ? { pull_request: run.pullRequest } : {}),
+      pull_request: run.pullRequest,
       max_attempts: settings.maxFixAttempts
     }
   }
-  const tracking =
-    settings.comment && run.pullRequest !== undefined
-      ? trackingComment(run, run.pullRequest, settings, deps)
-      : undefined
+  const tracking = settings.comment ? trackingComment(run, run.pullRequest, settings, deps) : undefined
   return { prompt: buildCiFixPrompt(failure), ciFix, ...(tracking ? { tracking } : {}) }
 }
 
@@ -98,11 +95,7 @@ function permissionWarning(run: FailedWorkflowRun, warn: (message: string) => vo
 
 const cut = (message: string | undefined): string => oneLine(message ?? '', ERROR_CHARS)
 
-async function readPullRequest(
-  run: FailedWorkflowRun,
-  deps: CiFixDeps
-): Promise<CiFailure['pullRequest'] | undefined> {
-  if (run.pullRequest === undefined) return undefined
+async function readPullRequest(run: FailedWorkflowRun, deps: CiFixDeps): Promise<CiFailure['pullRequest']> {
   try {
     const pr = await deps.github.pullRequest(run.pullRequest)
     return {

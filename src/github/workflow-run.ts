@@ -1,8 +1,12 @@
 import { jsonObject, jsonPositive, jsonText } from '../json.js'
+import { stripInvisible } from './thread-prompt.js'
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
- * a run that did not fail, or one of a fork's branch (its code and logs are a stranger's). Pure: what
- * GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-fix.ts's.
+ * a run that did not fail, one of a fork's branch (its code and logs are a stranger's), one of the
+ * default branch, or of a branch no open pull request of this repository has for its head (a fix is
+ * pushed to a pull request's branch only). Whether a pull request is open is the event's word: GitHub
+ * lists there the open pull requests whose head is the run's branch or commit, none for a fork's.
+ * Pure: what GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-fix.ts's.
  */
 
 /** The conclusions a CI fix is asked for; any other (success, cancelled, skipped, neutral…) starts nothing. */
@@ -23,11 +27,21 @@ export interface FailedWorkflowRun {
   event: string
   headBranch: string
   headSha: string
-  /** The pull request whose head is the branch, when the event names one (none for a fork's: skipped). */
-  pullRequest?: number
+  /** The open pull request of this repository whose head is the branch (without one: skipped). */
+  pullRequest: number
 }
 
 export type WorkflowRunTrigger = { kind: 'fix'; run: FailedWorkflowRun } | { kind: 'skip'; reason: string }
+
+/** The characters of a branch's name the prompt shows; a longer one is no CI fix's. */
+export const BRANCH_CHARS = 300
+
+/**
+ * Whether the prompt can show the branch's name whole: within BRANCH_CHARS, nothing that its one
+ * line of hostile text leaves out (invisible characters, white space; git allows the former).
+ */
+export const shownWhole = (branch: string): boolean =>
+  branch.length <= BRANCH_CHARS && stripInvisible(branch).replace(/\s+/g, ' ').trim() === branch
 
 /** A name for messages: one line, within 100 characters. */
 const shortName = (name: string): string => name.replace(/\s+/g, ' ').trim().slice(0, 100)
@@ -61,12 +75,27 @@ export function readWorkflowRun(payload: unknown, repository: string): WorkflowR
     return skip(
       `${named} ran on a branch of ${head ? `the fork ${shortName(head)}` : 'a repository GitHub no longer knows'}: its code and logs are a stranger's, so no agent is asked to fix them.`
     )
-  const url = jsonText(run.html_url)
+  const onBranch = `${named} ran on the branch ${shortName(headBranch)}`
+  // The agent is told the branch to push to: a name the prompt could not show whole is none it is given.
+  if (!shownWhole(headBranch))
+    return skip(
+      `${onBranch}, whose name the prompt cannot show whole (longer than ${BRANCH_CHARS} characters, or with invisible characters): no agent is told to push to it.`
+    )
+  const defaultBranch = jsonText(jsonObject(event.repository).default_branch)
+  if (!defaultBranch || headBranch === defaultBranch)
+    return skip(
+      `${defaultBranch ? `${onBranch}, the default branch` : `The event does not name the default branch of ${shortName(ours)}`}: a CI fix pushes only to a pull request's branch, never to the default branch.`
+    )
   const pullRequest = sameRepositoryPullRequest(
     run.pull_requests,
     headBranch,
     jsonObject(event.repository).id
   )
+  if (pullRequest === undefined)
+    return skip(
+      `${onBranch}, the head of no open pull request of ${shortName(ours)}: a CI fix pushes only to a pull request's branch.`
+    )
+  const url = jsonText(run.html_url)
   return {
     kind: 'fix',
     run: {
@@ -79,25 +108,24 @@ export function readWorkflowRun(payload: unknown, repository: string): WorkflowR
       event: jsonText(run.event),
       headBranch,
       headSha: headSha.toLowerCase(),
-      ...(pullRequest !== undefined ? { pullRequest } : {})
+      pullRequest
     }
   }
 }
 
 /**
  * The first pull request of the event whose head is the branch, in the repository itself (GitHub
- * lists a fork's none; one whose head repository's id is another is left out all the same).
+ * lists a fork's none; one whose head or base repository's id is another, such as a pull request
+ * into the repository this one forks, is left out all the same).
  */
 function sameRepositoryPullRequest(list: unknown, branch: string, repositoryId: unknown): number | undefined {
   if (!Array.isArray(list)) return undefined
+  const ours = (id: unknown): boolean =>
+    typeof repositoryId !== 'number' || typeof id !== 'number' || id === repositoryId
   for (const item of list.slice(0, 100)) {
     const pr = jsonObject(item)
     const head = jsonObject(pr.head)
-    const headRepositoryId = jsonObject(head.repo).id
-    const sameRepository =
-      typeof repositoryId !== 'number' ||
-      typeof headRepositoryId !== 'number' ||
-      headRepositoryId === repositoryId
+    const sameRepository = ours(jsonObject(head.repo).id) && ours(jsonObject(jsonObject(pr.base).repo).id)
     const number = jsonPositive(pr.number)
     if (number !== undefined && jsonText(head.ref) === branch && sameRepository) return number
   }

@@ -90,13 +90,14 @@ export class DailyGate {
     }
     // The step's own starts, made meanwhile, count as this repository's and this author's.
     const now = this.read.clock.now()
-    const counted = {
+    const counted: DailyWindow = {
+      complete: window.complete,
       repository: [...window.repository, ...this.ownStarts],
       author: [...window.author, ...this.ownStarts],
       fixes: [...window.fixes, ...this.ownFixes]
     }
     const check = limitCheck(counted, this.read.limits, fix?.maxAttempts ?? 0)
-    if (check.kind === 'limited')
+    if (check.kind !== 'within')
       return { admitted: false, reason: limitedMessage(check, origin), limit: LIMIT_INPUTS[check.which] }
     this.ownStarts.push(now)
     if (!fix) return { admitted: true }

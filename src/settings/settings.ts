@@ -38,8 +38,8 @@ export interface DailyLimits {
 }
 
 /**
- * The largest daily limit: the action counts a day from at most this many of the organization's
- * runs (org/daily-limits.ts reads 10 pages of 100), so a larger limit could never be reached.
+ * The largest daily limit (and max-fix-attempts): half of the organization's runs the action reads
+ * of a day at most (org/daily-limits.ts, 20 pages of 100); a day with more runs starts nothing.
  */
 export const MAX_DAILY_RUN_LIMIT = 1_000
 

@@ -525,8 +525,20 @@ describe('examples', () => {
       return example
     }
 
-    const ciRun = (conclusion: string, headRepository?: string): Event =>
-      workflowRunEvent({ id: RUN_ID, headBranch: BRANCH, pullRequest: 7, conclusion, headRepository })
+    const ciRun = (
+      conclusion: string,
+      headRepository?: string,
+      where: { headBranch?: string; pullRequest?: number | null } = {}
+    ): Event =>
+      workflowRunEvent({
+        id: RUN_ID,
+        headBranch: BRANCH,
+        pullRequest: 7,
+        conclusion,
+        headRepository,
+        event: 'push',
+        ...where
+      })
 
     test.each(['failure', 'timed_out'])(
       'CI that ended %s: one run that pushes the fix to the branch, one tracking comment saying attempt 1 of 3, the logs read without the token',
@@ -563,15 +575,17 @@ describe('examples', () => {
       }
     )
 
-    test('CI that succeeded, was cancelled or skipped, or ran on a fork’s branch starts no job', async () => {
+    test('CI that succeeded, was cancelled or skipped, or failed on a fork’s branch, the default branch or a branch without a pull request starts no job', async () => {
       const example = await fixWorld()
       const jobs = [
         await run(example, 'fix', ciRun('success')),
         await run(example, 'fix', ciRun('cancelled')),
         await run(example, 'fix', ciRun('skipped')),
-        await run(example, 'fix', ciRun('failure', 'mallory/octo-repo'))
+        await run(example, 'fix', ciRun('failure', 'mallory/octo-repo')),
+        await run(example, 'fix', ciRun('failure', undefined, { headBranch: 'main' })),
+        await run(example, 'fix', ciRun('failure', undefined, { pullRequest: null }))
       ]
-      expect(jobs.map(job => job.started)).toEqual([false, false, false, false])
+      expect(jobs.map(job => job.started)).toEqual([false, false, false, false, false, false])
       expect(emulator().requests).toEqual([])
       expect(github().requests).toEqual([])
     })

@@ -306,7 +306,12 @@ export function workflowRunEvent(options: WorkflowRunOptions = {}): {
   ) as Record<string, any>
   payload.action = options.action ?? 'completed'
   const run = payload.workflow_run
-  const repository = { ...payload.repository, full_name: 'octo-org/octo-repo', name: 'octo-repo' }
+  const repository = {
+    ...payload.repository,
+    full_name: 'octo-org/octo-repo',
+    name: 'octo-repo',
+    default_branch: 'main'
+  }
   payload.repository = repository
   const headRepository = options.headRepository ?? 'octo-org/octo-repo'
   const head = options.headBranch ?? 'feature/parser'

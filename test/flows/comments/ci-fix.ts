@@ -87,6 +87,15 @@ function seedFix(hours: number, branch = 'feature/parser', repository = REPOSITO
   })
 }
 
+/** Nothing started nor asked of the service or GitHub: the step passes, outcome skipped, with `notice`. */
+function expectSkipped(result: RunnerResult, notice: string): void {
+  expect(result.exitCode).toBe(0)
+  expect(result.outputs).toMatchObject({ outcome: 'skipped', trigger: '', 'agent-run-id': '' })
+  expect(shown(result)).toContain(`Notice: No agent run: ${notice}`)
+  expect(emulator.requests).toEqual([])
+  expect(github.requests).toEqual([])
+}
+
 /** Every request to GitHub carried the token, and was one GitHub's REST description allows. */
 function expectGitHubRequestsConform(): void {
   expect(github.requests.every(request => request.authorization === 'token github-token')).toBe(true)
@@ -218,14 +227,10 @@ describe('nothing is started', () => {
 
   test("for a fork's branch: a notice says why", async () => {
     seed()
-    const result = await onEvent(event({ headRepository: 'stranger/octo-repo' }))
-    expect(result.exitCode).toBe(0)
-    expect(result.outputs['outcome']).toBe('skipped')
-    expect(shown(result)).toContain(
-      "Notice: No agent run: The workflow run CI #163 ran on a branch of the fork stranger/octo-repo: its code and logs are a stranger's, so no agent is asked to fix them."
+    expectSkipped(
+      await onEvent(event({ headRepository: 'stranger/octo-repo' })),
+      "The workflow run CI #163 ran on a branch of the fork stranger/octo-repo: its code and logs are a stranger's, so no agent is asked to fix them."
     )
-    expect(emulator.requests).toEqual([])
-    expect(github.requests).toEqual([])
   })
 
   test('at max-fix-attempts: outcome limited, the notice and the tracking comment say so', async () => {
@@ -341,6 +346,32 @@ describe('what GitHub would not give', () => {
   })
 })
 
+describe('a log redirect that leads nowhere', () => {
+  test('a 302 without Location, and one whose Location is no http(s) address: each said as such, nothing else fetched', async () => {
+    seed([
+      { id: 911, name: 'unit', conclusion: 'failure', log: 'unit log' },
+      { id: 912, name: 'e2e', conclusion: 'failure', log: 'e2e log' }
+    ])
+    github.injectRedirect(1, /\/actions\/jobs\/911\/logs$/)
+    github.injectRedirect(1, /\/actions\/jobs\/912\/logs$/, 'ftp://storage.example/log')
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(event())
+    expect(result.outputs['outcome']).toBe('success')
+    expect(warnings(result)).toEqual([
+      'Warning: Could not read the log of 2 failed jobs (job 911: GitHub answered 302 without a Location header: no log address to follow; job 912: GitHub answered 302 with a Location that is no http(s) address: no log address to follow): the agent gets the jobs without them.'
+    ])
+    expect(promptOf()).toContain(
+      'The log of job "unit" could not be read (GitHub answered 302 without a Location header: no log address to follow).'
+    )
+    // Neither the storage nor the API's own address was read in place of the log.
+    expect(github.logDownloads).toEqual([])
+    expect(github.requests.filter(request => request.path.endsWith('/logs')).map(r => r.status)).toEqual([
+      302, 302
+    ])
+    expect(github.requests.filter(request => request.path === '/' || request.path === '')).toEqual([])
+  })
+})
+
 describe('a log is hostile', () => {
   test('a 5 MB log, and a 5 MB log of one line: the prompt quotes the end of each, about 16 KB', async () => {
     const lines = Array.from(
@@ -423,21 +454,80 @@ describe('a log is hostile', () => {
   })
 })
 
-describe('where the fix is told', () => {
-  test('a failed push without a pull request: no tracking comment, the branch alone; comment: false writes none either', async () => {
+describe('only a pull request’s branch is fixed', () => {
+  test('a failed push to the default branch: nothing is asked of the service nor of GitHub, a notice says why', async () => {
+    seed()
+    // GitHub's example lists a pull request whose head is the default branch: it is no reason to push there.
+    expectSkipped(
+      await onEvent(event({ headBranch: 'main', event: 'push' })),
+      "The workflow run CI #163 ran on the branch main, the default branch: a CI fix pushes only to a pull request's branch, never to the default branch."
+    )
+  })
+
+  test('a failed push to a branch no open pull request has for its head: nothing started, a notice says why', async () => {
+    seed()
+    expectSkipped(
+      await onEvent(event({ pullRequest: null, event: 'push' })),
+      "The workflow run CI #163 ran on the branch feature/parser, the head of no open pull request of octo-org/octo-repo: a CI fix pushes only to a pull request's branch."
+    )
+  })
+
+  test('comment: false writes no tracking comment; the fix is still told the pull request', async () => {
     seed()
     emulator.queueScript(fast('success'))
-    const pushed = await onEvent(event({ pullRequest: null, event: 'push' }))
-    expect(pushed.outputs['outcome']).toBe('success')
-    expect(promptOf().split('\n')[0]).toBe(
-      'A GitHub Actions workflow failed on the branch `feature/parser` of octo-org/octo-repo. Find the cause, fix it, and push the fix to the branch `feature/parser`: do not open a new pull request, and push to no other branch.'
-    )
-    expect(github.requests.some(request => request.path.includes('/pulls/'))).toBe(false)
-    expect(github.requests.filter(request => request.method !== 'GET')).toEqual([])
-    emulator.queueScript(fast('success'))
-    const quiet = await onEvent(event(), { comment: 'false' })
+    const quiet = await onEvent(event({ event: 'push' }), { comment: 'false' })
     expect(quiet.outputs['outcome']).toBe('success')
     expect(github.requests.filter(request => request.method !== 'GET')).toEqual([])
-    expect(metadataOf(1).ci_fix).toMatchObject({ pull_request: 7, attempt: 2 })
+    expect(promptOf().split('\n')[0]).toContain('so that it updates pull request #7')
+    expect(metadataOf().ci_fix).toMatchObject({ pull_request: 7, attempt: 1 })
+  })
+})
+
+describe('max-fix-attempts in a busy organization', () => {
+  const listReads = () => emulator.requests.filter(request => request.route === 'list-runs')
+
+  /** `count` runs of another repository of the organization, `hours` old. */
+  function seedOthers(count: number, hours = 1): void {
+    for (let i = 0; i < count; i++)
+      emulator.seedRun({
+        ageMs: hours * HOUR,
+        metadata: { github_action: { repository: 'octo-org/busy', actor: 'hubot', event: 'push' } }
+      })
+  }
+
+  test('three fixes of the branch behind 1,100 newer runs of others: read past them, counted; the fourth does not start', async () => {
+    seed()
+    seedFix(22)
+    seedFix(21)
+    seedFix(20)
+    seedOthers(1_100)
+    const started = clock().now()
+    const result = await onEvent(event())
+    expect(result.outputs).toMatchObject({ outcome: 'limited', trigger: 'workflow-run', 'agent-run-id': '' })
+    expect(creates()).toEqual([])
+    expect(shown(result)).toContain(
+      `Notice: No agent run was started: max-fix-attempts (3) is reached, with 3 CI-fix runs started for the branch feature/parser of ${REPOSITORY} in the last 24 hours. The next can start at 2026-03-02 11:00 UTC.`
+    )
+    // Twelve pages of 100, newest first, at once: well within the 60 requests a token may send in 30 s.
+    expect(listReads().map(read => [read.query.skip, read.at - started])).toEqual(
+      Array.from({ length: 12 }, (_, page) => [String(page * 100), 0])
+    )
+  })
+
+  test('a day of more runs than the 20 pages the action reads: nothing starts, limited, the notice says the count could not be completed', async () => {
+    seed()
+    seedFix(23)
+    seedOthers(2_000)
+    const started = clock().now()
+    const result = await onEvent(event())
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs).toMatchObject({ outcome: 'limited', trigger: 'workflow-run', 'agent-run-id': '' })
+    expect(creates()).toEqual([])
+    const reason = `No agent run was started: max-fix-attempts (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the CI-fix runs of the branch feature/parser of ${REPOSITORY} behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours.`
+    expect(shown(result)).toContain(`Notice: ${reason}`)
+    expect(listReads().map(read => [read.query.skip, read.at - started])).toEqual(
+      Array.from({ length: 20 }, (_, page) => [String(page * 100), 0])
+    )
+    expect(commentText()[0]).toContain(reason)
   })
 })

@@ -23,7 +23,10 @@ describe('daily-limit-pages', () => {
 
   const limitReads = () => world.routes('list-runs').map(request => request.query)
 
-  async function limitedStep(): Promise<void> {
+  /** A step at daily-run-limit 3 that starts nothing: outcome limited, a notice starting `notice`. */
+  async function limitedStep(
+    notice = `No agent run was started: daily-run-limit (3) is reached, with 3 runs started from ${REPOSITORY}`
+  ): Promise<void> {
     const { runner, failure } = await world.step(
       { 'org-id': '1', 'daily-run-limit': '3' },
       { env: { GITHUB_ACTOR: 'alice' } }
@@ -31,13 +34,7 @@ describe('daily-limit-pages', () => {
     expect(failure).toBeUndefined()
     expect(world.routes('create')).toEqual([])
     expect(runner.outputs).toMatchObject({ outcome: 'limited', 'agent-run-id': '' })
-    expect(
-      runner.lines.some(line =>
-        line.startsWith(
-          `notice: No agent run was started: daily-run-limit (3) is reached, with 3 runs started from ${REPOSITORY}`
-        )
-      )
-    ).toBe(true)
+    expect(runner.lines.some(line => line.startsWith(`notice: ${notice}`))).toBe(true)
   }
 
   test('a full first page with one item that cannot be read: the second page is read, its runs counted, no run started', async () => {
@@ -66,5 +63,21 @@ describe('daily-limit-pages', () => {
     )
     await limitedStep()
     expect(limitReads()).toEqual([{ skip: '0', limit: '100', source_type: 'API' }])
+  })
+
+  test('a day of more runs than the 20 pages the action reads: no run started, limited, the notice says the count could not be completed', async () => {
+    await world.startEmulator()
+    seed(23)
+    for (let i = 0; i < 2_000; i++) seed(1, 'octo-org/other')
+    await limitedStep(
+      `No agent run was started: daily-run-limit (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the runs started from ${REPOSITORY} behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours.`
+    )
+    expect(limitReads()).toEqual(
+      Array.from({ length: 20 }, (_, page) => ({
+        skip: String(page * 100),
+        limit: '100',
+        source_type: 'API'
+      }))
+    )
   })
 })

@@ -1,4 +1,5 @@
-import { buildCiFixPrompt, dataFence, type CiFailure } from '../../../src/github/ci-fix-prompt.js'
+import { buildCiFixPrompt, codeSpan, dataFence, type CiFailure } from '../../../src/github/ci-fix-prompt.js'
+import { readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
 import { FAILED_WORKFLOW_RUN } from '../../support/webhooks.js'
 
 /** The prompt of a CI fix (src/github/ci-fix-prompt.ts): the facts, what failed, the logs as data, what to do. */
@@ -110,7 +111,7 @@ test('without the jobs (no actions: read), the facts it has and why the rest is 
   expect(prompt).toContain('https://github.com/octo-org/octo-repo/actions/runs/289782451')
 })
 
-test('more failed jobs than listed, an unreadable log, a head that moved on, a branch without a pull request', () => {
+test('more failed jobs than listed, an unreadable log, a head that moved on', () => {
   const moved = 'b'.repeat(40)
   const prompt = buildCiFixPrompt(
     failure({
@@ -122,10 +123,23 @@ test('more failed jobs than listed, an unreadable log, a head that moved on, a b
   expect(prompt).toContain('- and 12 more failed jobs')
   expect(prompt).toContain('The log of job "test" could not be read (GitHub answered 410).')
   expect(prompt).toContain(`- The pull request's head is now ${moved}, newer than the commit that failed`)
-  const alone = buildCiFixPrompt(
-    failure({ pullRequest: undefined, run: { ...failure().run, pullRequest: undefined } })
-  )
-  expect(alone.split('\n')[0]).toBe(
-    'A GitHub Actions workflow failed on the branch `feature/parser` of octo-org/octo-repo. Find the cause, fix it, and push the fix to the branch `feature/parser`: do not open a new pull request, and push to no other branch.'
-  )
+})
+
+test('a branch holding backticks stays whole in the prompt: in code spans longer than its own runs, as a reader renders them', () => {
+  for (const branch of ['fix/`rm`-``x', '`edge`', 'a```b']) {
+    const prompt = buildCiFixPrompt(failure({ run: { ...FAILED_WORKFLOW_RUN, headBranch: branch } }))
+    const first = prompt.split('\n')[0]!
+    expect(first).toContain(
+      `push the fix to the branch ${codeSpan(branch)} so that it updates pull request #7`
+    )
+    // The branch comes out of each code span whole.
+    const shown = readerText(renderMarkdown(first))
+    expect(shown).toContain(`failed on the branch ${branch} of octo-org/octo-repo`)
+    expect(shown).toContain(`push the fix to the branch ${branch} so that`)
+    expect(prompt).toContain(`- Branch ${codeSpan(branch)}, commit`)
+    expect(prompt).toContain(`on ${codeSpan(branch)}, reproduce`)
+  }
+  expect(codeSpan('fix/`rm`-``x')).toBe('```fix/`rm`-``x```')
+  expect(codeSpan('`edge`')).toBe('`` `edge` ``')
+  expect(codeSpan('feature/parser')).toBe('`feature/parser`')
 })

@@ -2,6 +2,7 @@ import type { AgentRun, Page } from '../../../src/api/types.js'
 import {
   DAY_MS,
   LIMIT_PAGE_SIZE,
+  MAX_LIMIT_PAGES,
   limitCheck,
   limitedMessage,
   readDailyWindow,
@@ -195,6 +196,74 @@ test('the window passed by the last run of a full page alone: the next page is r
     nextAt: NOW - 2 * HOUR + DAY_MS
   })
   expect(reads).toEqual([0, LIMIT_PAGE_SIZE])
+})
+
+describe('a busy organization', () => {
+  const others = (count: number, hoursAgo = 1) =>
+    Array.from({ length: count }, () => run(hoursAgo, 'octo/other'))
+
+  test("more than 1,000 runs of others in the window: the pages behind them are read, this repository's runs counted", async () => {
+    const { list, reads } = service([
+      ...others(1_250),
+      run(20, 'octo/app'),
+      run(21, 'octo/app'),
+      run(30, 'octo/app')
+    ])
+    expect(await checkDailyLimits(list, origin, { perRepository: 2, perAuthor: 0 }, NOW)).toMatchObject({
+      kind: 'limited',
+      count: 2
+    })
+    expect(reads).toEqual(Array.from({ length: 13 }, (_, page) => page * LIMIT_PAGE_SIZE))
+  })
+
+  test('a window the pages do not reach the end of: no count, no start (uncounted, the first limit set), after 20 pages', async () => {
+    const { list, reads } = service([...others(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE), run(23, 'octo/app')])
+    const limits = { perRepository: 5, perAuthor: 2 }
+    const window = await readDailyWindow(list, origin, limits, NOW)
+    expect(window.complete).toBe(false)
+    expect(reads).toEqual(Array.from({ length: 20 }, (_, page) => page * LIMIT_PAGE_SIZE))
+    expect(limitCheck(window, limits)).toEqual({ kind: 'uncounted', which: 'repository', limit: 5 })
+    expect(limitCheck(window, { perRepository: 0, perAuthor: 2 })).toEqual({
+      kind: 'uncounted',
+      which: 'author',
+      limit: 2
+    })
+    expect(limitCheck(window, limits, 3)).toEqual({ kind: 'uncounted', which: 'fix-attempts', limit: 3 })
+  })
+
+  test('a window not read to its end whose runs read already reach a limit: that limit is reached', async () => {
+    const { list } = service([run(1, 'octo/app'), run(2, 'octo/app'), ...others(2_500)])
+    expect(await checkDailyLimits(list, origin, { perRepository: 2, perAuthor: 0 }, NOW)).toMatchObject({
+      kind: 'limited',
+      which: 'repository',
+      count: 2
+    })
+  })
+
+  test('the 20th page ending the window: complete', async () => {
+    const { list, reads } = service([
+      ...others(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE - 2),
+      run(25, 'octo/app'),
+      run(26, 'octo/app')
+    ])
+    const window = await readDailyWindow(list, origin, { perRepository: 1, perAuthor: 0 }, NOW)
+    expect(window.complete).toBe(true)
+    expect(reads).toHaveLength(20)
+  })
+
+  test('the notice of an uncounted window says which input, why, and when a run can start again', () => {
+    expect(
+      limitedMessage(
+        { kind: 'uncounted', which: 'fix-attempts', limit: 3 },
+        { ...origin, fixBranch: 'feature/x' }
+      )
+    ).toBe(
+      "No agent run was started: max-fix-attempts (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the CI-fix runs of the branch feature/x of octo/app behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours."
+    )
+    expect(limitedMessage({ kind: 'uncounted', which: 'author', limit: 2 }, origin)).toContain(
+      'daily-run-limit-per-author (2) could not be counted.'
+    )
+  })
 })
 
 describe("a CI fix's attempts (max-fix-attempts)", () => {

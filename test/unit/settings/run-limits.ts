@@ -81,8 +81,9 @@ describe('run-limits', () => {
     ])
   })
 
-  test('the largest daily limit is what the pages the action reads can hold', () => {
-    expect(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE).toBe(MAX_DAILY_RUN_LIMIT)
+  test('the largest daily limit fits twice in the pages the action reads, and those are a third of the minute the service allows a token', () => {
+    expect(MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE).toBe(2 * MAX_DAILY_RUN_LIMIT)
+    expect(MAX_LIMIT_PAGES).toBeLessThanOrEqual(60 / 3)
   })
 
   test('max-fix-attempts takes whole numbers from 1 to 1000, 3 by default: no 0 that would let fixes loop', () => {
