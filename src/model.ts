@@ -128,6 +128,8 @@ export interface RunReport {
   reason?: string
   /** Outcome limited: the input whose limit was reached. */
   limit?: LimitName
+  /** Outcome limited: the runs of the last 24 hours could not all be counted, so `limit` was not known to be within. */
+  limitUncounted?: boolean
   /** A CI fix: which attempt for its branch this run is (its CI-fix runs of the last 24 hours, and one). */
   fixAttempt?: number
   /** The organization, repository and token user as the step resolved them. */

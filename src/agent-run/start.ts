@@ -161,7 +161,7 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
 
 /** A limit reached: nothing started, the notice says which limit, how many runs and until when. */
 function limitedStart(
-  { reason, limit }: Extract<Admission, { admitted: false }>,
+  { reason, limit, uncounted }: Extract<Admission, { admitted: false }>,
   orgId: number,
   startedAt: number,
   deps: StartDeps
@@ -169,7 +169,11 @@ function limitedStart(
   deps.notice(reason)
   return {
     kind: 'not-started',
-    report: reportOf({ outcome: 'limited', reason, limit, orgId }, startedAt, deps.clock.now())
+    report: reportOf(
+      { outcome: 'limited', reason, limit, orgId, ...(uncounted ? { limitUncounted: true } : {}) },
+      startedAt,
+      deps.clock.now()
+    )
   }
 }
 

@@ -58,7 +58,8 @@ export interface FixCount {
  * notice's text) and which input's limit it reached.
  */
 export type Admission =
-  { admitted: true; fixAttempt?: number } | { admitted: false; reason: string; limit: LimitName }
+  | { admitted: true; fixAttempt?: number }
+  | { admitted: false; reason: string; limit: LimitName; uncounted?: true }
 
 /**
  * The step's daily limits (and a CI fix's max-fix-attempts): the window read once, at the first run
@@ -98,7 +99,12 @@ export class DailyGate {
     }
     const check = limitCheck(counted, this.read.limits, fix?.maxAttempts ?? 0)
     if (check.kind !== 'within')
-      return { admitted: false, reason: limitedMessage(check, origin), limit: LIMIT_INPUTS[check.which] }
+      return {
+        admitted: false,
+        reason: limitedMessage(check, origin),
+        limit: LIMIT_INPUTS[check.which],
+        ...(check.kind === 'uncounted' ? { uncounted: true as const } : {})
+      }
     this.ownStarts.push(now)
     if (!fix) return { admitted: true }
     this.ownFixes.push(now)

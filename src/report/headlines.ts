@@ -17,6 +17,8 @@ interface Headlines {
   stopped: Partial<Record<Outcome, string>>
   /** A CI fix not started at max-fix-attempts (the others' limit is a daily one). */
   fixLimited: string
+  /** Not started because the day's runs could not all be counted (whichever limit asked). */
+  uncounted: string
 }
 
 /** The words after "Codegen agent run #N" when it was not started, or the step stopped it: comment and check alike. */
@@ -30,6 +32,7 @@ const STOPPED = {
   timeout: '⏱️ was stopped when the workflow stopped waiting'
 }
 const FIX_LIMITED = '🚦 was not started: max-fix-attempts is reached'
+const UNCOUNTED = '🚦 was not started: the last 24 hours’ runs could not all be counted'
 
 const HEADLINES: Record<Surface, Headlines> = {
   summary: {
@@ -53,7 +56,8 @@ const HEADLINES: Record<Surface, Headlines> = {
     },
     // The summary says the stop in its own line.
     stopped: {},
-    fixLimited: '🚦 No agent run started: max-fix-attempts reached'
+    fixLimited: '🚦 No agent run started: max-fix-attempts reached',
+    uncounted: '🚦 No agent run started: the last 24 hours’ runs could not all be counted'
   },
   comment: {
     outcomes: {
@@ -71,7 +75,8 @@ const HEADLINES: Record<Surface, Headlines> = {
     },
     notStarted: NOT_STARTED,
     stopped: STOPPED,
-    fixLimited: FIX_LIMITED
+    fixLimited: FIX_LIMITED,
+    uncounted: UNCOUNTED
   },
   check: {
     outcomes: {
@@ -89,7 +94,8 @@ const HEADLINES: Record<Surface, Headlines> = {
     },
     notStarted: NOT_STARTED,
     stopped: STOPPED,
-    fixLimited: FIX_LIMITED
+    fixLimited: FIX_LIMITED,
+    uncounted: UNCOUNTED
   }
 }
 
@@ -100,7 +106,7 @@ const HEADLINES: Record<Surface, Headlines> = {
  */
 export function endingHeadline(
   surface: Surface,
-  report: Pick<RunReport, 'outcome' | 'stop' | 'run' | 'runs' | 'httpStatus' | 'limit'>
+  report: Pick<RunReport, 'outcome' | 'stop' | 'run' | 'runs' | 'httpStatus' | 'limit' | 'limitUncounted'>
 ): string {
   const { outcome } = report
   const headlines = HEADLINES[surface]
@@ -108,6 +114,7 @@ export function endingHeadline(
   const words =
     (report.stop?.stopped && headlines.stopped[outcome]) ||
     (!started && headlines.notStarted[outcome]) ||
+    (outcome === 'limited' && report.limitUncounted && headlines.uncounted) ||
     (outcome === 'limited' && report.limit === 'max-fix-attempts' && headlines.fixLimited) ||
     headlines.outcomes[outcome]
   return outcome === 'error' && report.httpStatus

@@ -529,5 +529,8 @@ describe('max-fix-attempts in a busy organization', () => {
       Array.from({ length: 20 }, (_, page) => [String(page * 100), 0])
     )
     expect(commentText()[0]).toContain(reason)
+    // The headline says the count, not a limit reached: nobody knows the branch reached it.
+    expect(commentText()[0]).toContain('was not started: the last 24 hours’ runs could not all be counted')
+    expect(commentText()[0]).not.toContain('reached')
   })
 })

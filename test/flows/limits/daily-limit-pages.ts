@@ -1,3 +1,4 @@
+import { readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
 import { InProcessWorld } from '../../support/in-process-world.js'
 
 describe('daily-limit-pages', () => {
@@ -25,7 +26,8 @@ describe('daily-limit-pages', () => {
 
   /** A step at daily-run-limit 3 that starts nothing: outcome limited, a notice starting `notice`. */
   async function limitedStep(
-    notice = `No agent run was started: daily-run-limit (3) is reached, with 3 runs started from ${REPOSITORY}`
+    notice = `No agent run was started: daily-run-limit (3) is reached, with 3 runs started from ${REPOSITORY}`,
+    headline = '🚦 No agent run started: daily run limit reached'
   ): Promise<void> {
     const { runner, failure } = await world.step(
       { 'org-id': '1', 'daily-run-limit': '3' },
@@ -35,6 +37,7 @@ describe('daily-limit-pages', () => {
     expect(world.routes('create')).toEqual([])
     expect(runner.outputs).toMatchObject({ outcome: 'limited', 'agent-run-id': '' })
     expect(runner.lines.some(line => line.startsWith(`notice: ${notice}`))).toBe(true)
+    expect(readerText(renderMarkdown(runner.summary))).toContain(headline)
   }
 
   test('a full first page with one item that cannot be read: the second page is read, its runs counted, no run started', async () => {
@@ -70,7 +73,8 @@ describe('daily-limit-pages', () => {
     seed(23)
     for (let i = 0; i < 2_000; i++) seed(1, 'octo-org/other')
     await limitedStep(
-      `No agent run was started: daily-run-limit (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the runs started from ${REPOSITORY} behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours.`
+      `No agent run was started: daily-run-limit (3) could not be counted. The organization's newest 2,000 runs (20 pages, as many as the action reads) are all of the last 24 hours, so the runs started from ${REPOSITORY} behind them are unknown. A run can start once the organization has started fewer than 2,000 runs in 24 hours.`,
+      '🚦 No agent run started: the last 24 hours’ runs could not all be counted'
     )
     expect(limitReads()).toEqual(
       Array.from({ length: 20 }, (_, page) => ({
