@@ -13,6 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS, MAX_JOB_PAGES
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
 var github = __webpack_require__(2413);
 // EXTERNAL MODULE: ./src/clock.ts
@@ -155,6 +157,7 @@ function wellFormed(value, depth = 0) {
 
 
 
+
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -221,6 +224,10 @@ async function readTail(fetch, clock, stop, input, init) {
 function nullBodyStatus(status) {
     return status === 101 || status === 204 || status === 205 || status === 304;
 }
+/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
+const LOOKS_AFTER_A_LOST_ANSWER = 3;
+/** Pages of a commit's check runs read at most when one is looked for: 1,000 check runs. */
+const MAX_CHECK_RUN_PAGES = 10;
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
 const MAX_JOB_PAGES = 5;
 /** The conclusions of a job (and of a step) that failed: the ones a CI fix looks at. */
@@ -238,6 +245,8 @@ class OctokitGitHubApi {
     /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
     checksRefused = false;
     checkWriteErrors = 0;
+    /** The create marks of comments whose create's answer was lost and that were not found since. */
+    lostMarks = new Set();
     constructor(config) {
         const [owner = '', repo = ''] = config.repository.split('/');
         this.owner = owner;
@@ -340,10 +349,14 @@ class OctokitGitHubApi {
             const tail = direct ?? new TailBuffer();
             return logTail(tail.bytes(), tail.total);
         }
-        const location = answer.headers.location ?? '';
+        // Said apart: an empty Location would resolve to the API's own address, which is no log.
+        const location = answer.headers.location?.trim();
+        if (!location)
+            throw new Error(`GitHub answered ${answer.status} without a Location header: no log address to follow`);
+        // The address itself is never shown: it is signed for this read.
         const storage = URL.canParse(location, apiUrl) ? new URL(location, apiUrl) : undefined;
         if (!storage || !/^https?:$/.test(storage.protocol))
-            throw new Error(`GitHub answered ${answer.status} without a log address to follow`);
+            throw new Error(`GitHub answered ${answer.status} with a Location that is no http(s) address: no log address to follow`);
         // Another host, signed for this read: the token is not sent there (nothing but the address is).
         const read = await readTail(fetch, clock, signal, storage.href, { method: 'GET', redirect: 'follow' });
         if (read.status !== 200)
@@ -378,24 +391,76 @@ class OctokitGitHubApi {
         }));
     }
     async createReviewReply(pullNumber, threadId, body) {
-        const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
+        const send = async () => (await this.octokit.rest.pulls.createReplyForReviewComment({
             ...this.repoParams,
             pull_number: pullNumber,
             comment_id: threadId,
             body
-        });
-        return data.id;
+        })).data.id;
+        return this.createOnce(send, body, async () => (await this.listReviewComments(pullNumber)).filter(comment => comment.reviewThread === threadId));
     }
     async updateReviewComment(commentId, body) {
         await this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body });
     }
     async createComment(issueNumber, body) {
-        const { data } = await this.octokit.rest.issues.createComment({
-            ...this.repoParams,
-            issue_number: issueNumber,
-            body
-        });
-        return data.id;
+        const send = async () => (await this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }))
+            .data.id;
+        return this.createOnce(send, body, () => this.listComments(issueNumber));
+    }
+    /**
+     * A comment sent once blind: its answer lost, it is looked for in `comments` (oldest first) by the
+     * create mark of `body`; found, it is ours (nobody could know the mark before our comment showed
+     * it), else it is sent again. Without a mark it is never sent again; with one whose create was
+     * left unknown before (the step writes the comment again later), it is looked for before anything.
+     */
+    async createOnce(send, body, comments) {
+        const mark = (0,github_shapes/* createMarkOf */.ZC)(body);
+        if (mark === undefined)
+            return send();
+        const find = async () => (await comments()).find(comment => (0,github_shapes/* createMarkOf */.ZC)(comment.body) === mark)?.id;
+        // A create of this mark lost before, and not found since: looked for first, never sent blind.
+        const lostBefore = this.lostMarks.has(mark) ? await find() : undefined;
+        if (lostBefore !== undefined)
+            return lostBefore;
+        try {
+            const id = await this.sentOnce(send, find);
+            this.lostMarks.delete(mark);
+            return id;
+        }
+        catch (error) {
+            if ((0,request_policy/* answerLost */.lM)(error))
+                this.lostMarks.add(mark);
+            throw error;
+        }
+    }
+    /**
+     * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
+     * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
+     * says it is not. A look that fails looks again after the next wait; the failure stands at the
+     * end, and when the calls are stopped.
+     */
+    async sentOnce(send, find) {
+        const { clock, signal } = this.config;
+        let failure;
+        for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
+            if (attempt > 0) {
+                await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure));
+                const found = await find().then(id => ({ id }), () => undefined);
+                if (found === undefined)
+                    continue;
+                if (found.id !== undefined)
+                    return found.id;
+            }
+            try {
+                return await send();
+            }
+            catch (error) {
+                if (!(0,request_policy/* answerLost */.lM)(error) || signal?.aborted)
+                    throw error;
+                failure = error;
+            }
+        }
+        throw failure;
     }
     async updateComment(commentId, body) {
         await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body });
@@ -434,19 +499,40 @@ class OctokitGitHubApi {
     async createCheckRun(name, headSha, check) {
         if (this.checksRefused)
             return undefined;
+        // Ours alone, whoever else writes check runs of that name on that commit (a re-run, another step).
+        const externalId = `codegen-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+        const send = async () => (await this.octokit.rest.checks.create({
+            ...this.repoParams,
+            name,
+            head_sha: headSha,
+            ...checkFields({ ...check, externalId })
+        })).data.id;
         try {
-            const { data } = await this.octokit.rest.checks.create({
-                ...this.repoParams,
-                name,
-                head_sha: headSha,
-                ...checkFields(check)
-            });
-            return data.id;
+            return await this.sentOnce(send, () => this.findCheckRun(name, headSha, externalId));
         }
         catch (error) {
             this.checkWriteError('create', name, error);
             return undefined;
         }
+    }
+    /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */
+    async findCheckRun(name, headSha, externalId) {
+        const pages = this.octokit.paginate.iterator(this.octokit.rest.checks.listForRef, {
+            ...this.repoParams,
+            ref: headSha,
+            check_name: name,
+            filter: 'all',
+            per_page: 100
+        });
+        let read = 0;
+        for await (const { data } of pages) {
+            const found = data.find(run => run.external_id === externalId);
+            if (found)
+                return found.id;
+            if (++read >= MAX_CHECK_RUN_PAGES)
+                throw new Error('too many check runs to look through');
+        }
+        return undefined;
     }
     async updateCheckRun(id, check) {
         if (this.checksRefused)
@@ -522,7 +608,8 @@ class OctokitGitHubApi {
             return;
         const { status, message } = error;
         const text = message ?? String(error);
-        if (status === 403 && !/rate limit/i.test(text)) {
+        // A rate limit left after its retries is no missing permission.
+        if (status === 403 && !(0,request_policy/* isRateLimit */.a5)(error)) {
             this.checksRefused = true;
             this.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
         }

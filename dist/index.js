@@ -39796,7 +39796,9 @@ function timeLimit(clock, ms, reason) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   B_: () => (/* binding */ markerLine),
 /* harmony export */   Le: () => (/* binding */ OWN_COMMENT_MARK),
+/* harmony export */   NG: () => (/* binding */ createMarkerLine),
 /* harmony export */   Ok: () => (/* binding */ cutUtf8),
+/* harmony export */   ZC: () => (/* binding */ createMarkOf),
 /* harmony export */   dq: () => (/* binding */ COMMENT_MAX_CHARS),
 /* harmony export */   dy: () => (/* binding */ utf8Bytes),
 /* harmony export */   jE: () => (/* binding */ CHECK_TITLE_MAX_BYTES),
@@ -39813,6 +39815,18 @@ function markerLine(runId, sig) {
     if (runId === undefined)
         return `${OWN_COMMENT_MARK} -->`;
     return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
+}
+/**
+ * The first line of a comment being created: the mark it is found by when GitHub made it but its
+ * answer was lost (random, so nobody can write it before our comment shows it).
+ */
+function createMarkerLine(mark) {
+    return `${OWN_COMMENT_MARK} create=${mark} -->`;
+}
+/** The create mark of a comment's first line (`createMarkerLine`), if it has one. */
+function createMarkOf(body) {
+    const first = body.slice(0, 200).split('\n', 1)[0]?.trim() ?? '';
+    return /^<!-- codegen-agent-run-action create=([0-9a-f]{32}) -->$/.exec(first)?.[1];
 }
 /** GitHub refuses comments over 65,536 characters; stay clearly under it. */
 const COMMENT_MAX_CHARS = 60_000;
@@ -39848,16 +39862,19 @@ function cutUtf8(text, maxBytes) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P$: () => (/* binding */ GitHubRequestPolicy),
 /* harmony export */   PJ: () => (/* binding */ stopReason),
-/* harmony export */   SD: () => (/* binding */ NotSentError)
+/* harmony export */   SD: () => (/* binding */ NotSentError),
+/* harmony export */   a5: () => (/* binding */ isRateLimit),
+/* harmony export */   lM: () => (/* binding */ answerLost)
 /* harmony export */ });
-/* unused harmony exports WRITE_SPACING_MS, CONTENT_SPACING_MS, SECONDARY_LIMIT_FALLBACK_S */
+/* unused harmony exports WRITE_SPACING_MS, CONTENT_SPACING_MS, SECONDARY_LIMIT_FALLBACK_S, PRIMARY_LIMIT_FALLBACK_S */
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9373);
 
 /**
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
  * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
- * wait ends before the calls must, and server errors retried. It stands where Octokit's throttling
- * and retry plugins stood; those wait on timers of their own, which no clock or signal reaches.
+ * wait ends before the calls must, and server errors retried (but no create whose answer may have
+ * been lost: api.ts looks for it first). It stands where Octokit's throttling and retry plugins
+ * stood; those wait on timers of their own, which no clock or signal reaches.
  */
 /** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
 const WRITE_SPACING_MS = 1_000;
@@ -39865,6 +39882,8 @@ const WRITE_SPACING_MS = 1_000;
 const CONTENT_SPACING_MS = 3_000;
 /** A secondary rate limit answered without Retry-After: wait a minute, as GitHub advises. */
 const SECONDARY_LIMIT_FALLBACK_S = 60;
+/** A primary rate limit whose reset GitHub left unreadable: a minute too, rather than "NaN s". */
+const PRIMARY_LIMIT_FALLBACK_S = 60;
 /** Retries after a secondary rate limit, after the primary one, and after a server error. */
 const MAX_SECONDARY_RETRIES = 3;
 const MAX_PRIMARY_RETRIES = 2;
@@ -39891,14 +39910,48 @@ function createsContent({ method, url }) {
     return method === 'POST' && /\/(comments|replies|reviews)$/.test(url);
 }
 /**
- * A write that GitHub adds to what exists rather than replacing it: a check run's annotations
- * (every write's are appended) and a review. Sent twice, it would show twice: after a failure whose
- * effect is unknown (a server error, a lost answer) it is not sent again.
+ * A write that GitHub may have done though its answer was lost (a server error, a reset
+ * connection, no answer in time) is not sent again blind: a create (a comment, a reply, a check
+ * run, a review) would exist twice, and a check run's annotations (every write's are appended)
+ * would show twice. The creates are looked for and sent again only when not there (api.ts:
+ * `createOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
+ * same user reacts the same way again, so sending it again creates nothing.
  */
-function appends(options) {
-    if (options.method === 'POST' && /\/reviews$/.test(options.url))
-        return true;
+function sentOnce(options) {
+    if (options.method === 'POST')
+        return !reacts(options);
     return (options.output?.annotations?.length ?? 0) > 0;
+}
+function reacts({ method, url }) {
+    return method === 'POST' && /\/reactions$/.test(url);
+}
+/** A write whose second sending changes nothing: an edit (PATCH) that appends nothing, a reaction. */
+function repeatable(options) {
+    return (options.method === 'PATCH' || reacts(options)) && !sentOnce(options);
+}
+/**
+ * Whether a failure may have hidden GitHub's success: a server error, a lost connection (Octokit
+ * throws both as a RequestError of status 500 or more), or an attempt's time limit (an AbortError).
+ * A refusal (4xx) or a write the step did not send (NotSentError) is known not to have been done.
+ */
+function answerLost(error) {
+    if (error instanceof NotSentError)
+        return false;
+    const { name, status } = error;
+    return name === 'AbortError' || (typeof status === 'number' && status >= 500);
+}
+/**
+ * Whether a 403 or 429 is GitHub's rate limit (primary or secondary), as the policy reads it: one
+ * left after its retries says so, never that a permission is missing.
+ */
+function isRateLimit(error) {
+    const { status, message, response } = error;
+    if (status !== 403 && status !== 429)
+        return false;
+    const headers = response?.headers ?? {};
+    return (/\brate limit/i.test(message ?? '') ||
+        headers['retry-after'] !== undefined ||
+        headers['x-ratelimit-remaining'] === '0');
 }
 class GitHubRequestPolicy {
     config;
@@ -39964,9 +40017,13 @@ class GitHubRequestPolicy {
     }
     /** How long to wait before sending again, or undefined when the failure stands. */
     retryWait(failure, options, retries) {
-        // Stopped (the deadline, the cancellation) or past one attempt's time limit: nothing to retry.
-        if (failure.name === 'AbortError' || this.config.signal?.aborted)
+        // Stopped (the deadline, the cancellation): nothing to retry. Past one attempt's time limit, a
+        // write that may be sent twice is sent again (an edit rewrites, a reaction GitHub makes once):
+        // a check run's conclusion lost so would leave it in progress.
+        if (this.config.signal?.aborted)
             return undefined;
+        if (failure.name === 'AbortError')
+            return repeatable(options) ? this.serverRetry(retries) : undefined;
         const status = failure.status ?? 0;
         const headers = failure.response?.headers ?? {};
         if (status === 403 || status === 429) {
@@ -39979,18 +40036,27 @@ class GitHubRequestPolicy {
                 return this.rateLimitWait('secondary rate limit', seconds, options);
             }
             if (headers['x-ratelimit-remaining'] === '0') {
-                const resetMs = Number(headers['x-ratelimit-reset']) * 1000;
-                const seconds = Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1);
+                const reset = headers['x-ratelimit-reset'];
+                const resetMs = /^\d+$/.test(reset ?? '') ? Number(reset) * 1000 : Number.NaN;
+                const seconds = Number.isFinite(resetMs)
+                    ? Math.max(0, Math.ceil((resetMs - this.config.clock.now()) / 1000) + 1)
+                    : PRIMARY_LIMIT_FALLBACK_S;
                 if (retries.primary++ >= MAX_PRIMARY_RETRIES)
                     return undefined;
                 return this.rateLimitWait('rate limit', seconds, options);
             }
         }
         // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
-        // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s.
+        // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s; not a write sent once.
         if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
             return undefined;
-        if (retries.server >= MAX_SERVER_RETRIES || appends(options))
+        if (sentOnce(options) && answerLost(failure))
+            return undefined;
+        return this.serverRetry(retries);
+    }
+    /** A server error's retry: after 1, 4 and 9 s, then none. */
+    serverRetry(retries) {
+        if (retries.server >= MAX_SERVER_RETRIES)
             return undefined;
         retries.server++;
         return retries.server ** 2 * 1000;
@@ -51773,6 +51839,8 @@ const jsonPositive = (value) => Number.isSafeInteger(value) && value > 0 ? value
 const SEVERITIES = ['failure', 'warning', 'notice'];
 /** GitHub's longest path for an annotation or a review comment is far below this. */
 const MAX_FINDING_PATH_CHARS = 1_024;
+/** 2³¹−1: GitHub's lines of an annotation or a review comment are 32-bit integers (past it, 422). */
+const MAX_FINDING_LINE = 2_147_483_647;
 /**
  * A path from the repository's root: not absolute (`/`, `\`, `C:`), no `..` segment, no control
  * character (a NUL among them). Linear: one lookahead from the start, one pass.
@@ -51792,9 +51860,15 @@ const FINDING_SCHEMA = {
         line: {
             type: 'integer',
             minimum: 1,
+            maximum: MAX_FINDING_LINE,
             description: 'the line the finding is about (the first, for a range)'
         },
-        end_line: { type: 'integer', minimum: 1, description: 'the last line of a range, at least line' },
+        end_line: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_FINDING_LINE,
+            description: 'the last line of a range, at least line'
+        },
         severity: { enum: [...SEVERITIES], description: 'failure, warning or notice' },
         title: { type: 'string', description: 'a few words' },
         message: { type: 'string', minLength: 1, description: 'what is wrong there, and how to fix it' }
@@ -53406,321 +53480,6 @@ function endWatch(state, ending, run, earlierEntries) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/agent-run/start.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Starting a run, in one place: the organization (org-id, else the token's only one), the
- * repository, then a create, a resume or the setup-commands run, each sent exactly once.
- */
-/** Key of the metadata object in which every run records where it came from. */
-const METADATA_KEY = 'github_action';
-/** A write whose fate was unknown is sent at most this many times in all, each after checking. */
-const MAX_WRITE_SENDS = 3;
-/**
- * A create whose answer the cancellation cut off is looked for this long (the run then stopped as
- * stop-run-on says, and reported): the runner ends the job 7.5 s after cancelling it.
- */
-const CANCELLED_CREATE_LOOKUP_MS = 1_000;
-/** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
-async function startRun(plan, deps) {
-    const startedAt = deps.clock.now();
-    let mode = plan.resumeRunId === undefined ? 'create' : 'resume';
-    const options = { deadline: deps.deadline };
-    const found = plan.orgId === undefined
-        ? await discoverOrganization(deps.apis, options, deps.notice)
-        : { orgId: plan.orgId };
-    if ('error' in found) {
-        const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now());
-        return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) };
-    }
-    const api = deps.apis(found.orgId);
-    let repoId;
-    try {
-        let carriedFrom;
-        let prompt = plan.prompt;
-        if (plan.resumeRunId !== undefined) {
-            const refusal = await resumeRefusal(plan, plan.resumeRunId, api, deps, found.orgId);
-            if ('resumed' in refusal)
-                return { kind: 'started', api, ...refusal.resumed, base: { mode, startedAt, orgId: found.orgId } };
-            // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
-            if (!plan.carryOn)
-                throw refusal.error;
-            carriedFrom = refusal.carriedFrom;
-            prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason);
-            mode = 'create';
-        }
-        const fix = plan.ciFix && { branch: plan.ciFix.branch, maxAttempts: plan.ciFix.maxAttempts };
-        const admission = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin, fix);
-        if (admission && !admission.admitted)
-            return limitedStart(admission, found.orgId, startedAt, deps);
-        const fixAttempt = admission?.fixAttempt;
-        repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps));
-        const run = plan.setupCommands
-            ? await startSetupCommands(plan, repoId, api, deps.deadline)
-            : await create({ ...plan, prompt }, repoId, api, deps, fixAttempt);
-        if (carriedFrom)
-            deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason));
-        const logs = new LogReader(api, run.id, deps.warning);
-        const base = {
-            mode,
-            startedAt,
-            orgId: found.orgId,
-            ...(repoId !== undefined ? { repoId } : {}),
-            ...(carriedFrom ? { carriedFrom } : {}),
-            ...(fixAttempt !== undefined ? { fixAttempt } : {})
-        };
-        return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base };
-    }
-    catch (error) {
-        // A resume the service refused for the run itself: one error, naming the input, no diagnosis.
-        if (error instanceof RefusedResume) {
-            const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
-            return {
-                kind: 'not-started',
-                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
-                refusedResume: error.reason
-            };
-        }
-        const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId };
-        const report = reportOf(fields, startedAt, deps.clock.now());
-        // Only what the step used is questioned: a resume names no repository; a create, the one it
-        // sent (or the one it was told to find).
-        const used = mode === 'resume'
-            ? { orgId: found.orgId, repository: '' }
-            : {
-                orgId: found.orgId,
-                repoId: repoId ?? plan.repoId,
-                repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
-            };
-        return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) };
-    }
-}
-/** A limit reached: nothing started, the notice says which limit, how many runs and until when. */
-function limitedStart({ reason, limit }, orgId, startedAt, deps) {
-    deps.notice(reason);
-    return {
-        kind: 'not-started',
-        report: reportOf({ outcome: 'limited', reason, limit, orgId }, startedAt, deps.clock.now())
-    };
-}
-/** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
-function errorBeforeRun(error) {
-    if (error instanceof src_clock/* CancelledError */.cc)
-        return { outcome: 'cancelled', error: error.message };
-    if (error instanceof DeadlineError)
-        return { outcome: 'timeout', error: `The wait ended: ${error.message}.` };
-    if (error instanceof ServiceError)
-        return {
-            outcome: 'error',
-            error: error.message,
-            ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
-        };
-    throw error;
-}
-async function lookUpRepository(plan, api, deps) {
-    const required = plan.repositoryRequired || plan.setupCommands;
-    if (!plan.repository) {
-        if (required)
-            throw new ServiceError('No repository to act on: set the repo-id or repository input.');
-        return undefined;
-    }
-    const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id;
-    if (repoId === undefined && required) {
-        // A 404 like the service's own "not found", so that the step says why (diagnosis).
-        throw new ServiceError(`Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`, 404);
-    }
-    if (repoId === undefined) {
-        deps.warning(`Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`);
-    }
-    return repoId;
-}
-async function startSetupCommands(plan, repoId, api, deadline) {
-    const answer = await api.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
-    return api.getRun(answer.agent_run_id, { deadline });
-}
-/**
- * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
- * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
- */
-async function create(plan, repoId, api, deps, fixAttempt) {
-    const key = (0,external_node_crypto_.randomUUID)();
-    // A CI fix records what it fixes (and which attempt it is): max-fix-attempts counts by it.
-    const ciFix = plan.ciFix && {
-        ci_fix: { ...plan.ciFix.record, ...(fixAttempt !== undefined ? { attempt: fixAttempt } : {}) }
-    };
-    const request = {
-        prompt: plan.prompt,
-        ...(repoId !== undefined ? { repo_id: repoId } : {}),
-        ...(plan.images.length ? { images: plan.images } : {}),
-        ...(plan.model ? { model: plan.model } : {}),
-        ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-        metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, ...ciFix, idempotency_key: key } }
-    };
-    const { deadline } = deps;
-    for (let send = 1;; send++) {
-        try {
-            return await api.createRun(request, { deadline });
-        }
-        catch (error) {
-            if (error instanceof src_clock/* CancelledError */.cc && error.inFlight)
-                return foundAfterCancel(api, key, deps, error);
-            if (!(error instanceof AmbiguousWriteError))
-                throw error;
-            deps.warning(`${error.message}. Checking whether the run was created before sending again.`);
-            await deps.clock.sleep(backoffDelay(send, (deps.random ?? Math.random)()), deps.signal);
-            const found = await findRunByKey(api, key, deadline);
-            if (found) {
-                deps.warning(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`);
-                return found;
-            }
-            if (send >= MAX_WRITE_SENDS)
-                throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus);
-        }
-    }
-}
-/**
- * The run a create cut off by the cancellation made, looked for by its key (not aborted by the
- * cancellation, within CANCELLED_CREATE_LOOKUP_MS): the step then stops and reports it as its own.
- * None found: the cancellation stands, nothing was created.
- */
-async function foundAfterCancel(api, key, deps, cancelled) {
-    const deadline = Math.min(deps.deadline, deps.clock.now() + CANCELLED_CREATE_LOOKUP_MS);
-    const found = await findRunByKey(api, key, deadline, true).catch(() => undefined);
-    if (!found)
-        throw cancelled;
-    deps.warning(`The job was cancelled while agent run ${found.id} was being created: the run is the step's.`);
-    return found;
-}
-async function findRunByKey(api, key, deadline, lastRead = false) {
-    // The newest runs come first: the one we look for is among the first two pages. Runs created
-    // meanwhile move the listing: only a short page ends it.
-    return searchPages((skip, limit) => api.listRuns(skip, limit, { deadline, ...(lastRead ? { lastRead, maxAttempts: 1 } : {}) }), run => {
-        const origin = run.metadata?.[METADATA_KEY];
-        return (typeof origin === 'object' &&
-            origin !== null &&
-            origin.idempotency_key === key);
-    }, { maxPages: 2, trustPageCount: false });
-}
-/**
- * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live
- * service may resume paused runs only), or 403 and 404 when the token, organization and integration
- * read fine. Any other failure is thrown as it is.
- */
-async function resumeRefusal(plan, runId, api, deps, orgId) {
-    const earlier = { id: runId, webUrl: null, result: null };
-    const refused = async (error) => {
-        const carried = await refusalOfTheRun(error, runId, earlier, deps, orgId);
-        if (!carried)
-            throw error;
-        return carried;
-    };
-    // Only the answers about the run itself count: reading it, and resuming it (not its log's reads).
-    let run;
-    try {
-        run = await api.getRun(runId, { deadline: deps.deadline });
-    }
-    catch (error) {
-        return refused(error);
-    }
-    Object.assign(earlier, { webUrl: run.web_url ?? null, result: run.result ?? null });
-    const logs = new LogReader(api, runId, deps.warning);
-    const before = await countLogEntries(logs, deps.deadline);
-    try {
-        return { resumed: await resume(plan, run, logs, before, api, deps) };
-    }
-    catch (error) {
-        return refused(error);
-    }
-}
-/** The refusal of the run as the user is told it, or undefined when the error is not one. */
-async function refusalOfTheRun(error, runId, earlier, deps, orgId) {
-    if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError)
-        return undefined;
-    const setupFine = async () => {
-        const target = { orgId, repository: '' };
-        const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(() => undefined);
-        return inspection !== undefined && !inspection.problem;
-    };
-    if (!(await refusesTheRun(error.httpStatus, setupFine)))
-        return undefined;
-    const said = reasonLine(serviceReason(error));
-    const message = `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${said}". ` +
-        'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.';
-    const reason = `the service answered ${error.httpStatus}: ${said}`;
-    const carriedFrom = { runId, webUrl: earlier.webUrl, reason };
-    return { error: new RefusedResume(message, error.httpStatus, reason), earlier, carriedFrom };
-}
-/**
- * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
- * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
- */
-async function resume(plan, earlier, logs, before, api, deps) {
-    const { deadline } = deps;
-    const runId = earlier.id;
-    // The result it ended with: a new one proves the resume took effect.
-    const earlierResult = earlier.result ?? null;
-    const request = {
-        agent_run_id: runId,
-        prompt: plan.prompt,
-        ...(plan.images.length ? { images: plan.images } : {})
-    };
-    const resumed = { logs, earlierEntries: before.count };
-    for (let send = 1;; send++) {
-        try {
-            const run = await api.resumeRun(request, { deadline });
-            // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
-            const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult };
-            return { ...resumed, run, guard };
-        }
-        catch (error) {
-            // Sent and cut off by the cancellation: the run may have restarted; it is the step's to stop.
-            if (error instanceof src_clock/* CancelledError */.cc && error.inFlight) {
-                const guard = { restarted: false, resumedAt: deps.clock.now(), earlierResult };
-                return { ...resumed, run: earlier, guard };
-            }
-            if (!(error instanceof AmbiguousWriteError))
-                throw error;
-            deps.warning(`${error.message}. Checking whether the run restarted before sending again.`);
-            const window = resumeGraceMs(plan.pollIntervalMs);
-            const restarted = await waitForRestart(api, logs, runId, before, window, deps);
-            if (restarted) {
-                deps.warning(`Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`);
-                return { ...resumed, run: restarted, guard: { restarted: true } };
-            }
-            if (send >= MAX_WRITE_SENDS)
-                throw new ServiceError(`${error.message} (sent ${send} times; the run did not restart)`, error.httpStatus);
-        }
-    }
-}
-async function waitForRestart(api, logs, runId, before, windowMs, deps) {
-    const { clock, deadline } = deps;
-    const until = Math.min(deadline, clock.now() + windowMs);
-    for (let check = 1; clock.now() < until; check++) {
-        await clock.sleep(Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - clock.now()), deps.signal);
-        const page = await logs.read(before.count, 1, { deadline });
-        const run = page ? undefined : await api.getRun(runId, { deadline });
-        const status = page ? page.status : (run?.status ?? null);
-        const result = page ? page.result : run?.result;
-        // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
-        // entries, or a new result (a run may restart and end between two checks without an entry).
-        const working = status !== null && classifyStatus(status) === 'working';
-        const newResult = !!before.result && !!result && result !== before.result;
-        if (working || (page && page.logs.length > 0) || newResult)
-            return run ?? (await api.getRun(runId, { deadline }));
-    }
-    return undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/agent-run/pacing.ts
 /** After a FINAL_ANSWER: look every second, or a fifth of the poll interval when that is shorter. */
 const FAST_POLL_MS = 1_000;
@@ -53844,6 +53603,8 @@ function stopWarning(runId, webUrl, stop) {
 const FINAL_READ_MS = 3_000;
 /** Of that, what the stop may take (stop-run-on): the read after it keeps at least a second. */
 const STOP_MS = 2_000;
+/** What the read after a stop keeps at least when the service's last calls end sooner (a run found late). */
+const LAST_READ_KEPT_MS = 500;
 /** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
 function isCutShort(error) {
     return error instanceof DeadlineError || error instanceof src_clock/* CancelledError */.cc;
@@ -53909,11 +53670,14 @@ class WatchedRun {
     }
     /**
      * A watch cut short by the deadline or the cancellation: the run stopped first when stop-run-on
-     * asks it (the stop and the read together within FINAL_READ_MS), then read once.
+     * asks it (the stop and the read together within FINAL_READ_MS, and by the end of the service's
+     * last calls), then read once.
      */
     async cutShort(ending, lastRun, now) {
-        const stop = this.stopWanted(ending) ? await this.stop(now) : undefined;
-        const options = { deadline: now + FINAL_READ_MS, maxAttempts: 1, lastRead: true, end: true };
+        const by = Math.min(now + FINAL_READ_MS, this.plan.lastCallsBy?.() ?? Infinity);
+        const stopBy = Math.min(now + STOP_MS, by - LAST_READ_KEPT_MS);
+        const stop = this.stopWanted(ending) ? await this.stop(stopBy) : undefined;
+        const options = { deadline: by, maxAttempts: 1, lastRead: true, end: true };
         const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined);
         const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries);
         // What the service showed after the stop: never the run as read before it.
@@ -53929,9 +53693,9 @@ class WatchedRun {
         };
         return !!stop && shouldStopRun({ ...question, resumedUnseen: !this.state.guard.restarted });
     }
-    /** Asks the service to stop the run, within STOP_MS: not aborted by the cancellation. */
-    async stop(now) {
-        const options = { deadline: now + STOP_MS, lastRead: true, end: true };
+    /** Asks the service to stop the run, by `deadline`: not aborted by the cancellation. */
+    async stop(deadline) {
+        const options = { deadline, lastRead: true, end: true };
         try {
             return { answer: await this.reads.api.stopRun(this.plan.runId, options) };
         }
@@ -54021,6 +53785,484 @@ class RunWatcher {
     }
 }
 
+;// CONCATENATED MODULE: ./src/deadlines.ts
+/** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
+const GITHUB_PAST_DEADLINE_MS = 3_000;
+/**
+ * How long a cancelled job waits for GitHub's calls: the runner escalates 7.5 s after SIGINT. The
+ * check concludes at once; the service's last calls (a look-up of a create cut off, the stop, the
+ * last read) take 4 s at most, and the last edits of the comment and the check get what is left.
+ */
+const GITHUB_AFTER_CANCEL_MS = 5_000;
+/** When the service's last calls end: 4 s after the cancellation, 3 s past timeout-minutes. */
+const SERVICE_AFTER_CANCEL_MS = 4_000;
+const SERVICE_PAST_DEADLINE_MS = 3_000;
+/**
+ * Of the service's last calls, what the stop and the last read of a run found late keep: a create
+ * or a resume cut off is looked for until then (3 s after a cancellation, 2 s past the deadline).
+ */
+const STOP_AND_READ_KEPT_MS = 1_000;
+/**
+ * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
+ * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
+ * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 5 s
+ * after the job is cancelled.
+ */
+class Deadlines {
+    clock;
+    cancellation;
+    /** Epoch ms at which the step stops waiting for the run. */
+    step;
+    /** The latest moment GitHub's calls are stopped. */
+    githubStopAt;
+    stop = new AbortController();
+    done = new AbortController();
+    cancelledAt;
+    /** Epoch ms of the cancellation, once it came. */
+    cancelledAtMs;
+    constructor(clock, 
+    /** Aborted when the job is cancelled. */
+    cancellation, timeoutMs) {
+        this.clock = clock;
+        this.cancellation = cancellation;
+        this.step = clock.now() + timeoutMs;
+        this.githubStopAt = this.step + GITHUB_PAST_DEADLINE_MS;
+        this.after(this.githubStopAt - clock.now()).then(() => this.stop.abort(new Error('timeout-minutes was reached')));
+        void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')));
+    }
+    /**
+     * Why the step may start nothing new (no check run, no tracking comment, no run): the job was
+     * cancelled, or timeout-minutes was reached; undefined while neither.
+     */
+    stopped() {
+        if (this.cancellation.aborted)
+            return 'cancelled';
+        return this.clock.now() >= this.step ? 'timeout' : undefined;
+    }
+    /**
+     * When the service's last calls (a look-up of a create or resume cut off, the stop, the last read)
+     * must end: 4 s after the cancellation, or 3 s past the deadline, whichever comes first.
+     */
+    lastCallsBy() {
+        const afterCancel = this.cancelledAtMs === undefined ? Infinity : this.cancelledAtMs + SERVICE_AFTER_CANCEL_MS;
+        return Math.min(afterCancel, this.step + SERVICE_PAST_DEADLINE_MS);
+    }
+    /** Aborts when GitHub's calls must end. */
+    get githubSignal() {
+        return this.stop.signal;
+    }
+    /** Resolves when GitHub's calls must end after a cancellation (at once counted from now if it already is); else never. */
+    afterCancelled() {
+        this.cancelledAt ??= new Promise(resolve => {
+            const wait = () => {
+                this.cancelledAtMs = this.clock.now();
+                void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve);
+            };
+            if (this.cancellation.aborted)
+                wait();
+            else {
+                this.cancellation.addEventListener('abort', wait, { once: true });
+                this.done.signal.addEventListener('abort', () => this.cancellation.removeEventListener('abort', wait));
+            }
+        });
+        return this.cancelledAt;
+    }
+    /** Clears the timers, once the step is done. */
+    dispose() {
+        this.done.abort();
+    }
+    /** Resolves after `ms` unless disposed first (then never). */
+    after(ms) {
+        return new Promise(resolve => void this.clock.sleep(ms, this.done.signal).then(resolve, () => undefined));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/start.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Starting a run, in one place: the organization (org-id, else the token's only one), the
+ * repository, then a create, a resume or the setup-commands run, each sent exactly once.
+ */
+/** Key of the metadata object in which every run records where it came from. */
+const METADATA_KEY = 'github_action';
+/** A write whose fate was unknown is sent at most this many times in all, each after checking. */
+const MAX_WRITE_SENDS = 3;
+/**
+ * A create or a resume cut off by the cancellation or the deadline is looked for this often (by its
+ * key; for a resume, a sign that the run restarted) until the service's last calls leave only the
+ * stop and the last read (deadlines.ts): the service may do it a moment after the cut.
+ */
+const LATE_LOOK_SPACING_MS = 500;
+/** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
+async function startRun(plan, deps) {
+    const startedAt = deps.clock.now();
+    let mode = plan.resumeRunId === undefined ? 'create' : 'resume';
+    const options = { deadline: deps.deadline };
+    const found = plan.orgId === undefined
+        ? await discoverOrganization(deps.apis, options, deps.notice)
+        : { orgId: plan.orgId };
+    if ('error' in found) {
+        const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now());
+        return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) };
+    }
+    const api = deps.apis(found.orgId);
+    let repoId;
+    try {
+        let carriedFrom;
+        let prompt = plan.prompt;
+        if (plan.resumeRunId !== undefined) {
+            const refusal = await resumeRefusal(plan, plan.resumeRunId, api, deps, found.orgId);
+            if ('resumed' in refusal)
+                return { kind: 'started', api, ...refusal.resumed, base: { mode, startedAt, orgId: found.orgId } };
+            // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
+            if (!plan.carryOn)
+                throw refusal.error;
+            carriedFrom = refusal.carriedFrom;
+            prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason);
+            mode = 'create';
+        }
+        const fix = plan.ciFix && { branch: plan.ciFix.branch, maxAttempts: plan.ciFix.maxAttempts };
+        const admission = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin, fix);
+        if (admission && !admission.admitted)
+            return limitedStart(admission, found.orgId, startedAt, deps);
+        const fixAttempt = admission?.fixAttempt;
+        repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps));
+        const run = plan.setupCommands
+            ? await startSetupCommands(plan, repoId, api, deps.deadline)
+            : await create({ ...plan, prompt }, repoId, api, deps, fixAttempt);
+        if (carriedFrom)
+            deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason));
+        const logs = new LogReader(api, run.id, deps.warning);
+        const base = {
+            mode,
+            startedAt,
+            orgId: found.orgId,
+            ...(repoId !== undefined ? { repoId } : {}),
+            ...(carriedFrom ? { carriedFrom } : {}),
+            ...(fixAttempt !== undefined ? { fixAttempt } : {})
+        };
+        return { kind: 'started', run, api, logs, earlierEntries: 0, guard: { restarted: true }, base };
+    }
+    catch (error) {
+        // A resume the service refused for the run itself: one error, naming the input, no diagnosis.
+        if (error instanceof RefusedResume) {
+            const fields = { outcome: 'error', error: error.message, httpStatus: error.httpStatus, mode };
+            return {
+                kind: 'not-started',
+                report: reportOf({ ...fields, orgId: found.orgId }, startedAt, deps.clock.now()),
+                refusedResume: error.reason
+            };
+        }
+        const fields = { ...errorBeforeRun(error), mode, orgId: found.orgId, repoId };
+        const report = reportOf(fields, startedAt, deps.clock.now());
+        // Only what the step used is questioned: a resume names no repository; a create, the one it
+        // sent (or the one it was told to find).
+        const used = mode === 'resume'
+            ? { orgId: found.orgId, repository: '' }
+            : {
+                orgId: found.orgId,
+                repoId: repoId ?? plan.repoId,
+                repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
+            };
+        return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) };
+    }
+}
+/** A limit reached: nothing started, the notice says which limit, how many runs and until when. */
+function limitedStart({ reason, limit, uncounted }, orgId, startedAt, deps) {
+    deps.notice(reason);
+    return {
+        kind: 'not-started',
+        report: reportOf({ outcome: 'limited', reason, limit, orgId, ...(uncounted ? { limitUncounted: true } : {}) }, startedAt, deps.clock.now())
+    };
+}
+/** Why a run could not be started, as a report's fields; an unexpected error is thrown on. */
+function errorBeforeRun(error) {
+    if (error instanceof src_clock/* CancelledError */.cc)
+        return { outcome: 'cancelled', error: error.message };
+    if (error instanceof DeadlineError)
+        return { outcome: 'timeout', error: `The wait ended: ${error.message}.` };
+    if (error instanceof ServiceError)
+        return {
+            outcome: 'error',
+            error: error.message,
+            ...(error.httpStatus ? { httpStatus: error.httpStatus } : {})
+        };
+    throw error;
+}
+async function lookUpRepository(plan, api, deps) {
+    const required = plan.repositoryRequired || plan.setupCommands;
+    if (!plan.repository) {
+        if (required)
+            throw new ServiceError('No repository to act on: set the repo-id or repository input.');
+        return undefined;
+    }
+    const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id;
+    if (repoId === undefined && required) {
+        // A 404 like the service's own "not found", so that the step says why (diagnosis).
+        throw new ServiceError(`Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`, 404);
+    }
+    if (repoId === undefined) {
+        deps.warning(`Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`);
+    }
+    return repoId;
+}
+async function startSetupCommands(plan, repoId, api, deadline) {
+    const answer = await api.generateSetupCommands({ repo_id: repoId, ...(plan.prompt ? { prompt: plan.prompt } : {}) }, { deadline });
+    return api.getRun(answer.agent_run_id, { deadline });
+}
+/**
+ * Creates the run exactly once. When a create's fate is unknown (reset, time-out, 5xx, unreadable
+ * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
+ */
+async function create(plan, repoId, api, deps, fixAttempt) {
+    const key = (0,external_node_crypto_.randomUUID)();
+    // A CI fix records what it fixes (and which attempt it is): max-fix-attempts counts by it.
+    const ciFix = plan.ciFix && {
+        ci_fix: { ...plan.ciFix.record, ...(fixAttempt !== undefined ? { attempt: fixAttempt } : {}) }
+    };
+    const request = {
+        prompt: plan.prompt,
+        ...(repoId !== undefined ? { repo_id: repoId } : {}),
+        ...(plan.images.length ? { images: plan.images } : {}),
+        ...(plan.model ? { model: plan.model } : {}),
+        ...(plan.agentType ? { agent_type: plan.agentType } : {}),
+        metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, ...ciFix, idempotency_key: key } }
+    };
+    const { deadline } = deps;
+    // Whether a create may have reached the service: a cut then leaves a run to look for.
+    let maybeSent = false;
+    for (let send = 1;; send++) {
+        try {
+            return await api.createRun(request, { deadline });
+        }
+        catch (error) {
+            if (cutAfterSending(error, maybeSent))
+                return foundLate(api, key, deps, error);
+            if (!(error instanceof AmbiguousWriteError))
+                throw error;
+            maybeSent = true;
+            deps.warning(`${error.message}. Checking whether the run was created before sending again.`);
+            try {
+                await deps.clock.sleep(backoffWithin(send, deps), deps.signal);
+                const found = await findRunByKey(api, key, deadline);
+                if (found) {
+                    deps.warning(`Found agent run ${found.id}: the create had reached the service; it is not sent again.`);
+                    return found;
+                }
+            }
+            catch (cut) {
+                if (!isCutShort(cut))
+                    throw cut;
+                return foundLate(api, key, deps, cut);
+            }
+            if (send >= MAX_WRITE_SENDS)
+                throw new ServiceError(`${error.message} (sent ${send} times; no run was created)`, error.httpStatus);
+        }
+    }
+}
+/** The cancellation or the deadline, with a write that may have reached the service: its effect is looked for. */
+function cutAfterSending(error, maybeSent) {
+    return isCutShort(error) && (maybeSent || (error instanceof src_clock/* CancelledError */.cc && error.inFlight));
+}
+/** The wait before a write whose fate is unknown is looked for: within the deadline (past it, none). */
+function backoffWithin(send, deps) {
+    const left = deps.deadline - deps.clock.now();
+    if (left <= 0)
+        throw new DeadlineError();
+    return Math.min(left, backoffDelay(send, (deps.random ?? Math.random)()));
+}
+/** Until when a write cut off is looked for: what the service's last calls leave past the stop and the last read. */
+function lateLooksUntil(deps) {
+    const lastCallsBy = deps.lastCallsBy?.() ?? deps.clock.now() + SERVICE_AFTER_CANCEL_MS;
+    return lastCallsBy - STOP_AND_READ_KEPT_MS;
+}
+/**
+ * The run a create cut off by the cancellation or the deadline made, looked for by its key every
+ * LATE_LOOK_SPACING_MS (not aborted by the cancellation) until the stop and the last read are all
+ * the service's last calls have left: a run the service creates a moment late is found too. The
+ * step then stops and reports it as its own. None found: the cut stands, nothing was created.
+ */
+async function foundLate(api, key, deps, cut) {
+    const until = lateLooksUntil(deps);
+    for (;;) {
+        const found = await findRunByKey(api, key, until, true).catch(() => undefined);
+        if (found) {
+            const why = cut instanceof src_clock/* CancelledError */.cc ? 'The job was cancelled' : 'timeout-minutes was reached';
+            deps.warning(`${why} while agent run ${found.id} was being created: the run is the step's.`);
+            return found;
+        }
+        if (deps.clock.now() + LATE_LOOK_SPACING_MS >= until)
+            throw cut;
+        await deps.clock.sleep(LATE_LOOK_SPACING_MS);
+    }
+}
+async function findRunByKey(api, key, deadline, lastRead = false) {
+    // The newest runs come first: the one we look for is among the first two pages. Runs created
+    // meanwhile move the listing: only a short page ends it.
+    return searchPages((skip, limit) => api.listRuns(skip, limit, { deadline, ...(lastRead ? { lastRead, maxAttempts: 1 } : {}) }), run => {
+        const origin = run.metadata?.[METADATA_KEY];
+        return (typeof origin === 'object' &&
+            origin !== null &&
+            origin.idempotency_key === key);
+    }, { maxPages: 2, trustPageCount: false });
+}
+/**
+ * Resumes the run, or says why the service refused it for the run itself: 400, 409 or 422 (the live
+ * service may resume paused runs only), or 403 and 404 when the token, organization and integration
+ * read fine. Any other failure is thrown as it is.
+ */
+async function resumeRefusal(plan, runId, api, deps, orgId) {
+    const earlier = { id: runId, webUrl: null, result: null };
+    const refused = async (error) => {
+        const carried = await refusalOfTheRun(error, runId, earlier, deps, orgId);
+        if (!carried)
+            throw error;
+        return carried;
+    };
+    // Only the answers about the run itself count: reading it, and resuming it (not its log's reads).
+    let run;
+    try {
+        run = await api.getRun(runId, { deadline: deps.deadline });
+    }
+    catch (error) {
+        return refused(error);
+    }
+    Object.assign(earlier, { webUrl: run.web_url ?? null, result: run.result ?? null });
+    const logs = new LogReader(api, runId, deps.warning);
+    const before = await countLogEntries(logs, deps.deadline);
+    try {
+        return { resumed: await resume(plan, run, logs, before, api, deps) };
+    }
+    catch (error) {
+        return refused(error);
+    }
+}
+/** The refusal of the run as the user is told it, or undefined when the error is not one. */
+async function refusalOfTheRun(error, runId, earlier, deps, orgId) {
+    if (!(error instanceof ServiceError) || error instanceof AmbiguousWriteError)
+        return undefined;
+    const setupFine = async () => {
+        const target = { orgId, repository: '' };
+        const inspection = await inspectSetup(deps.apis, target, { deadline: deps.deadline }).catch(() => undefined);
+        return inspection !== undefined && !inspection.problem;
+    };
+    if (!(await refusesTheRun(error.httpStatus, setupFine)))
+        return undefined;
+    const said = reasonLine(serviceReason(error));
+    const message = `agent-run-id ${runId}: the service refused to resume this run (${error.httpStatus}): "${said}". ` +
+        'Nothing was created. To start a fresh run instead, leave agent-run-id empty: the prompt then starts a new run.';
+    const reason = `the service answered ${error.httpStatus}: ${said}`;
+    const carriedFrom = { runId, webUrl: earlier.webUrl, reason };
+    return { error: new RefusedResume(message, error.httpStatus, reason), earlier, carriedFrom };
+}
+/**
+ * Resumes the run exactly once. When a resume's fate is unknown, the run is watched for a while for
+ * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
+ */
+async function resume(plan, earlier, logs, before, api, deps) {
+    const { deadline } = deps;
+    const runId = earlier.id;
+    // The result it ended with: a new one proves the resume took effect.
+    const earlierResult = earlier.result ?? null;
+    const request = {
+        agent_run_id: runId,
+        prompt: plan.prompt,
+        ...(plan.images.length ? { images: plan.images } : {})
+    };
+    const resumed = { logs, earlierEntries: before.count };
+    // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
+    const unseen = () => ({ restarted: false, resumedAt: deps.clock.now(), earlierResult });
+    // Whether a resume may have reached the service: a cut then leaves a restart to look for.
+    let maybeSent = false;
+    for (let send = 1;; send++) {
+        try {
+            return { ...resumed, run: await api.resumeRun(request, { deadline }), guard: unseen() };
+        }
+        catch (error) {
+            // Cut off: the run may restart, now or a moment later; it is the step's to stop.
+            if (cutAfterSending(error, maybeSent))
+                return { ...resumed, ...(await restartedLate(api, logs, earlier, before, deps, unseen)) };
+            if (!(error instanceof AmbiguousWriteError))
+                throw error;
+            maybeSent = true;
+            deps.warning(`${error.message}. Checking whether the run restarted before sending again.`);
+            const window = resumeGraceMs(plan.pollIntervalMs);
+            let restarted;
+            try {
+                if (deps.clock.now() >= deadline)
+                    throw new DeadlineError();
+                restarted = await waitForRestart(api, logs, runId, before, window, deps);
+            }
+            catch (cut) {
+                if (!isCutShort(cut))
+                    throw cut;
+                return { ...resumed, ...(await restartedLate(api, logs, earlier, before, deps, unseen)) };
+            }
+            if (restarted) {
+                deps.warning(`Agent run ${restarted.id} restarted: the resume had reached the service; it is not sent again.`);
+                return { ...resumed, run: restarted, guard: { restarted: true } };
+            }
+            if (send >= MAX_WRITE_SENDS)
+                throw new ServiceError(`${error.message} (sent ${send} times; the run did not restart)`, error.httpStatus);
+        }
+    }
+}
+async function waitForRestart(api, logs, runId, before, windowMs, deps) {
+    const { clock, deadline } = deps;
+    const until = Math.min(deadline, clock.now() + windowMs);
+    for (let check = 1; clock.now() < until; check++) {
+        await clock.sleep(Math.min(backoffDelay(check, (deps.random ?? Math.random)()), until - clock.now()), deps.signal);
+        const restarted = await restartSign(api, logs, runId, before, { deadline });
+        if (restarted)
+            return restarted;
+    }
+    return undefined;
+}
+/** The run when one check shows it restarted; else undefined. */
+async function restartSign(api, logs, runId, before, options) {
+    const page = await logs.read(before.count, 1, options);
+    const run = page ? undefined : await api.getRun(runId, options);
+    const status = page ? page.status : (run?.status ?? null);
+    const result = page ? page.result : run?.result;
+    // Signs of a restart: a working status (null says nothing: the ALPHA endpoint drifts), new
+    // entries, or a new result (a run may restart and end between two checks without an entry).
+    const working = status !== null && classifyStatus(status) === 'working';
+    const newResult = !!before.result && !!result && result !== before.result;
+    if (working || (page && page.logs.length > 0) || newResult)
+        return run ?? (await api.getRun(runId, options));
+    return undefined;
+}
+/**
+ * A resume cut off by the cancellation or the deadline: the run checked for a sign of a restart
+ * every LATE_LOOK_SPACING_MS (not aborted by the cancellation) until the stop and the last read are
+ * all the service's last calls have left. Seen restarted, or not (it may show its earlier ending a
+ * while yet), it is the step's: the watch stops it as stop-run-on says, as late as that allows.
+ */
+async function restartedLate(api, logs, earlier, before, deps, unseen) {
+    const until = lateLooksUntil(deps);
+    const options = { deadline: until, lastRead: true, maxAttempts: 1 };
+    for (;;) {
+        const run = await restartSign(api, logs, earlier.id, before, options).catch(() => undefined);
+        if (run)
+            return { run, guard: { restarted: true } };
+        if (deps.clock.now() + LATE_LOOK_SPACING_MS >= until)
+            return { run: earlier, guard: unseen() };
+        await deps.clock.sleep(LATE_LOOK_SPACING_MS);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agent-run/follow.ts
 
 
@@ -54050,6 +54292,7 @@ async function followRun(started, plan, deps) {
             earlierEntries: started.earlierEntries,
             initialStatus: run.status ?? null,
             guard: started.guard,
+            ...(deps.lastCallsBy ? { lastCallsBy: deps.lastCallsBy } : {}),
             ...(plan.stopRunOn ? { stop: { on: plan.stopRunOn, wait: plan.wait, webUrl: run.web_url } } : {})
         }, started, noting(deps.events, seen));
         return report(watchedFields(run, watched));
@@ -54290,77 +54533,6 @@ function thrownEnding(error, last, now) {
     return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
 
-;// CONCATENATED MODULE: ./src/deadlines.ts
-/** How long past timeout-minutes GitHub's calls (the tracking comment's last edit) may take. */
-const GITHUB_PAST_DEADLINE_MS = 3_000;
-/**
- * How long a cancelled job waits for GitHub's calls: the runner escalates 7.5 s after SIGINT. The
- * check concludes at once; the service's last calls (a look-up of a create cut off, the stop, the
- * last read) take 4 s at most, and the last edits of the comment and the check get what is left.
- */
-const GITHUB_AFTER_CANCEL_MS = 5_000;
-/**
- * The step's deadlines, in one place: timeout-minutes counted from the step's start (the run is
- * followed until then; GitHub's calls before the run come out of it), and when GitHub's calls must
- * end, whatever they wait for (an answer, a retry, a rate limit): 3 s past that deadline, or 5 s
- * after the job is cancelled.
- */
-class Deadlines {
-    clock;
-    cancellation;
-    /** Epoch ms at which the step stops waiting for the run. */
-    step;
-    /** The latest moment GitHub's calls are stopped. */
-    githubStopAt;
-    stop = new AbortController();
-    done = new AbortController();
-    cancelledAt;
-    constructor(clock, 
-    /** Aborted when the job is cancelled. */
-    cancellation, timeoutMs) {
-        this.clock = clock;
-        this.cancellation = cancellation;
-        this.step = clock.now() + timeoutMs;
-        this.githubStopAt = this.step + GITHUB_PAST_DEADLINE_MS;
-        this.after(this.githubStopAt - clock.now()).then(() => this.stop.abort(new Error('timeout-minutes was reached')));
-        void this.afterCancelled().then(() => this.stop.abort(new Error('the job was cancelled')));
-    }
-    /**
-     * Why the step may start nothing new (no check run, no tracking comment, no run): the job was
-     * cancelled, or timeout-minutes was reached; undefined while neither.
-     */
-    stopped() {
-        if (this.cancellation.aborted)
-            return 'cancelled';
-        return this.clock.now() >= this.step ? 'timeout' : undefined;
-    }
-    /** Aborts when GitHub's calls must end. */
-    get githubSignal() {
-        return this.stop.signal;
-    }
-    /** Resolves when GitHub's calls must end after a cancellation (at once counted from now if it already is); else never. */
-    afterCancelled() {
-        this.cancelledAt ??= new Promise(resolve => {
-            const wait = () => void this.after(GITHUB_AFTER_CANCEL_MS).then(resolve);
-            if (this.cancellation.aborted)
-                wait();
-            else {
-                this.cancellation.addEventListener('abort', wait, { once: true });
-                this.done.signal.addEventListener('abort', () => this.cancellation.removeEventListener('abort', wait));
-            }
-        });
-        return this.cancelledAt;
-    }
-    /** Clears the timers, once the step is done. */
-    dispose() {
-        this.done.abort();
-    }
-    /** Resolves after `ms` unless disposed first (then never). */
-    after(ms) {
-        return new Promise(resolve => void this.clock.sleep(ms, this.done.signal).then(resolve, () => undefined));
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 /** The event that asks for a CI fix: a workflow run completed (github/workflow-run.ts reads it). */
 const CI_FIX_EVENT = 'workflow_run';
@@ -54423,13 +54595,16 @@ function cutChars(text, max) {
 }
 /**
  * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word.
+ * when one is near, so that a headline does not stop mid-word. `shown` changes the head that can
+ * show before it is folded (what must not show, taken out).
  */
-function oneLine(text, max) {
+function oneLine(text, max, shown = head => head) {
     // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
     const window = max * 4;
     const cut = text.length > window;
-    const folded = (cut ? cutChars(text, window) : text).replace(/\s+/g, ' ').trim();
+    const folded = shown(cut ? cutChars(text, window) : text)
+        .replace(/\s+/g, ' ')
+        .trim();
     if (folded.length <= max && !cut)
         return folded;
     const head = cutChars(folded, max - 1);
@@ -54570,7 +54745,105 @@ function formatDuration(ms) {
 
 // EXTERNAL MODULE: ./src/github/thread-prompt.ts
 var thread_prompt = __nccwpck_require__(9718);
+;// CONCATENATED MODULE: ./src/github/workflow-run.ts
+
+
+/**
+ * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
+ * a run that did not fail, one of a fork's branch (its code and logs are a stranger's), one of the
+ * default branch, or of a branch no open pull request of this repository has for its head (a fix is
+ * pushed to a pull request's branch only). Whether a pull request is open is the event's word: GitHub
+ * lists there the open pull requests whose head is the run's branch or commit, none for a fork's.
+ * Pure: what GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-fix.ts's.
+ */
+/** The conclusions a CI fix is asked for; any other (success, cancelled, skipped, neutral…) starts nothing. */
+const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
+/** The characters of a branch's name the prompt shows; a longer one is no CI fix's. */
+const BRANCH_CHARS = 300;
+/**
+ * Whether the prompt can show the branch's name whole: within BRANCH_CHARS, nothing that its one
+ * line of hostile text leaves out (invisible characters, white space; git allows the former).
+ */
+const shownWhole = (branch) => branch.length <= BRANCH_CHARS && (0,thread_prompt/* stripInvisible */._0)(branch).replace(/\s+/g, ' ').trim() === branch;
+/** A name for messages: one line, within 100 characters. */
+const shortName = (name) => name.replace(/\s+/g, ' ').trim().slice(0, 100);
+/**
+ * The failure to fix, or why there is none. `repository` is owner/name of the workflow's own
+ * repository (GITHUB_REPOSITORY), used when the event's is missing.
+ */
+function readWorkflowRun(payload, repository) {
+    const event = jsonObject(payload);
+    const run = jsonObject(event.workflow_run);
+    const action = jsonText(event.action);
+    if (action !== 'completed')
+        return skip(`workflow_run events with action "${shortName(action)}" never trigger a run; only "completed" does.`);
+    const id = jsonPositive(run.id);
+    const headBranch = jsonText(run.head_branch);
+    const headSha = jsonText(run.head_sha);
+    if (id === undefined || !headBranch || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(headSha))
+        return skip('The event names no workflow run with a branch and a commit.');
+    const workflow = jsonText(run.name) || jsonText(jsonObject(event.workflow).name);
+    const runNumber = jsonPositive(run.run_number) ?? 0;
+    const named = `The workflow run ${workflow ? `${shortName(workflow)} ` : ''}#${runNumber}`;
+    const conclusion = jsonText(run.conclusion);
+    if (!FAILED_CONCLUSIONS.has(conclusion))
+        return skip(`${named} concluded ${shortName(conclusion) || 'nothing'}: there is no failure to fix.`);
+    const ours = jsonText(jsonObject(event.repository).full_name) || repository;
+    const head = jsonText(jsonObject(run.head_repository).full_name);
+    if (head.toLowerCase() !== ours.toLowerCase())
+        return skip(`${named} ran on a branch of ${head ? `the fork ${shortName(head)}` : 'a repository GitHub no longer knows'}: its code and logs are a stranger's, so no agent is asked to fix them.`);
+    const onBranch = `${named} ran on the branch ${shortName(headBranch)}`;
+    // The agent is told the branch to push to: a name the prompt could not show whole is none it is given.
+    if (!shownWhole(headBranch))
+        return skip(`${onBranch}, whose name the prompt cannot show whole (longer than ${BRANCH_CHARS} characters, or with invisible characters): no agent is told to push to it.`);
+    const defaultBranch = jsonText(jsonObject(event.repository).default_branch);
+    if (!defaultBranch || headBranch === defaultBranch)
+        return skip(`${defaultBranch ? `${onBranch}, the default branch` : `The event does not name the default branch of ${shortName(ours)}`}: a CI fix pushes only to a pull request's branch, never to the default branch.`);
+    const pullRequest = sameRepositoryPullRequest(run.pull_requests, headBranch, jsonObject(event.repository).id);
+    if (pullRequest === undefined)
+        return skip(`${onBranch}, the head of no open pull request of ${shortName(ours)}: a CI fix pushes only to a pull request's branch.`);
+    const url = jsonText(run.html_url);
+    return {
+        kind: 'fix',
+        run: {
+            id,
+            workflow,
+            runNumber,
+            runAttempt: jsonPositive(run.run_attempt) ?? 1,
+            url: /^https?:\/\//i.test(url) ? url : '',
+            conclusion,
+            event: jsonText(run.event),
+            headBranch,
+            headSha: headSha.toLowerCase(),
+            pullRequest
+        }
+    };
+}
+/**
+ * The first pull request of the event whose head is the branch, in the repository itself (GitHub
+ * lists a fork's none; one whose head or base repository's id is another, such as a pull request
+ * into the repository this one forks, is left out all the same).
+ */
+function sameRepositoryPullRequest(list, branch, repositoryId) {
+    if (!Array.isArray(list))
+        return undefined;
+    const ours = (id) => typeof repositoryId !== 'number' || typeof id !== 'number' || id === repositoryId;
+    for (const item of list.slice(0, 100)) {
+        const pr = jsonObject(item);
+        const head = jsonObject(pr.head);
+        const sameRepository = ours(jsonObject(head.repo).id) && ours(jsonObject(jsonObject(pr.base).repo).id);
+        const number = jsonPositive(pr.number);
+        if (number !== undefined && jsonText(head.ref) === branch && sameRepository)
+            return number;
+    }
+    return undefined;
+}
+function skip(reason) {
+    return { kind: 'skip', reason };
+}
+
 ;// CONCATENATED MODULE: ./src/github/ci-fix-prompt.ts
+
 
 
 /** Failed jobs the prompt lists, and failed steps a job. */
@@ -54585,6 +54858,17 @@ function promptLine(text, max = 200) {
 }
 /** A name in double quotes, its own quotes made single so that it cannot close ours. */
 const quotedName = (name, max = 200) => `"${promptLine(name, max).replace(/"/g, "'")}"`;
+/** The branch's name as the prompt shows it: one line, invisible characters out (workflow-run.ts starts no fix whose branch this changes). */
+const promptBranch = (branch) => promptLine(branch, BRANCH_CHARS);
+/**
+ * Inline code that holds the text whole (a branch's name may hold backticks): between backtick runs
+ * longer than any inside, and spaced when it begins or ends with one, as CommonMark reads it.
+ */
+function codeSpan(text) {
+    const ticks = '`'.repeat((0,numbers/* greatest */.K)([0, ...(text.match(/`+/g) ?? []).map(run => run.length)]) + 1);
+    const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+    return `${ticks}${pad}${text}${pad}${ticks}`;
+}
 /** Fenced as data: a fence of backticks longer than any run of them in the text (at least three). */
 function dataFence(text, info = 'text') {
     const longest = (0,numbers/* greatest */.K)((text.match(/`+/g) ?? []).map(run => run.length));
@@ -54595,13 +54879,10 @@ const formatter = new Intl.NumberFormat('en-US');
 /** The prompt of the CI fix. */
 function buildCiFixPrompt(failure) {
     const { run } = failure;
-    const branch = promptLine(run.headBranch, 300);
-    const pr = failure.pullRequest;
-    const where = pr
-        ? `the branch \`${branch}\` of ${failure.repository}, the head of pull request #${pr.number}`
-        : `the branch \`${branch}\` of ${failure.repository}`;
+    const branch = codeSpan(promptBranch(run.headBranch));
+    const pr = failure.pullRequest.number;
     const parts = [
-        `A GitHub Actions workflow failed on ${where}. Find the cause, fix it, and push the fix to the branch \`${branch}\`${pr ? ` so that it updates pull request #${pr.number}` : ''}: do not open a new pull request, and push to no other branch.`
+        `A GitHub Actions workflow failed on the branch ${branch} of ${failure.repository}, the head of pull request #${pr}. Find the cause, fix it, and push the fix to the branch ${branch} so that it updates pull request #${pr}: do not open a new pull request, and push to no other branch.`
     ];
     if (failure.instructions.trim())
         parts.push(`Instructions from the workflow (follow them):\n\n${failure.instructions.trim()}`);
@@ -54610,7 +54891,7 @@ function buildCiFixPrompt(failure) {
     if (evidence)
         parts.push(evidence);
     parts.push([
-        `Check out commit ${run.headSha} (the one that failed) on \`${branch}\`, reproduce the failure when you can, and fix its cause in the code, not by skipping or weakening the check.`,
+        `Check out commit ${run.headSha} (the one that failed) on ${branch}, reproduce the failure when you can, and fix its cause in the code, not by skipping or weakening the check.`,
         'If the failure is not the code’s (a flaky test, a service outage, a missing secret), push nothing and say why in your answer.'
     ].join(' '));
     return parts.join('\n\n');
@@ -54622,14 +54903,12 @@ function factsSection({ run, pullRequest }) {
         'The failed workflow run:',
         `- ${workflow} #${run.runNumber}${attempt} concluded ${run.conclusion}${run.url ? `: ${run.url}` : ''}`,
         ...(run.event ? [`- It ran on a ${promptLine(run.event, 50)} event.`] : []),
-        `- Branch \`${promptLine(run.headBranch, 300)}\`, commit ${run.headSha}.`
+        `- Branch ${codeSpan(promptBranch(run.headBranch))}, commit ${run.headSha}.`
     ];
-    if (pullRequest) {
-        const title = pullRequest.title ? ` ${quotedName(pullRequest.title, 300)}` : '';
-        lines.push(`- Pull request #${pullRequest.number}${title}${pullRequest.url ? `: ${pullRequest.url}` : ''}`);
-        if (pullRequest.headSha && pullRequest.headSha.toLowerCase() !== run.headSha)
-            lines.push(`- The pull request's head is now ${pullRequest.headSha}, newer than the commit that failed: check whether the failure still holds there.`);
-    }
+    const title = pullRequest.title ? ` ${quotedName(pullRequest.title, 300)}` : '';
+    lines.push(`- Pull request #${pullRequest.number}${title}${pullRequest.url ? `: ${pullRequest.url}` : ''}`);
+    if (pullRequest.headSha && pullRequest.headSha.toLowerCase() !== run.headSha)
+        lines.push(`- The pull request's head is now ${pullRequest.headSha}, newer than the commit that failed: check whether the failure still holds there.`);
     return lines.join('\n');
 }
 function whatFailed({ jobs, jobsLeftOut = 0, jobsUnread }) {
@@ -54773,17 +55052,24 @@ function escapeHtml(text) {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 /**
- * `@name` as text that no longer notifies `name` (an email address is left as it is),
- * `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as text GitHub no longer links: its autolinker needs
- * the `#` right before the digits. A `#1` after a blank, this repository's, stays a reference. An
- * issue's or pull request's address on github.com goes through redirect.github.com.
+ * `@name` as text that no longer notifies `name`, `owner/repo#1` (or `repo#1`, `owner/repo\#1`) as
+ * text GitHub no longer links: its autolinker needs the `#` right before the digits. A `#1` after a
+ * blank, this repository's, stays a reference. An issue's or pull request's address on github.com
+ * goes through redirect.github.com.
  */
 function unmention(text) {
     return text
-        .replace(/(^|[^A-Za-z0-9_.+-])@(?=[A-Za-z0-9])/g, `$1@${WORD_JOINER}`)
+        .replace(MENTION, `$1@${WORD_JOINER}`)
         .replace(/(?<=[A-Za-z0-9_.\\-])#(?=[0-9])/g, `#${WORD_JOINER}`)
         .replace(THREAD_URL, 'https://redirect.github.com/');
 }
+/**
+ * An `@` GitHub reads as a mention: at the start of a text or after any character but a word's
+ * (its rule is `(?:^|\W)@name`, so `-@a`, `.@a`, `+@a` and `(@a)` notify), and after `_` too,
+ * which can close emphasis (`_x_@a` renders as a text that starts with `@a`). Only a letter or a
+ * digit before it keeps it, as in an email address (`a.b@c.io`).
+ */
+const MENTION = /(^|[^A-Za-z0-9])@(?=[A-Za-z0-9])/g;
 /**
  * The start of a github.com address of an issue, pull request or discussion, any case, with or
  * without `www.` (GFM links `www.` without a scheme too), its name perhaps escaped (`my\_repo`).
@@ -54818,7 +55104,7 @@ function inlineLiteral(text) {
     return text.replace(/\s+/g, ' ').replace(INLINE_LITERAL, c => LITERAL[c] ?? `\\${c}`);
 }
 /** Inline code in Markdown: a backtick run longer than any in `text`, one line. */
-function codeSpan(text) {
+function markdown_codeSpan(text) {
     const line = text.replace(/\s+/g, ' ');
     const ticks = '`'.repeat(longestRun(line, '`') + 1);
     const pad = /^[` ]|[` ]$/.test(line) ? ' ' : '';
@@ -54862,7 +55148,14 @@ function markdown_link(text, url) {
     const label = markdownInline(text) || plainInline(String(url));
     if (typeof url !== 'string' || url.length > URL_CHARS || !/^https?:\/\//i.test(url))
         return label;
-    return `[${label}](${url.replace(/[()\s<>]/g, encodeURIComponent)})`;
+    return `[${label}](${linkAddress(url)})`;
+}
+/**
+ * An address as a Markdown link's destination, kept whole: what would end it or break it (`(`, `)`,
+ * blanks, `<`, `>`) percent-encoded. encodeURIComponent leaves parentheses as they are.
+ */
+function linkAddress(url) {
+    return url.replace(/[()\s<>]/g, c => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
 }
 /** Longer addresses of a pull request are not real ones. */
 const PULL_REQUEST_URL_CHARS = 500;
@@ -54887,8 +55180,7 @@ function pullRequestLink(pr, titleChars) {
     if (!ref)
         return markdown_link(title || `#${oneLine(valueText(pr.id), titleChars)}`, url);
     // The reference is ours, made of [\w.-] and digits: it needs no breaking, only `_` kept from emphasis.
-    const address = url.replace(/[()\s<>]/g, encodeURIComponent);
-    return `[${ref.replace(/_/g, '\\_')}](${address})${title ? ` ${markdownInline(title)}` : ''}`;
+    return `[${ref.replace(/_/g, '\\_')}](${linkAddress(url)})${title ? ` ${markdownInline(title)}` : ''}`;
 }
 /**
  * One line of Markdown as plain text, for where nothing renders it (a check run's title, the
@@ -55101,7 +55393,7 @@ function problemItems(problem) {
     if (problem.kind !== 'mismatch')
         return [`- ${plainInline(problemLine(problem))}`];
     return problem.errors.map(error => {
-        const where = error.pointer ? codeSpan(oneLine(error.pointer, ANSWER_CAPS.pointer)) : pointerText('');
+        const where = error.pointer ? markdown_codeSpan(oneLine(error.pointer, ANSWER_CAPS.pointer)) : pointerText('');
         return `- ${where}: ${plainInline(oneLine(error.message, ANSWER_CAPS.message))}`;
     });
 }
@@ -55172,6 +55464,7 @@ const STOPPED = {
     timeout: '⏱️ was stopped when the workflow stopped waiting'
 };
 const FIX_LIMITED = '🚦 was not started: max-fix-attempts is reached';
+const UNCOUNTED = '🚦 was not started: the last 24 hours’ runs could not all be counted';
 const HEADLINES = {
     summary: {
         outcomes: {
@@ -55194,7 +55487,8 @@ const HEADLINES = {
         },
         // The summary says the stop in its own line.
         stopped: {},
-        fixLimited: '🚦 No agent run started: max-fix-attempts reached'
+        fixLimited: '🚦 No agent run started: max-fix-attempts reached',
+        uncounted: '🚦 No agent run started: the last 24 hours’ runs could not all be counted'
     },
     comment: {
         outcomes: {
@@ -55212,7 +55506,8 @@ const HEADLINES = {
         },
         notStarted: NOT_STARTED,
         stopped: STOPPED,
-        fixLimited: FIX_LIMITED
+        fixLimited: FIX_LIMITED,
+        uncounted: UNCOUNTED
     },
     check: {
         outcomes: {
@@ -55230,7 +55525,8 @@ const HEADLINES = {
         },
         notStarted: NOT_STARTED,
         stopped: STOPPED,
-        fixLimited: FIX_LIMITED
+        fixLimited: FIX_LIMITED,
+        uncounted: UNCOUNTED
     }
 };
 /**
@@ -55244,6 +55540,7 @@ function endingHeadline(surface, report) {
     const started = report.run !== undefined || report.runs !== undefined;
     const words = (report.stop?.stopped && headlines.stopped[outcome]) ||
         (!started && headlines.notStarted[outcome]) ||
+        (outcome === 'limited' && report.limitUncounted && headlines.uncounted) ||
         (outcome === 'limited' && report.limit === 'max-fix-attempts' && headlines.fixLimited) ||
         headlines.outcomes[outcome];
     return outcome === 'error' && report.httpStatus
@@ -55327,7 +55624,7 @@ const WHY_CHARS = 400;
 /** The stop as one line of Markdown. */
 function stopMarkdown(stop) {
     if (stop.stopped)
-        return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${codeSpan(oneLine(stop.status, STATUS_CHARS))}.`;
+        return `**The run was stopped**: this step asked Codegen to stop it, and it now shows ${markdown_codeSpan(oneLine(stop.status, STATUS_CHARS))}.`;
     return `⚠️ **The run could not be stopped** (${plainInline(oneLine(stop.why ?? '', WHY_CHARS))}): it goes on at Codegen.`;
 }
 /** The console's line of a run stopped (one that could not be was a warning already), or ''. */
@@ -55477,13 +55774,30 @@ const MAX_ANNOTATIONS = 200;
 const ANNOTATION_MESSAGE_BYTES = 65_535;
 const ANNOTATION_TITLE_BYTES = 255;
 const ICONS = { failure: '❌', warning: '⚠️', notice: 'ℹ️' };
-/** Control and format characters but line breaks and tabs: GitHub shows the rest as it is. */
+/** Control characters but line breaks and tabs, and the line and paragraph separators: a space each. */
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Service text for a place GitHub shows as plain text: cut first, no control character, no live mention. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * What changes how a text reads without showing: direction controls (the marks, embeddings,
+ * overrides and isolates that can show a path or a message in another order than it is written)
+ * and zero-width characters (which can make a path look like another's). A zero-width joiner
+ * between two emoji stays: it joins them into one (👨‍👩‍👧). Lookarounds of two characters at most.
+ */
+const HIDDEN = /[\u061c\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]|(?<!\p{Extended_Pictographic}(?:\u{fe0f}|\p{Emoji_Modifier})?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/**
+ * A finding's text (its path, title or message) as it may show anywhere, the annotation, the
+ * review, the summary and the console alike: direction controls and zero-width characters removed,
+ * control characters as spaces. Before the text is rendered (unmention's word joiner comes after).
+ */
+function findingText(text) {
+    return text.replace(HIDDEN, '').replace(CONTROLS, ' ');
+}
+/** A finding's text cut to `max` characters on one line, as it may show (findingText). */
+const findingLine = (text, max) => oneLine(text, max, findingText);
+/** Service text for a place GitHub shows as plain text: cut first, shown as findingText, no live mention. */
 function findings_text_plainText(text, maxBytes) {
     // A character is at least a byte: what is past maxBytes characters can never show.
-    return (0,github_shapes/* cutUtf8 */.Ok)(unmention(cutChars(text, maxBytes).replace(CONTROLS, ' ')), maxBytes);
+    return (0,github_shapes/* cutUtf8 */.Ok)(unmention(findingText(cutChars(text, maxBytes))), maxBytes);
 }
 /** A finding as an annotation of the check run: its lines, its severity as the level, its texts as plain text. */
 function annotationOf(finding) {
@@ -55521,17 +55835,28 @@ function checkFindingsMarkdown(findings) {
 const CAPS = { path: 300, title: 200, message: 500, url: 1_000 };
 /** Rows of the job summary's table: a thousand findings fit in the `findings` output, not in a summary. */
 const SUMMARY_FINDINGS_ROWS = 200;
-/** The address of the finding's lines in the file at the commit: GitHub's blob page, its lines marked. */
+/**
+ * The address of the finding's lines in the file at the commit: GitHub's blob page, its lines
+ * marked. Every character of the path that means something in an address or a Markdown link (`#`,
+ * `?`, `%`, blanks, `(`, `)`…) is percent-encoded, so the link leads to the whole path.
+ */
 function findingUrl(place, finding) {
-    const path = finding.path.split('/').map(encodeURIComponent).join('/');
+    const path = finding.path.split('/').map(pathSegment).join('/');
     const lines = `#L${finding.line}${finding.endLine > finding.line ? `-L${finding.endLine}` : ''}`;
     return `${place.serverUrl}/${place.repository}/blob/${encodeURIComponent(place.sha)}/${path}${lines}`;
 }
+/**
+ * A segment of a path in an address: encodeURIComponent, and the `!'()*` it leaves as they are. A
+ * lone surrogate, which it throws on (no file is named so), goes through UTF-8 as U+FFFD.
+ */
+const pathSegment = (segment) => encodeURIComponent(Buffer.from(segment, 'utf8').toString('utf8')).replace(/[!'()*]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 /** `path:line` as text, linked to the lines when the commit is known (and the address is a real one's length). */
 function whereMarkdown(finding, place) {
-    const label = plainInline(oneLine(lineRef(finding), CAPS.path));
+    const label = plainInline(findingLine(lineRef(finding), CAPS.path));
     const url = place && findingUrl(place, finding);
-    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url) ? `[${label}](${url})` : label;
+    return url && url.length <= CAPS.url && /^https?:\/\//i.test(url)
+        ? `[${label}](${linkAddress(url)})`
+        : label;
 }
 /**
  * The job summary's section: the count by severity, then a table of the findings (the severity as a
@@ -55544,7 +55869,7 @@ function findingsSummarySection(findings, place) {
         return parts.join('\n');
     const rows = findings
         .slice(0, SUMMARY_FINDINGS_ROWS)
-        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${markdownInline(oneLine(finding.title ?? '', CAPS.title))} | ${markdownInline(oneLine(finding.message, CAPS.message))} |`);
+        .map(finding => `| ${finding.severity} | ${whereMarkdown(finding, place)} | ${markdownInline(findingLine(finding.title ?? '', CAPS.title))} | ${markdownInline(findingLine(finding.message, CAPS.message))} |`);
     parts.push('', '| Severity | Where | Title | Message |', '|---|---|---|---|', ...rows);
     const more = findings.length - rows.length;
     if (more > 0)
@@ -55553,8 +55878,8 @@ function findingsSummarySection(findings, place) {
 }
 /** The console's line for a finding: "warning  src/a.ts:12-14  Title: message", one line. */
 function findingConsoleLine(finding) {
-    const title = finding.title ? `${oneLine(finding.title, CAPS.title)}: ` : '';
-    return inlineText(`${finding.severity.padEnd(8)} ${oneLine(lineRef(finding), CAPS.path)}  ${title}${oneLine(finding.message, CAPS.message)}`);
+    const title = finding.title ? `${findingLine(finding.title, CAPS.title)}: ` : '';
+    return inlineText(`${finding.severity.padEnd(8)} ${findingLine(lineRef(finding), CAPS.path)}  ${title}${findingLine(finding.message, CAPS.message)}`);
 }
 /** The tracking comment's line: the count and its split by severity, and the check that shows them. */
 function trackingFindingsLine(findings, checkUrl) {
@@ -55563,12 +55888,12 @@ function trackingFindingsLine(findings, checkUrl) {
 }
 /** The heading of a finding in a review: its severity, and its title. */
 function findingHead(finding) {
-    const title = finding.title ? ` · **${markdownInline(oneLine(finding.title, CAPS.title))}**` : '';
+    const title = finding.title ? ` · **${markdownInline(findingLine(finding.title, CAPS.title))}**` : '';
     return `${ICONS[finding.severity]} **${finding.severity}**${title}`;
 }
 /** A review comment's text on a finding's lines: its head, then the message as the agent wrote it. */
 function inlineCommentBody(finding) {
-    return `${findingHead(finding)}\n\n${serviceMarkdown(trimmed(finding.message, 4_000))}`;
+    return `${findingHead(finding)}\n\n${serviceMarkdown(findingText(trimmed(finding.message, 4_000)))}`;
 }
 /** GitHub takes a review's body of 65,536 characters: stay clearly under it. */
 const REVIEW_BODY_CHARS = 60_000;
@@ -55587,7 +55912,7 @@ function reviewBody(input) {
         let size = lines.join('\n').length + footer.length + 200;
         let shown = 0;
         for (const finding of listed) {
-            const item = `- ${findingHead(finding)} ${plainInline(oneLine(lineRef(finding), CAPS.path))}: ${markdownInline(oneLine(finding.message, CAPS.message))}`;
+            const item = `- ${findingHead(finding)} ${plainInline(findingLine(lineRef(finding), CAPS.path))}: ${markdownInline(findingLine(finding.message, CAPS.message))}`;
             if (size + item.length + 1 > REVIEW_BODY_CHARS)
                 break;
             lines.push(item);
@@ -55741,7 +56066,7 @@ const QUESTION = 'The agent’s question';
 function questionHead(triggerPhrase) {
     return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`;
 }
-const code = (text, max) => codeSpan(oneLine(text, max));
+const code = (text, max) => markdown_codeSpan(oneLine(text, max));
 /** The line that says this run carries the thread on from one the service would not resume. */
 function carriedLine(from) {
     const earlier = serviceLink(`#${from.runId}`, from.webUrl);
@@ -55751,7 +56076,7 @@ function carriedLine(from) {
 function ciFixLine(fix) {
     const name = `${fix.workflow ? `${oneLine(fix.workflow, fit_text_CAPS.title)} ` : ''}#${fix.runNumber}`;
     const failed = `🔧 CI fix of ${markdown_link(name, fix.url || undefined)}, which failed on ${code(fix.branch, fit_text_CAPS.title)}`;
-    const commit = codeSpan(fix.sha.slice(0, 7));
+    const commit = markdown_codeSpan(fix.sha.slice(0, 7));
     return fix.attempt === undefined
         ? `${failed} at ${commit}.`
         : `${failed}: attempt ${fix.attempt} of ${fix.maxAttempts} for ${commit}.`;
@@ -55861,9 +56186,11 @@ function renderTrackingComment(state) {
     const run = runLink(runId, report?.run?.web_url ?? state.webUrl);
     // Until the comment exists its marker holds no run: the run id is only written signed.
     const commentId = state.commentId;
-    const marker = commentId === undefined || runId === undefined
-        ? (0,github_shapes/* markerLine */.B_)(undefined)
-        : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId));
+    const marker = commentId === undefined && state.createMark !== undefined
+        ? (0,github_shapes/* createMarkerLine */.NG)(state.createMark)
+        : commentId === undefined || runId === undefined
+            ? (0,github_shapes/* markerLine */.B_)(undefined)
+            : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId));
     const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) };
     const lines = [marker, ...body.lines];
     /** The question goes among the head's lines: it is service text, quoted within its share. */
@@ -55898,6 +56225,7 @@ function withTexts(state, lines, questionAt, question) {
 
 
 
+
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 const COMMENT_EDIT_INTERVAL_MS = 5_000;
 /**
@@ -55912,6 +56240,8 @@ class TrackingComment {
     github;
     place;
     commentId;
+    /** The create's own mark: a comment GitHub made but whose answer it lost is found by it (api.ts). */
+    createMark = (0,external_node_crypto_.randomBytes)(16).toString('hex');
     state;
     clock;
     warn;
@@ -55975,7 +56305,12 @@ class TrackingComment {
             : this.github.updateReviewComment(commentId, body);
     }
     async write() {
-        const render = () => renderTrackingComment({ ...this.state, commentId: this.commentId, updatedAt: this.clock.now() });
+        const render = () => renderTrackingComment({
+            ...this.state,
+            commentId: this.commentId,
+            createMark: this.createMark,
+            updatedAt: this.clock.now()
+        });
         try {
             if (this.commentId === undefined) {
                 this.commentId = await this.create(render());
@@ -56071,7 +56406,7 @@ async function prepareCiFix(run, settings, deps) {
     const failure = {
         repository: settings.context.repository,
         run,
-        ...(pullRequest ? { pullRequest } : {}),
+        pullRequest,
         ...(jobs ? { jobs, jobsLeftOut } : { jobsUnread }),
         logs,
         instructions: settings.prompt
@@ -56088,13 +56423,11 @@ async function prepareCiFix(run, settings, deps) {
             failed_run_attempt: run.runAttempt,
             failed_run_url: run.url,
             conclusion: run.conclusion,
-            ...(run.pullRequest !== undefined ? { pull_request: run.pullRequest } : {}),
+            pull_request: run.pullRequest,
             max_attempts: settings.maxFixAttempts
         }
     };
-    const tracking = settings.comment && run.pullRequest !== undefined
-        ? trackingComment(run, run.pullRequest, settings, deps)
-        : undefined;
+    const tracking = settings.comment ? trackingComment(run, run.pullRequest, settings, deps) : undefined;
     return { prompt: buildCiFixPrompt(failure), ciFix, ...(tracking ? { tracking } : {}) };
 }
 function permissionWarning(run, warn) {
@@ -56113,8 +56446,6 @@ function permissionWarning(run, warn) {
 }
 const cut = (message) => oneLine(message ?? '', ERROR_CHARS);
 async function readPullRequest(run, deps) {
-    if (run.pullRequest === undefined)
-        return undefined;
     try {
         const pr = await deps.github.pullRequest(run.pullRequest);
         return {
@@ -56635,10 +56966,11 @@ function namedConsole(console, name) {
 const REASON_CHARS = 300;
 /**
  * The step's error annotation: how many runs failed it, then each by name with why (its error, or
- * the first line of its result) and where it is.
+ * the first line of its result) and where it is, and below it the lines `more` holds (a paused
+ * run's question and how to answer it, already one line each).
  */
 function itemsFailMessage(failing, total) {
-    const lines = failing.map(({ item, reason }) => {
+    const lines = failing.flatMap(({ item, reason, more = [] }) => {
         const run = item.report?.run;
         const result = itemOutcome(item) === 'failure' ? runs_report_firstLine(run?.result) || runs_report_firstLine(run?.summary) : '';
         // rejected quotes the agent's reason; invalid-output names the first problem.
@@ -56646,7 +56978,10 @@ function itemsFailMessage(failing, total) {
         const where = run
             ? ` (agent run ${run.id}${run.web_url ? `: ${inlineText(oneLine(run.web_url, 500))}` : ''})`
             : '';
-        return `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${runs_report_firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`;
+        return [
+            `- ${inlineText(oneLine(item.name, NAME_CHARS))}: ${itemOutcome(item)}, ${runs_report_firstLine(reason)}${result ? ` Result: ${result}` : ''}${answer ? ` ${answer}` : ''}${where}`,
+            ...more.map(line => `  ${line}`)
+        ];
     });
     return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join('\n');
 }
@@ -56681,7 +57016,7 @@ const ALWAYS_FAILS = {
 const FAILS_IF_NAMED = {
     failure: 'The agent run failed.',
     timeout: 'The agent run did not end within timeout-minutes.',
-    paused: 'The agent run paused, waiting for a follow-up prompt.',
+    paused: 'The agent paused with a question, waiting for an answer.',
     rejected: "The agent's verdict is fail.",
     'invalid-output': 'The agent run ended without a valid answer.',
     limited: 'A daily run limit was reached: no agent run was started.'
@@ -56710,7 +57045,13 @@ const ANNOTATION_QUOTE_CHARS = 300;
  */
 function stepFailMessage(report, policy) {
     if (report.runs) {
-        const failing = itemsFailingStep(report.runs, policy.failOn);
+        const failing = itemsFailingStep(report.runs, policy.failOn).map(failed => ({
+            ...failed,
+            // A paused run's question and how to answer it, below its line.
+            more: failed.item.report?.run && itemOutcome(failed.item) === 'paused'
+                ? pausedAnswer(failed.item.report, policy).filter(Boolean)
+                : []
+        }));
         return failing.length > 0 ? itemsFailMessage(failing, report.runs.length) : undefined;
     }
     const reason = stepFailReason(report.outcome, policy.failOn, report.run?.github_pull_requests?.length ?? 0);
@@ -56721,7 +57062,9 @@ function stepFailMessage(report, policy) {
     if (!report.run)
         return report.reason ?? reason;
     if (report.outcome === 'paused')
-        return `${reason}\n${pausedMessage(report, policy, false)}`;
+        return [pausedReason(policy), ...pausedAnswer(report, policy), runWhere(report)]
+            .filter(Boolean)
+            .join('\n');
     const why = report.outcome === 'failure' ? step_fail_firstLine(report.run.result) || step_fail_firstLine(report.run.summary) : '';
     // rejected quotes the agent's reason; invalid-output names the first problem.
     const answer = report.answer && ANSWER_OUTCOMES.has(report.outcome) ? inlineText(answerAnnotation(report.answer)) : '';
@@ -56765,25 +57108,33 @@ function runWhere(report) {
     const link = run.web_url ? `: ${inlineText(run.web_url).slice(0, 500)}` : '';
     return `Agent run ${run.id}, status ${statusText(report.status || 'unknown')}${link}`;
 }
+/** Why a paused run fails the step: with an answer asked, that the question came instead of it. */
+function pausedReason(policy) {
+    const { answer } = policy;
+    if (!answer)
+        return FAILS_IF_NAMED.paused;
+    return `The agent paused with a question instead of giving its ${answer.verdict ? 'verdict' : answer.findings ? 'findings' : 'answer'}.`;
+}
+/** The warning of a paused run the step lets pass: that it paused, the question, how to answer, where it is. */
+function pausedMessage(report, policy) {
+    const [question, how] = pausedAnswer(report, policy);
+    return [`The agent run paused.${question ? ` ${question}` : ''}`, how, runWhere(report)].join('\n');
+}
 /**
- * The annotation of a paused run: the agent's question, and how to answer it: from a step, and on
- * the thread when it was asked for on one (a run from inputs has no thread to answer on). After
- * the step's failure reason, which says the run paused, it does not say so again.
+ * A paused run's question ('' when it left none), and how to answer it: from a step, and on the
+ * thread when it was asked for on one (a run from inputs has no thread to answer on).
  */
-function pausedMessage(report, policy, saysPaused = true) {
+function pausedAnswer(report, policy) {
     const run = report.run;
     const question = step_fail_firstLine(run.result) || step_fail_firstLine(run.summary);
     const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``;
     const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs';
     return [
-        // After the step's reason ("The agent run paused, …"), the question alone.
-        `${saysPaused ? 'The agent run paused. ' : ''}${question ? `The agent’s question: ${question}` : ''}`.trim() ||
-            'The agent run paused for an answer.',
+        question && `The agent’s question: ${question}`,
         onThread
             ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-            : `Answer by resuming the run in ${step}.`,
-        runWhere(report)
-    ].join('\n');
+            : `Answer by resuming the run in ${step}.`
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/check-run-text.ts
@@ -56908,7 +57259,7 @@ function runOf(state, report) {
     return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl);
 }
 function workingHead(state) {
-    const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, fit_text_CAPS.status))}` : 'starting';
+    const status = state.status?.trim() ? `status ${markdown_codeSpan(oneLine(state.status, fit_text_CAPS.status))}` : 'starting';
     return [
         `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
         '',
@@ -57230,7 +57581,7 @@ function botRefusal(author, rules) {
         return undefined;
     return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
 }
-const skip = (reason) => ({ kind: 'skip', reason });
+const trigger_skip = (reason) => ({ kind: 'skip', reason });
 function userOf(value) {
     const user = jsonObject(value);
     return { login: jsonText(user.login), type: jsonText(user.type) };
@@ -57260,16 +57611,16 @@ function pullRequestOf(pr) {
 function threadTrigger(request, rules) {
     const { written, thread, author, pullRequest } = request;
     if (!Number.isInteger(thread.number) || thread.number <= 0)
-        return skip(request.noThread);
+        return trigger_skip(request.noThread);
     // An issue the action opened is named a comment here, as it always was.
     if (written?.body.trimStart().startsWith(github_shapes/* OWN_COMMENT_MARK */.Le))
-        return skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
+        return trigger_skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
     const bot = botRefusal(author, rules);
     if (bot)
-        return skip(bot);
+        return trigger_skip(bot);
     const instruction = written ? instructionOf(written, rules.phrase) : '';
     if (instruction === undefined)
-        return skip(`The ${written?.what} does not start with ${rules.phrase}.`);
+        return trigger_skip(`The ${written?.what} does not start with ${rules.phrase}.`);
     const fresh = /^new(\s|$)/i.test(instruction);
     return {
         kind: 'thread',
@@ -57326,18 +57677,18 @@ function threadEvent(eventName, event, rules, fields) {
 const readLabel = (event, rules, eventName) => {
     const label = jsonText(jsonObject(event.label).name);
     if (!rules.labelTrigger)
-        return skip(`The label "${label}" was added, and label-trigger is not set.`);
+        return trigger_skip(`The label "${label}" was added, and label-trigger is not set.`);
     // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
     if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
-        return skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
+        return trigger_skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
     return threadEvent(eventName, event, rules, { trigger: 'label', label });
 };
 const readAssignment = (event, rules) => {
     const assignee = jsonText(jsonObject(event.assignee).login);
     if (!rules.assigneeTrigger)
-        return skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
+        return trigger_skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
     if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
-        return skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
+        return trigger_skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
     return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
 };
 /** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
@@ -57358,7 +57709,7 @@ const readReviewComment = (event, rules, eventName) => {
         return request;
     const id = jsonPositive(comment.id);
     if (id === undefined)
-        return skip('The event names no review comment.');
+        return trigger_skip('The event names no review comment.');
     // An outdated comment has no line on the current diff: its original line is where it was written.
     const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
     const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
@@ -57420,7 +57771,7 @@ function readTrigger(eventName, payload, rules) {
     if (read)
         return read(event, rules, eventName);
     const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
-    return skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
+    return trigger_skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment-run.ts
@@ -57585,84 +57936,6 @@ async function buildPrompts(trigger, settings, deps, followUp) {
         : { prompt, ...pullRequest };
 }
 
-;// CONCATENATED MODULE: ./src/github/workflow-run.ts
-
-/**
- * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
- * a run that did not fail, or one of a fork's branch (its code and logs are a stranger's). Pure: what
- * GitHub is asked afterwards (the jobs, their logs, the pull request's title) is ci-fix.ts's.
- */
-/** The conclusions a CI fix is asked for; any other (success, cancelled, skipped, neutral…) starts nothing. */
-const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
-/** A name for messages: one line, within 100 characters. */
-const shortName = (name) => name.replace(/\s+/g, ' ').trim().slice(0, 100);
-/**
- * The failure to fix, or why there is none. `repository` is owner/name of the workflow's own
- * repository (GITHUB_REPOSITORY), used when the event's is missing.
- */
-function readWorkflowRun(payload, repository) {
-    const event = jsonObject(payload);
-    const run = jsonObject(event.workflow_run);
-    const action = jsonText(event.action);
-    if (action !== 'completed')
-        return workflow_run_skip(`workflow_run events with action "${shortName(action)}" never trigger a run; only "completed" does.`);
-    const id = jsonPositive(run.id);
-    const headBranch = jsonText(run.head_branch);
-    const headSha = jsonText(run.head_sha);
-    if (id === undefined || !headBranch || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(headSha))
-        return workflow_run_skip('The event names no workflow run with a branch and a commit.');
-    const workflow = jsonText(run.name) || jsonText(jsonObject(event.workflow).name);
-    const runNumber = jsonPositive(run.run_number) ?? 0;
-    const named = `The workflow run ${workflow ? `${shortName(workflow)} ` : ''}#${runNumber}`;
-    const conclusion = jsonText(run.conclusion);
-    if (!FAILED_CONCLUSIONS.has(conclusion))
-        return workflow_run_skip(`${named} concluded ${shortName(conclusion) || 'nothing'}: there is no failure to fix.`);
-    const ours = jsonText(jsonObject(event.repository).full_name) || repository;
-    const head = jsonText(jsonObject(run.head_repository).full_name);
-    if (head.toLowerCase() !== ours.toLowerCase())
-        return workflow_run_skip(`${named} ran on a branch of ${head ? `the fork ${shortName(head)}` : 'a repository GitHub no longer knows'}: its code and logs are a stranger's, so no agent is asked to fix them.`);
-    const url = jsonText(run.html_url);
-    const pullRequest = sameRepositoryPullRequest(run.pull_requests, headBranch, jsonObject(event.repository).id);
-    return {
-        kind: 'fix',
-        run: {
-            id,
-            workflow,
-            runNumber,
-            runAttempt: jsonPositive(run.run_attempt) ?? 1,
-            url: /^https?:\/\//i.test(url) ? url : '',
-            conclusion,
-            event: jsonText(run.event),
-            headBranch,
-            headSha: headSha.toLowerCase(),
-            ...(pullRequest !== undefined ? { pullRequest } : {})
-        }
-    };
-}
-/**
- * The first pull request of the event whose head is the branch, in the repository itself (GitHub
- * lists a fork's none; one whose head repository's id is another is left out all the same).
- */
-function sameRepositoryPullRequest(list, branch, repositoryId) {
-    if (!Array.isArray(list))
-        return undefined;
-    for (const item of list.slice(0, 100)) {
-        const pr = jsonObject(item);
-        const head = jsonObject(pr.head);
-        const headRepositoryId = jsonObject(head.repo).id;
-        const sameRepository = typeof repositoryId !== 'number' ||
-            typeof headRepositoryId !== 'number' ||
-            headRepositoryId === repositoryId;
-        const number = jsonPositive(pr.number);
-        if (number !== undefined && jsonText(head.ref) === branch && sameRepository)
-            return number;
-    }
-    return undefined;
-}
-function workflow_run_skip(reason) {
-    return { kind: 'skip', reason };
-}
-
 ;// CONCATENATED MODULE: ./src/decide.ts
 
 
@@ -57807,9 +58080,7 @@ async function fromWorkflowRun(settings, mode, deps) {
     await prepared.tracking?.open();
     const plan = { ...planFromInputs(settings), prompt: prepared.prompt, ciFix: prepared.ciFix };
     // check-run: true writes the check on the commit that failed (auto: none, no one asked on a pull request).
-    const place = mode === 'true'
-        ? { sha: run.headSha, ...(run.pullRequest ? { pullRequest: run.pullRequest } : {}) }
-        : undefined;
+    const place = mode === 'true' ? { sha: run.headSha, pullRequest: run.pullRequest } : undefined;
     return {
         work: { kind: 'run', plan },
         trigger: CI_FIX_TRIGGER,
@@ -58113,7 +58384,7 @@ class FindingsReview {
                 this.options.warn(`GitHub refused the review's inline comments (${reason(error)}): the review lists every finding in its body.`);
                 return send([], bySeverity(findings));
             }
-            if (status === 403)
+            if (status === 403 && !(0,request_policy/* isRateLimit */.a5)(error))
                 throw new Error(`GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`, { cause: error });
             if (status !== undefined && status < 500)
                 throw error;
@@ -61317,80 +61588,7 @@ function unsupported(endpoint, error) {
     return new UnsupportedEndpointError(endpoint.what, status);
 }
 
-;// CONCATENATED MODULE: ./src/settings/settings.ts
-const FAIL_CONDITIONS = [
-    'failure',
-    'timeout',
-    'paused',
-    'no-pull-request',
-    'rejected',
-    'invalid-output',
-    'limited'
-];
-const STOP_TRIGGERS = ['cancel', 'timeout'];
-/**
- * The largest daily limit: the action counts a day from at most this many of the organization's
- * runs (org/daily-limits.ts reads 10 pages of 100), so a larger limit could never be reached.
- */
-const MAX_DAILY_RUN_LIMIT = 1_000;
-const TASKS = ['run', 'check', 'setup-commands'];
-const CHECK_RUN_MODES = ['auto', 'true', 'false'];
-/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
-const INPUT_DEFAULTS = {
-    task: 'run',
-    'api-token': '',
-    'org-id': '',
-    prompt: '',
-    'repo-id': '',
-    repository: '',
-    'agent-run-id': '',
-    images: '',
-    model: '',
-    'agent-type': '',
-    metadata: '',
-    'base-url': 'https://api.codegen.com',
-    wait: 'true',
-    'timeout-minutes': '30',
-    'poll-interval': '5',
-    // A step that asks for no answer never ends rejected or invalid-output: its behaviour is as before.
-    'fail-on': 'failure,timeout,rejected,invalid-output',
-    'stop-run-on': 'cancel',
-    'daily-run-limit': '0',
-    'daily-run-limit-per-author': '0',
-    'max-fix-attempts': '3',
-    'mirror-logs': 'console,summary',
-    'trigger-phrase': '/codegen',
-    'label-trigger': '',
-    'assignee-trigger': '',
-    'allowed-bots': '',
-    'github-token': '',
-    comment: 'true',
-    verdict: 'false',
-    'output-schema': '',
-    'output-retries': '1',
-    findings: 'false',
-    'review-comments': 'false',
-    runs: '',
-    'max-parallel': '10',
-    'check-run': 'auto',
-    'check-name': 'Codegen'
-};
-/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
-const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000;
-/** Raised for bad inputs before any request is sent; its message lists every problem found. */
-class InputError extends Error {
-    problems;
-    constructor(problems) {
-        super(problems.length === 1
-            ? `Invalid input: ${problems[0]}`
-            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
-        this.problems = problems;
-        this.name = 'InputError';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/org/daily-limits.ts
-
 /**
  * The daily limits on new runs (`daily-run-limit`, `daily-run-limit-per-author`): how many runs this
  * repository (and this author) started in the last 24 hours, counted from the organization's runs,
@@ -61401,10 +61599,14 @@ class InputError extends Error {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LIMIT_PAGE_SIZE = 100;
 /**
- * Pages read at most (10): a busy organization's day past this is counted as far as it was read;
- * the inputs take no limit above what these pages can hold (MAX_DAILY_RUN_LIMIT).
+ * Pages read at most (20, the newest 2,000 runs): a third of the 60 requests a minute the service
+ * allows a token, and twice what the largest limit (MAX_DAILY_RUN_LIMIT) needs. A day the pages do
+ * not reach the end of is not counted at all: nothing starts (`uncounted`), for a count stopped short
+ * would let the runs behind it go uncounted.
  */
-const MAX_LIMIT_PAGES = Math.ceil(MAX_DAILY_RUN_LIMIT / LIMIT_PAGE_SIZE);
+const MAX_LIMIT_PAGES = 20;
+/** The runs MAX_LIMIT_PAGES hold. */
+const MAX_LIMIT_RUNS = MAX_LIMIT_PAGES * LIMIT_PAGE_SIZE;
 /** The service's time of a run ("2025-06-21 11:20:04.338000", UTC without a zone), or NaN. */
 function runTime(createdAt) {
     if (typeof createdAt !== 'string')
@@ -61429,17 +61631,19 @@ const same = (a, b) => a !== undefined && a.toLowerCase() === b.toLowerCase();
  * that could not be read, left out, still filled its page) and until the window is passed by runs in
  * order: two in a row older than it, the second no newer than the first. A run alone listed out of
  * order with an old time is skipped, not taken for the window's end, so the runs after it count.
- * A run whose time cannot be read counts (the limit errs on the side of starting less). Reads
- * nothing when neither limit is set and no CI fix is counted.
+ * A run whose time cannot be read counts (the limit errs on the side of starting less). At most
+ * MAX_LIMIT_PAGES are read: a window still going on after them is not `complete`. Reads nothing when
+ * neither limit is set and no CI fix is counted.
  */
 async function readDailyWindow(list, origin, limits, now) {
-    const window = { repository: [], author: [], fixes: [] };
+    const window = { repository: [], author: [], fixes: [], complete: true };
     if (limits.perRepository <= 0 && limits.perAuthor <= 0 && origin.fixBranch === undefined)
         return window;
     const since = now - DAY_MS;
     // The time of the last run read whose time could be read, across pages.
     let previous = NaN;
-    for (let page = 0; page < MAX_LIMIT_PAGES; page++) {
+    window.complete = false;
+    for (let page = 0; page < MAX_LIMIT_PAGES && !window.complete; page++) {
         const answer = await list(page * LIMIT_PAGE_SIZE, LIMIT_PAGE_SIZE);
         let passed = false;
         for (const run of answer.items) {
@@ -61465,19 +61669,30 @@ async function readDailyWindow(list, origin, limits, now) {
             if (origin.fixBranch !== undefined && recorded.fixBranch === origin.fixBranch)
                 window.fixes.push(time);
         }
-        if (passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE)
-            break;
+        window.complete = passed || (answer.sent ?? answer.items.length) < LIMIT_PAGE_SIZE;
     }
     return window;
 }
 /**
  * Whether one more run may start, the runs of the window counted (this step's own starts among
- * them); a CI fix's attempts first (`maxFixAttempts`, 0 for a run that is no CI fix).
+ * them); a CI fix's attempts first (`maxFixAttempts`, 0 for a run that is no CI fix). A window not
+ * read to its end shows a limit reached when the runs read reach it, and no run within one: the
+ * first limit set is `uncounted`.
  */
 function limitCheck(window, limits, maxFixAttempts = 0) {
-    return (limitedBy('fix-attempts', maxFixAttempts, window.fixes) ??
+    const reached = limitedBy('fix-attempts', maxFixAttempts, window.fixes) ??
         limitedBy('repository', limits.perRepository, window.repository) ??
-        limitedBy('author', limits.perAuthor, window.author) ?? { kind: 'within' });
+        limitedBy('author', limits.perAuthor, window.author);
+    if (reached || window.complete)
+        return reached ?? { kind: 'within' };
+    const set = [
+        ['fix-attempts', maxFixAttempts],
+        ['repository', limits.perRepository],
+        ['author', limits.perAuthor]
+    ].find(([, limit]) => limit > 0);
+    // readDailyWindow reads nothing (complete) when no limit is set: one is.
+    const [which, limit] = set ?? ['repository', limits.perRepository];
+    return { kind: 'uncounted', which, limit };
 }
 /** At the limit: when the next run may start, once enough of the newest runs leave the window. */
 function limitedBy(which, limit, times) {
@@ -61498,6 +61713,8 @@ function limitedBy(which, limit, times) {
  * which limit, how many runs, and when the next one can start (UTC).
  */
 function limitedMessage(check, origin) {
+    if (check.kind === 'uncounted')
+        return uncountedMessage(check, origin);
     // Up to the minute: the time shown is never before the run may start.
     const next = new Date(Math.ceil(check.nextAt / 60_000) * 60_000)
         .toISOString()
@@ -61510,6 +61727,16 @@ function limitedMessage(check, origin) {
         ? `${runs} started from ${origin.repository}`
         : `${runs} started by ${origin.author} from ${origin.repository}`;
     return `No agent run was started: ${LIMIT_INPUTS[check.which]} (${check.limit}) is reached, with ${whose} in the last 24 hours. The next run can start at ${next} UTC.`;
+}
+/** Why nothing started when the window could not be read to its end within MAX_LIMIT_PAGES. */
+function uncountedMessage(check, origin) {
+    const counted = check.which === 'fix-attempts'
+        ? `the CI-fix runs of the branch ${(origin.fixBranch ?? '').slice(0, 200)} of ${origin.repository}`
+        : check.which === 'repository'
+            ? `the runs started from ${origin.repository}`
+            : `the runs started by ${origin.author} from ${origin.repository}`;
+    const runs = MAX_LIMIT_RUNS.toLocaleString('en-US');
+    return `No agent run was started: ${LIMIT_INPUTS[check.which]} (${check.limit}) could not be counted. The organization's newest ${runs} runs (${MAX_LIMIT_PAGES} pages, as many as the action reads) are all of the last 24 hours, so ${counted} behind them are unknown. A run can start once the organization has started fewer than ${runs} runs in 24 hours.`;
 }
 /** The input each limit is set by. */
 const LIMIT_INPUTS = {
@@ -61568,13 +61795,19 @@ class DailyGate {
         // The step's own starts, made meanwhile, count as this repository's and this author's.
         const now = this.read.clock.now();
         const counted = {
+            complete: window.complete,
             repository: [...window.repository, ...this.ownStarts],
             author: [...window.author, ...this.ownStarts],
             fixes: [...window.fixes, ...this.ownFixes]
         };
         const check = limitCheck(counted, this.read.limits, fix?.maxAttempts ?? 0);
-        if (check.kind === 'limited')
-            return { admitted: false, reason: limitedMessage(check, origin), limit: LIMIT_INPUTS[check.which] };
+        if (check.kind !== 'within')
+            return {
+                admitted: false,
+                reason: limitedMessage(check, origin),
+                limit: LIMIT_INPUTS[check.which],
+                ...(check.kind === 'uncounted' ? { uncounted: true } : {})
+            };
         this.ownStarts.push(now);
         if (!fix)
             return { admitted: true };
@@ -62176,6 +62409,7 @@ class ListWatcher {
 /** Starts and follows every item; returns their reports in the list's order. */
 async function runFanOut(items, deps) {
     const { clock, signal, deadline } = deps;
+    const lastCallsBy = deps.lastCallsBy ? { lastCallsBy: deps.lastCallsBy } : {};
     const startedAt = clock.now();
     const orgId = await oneOrganization(items, deps);
     if (typeof orgId === 'object')
@@ -62202,11 +62436,19 @@ async function runFanOut(items, deps) {
                     clock,
                     signal,
                     deadline,
+                    ...lastCallsBy,
                     warning: say(events),
                     notice: notice ?? say(events),
                     ...(deps.dailyLimit ? { dailyLimit: deps.dailyLimit } : {})
                 },
-                follow: { clock, signal, deadline, events: tracked(events, state), watch: watcher.watch },
+                follow: {
+                    clock,
+                    signal,
+                    deadline,
+                    ...lastCallsBy,
+                    events: tracked(events, state),
+                    watch: watcher.watch
+                },
                 ...(deps.answer ? { answer: deps.answer } : {})
             }));
         Object.assign(state, { phase: 'ended', status: report.status, outcome: report.outcome });
@@ -62586,6 +62828,88 @@ function words(name, text, known, problems) {
     return new Set(list.filter(word => known.includes(word)));
 }
 
+;// CONCATENATED MODULE: ./src/settings/settings.ts
+const FAIL_CONDITIONS = [
+    'failure',
+    'timeout',
+    'paused',
+    'no-pull-request',
+    'rejected',
+    'invalid-output',
+    'limited'
+];
+/**
+ * What fails the step when `fail-on` is not written. A step that asks for no answer never ends
+ * rejected or invalid-output, so its behaviour is as before them; a step that asks for one (a
+ * verdict, an output-schema, findings) also fails on `paused`: a question is no answer, and a gate
+ * that asked for one never goes green without it. A `fail-on` written is taken as written.
+ */
+function defaultFailOn(answerAsked) {
+    const conditions = ['failure', 'timeout', 'rejected', 'invalid-output'];
+    return new Set(answerAsked ? [...conditions, 'paused'] : conditions);
+}
+const STOP_TRIGGERS = ['cancel', 'timeout'];
+/**
+ * The largest daily limit (and max-fix-attempts): half of the organization's runs the action reads
+ * of a day at most (org/daily-limits.ts, 20 pages of 100); a day with more runs starts nothing.
+ */
+const MAX_DAILY_RUN_LIMIT = 1_000;
+const TASKS = ['run', 'check', 'setup-commands'];
+const CHECK_RUN_MODES = ['auto', 'true', 'false'];
+/** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
+const INPUT_DEFAULTS = {
+    task: 'run',
+    'api-token': '',
+    'org-id': '',
+    prompt: '',
+    'repo-id': '',
+    repository: '',
+    'agent-run-id': '',
+    images: '',
+    model: '',
+    'agent-type': '',
+    metadata: '',
+    'base-url': 'https://api.codegen.com',
+    wait: 'true',
+    'timeout-minutes': '30',
+    'poll-interval': '5',
+    // Empty: defaultFailOn, which depends on whether an answer is asked (the runner fills in a default, so it must be empty to tell it from a fail-on written).
+    'fail-on': '',
+    'stop-run-on': 'cancel',
+    'daily-run-limit': '0',
+    'daily-run-limit-per-author': '0',
+    'max-fix-attempts': '3',
+    'mirror-logs': 'console,summary',
+    'trigger-phrase': '/codegen',
+    'label-trigger': '',
+    'assignee-trigger': '',
+    'allowed-bots': '',
+    'github-token': '',
+    comment: 'true',
+    verdict: 'false',
+    'output-schema': '',
+    'output-retries': '1',
+    findings: 'false',
+    'review-comments': 'false',
+    runs: '',
+    'max-parallel': '10',
+    'check-run': 'auto',
+    'check-name': 'Codegen'
+};
+/** poll-interval's default, in ms: for what reads the interval without Settings at hand. */
+const DEFAULT_POLL_INTERVAL_MS = Number(INPUT_DEFAULTS['poll-interval']) * 1000;
+/** Raised for bad inputs before any request is sent; its message lists every problem found. */
+class InputError extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.length === 1
+            ? `Invalid input: ${problems[0]}`
+            : `Invalid inputs:\n${problems.map(problem => `- ${problem}`).join('\n')}`);
+        this.problems = problems;
+        this.name = 'InputError';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings/run-limits.ts
 
 
@@ -62866,10 +63190,12 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     const reading = { input, raw: readInput, problems };
     const labelTrigger = input('label-trigger');
     const triggerEvent = isTriggerEvent(context.eventName, labelTrigger);
+    const service = readService(reading, env);
+    const work = readWork(reading, triggerEvent, context);
     const settings = {
-        ...readService(reading, env),
-        ...readWork(reading, triggerEvent, context),
-        ...readFollowing(reading),
+        ...service,
+        ...work,
+        ...readFollowing(reading, work.answer !== undefined),
         ...readRunLimits(input, problems),
         labelTrigger,
         triggerEvent,
@@ -62959,9 +63285,15 @@ function readRunExtras({ input, raw, problems }, task, context) {
         }, task, context.workspace, problems)
     };
 }
-/** How the run is followed and when the step fails: waiting, its limits, the log's mirrors. */
-function readFollowing({ input, problems }) {
-    const failOn = words('fail-on', input('fail-on'), [...FAIL_CONDITIONS], problems);
+/**
+ * How the run is followed and when the step fails: waiting, its limits, the log's mirrors. fail-on
+ * left empty is the default, which fails a paused run too when an answer is asked (`answerAsked`).
+ */
+function readFollowing({ input, problems }, answerAsked) {
+    const failOnText = input('fail-on');
+    const failOn = failOnText
+        ? words('fail-on', failOnText, [...FAIL_CONDITIONS], problems)
+        : defaultFailOn(answerAsked);
     const mirror = words('mirror-logs', input('mirror-logs'), ['console', 'summary'], problems);
     return {
         failOn,
@@ -63309,9 +63641,19 @@ function planDeps(step, apis) {
     const deadline = step.deadlines.step;
     const events = step.reporters;
     const warning = (message) => events.warning(message);
+    const lastCallsBy = () => step.deadlines.lastCallsBy();
     return {
-        start: { apis, clock, signal, deadline, warning, notice: step.say.notice, ...step_dailyLimit(step) },
-        follow: { clock, signal, deadline, events },
+        start: {
+            apis,
+            clock,
+            signal,
+            deadline,
+            lastCallsBy,
+            warning,
+            notice: step.say.notice,
+            ...step_dailyLimit(step)
+        },
+        follow: { clock, signal, deadline, lastCallsBy, events },
         ...answerAsked(step)
     };
 }
@@ -63328,6 +63670,7 @@ function manyRunsDeps(step, apis) {
         clock,
         signal,
         deadline: deadlines.step,
+        lastCallsBy: () => deadlines.lastCallsBy(),
         maxParallel: settings.maxParallel,
         liveLog: settings.mirrorToConsole,
         notice: step.say.notice,
