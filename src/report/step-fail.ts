@@ -6,6 +6,7 @@ import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
 import { itemsFailMessage } from './runs-report.js'
+import { askedOnThread, howToAnswer, THREAD_THAT_ASKED } from './paused-text.js'
 
 /**
  * Does the step fail: the one place that decides it, from fail-on and the outcome (of a run alone,
@@ -167,12 +168,9 @@ function pausedMessage(report: RunReport, policy: FailPolicy): string {
 function pausedAnswer(report: RunReport, policy: FailPolicy): [string, string] {
   const run = report.run as NonNullable<RunReport['run']>
   const question = firstLine(run.result) || firstLine(run.summary)
-  const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``
-  const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs'
+  const thread = { name: THREAD_THAT_ASKED, phrase: policy.triggerPhrase }
   return [
     question && `The agent’s question: ${question}`,
-    onThread
-      ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-      : `Answer by resuming the run in ${step}.`
+    howToAnswer({ on: 'report', runId: run.id, ...(askedOnThread(report.trigger) ? { thread } : {}) })
   ]
 }

@@ -18,6 +18,7 @@ import {
   serviceLink,
   trimmedNote
 } from './fit-text.js'
+import { howToAnswer } from './paused-text.js'
 
 /**
  * The tracking comment's Markdown: the one comment a thread's run is followed in (github/
@@ -85,7 +86,7 @@ const QUESTION = 'The agent’s question'
 
 /** The question's label, and how to answer it: on this thread, which asked for the run. */
 function questionHead(triggerPhrase: string): string {
-  return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`
+  return `**⏸️ ${QUESTION}** (${howToAnswer({ on: 'thread', phrase: triggerPhrase })}):`
 }
 
 const code = (text: string, max: number): string => codeSpan(oneLine(text, max))
