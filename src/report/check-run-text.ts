@@ -23,7 +23,7 @@ import {
 import { endingHeadline } from './headlines.js'
 import { stopMarkdown } from './stop-text.js'
 import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
-import { howToAnswer, type AnswerSurface } from './paused-text.js'
+import { howToAnswer, QUESTION, type AnswerSurface } from './paused-text.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -207,8 +207,6 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckC
     footer(state)
   ]
 }
-
-const QUESTION = 'The agent’s question'
 
 /** A paused run is answered from a step, or on the pull request's thread when it was asked for there. */
 function answerSurface(runId: number, state: CheckRunState): AnswerSurface {

@@ -6,6 +6,9 @@
  * quote marks in the other (the phrase is one word, the id a number).
  */
 
+/** The label of a paused run's question, the agent's: the same on every surface. */
+export const QUESTION = 'The agent’s question'
+
 /** Where the text shows, which decides what it can say of the thread. */
 export type AnswerSurface =
   /** The tracking comment: it is on the thread, so a reply is the way. */

@@ -6,7 +6,7 @@ import { inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
 import { oneLine } from './entry-text.js'
 import { itemsFailMessage } from './runs-report.js'
-import { askedOnThread, howToAnswer, THREAD_THAT_ASKED } from './paused-text.js'
+import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED } from './paused-text.js'
 
 /**
  * Does the step fail: the one place that decides it, from fail-on and the outcome (of a run alone,
@@ -170,7 +170,7 @@ function pausedAnswer(report: RunReport, policy: FailPolicy): [string, string] {
   const question = firstLine(run.result) || firstLine(run.summary)
   const thread = { name: THREAD_THAT_ASKED, phrase: policy.triggerPhrase }
   return [
-    question && `The agent’s question: ${question}`,
+    question && `${QUESTION}: ${question}`,
     howToAnswer({ on: 'report', runId: run.id, ...(askedOnThread(report.trigger) ? { thread } : {}) })
   ]
 }

@@ -26,7 +26,7 @@ import {
   serviceMarkdown,
   tableCell
 } from './markdown.js'
-import { askedOnThread, howToAnswer, THREAD_THAT_ASKED, type AnswerSurface } from './paused-text.js'
+import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED, type AnswerSurface } from './paused-text.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 export const SUMMARY_MAX_BYTES = 1_000_000
@@ -116,7 +116,7 @@ const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
 /** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
 function questionSection(question: string, runId: number, trigger: string | undefined): string[] {
   return [
-    '### The agent’s question',
+    `### ${QUESTION}`,
     '',
     quoteBlock(trimmed(question, TEXT_MAX_CHARS)),
     '',

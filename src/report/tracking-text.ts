@@ -18,7 +18,7 @@ import {
   serviceLink,
   trimmedNote
 } from './fit-text.js'
-import { howToAnswer } from './paused-text.js'
+import { howToAnswer, QUESTION } from './paused-text.js'
 
 /**
  * The tracking comment's Markdown: the one comment a thread's run is followed in (github/
@@ -81,8 +81,6 @@ function answerLead(answer: AnswerReport): string {
   if (answer.answer.valid) return repaired ? `The answer came${repaired}.` : ''
   return plainInline(answerAnnotation(answer))
 }
-
-const QUESTION = 'The agent’s question'
 
 /** The question's label, and how to answer it: on this thread, which asked for the run. */
 function questionHead(triggerPhrase: string): string {
