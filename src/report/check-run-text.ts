@@ -20,9 +20,9 @@ import {
   type CheckConclusion,
   type CheckRunText
 } from '../github-shapes.js'
-import { endingHeadline } from './headlines.js'
+import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.js'
 import { stopMarkdown } from './stop-text.js'
-import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
+import { link, plainLine, tableCell, unmention } from './markdown.js'
 import { howToAnswer, QUESTION, type AnswerSurface } from './paused-text.js'
 
 /**
@@ -179,11 +179,10 @@ function runOf(state: CheckRunState, report?: RunReport): string {
 }
 
 function workingHead(state: CheckRunState): string {
-  const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, CAPS.status))}` : 'starting'
   return [
-    `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+    workingHeadline(runOf(state), state.resumed),
     '',
-    `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
+    workingStatusLine(state.status, state.entriesSeen)
   ].join('\n')
 }
 

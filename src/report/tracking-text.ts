@@ -4,7 +4,7 @@ import type { AnswerReport } from '../answer/answer.js'
 import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
 import { count, entryGist, entryTime, entryTool, entryType, formatDuration, oneLine } from './entry-text.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from './answer-text.js'
-import { endingHeadline } from './headlines.js'
+import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.js'
 import { stopMarkdown } from './stop-text.js'
 import { codeSpan, escapeHtml, link, markdownInline, plainInline } from './markdown.js'
 import { usageMarkdown } from './usage.js'
@@ -116,10 +116,9 @@ function latestStep(entry: LogEntry): string {
 
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state: TrackingState, run: string): string[] {
-  const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting'
-  const lines = [`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '']
+  const lines = [workingHeadline(run, state.resumed), '']
   if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
-  lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`)
+  lines.push(workingStatusLine(state.status, state.entriesSeen))
   if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
   if (state.repair)
     lines.push(
