@@ -2,9 +2,8 @@ import type { CheckConclusion } from '../github-shapes.js'
 import { itemOutcome, SEVERITY, type ItemReport, type Outcome, type RunReport } from '../model.js'
 import type { AnswerSpec } from '../answer/answer.js'
 import type { FailCondition } from '../settings/settings.js'
-import { inlineText, statusText } from './console-text.js'
+import { firstLine, inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
-import { oneLine } from './entry-text.js'
 import { itemsFailMessage } from './runs-report.js'
 import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED } from './paused-text.js'
 
@@ -74,9 +73,6 @@ export function itemsFailingStep(
 /** The outcomes an annotation explains from the answer. */
 const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output'])
 
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300
-
 /**
  * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
  * then where the run is; undefined when the step passes.
@@ -133,12 +129,6 @@ export function passingWarnings(report: RunReport, policy: FailPolicy): string[]
   if (report.error) warnings.push(report.error)
   if (report.outcome === 'paused' && report.run) warnings.push(pausedMessage(report, policy))
   return warnings
-}
-
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text: string | null | undefined): string {
-  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
-  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
 }
 
 /** Where the run is: its id, status and link (the link bounded: it is the service's text). */
