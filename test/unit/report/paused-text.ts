@@ -1,5 +1,5 @@
 import type { RunReport } from '../../../src/model.js'
-import { renderCheckRun } from '../../../src/report/check-run-text.js'
+import { renderCheckRun, type CheckRunState } from '../../../src/report/check-run-text.js'
 import { passingWarnings, stepFailMessage, type FailPolicy } from '../../../src/report/step-fail.js'
 import { renderSummary } from '../../../src/report/summary.js'
 import { renderTrackingComment } from '../../../src/report/tracking-text.js'
@@ -24,12 +24,13 @@ const COMMENT = `${PHRASE} <answer>`
 function texts(onThread: boolean): { markdown: Record<string, string>; plain: Record<string, string> } {
   const report: RunReport = { ...scenario.report, trigger: onThread ? 'comment' : 'inputs' }
   const failOn = (words: FailCondition[]): FailPolicy => ({ failOn: new Set(words), triggerPhrase: PHRASE })
-  const { triggerPhrase: _, ...check } = checkState({ ...scenario, report }, true)
+  // The check run knows the phrase only for a run asked for on its pull request's thread.
+  const check: CheckRunState = { ...checkState({ ...scenario, report }, true), policy: failOn([]) }
+  if (onThread) check.triggerPhrase = PHRASE
+  else delete check.triggerPhrase
   const markdown: Record<string, string> = {
     summary: readerText(renderSummary({ report })),
-    'check run': readerText(
-      renderCheckRun({ ...check, policy: failOn([]), ...(onThread ? { triggerPhrase: PHRASE } : {}) }).summary
-    )
+    'check run': readerText(renderCheckRun(check).summary)
   }
   if (onThread)
     markdown['tracking comment'] = readerText(
