@@ -20,9 +20,10 @@ import {
   type CheckConclusion,
   type CheckRunText
 } from '../github-shapes.js'
-import { endingHeadline } from './headlines.js'
+import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.js'
 import { stopMarkdown } from './stop-text.js'
-import { codeSpan, link, plainLine, tableCell, unmention } from './markdown.js'
+import { link, plainLine, tableCell, unmention } from './markdown.js'
+import { howToAnswer, QUESTION, type AnswerSurface } from './paused-text.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -178,11 +179,10 @@ function runOf(state: CheckRunState, report?: RunReport): string {
 }
 
 function workingHead(state: CheckRunState): string {
-  const status = state.status?.trim() ? `status ${codeSpan(oneLine(state.status, CAPS.status))}` : 'starting'
   return [
-    `### 🤖 ${runOf(state)} is working${state.resumed ? ' on the follow-up' : ''}`,
+    workingHeadline(runOf(state), state.resumed),
     '',
-    `${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`
+    workingStatusLine(state.status, state.entriesSeen)
   ].join('\n')
 }
 
@@ -195,7 +195,7 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckC
   const run = report.run
   const question = report.outcome === 'paused' && run ? (run.result ?? '') : ''
   const asked: Piece[] =
-    question && run ? [{ title: QUESTION, text: question }, howToAnswer(run.id, state.triggerPhrase)] : []
+    question && run ? [{ title: QUESTION, text: question }, howToAnswer(answerSurface(run.id, state))] : []
   const rest = texts(report).filter(([title]) => title !== QUESTION)
   return [
     headline,
@@ -207,7 +207,11 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckC
   ]
 }
 
-const QUESTION = 'The agent’s question'
+/** A paused run is answered from a step, or on the pull request's thread when it was asked for there. */
+function answerSurface(runId: number, state: CheckRunState): AnswerSurface {
+  const phrase = state.triggerPhrase
+  return { on: 'report', runId, ...(phrase ? { thread: { name: 'the pull request', phrase } } : {}) }
+}
 
 function endedFacts(state: CheckRunState, report: RunReport, conclusion: CheckConclusion): string {
   const lines: string[] = []
@@ -236,14 +240,6 @@ function endedFacts(state: CheckRunState, report: RunReport, conclusion: CheckCo
   if (answer?.valid && answer.findings) lines.push(checkFindingsMarkdown(answer.findings), '')
   if (report.usage) lines.push(usageMarkdown(report.usage, report.runs ? 'Usage, all runs' : 'Usage'), '')
   return lines.join('\n')
-}
-
-/** How a paused run is answered: on the thread when it was asked for there, or from a step. */
-function howToAnswer(runId: number, triggerPhrase: string | undefined): string {
-  const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``
-  return triggerPhrase
-    ? `Answer with a comment \`${triggerPhrase} <answer>\` on the pull request, or resume the run in ${step}.`
-    : `Answer by resuming the run in ${step}.`
 }
 
 function texts(report: RunReport): Array<[string, string]> {

@@ -1,6 +1,6 @@
 import type { LogEntry } from '../api/types.js'
 import { classifyStatus, type StatusClass } from '../agent-run/status.js'
-import { entryDetails, entryGist, entryTime, entryTool, entryType } from './entry-text.js'
+import { entryDetails, entryGist, entryTime, entryTool, entryType, oneLine } from './entry-text.js'
 import { BROKEN_LEGACY_COMMAND, LEGACY_COMMAND } from '../runner/commands.js'
 
 /**
@@ -22,6 +22,15 @@ export function inlineText(text: string): string {
     .join(' ')
     .replace(CONTROL_CHARACTERS, ' ')
     .replace(LEGACY_COMMAND, BROKEN_LEGACY_COMMAND)
+}
+
+/** Characters of a text an annotation quotes: its first line, so the annotation stays readable. */
+const ANNOTATION_QUOTE_CHARS = 300
+
+/** The first non-blank line of a text (the run's, a reason), one line, bounded, unable to issue commands: as an annotation quotes it. */
+export function firstLine(text: string | null | undefined): string {
+  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
+  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
 }
 
 /** A run status inside one of our lines: one line, and short (the service does not bound it). */

@@ -1,9 +1,13 @@
 import type { Outcome, RunReport } from '../model.js'
+import { count, oneLine } from './entry-text.js'
+import { CAPS } from './fit-text.js'
+import { codeSpan } from './markdown.js'
 
 /**
  * The headline of a run's ending on each surface a reader sees it: the job summary, the tracking
  * comment and the check run. Each surface has its own words for an outcome (the summary names the
- * agent run, the comment and the check follow "Codegen agent run #N"), chosen by the same rule.
+ * agent run, the comment and the check follow "Codegen agent run #N"), chosen by the same rule. And
+ * the headline of a run that works, which the comment and the check share.
  */
 
 export type Surface = 'summary' | 'comment' | 'check'
@@ -120,4 +124,15 @@ export function endingHeadline(
   return outcome === 'error' && report.httpStatus
     ? `${words} (the service answered ${report.httpStatus})`
     : words
+}
+
+/** The headline of a run that works, comment and check alike: "### 🤖 Codegen agent run #N is working". */
+export function workingHeadline(run: string, resumed: boolean): string {
+  return `### 🤖 ${run} is working${resumed ? ' on the follow-up' : ''}`
+}
+
+/** The line under it, comment and check alike: the run's status (the service's text, capped) and its entries so far. */
+export function workingStatusLine(status: string | null | undefined, entriesSeen: number): string {
+  const said = status?.trim() ? `status ${codeSpan(oneLine(status, CAPS.status))}` : 'starting'
+  return `${said} · ${count(entriesSeen, 'log entry', 'log entries')} so far`
 }

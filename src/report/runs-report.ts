@@ -2,7 +2,7 @@ import type { LogEntry, PullRequest } from '../api/types.js'
 import { aggregateOutcome, itemOutcome, type ItemReport, type ItemState, type Outcome } from '../model.js'
 import type { Console } from '../runner/runner.js'
 import { answerAnnotation } from './answer-text.js'
-import { inlineText, statusText } from './console-text.js'
+import { firstLine, inlineText, statusText } from './console-text.js'
 import { count, cutChars, formatDuration, oneLine, trimmed } from './entry-text.js'
 import { htmlInline, link, pullRequestLink, tableCell } from './markdown.js'
 import { fitBytes, renderSummary, SUMMARY_MAX_BYTES } from './summary.js'
@@ -253,9 +253,6 @@ export function namedConsole(console: Console, name: string): Console {
   }
 }
 
-/** Characters of a run's reason an annotation quotes: one line each, the whole annotation readable. */
-const REASON_CHARS = 300
-
 /**
  * The step's error annotation: how many runs failed it, then each by name with why (its error, or
  * the first line of its result) and where it is, and below it the lines `more` holds (a paused
@@ -281,9 +278,4 @@ export function itemsFailMessage(
   return [`${failing.length} of ${count(total, 'agent run', 'agent runs')} failed the step:`, ...lines].join(
     '\n'
   )
-}
-
-function firstLine(text: string | null | undefined): string {
-  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
-  return inlineText(oneLine(line, REASON_CHARS))
 }

@@ -2,10 +2,10 @@ import type { CheckConclusion } from '../github-shapes.js'
 import { itemOutcome, SEVERITY, type ItemReport, type Outcome, type RunReport } from '../model.js'
 import type { AnswerSpec } from '../answer/answer.js'
 import type { FailCondition } from '../settings/settings.js'
-import { inlineText, statusText } from './console-text.js'
+import { firstLine, inlineText, statusText } from './console-text.js'
 import { answerAnnotation } from './answer-text.js'
-import { oneLine } from './entry-text.js'
 import { itemsFailMessage } from './runs-report.js'
+import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED } from './paused-text.js'
 
 /**
  * Does the step fail: the one place that decides it, from fail-on and the outcome (of a run alone,
@@ -73,9 +73,6 @@ export function itemsFailingStep(
 /** The outcomes an annotation explains from the answer. */
 const ANSWER_OUTCOMES = new Set(['rejected', 'invalid-output'])
 
-/** Characters of the run's text an annotation quotes: its first line, so the annotation stays a line. */
-const ANNOTATION_QUOTE_CHARS = 300
-
 /**
  * The step's failure annotation: why it failed, the run's own reason (the first line of its result),
  * then where the run is; undefined when the step passes.
@@ -134,12 +131,6 @@ export function passingWarnings(report: RunReport, policy: FailPolicy): string[]
   return warnings
 }
 
-/** The first non-blank line of the run's text, one line, bounded, unable to issue commands. */
-function firstLine(text: string | null | undefined): string {
-  const line = (text ?? '').split(/\r\n|\r|\n/).find(candidate => candidate.trim()) ?? ''
-  return inlineText(oneLine(line, ANNOTATION_QUOTE_CHARS))
-}
-
 /** Where the run is: its id, status and link (the link bounded: it is the service's text). */
 function runWhere(report: RunReport): string {
   const run = report.run as NonNullable<RunReport['run']>
@@ -167,12 +158,9 @@ function pausedMessage(report: RunReport, policy: FailPolicy): string {
 function pausedAnswer(report: RunReport, policy: FailPolicy): [string, string] {
   const run = report.run as NonNullable<RunReport['run']>
   const question = firstLine(run.result) || firstLine(run.summary)
-  const step = `a step with \`agent-run-id: ${run.id}\` and the answer as \`prompt\``
-  const onThread = report.trigger !== undefined && report.trigger !== '' && report.trigger !== 'inputs'
+  const thread = { name: THREAD_THAT_ASKED, phrase: policy.triggerPhrase }
   return [
-    question && `The agent’s question: ${question}`,
-    onThread
-      ? `Answer with a comment \`${policy.triggerPhrase} <answer>\` on the issue or pull request that asked for it, or resume the run in ${step}.`
-      : `Answer by resuming the run in ${step}.`
+    question && `${QUESTION}: ${question}`,
+    howToAnswer({ on: 'report', runId: run.id, ...(askedOnThread(report.trigger) ? { thread } : {}) })
   ]
 }

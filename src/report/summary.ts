@@ -26,6 +26,7 @@ import {
   serviceMarkdown,
   tableCell
 } from './markdown.js'
+import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED, type AnswerSurface } from './paused-text.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 export const SUMMARY_MAX_BYTES = 1_000_000
@@ -87,7 +88,8 @@ export function renderSummary(input: SummaryInput): string {
     )
   }
   if (report.usage) head.push(usageMarkdown(report.usage), '')
-  if (report.outcome === 'paused' && run && !question) head.push(howToAnswer(run.id, report.trigger), '')
+  if (report.outcome === 'paused' && run && !question)
+    head.push(howToAnswer(answerSurface(run.id, report.trigger)), '')
   if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_MAX_CHARS)), '')
   if (report.error) head.push('### Error', '', quoteBlock(trimmed(report.error, ERROR_MAX_CHARS)), '')
   const result = run?.result ? trimmed(run.result, TEXT_MAX_CHARS) : ''
@@ -114,11 +116,11 @@ const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
 /** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
 function questionSection(question: string, runId: number, trigger: string | undefined): string[] {
   return [
-    '### The agent’s question',
+    `### ${QUESTION}`,
     '',
     quoteBlock(trimmed(question, TEXT_MAX_CHARS)),
     '',
-    howToAnswer(runId, trigger),
+    howToAnswer(answerSurface(runId, trigger)),
     ''
   ]
 }
@@ -127,11 +129,8 @@ function questionSection(question: string, runId: number, trigger: string | unde
  * How a paused run is answered: from a step, and on its thread when it was asked for on one (the
  * tracking comment there gives the phrase); a run from inputs has no thread to answer on.
  */
-function howToAnswer(runId: number, trigger: string | undefined): string {
-  const step = `a step with \`agent-run-id: ${runId}\` and the answer as \`prompt\``
-  return trigger && trigger !== 'inputs'
-    ? `Answer on the issue or pull request that asked for it (its tracking comment says how), or resume the run in ${step}.`
-    : `Answer by resuming the run in ${step}.`
+function answerSurface(runId: number, trigger: string | undefined): AnswerSurface {
+  return { on: 'report', runId, ...(askedOnThread(trigger) ? { thread: { name: THREAD_THAT_ASKED } } : {}) }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AnswerReport } from '../answer/answer.js'
 import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
 import { count, entryGist, entryTime, entryTool, entryType, formatDuration, oneLine } from './entry-text.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from './answer-text.js'
-import { endingHeadline } from './headlines.js'
+import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.js'
 import { stopMarkdown } from './stop-text.js'
 import { codeSpan, escapeHtml, link, markdownInline, plainInline } from './markdown.js'
 import { usageMarkdown } from './usage.js'
@@ -18,6 +18,7 @@ import {
   serviceLink,
   trimmedNote
 } from './fit-text.js'
+import { howToAnswer, QUESTION } from './paused-text.js'
 
 /**
  * The tracking comment's Markdown: the one comment a thread's run is followed in (github/
@@ -81,11 +82,9 @@ function answerLead(answer: AnswerReport): string {
   return plainInline(answerAnnotation(answer))
 }
 
-const QUESTION = 'The agent’s question'
-
 /** The question's label, and how to answer it: on this thread, which asked for the run. */
 function questionHead(triggerPhrase: string): string {
-  return `**⏸️ ${QUESTION}** (reply \`${triggerPhrase} <answer>\` to answer it and continue this run):`
+  return `**⏸️ ${QUESTION}** (${howToAnswer({ on: 'thread', phrase: triggerPhrase })}):`
 }
 
 const code = (text: string, max: number): string => codeSpan(oneLine(text, max))
@@ -117,10 +116,9 @@ function latestStep(entry: LogEntry): string {
 
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state: TrackingState, run: string): string[] {
-  const status = state.status?.trim() ? `status ${code(state.status, CAPS.status)}` : 'starting'
-  const lines = [`### 🤖 ${run} is working${state.resumed ? ' on the follow-up' : ''}`, '']
+  const lines = [workingHeadline(run, state.resumed), '']
   if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
-  lines.push(`${status} · ${count(state.entriesSeen, 'log entry', 'log entries')} so far`)
+  lines.push(workingStatusLine(state.status, state.entriesSeen))
   if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
   if (state.repair)
     lines.push(
