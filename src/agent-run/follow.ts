@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../model.js'
 import { errorBeforeRun, type StartedRun } from './start.js'
 import { classifyStatus } from './status.js'
-import type { WatchResult } from './watch-step.js'
+import type { WatchResult } from './watch-state.js'
 import { RunWatcher, type Watch, type WatchEvents } from './watcher.js'
 
 export interface FollowDeps {

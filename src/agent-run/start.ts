@@ -21,7 +21,7 @@ import {
 } from './carry-on.js'
 import { countLogEntries, LogReader, type LogBaseline } from './log-reader.js'
 import { classifyStatus } from './status.js'
-import { resumeGraceMs, type ResumeGuard } from './watch-step.js'
+import { resumeGraceMs, type ResumeGuard } from './watch-state.js'
 import { isCutShort } from './watcher.js'
 import { SERVICE_AFTER_CANCEL_MS, STOP_AND_READ_KEPT_MS } from '../deadlines.js'
 

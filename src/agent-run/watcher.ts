@@ -20,10 +20,10 @@ import {
   type WatchPlan,
   type WatchResult,
   type WatchState
-} from './watch-step.js'
+} from './watch-state.js'
 
 /**
- * Following a started run to its end. One run's watch (`WatchedRun`: its state stepped on each read
+ * Following a started run to its end. One run's watch (`WatchedRun`: its state advanced on each read
  * by the pure `advance`, what that says told, its ending and the read at its end) is driven by a
  * loop that decides what to read and when: a run alone by `RunWatcher` (a look each poll-interval:
  * its log, or the run itself), many runs by the fan-out's `ListWatcher` (runs/list-watcher.ts: one
@@ -61,7 +61,7 @@ export function endingOf(error: unknown): Exclude<WatchEnding, 'ended'> {
   return error instanceof DeadlineError ? 'timeout' : 'cancelled'
 }
 
-/** One run's watch, whoever drives it: its state, stepped on each read, and its ending. */
+/** One run's watch, whoever drives it: its state, advanced on each read, and its ending. */
 export class WatchedRun {
   state: WatchState
   /** When a resumed run still showing its earlier ending is given up on. */
@@ -77,15 +77,15 @@ export class WatchedRun {
     this.graceEndsAt = (plan.guard.resumedAt ?? now) + resumeGraceMs(plan.pollIntervalMs)
   }
 
-  /** Reads what the step asks: the next log page, or the run itself. */
+  /** Reads what the last move asks: the next log page, or the run itself. */
   async read(move: WatchMove, options: CallOptions): Promise<Read> {
     if (move.kind === 'read-page')
       return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_SIZE, options) }
     return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) }
   }
 
-  /** The pure step on what was read, what it says told: returns what to do next. */
-  step(read: Read, now: number): WatchMove {
+  /** The pure advance on what was read, what it says told: returns what to do next. */
+  advance(read: Read, now: number): WatchMove {
     const next = advance(this.state, read, {
       now,
       graceEndsAt: this.graceEndsAt,
@@ -174,7 +174,7 @@ function tell(events: WatchEvents, said: Said): void {
   else events.warning(said.message)
 }
 
-/** One run alone: read (a log page or the run), step, then read again, wait for the next look, or stop. */
+/** One run alone: read (a log page or the run), advance, then read again, wait for the next look, or stop. */
 export class RunWatcher {
   constructor(
     private readonly clock: Clock,
@@ -196,7 +196,7 @@ export class RunWatcher {
         // Reads once the end is known see the end: they may use the budget's reserve.
         const { status, guard } = watched.state
         const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted }
-        move = watched.step(await watched.read(move, options), this.clock.now())
+        move = watched.advance(await watched.read(move, options), this.clock.now())
       }
     } catch (error) {
       ending = endingOf(error)

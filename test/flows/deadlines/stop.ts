@@ -1,6 +1,6 @@
 import { watchedFields } from '../../../src/agent-run/follow.js'
 import { LogReader } from '../../../src/agent-run/log-reader.js'
-import type { WatchPlan } from '../../../src/agent-run/watch-step.js'
+import type { WatchPlan } from '../../../src/agent-run/watch-state.js'
 import { RunWatcher } from '../../../src/agent-run/watcher.js'
 import type { StopTrigger } from '../../../src/settings/settings.js'
 import type { ModeName } from '../../../emulator/index.js'

@@ -1,6 +1,6 @@
 import { LogReader } from '../../../src/agent-run/log-reader.js'
 import { paceNotice } from '../../../src/agent-run/pacing.js'
-import type { ResumeGuard, WatchPlan } from '../../../src/agent-run/watch-step.js'
+import type { ResumeGuard, WatchPlan } from '../../../src/agent-run/watch-state.js'
 import { RunWatcher } from '../../../src/agent-run/watcher.js'
 import type { EmulatorOptions, FaultRule, RunScript, ScriptStep } from '../../../emulator/index.js'
 import { entries, finalAnswer, ScriptedWorld, shownAt } from '../../support/scripted-service.js'

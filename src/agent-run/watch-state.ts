@@ -5,7 +5,7 @@ import { LOG_PAGE_SIZE } from './log-reader.js'
 import { classifyStatus, isKnownStatus } from './status.js'
 
 /**
- * The watcher's state and the pure step from (state, what was read) to the next state, what to say
+ * The watcher's state and the pure advance from (state, what was read) to the next state, what to say
  * and what to do next; the resume guard owns whether an ending is the resumed run's own.
  */
 
@@ -92,7 +92,7 @@ export function resumeGraceMs(pollIntervalMs: number): number {
 export const HEARTBEAT_MS = 60_000
 
 // ---------------------------------------------------------------------------------------------
-// The state of a watch, and the pure step from (state, what was read) to the next state and step
+// The state of a watch, and the pure advance from (state, what was read) to the next state and move
 
 /** What the last read was, as far as the next decision cares. */
 export type LastRead =
@@ -166,7 +166,7 @@ export type WatchMove =
   /** The watch ends: the run ended (or, resumed, never restarted). */
   | { kind: 'end' }
 
-export interface StepContext {
+export interface AdvanceContext {
   now: number
   /** When a resumed run still showing its earlier ending is given up on. */
   graceEndsAt: number
@@ -175,11 +175,11 @@ export interface StepContext {
 
 export const isEnded = (status: string | null): boolean => classifyStatus(status) !== 'working'
 
-/** The pure step: the state after `read`, what to say, and the next move. */
+/** The pure advance: the state after `read`, what to say, and the next move. */
 export function advance(
   state: WatchState,
   read: Read,
-  context: StepContext
+  context: AdvanceContext
 ): { state: WatchState; said: Said[]; move: WatchMove } {
   const said: Said[] = []
   const next =
@@ -196,7 +196,7 @@ export function advance(
 function afterPage(
   state: WatchState,
   page: LogPage | undefined,
-  context: StepContext,
+  context: AdvanceContext,
   said: Said[]
 ): WatchState {
   // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
@@ -230,7 +230,7 @@ function afterPage(
   return next
 }
 
-function afterRun(state: WatchState, run: AgentRun, context: StepContext, said: Said[]): WatchState {
+function afterRun(state: WatchState, run: AgentRun, context: AdvanceContext, said: Said[]): WatchState {
   const next = afterStatus(state, run.status ?? null, context.now, said)
   next.guard = sees(next.guard, { before: next.status, result: run.result })
   next.lastRun = run

@@ -8,7 +8,7 @@ import {
   type ResumeGuard,
   type WatchPlan,
   type WatchState
-} from '../../../src/agent-run/watch-step.js'
+} from '../../../src/agent-run/watch-state.js'
 
 /** A plan for run 7, new and working unless `fields` say otherwise. */
 const watchPlan = (fields: Partial<WatchPlan> = {}): WatchPlan => ({
