@@ -5,7 +5,7 @@ import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
 import type { AgentRun, CreateRunRequest } from '../api/types.js'
 import type { Clock } from '../clock.js'
-import { reportOf, type CarriedFrom, type ReportFields, type RunPlan, type RunReport } from '../model.js'
+import { reportOf, type CarriedFrom, type ReportFields, type RunBrief, type RunReport } from '../model.js'
 import { diagnose, inspectSetup } from '../org/inspect.js'
 import type { ServiceClients } from '../org/clients.js'
 import type { Admission, FixCount } from '../org/daily-limit-read.js'
@@ -86,15 +86,15 @@ export type Start =
       refusedResume?: string
     }
 
-/** Starts the run the plan asks for; a refusal (401, 403, 404) before it existed is explained. */
-export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
+/** Starts the run the brief asks for; a refusal (401, 403, 404) before it existed is explained. */
+export async function startRun(brief: RunBrief, deps: StartDeps): Promise<Start> {
   const startedAt = deps.clock.now()
-  let mode: RunReport['mode'] = plan.resumeRunId === undefined ? 'create' : 'resume'
+  let mode: RunReport['mode'] = brief.resumeRunId === undefined ? 'create' : 'resume'
   const options = { deadline: deps.deadline }
   const found =
-    plan.orgId === undefined
+    brief.orgId === undefined
       ? await discoverOrganization(deps.apis, options, deps.notice)
-      : { orgId: plan.orgId }
+      : { orgId: brief.orgId }
   if ('error' in found) {
     const report = reportOf({ outcome: 'error', ...found }, startedAt, deps.clock.now())
     return { kind: 'not-started', report: await diagnose(report, deps.apis, { repository: '' }, options) }
@@ -103,25 +103,27 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
   let repoId: number | undefined
   try {
     let carriedFrom: CarriedFrom | undefined
-    let prompt = plan.prompt
-    if (plan.resumeRunId !== undefined) {
-      const refusal = await resumeRefusal(plan, plan.resumeRunId, api, deps, found.orgId)
+    let prompt = brief.prompt
+    if (brief.resumeRunId !== undefined) {
+      const refusal = await resumeRefusal(brief, brief.resumeRunId, api, deps, found.orgId)
       if ('resumed' in refusal)
         return { kind: 'started', api, ...refusal.resumed, base: { mode, startedAt, orgId: found.orgId } }
       // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
-      if (!plan.carryOn) throw refusal.error
+      if (!brief.carryOn) throw refusal.error
       carriedFrom = refusal.carriedFrom
-      prompt = carryOnPrompt(plan.carryOn.prompt, refusal.earlier, carriedFrom.reason)
+      prompt = carryOnPrompt(brief.carryOn.prompt, refusal.earlier, carriedFrom.reason)
       mode = 'create'
     }
-    const fix = plan.ciFix && { branch: plan.ciFix.branch, maxAttempts: plan.ciFix.maxAttempts }
-    const admission = plan.setupCommands ? undefined : await deps.dailyLimit?.(found.orgId, plan.origin, fix)
+    const fix = brief.ciFix && { branch: brief.ciFix.branch, maxAttempts: brief.ciFix.maxAttempts }
+    const admission = brief.setupCommands
+      ? undefined
+      : await deps.dailyLimit?.(found.orgId, brief.origin, fix)
     if (admission && !admission.admitted) return limitedStart(admission, found.orgId, startedAt, deps)
     const fixAttempt = admission?.fixAttempt
-    repoId = plan.repoId ?? (await lookUpRepository(plan, api, deps))
-    const run = plan.setupCommands
-      ? await startSetupCommands(plan, repoId, api, deps.deadline)
-      : await create({ ...plan, prompt }, repoId, api, deps, fixAttempt)
+    repoId = brief.repoId ?? (await lookUpRepository(brief, api, deps))
+    const run = brief.setupCommands
+      ? await startSetupCommands(brief, repoId, api, deps.deadline)
+      : await create({ ...brief, prompt }, repoId, api, deps, fixAttempt)
     if (carriedFrom) deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason))
     const logs = new LogReader(api, run.id, deps.warning)
     const base = {
@@ -152,8 +154,8 @@ export async function startRun(plan: RunPlan, deps: StartDeps): Promise<Start> {
         ? { orgId: found.orgId, repository: '' }
         : {
             orgId: found.orgId,
-            repoId: repoId ?? plan.repoId,
-            repository: plan.repositoryRequired || plan.setupCommands ? (plan.repository ?? '') : ''
+            repoId: repoId ?? brief.repoId,
+            repository: brief.repositoryRequired || brief.setupCommands ? (brief.repository ?? '') : ''
           }
     return { kind: 'not-started', report: await diagnose(report, deps.apis, used, options) }
   }
@@ -192,39 +194,40 @@ export function errorBeforeRun(error: unknown): ReportFields {
 }
 
 async function lookUpRepository(
-  plan: RunPlan,
+  brief: RunBrief,
   api: AgentRunApi,
   deps: StartDeps
 ): Promise<number | undefined> {
-  const required = plan.repositoryRequired || plan.setupCommands
-  if (!plan.repository) {
+  const required = brief.repositoryRequired || brief.setupCommands
+  if (!brief.repository) {
     if (required) throw new ServiceError('No repository to act on: set the repo-id or repository input.')
     return undefined
   }
-  const repoId = (await findRepository(api, { repository: plan.repository }, { deadline: deps.deadline }))?.id
+  const repoId = (await findRepository(api, { repository: brief.repository }, { deadline: deps.deadline }))
+    ?.id
   if (repoId === undefined && required) {
     // A 404 like the service's own "not found", so that the step says why (diagnosis).
     throw new ServiceError(
-      `Repository ${plan.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
+      `Repository ${brief.repository.slice(0, 200)} is not among the organization's repositories on Codegen.`,
       404
     )
   }
   if (repoId === undefined) {
     deps.warning(
-      `Repository ${plan.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`
+      `Repository ${brief.repository} is not among the organization's repositories on Codegen: the run is created without repo_id (set the repo-id input to choose one).`
     )
   }
   return repoId
 }
 
 async function startSetupCommands(
-  plan: RunPlan,
+  brief: RunBrief,
   repoId: number | undefined,
   api: AgentRunApi & Pick<OrganizationApi, 'generateSetupCommands'>,
   deadline: number
 ): Promise<AgentRun> {
   const answer = await api.generateSetupCommands(
-    { repo_id: repoId as number, ...(plan.prompt ? { prompt: plan.prompt } : {}) },
+    { repo_id: repoId as number, ...(brief.prompt ? { prompt: brief.prompt } : {}) },
     { deadline }
   )
   return api.getRun(answer.agent_run_id, { deadline })
@@ -235,7 +238,7 @@ async function startSetupCommands(
  * answer), the run is looked up by the idempotency key recorded in its metadata before any resend.
  */
 async function create(
-  plan: RunPlan,
+  brief: RunBrief,
   repoId: number | undefined,
   api: AgentRunApi,
   deps: StartDeps,
@@ -243,16 +246,16 @@ async function create(
 ): Promise<AgentRun> {
   const key = randomUUID()
   // A CI fix records what it fixes (and which attempt it is): max-fix-attempts counts by it.
-  const ciFix = plan.ciFix && {
-    ci_fix: { ...plan.ciFix.record, ...(fixAttempt !== undefined ? { attempt: fixAttempt } : {}) }
+  const ciFix = brief.ciFix && {
+    ci_fix: { ...brief.ciFix.record, ...(fixAttempt !== undefined ? { attempt: fixAttempt } : {}) }
   }
   const request: CreateRunRequest = {
-    prompt: plan.prompt,
+    prompt: brief.prompt,
     ...(repoId !== undefined ? { repo_id: repoId } : {}),
-    ...(plan.images.length ? { images: plan.images } : {}),
-    ...(plan.model ? { model: plan.model } : {}),
-    ...(plan.agentType ? { agent_type: plan.agentType } : {}),
-    metadata: { ...plan.metadata, [METADATA_KEY]: { ...plan.origin, ...ciFix, idempotency_key: key } }
+    ...(brief.images.length ? { images: brief.images } : {}),
+    ...(brief.model ? { model: brief.model } : {}),
+    ...(brief.agentType ? { agent_type: brief.agentType } : {}),
+    metadata: { ...brief.metadata, [METADATA_KEY]: { ...brief.origin, ...ciFix, idempotency_key: key } }
   }
   const { deadline } = deps
   // Whether a create may have reached the service: a cut then leaves a run to look for.
@@ -358,7 +361,7 @@ type Resumed = Pick<StartedRun, 'run' | 'logs' | 'earlierEntries' | 'guard'>
  * read fine. Any other failure is thrown as it is.
  */
 async function resumeRefusal(
-  plan: RunPlan,
+  brief: RunBrief,
   runId: number,
   api: AgentRunApi,
   deps: StartDeps,
@@ -381,7 +384,7 @@ async function resumeRefusal(
   const logs = new LogReader(api, runId, deps.warning)
   const before = await countLogEntries(logs, deps.deadline)
   try {
-    return { resumed: await resume(plan, run, logs, before, api, deps) }
+    return { resumed: await resume(brief, run, logs, before, api, deps) }
   } catch (error) {
     return refused(error)
   }
@@ -418,7 +421,7 @@ async function refusalOfTheRun(
  * a sign that it restarted (a working status, new entries or a new result) before it is sent again.
  */
 async function resume(
-  plan: RunPlan,
+  brief: RunBrief,
   earlier: AgentRun,
   logs: LogReader,
   before: LogBaseline,
@@ -431,8 +434,8 @@ async function resume(
   const earlierResult = earlier.result ?? null
   const request = {
     agent_run_id: runId,
-    prompt: plan.prompt,
-    ...(plan.images.length ? { images: plan.images } : {})
+    prompt: brief.prompt,
+    ...(brief.images.length ? { images: brief.images } : {})
   }
   const resumed = { logs, earlierEntries: before.count }
   // Not yet seen restarted: its earlier ending may linger, and only a sign of a restart ends the wait.
@@ -449,7 +452,7 @@ async function resume(
       if (!(error instanceof AmbiguousWriteError)) throw error
       maybeSent = true
       deps.warning(`${error.message}. Checking whether the run restarted before sending again.`)
-      const window = resumeGraceMs(plan.pollIntervalMs)
+      const window = resumeGraceMs(brief.pollIntervalMs)
       let restarted: AgentRun | undefined
       try {
         if (deps.clock.now() >= deadline) throw new DeadlineError()

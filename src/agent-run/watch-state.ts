@@ -48,7 +48,8 @@ function provesRestart(guard: ResumeGuard, seen: Seen): boolean {
   return before !== null && from !== 'working' && from !== classifyStatus(after)
 }
 
-export interface WatchPlan {
+/** A watch's brief, drawn from the run's when it started (followRun): the run, its deadline and pace. */
+export interface WatchBrief {
   runId: number
   /** Epoch ms at which waiting stops (timeout-minutes after the step started). */
   deadline: number
@@ -129,12 +130,12 @@ export interface WatchState {
   paceNoticed: boolean
 }
 
-export function initialState(plan: WatchPlan, now: number): WatchState {
+export function initialState(brief: WatchBrief, now: number): WatchState {
   return {
     startedAt: now,
-    status: plan.initialStatus,
-    cursor: plan.earlierEntries,
-    guard: plan.guard,
+    status: brief.initialStatus,
+    cursor: brief.earlierEntries,
+    guard: brief.guard,
     endSeen: 'no',
     lastRead: { kind: 'run' },
     lookAt: now,

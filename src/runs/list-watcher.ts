@@ -51,11 +51,11 @@ export class ListWatcher {
     this.minuteAt = deps.clock.now()
   }
 
-  readonly watch: Watch = (plan, reads, events) =>
+  readonly watch: Watch = (brief, reads, events) =>
     new Promise((resolve, reject) => {
-      const watched = new WatchedRun(plan, reads, events, this.deps.clock.now())
-      const follow: FollowedRun = { id: plan.runId, phase: 'working', logBacklog: false }
-      this.followed.set(plan.runId, { watched, follow, resolve, reject })
+      const watched = new WatchedRun(brief, reads, events, this.deps.clock.now())
+      const follow: FollowedRun = { id: brief.runId, phase: 'working', logBacklog: false }
+      this.followed.set(brief.runId, { watched, follow, resolve, reject })
       if (!this.looping) void this.loop()
     })
 
@@ -87,7 +87,7 @@ export class ListWatcher {
     return {
       runs: runs.map(run => ({ ...run.follow, logsAvailable: run.watched.reads.logs.available })),
       now: this.deps.clock.now(),
-      pollIntervalMs: least(runs.map(run => run.watched.plan.pollIntervalMs)),
+      pollIntervalMs: least(runs.map(run => run.watched.brief.pollIntervalMs)),
       listAt: this.listAt,
       logAt: this.logAt,
       logGapMs: this.deps.api.lookPace?.('logs')?.gapMs ?? 0,
