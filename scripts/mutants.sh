@@ -17,7 +17,7 @@ done
 # the test files that should catch it.
 names=() files=() substitutions=() tests=()
 mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
-mutant idempotency src/agent-run/start.ts \
+mutant idempotency src/agent-run/send-once.ts \
   's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
   'test/flows/run-action.test.ts test/flows/step.test.ts'
 mutant first-write src/github/tracking-comment.ts \

@@ -1,4 +1,4 @@
-import { runPlan } from './agent-run/run-plan.js'
+import { runBrief } from './agent-run/run-brief.js'
 import { Deadlines } from './deadlines.js'
 import { decide, type Decision, type Work } from './decide.js'
 import { gitHubClient } from './github/client.js'
@@ -22,7 +22,7 @@ import { readSettings } from './settings/read-settings.js'
 import {
   logMirror,
   manyRunsDeps,
-  planDeps,
+  runDeps,
   redacted,
   type ActionEnvironment,
   type Say,
@@ -84,7 +84,7 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
       () => deadlines.afterCancelled()
     )
     const apis = serviceClients(settings, clock, signal, say.debug, environment.network.service)
-    const fixing = decision.work.kind === 'run' && decision.work.plan.ciFix !== undefined
+    const fixing = decision.work.kind === 'run' && decision.work.brief.ciFix !== undefined
     const gate = stepDailyGate(settings.dailyLimits, fixing, apis, clock, deadlines.step)
     const step: Step = { settings, environment, deadlines, redact, say, reporters, gate }
     const performed = await perform(decision.work, step, apis)
@@ -129,7 +129,7 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
       return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
     case 'run':
-      return runPlan(work.plan, planDeps(step, apis))
+      return runBrief(work.brief, runDeps(step, apis))
     case 'runs':
       return runMany(work.items, manyRunsDeps(step, apis))
   }

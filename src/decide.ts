@@ -7,7 +7,7 @@ import { withCommit } from './github/thread-prompt.js'
 import type { TrackingComment } from './github/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './github/trigger.js'
 import { readWorkflowRun } from './github/workflow-run.js'
-import { reportOf, type RunPlan, type RunReport } from './model.js'
+import { reportOf, type RunBrief, type RunReport } from './model.js'
 import type { Console } from './runner/runner.js'
 import type { RunItem, Settings } from './settings/settings.js'
 import { CI_FIX_EVENT, originMetadata } from './settings/workflow-context.js'
@@ -20,9 +20,9 @@ import { CI_FIX_EVENT, originMetadata } from './settings/workflow-context.js'
  */
 
 export type Work =
-  | { kind: 'run'; plan: RunPlan }
-  /** The `runs` input: a plan for each item. */
-  | { kind: 'runs'; items: Array<{ name: string; plan: RunPlan }> }
+  | { kind: 'run'; brief: RunBrief }
+  /** The `runs` input: a brief for each item. */
+  | { kind: 'runs'; items: Array<{ name: string; brief: RunBrief }> }
   | { kind: 'setup-check' }
   /** Nothing to start (not a trigger, a refused author, GitHub unreadable): its report. */
   | { kind: 'none'; report: RunReport }
@@ -55,7 +55,7 @@ export interface DecideDeps {
 }
 
 /**
- * What this step does: the set-up check, the plan from its inputs, or, on a triggering event, the
+ * What this step does: the set-up check, the brief from its inputs, or, on a triggering event, the
  * author's request (once they are found allowed to make it) with its tracking comment.
  */
 export async function decide(settings: Settings, deps: DecideDeps): Promise<Decision> {
@@ -72,12 +72,12 @@ export async function decide(settings: Settings, deps: DecideDeps): Promise<Deci
     const work: Work = settings.runs
       ? {
           kind: 'runs',
-          items: settings.runs.map(item => ({ name: item.name, plan: planFromItem(settings, item, place) }))
+          items: settings.runs.map(item => ({ name: item.name, brief: briefFromItem(settings, item, place) }))
         }
       : // Findings are about the lines of one commit: the prompt names the head they go on.
         {
           kind: 'run',
-          plan: planFromInputs(
+          brief: briefFromInputs(
             settings,
             place ?? (pullRequest && { sha: pullRequest.sha, pullRequest: pullRequest.number })
           )
@@ -144,8 +144,8 @@ async function fromThread(
   if (stopped)
     return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: trigger.trigger }
   await prepared.tracking?.open()
-  const fromInputs = planFromInputs(settings)
-  const plan: RunPlan = {
+  const fromInputs = briefFromInputs(settings)
+  const brief: RunBrief = {
     ...fromInputs,
     // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
     origin: { ...fromInputs.origin, author: trigger.author.login },
@@ -161,7 +161,7 @@ async function fromThread(
       ? { pullRequest: { number: trigger.thread.number, sha } }
       : {}
   return {
-    work: { kind: 'run', plan },
+    work: { kind: 'run', brief },
     trigger: trigger.trigger,
     tracking: prepared.tracking,
     check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
@@ -200,11 +200,11 @@ async function fromWorkflowRun(
   if (stopped)
     return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: CI_FIX_TRIGGER }
   await prepared.tracking?.open()
-  const plan: RunPlan = { ...planFromInputs(settings), prompt: prepared.prompt, ciFix: prepared.ciFix }
+  const brief: RunBrief = { ...briefFromInputs(settings), prompt: prepared.prompt, ciFix: prepared.ciFix }
   // check-run: true writes the check on the commit that failed (auto: none, no one asked on a pull request).
   const place = mode === 'true' ? { sha: run.headSha, pullRequest: run.pullRequest } : undefined
   return {
-    work: { kind: 'run', plan },
+    work: { kind: 'run', brief },
     trigger: CI_FIX_TRIGGER,
     ...(prepared.tracking ? { tracking: prepared.tracking } : {}),
     ...(place ? { check: { place, resumed: false, onThread: false } } : {})
@@ -215,10 +215,10 @@ async function fromWorkflowRun(
 export const CI_FIX_TRIGGER = 'workflow-run'
 
 /**
- * The plan of a workflow step that starts or resumes a run from its inputs; with its check on a pull
+ * The brief of a workflow step that starts or resumes a run from its inputs; with its check on a pull
  * request's head (`checkPlace`), the prompt names that commit.
  */
-export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): RunPlan {
+export function briefFromInputs(settings: Settings, checkPlace?: CheckRunPlace): RunBrief {
   return {
     prompt: withCommit(settings.prompt, checkPlace),
     images: settings.images,
@@ -238,11 +238,11 @@ export function planFromInputs(settings: Settings, checkPlace?: CheckRunPlace): 
   }
 }
 
-/** The plan of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
-export function planFromItem(settings: Settings, item: RunItem, checkPlace?: CheckRunPlace): RunPlan {
+/** The brief of one item of `runs`: its own prompt and fields, the step's inputs for the rest. */
+export function briefFromItem(settings: Settings, item: RunItem, checkPlace?: CheckRunPlace): RunBrief {
   const own = item.repoId !== undefined || item.repository !== undefined
   return {
-    ...planFromInputs(settings),
+    ...briefFromInputs(settings),
     prompt: withCommit(item.prompt, checkPlace),
     resumeRunId: undefined,
     setupCommands: false,

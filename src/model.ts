@@ -3,7 +3,7 @@ import type { AgentRun, LogEntry } from './api/types.js'
 import type { StopTrigger } from './settings/settings.js'
 
 /**
- * The plain data every part of the path shares: what to run (RunPlan), what happens as it runs
+ * The plain data every part of the path shares: what to run (RunBrief), what happens as it runs
  * (RunEvents), and what became of it (RunReport). No behaviour but the report builders.
  */
 
@@ -31,7 +31,7 @@ export type Outcome =
 export type LimitName = 'daily-run-limit' | 'daily-run-limit-per-author' | 'max-fix-attempts'
 
 /** A CI fix (a workflow_run's failure): what max-fix-attempts counts, and what its run's metadata records. */
-export interface CiFixPlan {
+export interface CiFixBrief {
   /** The head branch the fix is pushed to: CI-fix runs are counted by it. */
   branch: string
   /** max-fix-attempts: CI-fix runs for the branch in 24 hours, at most. */
@@ -40,8 +40,11 @@ export interface CiFixPlan {
   record: Record<string, string | number>
 }
 
-/** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
-export interface RunPlan {
+/**
+ * The run's brief: what to run and how to follow it (prompt, images, repository, metadata, wait…),
+ * decided at the edge from the inputs, an item of `runs` or a thread trigger: plain data.
+ */
+export interface RunBrief {
   prompt: string
   images: string[]
   /** Resume this run instead of creating one. */
@@ -70,7 +73,7 @@ export interface RunPlan {
   /** stop-run-on: when the step stops while its run still works, whether to ask the service to stop it. */
   stopRunOn?: ReadonlySet<StopTrigger>
   /** A CI fix: the failure it fixes, counted by max-fix-attempts before it is created. */
-  ciFix?: CiFixPlan
+  ciFix?: CiFixBrief
 }
 
 /** The step's request to stop its run (stop-run-on), when it sent one, and the status read after it. */

@@ -1,4 +1,4 @@
-import type { PlanDeps } from './agent-run/run-plan.js'
+import type { RunDeps } from './agent-run/run-brief.js'
 import type { StartDeps } from './agent-run/start.js'
 import type { AnswerChecker } from './answer/check.js'
 import type { Clock } from './clock.js'
@@ -16,7 +16,7 @@ import type { Env } from './settings/workflow-context.js'
 
 /**
  * The step as runAction (action.ts) holds it once its settings are read: its surroundings, its
- * deadlines, redaction and reporters; and what a run (runPlan) and the runs input (runMany) need
+ * deadlines, redaction and reporters; and what a run (runBrief) and the runs input (runMany) need
  * of it.
  */
 
@@ -59,8 +59,8 @@ export interface Step {
   gate?: DailyGate
 }
 
-/** What runPlan needs for one run: the service, the step's deadline and cancellation, its reporters. */
-export function planDeps(step: Step, apis: ServiceClients): PlanDeps {
+/** What runBrief needs for one run: the service, the step's deadline and cancellation, its reporters. */
+export function runDeps(step: Step, apis: ServiceClients): RunDeps {
   const { clock, signal } = step.environment
   const deadline = step.deadlines.step
   const events = step.reporters
@@ -111,7 +111,7 @@ export function manyRunsDeps(step: Step, apis: ServiceClients): ManyRunsDeps {
 }
 
 /** verdict or output-schema: each run's answer read as it ends, and asked again while it is not valid. */
-function answerAsked({ settings, environment }: Step): Pick<PlanDeps, 'answer'> {
+function answerAsked({ settings, environment }: Step): Pick<RunDeps, 'answer'> {
   return settings.answer ? { answer: { spec: settings.answer, check: environment.checkAnswer } } : {}
 }
 

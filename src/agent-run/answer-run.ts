@@ -1,7 +1,7 @@
 import { problemLine, readAnswer, type Answer, type AnswerSpec } from '../answer/answer.js'
 import { CHECK_MS, type AnswerChecker } from '../answer/check.js'
 import { repairPrompt } from '../answer/answer-prompt.js'
-import type { RunEvents, RunPlan, RunReport } from '../model.js'
+import type { RunEvents, RunBrief, RunReport } from '../model.js'
 import { followRun, type FollowDeps } from './follow.js'
 import { startRun, type Start, type StartDeps } from './start.js'
 
@@ -14,7 +14,7 @@ import { startRun, type Start, type StartDeps } from './start.js'
  */
 export async function settleAnswer(
   first: RunReport,
-  plan: RunPlan,
+  brief: RunBrief,
   spec: AnswerSpec,
   deps: { start: StartDeps; follow: FollowDeps; check: AnswerChecker }
 ): Promise<RunReport> {
@@ -47,13 +47,13 @@ export async function settleAnswer(
     repairs.push(problemLine(answer.problem))
     deps.follow.events.repairAsked(problemLine(answer.problem), repairs.length, spec.retries)
     // A repair resumes this run, never another: a thread carried on in a fresh run is carried no further.
-    const repair: RunPlan = {
-      ...plan,
+    const repair: RunBrief = {
+      ...brief,
       carryOn: undefined,
       prompt: repairPrompt(spec, answer.problem),
       images: [],
       resumeRunId: report.run.id,
-      orgId: report.orgId ?? plan.orgId
+      orgId: report.orgId ?? brief.orgId
     }
     const started = await startRun(repair, deps.start)
     if (started.kind === 'not-started') {

@@ -1,9 +1,9 @@
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
-import type { Outcome, ReportFields, RunEvents, RunPlan, RunReport } from '../model.js'
+import type { Outcome, ReportFields, RunEvents, RunBrief, RunReport } from '../model.js'
 import { errorBeforeRun, type StartedRun } from './start.js'
 import { classifyStatus } from './status.js'
-import type { WatchResult } from './watch-step.js'
+import type { WatchResult } from './watch-state.js'
 import { RunWatcher, type Watch, type WatchEvents } from './watcher.js'
 
 export interface FollowDeps {
@@ -20,7 +20,7 @@ export interface FollowDeps {
 }
 
 /** Follows a started run to its end (or, with `wait: false`, only says it started): its report. */
-export async function followRun(started: StartedRun, plan: RunPlan, deps: FollowDeps): Promise<RunReport> {
+export async function followRun(started: StartedRun, brief: RunBrief, deps: FollowDeps): Promise<RunReport> {
   const { run, base } = started
   const report = (fields: ReportFields): RunReport => ({
     ...base,
@@ -34,19 +34,19 @@ export async function followRun(started: StartedRun, plan: RunPlan, deps: Follow
   try {
     deps.events.started(run, base.mode, base.carriedFrom, base.fixAttempt)
     // A resume's answer may still carry the earlier ending: not the follow-up's.
-    if (!plan.wait)
+    if (!brief.wait)
       return report({ outcome: 'started', run: base.mode === 'resume' ? withoutEnding(run) : run })
     const watch = deps.watch ?? new RunWatcher(deps.clock, deps.signal).watch
     const watched = await watch(
       {
         runId: run.id,
         deadline: deps.deadline,
-        pollIntervalMs: plan.pollIntervalMs,
+        pollIntervalMs: brief.pollIntervalMs,
         earlierEntries: started.earlierEntries,
         initialStatus: run.status ?? null,
         guard: started.guard,
         ...(deps.lastCallsBy ? { lastCallsBy: deps.lastCallsBy } : {}),
-        ...(plan.stopRunOn ? { stop: { on: plan.stopRunOn, wait: plan.wait, webUrl: run.web_url } } : {})
+        ...(brief.stopRunOn ? { stop: { on: brief.stopRunOn, wait: brief.wait, webUrl: run.web_url } } : {})
       },
       started,
       noting(deps.events, seen)

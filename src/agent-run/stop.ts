@@ -8,7 +8,7 @@ import {
 import type { RunStop } from '../model.js'
 import type { StopTrigger } from '../settings/settings.js'
 import { classifyStatus } from './status.js'
-import type { WatchEnding } from './watch-step.js'
+import type { WatchEnding } from './watch-state.js'
 
 /**
  * Whether the step, as it stops following its run, asks the service to stop the run too

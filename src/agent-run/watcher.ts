@@ -17,13 +17,13 @@ import {
   type Said,
   type WatchMove,
   type WatchEnding,
-  type WatchPlan,
+  type WatchBrief,
   type WatchResult,
   type WatchState
-} from './watch-step.js'
+} from './watch-state.js'
 
 /**
- * Following a started run to its end. One run's watch (`WatchedRun`: its state stepped on each read
+ * Following a started run to its end. One run's watch (`WatchedRun`: its state advanced on each read
  * by the pure `advance`, what that says told, its ending and the read at its end) is driven by a
  * loop that decides what to read and when: a run alone by `RunWatcher` (a look each poll-interval:
  * its log, or the run itself), many runs by the fan-out's `ListWatcher` (runs/list-watcher.ts: one
@@ -48,7 +48,7 @@ export interface WatchedApi {
 }
 
 /** How a started run is followed to its end: alone (RunWatcher), or among many (the fan-out's). */
-export type Watch = (plan: WatchPlan, run: WatchedApi, events: WatchEvents) => Promise<WatchResult>
+export type Watch = (brief: WatchBrief, run: WatchedApi, events: WatchEvents) => Promise<WatchResult>
 
 /** Whether a throw is the step's deadline or the job's cancellation: the two cut a watch short. */
 export function isCutShort(error: unknown): error is DeadlineError | CancelledError {
@@ -61,31 +61,31 @@ export function endingOf(error: unknown): Exclude<WatchEnding, 'ended'> {
   return error instanceof DeadlineError ? 'timeout' : 'cancelled'
 }
 
-/** One run's watch, whoever drives it: its state, stepped on each read, and its ending. */
+/** One run's watch, whoever drives it: its state, advanced on each read, and its ending. */
 export class WatchedRun {
   state: WatchState
   /** When a resumed run still showing its earlier ending is given up on. */
   private readonly graceEndsAt: number
 
   constructor(
-    readonly plan: WatchPlan,
+    readonly brief: WatchBrief,
     readonly reads: WatchedApi,
     private readonly events: WatchEvents,
     now: number
   ) {
-    this.state = initialState(plan, now)
-    this.graceEndsAt = (plan.guard.resumedAt ?? now) + resumeGraceMs(plan.pollIntervalMs)
+    this.state = initialState(brief, now)
+    this.graceEndsAt = (brief.guard.resumedAt ?? now) + resumeGraceMs(brief.pollIntervalMs)
   }
 
-  /** Reads what the step asks: the next log page, or the run itself. */
+  /** Reads what the last move asks: the next log page, or the run itself. */
   async read(move: WatchMove, options: CallOptions): Promise<Read> {
     if (move.kind === 'read-page')
       return { kind: 'page', page: await this.reads.logs.read(this.state.cursor, LOG_PAGE_SIZE, options) }
-    return { kind: 'run', run: await this.reads.api.getRun(this.plan.runId, options) }
+    return { kind: 'run', run: await this.reads.api.getRun(this.brief.runId, options) }
   }
 
-  /** The pure step on what was read, what it says told: returns what to do next. */
-  step(read: Read, now: number): WatchMove {
+  /** The pure advance on what was read, what it says told: returns what to do next. */
+  advance(read: Read, now: number): WatchMove {
     const next = advance(this.state, read, {
       now,
       graceEndsAt: this.graceEndsAt,
@@ -103,7 +103,7 @@ export class WatchedRun {
    * the run as last read when it fails.
    */
   async end(ending: WatchEnding, lastRun: AgentRun | undefined, now: number): Promise<WatchResult> {
-    const { runId, deadline, earlierEntries } = this.plan
+    const { runId, deadline, earlierEntries } = this.brief
     if (ending !== 'ended') return this.cutShort(ending, lastRun, now)
     let run = lastRun
     if (!lastRun || !isEnded(lastRun.status ?? null))
@@ -126,18 +126,18 @@ export class WatchedRun {
     lastRun: AgentRun | undefined,
     now: number
   ): Promise<WatchResult> {
-    const by = Math.min(now + FINAL_READ_MS, this.plan.lastCallsBy?.() ?? Infinity)
+    const by = Math.min(now + FINAL_READ_MS, this.brief.lastCallsBy?.() ?? Infinity)
     const stopBy = Math.min(now + STOP_MS, by - LAST_READ_KEPT_MS)
     const stop = this.stopWanted(ending) ? await this.stop(stopBy) : undefined
     const options = { deadline: by, maxAttempts: 1, lastRead: true, end: true }
-    const read = await this.reads.api.getRun(this.plan.runId, options).catch(() => undefined)
-    const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.plan.earlierEntries)
+    const read = await this.reads.api.getRun(this.brief.runId, options).catch(() => undefined)
+    const result = endWatch(this.state, ending, read ?? stop?.answer ?? lastRun, this.brief.earlierEntries)
     // What the service showed after the stop: never the run as read before it.
     return stop ? this.stopped(result, stop.error, (read ?? stop.answer)?.status) : result
   }
 
   private stopWanted(ending: WatchEnding): boolean {
-    const { stop } = this.plan
+    const { stop } = this.brief
     const question = {
       ending,
       stopRunOn: stop?.on ?? new Set(),
@@ -151,7 +151,7 @@ export class WatchedRun {
   private async stop(deadline: number): Promise<{ answer?: AgentRun; error?: unknown }> {
     const options = { deadline, lastRead: true, end: true }
     try {
-      return { answer: await this.reads.api.stopRun(this.plan.runId, options) }
+      return { answer: await this.reads.api.stopRun(this.brief.runId, options) }
     } catch (error) {
       return { error }
     }
@@ -161,8 +161,8 @@ export class WatchedRun {
   private stopped(result: WatchResult, error: unknown, statusAfter: string | null | undefined): WatchResult {
     const stop = stopOutcome(error === undefined ? {} : { error }, statusAfter)
     if (!stop.stopped) {
-      const webUrl = result.run?.web_url ?? this.plan.stop?.webUrl
-      this.events.warning(stopWarning(this.plan.runId, webUrl, stop))
+      const webUrl = result.run?.web_url ?? this.brief.stop?.webUrl
+      this.events.warning(stopWarning(this.brief.runId, webUrl, stop))
     }
     return { ...result, stop }
   }
@@ -174,7 +174,7 @@ function tell(events: WatchEvents, said: Said): void {
   else events.warning(said.message)
 }
 
-/** One run alone: read (a log page or the run), step, then read again, wait for the next look, or stop. */
+/** One run alone: read (a log page or the run), advance, then read again, wait for the next look, or stop. */
 export class RunWatcher {
   constructor(
     private readonly clock: Clock,
@@ -182,8 +182,8 @@ export class RunWatcher {
   ) {}
 
   /** The Watch of a run alone. */
-  readonly watch: Watch = async (plan, reads, events) => {
-    const watched = new WatchedRun(plan, reads, events, this.clock.now())
+  readonly watch: Watch = async (brief, reads, events) => {
+    const watched = new WatchedRun(brief, reads, events, this.clock.now())
     let ending: WatchEnding = 'ended'
     try {
       // The first look waits too: the gentle start (pacing.ts).
@@ -195,8 +195,8 @@ export class RunWatcher {
         }
         // Reads once the end is known see the end: they may use the budget's reserve.
         const { status, guard } = watched.state
-        const options = { deadline: plan.deadline, end: isEnded(status) && guard.restarted }
-        move = watched.step(await watched.read(move, options), this.clock.now())
+        const options = { deadline: brief.deadline, end: isEnded(status) && guard.restarted }
+        move = watched.advance(await watched.read(move, options), this.clock.now())
       }
     } catch (error) {
       ending = endingOf(error)
@@ -208,18 +208,18 @@ export class RunWatcher {
 
   /** Sleeps until the next look (heartbeat and the budget's notice first), within the deadline. */
   private async wait(watched: WatchedRun, events: WatchEvents): Promise<void> {
-    const { plan, state, reads } = watched
+    const { brief, state, reads } = watched
     const now = this.clock.now()
     const next = { ...state }
     if (heartbeatDue(state, now)) {
-      events.heartbeat(now - state.startedAt, state.status, state.cursor - plan.earlierEntries)
+      events.heartbeat(now - state.startedAt, state.status, state.cursor - brief.earlierEntries)
       next.lastHeartbeatAt = now
     }
     const pace = reads.api.lookPace?.(reads.logs.available ? 'logs' : 'run')
     const sinceFinalAnswerMs = state.finalAnswerAt === undefined ? undefined : now - state.finalAnswerAt
     const look = nextLook(
       {
-        pollIntervalMs: plan.pollIntervalMs,
+        pollIntervalMs: brief.pollIntervalMs,
         sinceLookMs: now - state.lookAt,
         sinceFinalAnswerMs,
         looksDone: state.looksDone
@@ -228,10 +228,10 @@ export class RunWatcher {
     )
     if (look.lateBy && !state.paceNoticed) {
       next.paceNoticed = true
-      events.warning(paceNotice(plan.pollIntervalMs, look.lateBy))
+      events.warning(paceNotice(brief.pollIntervalMs, look.lateBy))
     }
     watched.state = next
-    const left = plan.deadline - now
+    const left = brief.deadline - now
     if (left <= 0) throw new DeadlineError()
     await this.clock.sleep(Math.min(look.waitMs, left), this.signal)
     // Every wait is followed by one look.

@@ -5,7 +5,7 @@ import { endpoints, type Endpoint, type LogPath } from './endpoints.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
 import {
   backoffDelay,
-  nextStep,
+  retryOrGiveUp,
   parseRetryAfter,
   refusedRetryDelay,
   unrepeatable,
@@ -225,7 +225,7 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
           return outcome.value
         }
         if (outcome.kind === 'fatal') throw unsupported(endpoint, outcome.error) ?? outcome.error
-        const next = nextStep(outcome, unrepeatable(endpoint.effect), endpoint.what)
+        const next = retryOrGiveUp(outcome, unrepeatable(endpoint.effect), endpoint.what)
         if (next.kind === 'give-up') throw next.error
         last = this.lastTry(outcome)
         if (next.rateLimited) {

@@ -77,7 +77,7 @@ export function refusedRetryDelay(refusal: Refusal): number {
  */
 export type Effect = 'read' | 'write' | 'repeatable-write'
 
-/** Whether a call that may have reached the service must not be sent again blind (nextStep's `write`). */
+/** Whether a call that may have reached the service must not be sent again blind (retryOrGiveUp's `write`). */
 export const unrepeatable = (effect: Effect): boolean => effect === 'write'
 
 /** A request that got no usable answer, but might on another try. */
@@ -92,7 +92,7 @@ export type Next = { kind: 'retry'; rateLimited: boolean } | { kind: 'give-up'; 
  * AmbiguousWriteError, for its caller to look it up first. An answer too large to read is final:
  * the same request would get it again.
  */
-export function nextStep(exchange: Unanswered, write: boolean, what: string): Next {
+export function retryOrGiveUp(exchange: Unanswered, write: boolean, what: string): Next {
   if (exchange.kind === 'refused') return { kind: 'retry', rateLimited: true }
   const message = `Could not ${what}: ${exchange.reason}`
   if (exchange.tooLarge) {

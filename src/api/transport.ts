@@ -173,7 +173,7 @@ export class HttpTransport {
   }
 
   private lost(request: WireRequest, error: unknown, timeout: AbortSignal): Exchange {
-    // Sent, its answer lost to the cancellation: a write may have been done (start.ts looks).
+    // Sent, its answer lost to the cancellation: a write may have been done (agent-run/send-once.ts, resume.ts look).
     if (request.cancellation?.aborted) return { kind: 'fatal', error: new CancelledError(true) }
     const code = (error as { code?: string }).code ?? ''
     const tooLarge = error instanceof TooLargeError

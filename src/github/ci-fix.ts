@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import type { CiFixPlan } from '../model.js'
+import type { CiFixBrief } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
 import { oneLine } from '../report/entry-text.js'
@@ -28,7 +28,7 @@ export interface CiFixDeps {
 
 export interface PreparedCiFix {
   prompt: string
-  ciFix: CiFixPlan
+  ciFix: CiFixBrief
   tracking?: TrackingComment
 }
 
@@ -52,7 +52,7 @@ export async function prepareCiFix(
     logs,
     instructions: settings.prompt
   }
-  const ciFix: CiFixPlan = {
+  const ciFix: CiFixBrief = {
     branch: run.headBranch,
     maxAttempts: settings.maxFixAttempts,
     record: {

@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js'
-import { runPlan, type PlanDeps } from '../agent-run/run-plan.js'
+import { runBrief, type RunDeps } from '../agent-run/run-brief.js'
 import type { ServiceClients } from '../org/clients.js'
 import {
   reportOf,
   type ItemReport,
   type ItemState,
   type RunEvents,
-  type RunPlan,
+  type RunBrief,
   type RunReport
 } from '../model.js'
 import { discoverOrganization } from '../org/organizations.js'
@@ -14,7 +14,7 @@ import { ListWatcher } from './list-watcher.js'
 import { startable } from './schedule.js'
 
 /**
- * Many runs from one step: each item is one run from its plan to its report (runPlan, as a run
+ * Many runs from one step: each item is one run from its brief to its report (runBrief, as a run
  * alone: started, followed, its answer settled), at most `maxParallel` at once, all followed by one
  * ListWatcher: every status from one read of the organization's runs a poll-interval, each run's
  * log a page at a time, on one budget.
@@ -22,7 +22,7 @@ import { startable } from './schedule.js'
 
 export interface FanOutItem {
   name: string
-  plan: RunPlan
+  brief: RunBrief
   /** The item's reporters (its console lines named), redacting on the way in. */
   events: RunEvents
   /** The item's notices (a daily limit reached), named; else they are its warnings. */
@@ -45,9 +45,9 @@ export interface FanOutDeps {
   /** The line of every run's state, once a minute. */
   states(states: ItemState[], elapsedMs: number): void
   /** verdict or output-schema: each run's answer read as it ends, repaired by resuming it; it keeps its place meanwhile. */
-  answer?: PlanDeps['answer']
+  answer?: RunDeps['answer']
   /** The daily limits, asked before each item's create: the step's one read, its own starts counted. */
-  dailyLimit?: PlanDeps['start']['dailyLimit']
+  dailyLimit?: RunDeps['start']['dailyLimit']
 }
 
 /** Starts and follows every item; returns their reports in the list's order. */
@@ -71,12 +71,12 @@ export async function runFanOut(items: FanOutItem[], deps: FanOutDeps): Promise<
     everyMinute: now => deps.states(states, now - startedAt)
   })
   const reports = await inTurn(items.length, deps.maxParallel, async i => {
-    const { plan, events, notice } = items[i] as FanOutItem
+    const { brief, events, notice } = items[i] as FanOutItem
     const state = states[i] as ItemState
     const report =
       turnMissed(deps) ??
-      (await runPlan(
-        { ...plan, orgId },
+      (await runBrief(
+        { ...brief, orgId },
         {
           start: {
             apis: deps.apis,
@@ -110,7 +110,7 @@ async function oneOrganization(
   items: FanOutItem[],
   deps: FanOutDeps
 ): Promise<number | { error: string; httpStatus?: number }> {
-  const given = items[0]?.plan.orgId
+  const given = items[0]?.brief.orgId
   if (given !== undefined) return given
   const found = await discoverOrganization(deps.apis, { deadline: deps.deadline }, deps.notice)
   return 'error' in found ? found : found.orgId

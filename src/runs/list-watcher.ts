@@ -3,14 +3,14 @@ import { DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import { LOG_PAGE_SIZE } from '../agent-run/log-reader.js'
-import { isEnded, type Read, type WatchEnding, type WatchResult } from '../agent-run/watch-step.js'
+import { isEnded, type Read, type WatchEnding, type WatchResult } from '../agent-run/watch-state.js'
 import { endingOf, isCutShort, WatchedRun, type Watch } from '../agent-run/watcher.js'
-import { needsAnotherPage, nextFollowStep, type FollowedRun, type FollowView } from './schedule.js'
+import { needsAnotherPage, nextFollowMove, type FollowedRun, type FollowView } from './schedule.js'
 import { least } from '../numbers.js'
 
 /**
  * Many runs followed on one budget: the Watch every item of `runs` is followed by. Each run's watch
- * is the one a run alone has (WatchedRun: the pure step, the resume guard, the read at its end);
+ * is the one a run alone has (WatchedRun: the pure advance, the resume guard, the read at its end);
  * what differs is what is read and when (schedule.ts): every status from one read of the
  * organization's runs a poll-interval, each run's log a page at a time. The loop runs while some
  * run is followed: a run that starts meanwhile joins the next read of the list.
@@ -51,11 +51,11 @@ export class ListWatcher {
     this.minuteAt = deps.clock.now()
   }
 
-  readonly watch: Watch = (plan, reads, events) =>
+  readonly watch: Watch = (brief, reads, events) =>
     new Promise((resolve, reject) => {
-      const watched = new WatchedRun(plan, reads, events, this.deps.clock.now())
-      const follow: FollowedRun = { id: plan.runId, phase: 'working', logBacklog: false }
-      this.followed.set(plan.runId, { watched, follow, resolve, reject })
+      const watched = new WatchedRun(brief, reads, events, this.deps.clock.now())
+      const follow: FollowedRun = { id: brief.runId, phase: 'working', logBacklog: false }
+      this.followed.set(brief.runId, { watched, follow, resolve, reject })
       if (!this.looping) void this.loop()
     })
 
@@ -64,10 +64,10 @@ export class ListWatcher {
     try {
       while (this.followed.size > 0) {
         this.sayMinute()
-        const step = nextFollowStep(this.view())
-        if (step.kind === 'list') await this.readList()
-        else if (step.kind === 'log') await this.readLog(this.followed.get(step.runId) as Followed, step.end)
-        else if (step.kind === 'wait') await this.wait(step.ms)
+        const move = nextFollowMove(this.view())
+        if (move.kind === 'list') await this.readList()
+        else if (move.kind === 'log') await this.readLog(this.followed.get(move.runId) as Followed, move.end)
+        else if (move.kind === 'wait') await this.wait(move.ms)
         else await Promise.all([...this.followed.values()].map(run => this.end(run, 'ended')))
       }
     } catch (error) {
@@ -87,7 +87,7 @@ export class ListWatcher {
     return {
       runs: runs.map(run => ({ ...run.follow, logsAvailable: run.watched.reads.logs.available })),
       now: this.deps.clock.now(),
-      pollIntervalMs: least(runs.map(run => run.watched.plan.pollIntervalMs)),
+      pollIntervalMs: least(runs.map(run => run.watched.brief.pollIntervalMs)),
       listAt: this.listAt,
       logAt: this.logAt,
       logGapMs: this.deps.api.lookPace?.('logs')?.gapMs ?? 0,
@@ -105,7 +105,7 @@ export class ListWatcher {
       const answer = await api.listRuns(page * LOG_PAGE_SIZE, LOG_PAGE_SIZE, { deadline })
       for (const run of answer.items) {
         const followed = this.followed.get(run.id)
-        if (followed && unseen.delete(run.id)) await this.step(followed, { kind: 'run', run })
+        if (followed && unseen.delete(run.id)) await this.advance(followed, { kind: 'run', run })
       }
       const ids = answer.items.map(run => run.id)
       if (!needsAnotherPage(ids, (answer.sent ?? answer.items.length) >= LOG_PAGE_SIZE, unseen, page + 1))
@@ -135,13 +135,13 @@ export class ListWatcher {
       if (!(error instanceof ServiceError)) throw error
       return this.endWithError(followed, error)
     }
-    await this.step(followed, answer)
+    await this.advance(followed, answer)
   }
 
-  /** The run's watch stepped on what was read; the schedule's view of it updated. */
-  private async step(followed: Followed, read: Read): Promise<void> {
+  /** The run's watch advanced on what was read; the schedule's view of it updated. */
+  private async advance(followed: Followed, read: Read): Promise<void> {
     const { watched, follow } = followed
-    const move = watched.step(read, this.deps.clock.now())
+    const move = watched.advance(read, this.deps.clock.now())
     if (read.kind === 'run') followed.lastRun = read.run
     follow.finalAnswerAt = watched.state.finalAnswerAt
     if (move.kind === 'end') await this.end(followed, 'ended')
@@ -171,7 +171,7 @@ export class ListWatcher {
     followed.reject(error)
   }
 
-  /** Waits for the next step, within the deadline and the minute's line. */
+  /** Waits for the next move, within the deadline and the minute's line. */
   private async wait(ms: number): Promise<void> {
     const now = this.deps.clock.now()
     const left = this.deps.deadline - now

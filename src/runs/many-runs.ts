@@ -1,4 +1,4 @@
-import { aggregateOutcome, reportOf, type RunPlan, type RunReport } from '../model.js'
+import { aggregateOutcome, reportOf, type RunBrief, type RunReport } from '../model.js'
 import type { LogMirror } from '../report/log-mirror.js'
 import { Reporters, type Redact } from '../report/reporters.js'
 import { namedConsole, runsStateLine } from '../report/runs-report.js'
@@ -28,18 +28,18 @@ export interface ManyRunsDeps extends Omit<FanOutDeps, 'states'> {
 }
 
 export async function runMany(
-  items: Array<{ name: string; plan: RunPlan }>,
+  items: Array<{ name: string; brief: RunBrief }>,
   deps: ManyRunsDeps
 ): Promise<RunReport> {
   const { console, clock, redact } = deps
   const startedAt = clock.now()
-  const perItem = items.map(({ name, plan }) => {
+  const perItem = items.map(({ name, brief }) => {
     const named = namedConsole(console, name)
     const mirror = deps.mirror(named)
     const usage = new UsageCount()
     const events = new Reporters([mirror, usage], redact, deps.afterCancelled)
     const notice = (message: string): void => named.notice(redact(message))
-    return { name, plan, mirror, usage, events, notice }
+    return { name, brief, mirror, usage, events, notice }
   })
   const reports = await runFanOut(perItem, {
     ...deps,

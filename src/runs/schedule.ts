@@ -48,7 +48,7 @@ export interface FollowView {
   liveLog: boolean
 }
 
-export type FollowStep =
+export type FollowMove =
   /** Read the organization's runs (page after page until every working run was seen). */
   | { kind: 'list' }
   /** Read one page of this run's log; `end` when the run has ended (the read may use the reserve). */
@@ -78,7 +78,7 @@ export function listIntervalMs(view: FollowView): number {
  * page of the working run read longest ago when the log budget's pace allows; else wait for the
  * first of these to come due.
  */
-export function nextFollowStep(view: FollowView): FollowStep {
+export function nextFollowMove(view: FollowView): FollowMove {
   // Without a log to finish, a run whose end the list showed is done.
   const open = view.runs.filter(
     run => run.phase === 'working' || (run.phase === 'ended' && run.logsAvailable !== false)

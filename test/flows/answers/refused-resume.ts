@@ -1,6 +1,6 @@
 import { scenario } from '../../../emulator/index.js'
 import { startRun } from '../../../src/agent-run/start.js'
-import type { RunPlan } from '../../../src/model.js'
+import type { RunBrief } from '../../../src/model.js'
 import { serviceClients } from '../../../src/org/clients.js'
 import { InProcessWorld, TOKEN } from '../../support/in-process-world.js'
 
@@ -57,7 +57,7 @@ describe('refused-resume', () => {
   })
 
   describe('a follow-up on a thread, refused', () => {
-    const plan = (resumeRunId: number): RunPlan => ({
+    const brief = (resumeRunId: number): RunBrief => ({
       prompt: 'also update the changelog',
       images: [],
       resumeRunId,
@@ -80,7 +80,7 @@ describe('refused-resume', () => {
         world.clock.network.service
       )
       const started = await world.clock.run(() =>
-        startRun(plan(resumeRunId), {
+        startRun(brief(resumeRunId), {
           apis,
           clock: world.clock,
           deadline: world.clock.now() + 60_000,

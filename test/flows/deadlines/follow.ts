@@ -1,7 +1,7 @@
 import { followRun } from '../../../src/agent-run/follow.js'
 import { LogReader } from '../../../src/agent-run/log-reader.js'
 import { startRun, type StartedRun } from '../../../src/agent-run/start.js'
-import type { RunEvents, RunPlan, RunReport } from '../../../src/model.js'
+import type { RunEvents, RunBrief, RunReport } from '../../../src/model.js'
 import type { FaultRule, ScriptStep } from '../../../emulator/index.js'
 import { entries, ScriptedWorld } from '../../support/scripted-service.js'
 import { Recorder } from '../../support/watch-recorder.js'
@@ -22,7 +22,7 @@ describe('follow', () => {
   })
 
   describe('startRun and followRun after a resume', () => {
-    const plan = (resumeRunId: number, overrides: Partial<RunPlan> = {}): RunPlan => ({
+    const brief = (resumeRunId: number, overrides: Partial<RunBrief> = {}): RunBrief => ({
       prompt: 'And the changelog',
       images: [],
       resumeRunId,
@@ -47,7 +47,7 @@ describe('follow', () => {
       followUp: ScriptStep[],
       options: {
         earlier?: ScriptStep[]
-        overrides?: Partial<RunPlan>
+        overrides?: Partial<RunBrief>
         faults?: FaultRule[]
         timeoutMs?: number
       } = {}
@@ -62,7 +62,7 @@ describe('follow', () => {
       const deadline = clock.now() + timeoutMs
       const warning = (message: string): void => events.warning(message)
       const report = await clock.run(async () => {
-        const started = await startRun(plan(runId, overrides), {
+        const started = await startRun(brief(runId, overrides), {
           apis: service.apis,
           clock,
           deadline,
@@ -71,7 +71,7 @@ describe('follow', () => {
           notice: warning
         })
         if (started.kind === 'not-started') return started.report
-        return followRun(started, plan(runId, overrides), { clock, deadline, events })
+        return followRun(started, brief(runId, overrides), { clock, deadline, events })
       })
       // The follow-up was sent, once.
       expect(service.emulator.run(runId)?.resumes.map(resumed => resumed.prompt)).toEqual([
@@ -145,7 +145,7 @@ describe('follow', () => {
       const runId = seed({ steps: [{ at: 0, status: 'ACTIVE' }, ...entries(0, 2)] })
       emulator.injectFaults(...(options.faults ?? []))
       const events = options.events ?? new Recorder()
-      const plan: RunPlan = {
+      const brief: RunBrief = {
         prompt: 'go',
         images: [],
         metadata: {},
@@ -165,7 +165,7 @@ describe('follow', () => {
           guard: { restarted: true },
           base: { mode: 'create', startedAt: clock.now() }
         }
-        return followRun(started, plan, { clock, deadline: clock.now() + 60_000, events: listener })
+        return followRun(started, brief, { clock, deadline: clock.now() + 60_000, events: listener })
       })
       return { report, runId, emulator }
     }

@@ -1,6 +1,6 @@
 import { watchedFields } from '../../../src/agent-run/follow.js'
 import { LogReader } from '../../../src/agent-run/log-reader.js'
-import type { WatchPlan } from '../../../src/agent-run/watch-step.js'
+import type { WatchBrief } from '../../../src/agent-run/watch-state.js'
 import { RunWatcher } from '../../../src/agent-run/watcher.js'
 import type { StopTrigger } from '../../../src/settings/settings.js'
 import type { ModeName } from '../../../emulator/index.js'
@@ -18,7 +18,7 @@ describe('stop', () => {
   const on = (...triggers: StopTrigger[]): ReadonlySet<StopTrigger> => new Set(triggers)
 
   /** A run working since now, watched with stop-run-on as `stop` says, until `deadlineMs` from now. */
-  async function setUp(stop: WatchPlan['stop'], deadlineMs = 60 * 60_000, modes: ModeName[] = []) {
+  async function setUp(stop: WatchBrief['stop'], deadlineMs = 60 * 60_000, modes: ModeName[] = []) {
     const clock = world.clock
     const service = await world.service({ modes })
     const runId = service.seed({ steps: [{ at: 0, status: 'RUNNING' }, ...entries(0, 1)] })
@@ -33,7 +33,7 @@ describe('stop', () => {
     const logs = new LogReader(service.api, runId, message => warnings.push(message))
     const cancel = new AbortController()
     const start = clock.now()
-    const plan: WatchPlan = {
+    const brief: WatchBrief = {
       runId,
       deadline: start + deadlineMs,
       pollIntervalMs: 5_000,
@@ -43,7 +43,7 @@ describe('stop', () => {
       ...(stop ? { stop } : {})
     }
     const watch = () =>
-      clock.run(() => new RunWatcher(clock, cancel.signal).watch(plan, { api: service.api, logs }, events))
+      clock.run(() => new RunWatcher(clock, cancel.signal).watch(brief, { api: service.api, logs }, events))
     /** When the stop reached the service, from the watch's start. */
     const stopSentAfter = () =>
       service.emulator.requests.filter(request => request.route === 'stop').map(request => request.at - start)
@@ -95,7 +95,7 @@ describe('stop', () => {
       })
     })
 
-    test('without stop-run-on in the plan nothing is sent', async () => {
+    test('without stop-run-on in the brief nothing is sent', async () => {
       const { calls, cancel, watch } = await setUp(undefined)
       cancel.abort()
       await watch()

@@ -1,6 +1,6 @@
 import { LogReader } from '../../../src/agent-run/log-reader.js'
 import { paceNotice } from '../../../src/agent-run/pacing.js'
-import type { ResumeGuard, WatchPlan } from '../../../src/agent-run/watch-step.js'
+import type { ResumeGuard, WatchBrief } from '../../../src/agent-run/watch-state.js'
 import { RunWatcher } from '../../../src/agent-run/watcher.js'
 import type { EmulatorOptions, FaultRule, RunScript, ScriptStep } from '../../../emulator/index.js'
 import { entries, finalAnswer, ScriptedWorld, shownAt } from '../../support/scripted-service.js'
@@ -15,7 +15,7 @@ describe('watcher', () => {
 
   const world = new ScriptedWorld()
 
-  /** The plan's fields a test sets. */
+  /** The brief's fields a test sets. */
   interface Given {
     earlierEntries?: number
     initialStatus?: string | null
@@ -36,7 +36,7 @@ describe('watcher', () => {
 
   /** A run following `steps` from now, and its watch (`watch()` runs it on the clock). */
   async function setUp(steps: ScriptStep[], given: Given = {}, options: EmulatorOptions = {}) {
-    const { resumed, earlierResult, deadlineMs = 60 * 60_000, ...plan } = given
+    const { resumed, earlierResult, deadlineMs = 60 * 60_000, ...brief } = given
     const clock = world.clock
     const guard: ResumeGuard = !resumed
       ? { restarted: true }
@@ -48,14 +48,14 @@ describe('watcher', () => {
     const logs = new LogReader(service.api, runId, message => events.warning(message))
     const looks = world.looking()
     const watcher = new RunWatcher(looks)
-    const fullPlan: WatchPlan = {
+    const fullBrief: WatchBrief = {
       runId,
       deadline: clock.now() + deadlineMs,
       pollIntervalMs: 5_000,
       earlierEntries: 0,
       initialStatus: 'ACTIVE',
       guard,
-      ...plan
+      ...brief
     }
     const start = clock.now()
     return {
@@ -66,7 +66,7 @@ describe('watcher', () => {
       events,
       /** The watcher's waits between looks. */
       looks: looks.sleeps,
-      watch: () => clock.run(() => watcher.watch(fullPlan, { api: service.api, logs }, events))
+      watch: () => clock.run(() => watcher.watch(fullBrief, { api: service.api, logs }, events))
     }
   }
 

@@ -4,7 +4,7 @@ import { nextLook } from '../../../src/agent-run/pacing.js'
 import {
   MAX_LIST_PAGES,
   needsAnotherPage,
-  nextFollowStep,
+  nextFollowMove,
   startable,
   type FollowedRun,
   type FollowView
@@ -34,17 +34,17 @@ describe('the fan-out schedule', () => {
   })
 
   test('reads the list first, then every poll-interval', () => {
-    expect(nextFollowStep(view([working(1)]))).toEqual({ kind: 'list' })
+    expect(nextFollowMove(view([working(1)]))).toEqual({ kind: 'list' })
     const runs = [working(1, { logReadAt: 99_000 }), working(2, { logReadAt: 98_000 })]
-    expect(nextFollowStep(view(runs, { listAt: 95_000 }))).toEqual({ kind: 'list' })
-    expect(nextFollowStep(view(runs, { listAt: 96_000 }))).toEqual({ kind: 'wait', ms: 1_000 })
+    expect(nextFollowMove(view(runs, { listAt: 95_000 }))).toEqual({ kind: 'list' })
+    expect(nextFollowMove(view(runs, { listAt: 96_000 }))).toEqual({ kind: 'wait', ms: 1_000 })
   })
 
   test('a run whose end the list showed has its log finished before anything else', () => {
     const runs = [working(1), { ...working(2), phase: 'ended' as const }]
-    expect(nextFollowStep(view(runs, { listAt: 90_000 }))).toEqual({ kind: 'log', runId: 2, end: true })
+    expect(nextFollowMove(view(runs, { listAt: 90_000 }))).toEqual({ kind: 'log', runId: 2, end: true })
     // Not held back by the live log's pace: the client's hard rule alone comes first.
-    expect(nextFollowStep(view(runs, { listAt: 99_000, logAt: 99_500, logGapMs: 1_000 }))).toEqual({
+    expect(nextFollowMove(view(runs, { listAt: 99_000, logAt: 99_500, logGapMs: 1_000 }))).toEqual({
       kind: 'log',
       runId: 2,
       end: true
@@ -57,13 +57,13 @@ describe('the fan-out schedule', () => {
       working(2, { logReadAt: 94_000 }),
       working(3, { logReadAt: 99_000 })
     ]
-    expect(nextFollowStep(view(runs, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 2, end: false })
+    expect(nextFollowMove(view(runs, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 2, end: false })
     const recent = [working(1, { logReadAt: 97_000 }), working(3, { logReadAt: 99_000, logBacklog: true })]
-    expect(nextFollowStep(view(recent, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 3, end: false })
+    expect(nextFollowMove(view(recent, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 3, end: false })
     const fresh = [working(1, { logReadAt: 97_000 }), working(3, { logReadAt: 99_000 })]
-    expect(nextFollowStep(view(fresh, { listAt: 99_000 }))).toEqual({ kind: 'wait', ms: 2_000 })
+    expect(nextFollowMove(view(fresh, { listAt: 99_000 }))).toEqual({ kind: 'wait', ms: 2_000 })
     // The log budget's pace holds the next page back.
-    expect(nextFollowStep(view(runs, { listAt: 99_000, logAt: 99_900, logGapMs: 1_000 }))).toEqual({
+    expect(nextFollowMove(view(runs, { listAt: 99_000, logAt: 99_900, logGapMs: 1_000 }))).toEqual({
       kind: 'wait',
       ms: 900
     })
@@ -71,28 +71,28 @@ describe('the fan-out schedule', () => {
 
   test('without a live log (or a log endpoint) only the list is read; ended runs are then done', () => {
     const runs = [working(1), { ...working(2), phase: 'ended' as const }]
-    expect(nextFollowStep(view(runs, { listAt: 99_000, liveLog: false }))).toEqual({
+    expect(nextFollowMove(view(runs, { listAt: 99_000, liveLog: false }))).toEqual({
       kind: 'log',
       runId: 2,
       end: true
     })
     const withoutLog = runs.map(run => ({ ...run, logsAvailable: false }))
-    expect(nextFollowStep(view(withoutLog, { listAt: 99_000 }))).toEqual({ kind: 'wait', ms: 4_000 })
+    expect(nextFollowMove(view(withoutLog, { listAt: 99_000 }))).toEqual({ kind: 'wait', ms: 4_000 })
     expect(
-      nextFollowStep(view([{ ...working(2), phase: 'ended', logsAvailable: false }], { listAt: 99_000 }))
+      nextFollowMove(view([{ ...working(2), phase: 'ended', logsAvailable: false }], { listAt: 99_000 }))
     ).toEqual({ kind: 'done' })
-    expect(nextFollowStep(view([{ ...working(2), phase: 'done' }]))).toEqual({ kind: 'done' })
+    expect(nextFollowMove(view([{ ...working(2), phase: 'done' }]))).toEqual({ kind: 'done' })
   })
 
   test("a run whose log is unavailable leaves the others' live logs read", () => {
     const runs = [working(1, { logsAvailable: false }), working(2)]
-    expect(nextFollowStep(view(runs, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 2, end: false })
+    expect(nextFollowMove(view(runs, { listAt: 99_000 }))).toEqual({ kind: 'log', runId: 2, end: false })
   })
 
   test('after a FINAL_ANSWER the list is read every second', () => {
     const runs = [working(1, { finalAnswerAt: 95_000, logReadAt: 99_500 })]
-    expect(nextFollowStep(view(runs, { listAt: 98_900 }))).toEqual({ kind: 'list' })
-    expect(nextFollowStep(view(runs, { listAt: 99_500 }))).toEqual({ kind: 'wait', ms: 500 })
+    expect(nextFollowMove(view(runs, { listAt: 98_900 }))).toEqual({ kind: 'list' })
+    expect(nextFollowMove(view(runs, { listAt: 99_500 }))).toEqual({ kind: 'wait', ms: 500 })
   })
 
   test('the list is read page after page until every working run was seen', () => {
@@ -178,7 +178,7 @@ function followByList(ends: number[]): Measure {
   let logAt: number | undefined
   for (;;) {
     const logGapMs = budget.paceAt(['general', 'logs'], now).gapMs
-    const step = nextFollowStep({
+    const move = nextFollowMove({
       runs,
       now,
       pollIntervalMs: POLL_MS,
@@ -187,12 +187,12 @@ function followByList(ends: number[]): Measure {
       logGapMs,
       liveLog: true
     })
-    if (step.kind === 'done') break
-    if (step.kind === 'wait') {
-      now += Math.max(1, step.ms)
+    if (move.kind === 'done') break
+    if (move.kind === 'wait') {
+      now += Math.max(1, move.ms)
       continue
     }
-    if (step.kind === 'list') {
+    if (move.kind === 'list') {
       listAt = now
       now = send(['general'], now)
       for (const run of runs)
@@ -202,11 +202,11 @@ function followByList(ends: number[]): Measure {
         }
       continue
     }
-    const run = runs[step.runId] as FollowedRun
+    const run = runs[move.runId] as FollowedRun
     logAt = now
-    now = send(['general', 'logs'], now, step.end)
+    now = send(['general', 'logs'], now, move.end)
     run.logReadAt = logAt
-    if (step.end) run.phase = 'done'
+    if (move.end) run.phase = 'done'
   }
   return summarise(lags, counts, ends)
 }

@@ -1,5 +1,5 @@
 import { AmbiguousWriteError } from '../../../src/api/errors.js'
-import { nextStep, unrepeatable, type Unanswered } from '../../../src/api/retry.js'
+import { retryOrGiveUp, unrepeatable, type Unanswered } from '../../../src/api/retry.js'
 
 /** Which calls may be sent again blind after a lost answer: reads and repeatable writes (a stop). */
 
@@ -9,10 +9,10 @@ test('a stop is sent again after a lost answer, as a read is; a create or a resu
   expect(unrepeatable('read')).toBe(false)
   expect(unrepeatable('repeatable-write')).toBe(false)
   expect(unrepeatable('write')).toBe(true)
-  expect(nextStep(reset, unrepeatable('repeatable-write'), 'stop agent run 1')).toEqual({
+  expect(retryOrGiveUp(reset, unrepeatable('repeatable-write'), 'stop agent run 1')).toEqual({
     kind: 'retry',
     rateLimited: false
   })
-  const create = nextStep(reset, unrepeatable('write'), 'create the agent run') as { error: Error }
+  const create = retryOrGiveUp(reset, unrepeatable('write'), 'create the agent run') as { error: Error }
   expect(create.error).toBeInstanceOf(AmbiguousWriteError)
 })

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CI_FIX_TRIGGER, decide, planFromInputs, planFromItem, type DecideDeps } from '../../../src/decide.js'
+import {
+  CI_FIX_TRIGGER,
+  decide,
+  briefFromInputs,
+  briefFromItem,
+  type DecideDeps
+} from '../../../src/decide.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { readInputs, type Inputs } from '../../support/read-inputs.js'
 
@@ -54,8 +60,8 @@ describe('decide', () => {
     const decision = await decide(settings, deps)
     expect(decision.trigger).toBe('inputs')
     expect(decision.check).toBeUndefined()
-    expect(decision.work).toEqual({ kind: 'run', plan: planFromInputs(settings) })
-    expect(decision.work.kind === 'run' && decision.work.plan).toMatchObject({
+    expect(decision.work).toEqual({ kind: 'run', brief: briefFromInputs(settings) })
+    expect(decision.work.kind === 'run' && decision.work.brief).toMatchObject({
       prompt: 'Fix it',
       orgId: 7,
       wait: true,
@@ -66,21 +72,21 @@ describe('decide', () => {
   test('agent-run-id: a resume of that run', async () => {
     const { settings, deps } = settingsOf({ 'agent-run-id': '42', prompt: 'And the docs' })
     const decision = await decide(settings, deps)
-    expect(decision.work.kind === 'run' && decision.work.plan.resumeRunId).toBe(42)
+    expect(decision.work.kind === 'run' && decision.work.brief.resumeRunId).toBe(42)
   })
 
-  test('the runs input: a plan per item, the item’s fields over the step’s', async () => {
+  test('the runs input: a brief per item, the item’s fields over the step’s', async () => {
     const runs = '- name: api\n  prompt: Fix the API\n  model: big\n- name: web\n  prompt: Fix the web'
     const { settings, deps } = settingsOf({ prompt: '', runs })
     const decision = await decide(settings, deps)
     expect(decision.trigger).toBe('inputs')
     if (decision.work.kind !== 'runs') throw new Error(`not many runs: ${decision.work.kind}`)
-    expect(decision.work.items.map(item => [item.name, item.plan.prompt, item.plan.model])).toEqual([
+    expect(decision.work.items.map(item => [item.name, item.brief.prompt, item.brief.model])).toEqual([
       ['api', 'Fix the API', 'big'],
       ['web', 'Fix the web', settings.model]
     ])
-    expect(decision.work.items[0]!.plan.origin).toMatchObject({ run_name: 'api' })
-    expect(decision.work.items[0]!.plan).toEqual(planFromItem(settings, settings.runs![0]!))
+    expect(decision.work.items[0]!.brief.origin).toMatchObject({ run_name: 'api' })
+    expect(decision.work.items[0]!.brief).toEqual(briefFromItem(settings, settings.runs![0]!))
   })
 
   /** A step on `event` that starts nothing: skipped, a notice saying why, and GitHub never asked. */

@@ -1,48 +1,48 @@
 import type { AnswerSpec } from '../answer/answer.js'
 import type { AnswerChecker } from '../answer/check.js'
 import { withAnswerFormat } from '../answer/answer-prompt.js'
-import { reportOf, unexpectedEnding, type ReportFields, type RunPlan, type RunReport } from '../model.js'
+import { reportOf, unexpectedEnding, type ReportFields, type RunBrief, type RunReport } from '../model.js'
 import { settleAnswer } from './answer-run.js'
 import { followRun, type FollowDeps } from './follow.js'
 import { errorBeforeRun, startRun, type StartDeps } from './start.js'
 
 /**
- * One run from its plan to its report, the same for a run alone and for each item of `runs`: start
+ * One run from its brief to its report, the same for a run alone and for each item of `runs`: start
  * it (startRun), follow it to its end (followRun, alone or among many: `follow.watch`), and, asked
  * for an answer, read it and ask again while it is not valid (settleAnswer). No throw ends it
  * unreported: the run as last seen, with what went wrong.
  */
 
-export interface PlanDeps {
+export interface RunDeps {
   start: StartDeps
   follow: FollowDeps
   /** verdict or output-schema: the answer asked of the agent, and where it is checked. */
   answer?: { spec: AnswerSpec; check: AnswerChecker }
 }
 
-export async function runPlan(given: RunPlan, deps: PlanDeps): Promise<RunReport> {
-  const plan = asking(given, deps.answer?.spec)
+export async function runBrief(given: RunBrief, deps: RunDeps): Promise<RunReport> {
+  const brief = asking(given, deps.answer?.spec)
   let last: RunReport | undefined
   try {
-    const started = await startRun(plan, deps.start)
+    const started = await startRun(brief, deps.start)
     if (started.kind === 'not-started') return started.report
-    last = await followRun(started, plan, deps.follow)
-    if (!deps.answer || !plan.wait) return last
-    return await settleAnswer(last, plan, deps.answer.spec, { ...deps, check: deps.answer.check })
+    last = await followRun(started, brief, deps.follow)
+    if (!deps.answer || !brief.wait) return last
+    return await settleAnswer(last, brief, deps.answer.spec, { ...deps, check: deps.answer.check })
   } catch (error) {
     return thrownEnding(error, last, deps.follow.clock.now())
   }
 }
 
 /**
- * The plan with the answer-format section at the end of its prompts, the one place it is added:
+ * The brief with the answer-format section at the end of its prompts, the one place it is added:
  * verdict or output-schema ask each run, a thread's carried-on one too, for an answer (repairs ask
  * again in their own words).
  */
-function asking(plan: RunPlan, spec: AnswerSpec | undefined): RunPlan {
-  if (!spec) return plan
-  const carryOn = plan.carryOn && { prompt: withAnswerFormat(plan.carryOn.prompt, spec) }
-  return { ...plan, prompt: withAnswerFormat(plan.prompt, spec), ...(carryOn ? { carryOn } : {}) }
+function asking(brief: RunBrief, spec: AnswerSpec | undefined): RunBrief {
+  if (!spec) return brief
+  const carryOn = brief.carryOn && { prompt: withAnswerFormat(brief.carryOn.prompt, spec) }
+  return { ...brief, prompt: withAnswerFormat(brief.prompt, spec), ...(carryOn ? { carryOn } : {}) }
 }
 
 /** A deadline, a cancellation or the service's refusal ends the run so; any other throw is unexpected. */

@@ -5,7 +5,7 @@ import { LOG_PAGE_SIZE } from './log-reader.js'
 import { classifyStatus, isKnownStatus } from './status.js'
 
 /**
- * The watcher's state and the pure step from (state, what was read) to the next state, what to say
+ * The watcher's state and the pure advance from (state, what was read) to the next state, what to say
  * and what to do next; the resume guard owns whether an ending is the resumed run's own.
  */
 
@@ -48,7 +48,8 @@ function provesRestart(guard: ResumeGuard, seen: Seen): boolean {
   return before !== null && from !== 'working' && from !== classifyStatus(after)
 }
 
-export interface WatchPlan {
+/** A watch's brief, drawn from the run's when it started (followRun): the run, its deadline and pace. */
+export interface WatchBrief {
   runId: number
   /** Epoch ms at which waiting stops (timeout-minutes after the step started). */
   deadline: number
@@ -92,7 +93,7 @@ export function resumeGraceMs(pollIntervalMs: number): number {
 export const HEARTBEAT_MS = 60_000
 
 // ---------------------------------------------------------------------------------------------
-// The state of a watch, and the pure step from (state, what was read) to the next state and step
+// The state of a watch, and the pure advance from (state, what was read) to the next state and move
 
 /** What the last read was, as far as the next decision cares. */
 export type LastRead =
@@ -129,12 +130,12 @@ export interface WatchState {
   paceNoticed: boolean
 }
 
-export function initialState(plan: WatchPlan, now: number): WatchState {
+export function initialState(brief: WatchBrief, now: number): WatchState {
   return {
     startedAt: now,
-    status: plan.initialStatus,
-    cursor: plan.earlierEntries,
-    guard: plan.guard,
+    status: brief.initialStatus,
+    cursor: brief.earlierEntries,
+    guard: brief.guard,
     endSeen: 'no',
     lastRead: { kind: 'run' },
     lookAt: now,
@@ -166,7 +167,7 @@ export type WatchMove =
   /** The watch ends: the run ended (or, resumed, never restarted). */
   | { kind: 'end' }
 
-export interface StepContext {
+export interface AdvanceContext {
   now: number
   /** When a resumed run still showing its earlier ending is given up on. */
   graceEndsAt: number
@@ -175,11 +176,11 @@ export interface StepContext {
 
 export const isEnded = (status: string | null): boolean => classifyStatus(status) !== 'working'
 
-/** The pure step: the state after `read`, what to say, and the next move. */
+/** The pure advance: the state after `read`, what to say, and the next move. */
 export function advance(
   state: WatchState,
   read: Read,
-  context: StepContext
+  context: AdvanceContext
 ): { state: WatchState; said: Said[]; move: WatchMove } {
   const said: Said[] = []
   const next =
@@ -196,7 +197,7 @@ export function advance(
 function afterPage(
   state: WatchState,
   page: LogPage | undefined,
-  context: StepContext,
+  context: AdvanceContext,
   said: Said[]
 ): WatchState {
   // The log is unavailable (404 on both paths): a page that says nothing sends us to the run.
@@ -230,7 +231,7 @@ function afterPage(
   return next
 }
 
-function afterRun(state: WatchState, run: AgentRun, context: StepContext, said: Said[]): WatchState {
+function afterRun(state: WatchState, run: AgentRun, context: AdvanceContext, said: Said[]): WatchState {
   const next = afterStatus(state, run.status ?? null, context.now, said)
   next.guard = sees(next.guard, { before: next.status, result: run.result })
   next.lastRun = run

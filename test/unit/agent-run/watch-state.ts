@@ -6,12 +6,12 @@ import {
   sees,
   endWatch,
   type ResumeGuard,
-  type WatchPlan,
+  type WatchBrief,
   type WatchState
-} from '../../../src/agent-run/watch-step.js'
+} from '../../../src/agent-run/watch-state.js'
 
-/** A plan for run 7, new and working unless `fields` say otherwise. */
-const watchPlan = (fields: Partial<WatchPlan> = {}): WatchPlan => ({
+/** A brief for run 7, new and working unless `fields` say otherwise. */
+const watchBrief = (fields: Partial<WatchBrief> = {}): WatchBrief => ({
   runId: 7,
   deadline: 0,
   pollIntervalMs: 5_000,
@@ -95,12 +95,12 @@ describe('nextMove: what the watcher does after each read (pure)', () => {
   })
 
   test('advance: a page of entries moves the cursor, says them, and proves a restart', () => {
-    const plan = watchPlan({
+    const brief = watchBrief({
       earlierEntries: 3,
       initialStatus: 'COMPLETE',
       guard: { restarted: false, resumedAt: 0 }
     })
-    const before = initialState(plan, 0)
+    const before = initialState(brief, 0)
     const entry = { agent_run_id: 7, message_type: 'FINAL_ANSWER' }
     const page = { logs: [entry], status: 'COMPLETE', totalLogs: 4, result: null, full: false }
     const next = advance(before, { kind: 'page', page }, { now: 9, graceEndsAt: 30_000, logsAvailable: true })
@@ -117,10 +117,10 @@ describe('nextMove: what the watcher does after each read (pure)', () => {
   })
 
   test('advance: an unknown status is said once, as a warning', () => {
-    const plan = watchPlan()
+    const brief = watchBrief()
     const context = { now: 0, graceEndsAt: 0, logsAvailable: false }
     const run = { id: 7, organization_id: 1, status: 'WARMING_UP' }
-    const first = advance(initialState(plan, 0), { kind: 'run', run }, context)
+    const first = advance(initialState(brief, 0), { kind: 'run', run }, context)
     expect(first.said).toEqual([
       { kind: 'status', from: 'ACTIVE', to: 'WARMING_UP' },
       { kind: 'warning', message: 'Unknown run status "WARMING_UP": treating it as still working.' }
@@ -129,12 +129,12 @@ describe('nextMove: what the watcher does after each read (pure)', () => {
   })
 
   test('endWatch: an ended watch keeps the ending it saw, on a copy of the run', () => {
-    const plan = watchPlan({ initialStatus: 'COMPLETE' })
+    const brief = watchBrief({ initialStatus: 'COMPLETE' })
     const run = { id: 7, organization_id: 1, status: 'ACTIVE' }
-    const result = endWatch(initialState(plan, 0), 'ended', run, 0)
+    const result = endWatch(initialState(brief, 0), 'ended', run, 0)
     expect(result.run?.status).toBe('COMPLETE')
     expect(run.status).toBe('ACTIVE')
-    expect(endWatch(initialState(plan, 0), 'timeout', run, 0).status).toBe('ACTIVE')
+    expect(endWatch(initialState(brief, 0), 'timeout', run, 0).status).toBe('ACTIVE')
   })
 
   test('a heartbeat a minute after the last progress, then each minute', () => {
