@@ -25,15 +25,25 @@ export interface OrganizationState {
 export class OrganizationRoutes {
   constructor(private readonly deps: OrganizationState) {}
 
-  listRepos(call: Call): Answer {
+  /** A page of an organization's listing asked for: validated, then admitted; or the answer refusing it. */
+  private pageRead(
+    call: Call
+  ): { orgId: number; skip: number; limit: number; admission: { userId: number } } | { refused: Answer } {
     const v = new Validator()
     const { orgId } = pathIds(v, call)
     const skip = v.queryInteger(call.query, 'skip', 0, { ge: 0 })
     const limit = v.queryInteger(call.query, 'limit', 100, { ge: 1, le: 100 })
-    if (v.failed) return json(v.body, 422)
+    if (v.failed) return { refused: json(v.body, 422) }
 
     const admission = this.deps.admit(call, orgId)
-    if (!admission.admitted) return admission.answer
+    if (!admission.admitted) return { refused: admission.answer }
+    return { orgId, skip, limit, admission }
+  }
+
+  listRepos(call: Call): Answer {
+    const read = this.pageRead(call)
+    if ('refused' in read) return read.refused
+    const { orgId, skip, limit } = read
     return json(
       pageOf(
         this.deps.repos.filter(repo => repo.organization_id === orgId),
@@ -107,14 +117,9 @@ export class OrganizationRoutes {
   }
 
   listUsers(call: Call): Answer {
-    const v = new Validator()
-    const { orgId } = pathIds(v, call)
-    const skip = v.queryInteger(call.query, 'skip', 0, { ge: 0 })
-    const limit = v.queryInteger(call.query, 'limit', 100, { ge: 1, le: 100 })
-    if (v.failed) return json(v.body, 422)
-
-    const admission = this.deps.admit(call, orgId)
-    if (!admission.admitted) return admission.answer
+    const read = this.pageRead(call)
+    if ('refused' in read) return read.refused
+    const { orgId, skip, limit, admission } = read
     const refused = this.membersRefused(admission.userId, orgId)
     if (refused) return refused
     return json(
