@@ -1,6 +1,7 @@
 import type { RateLimitName } from './rate-limits.js'
 import type { LogPathName, RouteName } from './types.js'
-import type { RequestBody } from './validation.js'
+import type { Answer } from './answers.js'
+import type { RequestBody, Validator } from './validation.js'
 
 /** The service's routes, in FastAPI's order, and how a request finds its own. */
 
@@ -116,4 +117,14 @@ export function matchRoute(
     return { route: candidate, params }
   }
   return { params: {}, allowed }
+}
+
+/** A request let in (its token's user), or the answer that refuses it. */
+export type Admission = { admitted: true; userId: number } | { admitted: false; answer: Answer }
+
+/** Path ids in the route's validation order. */
+export function pathIds(v: Validator, call: Call): { orgId: number; runId: number } {
+  const ids: Record<string, number> = {}
+  for (const name of call.route.params) ids[name] = v.pathInteger(call.params, name)
+  return { orgId: ids.org_id ?? Number.NaN, runId: ids.agent_run_id ?? Number.NaN }
 }

@@ -23,16 +23,16 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AgentRunEmulator, systemServerClock } from '../emulator/index.js'
-import type { FakeAnnotation, FakeReview, FakeReviewComment } from './github-fake/index.js'
-import { renderMarkdown } from './render-markdown.js'
 import { ACTION_ENTRY, runBundledAction, type RunnerResult } from './runner-process.js'
 import { SAMPLE_PULL_REQUEST as PR, SAMPLE_REPOSITORY, SAMPLE_TOKEN, SampleGitHub } from './sample-github.js'
 import {
+  annotationsBody,
   checkRunBody,
   COLUMN_PX,
   measuredHeight,
   page,
   PAGE_MARGIN_PX,
+  reviewPageBody,
   summaryBody,
   threadBody
 } from './screenshot-pages.js'
@@ -198,114 +198,6 @@ async function verdict(): Promise<Shot[]> {
       })
     ]
   ]
-}
-
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c
-  )
-
-/** Annotations and review threads, drawn close to GitHub's (Primer's colours); the rest is screenshot-pages'. */
-const FINDINGS_CSS = `<style>
-.annotation { display: flex; gap: 10px; padding: 12px 16px; border-top: 1px solid #d1d9e0; }
-.annotation:first-of-type { border-top: none; }
-.annotation .icon { flex: none; width: 16px; height: 16px; margin-top: 3px; border-radius: 50%; }
-.annotation .where { color: #59636e; font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.annotation pre { margin: 6px 0 0; white-space: pre-wrap; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: #1f2328; }
-.hunk { margin: 0; font: 12px/20px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border-bottom: 1px solid #d1d9e0; }
-.hunk div { padding: 0 10px; white-space: pre; }
-.hunk .num { display: inline-block; width: 36px; color: #59636e; text-align: right; margin-right: 12px; }
-.hunk .add { background: #dafbe1; } .hunk .del { background: #ffebe9; } .hunk .head { background: #ddf4ff; color: #59636e; }
-.threads { padding: 0 16px 16px; }
-.path { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: #1f2328; }
-.reply { display: flex; gap: 12px; padding: 12px 16px; }
-.reply .avatar { width: 28px; height: 28px; font-size: 12px; }
-.reply .markdown-body { padding: 0; flex: 1; min-width: 0; }
-</style>`
-
-/** GitHub's annotation levels: the icon's colour and the word its list uses. */
-const LEVELS: Record<FakeAnnotation['annotation_level'], { colour: string; word: string }> = {
-  failure: { colour: '#d1242f', word: 'Failure' },
-  warning: { colour: '#9a6700', word: 'Warning' },
-  notice: { colour: '#0969da', word: 'Notice' }
-}
-
-/** The annotations of a check run, as its page on GitHub lists them under "Annotations". */
-function annotationsBody(
-  check: { name: string; conclusion: string | null },
-  annotations: FakeAnnotation[]
-): string {
-  const count = (level: FakeAnnotation['annotation_level']): string => {
-    const n = annotations.filter(one => one.annotation_level === level).length
-    return n ? `${n} ${level}${n === 1 ? '' : 's'}` : ''
-  }
-  const counts = (['failure', 'warning', 'notice'] as const).map(count).filter(Boolean).join(', ')
-  const rows = annotations.map(one => {
-    const lines =
-      one.end_line > one.start_line ? `#L${one.start_line}-L${one.end_line}` : `#L${one.start_line}`
-    const level = LEVELS[one.annotation_level]
-    return [
-      '<div class="annotation">',
-      `<span class="icon" style="background: ${level.colour}"></span>`,
-      '<div>',
-      `<b>${escapeHtml(one.title ?? level.word)}</b> <span class="where">${escapeHtml(one.path)}${lines}</span>`,
-      `<pre>${escapeHtml(one.message)}</pre>`,
-      '</div></div>'
-    ].join('')
-  })
-  return [
-    FINDINGS_CSS,
-    '<div class="box">',
-    `<div class="box-header"><b>Annotations</b> · ${escapeHtml(counts)} · check <b>${escapeHtml(check.name)}</b> ${escapeHtml(check.conclusion ?? '')}</div>`,
-    ...rows,
-    '</div>'
-  ].join('\n')
-}
-
-/** The lines of `hunk` GitHub shows above a comment on new lines `first` to `last` (at most the last 4). */
-function hunkLines(hunk: string, first: number, last: number): string {
-  const [header, ...lines] = hunk.split('\n')
-  let right = Number(/\+(\d+)/.exec(header ?? '')?.[1] ?? 1)
-  const shown: string[] = []
-  for (const line of lines) {
-    if (right > last) break
-    const added = line.startsWith('+')
-    const removed = line.startsWith('-')
-    const number = removed ? '' : String(right)
-    if (!removed) right++
-    const kind = added ? 'add' : removed ? 'del' : ''
-    shown.push(`<div class="${kind}"><span class="num">${number}</span>${escapeHtml(line)}</div>`)
-  }
-  const from = Math.max(0, shown.length - Math.max(4, last - first + 1))
-  return `<div class="hunk"><div class="head">${escapeHtml(header ?? '')}</div>${shown.slice(from).join('')}</div>`
-}
-
-/** A review on a pull request's conversation: its body under its author, then each comment on the lines of the diff. */
-function reviewPageBody(review: FakeReview, comments: FakeReviewComment[]): string {
-  const login = escapeHtml(review.user.login.replace(/\[bot\]$/, ''))
-  const avatar = (size = '') =>
-    `<div class="avatar bot${size}">${escapeHtml(login.slice(0, 1).toUpperCase())}</div>`
-  const threads = comments.map(comment => {
-    const last = comment.line ?? 1
-    const first = comment.start_line ?? last
-    const lines = first < last ? `lines ${first} to ${last}` : `line ${last}`
-    return [
-      '<div class="box">',
-      `<div class="box-header"><span class="path">${escapeHtml(comment.path)}</span> · ${lines}</div>`,
-      hunkLines(comment.diff_hunk, first, last),
-      `<div class="reply">${avatar()}<article class="markdown-body">${renderMarkdown(comment.body)}</article></div>`,
-      '</div>'
-    ].join('\n')
-  })
-  return [
-    FINDINGS_CSS,
-    `<div class="comment">${avatar()}<div class="box"><div class="box-header"><b>${login}</b> <span class="label">bot</span> reviewed</div>`,
-    `<article class="markdown-body">${renderMarkdown(review.body)}</article>`,
-    // The comments on the lines, inside the review as GitHub nests them.
-    `<div class="threads">${threads.join('\n')}</div>`,
-    '</div></div>'
-  ].join('\n')
 }
 
 /**

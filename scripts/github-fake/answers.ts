@@ -1,4 +1,4 @@
-import type { GitHubErrorBody } from './types.js'
+import type { GitHubErrorBody } from './shapes.js'
 
 /** What the fake's handlers answer with, and the small helpers of GitHub's wire format. */
 

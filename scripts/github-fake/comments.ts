@@ -5,11 +5,10 @@ import type {
   FakeComment,
   FakeReviewComment,
   FakeUser,
-  GitHubIssueComment,
-  GitHubReviewComment,
   NewReviewComment,
   ReviewCommentBase
 } from './types.js'
+import type { GitHubIssueComment, GitHubReviewComment } from './shapes.js'
 
 /**
  * Issue comments and the comments on a pull request's code (review comments, with their replies):

@@ -2,7 +2,8 @@ import { json, nodeId, notFound, positiveInteger, timestamp, type Answer } from 
 import type { Comments } from './comments.js'
 import type { Repository } from './repository.js'
 import { schemaError, type Call } from './routes.js'
-import type { FakeReaction, FakeUser, GitHubReaction } from './types.js'
+import type { FakeReaction, FakeUser } from './types.js'
+import type { GitHubReaction } from './shapes.js'
 
 /** Reactions on issues, issue comments and review comments, made through the API. */
 

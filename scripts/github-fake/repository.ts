@@ -1,19 +1,15 @@
 import { createHash } from 'node:crypto'
 import { json, nodeId, notFound, positiveInteger, timestamp, userAddresses, type Answer } from './answers.js'
 import type { Call } from './routes.js'
+import type { CustomRole, FakePullRequest, FakePullRequestFile, FakeUser, Permission } from './types.js'
 import type {
   AuthorAssociation,
-  CustomRole,
-  FakePullRequest,
-  FakePullRequestFile,
-  FakeUser,
   GitHubLabel,
   GitHubPermissionAnswer,
   GitHubPullRequest,
   GitHubRepositoryRef,
-  GitHubUser,
-  Permission
-} from './types.js'
+  GitHubUser
+} from './shapes.js'
 
 /**
  * The one repository the fake serves and the people around it: collaborators' permissions, pull

@@ -1,21 +1,16 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { close, listen, systemServerClock, type ServerClock } from '../../emulator/loopback-server.js'
-import { gitHubError, json, notFound, type Answer } from './answers.js'
+import type { Answer } from './answers.js'
 import { Actions } from './actions.js'
 import { CheckRuns } from './check-runs.js'
 import { Comments } from './comments.js'
-import {
-  ANONYMOUS_LIMIT,
-  AUTHENTICATED_LIMIT,
-  Faults,
-  LATE_ANSWER_MS,
-  PrimaryRateLimit,
-  type LostAnswer
-} from './faults.js'
+import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit, type LostAnswer } from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
 import { Reviews } from './reviews.js'
-import { matchRoute, pageOf, parseBody, tokenOf, type Call, type ParsedBody } from './routes.js'
+import { route } from './handlers.js'
+import { parseBody, tokenOf, type ParsedBody } from './routes.js'
+import { AnswerWriter, loseAnswer, withoutPrefix } from './wire.js'
 import type {
   CustomRole,
   FakeCheckRun,
@@ -44,8 +39,8 @@ import type {
  * runs' jobs and logs, served by a log storage on another host (actions.ts), on one repository,
  * with GitHub's status codes, error bodies and rate limit headers,
  * and injectable secondary rate limits, errors, hangs and holds (faults.ts). This file is the server:
- * it records each request, puts the faults first, then authentication, routing (routes.ts) and the
- * endpoint. State lives in memory for the life of the object.
+ * it records each request and puts the faults first; then authentication, routing (routes.ts) and the
+ * endpoint (handlers.ts); answers are written, or lost, as GitHub's are (wire.ts). State lives in memory for the life of the object.
  */
 export class FakeGitHub {
   /** Every request, in order of arrival. */
@@ -67,7 +62,7 @@ export class FakeGitHub {
   private readonly faults = new Faults()
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
-  private requestCount = 0
+  private readonly writer = new AnswerWriter()
   private readonly clock: ServerClock
   private server: Server | undefined
   private url: string | undefined
@@ -322,7 +317,7 @@ export class FakeGitHub {
     const url = new URL(request.url ?? '/', 'http://github.fake')
     const query: Record<string, string> = {}
     for (const [name, value] of url.searchParams) query[name] = value
-    const { path, insidePrefix } = this.withoutPrefix(url.pathname)
+    const { path, insidePrefix } = withoutPrefix(this.pathPrefix, url.pathname)
     const record: RecordedGitHubRequest = {
       at: this.clock.now(),
       method: request.method ?? 'GET',
@@ -360,55 +355,15 @@ export class FakeGitHub {
       const released = hang?.released ? this.clock.hold(request, hang.released) : Promise.resolve()
       const lost = this.faults.takeLoss(record.method, path)
       void released.then(() => {
-        if (lost) return this.lose(lost, record, { request, response, answer }, () => limit.count(record.at))
+        if (lost)
+          return loseAnswer(this.clock, this.writer, lost, record, { request, response, answer }, () =>
+            limit.count(record.at)
+          )
         record.status = answer.status
         record.answeredAt = this.clock.now()
-        this.write(response, answer, limit.count(record.at))
+        this.writer.write(response, answer, limit.count(record.at))
       })
     })
-  }
-
-  /**
-   * The work is done (the answer was made), and its answer lost: a 502 of the front end, a reset
-   * connection, or the answer LATE_ANSWER_MS after the request (or never, once the client gave up).
-   * `record.applied` says the work was done; its status is what the client got (0: nothing).
-   */
-  private lose(
-    how: LostAnswer,
-    record: RecordedGitHubRequest,
-    { request, response, answer }: { request: IncomingMessage; response: ServerResponse; answer: Answer },
-    rateLimit: () => Record<string, string>
-  ): void {
-    record.applied = true
-    if (how === '502') {
-      record.status = 502
-      record.answeredAt = this.clock.now()
-      return this.write(response, json({ message: 'Server Error' }, 502), rateLimit())
-    }
-    if (how === 'reset') return void request.socket.destroy()
-    const gaveUp = new AbortController()
-    response.once('close', () => gaveUp.abort())
-    void this.clock.hold(
-      request,
-      this.clock.sleep(LATE_ANSWER_MS, gaveUp.signal).then(
-        () => {
-          record.status = answer.status
-          record.answeredAt = this.clock.now()
-          this.write(response, answer, rateLimit())
-        },
-        () => undefined
-      )
-    )
-  }
-
-  /** The path as routed (the prefix taken off), and whether it was under the prefix at all. */
-  private withoutPrefix(pathname: string): { path: string; insidePrefix: boolean } {
-    if (this.pathPrefix === '') return { path: pathname, insidePrefix: true }
-    if (pathname === this.pathPrefix) return { path: '/', insidePrefix: true }
-    if (pathname.startsWith(`${this.pathPrefix}/`)) {
-      return { path: pathname.slice(this.pathPrefix.length), insidePrefix: true }
-    }
-    return { path: pathname, insidePrefix: false }
   }
 
   /** Faults first (they stand for GitHub's front end), then authentication, routing and the endpoint. */
@@ -421,114 +376,15 @@ export class FakeGitHub {
   ): Answer {
     const fault = this.faults.takeFault(record.method, record.path)
     if (fault) return fault
-    if (!authenticated) {
-      return record.authorization === undefined
-        ? gitHubError(401, 'Requires authentication')
-        : gitHubError(401, 'Bad credentials')
+    const stores = {
+      repository: this.repository,
+      comments: this.issueComments,
+      reactions: this.reactionStore,
+      checks: this.checks,
+      reviews: this.reviewStore,
+      actions: this.actions,
+      identityVisible: this.identityVisible
     }
-    if (!insidePrefix) return notFound()
-
-    const match = matchRoute(record.method, record.path)
-    if (!match) return notFound()
-    const { route: found, params } = match
-    if (params.owner !== undefined && !this.repository.isOurs(params.owner, params.repo)) {
-      return notFound(found.documentationUrl)
-    }
-    if (found.method !== 'GET' && body.kind === 'invalid') {
-      return gitHubError(400, 'Problems parsing JSON', found.documentationUrl)
-    }
-    const value = body.kind === 'json' ? body.value : undefined
-    return this.handle({
-      route: found,
-      params,
-      query: record.query,
-      body: value,
-      api,
-      path: record.path,
-      now: record.at
-    })
-  }
-
-  private write(response: ServerResponse, answer: Answer, rateLimitHeaders: Record<string, string>): void {
-    // A client that gave up (or a stopped fake) has no socket left to answer on.
-    if (response.destroyed || response.socket?.destroyed) return
-    // No value: an answer without a body (a redirect).
-    const body = answer.value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(answer.value))
-    this.requestCount++
-    response.writeHead(answer.status, {
-      ...answer.headers,
-      ...rateLimitHeaders,
-      'x-github-api-version-selected': '2022-11-28',
-      'x-github-media-type': 'github.v3; format=json',
-      'x-github-request-id': `FAKE:${this.requestCount.toString(16).toUpperCase().padStart(6, '0')}`,
-      ...(answer.value === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-      'content-length': String(body.length)
-    })
-    response.end(body)
-  }
-
-  private handle(call: Call): Answer {
-    const comments = this.issueComments
-    switch (call.route.name) {
-      case 'permission':
-        return this.repository.getPermission(call)
-      case 'pull':
-        return this.repository.getPullRequest(call)
-      case 'list-comments':
-        return comments.listComments(call)
-      case 'create-comment':
-        return comments.createComment(call)
-      case 'update-comment':
-        return comments.updateComment(call)
-      case 'comment-reaction':
-      case 'issue-reaction':
-      case 'review-comment-reaction':
-        return this.reactionStore.create(call)
-      case 'list-review-comments':
-        return comments.listReviewComments(call)
-      case 'create-review-reply':
-        return comments.createReviewReply(call)
-      case 'update-review-comment':
-        return comments.updateReviewComment(call)
-      case 'create-check-run':
-      case 'check-run':
-        return this.checks.handle({
-          method: call.route.method,
-          path: call.path,
-          id: call.params.check_run_id,
-          body: call.body,
-          api: call.api,
-          web: this.repository.webBase(),
-          repository: this.repository.fullName,
-          documentationUrl: call.route.documentationUrl,
-          now: call.now
-        })
-      case 'list-check-runs':
-        return this.checks.listForRef(
-          {
-            ref: call.params.ref ?? '',
-            query: call.query,
-            path: call.path,
-            api: call.api,
-            web: this.repository.webBase(),
-            repository: this.repository.fullName,
-            documentationUrl: call.route.documentationUrl,
-            now: call.now
-          },
-          (runs, wire) =>
-            pageOf(call, runs, wire, (items, total) => ({ total_count: total, check_runs: items }))
-        )
-      case 'workflow-run-jobs':
-      case 'job-logs':
-        return this.actions.handle(call)
-      case 'pull-files':
-      case 'list-reviews':
-      case 'create-review':
-        return this.reviewStore.handle(call)
-      case 'user':
-        return this.identityVisible
-          ? json({ ...this.repository.wireUser(this.repository.actor, call.api), name: null, email: null })
-          : gitHubError(403, 'Resource not accessible by integration', call.route.documentationUrl)
-    }
+    return route(stores, { record, insidePrefix, body, authenticated, api })
   }
 }

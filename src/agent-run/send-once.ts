@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AgentRunApi } from '../api/client.js'
+import { API_RUNS, type AgentRunApi } from '../api/client.js'
 import { AmbiguousWriteError, CancelledError, DeadlineError, ServiceError } from '../api/errors.js'
 import { searchPages } from '../api/paging.js'
 import { backoffDelay } from '../api/retry.js'
@@ -150,7 +150,7 @@ async function findRunByKey(
   // meanwhile move the listing: only a short page ends it.
   return searchPages(
     (skip, limit) =>
-      api.listRuns(skip, limit, { deadline, ...(lastRead ? { lastRead, maxAttempts: 1 } : {}) }),
+      api.listRuns(skip, limit, API_RUNS, { deadline, ...(lastRead ? { lastRead, maxAttempts: 1 } : {}) }),
     run => {
       const origin = run.metadata?.[METADATA_KEY]
       return (

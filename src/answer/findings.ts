@@ -1,17 +1,11 @@
 import { isJsonObject } from '../json.js'
+import type { JsonSchema, SchemaError } from './schema-types.js'
 /**
  * Findings (the `findings` input): the agent's problems with the code, each on the lines it is
  * about, asked for in the answer's `findings` array. What a finding must be is a JSON Schema of
  * ours, checked by the same validator as any answer, and one rule JSON Schema cannot say (an
  * `end_line` before `line`), checked here; then the findings are read into plain data.
  */
-
-/** As schema.ts has them (which imports this file): a schema object, and one way an answer misses it. */
-type JsonSchema = Record<string, unknown>
-interface SchemaError {
-  pointer: string
-  message: string
-}
 
 export type Severity = 'failure' | 'warning' | 'notice'
 

@@ -2,15 +2,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { FINDINGS_SCHEMA } from './findings.js'
+import type { JsonSchema, SchemaError } from './schema-types.js'
 
-/** A JSON Schema as an object (a boolean schema says nothing an agent could follow). */
-export type JsonSchema = Record<string, unknown>
-
-/** One way the answer misses the schema: a JSON pointer into the answer ('' for all of it) and why. */
-export interface SchemaError {
-  pointer: string
-  message: string
-}
+export type { JsonSchema, SchemaError } from './schema-types.js'
 
 /** The schema's compiled check: every way the value misses it ([] when it satisfies it). */
 export type AnswerValidator = (value: unknown) => SchemaError[]

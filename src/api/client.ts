@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js'
 import type { Network } from '../network.js'
 import { DeadlineError, ServiceError, UnsupportedEndpointError, type LastTry } from './errors.js'
-import { endpoints, type Endpoint, type LogPath } from './endpoints.js'
+import { endpoints, type Endpoint, type Endpoints, type Face } from './endpoints.js'
 import { RateBudget, type BudgetName, type Pace } from './rate-budget.js'
 import {
   backoffDelay,
@@ -13,22 +13,8 @@ import {
 } from './retry.js'
 import { HttpTransport, type Exchange } from './transport.js'
 import { redactText } from '../redact.js'
-import type {
-  AgentRun,
-  CreateRunRequest,
-  LogPage,
-  Organization,
-  OrganizationIntegrations,
-  Page,
-  Repo,
-  ResumeRunRequest,
-  RunFilter,
-  SetupCommandsAnswer,
-  SetupCommandsRequest,
-  User
-} from './types.js'
 
-export type { LogPath } from './endpoints.js'
+export { API_RUNS, type LogPath } from './endpoints.js'
 
 /** Per-call bounds: the step's deadline, and how many attempts a call may make. */
 export interface CallOptions {
@@ -44,45 +30,27 @@ export interface CallOptions {
   end?: boolean
 }
 
+/** A client method: the row's own arguments, then the call options; its answer, parsed. */
+type ClientMethod<R> = R extends (orgId: number, ...args: infer A) => Endpoint<infer T>
+  ? (...args: [...A, options?: CallOptions]) => Promise<T>
+  : never
+
+/** The methods of one face of the client: a method for each row of the endpoints table it has. */
+type CallsOf<F extends Face> = {
+  [K in keyof Endpoints as F extends Endpoints[K]['faces'][number] ? K : never]: ClientMethod<Endpoints[K]>
+}
+
+/** Every call of the service, as the client's methods (see `endpoints` for what each does). */
+export type ServiceCalls = { [K in keyof Endpoints]: ClientMethod<Endpoints[K]> }
+
 /** The Agent Run service as the action uses it. Tests hand in the emulator's address or a fake. */
-export interface AgentRunApi {
-  createRun(body: CreateRunRequest, options?: CallOptions): Promise<AgentRun>
-  resumeRun(body: ResumeRunRequest, options?: CallOptions): Promise<AgentRun>
-  getRun(runId: number, options?: CallOptions): Promise<AgentRun>
-  getLogs(runId: number, path: LogPath, skip: number, limit: number, options?: CallOptions): Promise<LogPage>
-  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
-  /**
-   * The organization's runs, newest first; `filter` (default API_RUNS, the action's own kind)
-   * replaces the default: `{}` lists every run.
-   */
-  listRuns(skip: number, limit: number, options?: CallOptions, filter?: RunFilter): Promise<Page<AgentRun>>
-  /**
-   * Asks the service to stop a run, through the beta path Codegen's own client uses (no published
-   * document describes it). Safe to send again. Its answer is undocumented: the run when it reads
-   * as one, else undefined; read the run afterwards for its status. UnsupportedEndpointError when
-   * the service has no such path (404, 405); other refusals are ServiceErrors as for any call.
-   */
-  stopRun(runId: number, options?: CallOptions): Promise<AgentRun | undefined>
+export interface AgentRunApi extends CallsOf<'runs'> {
   /** How often a look (one log read, or one run read) can go on within the rate budget, from now. */
   lookPace?(look: 'logs' | 'run'): Pace | undefined
 }
 
 /** The service's organization operations: who the token is, where it may act, setup commands. */
-export interface OrganizationApi {
-  /** The token's organizations (not scoped to the client's org id). */
-  listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>>
-  /** The token's user. */
-  getCurrentUser(options?: CallOptions): Promise<User>
-  /** One user of the organization (with their role in it). */
-  getUser(userId: number, options?: CallOptions): Promise<User>
-  getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations>
-  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>>
-  /** Starts the run that generates a repository's setup commands (5 a minute). */
-  generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer>
-}
-
-/** The runs the action starts: listRuns' filter when none is given. */
-export const API_RUNS: RunFilter = { source_type: 'API' }
+export type OrganizationApi = CallsOf<'organization'>
 
 /** A request with no answer within this is lost: a read is retried, a write looked for first. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
@@ -123,13 +91,44 @@ const RETRY_AFTER_SPREAD_MS = 1_000
  */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
-export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
+/** A method for each row of the table, sending its call through `send`. */
+function serviceCalls(
+  orgId: number,
+  send: <T>(endpoint: Endpoint<T>, options?: CallOptions) => Promise<T>
+): ServiceCalls {
+  const methods = Object.entries(endpoints).map(([name, row]) => {
+    // The row's own arguments (its length, the organization's id aside), then the call options.
+    const own = row.length - 1
+    const request = row as (orgId: number, ...args: unknown[]) => Endpoint<unknown>
+    const method = (...args: unknown[]): Promise<unknown> =>
+      send(request(orgId, ...args.slice(0, own)), args[own] as CallOptions | undefined)
+    return [name, method]
+  })
+  return Object.fromEntries(methods) as ServiceCalls
+}
+
+/** The client's methods, one a row of the table, set by the constructor: each sends through `call`. */
+abstract class ServiceCallsBase {
+  constructor(orgId: number) {
+    Object.assign(
+      this,
+      serviceCalls(orgId, (endpoint, options) => this.call(endpoint, options))
+    )
+  }
+
+  protected abstract call<T>(endpoint: Endpoint<T>, options?: CallOptions): Promise<T>
+}
+
+const WithServiceCalls = ServiceCallsBase as abstract new (orgId: number) => ServiceCallsBase & ServiceCalls
+
+export class HttpAgentRunApi extends WithServiceCalls implements AgentRunApi, OrganizationApi {
   private readonly baseUrl: string
   private readonly budget: RateBudget
   private readonly requestTimeoutMs: number
   private readonly transport: HttpTransport
 
   constructor(private readonly config: HttpApiConfig) {
+    super(config.orgId)
     this.baseUrl = config.baseUrl.replace(/\/+$/, '')
     this.budget = config.budget ?? new RateBudget()
     this.requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
@@ -144,72 +143,13 @@ export class HttpAgentRunApi implements AgentRunApi, OrganizationApi {
     })
   }
 
-  createRun(body: CreateRunRequest, options?: CallOptions): Promise<AgentRun> {
-    return this.call(endpoints.createRun(this.config.orgId, body), options)
-  }
-
-  resumeRun(body: ResumeRunRequest, options?: CallOptions): Promise<AgentRun> {
-    return this.call(endpoints.resumeRun(this.config.orgId, body), options)
-  }
-
-  getRun(runId: number, options?: CallOptions): Promise<AgentRun> {
-    return this.call(endpoints.getRun(this.config.orgId, runId), options)
-  }
-
-  getLogs(
-    runId: number,
-    path: LogPath,
-    skip: number,
-    limit: number,
-    options?: CallOptions
-  ): Promise<LogPage> {
-    return this.call(endpoints.getLogs(this.config.orgId, runId, path, skip, limit), options)
-  }
-
-  listRepos(skip: number, limit: number, options?: CallOptions): Promise<Page<Repo>> {
-    return this.call(endpoints.listRepos(this.config.orgId, skip, limit), options)
-  }
-
-  listRuns(
-    skip: number,
-    limit: number,
-    options?: CallOptions,
-    filter: RunFilter = API_RUNS
-  ): Promise<Page<AgentRun>> {
-    return this.call(endpoints.listRuns(this.config.orgId, skip, limit, filter), options)
-  }
-
-  stopRun(runId: number, options?: CallOptions): Promise<AgentRun | undefined> {
-    return this.call(endpoints.stopRun(this.config.orgId, runId), options)
-  }
-
-  listOrganizations(skip: number, limit: number, options?: CallOptions): Promise<Page<Organization>> {
-    return this.call(endpoints.listOrganizations(skip, limit), options)
-  }
-
-  getCurrentUser(options?: CallOptions): Promise<User> {
-    return this.call(endpoints.getCurrentUser(), options)
-  }
-
-  getUser(userId: number, options?: CallOptions): Promise<User> {
-    return this.call(endpoints.getUser(this.config.orgId, userId), options)
-  }
-
-  getIntegrations(options?: CallOptions): Promise<OrganizationIntegrations> {
-    return this.call(endpoints.getIntegrations(this.config.orgId), options)
-  }
-
-  generateSetupCommands(body: SetupCommandsRequest, options?: CallOptions): Promise<SetupCommandsAnswer> {
-    return this.call(endpoints.generateSetupCommands(this.config.orgId, body), options)
-  }
-
   lookPace(look: 'logs' | 'run'): Pace {
     const names: BudgetName[] = look === 'logs' ? ['general', 'logs'] : ['general']
     return this.budget.paceAt(names, this.config.clock.now())
   }
 
   /** Sends one call with budgets, retries and time limits; returns its parsed answer. */
-  private async call<T>(endpoint: Endpoint<T>, options: CallOptions = {}): Promise<T> {
+  protected async call<T>(endpoint: Endpoint<T>, options: CallOptions = {}): Promise<T> {
     const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS
     // A 429 on a shared token means "wait your turn", not "broken": refusals get a larger allowance.
     const maxRefusals = options.maxAttempts ?? MAX_RATE_LIMITED_ATTEMPTS

@@ -1,5 +1,6 @@
 import type { BudgetName } from './rate-budget.js'
 import type { Effect } from './retry.js'
+import type { HttpMethod } from './transport.js'
 import {
   parseIntegrations,
   parseLogPage,
@@ -12,18 +13,12 @@ import {
   parseUser
 } from './parse.js'
 import type {
-  AgentRun,
   CreateRunRequest,
   LogPage,
-  Organization,
-  OrganizationIntegrations,
   Page,
-  Repo,
   ResumeRunRequest,
   RunFilter,
-  SetupCommandsAnswer,
-  SetupCommandsRequest,
-  User
+  SetupCommandsRequest
 } from './types.js'
 
 /** The two published paths of the ALPHA log endpoint. */
@@ -31,7 +26,7 @@ export type LogPath = 'interface' | 'alpha'
 
 /** One call of the service: where it goes, what it costs, whether it writes, how its answer is read. */
 export interface Endpoint<T> {
-  method: 'GET' | 'POST'
+  method: HttpMethod
   path: string
   query?: Record<string, string | number>
   body?: unknown
@@ -79,19 +74,52 @@ const pageOf =
   (body: unknown): Page<T> =>
     parsePage(body, item)
 
-/** Every call the action makes, by the client method that makes it. */
+/** The two faces of the client (client.ts): following runs, and the organization's setup. */
+export type Face = 'runs' | 'organization'
+
+/** The runs the action starts: listRuns' filter when none is given. */
+export const API_RUNS: RunFilter = { source_type: 'API' }
+
+/**
+ * A row: the call's request from the organization's id and the client method's own arguments (the
+ * call options follow them). Its parameters have no default values (eslint says so): the client
+ * finds the call options after the row's `length` of them.
+ */
+function row<const F extends Face, A extends unknown[], T>(
+  faces: readonly F[],
+  request: (orgId: number, ...args: A) => Endpoint<T>
+): ((orgId: number, ...args: A) => Endpoint<T>) & { faces: readonly F[] } {
+  return Object.assign(request, { faces })
+}
+
+const RUNS = ['runs'] as const
+const ORGANIZATION = ['organization'] as const
+
+/**
+ * Every call the action makes, by the client method that makes it: the one place a call is
+ * spelled. The client's methods and interfaces are derived from it (client.ts); the emulator
+ * answers every row (test/unit/api/endpoints.ts holds both).
+ */
 export const endpoints = {
-  createRun: (orgId: number, body: CreateRunRequest): Endpoint<AgentRun> =>
-    write(`${org(orgId)}/agent/run`, body, ['general', 'create'], 'create the agent run', parseRun),
-  resumeRun: (orgId: number, body: ResumeRunRequest): Endpoint<AgentRun> =>
+  createRun: row(RUNS, (orgId: number, body: CreateRunRequest) =>
+    write(`${org(orgId)}/agent/run`, body, ['general', 'create'], 'create the agent run', parseRun)
+  ),
+  resumeRun: row(RUNS, (orgId: number, body: ResumeRunRequest) =>
     write(
       `${org(orgId)}/agent/run/resume`,
       body,
       ['general'],
       `resume agent run ${body.agent_run_id}`,
       parseRun
-    ),
-  stopRun: (orgId: number, runId: number): Endpoint<AgentRun | undefined> => ({
+    )
+  ),
+  /**
+   * Asks the service to stop a run, through the beta path Codegen's own client uses (no published
+   * document describes it). Safe to send again. Its answer is undocumented: the run when it reads
+   * as one, else undefined; read the run afterwards for its status. UnsupportedEndpointError when
+   * the service has no such path (404, 405); other refusals are ServiceErrors as for any call.
+   */
+  stopRun: row(RUNS, (orgId: number, runId: number) => ({
     ...write(
       `/v1/beta/organizations/${orgId}/agent/run/stop`,
       { agent_run_id: runId },
@@ -99,41 +127,59 @@ export const endpoints = {
       `stop agent run ${runId}`,
       parseRunIfAny
     ),
-    effect: 'repeatable-write',
+    effect: 'repeatable-write' as const,
     undocumented: true
-  }),
-  getRun: (orgId: number, runId: number): Endpoint<AgentRun> =>
-    read(`${org(orgId)}/agent/run/${runId}`, `read agent run ${runId}`, parseRun),
-  getLogs: (orgId: number, runId: number, path: LogPath, skip: number, limit: number): Endpoint<LogPage> =>
+  })),
+  getRun: row(RUNS, (orgId: number, runId: number) =>
+    read(`${org(orgId)}/agent/run/${runId}`, `read agent run ${runId}`, parseRun)
+  ),
+  getLogs: row(RUNS, (orgId: number, runId: number, path: LogPath, skip: number, limit: number) =>
     read(
       `${path === 'alpha' ? `/v1/alpha/organizations/${orgId}` : org(orgId)}/agent/run/${runId}/logs`,
       `read the log of agent run ${runId}`,
-      (body, size) => ({ ...parseLogPage(body, runId), bytes: size }),
+      (body, size): LogPage => ({ ...parseLogPage(body, runId), bytes: size }),
       { query: { skip, limit }, budgets: ['general', 'logs'], maxBytes: MAX_LOG_PAGE_BYTES }
-    ),
-  listRepos: (orgId: number, skip: number, limit: number): Endpoint<Page<Repo>> =>
+    )
+  ),
+  listRepos: row(['runs', 'organization'], (orgId: number, skip: number, limit: number) =>
     read(`${org(orgId)}/repos`, 'list the organization repositories', pageOf(parseRepo), {
       query: { skip, limit }
-    }),
-  listRuns: (orgId: number, skip: number, limit: number, filter: RunFilter): Endpoint<Page<AgentRun>> =>
-    read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
+    })
+  ),
+  /**
+   * The organization's runs, newest first; `filter` (default API_RUNS, the action's own kind)
+   * replaces the default: `{}` lists every run.
+   */
+  listRuns: row(RUNS, (orgId: number, skip: number, limit: number, filter?: RunFilter) => {
+    const { source_type, user_id } = filter ?? API_RUNS
+    return read(`${org(orgId)}/agent/runs`, 'list agent runs', pageOf(parseRun), {
       query: {
         skip,
         limit,
-        ...(filter.source_type === undefined ? {} : { source_type: filter.source_type }),
-        ...(filter.user_id === undefined ? {} : { user_id: filter.user_id })
+        ...(source_type === undefined ? {} : { source_type }),
+        ...(user_id === undefined ? {} : { user_id })
       }
-    }),
-  listOrganizations: (skip: number, limit: number): Endpoint<Page<Organization>> =>
+    })
+  }),
+  /** The token's organizations (not scoped to the client's org id). */
+  listOrganizations: row(ORGANIZATION, (_orgId: number, skip: number, limit: number) =>
     read('/v1/organizations', "list the token's organizations", pageOf(parseOrganization), {
       query: { skip, limit }
-    }),
-  getCurrentUser: (): Endpoint<User> => read('/v1/users/me', "read the token's user", parseUser),
-  getUser: (orgId: number, userId: number): Endpoint<User> =>
-    read(`${org(orgId)}/users/${userId}`, `read user ${userId}`, parseUser),
-  getIntegrations: (orgId: number): Endpoint<OrganizationIntegrations> =>
-    read(`${org(orgId)}/integrations`, "read the organization's integrations", parseIntegrations),
-  generateSetupCommands: (orgId: number, body: SetupCommandsRequest): Endpoint<SetupCommandsAnswer> =>
+    })
+  ),
+  /** The token's user. */
+  getCurrentUser: row(ORGANIZATION, (_orgId: number) =>
+    read('/v1/users/me', "read the token's user", parseUser)
+  ),
+  /** One user of the organization (with their role in it). */
+  getUser: row(ORGANIZATION, (orgId: number, userId: number) =>
+    read(`${org(orgId)}/users/${userId}`, `read user ${userId}`, parseUser)
+  ),
+  getIntegrations: row(ORGANIZATION, (orgId: number) =>
+    read(`${org(orgId)}/integrations`, "read the organization's integrations", parseIntegrations)
+  ),
+  /** Starts the run that generates a repository's setup commands (5 a minute). */
+  generateSetupCommands: row(ORGANIZATION, (orgId: number, body: SetupCommandsRequest) =>
     write(
       `${org(orgId)}/setup-commands/generate`,
       body,
@@ -141,4 +187,7 @@ export const endpoints = {
       `generate the setup commands of repository ${body.repo_id}`,
       parseSetupCommandsAnswer
     )
+  )
 }
+
+export type Endpoints = typeof endpoints

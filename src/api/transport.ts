@@ -34,8 +34,11 @@ export type Exchange =
   /** Nothing a retry can change: a redirect, a 4xx, the job cancelled. */
   | { kind: 'fatal'; error: Error }
 
+/** Any a row of the endpoints table may name: a new call's method needs nothing here. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
 export interface WireRequest {
-  method: 'GET' | 'POST'
+  method: HttpMethod
   url: URL
   body?: unknown
   budgets: BudgetName[]

@@ -35,7 +35,7 @@ export function readDayOfRuns(read: DailyLimitRead): Promise<DailyWindow> {
   const api = read.clients(read.orgId)
   const { deadline } = read
   return readDailyWindow(
-    (skip, limit) => api.listRuns(skip, limit, { deadline }, API_RUNS),
+    (skip, limit) => api.listRuns(skip, limit, API_RUNS, { deadline }),
     read.origin,
     read.limits,
     read.clock.now()

@@ -1,4 +1,4 @@
-import type { AgentRunApi } from '../api/client.js'
+import { API_RUNS, type AgentRunApi } from '../api/client.js'
 import { DeadlineError, ServiceError } from '../api/errors.js'
 import type { AgentRun } from '../api/types.js'
 import type { Clock } from '../clock.js'
@@ -102,7 +102,7 @@ export class ListWatcher {
     const working = [...this.followed.values()].filter(run => run.follow.phase === 'working')
     const unseen = new Set(working.map(run => run.follow.id))
     for (let page = 0; ; page++) {
-      const answer = await api.listRuns(page * LOG_PAGE_SIZE, LOG_PAGE_SIZE, { deadline })
+      const answer = await api.listRuns(page * LOG_PAGE_SIZE, LOG_PAGE_SIZE, API_RUNS, { deadline })
       for (const run of answer.items) {
         const followed = this.followed.get(run.id)
         if (followed && unseen.delete(run.id)) await this.advance(followed, { kind: 'run', run })

@@ -160,9 +160,9 @@ describe('client-stop', () => {
           (await api.listRuns(...args)).items.map(run => run.id)
 
         expect(await ids(0, 100)).toEqual([colleague, mine])
-        expect(await ids(0, 100, {}, { source_type: 'API', user_id: 2 })).toEqual([colleague])
-        expect(await ids(0, 100, {}, { user_id: 2 })).toEqual([slack, colleague])
-        expect(await ids(0, 100, {}, {})).toEqual([slack, colleague, mine])
+        expect(await ids(0, 100, { source_type: 'API', user_id: 2 })).toEqual([colleague])
+        expect(await ids(0, 100, { user_id: 2 })).toEqual([slack, colleague])
+        expect(await ids(0, 100, {})).toEqual([slack, colleague, mine])
         expect(routes('list-runs').map(request => request.query)).toEqual([
           { skip: '0', limit: '100', source_type: 'API' },
           { skip: '0', limit: '100', source_type: 'API', user_id: '2' },
