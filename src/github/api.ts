@@ -9,7 +9,7 @@ import {
   type CheckAnnotation,
   type CheckRunText
 } from '../github-shapes.js'
-import type { FailedJob } from './ci-fix-prompt.js'
+import type { FailedJob } from '../thread/ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
 import {
   answerLost,
@@ -19,8 +19,8 @@ import {
   stopReason,
   type RouteOptions
 } from './request-policy.js'
-import type { Author, PullRequestInfo } from './trigger.js'
-import type { CommentSummary } from './tracking.js'
+import type { Author, PullRequestInfo } from '../thread/trigger.js'
+import type { CommentSummary } from '../thread/tracking.js'
 import { wellFormed } from './well-formed.js'
 
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */

@@ -20,8 +20,8 @@ import {
 } from './fit-text.js'
 
 /**
- * The tracking comment's Markdown: the one comment a thread's run is followed in (github/
- * tracking-comment.ts writes it), under GitHub's size whatever the run's texts hold.
+ * The tracking comment's Markdown: the one comment a thread's run is followed in
+ * (tracking-comment.ts writes it), under GitHub's size whatever the run's texts hold.
  */
 
 /** A CI fix's tracking: the failed workflow run it fixes, and which attempt for its commit it is. */

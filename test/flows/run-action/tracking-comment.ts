@@ -1,6 +1,6 @@
 import { OctokitGitHubApi } from '../../../src/github/api.js'
-import { TrackingComment } from '../../../src/github/tracking-comment.js'
-import { readMarker, markerSignature, verifyMarker } from '../../../src/github/tracking.js'
+import { TrackingComment } from '../../../src/report/tracking-comment.js'
+import { readMarker, markerSignature, verifyMarker } from '../../../src/thread/tracking.js'
 import type { RunReport } from '../../../src/model.js'
 import { FakeGitHub } from '../../../scripts/github-fake/index.js'
 import { VirtualClock } from '../../support/virtual-clock.js'

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { CarriedFrom, RunReport } from '../model.js'
-import type { Reporter } from '../report/reporters.js'
+import type { Reporter } from './reporters.js'
 import type { Clock } from '../clock.js'
-import type { GitHubApi } from './api.js'
-import { NotSentError } from './request-policy.js'
+import type { GitHubApi } from '../github/api.js'
+import { NotSentError } from '../github/request-policy.js'
 import { ThrottledWrites } from './throttled-writes.js'
-import { renderTrackingComment, type TrackingState } from '../report/tracking-text.js'
+import { renderTrackingComment, type TrackingState } from './tracking-text.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 export const COMMENT_EDIT_INTERVAL_MS = 5_000

@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.js'
 import { reportOf } from '../model.js'
 import type { Settings } from '../settings/settings.js'
-import type { GitHubApi, Permission } from './api.js'
+import type { GitHubApi, Permission } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
 import { buildCommentPrompt } from './thread-prompt.js'
-import { TrackingComment, type ReviewThread } from './tracking-comment.js'
+import { TrackingComment, type ReviewThread } from '../report/tracking-comment.js'
 import {
   byCreation,
   findTrackingComment,

@@ -1,5 +1,5 @@
 import { greatest } from '../numbers.js'
-import type { LogTail } from './log-tail.js'
+import type { LogTail } from '../github/log-tail.js'
 import { stripInvisible } from './thread-prompt.js'
 import { BRANCH_CHARS, type FailedWorkflowRun } from './workflow-run.js'
 

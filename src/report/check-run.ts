@@ -1,14 +1,14 @@
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { RunReport } from '../model.js'
-import { renderCheckRun, type CheckRunState } from '../report/check-run-text.js'
-import { annotationBatches } from '../report/findings-text.js'
-import type { Reporter } from '../report/reporters.js'
+import { renderCheckRun, type CheckRunState } from './check-run-text.js'
+import { annotationBatches } from './findings-text.js'
+import type { Reporter } from './reporters.js'
 import type { CheckRunMode, Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import type { CheckRunWrite, GitHubApi } from './api.js'
+import type { CheckRunWrite, GitHubApi } from '../github/api.js'
 import { ThrottledWrites } from './throttled-writes.js'
-import type { Trigger } from './trigger.js'
+import type { Trigger } from '../thread/trigger.js'
 
 /** At most one update of the check run this often while the run works, as for the tracking comment. */
 export const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000
