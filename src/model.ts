@@ -40,6 +40,20 @@ export interface CiFixPlan {
   record: Record<string, string | number>
 }
 
+/** A CI fix's tracking: the failed workflow run it fixes, and which attempt for its commit it is. */
+export interface CiFixState {
+  /** The workflow's name ('' when the event gave none). */
+  workflow: string
+  runNumber: number
+  /** The failed workflow run's page ('' when unknown). */
+  url: string
+  branch: string
+  sha: string
+  maxAttempts: number
+  /** Known once the run is admitted, max-fix-attempts counted. */
+  attempt?: number
+}
+
 /** What to do, decided at the edge from the inputs (or from a thread trigger): plain data. */
 export interface RunPlan {
   prompt: string

@@ -9,7 +9,6 @@ import {
   type CheckAnnotation,
   type CheckRunText
 } from '../github-shapes.js'
-import type { FailedJob } from '../thread/ci-fix-prompt.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
 import {
   answerLost,
@@ -19,8 +18,6 @@ import {
   stopReason,
   type RouteOptions
 } from './request-policy.js'
-import type { Author, PullRequestInfo } from '../thread/trigger.js'
-import type { CommentSummary } from '../thread/tracking.js'
 import { wellFormed } from './well-formed.js'
 
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
@@ -103,6 +100,42 @@ async function readTail(
 /** Statuses whose answer has no body (a Response built with one throws). */
 function nullBodyStatus(status: number): boolean {
   return status === 101 || status === 204 || status === 205 || status === 304
+}
+
+/** Who wrote a comment, a review or an issue: their login and account type (User, Bot…). */
+export interface Author {
+  login: string
+  type: string
+}
+
+/** The pull request's branches; the head may be a fork's. */
+export interface PullRequestInfo {
+  head: string
+  base: string
+  /** owner/name of the head's repository ('' when GitHub no longer knows it, a deleted fork). */
+  headRepository: string
+  /** The head commit, as the event or the pull request gives it ('' when it does not). */
+  headSha?: string
+}
+
+/** A comment of an issue, a pull request or a review thread, as far as the action reads it back. */
+export interface CommentSummary {
+  id: number
+  body: string
+  author: Author
+  /** ISO 8601, as GitHub gives it: orders issue comments and review comments together. */
+  createdAt?: string
+  /** A comment on the pull request's code: the first comment of its review thread. */
+  reviewThread?: number
+}
+
+/** A failed job as read from GitHub: its failed steps by number and name. */
+export interface FailedJob {
+  id: number
+  name: string
+  /** failure, timed_out, cancelled… */
+  conclusion: string
+  failedSteps: Array<{ number: number; name: string; conclusion: string }>
 }
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1'

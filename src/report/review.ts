@@ -7,11 +7,11 @@ import { oneLine } from './entry-text.js'
 import { inlineCommentBody, reviewBody } from './findings-text.js'
 import { link } from './markdown.js'
 import type { Reporter } from './reporters.js'
-import type { GitHubApi, NewReviewComment, ReviewSummary } from '../github/api.js'
+import type { Author, GitHubApi, NewReviewComment, ReviewSummary } from '../github/api.js'
 import { inDiff, rightSideHunks, type HunkLines } from './diff.js'
 import { isRateLimit, NotSentError } from '../github/request-policy.js'
 import { OWN_COMMENT_MARK } from '../github-shapes.js'
-import { isBot, type Author } from '../thread/trigger.js'
+import { isBot } from '../thread/trigger.js'
 
 /**
  * `review-comments: true`: the findings of the step's run as one review of its pull request, on the

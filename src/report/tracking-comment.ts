@@ -7,15 +7,10 @@ import type { GitHubApi } from '../github/api.js'
 import { NotSentError } from '../github/request-policy.js'
 import { ThrottledWrites } from './throttled-writes.js'
 import { renderTrackingComment, type TrackingState } from './tracking-text.js'
+import type { ReviewThread } from '../thread/tracking.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 export const COMMENT_EDIT_INTERVAL_MS = 5_000
-
-/** A review thread: the tracking comment is a reply to its first comment, next to the code. */
-export interface ReviewThread {
-  pullNumber: number
-  threadId: number
-}
 
 export interface TrackingCommentOptions {
   github: GitHubApi
