@@ -1,5 +1,6 @@
 import { createHook } from 'node:async_hooks'
-import { OctokitGitHubApi, type CheckRunWrite } from '../../../src/github/api.js'
+import type { CheckRunWrite } from '../../../src/github/api.js'
+import { OctokitGitHubApi } from '../../../src/github/octokit-api.js'
 import { CheckRun } from '../../../src/report/check-run.js'
 import { readTrigger } from '../../../src/thread/trigger.js'
 import { FakeGitHub, type FakeGitHubOptions } from '../../../scripts/github-fake/index.js'

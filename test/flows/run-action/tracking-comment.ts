@@ -1,4 +1,4 @@
-import { OctokitGitHubApi } from '../../../src/github/api.js'
+import { OctokitGitHubApi } from '../../../src/github/octokit-api.js'
 import { TrackingComment } from '../../../src/report/tracking-comment.js'
 import { readMarker, markerSignature, verifyMarker } from '../../../src/thread/tracking.js'
 import type { RunReport } from '../../../src/model.js'
