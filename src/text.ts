@@ -41,3 +41,16 @@ export const INVISIBLE =
 export function stripInvisible(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
 }
+
+/**
+ * `text` as a quoted block of a prompt (context, not orders): its first `max` characters and then
+ * `more` on a line of its own when it is cut (longer than `max`, or `cut` says it was cut before);
+ * "(empty)" for no text.
+ */
+export function quotedBlock(text: string, max: number, more: string, cut = text.length > max): string {
+  const kept = cut ? `${text.slice(0, max)}\n${more}` : text
+  return (kept || '(empty)')
+    .split('\n')
+    .map(line => `> ${line}`.trimEnd())
+    .join('\n')
+}

@@ -1,7 +1,7 @@
 import type { Author } from '../github/api.js'
 import type { CodeLocation, Thread, TriggerName } from './trigger.js'
 import { greatest } from '../numbers.js'
-import { INVISIBLE, stripInvisible } from '../text.js'
+import { INVISIBLE, quotedBlock, stripInvisible } from '../text.js'
 
 /**
  * HTML a reader never sees, as CommonMark and GitHub render it: comments, processing instructions
@@ -173,12 +173,7 @@ function matchBrackets(text: string): Map<number, number> {
 
 function quoted(text: string, max: number): string {
   const visible = stripHidden(text)
-  const cut =
-    visible.length > max ? `${visible.slice(0, max)}\n[… ${visible.length - max} more characters]` : visible
-  return (cut || '(empty)')
-    .split('\n')
-    .map(line => `> ${line}`.trimEnd())
-    .join('\n')
+  return quotedBlock(visible, max, `[… ${visible.length - max} more characters]`)
 }
 
 export interface CommentPromptInput {
