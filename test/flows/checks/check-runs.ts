@@ -7,7 +7,7 @@ import { FakeGitHub, type FakeGitHubOptions } from '../../../scripts/github-fake
 import { VirtualClock } from '../../support/virtual-clock.js'
 import { labeledEvent } from '../../support/webhooks.js'
 
-describe('check-run-api', () => {
+describe('check-runs', () => {
   /**
    * The action's check-run writes through its own Octokit client, against the fake GitHub (which holds
    * every body to GitHub's REST description), on the virtual clock: what is sent and when, and a
