@@ -20,7 +20,7 @@ mutant() { names+=("$1"); files+=("$2"); substitutions+=("$3"); tests+=("$4"); }
 mutant idempotency src/agent-run/send-once.ts \
   's/const found = await findRunByKey\(api, key, deadline\)/const found = undefined as AgentRun | undefined/' \
   'test/flows/run-action.test.ts test/flows/step.test.ts'
-mutant first-write src/github/tracking-comment.ts \
+mutant first-write src/report/tracking-comment.ts \
   's/async open\(\): Promise<void> \{\n    await this\.writes\.flush\(\)\n  \}/async open(): Promise<void> {}/' \
   'test/flows/run-action.test.ts test/flows/comments.test.ts'
 mutant status-case src/agent-run/status.ts \

@@ -1,12 +1,13 @@
 import type { Clock } from './clock.js'
 import type { GitHubApi } from './github/api.js'
-import { prepareCiFix } from './github/ci-fix.js'
-import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './github/check-run.js'
-import { prepareCommentRun } from './github/comment-run.js'
-import { withCommit } from './github/thread-prompt.js'
-import type { TrackingComment } from './github/tracking-comment.js'
-import { readTrigger, type ThreadTrigger } from './github/trigger.js'
-import { readWorkflowRun } from './github/workflow-run.js'
+import { prepareCiFix } from './thread/ci-fix.js'
+import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './report/check-run.js'
+import { prepareCommentRun } from './thread/comment-run.js'
+import { withCommit } from './thread/thread-prompt.js'
+import { TrackingComment } from './report/tracking-comment.js'
+import { readTrigger, type ThreadTrigger } from './thread/trigger.js'
+import type { TrackingSetup } from './thread/tracking.js'
+import { readWorkflowRun } from './thread/workflow-run.js'
 import { reportOf, type RunBrief, type RunReport } from './model.js'
 import type { Console } from './runner/runner.js'
 import type { RunItem, Settings } from './settings/settings.js'
@@ -126,13 +127,14 @@ async function fromThread(
   deps: DecideDeps
 ): Promise<Decision> {
   const github = await deps.github()
-  let prepared: Awaited<ReturnType<typeof prepareCommentRun>>
+  let prepared: Awaited<ReturnType<typeof prepareCommentRun<TrackingComment>>>
   try {
     prepared = await prepareCommentRun(trigger, settings, {
       github,
       clock: deps.clock,
       warn: deps.say.warning,
-      notice: deps.say.notice
+      notice: deps.say.notice,
+      openTracking: openTracking(github, deps)
     })
   } catch (error) {
     const fields = { outcome: 'error' as const, error: (error as Error).message, trigger: trigger.trigger }
@@ -169,6 +171,11 @@ async function fromThread(
   }
 }
 
+/** Opens the tracking comment thread/ decided on, its GitHub failures the step's warnings. */
+function openTracking(github: GitHubApi, deps: DecideDeps): (setup: TrackingSetup) => TrackingComment {
+  return setup => new TrackingComment({ ...setup, github, clock: deps.clock, warn: deps.say.warning })
+}
+
 /** The pull request of a `pull_request*` event and its head, for a run from the inputs. */
 function inputsPullRequest(event: { name: string; payload: () => unknown }): Decision['pullRequest'] {
   if (!/^pull_request/.test(event.name)) return undefined
@@ -189,11 +196,12 @@ async function fromWorkflowRun(
   const read = readWorkflowRun(deps.payload(), settings.context.repository)
   if (read.kind === 'skip') return noRun(read.reason, deps)
   const { run } = read
+  const github = await deps.github()
   const prepared = await prepareCiFix(run, settings, {
-    github: await deps.github(),
-    clock: deps.clock,
+    github,
     warn: deps.say.warning,
-    redact: deps.redact
+    redact: deps.redact,
+    openTracking: openTracking(github, deps)
   })
   // Cancelled (or out of time) while it read the failure: no tracking comment, no run.
   const stopped = deps.stopped()

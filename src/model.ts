@@ -40,6 +40,20 @@ export interface CiFixBrief {
   record: Record<string, string | number>
 }
 
+/** A CI fix's tracking: the failed workflow run it fixes, and which attempt for its commit it is. */
+export interface CiFixState {
+  /** The workflow's name ('' when the event gave none). */
+  workflow: string
+  runNumber: number
+  /** The failed workflow run's page ('' when unknown). */
+  url: string
+  branch: string
+  sha: string
+  maxAttempts: number
+  /** Known once the run is admitted, max-fix-attempts counted. */
+  attempt?: number
+}
+
 /**
  * The run's brief: what to run and how to follow it (prompt, images, repository, metadata, wait…),
  * decided at the edge from the inputs, an item of `runs` or a thread trigger: plain data.

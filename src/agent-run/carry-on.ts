@@ -1,4 +1,5 @@
 import { ServiceError } from '../api/errors.js'
+import { quotedBlock } from '../text.js'
 
 /**
  * A thread's follow-up whose resume the service refuses (the live service may resume paused runs
@@ -48,14 +49,8 @@ function quotedResult(result: string): string {
     .replace(/\r\n?/g, '\n')
     .replace(UNSEEN, '')
     .trim()
-  const cut =
-    text.length > CARRIED_RESULT_MAX_CHARS || result.length > CARRIED_RESULT_MAX_CHARS * 2
-      ? `${text.slice(0, CARRIED_RESULT_MAX_CHARS)}\n[… cut: ${result.length} characters in all]`
-      : text
-  return (cut || '(empty)')
-    .split('\n')
-    .map(line => `> ${line}`.trimEnd())
-    .join('\n')
+  const cut = text.length > CARRIED_RESULT_MAX_CHARS || result.length > CARRIED_RESULT_MAX_CHARS * 2
+  return quotedBlock(text, CARRIED_RESULT_MAX_CHARS, `[… cut: ${result.length} characters in all]`, cut)
 }
 
 /** One line of the service's reason (or a link), cut. */

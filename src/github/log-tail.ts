@@ -1,4 +1,4 @@
-import { stripInvisible } from './thread-prompt.js'
+import { stripInvisible } from '../text.js'
 
 /**
  * The end of a job's log, where its error is: read as a stream whatever its size, only its last

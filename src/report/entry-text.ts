@@ -1,6 +1,10 @@
 import type { LogEntry } from '../api/types.js'
+import { cutChars, oneLine } from '../text.js'
 
 /** Plain-text views of a log entry, shared by the console mirror and the job summary. */
+
+// Cut and folded as every text is (text.ts); the report's renderers take them from here.
+export { cutChars, oneLine }
 
 /** Any value as readable text: strings as they are, the rest as indented JSON. */
 export function valueText(value: unknown): string {
@@ -11,30 +15,6 @@ export function valueText(value: unknown): string {
   } catch {
     return String(value)
   }
-}
-
-/** The first `max` UTF-16 units of `text`, never half of a surrogate pair (cut at a code point). */
-export function cutChars(text: string, max: number): string {
-  const code = text.charCodeAt(max - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
-}
-
-/**
- * `text` on one line, whitespace folded, cut to `max` characters with an ellipsis: at a word's end
- * when one is near, so that a headline does not stop mid-word. `shown` changes the head that can
- * show before it is folded (what must not show, taken out).
- */
-export function oneLine(text: string, max: number, shown: (head: string) => string = head => head): string {
-  // Only the head can show: folding a long text whole costs more than the rest of an entry's work.
-  const window = max * 4
-  const cut = text.length > window
-  const folded = shown(cut ? cutChars(text, window) : text)
-    .replace(/\s+/g, ' ')
-    .trim()
-  if (folded.length <= max && !cut) return folded
-  const head = cutChars(folded, max - 1)
-  const space = head.lastIndexOf(' ')
-  return `${space > head.length - 25 && space > 0 ? head.slice(0, space) : head}…`
 }
 
 /** "1 log entry", "3 log entries". */

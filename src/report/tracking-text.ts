@@ -1,4 +1,4 @@
-import type { CarriedFrom, RunReport } from '../model.js'
+import type { CarriedFrom, CiFixState, RunReport } from '../model.js'
 import type { LogEntry } from '../api/types.js'
 import type { AnswerReport } from '../answer/answer.js'
 import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
@@ -21,23 +21,9 @@ import {
 import { howToAnswer, QUESTION } from './paused-text.js'
 
 /**
- * The tracking comment's Markdown: the one comment a thread's run is followed in (github/
- * tracking-comment.ts writes it), under GitHub's size whatever the run's texts hold.
+ * The tracking comment's Markdown: the one comment a thread's run is followed in
+ * (tracking-comment.ts writes it), under GitHub's size whatever the run's texts hold.
  */
-
-/** A CI fix's tracking: the failed workflow run it fixes, and which attempt for its commit it is. */
-export interface CiFixState {
-  /** The workflow's name ('' when the event gave none). */
-  workflow: string
-  runNumber: number
-  /** The failed workflow run's page ('' when unknown). */
-  url: string
-  branch: string
-  sha: string
-  maxAttempts: number
-  /** Known once the run is admitted, max-fix-attempts counted. */
-  attempt?: number
-}
 
 export interface TrackingState {
   /** Who asked on the thread; none for a CI fix, which the failed workflow run asked for. */

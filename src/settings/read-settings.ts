@@ -25,7 +25,7 @@ const AGENT_TYPES = ['codegen', 'claude_code']
 
 /**
  * Whether the event is read as a request for a run, whose prompt comes from the comment, issue or
- * pull request rather than from the `prompt` input (github/trigger.ts's isTriggerEvent, handed in:
+ * pull request rather than from the `prompt` input (thread/trigger.ts's isTriggerEvent, handed in:
  * the events are listed once, with their readers).
  */
 export type IsTriggerEvent = (eventName: string, labelTrigger: string) => boolean

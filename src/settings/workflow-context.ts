@@ -1,4 +1,4 @@
-/** The event that asks for a CI fix: a workflow run completed (github/workflow-run.ts reads it). */
+/** The event that asks for a CI fix: a workflow run completed (thread/workflow-run.ts reads it). */
 export const CI_FIX_EVENT = 'workflow_run'
 
 /** Where the step runs, read once from the runner's environment variables. */

@@ -1,5 +1,5 @@
 import { scenario } from '../../emulator/index.js'
-import { readMarker } from '../../src/github/tracking.js'
+import { readMarker } from '../../src/thread/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { BundleWorld, JOB_TOKEN, expectEndedOnItsOwn } from '../support/bundle-world.js'
 import { issueCommentEvent } from '../support/webhooks.js'

@@ -2,12 +2,12 @@ import type { RunReport } from '../../src/model.js'
 import { serviceMessage } from '../../src/api/errors.js'
 import { parseLogPage, parseRun } from '../../src/api/parse.js'
 import type { LogEntry } from '../../src/api/types.js'
-import { buildCiFixPrompt } from '../../src/github/ci-fix-prompt.js'
+import { buildCiFixPrompt } from '../../src/thread/ci-fix-prompt.js'
 import { logTail, TailBuffer } from '../../src/github/log-tail.js'
-import { buildCommentPrompt, stripHidden } from '../../src/github/thread-prompt.js'
+import { buildCommentPrompt, stripHidden } from '../../src/thread/thread-prompt.js'
 import { quoteWithin } from '../../src/report/fit-text.js'
 import { renderTrackingComment, type TrackingState } from '../../src/report/tracking-text.js'
-import { matchPhrase, readTrigger } from '../../src/github/trigger.js'
+import { matchPhrase, readTrigger } from '../../src/thread/trigger.js'
 import { redactDeep, redactText } from '../../src/redact.js'
 import { extractAnswer } from '../../src/answer/extract.js'
 import {
@@ -44,8 +44,8 @@ import {
   reviewBody,
   trackingFindingsLine
 } from '../../src/report/findings-text.js'
-import { placeFindings } from '../../src/github/review.js'
-import { rightSideHunks } from '../../src/github/diff.js'
+import { placeFindings } from '../../src/report/review.js'
+import { rightSideHunks } from '../../src/report/diff.js'
 import { noCommands } from '../../src/runner/commands.js'
 
 /**

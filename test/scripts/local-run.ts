@@ -7,7 +7,7 @@ import {
   type Command
 } from '../../scripts/local-run-command.js'
 import { readerText } from '../../scripts/render-markdown.js'
-import { inDiff, rightSideHunks } from '../../src/github/diff.js'
+import { inDiff, rightSideHunks } from '../../src/report/diff.js'
 import {
   SAMPLE_PULL_REQUEST,
   SAMPLE_WORKFLOW_RUN,

@@ -8,7 +8,7 @@ import type { FakeGitHub, FakeUser } from '../../scripts/github-fake/index.js'
 import type { FlowOptions, FlowResult } from './flow-step.js'
 import { FlowWorld } from './flow-world.js'
 import { markerLine } from '../../src/github-shapes.js'
-import { markerSignature } from '../../src/github/tracking.js'
+import { markerSignature } from '../../src/thread/tracking.js'
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
 import { issueCommentEvent, type CommentOptions } from './webhooks.js'
 

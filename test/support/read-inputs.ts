@@ -1,4 +1,4 @@
-import { isTriggerEvent } from '../../src/github/trigger.js'
+import { isTriggerEvent } from '../../src/thread/trigger.js'
 import { readSettings } from '../../src/settings/read-settings.js'
 import { InputError, type InputName, type Settings } from '../../src/settings/settings.js'
 import { readWorkflowContext } from '../../src/settings/workflow-context.js'

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { FakeReviewComment } from '../../scripts/github-fake/index.js'
-import type { FailedWorkflowRun } from '../../src/github/workflow-run.js'
+import type { FailedWorkflowRun } from '../../src/thread/workflow-run.js'
 
 /**
  * Event payloads built from GitHub's own webhook examples (@octokit/webhooks-examples), changed only
@@ -273,7 +273,7 @@ export interface WorkflowRunOptions {
 const headShaOf = (repository: string, branch: string): string =>
   createHash('sha1').update(`${repository}:${branch}`).digest('hex')
 
-/** The failure workflowRunEvent() is, as the action reads it (src/github/workflow-run.ts). */
+/** The failure workflowRunEvent() is, as the action reads it (src/thread/workflow-run.ts). */
 export const FAILED_WORKFLOW_RUN: FailedWorkflowRun = {
   id: 289782451,
   workflow: 'CI',

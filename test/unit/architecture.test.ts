@@ -142,6 +142,61 @@ describe('the units and files of src/', () => {
 })
 
 /**
+ * The three rooms of GitHub's side, each importing only one way: github/ (GitHub's client) imports
+ * neither thread/ (what an event asks, how the thread is read) nor report/ (the reporters, those that
+ * write to GitHub among them); thread/ imports no report/ (decide.ts opens its tracking comment).
+ */
+const ONE_WAY: Record<string, string[]> = {
+  'github/': ['thread/', 'report/'],
+  'thread/': ['report/']
+}
+
+/** The imports between units that go against ONE_WAY, as `file imports what`. */
+export function wrongWay(edges: Edge[], rules: Record<string, string[]> = ONE_WAY): string[] {
+  return edges
+    .filter(edge => rules[edge.from]?.includes(edge.to))
+    .map(edge => `${edge.file} imports ${edge.imported}`)
+}
+
+describe("the rooms of GitHub's side", () => {
+  const edge = (from: string, to: string, file = `${from}x.ts`): Edge => ({
+    from,
+    to,
+    file,
+    imported: `../${to}y.js`
+  })
+
+  test("an import against the rooms' direction is found, and one with it is not", () => {
+    expect(
+      wrongWay([
+        edge('github/', 'report/'),
+        edge('github/', 'thread/'),
+        edge('thread/', 'report/'),
+        edge('thread/', 'github/'),
+        edge('report/', 'thread/'),
+        edge('report/', 'github/'),
+        edge('decide.ts', 'report/', 'decide.ts')
+      ])
+    ).toEqual([
+      'github/x.ts imports ../report/y.js',
+      'github/x.ts imports ../thread/y.js',
+      'thread/x.ts imports ../report/y.js'
+    ])
+  })
+
+  test('src/ has the three rooms, and they import one way only', () => {
+    const units = unitEdges(fileEdges())
+    for (const [from, to] of [
+      ['thread/', 'github/'],
+      ['report/', 'github/'],
+      ['report/', 'thread/']
+    ])
+      expect(units.some(edge => edge.from === from && edge.to === to)).toBe(true)
+    expect(wrongWay(units)).toEqual([])
+  })
+})
+
+/**
  * The tools a user runs (`npm start`, `npm run emulator`, `npm run preview`, `npm run bench`) build
  * without test/: emulator/, scripts/ and bench/ import nothing under it (test/ imports them).
  */

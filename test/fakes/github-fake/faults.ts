@@ -1,4 +1,4 @@
-import { OctokitGitHubApi } from '../../../src/github/api.js'
+import { OctokitGitHubApi } from '../../../src/github/octokit-api.js'
 import { call, fake, ISSUE, REPO, startFake, TOKEN } from '../../support/github-fake-world.js'
 import { timeLimit } from '../../../src/clock.js'
 import { VirtualClock } from '../../support/virtual-clock.js'

@@ -1,5 +1,5 @@
 import { markerLine } from '../../../src/github-shapes.js'
-import { readMarker } from '../../../src/github/tracking.js'
+import { readMarker } from '../../../src/thread/tracking.js'
 import { issuesOpenedEvent } from '../../support/webhooks.js'
 import {
   emulator,

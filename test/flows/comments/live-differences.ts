@@ -1,6 +1,6 @@
 import { account, type ModeName, type RunScript } from '../../../emulator/index.js'
 import { readerText } from '../../../scripts/render-markdown.js'
-import { readMarker } from '../../../src/github/tracking.js'
+import { readMarker } from '../../../src/thread/tracking.js'
 import { runFlowStep } from '../../support/flow-step.js'
 import { commandTexts, runnerCommands } from '../../support/runner-commands.js'
 import {

@@ -1,7 +1,7 @@
 import { scenario } from '../../../emulator/index.js'
 import type { LostAnswer, RecordedGitHubRequest } from '../../../scripts/github-fake/index.js'
 import { OWN_COMMENT_MARK } from '../../../src/github-shapes.js'
-import { readMarker } from '../../../src/github/tracking.js'
+import { readMarker } from '../../../src/thread/tracking.js'
 import { reviewCommentEvent } from '../../support/webhooks.js'
 import { emulator, github, fast, onEvent, comment, trackingComments } from '../../support/comment-world.js'
 

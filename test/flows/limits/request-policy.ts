@@ -1,5 +1,6 @@
 import { timeLimit } from '../../../src/clock.js'
-import { OctokitGitHubApi, type CheckRunWrite } from '../../../src/github/api.js'
+import type { CheckRunWrite } from '../../../src/github/api.js'
+import { OctokitGitHubApi } from '../../../src/github/octokit-api.js'
 import { FakeGitHub } from '../../../scripts/github-fake/index.js'
 import { VirtualClock } from '../../support/virtual-clock.js'
 

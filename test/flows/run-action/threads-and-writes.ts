@@ -1,4 +1,4 @@
-import { readMarker } from '../../../src/github/tracking.js'
+import { readMarker } from '../../../src/thread/tracking.js'
 import { OWN_COMMENT_MARK } from '../../../src/github-shapes.js'
 import type { InputName } from '../../../src/settings/settings.js'
 import { scenario } from '../../../emulator/index.js'

@@ -1,6 +1,6 @@
 import { emulator, fast, github, onEvent } from '../../support/comment-world.js'
 import { markerLine } from '../../../src/github-shapes.js'
-import { markerSignature, readMarker } from '../../../src/github/tracking.js'
+import { markerSignature, readMarker } from '../../../src/thread/tracking.js'
 import {
   creates,
   resumes,

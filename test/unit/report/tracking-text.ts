@@ -1,5 +1,5 @@
 import type { PullRequest } from '../../../src/api/types.js'
-import { markerSignature, readMarker } from '../../../src/github/tracking.js'
+import { markerSignature, readMarker } from '../../../src/thread/tracking.js'
 import { COMMENT_MAX_CHARS } from '../../../src/github-shapes.js'
 import { renderTrackingComment } from '../../../src/report/tracking-text.js'
 import type { RunReport } from '../../../src/model.js'

@@ -1,5 +1,5 @@
 import { jsonObject, jsonPositive, jsonText } from '../json.js'
-import { stripInvisible } from './thread-prompt.js'
+import { stripInvisible } from '../text.js'
 /**
  * Reads a workflow_run event into the failure a CI fix is asked for, or says why nothing is started:
  * a run that did not fail, one of a fork's branch (its code and logs are a stranger's), one of the

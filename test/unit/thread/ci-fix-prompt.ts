@@ -1,8 +1,8 @@
-import { buildCiFixPrompt, codeSpan, dataFence, type CiFailure } from '../../../src/github/ci-fix-prompt.js'
+import { buildCiFixPrompt, codeSpan, dataFence, type CiFailure } from '../../../src/thread/ci-fix-prompt.js'
 import { readerText, renderMarkdown } from '../../../scripts/render-markdown.js'
 import { FAILED_WORKFLOW_RUN } from '../../support/webhooks.js'
 
-/** The prompt of a CI fix (src/github/ci-fix-prompt.ts): the facts, what failed, the logs as data, what to do. */
+/** The prompt of a CI fix (src/thread/ci-fix-prompt.ts): the facts, what failed, the logs as data, what to do. */
 
 const SHA = FAILED_WORKFLOW_RUN.headSha
 const failure = (fields: Partial<CiFailure> = {}): CiFailure => ({

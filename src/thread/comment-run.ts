@@ -1,20 +1,21 @@
 import type { Clock } from '../clock.js'
 import { reportOf } from '../model.js'
 import type { Settings } from '../settings/settings.js'
-import type { GitHubApi, Permission } from './api.js'
+import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
 import { buildCommentPrompt } from './thread-prompt.js'
-import { TrackingComment, type ReviewThread } from './tracking-comment.js'
 import {
   byCreation,
   findTrackingComment,
   markerSignature,
   verifyMarker,
-  type CommentSummary,
   type FoundTracking,
-  type MarkerKey
+  type MarkerKey,
+  type OpenedTracking,
+  type ReviewThread,
+  type TrackingSetup
 } from './tracking.js'
-import { isBot, type Author, type PullRequestInfo, type ThreadTrigger } from './trigger.js'
+import { isBot, type ThreadTrigger } from './trigger.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -24,33 +25,35 @@ const TRIGGERING_ROLES = new Set(['admin', 'maintain', 'write'])
 const TRIGGERING_PERMISSIONS = new Set(['admin', 'write'])
 const ALLOWED_BOT: Permission = { role: 'allowed-bots', permission: 'write' }
 
-export interface CommentRun {
+export interface CommentRun<T> {
   prompt: string
   /** The run of the thread's tracking comment, unless `/codegen new`. */
   resumeRunId?: number
   /** With resumeRunId: a new run's prompt (the thread quoted), should the service refuse the resume. */
   freshPrompt?: string
-  tracking?: TrackingComment
+  tracking?: T
   /** The pull request's branches and head commit as the prompt names them (its check run goes there). */
   pullRequest?: PullRequestInfo
 }
 
-export interface CommentDeps {
+export interface CommentDeps<T extends OpenedTracking> {
   github: GitHubApi
   clock: Clock
   warn: (message: string) => void
   notice: (message: string) => void
+  /** Opens the thread's tracking comment (report/tracking-comment.ts's, from decide.ts). */
+  openTracking: (setup: TrackingSetup) => T
 }
 
 /**
  * Checks who asked, acknowledges the comment, and decides between a new run and a resume. Returns
  * why not when the author may not trigger runs.
  */
-export async function prepareCommentRun(
+export async function prepareCommentRun<T extends OpenedTracking>(
   trigger: ThreadTrigger,
   settings: Settings,
-  deps: CommentDeps
-): Promise<CommentRun | { refused: string }> {
+  deps: CommentDeps<T>
+): Promise<CommentRun<T> | { refused: string }> {
   const refusal = await authorize(trigger, settings, deps.github)
   if (refusal) return { refused: refusal }
   await acknowledge(trigger, deps)
@@ -95,7 +98,7 @@ async function authorize(
 }
 
 /** 👀 on the request (or on the thread when the event has no comment): a failure only warns. */
-async function acknowledge(trigger: ThreadTrigger, deps: CommentDeps): Promise<void> {
+async function acknowledge(trigger: ThreadTrigger, deps: CommentDeps<OpenedTracking>): Promise<void> {
   const acknowledged =
     trigger.commentId === undefined
       ? { issueNumber: trigger.thread.number }
@@ -107,20 +110,19 @@ async function acknowledge(trigger: ThreadTrigger, deps: CommentDeps): Promise<v
     .catch((error: Error) => deps.warn(`Could not react to the comment: ${error.message}`))
 }
 
-function trackingComment(
+function trackingComment<T extends OpenedTracking>(
   trigger: ThreadTrigger,
   settings: Settings,
-  deps: CommentDeps,
+  deps: CommentDeps<T>,
   key: MarkerKey,
   { commentId, resumed }: { commentId: number | undefined; resumed: boolean }
-): TrackingComment {
+): T {
   // A request on the code is answered in its review thread; any other on the issue or pull request.
   const place: number | ReviewThread = trigger.code
     ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
     : trigger.thread.number
   const kind = trigger.code ? 'review' : 'issue'
-  return new TrackingComment({
-    github: deps.github,
+  return deps.openTracking({
     place,
     commentId,
     state: {
@@ -132,9 +134,7 @@ function trackingComment(
       entriesSeen: 0,
       resumed,
       triggerPhrase: settings.triggerPhrase
-    },
-    clock: deps.clock,
-    warn: deps.warn
+    }
   })
 }
 
@@ -146,7 +146,7 @@ function trackingComment(
 async function findRunToResume(
   trigger: ThreadTrigger,
   settings: Settings,
-  deps: CommentDeps,
+  deps: CommentDeps<OpenedTracking>,
   key: MarkerKey
 ): Promise<FoundTracking['found']> {
   const { github } = deps
@@ -189,9 +189,9 @@ async function threadComments(github: GitHubApi, thread: ThreadTrigger['thread']
 async function buildPrompts(
   trigger: ThreadTrigger,
   settings: Settings,
-  deps: CommentDeps,
+  deps: CommentDeps<OpenedTracking>,
   followUp: boolean
-): Promise<Pick<CommentRun, 'prompt' | 'freshPrompt' | 'pullRequest'>> {
+): Promise<Pick<CommentRun<unknown>, 'prompt' | 'freshPrompt' | 'pullRequest'>> {
   // Events on a pull request carry its branches and head; a comment on one (issue_comment) does not.
   const checked = settings.checkRun !== 'false' && settings.wait
   const branches =

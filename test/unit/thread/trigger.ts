@@ -3,14 +3,10 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { buildCommentPrompt } from '../../../src/github/thread-prompt.js'
-import {
-  byCreation,
-  markerSignature,
-  verifyMarker,
-  type CommentSummary
-} from '../../../src/github/tracking.js'
-import { isAllowedBot, isTriggerEvent, readTrigger, type TriggerRules } from '../../../src/github/trigger.js'
+import { buildCommentPrompt } from '../../../src/thread/thread-prompt.js'
+import type { CommentSummary } from '../../../src/github/api.js'
+import { byCreation, markerSignature, verifyMarker } from '../../../src/thread/tracking.js'
+import { isAllowedBot, isTriggerEvent, readTrigger, type TriggerRules } from '../../../src/thread/trigger.js'
 import {
   assignedEvent,
   issueCommentEvent,

@@ -1,7 +1,7 @@
-import { findTrackingComment, markerSignature, verifyMarker } from '../../../src/github/tracking.js'
+import { findTrackingComment, markerSignature, verifyMarker } from '../../../src/thread/tracking.js'
 import { markerLine } from '../../../src/github-shapes.js'
 
-/** The tracking comment's marker (src/github/tracking.ts): signed for its comment, and how the comment is found again. */
+/** The tracking comment's marker (src/thread/tracking.ts): signed for its comment, and how the comment is found again. */
 
 describe('the tracking comment’s marker', () => {
   const key = { secret: 'api-token', repository: 'octo-org/octo-repo', issueNumber: 7 }

@@ -1,9 +1,9 @@
-import { buildCommentPrompt, commitLine, stripHidden, withCommit } from '../../../src/github/thread-prompt.js'
+import { buildCommentPrompt, commitLine, stripHidden, withCommit } from '../../../src/thread/thread-prompt.js'
 import { markerLine } from '../../../src/github-shapes.js'
-import { matchPhrase, readTrigger, isBot } from '../../../src/github/trigger.js'
+import { matchPhrase, readTrigger, isBot } from '../../../src/thread/trigger.js'
 import { issueCommentEvent, issuesOpenedEvent } from '../../support/webhooks.js'
 
-/** A `/codegen` comment read (its phrase, the trigger it makes) and the prompt written from it (src/github/prompt.ts). */
+/** A `/codegen` comment read (its phrase, the trigger it makes) and the prompt written from it (src/thread/thread-prompt.ts). */
 
 describe('matchPhrase', () => {
   test.each([

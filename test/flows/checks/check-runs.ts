@@ -1,12 +1,13 @@
 import { createHook } from 'node:async_hooks'
-import { OctokitGitHubApi, type CheckRunWrite } from '../../../src/github/api.js'
-import { CheckRun } from '../../../src/github/check-run.js'
-import { readTrigger } from '../../../src/github/trigger.js'
+import type { CheckRunWrite } from '../../../src/github/api.js'
+import { OctokitGitHubApi } from '../../../src/github/octokit-api.js'
+import { CheckRun } from '../../../src/report/check-run.js'
+import { readTrigger } from '../../../src/thread/trigger.js'
 import { FakeGitHub, type FakeGitHubOptions } from '../../../scripts/github-fake/index.js'
 import { VirtualClock } from '../../support/virtual-clock.js'
 import { labeledEvent } from '../../support/webhooks.js'
 
-describe('check-run-api', () => {
+describe('check-runs', () => {
   /**
    * The action's check-run writes through its own Octokit client, against the fake GitHub (which holds
    * every body to GitHub's REST description), on the virtual clock: what is sent and when, and a

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { Author } from './trigger.js'
+import type { Author, CommentSummary } from '../github/api.js'
+import type { CiFixState, RunReport } from '../model.js'
 
 /**
  * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
@@ -57,16 +58,6 @@ export function readMarker(body: string): Marker | undefined {
   return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) }
 }
 
-export interface CommentSummary {
-  id: number
-  body: string
-  author: Author
-  /** ISO 8601, as GitHub gives it: orders issue comments and review comments together. */
-  createdAt?: string
-  /** A comment on the pull request's code: the first comment of its review thread. */
-  reviewThread?: number
-}
-
 export interface FoundTracking {
   /** The tracking comment to follow, if any (`reviewThread` when it is a reply on the code). */
   found?: { id: number; runId: number; reviewThread?: number }
@@ -108,4 +99,40 @@ export function findTrackingComment(
     ignored.push({ id: comment.id, runId: marker.runId })
   }
   return { ignored }
+}
+
+/** A review thread: the tracking comment is a reply to its first comment, next to the code. */
+export interface ReviewThread {
+  pullNumber: number
+  threadId: number
+}
+
+/**
+ * A thread's tracking comment as this room decides it: where it goes, the earlier one it takes over,
+ * and what it says first. report/tracking-comment.ts writes it, opened by the `openTracking` that
+ * decide.ts hands in: this room writes nothing to GitHub itself.
+ */
+export interface TrackingSetup {
+  /** An issue's (or pull request's) number, or a review thread on a pull request's code. */
+  place: number | ReviewThread
+  /** The thread's earlier tracking comment to take over; none posts a new one. */
+  commentId?: number
+  state: {
+    /** Who asked on the thread; none for a CI fix, which the failed workflow run asked for. */
+    requestedBy?: Author
+    ciFix?: CiFixState
+    instruction: string
+    workflowRunUrl: string
+    repositoryUrl?: string
+    /** The marker's signature of a run id in a comment (see MarkerKey). */
+    sign: (commentId: number, runId: number) => string
+    entriesSeen: number
+    resumed: boolean
+    triggerPhrase: string
+  }
+}
+
+/** A tracking comment once opened, as far as this room uses it: it writes an ending. */
+export interface OpenedTracking {
+  finish(report: RunReport): Promise<void>
 }

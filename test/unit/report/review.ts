@@ -6,8 +6,8 @@ import {
   placeFindings,
   reviewComment,
   reviewMarker
-} from '../../../src/github/review.js'
-import { isBot } from '../../../src/github/trigger.js'
+} from '../../../src/report/review.js'
+import { isBot } from '../../../src/thread/trigger.js'
 
 /** The review of the findings: which go inline, how a comment is placed, and how our review is known again. */
 

@@ -1,13 +1,10 @@
-import type { Clock } from '../clock.js'
-import type { CiFixBrief } from '../model.js'
+import type { CiFixBrief, CiFixState } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import { oneLine } from '../report/entry-text.js'
-import type { GitHubApi } from './api.js'
+import { oneLine } from '../text.js'
+import type { GitHubApi } from '../github/api.js'
 import { buildCiFixPrompt, MAX_JOBS_LISTED, MAX_LOGS, type CiFailure, type JobLog } from './ci-fix-prompt.js'
-import { TrackingComment } from './tracking-comment.js'
-import type { CiFixState } from '../report/tracking-text.js'
-import { markerSignature, type MarkerKey } from './tracking.js'
+import { markerSignature, type MarkerKey, type OpenedTracking, type TrackingSetup } from './tracking.js'
 import type { FailedWorkflowRun } from './workflow-run.js'
 
 /**
@@ -18,28 +15,29 @@ import type { FailedWorkflowRun } from './workflow-run.js'
  * log), one warning names the permission.
  */
 
-export interface CiFixDeps {
+export interface CiFixDeps<T extends OpenedTracking> {
   github: GitHubApi
-  clock: Clock
   warn: (message: string) => void
   /** Every secret in every form replaced: what the tracking comment shows of the event goes through it. */
-  redact: <T>(value: T) => T
+  redact: <V>(value: V) => V
+  /** Opens the pull request's tracking comment (report/tracking-comment.ts's, from decide.ts). */
+  openTracking: (setup: TrackingSetup) => T
 }
 
-export interface PreparedCiFix {
+export interface PreparedCiFix<T> {
   prompt: string
   ciFix: CiFixBrief
-  tracking?: TrackingComment
+  tracking?: T
 }
 
 /** Characters of GitHub's error message kept in a warning or the prompt. */
 const ERROR_CHARS = 300
 
-export async function prepareCiFix(
+export async function prepareCiFix<T extends OpenedTracking>(
   run: FailedWorkflowRun,
   settings: Settings,
-  deps: CiFixDeps
-): Promise<PreparedCiFix> {
+  deps: CiFixDeps<T>
+): Promise<PreparedCiFix<T>> {
   const permission = permissionWarning(run, deps.warn)
   const pullRequest = await readPullRequest(run, deps)
   const { jobs, jobsLeftOut, jobsUnread } = await readJobs(run, deps, permission)
@@ -95,7 +93,10 @@ function permissionWarning(run: FailedWorkflowRun, warn: (message: string) => vo
 
 const cut = (message: string | undefined): string => oneLine(message ?? '', ERROR_CHARS)
 
-async function readPullRequest(run: FailedWorkflowRun, deps: CiFixDeps): Promise<CiFailure['pullRequest']> {
+async function readPullRequest(
+  run: FailedWorkflowRun,
+  deps: CiFixDeps<OpenedTracking>
+): Promise<CiFailure['pullRequest']> {
   try {
     const pr = await deps.github.pullRequest(run.pullRequest)
     return {
@@ -112,7 +113,7 @@ async function readPullRequest(run: FailedWorkflowRun, deps: CiFixDeps): Promise
 
 async function readJobs(
   run: FailedWorkflowRun,
-  deps: CiFixDeps,
+  deps: CiFixDeps<OpenedTracking>,
   permission: PermissionWarning
 ): Promise<Pick<CiFailure, 'jobs' | 'jobsLeftOut' | 'jobsUnread'>> {
   try {
@@ -133,7 +134,7 @@ async function readJobs(
 /** The end of the first MAX_LOGS failed jobs' logs, one after the other; one warning for those that could not be read. */
 async function readLogs(
   jobs: NonNullable<CiFailure['jobs']>,
-  deps: CiFixDeps,
+  deps: CiFixDeps<OpenedTracking>,
   permission: PermissionWarning
 ): Promise<JobLog[]> {
   const logs: JobLog[] = []
@@ -160,12 +161,12 @@ async function readLogs(
 }
 
 /** The tracking comment on the pull request: what it fixes, then the run as for a thread's. */
-function trackingComment(
+function trackingComment<T extends OpenedTracking>(
   run: FailedWorkflowRun,
   pullNumber: number,
   settings: Settings,
-  deps: CiFixDeps
-): TrackingComment {
+  deps: CiFixDeps<T>
+): T {
   const key: MarkerKey = {
     secret: settings.apiToken,
     repository: settings.context.repository,
@@ -179,8 +180,7 @@ function trackingComment(
     sha: run.headSha,
     maxAttempts: settings.maxFixAttempts
   })
-  return new TrackingComment({
-    github: deps.github,
+  return deps.openTracking({
     place: pullNumber,
     state: {
       ciFix,
@@ -190,8 +190,6 @@ function trackingComment(
       entriesSeen: 0,
       resumed: false,
       triggerPhrase: settings.triggerPhrase
-    },
-    clock: deps.clock,
-    warn: deps.warn
+    }
   })
 }

@@ -1,7 +1,7 @@
-import { checkRunPlace } from '../../../src/github/check-run.js'
-import type { Trigger } from '../../../src/github/trigger.js'
+import { checkRunPlace } from '../../../src/report/check-run.js'
+import type { Trigger } from '../../../src/thread/trigger.js'
 
-/** Where the check run goes (github/check-run.ts): its texts are in unit/report/check-run-text.ts. */
+/** Where the check run goes (report/check-run.ts): its texts are in unit/report/check-run-text.ts. */
 
 describe('where the check run goes', () => {
   const thread = (isPullRequest: boolean, headSha?: string): Trigger => ({

@@ -1,20 +1,7 @@
-import type { Author, CodeLocation, Thread, TriggerName } from './trigger.js'
+import type { Author } from '../github/api.js'
+import type { CodeLocation, Thread, TriggerName } from './trigger.js'
 import { greatest } from '../numbers.js'
-
-/**
- * Characters a reader does not see but an agent reads: format characters (\p{Cf}: zero-width,
- * soft hyphen, bidirectional controls, Unicode tags U+E0001-E007F, which smuggle ASCII), the rest
- * of the tag block, variation selectors, the combining grapheme joiner, Hangul fillers, and control
- * characters other than tab and newline. Emoji stay visible: a ZWJ sequence (👨‍👩‍👧) falls apart
- * into its emoji, a variation selector's choice of presentation and a tag flag's subdivision are lost.
- */
-const INVISIBLE =
-  /[\p{Cf}\p{Variation_Selector}\u{E0000}-\u{E007F}\u115f\u1160\u3164\uffa0]|\u034f|(?![\t\n])\p{Cc}/gu
-
-/** Code (or a log) without invisible characters (its HTML comments are visible in a diff, so they stay). */
-export function stripInvisible(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
-}
+import { INVISIBLE, quotedBlock, stripInvisible } from '../text.js'
 
 /**
  * HTML a reader never sees, as CommonMark and GitHub render it: comments, processing instructions
@@ -186,12 +173,7 @@ function matchBrackets(text: string): Map<number, number> {
 
 function quoted(text: string, max: number): string {
   const visible = stripHidden(text)
-  const cut =
-    visible.length > max ? `${visible.slice(0, max)}\n[… ${visible.length - max} more characters]` : visible
-  return (cut || '(empty)')
-    .split('\n')
-    .map(line => `> ${line}`.trimEnd())
-    .join('\n')
+  return quotedBlock(visible, max, `[… ${visible.length - max} more characters]`)
 }
 
 export interface CommentPromptInput {

@@ -25,7 +25,7 @@ export function gitHubClient(
   io: { clock: Clock; fetch: Network['github']; cancellation: AbortSignal }
 ): () => Promise<GitHubApi> {
   return once(async () => {
-    const { OctokitGitHubApi } = await import('./api.js')
+    const { OctokitGitHubApi } = await import('./octokit-api.js')
     return new OctokitGitHubApi({
       token: settings.githubToken,
       repository: settings.context.repository,

@@ -1,14 +1,12 @@
-import type { AgentRun, LogEntry } from '../api/types.js'
 import type { Clock } from '../clock.js'
 import type { RunReport } from '../model.js'
-import { renderCheckRun, type CheckRunState } from '../report/check-run-text.js'
-import { annotationBatches } from '../report/findings-text.js'
-import type { Reporter } from '../report/reporters.js'
+import { renderCheckRun, type CheckRunState } from './check-run-text.js'
+import { annotationBatches } from './findings-text.js'
 import type { CheckRunMode, Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import type { CheckRunWrite, GitHubApi } from './api.js'
-import { ThrottledWrites } from './throttled-writes.js'
-import type { Trigger } from './trigger.js'
+import type { CheckRunWrite, GitHubApi } from '../github/api.js'
+import { LiveReporter } from './live-reporter.js'
+import type { Trigger } from '../thread/trigger.js'
 
 /** At most one update of the check run this often while the run works, as for the tracking comment. */
 export const CHECK_RUN_UPDATE_INTERVAL_MS = 5_000
@@ -122,20 +120,19 @@ export interface CheckRunOptions {
  * behind the create) as it goes, concluded on every ending. GitHub's refusals are the client's
  * warnings; they never change the run's outcome nor fail the step.
  */
-export class CheckRun implements Reporter {
-  readonly remote = true
+export class CheckRun extends LiveReporter<CheckRunState> {
   /** The check run's id once GitHub created it. */
   id?: number
-  private readonly writes: ThrottledWrites
   /** GitHub's answer to the create: the id, or undefined when it was not created. */
   private created: Promise<number | undefined> = Promise.resolve(undefined)
 
   constructor(private readonly options: CheckRunOptions) {
-    this.writes = new ThrottledWrites(
-      () => this.update(),
+    super(
+      options.state,
       options.clock,
       options.minIntervalMs ?? CHECK_RUN_UPDATE_INTERVAL_MS,
-      error => options.warn(`Check run: ${error.message}`)
+      options.warn,
+      'Check run'
     )
   }
 
@@ -167,35 +164,6 @@ export class CheckRun implements Reporter {
     })
   }
 
-  started(run: AgentRun): void {
-    const state = this.options.state
-    state.runId = run.id
-    state.webUrl = run.web_url
-    state.status = run.status
-    // The run's own page replaces the workflow run's as the details link at once.
-    this.writes.touch(true)
-  }
-
-  newEntries(entries: LogEntry[]): void {
-    this.options.state.entriesSeen += entries.length
-    this.writes.touch()
-  }
-
-  statusChanged(_from: string | null, to: string | null): void {
-    this.options.state.status = to
-    this.writes.touch()
-  }
-
-  heartbeat(): void {
-    this.writes.touch()
-  }
-
-  warning(): void {}
-
-  repairAsked(): void {
-    this.writes.touch()
-  }
-
   /**
    * Concludes the check run with the ending, whatever it is, and waits for it; then annotates the
    * findings on their lines, when the answer has any.
@@ -224,7 +192,7 @@ export class CheckRun implements Reporter {
     for (const batch of batches) await this.options.github.annotateCheckRun(id, { title, summary }, batch)
   }
 
-  private async update(): Promise<void> {
+  protected async write(): Promise<void> {
     const id = await this.created
     if (id !== undefined) await this.options.github.updateCheckRun(id, this.fields())
   }

@@ -1,6 +1,7 @@
 import { greatest } from '../numbers.js'
-import type { LogTail } from './log-tail.js'
-import { stripInvisible } from './thread-prompt.js'
+import type { FailedJob } from '../github/api.js'
+import type { LogTail } from '../github/log-tail.js'
+import { stripInvisible } from '../text.js'
 import { BRANCH_CHARS, type FailedWorkflowRun } from './workflow-run.js'
 
 /**
@@ -10,15 +11,6 @@ import { BRANCH_CHARS, type FailedWorkflowRun } from './workflow-run.js'
  * workflow's own instructions (the `prompt` input), and what to do: push the fix to the head branch.
  * Everything GitHub gave is hostile text: names are made one line and cut, logs only quoted.
  */
-
-/** A failed job as read from GitHub: its failed steps by number and name. */
-export interface FailedJob {
-  id: number
-  name: string
-  /** failure, timed_out, cancelled… */
-  conclusion: string
-  failedSteps: Array<{ number: number; name: string; conclusion: string }>
-}
 
 /** The end of a failed job's log, or why it could not be read. */
 export interface JobLog {

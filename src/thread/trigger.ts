@@ -1,17 +1,13 @@
 import { OWN_COMMENT_MARK } from '../github-shapes.js'
 import { CI_FIX_EVENT } from '../settings/workflow-context.js'
 import { jsonObject, jsonPositive, jsonText, type JsonObject } from '../json.js'
+import type { Author, PullRequestInfo } from '../github/api.js'
 
 /**
  * Reads the event (a comment, an opened, labelled or assigned issue, a labelled pull request, a
  * review or a comment on a pull request's code) into a trigger. Pure: the permission check, which
  * needs GitHub's API, comes after.
  */
-
-export interface Author {
-  login: string
-  type: string
-}
 
 /** The issue or pull request the comment belongs to. */
 export interface Thread {
@@ -24,16 +20,6 @@ export interface Thread {
 
 /** What started a run: the `trigger` output ('inputs' for a step run from its inputs). */
 export type TriggerName = 'comment' | 'issue' | 'label' | 'assignment' | 'review-comment' | 'review'
-
-/** The pull request's branches; the head may be a fork's. */
-export interface PullRequestInfo {
-  head: string
-  base: string
-  /** owner/name of the head's repository ('' when GitHub no longer knows it, a deleted fork). */
-  headRepository: string
-  /** The head commit, as the event or the pull request gives it ('' when it does not). */
-  headSha?: string
-}
 
 /** Where a comment on a pull request's code sits. */
 export interface CodeLocation {

@@ -1,5 +1,5 @@
 import { findingsDiff } from '../../../emulator/index.js'
-import { inDiff, rightSideHunks } from '../../../src/github/diff.js'
+import { inDiff, rightSideHunks } from '../../../src/report/diff.js'
 
 /** The lines of a pull request's diff a review comment may go on: the new side of each hunk. */
 

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
-import { readWorkflowRun } from '../../../src/github/workflow-run.js'
+import { readWorkflowRun } from '../../../src/thread/workflow-run.js'
 import { FAILED_WORKFLOW_RUN, workflowRunEvent } from '../../support/webhooks.js'
 
-/** A workflow_run event read into the failure to fix, or why nothing starts (src/github/workflow-run.ts). */
+/** A workflow_run event read into the failure to fix, or why nothing starts (src/thread/workflow-run.ts). */
 
 test('a failed run on a branch of the repository: the failure to fix, with its pull request', () => {
   expect(readWorkflowRun(workflowRunEvent().payload, 'octo-org/octo-repo')).toEqual({

@@ -1,21 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentRun, LogEntry } from '../api/types.js'
 import type { CarriedFrom, RunReport } from '../model.js'
-import type { Reporter } from '../report/reporters.js'
 import type { Clock } from '../clock.js'
-import type { GitHubApi } from './api.js'
-import { NotSentError } from './request-policy.js'
-import { ThrottledWrites } from './throttled-writes.js'
-import { renderTrackingComment, type TrackingState } from '../report/tracking-text.js'
+import type { GitHubApi } from '../github/api.js'
+import { NotSentError } from '../github/request-policy.js'
+import { LiveReporter } from './live-reporter.js'
+import { renderTrackingComment, type TrackingState } from './tracking-text.js'
+import type { ReviewThread } from '../thread/tracking.js'
 
 /** At most one edit of the tracking comment this often (GitHub's content-creation limits are strict). */
 export const COMMENT_EDIT_INTERVAL_MS = 5_000
-
-/** A review thread: the tracking comment is a reply to its first comment, next to the code. */
-export interface ReviewThread {
-  pullNumber: number
-  threadId: number
-}
 
 export interface TrackingCommentOptions {
   github: GitHubApi
@@ -36,33 +30,30 @@ export interface TrackingCommentOptions {
  * as the run goes, throttled, and written once more on every ending. GitHub failures are reported as
  * warnings; they never change the run's outcome.
  */
-export class TrackingComment implements Reporter {
-  readonly remote = true
+export class TrackingComment extends LiveReporter<Omit<TrackingState, 'updatedAt'>> {
   private failures = 0
-  private readonly writes: ThrottledWrites
 
   private readonly github: GitHubApi
   private readonly place: number | ReviewThread
   private commentId: number | undefined
-  /** The create's own mark: a comment GitHub made but whose answer it lost is found by it (api.ts). */
+  /** The create's own mark: a comment GitHub made but whose answer it lost is found by it (octokit-api.ts). */
   private readonly createMark = randomBytes(16).toString('hex')
-  private readonly state: Omit<TrackingState, 'updatedAt'>
   private readonly clock: Clock
   private readonly warn: (message: string) => void
 
   constructor(options: TrackingCommentOptions) {
+    super(
+      options.state,
+      options.clock,
+      options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS,
+      options.warn,
+      'Tracking comment'
+    )
     this.github = options.github
     this.place = options.place
     this.commentId = options.commentId
-    this.state = options.state
     this.clock = options.clock
     this.warn = options.warn
-    this.writes = new ThrottledWrites(
-      () => this.write(),
-      options.clock,
-      options.minIntervalMs ?? COMMENT_EDIT_INTERVAL_MS,
-      error => this.warn(`Tracking comment: ${error.message}`)
-    )
   }
 
   /** Posts (or takes over) the comment before the run starts, so even a failed create is reported. */
@@ -70,35 +61,24 @@ export class TrackingComment implements Reporter {
     await this.writes.flush()
   }
 
-  started(run: AgentRun, _mode?: RunReport['mode'], carriedFrom?: CarriedFrom, fixAttempt?: number): void {
-    this.state.runId = run.id
+  override started(
+    run: AgentRun,
+    mode?: RunReport['mode'],
+    carriedFrom?: CarriedFrom,
+    fixAttempt?: number
+  ): void {
     if (carriedFrom) this.state.carriedFrom = carriedFrom
     if (this.state.ciFix && fixAttempt !== undefined) this.state.ciFix.attempt = fixAttempt
-    this.state.webUrl = run.web_url
-    this.state.status = run.status
-    // The marker with the run id must land at once: the next comment resumes through it.
-    this.writes.touch(true)
+    super.started(run, mode)
   }
 
-  newEntries(entries: LogEntry[]): void {
-    this.state.entriesSeen += entries.length
+  override newEntries(entries: LogEntry[]): void {
     const last = entries[entries.length - 1]
     if (last) this.state.latestEntry = last
-    this.writes.touch()
+    super.newEntries(entries)
   }
 
-  statusChanged(_from: string | null, to: string | null): void {
-    this.state.status = to
-    this.writes.touch()
-  }
-
-  heartbeat(): void {
-    this.writes.touch()
-  }
-
-  warning(): void {}
-
-  repairAsked(reason: string, attempt: number, retries: number): void {
+  override repairAsked(reason: string, attempt: number, retries: number): void {
     this.state.repair = { reason, attempt, retries }
     this.writes.touch(true)
   }
@@ -122,7 +102,7 @@ export class TrackingComment implements Reporter {
       : this.github.updateReviewComment(commentId, body)
   }
 
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     const render = (): string =>
       renderTrackingComment({
         ...this.state,
