@@ -1,8 +1,8 @@
-export const id = 789;
-export const ids = [789];
+export const id = 174;
+export const ids = [174];
 export const modules = {
 
-/***/ 7789:
+/***/ 8174:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,18 +11,18 @@ __webpack_require__.d(__webpack_exports__, {
   OctokitGitHubApi: () => (/* binding */ OctokitGitHubApi)
 });
 
-// UNUSED EXPORTS: GITHUB_REQUEST_TIMEOUT_MS, MAX_JOB_PAGES
+// UNUSED EXPORTS: MAX_JOB_PAGES
 
+// EXTERNAL MODULE: ./src/github-shapes.ts
+var github_shapes = __webpack_require__(8463);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
 var github = __webpack_require__(2413);
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __webpack_require__(9373);
-// EXTERNAL MODULE: ./src/github-shapes.ts
-var github_shapes = __webpack_require__(8463);
-// EXTERNAL MODULE: ./src/github/thread-prompt.ts
-var thread_prompt = __webpack_require__(9718);
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __webpack_require__(8992);
 ;// CONCATENATED MODULE: ./src/github/log-tail.ts
 
 /**
@@ -95,7 +95,7 @@ function logTail(kept, totalBytes, maxChars = LOG_TAIL_CHARS) {
         while (start < 3 && start < kept.length && (kept[start] & 0xc0) === 0x80)
             start++;
     const decoded = new TextDecoder('utf-8').decode(kept.subarray(start));
-    const plain = (0,thread_prompt/* stripInvisible */._0)(decoded.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(TIMESTAMP, ''));
+    const plain = (0,src_text/* stripInvisible */._0)(decoded.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(TIMESTAMP, ''));
     // Trailing line breaks trimmed by a scan: /\n+$/ would rescan every run of them that is not the last.
     let end = plain.length;
     while (end > 0 && plain.charCodeAt(end - 1) === 10)
@@ -150,14 +150,60 @@ function wellFormed(value, depth = 0) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormedText(key), wellFormed(item, depth + 1)]));
 }
 
-;// CONCATENATED MODULE: ./src/github/api.ts
+;// CONCATENATED MODULE: ./src/github/octokit.ts
 
 
 
 
 
-
-
+/** The client of `config`, its requests through the request policy. */
+function policedOctokit(config) {
+    const octokit = (0,github/* getOctokit */.Q)(config.token, {
+        baseUrl: config.apiUrl,
+        // Each attempt has its own time limit, and every one is aborted with the signal.
+        request: { fetch: timedFetch(config.fetch ?? globalThis.fetch, config.clock, config.signal) }
+    });
+    const policy = new request_policy/* GitHubRequestPolicy */.P$(config);
+    octokit.hook.wrap('request', (request, options) => policy.send(async (next) => request(next), options));
+    // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
+    octokit.hook.before('request', options => {
+        const params = options;
+        for (const key of Object.keys(params))
+            if (key !== 'request' && key !== 'headers')
+                params[key] = wellFormed(params[key]);
+    });
+    return octokit;
+}
+/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
+const LOOKS_AFTER_A_LOST_ANSWER = 3;
+/**
+ * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
+ * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
+ * says it is not. A look that fails looks again after the next wait; the failure stands at the
+ * end, and when the calls are stopped.
+ */
+async function sentOnce(send, find, { clock, signal }) {
+    let failure;
+    for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
+        if (attempt > 0) {
+            await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure));
+            const found = await find().then(id => ({ id }), () => undefined);
+            if (found === undefined)
+                continue;
+            if (found.id !== undefined)
+                return found.id;
+        }
+        try {
+            return await send();
+        }
+        catch (error) {
+            if (!(0,request_policy/* answerLost */.lM)(error) || signal?.aborted)
+                throw error;
+            failure = error;
+        }
+    }
+    throw failure;
+}
 /** How long one request to GitHub may take (a retry or a rate-limit wait starts a new one). */
 const GITHUB_REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -224,52 +270,167 @@ async function readTail(fetch, clock, stop, input, init) {
 function nullBodyStatus(status) {
     return status === 101 || status === 204 || status === 205 || status === 304;
 }
-/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
-const LOOKS_AFTER_A_LOST_ANSWER = 3;
+/** An answer's headers without those of the body as it came (its length, its encoding): the body is its end now. */
+function withoutLength(headers) {
+    const kept = new Headers(headers);
+    kept.delete('content-length');
+    kept.delete('content-encoding');
+    return kept;
+}
+
+;// CONCATENATED MODULE: ./src/github/check-runs.ts
+
+
+
+
 /** Pages of a commit's check runs read at most when one is looked for: 1,000 check runs. */
 const MAX_CHECK_RUN_PAGES = 10;
+/**
+ * The check run's writes (octokit-api.ts hands them here): a create sent once, updates and
+ * annotations, each failure a warning, and none sent once GitHub refused the token's permission.
+ */
+class CheckRunWrites {
+    octokit;
+    repoParams;
+    config;
+    /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
+    checksRefused = false;
+    checkWriteErrors = 0;
+    constructor(octokit, repoParams, config) {
+        this.octokit = octokit;
+        this.repoParams = repoParams;
+        this.config = config;
+    }
+    async createCheckRun(name, headSha, check) {
+        if (this.checksRefused)
+            return undefined;
+        // Ours alone, whoever else writes check runs of that name on that commit (a re-run, another step).
+        const externalId = `codegen-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+        const send = async () => (await this.octokit.rest.checks.create({
+            ...this.repoParams,
+            name,
+            head_sha: headSha,
+            ...checkFields({ ...check, externalId })
+        })).data.id;
+        try {
+            return await sentOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config);
+        }
+        catch (error) {
+            this.checkWriteError('create', name, error);
+            return undefined;
+        }
+    }
+    /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */
+    async findCheckRun(name, headSha, externalId) {
+        const pages = this.octokit.paginate.iterator(this.octokit.rest.checks.listForRef, {
+            ...this.repoParams,
+            ref: headSha,
+            check_name: name,
+            filter: 'all',
+            per_page: 100
+        });
+        let read = 0;
+        for await (const { data } of pages) {
+            const found = data.find(run => run.external_id === externalId);
+            if (found)
+                return found.id;
+            if (++read >= MAX_CHECK_RUN_PAGES)
+                throw new Error('too many check runs to look through');
+        }
+        return undefined;
+    }
+    async updateCheckRun(id, check) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) });
+            return true;
+        }
+        catch (error) {
+            this.checkWriteError('update', `${id}`, error);
+            return false;
+        }
+    }
+    async annotateCheckRun(id, text, annotations) {
+        if (this.checksRefused)
+            return false;
+        try {
+            await this.octokit.rest.checks.update({
+                ...this.repoParams,
+                check_run_id: id,
+                output: {
+                    title: (0,github_shapes/* cutUtf8 */.Ok)(text.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
+                    summary: (0,github_shapes/* cutUtf8 */.Ok)(text.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO),
+                    annotations
+                }
+            });
+            return true;
+        }
+        catch (error) {
+            this.checkWriteError('annotate', `${id}`, error);
+            return false;
+        }
+    }
+    /** One warning for a missing permission (and no more writes), a few for other failures. */
+    checkWriteError(verb, which, error) {
+        // Not created because the step stopped first: nothing failed.
+        if (error instanceof request_policy/* NotSentError */.SD)
+            return;
+        const { status, message } = error;
+        const text = message ?? String(error);
+        // A rate limit left after its retries is no missing permission.
+        if (status === 403 && !(0,request_policy/* isRateLimit */.a5)(error)) {
+            this.checksRefused = true;
+            this.config.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
+        }
+        else if (this.checkWriteErrors++ < 3) {
+            this.config.warn(`Could not ${verb} the check run ${which}: ${text}`);
+        }
+    }
+}
+/** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */
+function checkFields(check) {
+    return {
+        status: check.status,
+        ...(check.conclusion ? { conclusion: check.conclusion } : {}),
+        ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
+        ...(check.externalId ? { external_id: check.externalId } : {}),
+        output: {
+            title: (0,github_shapes/* cutUtf8 */.Ok)(check.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
+            summary: (0,github_shapes/* cutUtf8 */.Ok)(check.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO)
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-api.ts
+
+
+
+
+
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
 const MAX_JOB_PAGES = 5;
 /** The conclusions of a job (and of a step) that failed: the ones a CI fix looks at. */
 const FAILED = new Set(['failure', 'timed_out']);
 /**
- * @actions/github's client, its requests spaced, waited and retried by the request policy on the
- * action's clock (request-policy.ts), each bounded by the step's GitHub deadline.
+ * GitHubApi on @actions/github's client (octokit.ts: its requests spaced, waited and retried by the
+ * request policy on the action's clock, each bounded by the step's GitHub deadline). The calls of
+ * issues, pull requests, comments, reactions and a workflow run's failed jobs are here; the check
+ * run's writes in check-runs.ts.
  */
 class OctokitGitHubApi {
     octokit;
-    owner;
-    repo;
-    warn;
+    repoParams;
     config;
-    /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
-    checksRefused = false;
-    checkWriteErrors = 0;
+    checks;
     /** The create marks of comments whose create's answer was lost and that were not found since. */
     lostMarks = new Set();
     constructor(config) {
         const [owner = '', repo = ''] = config.repository.split('/');
-        this.owner = owner;
-        this.repo = repo;
-        this.warn = config.warn;
+        this.repoParams = { owner, repo };
         this.config = config;
-        this.octokit = (0,github/* getOctokit */.Q)(config.token, {
-            baseUrl: config.apiUrl,
-            // Each attempt has its own time limit, and every one is aborted with the signal.
-            request: { fetch: timedFetch(config.fetch ?? globalThis.fetch, config.clock, config.signal) }
-        });
-        const policy = new request_policy/* GitHubRequestPolicy */.P$(config);
-        this.octokit.hook.wrap('request', (request, options) => policy.send(async (next) => request(next), options));
-        // Every request's parameters (bodies included) well-formed, here at the boundary, whoever wrote them.
-        this.octokit.hook.before('request', options => {
-            const params = options;
-            for (const key of Object.keys(params))
-                if (key !== 'request' && key !== 'headers')
-                    params[key] = wellFormed(params[key]);
-        });
-    }
-    get repoParams() {
-        return { owner: this.owner, repo: this.repo };
+        this.octokit = policedOctokit(config);
+        this.checks = new CheckRunWrites(this.octokit, this.repoParams, config);
     }
     async permission(login) {
         let data;
@@ -423,7 +584,7 @@ class OctokitGitHubApi {
         if (lostBefore !== undefined)
             return lostBefore;
         try {
-            const id = await this.sentOnce(send, find);
+            const id = await sentOnce(send, find, this.config);
             this.lostMarks.delete(mark);
             return id;
         }
@@ -432,35 +593,6 @@ class OctokitGitHubApi {
                 this.lostMarks.add(mark);
             throw error;
         }
-    }
-    /**
-     * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
-     * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
-     * says it is not. A look that fails looks again after the next wait; the failure stands at the
-     * end, and when the calls are stopped.
-     */
-    async sentOnce(send, find) {
-        const { clock, signal } = this.config;
-        let failure;
-        for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
-            if (attempt > 0) {
-                await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure));
-                const found = await find().then(id => ({ id }), () => undefined);
-                if (found === undefined)
-                    continue;
-                if (found.id !== undefined)
-                    return found.id;
-            }
-            try {
-                return await send();
-            }
-            catch (error) {
-                if (!(0,request_policy/* answerLost */.lM)(error) || signal?.aborted)
-                    throw error;
-                failure = error;
-            }
-        }
-        throw failure;
     }
     async updateComment(commentId, body) {
         await this.octokit.rest.issues.updateComment({ ...this.repoParams, comment_id: commentId, body });
@@ -496,75 +628,14 @@ class OctokitGitHubApi {
             return undefined;
         }
     }
-    async createCheckRun(name, headSha, check) {
-        if (this.checksRefused)
-            return undefined;
-        // Ours alone, whoever else writes check runs of that name on that commit (a re-run, another step).
-        const externalId = `codegen-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-        const send = async () => (await this.octokit.rest.checks.create({
-            ...this.repoParams,
-            name,
-            head_sha: headSha,
-            ...checkFields({ ...check, externalId })
-        })).data.id;
-        try {
-            return await this.sentOnce(send, () => this.findCheckRun(name, headSha, externalId));
-        }
-        catch (error) {
-            this.checkWriteError('create', name, error);
-            return undefined;
-        }
+    createCheckRun(name, headSha, check) {
+        return this.checks.createCheckRun(name, headSha, check);
     }
-    /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */
-    async findCheckRun(name, headSha, externalId) {
-        const pages = this.octokit.paginate.iterator(this.octokit.rest.checks.listForRef, {
-            ...this.repoParams,
-            ref: headSha,
-            check_name: name,
-            filter: 'all',
-            per_page: 100
-        });
-        let read = 0;
-        for await (const { data } of pages) {
-            const found = data.find(run => run.external_id === externalId);
-            if (found)
-                return found.id;
-            if (++read >= MAX_CHECK_RUN_PAGES)
-                throw new Error('too many check runs to look through');
-        }
-        return undefined;
+    updateCheckRun(id, check) {
+        return this.checks.updateCheckRun(id, check);
     }
-    async updateCheckRun(id, check) {
-        if (this.checksRefused)
-            return false;
-        try {
-            await this.octokit.rest.checks.update({ ...this.repoParams, check_run_id: id, ...checkFields(check) });
-            return true;
-        }
-        catch (error) {
-            this.checkWriteError('update', `${id}`, error);
-            return false;
-        }
-    }
-    async annotateCheckRun(id, text, annotations) {
-        if (this.checksRefused)
-            return false;
-        try {
-            await this.octokit.rest.checks.update({
-                ...this.repoParams,
-                check_run_id: id,
-                output: {
-                    title: (0,github_shapes/* cutUtf8 */.Ok)(text.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
-                    summary: (0,github_shapes/* cutUtf8 */.Ok)(text.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO),
-                    annotations
-                }
-            });
-            return true;
-        }
-        catch (error) {
-            this.checkWriteError('annotate', `${id}`, error);
-            return false;
-        }
+    annotateCheckRun(id, text, annotations) {
+        return this.checks.annotateCheckRun(id, text, annotations);
     }
     async pullRequestFiles(pullNumber, each) {
         const pages = this.octokit.paginate.iterator(this.octokit.rest.pulls.listFiles, {
@@ -601,42 +672,6 @@ class OctokitGitHubApi {
         });
         return data.id;
     }
-    /** One warning for a missing permission (and no more writes), a few for other failures. */
-    checkWriteError(verb, which, error) {
-        // Not created because the step stopped first: nothing failed.
-        if (error instanceof request_policy/* NotSentError */.SD)
-            return;
-        const { status, message } = error;
-        const text = message ?? String(error);
-        // A rate limit left after its retries is no missing permission.
-        if (status === 403 && !(0,request_policy/* isRateLimit */.a5)(error)) {
-            this.checksRefused = true;
-            this.warn(`Could not ${verb} the check run ${which}: GitHub answered 403 (${text}). The token needs the \`checks: write\` permission: add the line \`checks: write\` under the job's \`permissions:\` (or set \`check-run: false\`). The run goes on without a check.`);
-        }
-        else if (this.checkWriteErrors++ < 3) {
-            this.warn(`Could not ${verb} the check run ${which}: ${text}`);
-        }
-    }
-}
-/** An answer's headers without those of the body as it came (its length, its encoding): the body is its end now. */
-function withoutLength(headers) {
-    const kept = new Headers(headers);
-    kept.delete('content-length');
-    kept.delete('content-encoding');
-    return kept;
-}
-/** A check run's fields as the Checks API names them, within GitHub's bytes (the rendering keeps to them). */
-function checkFields(check) {
-    return {
-        status: check.status,
-        ...(check.conclusion ? { conclusion: check.conclusion } : {}),
-        ...(check.detailsUrl ? { details_url: check.detailsUrl } : {}),
-        ...(check.externalId ? { external_id: check.externalId } : {}),
-        output: {
-            title: (0,github_shapes/* cutUtf8 */.Ok)(check.title, github_shapes/* CHECK_TITLE_MAX_BYTES */.jE),
-            summary: (0,github_shapes/* cutUtf8 */.Ok)(check.summary, github_shapes/* CHECK_SUMMARY_MAX_BYTES */.lO)
-        }
-    };
 }
 
 
@@ -644,4 +679,4 @@ function checkFields(check) {
 
 };
 
-//# sourceMappingURL=789.index.js.map
+//# sourceMappingURL=174.index.js.map
