@@ -36,7 +36,7 @@ mutant ambiguous src/api/retry.ts \
   's/if \(write && exchange\.sent\)/if (write \&\& !write)/' \
   'test/flows/run-action.test.ts'
 mutant github-blind src/github/request-policy.ts \
-  's/if \(sentOnce\(options\) && answerLost\(failure\)\)/if (false)/' \
+  's/if \(neverResentBlind\(options\) && answerLost\(failure\)\)/if (false)/' \
   'test/flows/comments.test.ts'
 mutant entry src/index.ts \
   's/void run\(/void Promise.resolve(/' \

@@ -7,7 +7,7 @@ import {
   type CheckRunText
 } from '../github-shapes.js'
 import type { CheckRunWrite, GitHubApi } from './api.js'
-import { sentOnce, type Octokit, type OctokitConfig, type RepoParams } from './octokit.js'
+import { createdOnce, type Octokit, type OctokitConfig, type RepoParams } from './octokit.js'
 import { isRateLimit, NotSentError } from './request-policy.js'
 
 /** Pages of a commit's check runs read at most when one is looked for: 1,000 check runs. */
@@ -45,7 +45,7 @@ export class CheckRunWrites implements Pick<
         })
       ).data.id
     try {
-      return await sentOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config)
+      return await createdOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config)
     } catch (error) {
       this.checkWriteError('create', name, error)
       return undefined

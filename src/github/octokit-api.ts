@@ -19,7 +19,7 @@ import {
   nullBodyStatus,
   policedOctokit,
   readTail,
-  sentOnce,
+  createdOnce,
   withoutLength,
   type Octokit,
   type OctokitConfig,
@@ -192,7 +192,7 @@ export class OctokitGitHubApi implements GitHubApi {
           body
         })
       ).data.id
-    return this.createOnce(send, body, async () =>
+    return this.commentCreatedOnce(send, body, async () =>
       (await this.listReviewComments(pullNumber)).filter(comment => comment.reviewThread === threadId)
     )
   }
@@ -205,7 +205,7 @@ export class OctokitGitHubApi implements GitHubApi {
     const send = async (): Promise<number> =>
       (await this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }))
         .data.id
-    return this.createOnce(send, body, () => this.listComments(issueNumber))
+    return this.commentCreatedOnce(send, body, () => this.listComments(issueNumber))
   }
 
   /**
@@ -214,7 +214,7 @@ export class OctokitGitHubApi implements GitHubApi {
    * it), else it is sent again. Without a mark it is never sent again; with one whose create was
    * left unknown before (the step writes the comment again later), it is looked for before anything.
    */
-  private async createOnce(
+  private async commentCreatedOnce(
     send: () => Promise<number>,
     body: string,
     comments: () => Promise<CommentSummary[]>
@@ -227,7 +227,7 @@ export class OctokitGitHubApi implements GitHubApi {
     const lostBefore = this.lostMarks.has(mark) ? await find() : undefined
     if (lostBefore !== undefined) return lostBefore
     try {
-      const id = await sentOnce(send, find, this.config)
+      const id = await createdOnce(send, find, this.config)
       this.lostMarks.delete(mark)
       return id
     } catch (error) {

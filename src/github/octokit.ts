@@ -8,7 +8,7 @@ import { wellFormed } from './well-formed.js'
  * @actions/github's client as the step makes it: its requests spaced, waited and retried by the
  * request policy on the action's clock (request-policy.ts), every parameter well-formed, each answer
  * read whole (or, for a log, its end as it streams) within GITHUB_REQUEST_TIMEOUT_MS and the step's
- * GitHub deadline; and a create sent once though GitHub lose its answer (`sentOnce`).
+ * GitHub deadline; and a create sent once though GitHub lose its answer (`createdOnce`).
  */
 
 export type Octokit = ReturnType<typeof getOctokit>
@@ -62,37 +62,42 @@ export function policedOctokit(config: OctokitConfig): Octokit {
   return octokit
 }
 
-/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
-const LOOKS_AFTER_A_LOST_ANSWER = 3
+/** When a create whose answer was lost is looked for: 1, 4 and 9 s after it, as a read's retries wait. */
+const LOOKS_AFTER_A_LOST_ANSWER_MS = [1_000, 4_000, 9_000]
+/** A create is sent at most this often: again only once every look said it is not there. */
+const MAX_SENDS = 2
 
 /**
- * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
- * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
- * says it is not. A look that fails looks again after the next wait; the failure stands at the
- * end, and when the calls are stopped.
+ * Sends a create; when its answer is lost (answerLost), looks for it with `find` 1, 4 and 9 s later
+ * (GitHub may still be doing it) and takes it as soon as it is there. It is sent again only when no
+ * look found it and at least one could read (a look that fails tells nothing), and at most once:
+ * a second answer lost is looked for as the first was, and its failure stands after the last look.
+ * Every wait ends when GitHub's calls are stopped, the failure standing.
  */
-export async function sentOnce(
+export async function createdOnce(
   send: () => Promise<number>,
   find: () => Promise<number | undefined>,
   { clock, signal }: Pick<OctokitConfig, 'clock' | 'signal'>
 ): Promise<number> {
   let failure: unknown
-  for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
-    if (attempt > 0) {
-      await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure))
-      const found = await find().then(
-        id => ({ id }),
-        () => undefined
-      )
-      if (found === undefined) continue
-      if (found.id !== undefined) return found.id
-    }
+  for (let sends = 0; sends < MAX_SENDS; sends++) {
     try {
       return await send()
     } catch (error) {
       if (!answerLost(error) || signal?.aborted) throw error
       failure = error
     }
+    let seenAbsent = false
+    for (const wait of LOOKS_AFTER_A_LOST_ANSWER_MS) {
+      await clock.sleep(wait, signal).catch(() => Promise.reject(failure))
+      const found = await find().then(
+        id => ({ id }),
+        () => undefined
+      )
+      if (found?.id !== undefined) return found.id
+      if (found) seenAbsent = true
+    }
+    if (!seenAbsent) break
   }
   throw failure
 }

@@ -4,7 +4,7 @@ import { CancelledError, type Clock } from '../clock.js'
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
  * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
  * wait ends before the calls must, and server errors retried (but no create whose answer may have
- * been lost: api.ts looks for it first). It stands where Octokit's throttling and retry plugins
+ * been lost: octokit.ts's `createdOnce` looks for it first). It stands where Octokit's throttling and retry plugins
  * stood; those wait on timers of their own, which no clock or signal reaches.
  */
 
@@ -82,11 +82,11 @@ function createsContent({ method, url }: RouteOptions): boolean {
  * A write that GitHub may have done though its answer was lost (a server error, a reset
  * connection, no answer in time) is not sent again blind: a create (a comment, a reply, a check
  * run, a review) would exist twice, and a check run's annotations (every write's are appended)
- * would show twice. The creates are looked for and sent again only when not there (api.ts:
- * `createOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
+ * would show twice. The creates are looked for and sent again only when not there (octokit.ts:
+ * `createdOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
  * same user reacts the same way again, so sending it again creates nothing.
  */
-function sentOnce(options: RouteOptions): boolean {
+function neverResentBlind(options: RouteOptions): boolean {
   if (options.method === 'POST') return !reacts(options)
   return (options.output?.annotations?.length ?? 0) > 0
 }
@@ -97,7 +97,7 @@ function reacts({ method, url }: RouteOptions): boolean {
 
 /** A write whose second sending changes nothing: an edit (PATCH) that appends nothing, a reaction. */
 function repeatable(options: RouteOptions): boolean {
-  return (options.method === 'PATCH' || reacts(options)) && !sentOnce(options)
+  return (options.method === 'PATCH' || reacts(options)) && !neverResentBlind(options)
 }
 
 /**
@@ -216,7 +216,7 @@ export class GitHubRequestPolicy {
     // A server error or a lost connection (Octokit throws a RequestError of status 500 for both),
     // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s; not a write sent once.
     if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status)) return undefined
-    if (sentOnce(options) && answerLost(failure)) return undefined
+    if (neverResentBlind(options) && answerLost(failure)) return undefined
     return this.serverRetry(retries)
   }
 

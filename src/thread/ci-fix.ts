@@ -3,6 +3,7 @@ import type { Settings } from '../settings/settings.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
 import { oneLine } from '../text.js'
 import type { GitHubApi } from '../github/api.js'
+import { isRateLimit } from '../github/request-policy.js'
 import { buildCiFixPrompt, MAX_JOBS_LISTED, MAX_LOGS, type CiFailure, type JobLog } from './ci-fix-prompt.js'
 import { markerSignature, type MarkerKey, type OpenedTracking, type TrackingSetup } from './tracking.js'
 import type { FailedWorkflowRun } from './workflow-run.js'
@@ -80,7 +81,7 @@ function permissionWarning(run: FailedWorkflowRun, warn: (message: string) => vo
   return {
     refused(error) {
       const { status, message } = error as { status?: number; message?: string }
-      if (status !== 403 || /rate limit/i.test(message ?? '')) return false
+      if (status !== 403 || isRateLimit(error)) return false
       if (!said)
         warn(
           `Could not read the failed jobs of workflow run ${run.id} or their logs: GitHub answered 403 (${cut(message)}). The token needs the \`actions: read\` permission: add the line \`actions: read\` under the job's \`permissions:\`. The run starts with what the event says (the workflow, the run's link, the branch).`

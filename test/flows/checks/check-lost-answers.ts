@@ -68,8 +68,11 @@ describe('lost answers of check runs', () => {
     expect(checksOn(7)).toEqual([expect.objectContaining({ status: 'completed', conclusion: 'success' })])
     expect(checkCalls()).toEqual([
       ['POST', 0, 502, false],
+      // Looked for 1, 4 and 9 s after: not there each time, so sent again (once), 14 s after the first.
       ['GET', 1_000, 200, false],
-      ['POST', 1_000, 201, false]
+      ['GET', 5_000, 200, false],
+      ['GET', 14_000, 200, false],
+      ['POST', 14_000, 201, false]
     ])
   })
 

@@ -71,10 +71,17 @@ describe('lost answers on a thread', () => {
     const result = await onEvent(comment({ body: '/codegen fix the typo' }))
     expect(result.exitCode).toBe(0)
     expect(trackingComments()).toHaveLength(1)
-    // Sent, looked for a second later, not found: sent again, GitHub's three seconds after the first.
+    // Sent, looked for 1, 4 and 9 s later, not found each time: sent again (once), 14 s after the first.
+    const first = github.requests.find(
+      request => request.method === 'POST' && COMMENT_CREATE.test(request.path)
+    )!
+    const looks = github.requests.filter(
+      request => request.method === 'GET' && COMMENT_LIST.test(request.path) && request.at > first.at
+    )
+    expect(looks.map(request => request.at - first.at)).toEqual([1_000, 5_000, 14_000])
     expect(sent('POST', COMMENT_CREATE)).toEqual([
       [0, 502, false],
-      [3_000, 201, false]
+      [14_000, 201, false]
     ])
     expect(trackingComments()[0]!.body).toContain('✅ **succeeded**')
   })
