@@ -142,9 +142,13 @@ export interface GitHubApi {
    */
   pullRequestFiles(pullNumber: number, each: (file: PullRequestFile) => boolean): Promise<void>
   listReviews(pullNumber: number): Promise<ReviewSummary[]>
-  /** A review (event COMMENT) on `commitId`: its id. Sent once, as an annotation is. */
+  /**
+   * A review (event COMMENT) on `commitId`: its id. Its answer lost, it is looked for with `find`
+   * (the caller knows its own review) and sent again only when no look found it, as a comment is.
+   */
   createReview(
     pullNumber: number,
-    review: { commitId: string; body: string; comments: NewReviewComment[] }
+    review: { commitId: string; body: string; comments: NewReviewComment[] },
+    find: () => Promise<number | undefined>
   ): Promise<number>
 }

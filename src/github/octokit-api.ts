@@ -315,17 +315,21 @@ export class OctokitGitHubApi implements GitHubApi {
 
   async createReview(
     pullNumber: number,
-    review: { commitId: string; body: string; comments: NewReviewComment[] }
+    review: { commitId: string; body: string; comments: NewReviewComment[] },
+    find: () => Promise<number | undefined>
   ): Promise<number> {
-    const { data } = await this.octokit.rest.pulls.createReview({
-      ...this.repoParams,
-      pull_number: pullNumber,
-      commit_id: review.commitId,
-      body: review.body,
-      // A bot comments, never approves.
-      event: 'COMMENT',
-      ...(review.comments.length > 0 ? { comments: review.comments } : {})
-    })
-    return data.id
+    const send = async (): Promise<number> =>
+      (
+        await this.octokit.rest.pulls.createReview({
+          ...this.repoParams,
+          pull_number: pullNumber,
+          commit_id: review.commitId,
+          body: review.body,
+          // A bot comments, never approves.
+          event: 'COMMENT',
+          ...(review.comments.length > 0 ? { comments: review.comments } : {})
+        })
+      ).data.id
+    return createdOnce(send, find, this.config)
   }
 }

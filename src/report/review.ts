@@ -186,12 +186,21 @@ export class FindingsReview implements Reporter {
     trusted: (author: Author) => boolean
   ): Promise<number | undefined> {
     const { place } = this.options
+    // Ours, whatever its text: a review of this step's key on this commit, by a trusted author.
+    const find = async (): Promise<number | undefined> =>
+      (await github.listReviews(place.pullNumber)).find(review =>
+        isOurReview(review, this.options.key, place, trusted)
+      )?.id
     const send = (inlined: Finding[], rest: Finding[]): Promise<number> =>
-      github.createReview(place.pullNumber, {
-        commitId: place.sha,
-        body: this.body(report, findings, inlined.length, rest),
-        comments: inlined.map(reviewComment)
-      })
+      github.createReview(
+        place.pullNumber,
+        {
+          commitId: place.sha,
+          body: this.body(report, findings, inlined.length, rest),
+          comments: inlined.map(reviewComment)
+        },
+        find
+      )
     try {
       return await send(inline, listed)
     } catch (error) {
@@ -207,11 +216,8 @@ export class FindingsReview implements Reporter {
           `GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`,
           { cause: error }
         )
-      if (status !== undefined && status < 500) throw error
-      // A server error, or no answer: the review may exist all the same.
-      const reviews = await github.listReviews(place.pullNumber)
-      const posted = reviews.find(review => isOurReview(review, this.options.key, place, trusted))
-      return posted ? posted.id : send(inline, listed)
+      // Anything else stands: a lost answer was looked for already (createReview's `find`).
+      throw error
     }
   }
 

@@ -280,8 +280,9 @@ describe('findings', () => {
     const looks = github.requests.filter(
       request => request.method === 'GET' && request.path.endsWith('/reviews')
     )
-    // Once before the post, once after its answer was lost (31 s: the request's 30 s limit, then its end).
-    expect(looks.map(look => look.at - reviewPosts()[0]!.at)).toEqual([expect.any(Number), 31_000])
+    // Once before the post, once a second after its answer was lost (held 31 s: past the request's
+    // 30 s limit, then the first look's second).
+    expect(looks.map(look => look.at - reviewPosts()[0]!.at)).toEqual([expect.any(Number), 32_000])
     expect(github.requests.indexOf(looks[0]!)).toBeLessThan(github.requests.indexOf(reviewPosts()[0]!))
     expect(result.stdout).toContain(
       `Posted review ${github.reviews(7)[0]!.id} of pull request #7: 2 inline, 2 in its body.`
@@ -307,6 +308,27 @@ describe('findings', () => {
       expect(result.stdout).not.toMatch(/^::warning::/m)
     }
   )
+
+  test('a review GitHub did not make (502, nothing made): looked for 1, 4 and 9 s after, not there, posted again once', async () => {
+    github.injectServerError(1, /\/pulls\/7\/reviews$/, 502, 'POST')
+    const result = await step(onPullRequest(), {
+      prompt: 'Review it [emulator:findings]',
+      'check-run': 'false',
+      'review-comments': 'true'
+    })
+    expect(result.exitCode).toBe(0)
+    const [first, again] = reviewPosts()
+    expect(reviewPosts().map(post => [post.at - first!.at, post.status])).toEqual([
+      [0, 502],
+      [14_000, 200]
+    ])
+    const looks = github.requests.filter(
+      request => request.method === 'GET' && request.path.endsWith('/reviews') && request.at > first!.at
+    )
+    expect(looks.map(look => look.at - first!.at)).toEqual([1_000, 5_000, 14_000])
+    expect(again!.at).toBeGreaterThanOrEqual(looks[2]!.at)
+    expect(github.reviews(7)).toHaveLength(1)
+  })
 
   test.each(['502', 'reset', 'late'] as const)(
     'a batch of annotations appended, its answer lost (%s): never sent again, each annotation once',
