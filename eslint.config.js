@@ -30,7 +30,8 @@ export default tseslint.config(
   },
   {
     // A function a reader takes in at once: longer ones are split into named steps.
-    files: ['src/**/*.ts'],
+    // emulator/ is not held to it yet: scenarios.ts's `success` is one long script.
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] }
   }
 )

@@ -12,6 +12,7 @@ import {
   type RecordedRequest
 } from '../emulator/index.js'
 import { cleanUp, preciseNow, spawnAction, type ActionRun } from './action-process.js'
+import type { Row } from './table.js'
 import { agentTimeline, REALISTIC_FINAL_GAP, type Timeline } from './timelines.js'
 
 const ORG_ID = 1
@@ -150,16 +151,8 @@ export async function fanOutBeside(
   }
 }
 
-/** The table's rows (run.ts's Row). */
-export function fanOutRows(result: { fanOut: FanOutFigures; jobs: FanOutFigures }): Array<{
-  group: string
-  figure: string
-  action: string
-  beside: string
-  target: string
-  met?: boolean
-  values: { action?: number; beside?: number }
-}> {
+/** The table's rows. */
+export function fanOutRows(result: { fanOut: FanOutFigures; jobs: FanOutFigures }): Row[] {
   const { fanOut, jobs } = result
   const group = `Fan-out: ${fanOut.runs} realistic 10-minute runs in one step (runs), beside ${jobs.runs} single-run jobs on one token`
   const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`

@@ -3,15 +3,15 @@ import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
 import { words } from './words.js'
 import { readRunLimits } from './run-limits.js'
+import { readReporting, readThreads } from './thread-inputs.js'
+import { boolean, optionalInteger, positiveInteger } from './values.js'
 import { readMaxParallel, readRuns } from './runs.js'
 import {
-  CHECK_RUN_MODES,
   defaultFailOn,
   FAIL_CONDITIONS,
   INPUT_DEFAULTS,
   InputError,
   TASKS,
-  type CheckRunMode,
   type FailCondition,
   type InputName,
   type Settings,
@@ -188,26 +188,6 @@ function readFollowing({ input, problems }: Reading, answerAsked: boolean) {
   }
 }
 
-/** Who and what may start a run on a thread. */
-function readThreads({ input, problems }: Reading) {
-  return {
-    triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
-    assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
-    allowedBots: allowedBots(input('allowed-bots'), problems),
-    githubToken: input('github-token')
-  }
-}
-
-/** Where the run is shown besides the job: the tracking comment, the check run. */
-function readReporting({ input, problems }: Reading) {
-  return {
-    comment: boolean('comment', input('comment'), problems),
-    reviewComments: boolean('review-comments', input('review-comments'), problems),
-    checkRun: checkRunMode(input('check-run'), problems),
-    checkName: checkName(input('check-name'), problems)
-  }
-}
-
 /** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
 function checkTokenNeeded(settings: Settings, problems: string[]): void {
   const { githubToken, task, context, triggerEvent } = settings
@@ -264,19 +244,6 @@ function checkRunsAlone(
 /** GitHub's owner and repository name characters. */
 const REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/
 
-function positiveInteger(name: string, text: string, problems: string[]): number | undefined {
-  const value = Number(text)
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-    problems.push(`${name}: expected a positive integer, got "${text}"`)
-    return undefined
-  }
-  return value
-}
-
-function optionalInteger(name: string, text: string, problems: string[]): number | undefined {
-  return text ? positiveInteger(name, text, problems) : undefined
-}
-
 /**
  * Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. The
  * documented maxima stay below it: 35,000 minutes (about 24.3 days), and a day between polls.
@@ -295,14 +262,6 @@ function positiveNumber(name: string, text: string, problems: string[], max: num
     return 1
   }
   return value
-}
-
-/** The YAML 1.2 core booleans, as @actions/core's getBooleanInput accepts them. */
-function boolean(name: string, text: string, problems: string[]): boolean {
-  if (['true', 'True', 'TRUE'].includes(text)) return true
-  if (['false', 'False', 'FALSE'].includes(text)) return false
-  problems.push(`${name}: expected true or false, got "${text}"`)
-  return false
 }
 
 function metadataObject(text: string, problems: string[]): Record<string, unknown> {
@@ -337,66 +296,4 @@ function baseUrl(text: string, problems: string[]): string {
     problems.push('base-url: expected a plain address without credentials, query or fragment')
   }
   return url.origin + url.pathname.replace(/\/+$/, '')
-}
-
-function triggerPhrase(text: string, problems: string[]): string {
-  if (/\s/.test(text)) problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`)
-  return text
-}
-
-/** `auto`, or the YAML booleans as the other boolean inputs take them. */
-function checkRunMode(text: string, problems: string[]): CheckRunMode {
-  const mode = text.toLowerCase() as CheckRunMode
-  if (
-    CHECK_RUN_MODES.includes(mode) &&
-    (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text))
-  )
-    return mode
-  problems.push(`check-run: expected auto, true or false, got "${text}"`)
-  return 'false'
-}
-
-/** GitHub shows the name on one line, and branch protection matches it exactly. */
-const MAX_CHECK_NAME_CHARS = 100
-
-function checkName(text: string, problems: string[]): string {
-  if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
-    problems.push(
-      `check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`
-    )
-  }
-  return text
-}
-
-/** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
-const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i
-
-function assigneeLogin(text: string, problems: string[]): string {
-  const login = text.replace(/^@/, '')
-  if (login && !LOGIN.test(login)) {
-    problems.push(`assignee-trigger: expected a GitHub login such as codegen-agent, got "${text}"`)
-  }
-  return login
-}
-
-/**
- * `*`, or bot logins (comma, space or newline separated), kept lower case and without `[bot]`:
- * `renovate` and `renovate[bot]` name the same app.
- */
-function allowedBots(text: string, problems: string[]): ReadonlySet<string> | '*' {
-  const list = text
-    .split(/[\s,]+/)
-    .map(login => login.replace(/^@/, ''))
-    .filter(Boolean)
-  if (list.includes('*')) {
-    if (list.length > 1) problems.push('allowed-bots: expected either * or a list of bot logins, not both')
-    return '*'
-  }
-  const bad = list.filter(login => !LOGIN.test(login))
-  if (bad.length > 0) {
-    problems.push(
-      `allowed-bots: expected comma-separated bot logins such as renovate[bot] (or *), got "${bad.join(', ')}"`
-    )
-  }
-  return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')))
 }

@@ -237,3 +237,18 @@ describe('the tools and the emulator', () => {
     expect(found).toEqual([])
   })
 })
+
+/** A file a reader can take in whole (issue 44): longer ones are split by what their parts do. */
+const MAX_FILE_LINES = 400
+
+describe('the size of the files', () => {
+  test('no file of src/, emulator/, scripts/ or bench/ is over 400 lines', () => {
+    const files = ['src', ...TOOLS].flatMap(folder => sourceFiles(join(ROOT, folder)))
+    expect(files.length).toBeGreaterThan(50)
+    const over = files.flatMap(file => {
+      const lines = readFileSync(file, 'utf8').split('\n').length - 1
+      return lines > MAX_FILE_LINES ? [`${relative(ROOT, file)}: ${lines} lines`] : []
+    })
+    expect(over).toEqual([])
+  })
+})

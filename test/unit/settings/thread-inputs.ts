@@ -1,6 +1,9 @@
 import { problemsOf as problemsOfReading, readInputs, type Inputs } from '../../support/read-inputs.js'
 
-/** The `check-run` and `check-name` inputs: their defaults, and one clear problem for a bad value. */
+/**
+ * The `check-run` and `check-name` inputs (read by thread-inputs.ts with the other inputs of threads
+ * and reports): their defaults, and one clear problem for a bad value.
+ */
 
 const valid = { 'api-token': 'tok-123456', 'org-id': '7', prompt: 'Fix it', 'github-token': 'ghs_x' }
 
