@@ -174,25 +174,20 @@ function policedOctokit(config) {
     });
     return octokit;
 }
-/** Looks for a create whose answer was lost, 1, 4 and 9 s after it, as many as a read's retries. */
-const LOOKS_AFTER_A_LOST_ANSWER = 3;
+/** When a create whose answer was lost is looked for: 1, 4 and 9 s after it, as a read's retries wait. */
+const LOOKS_AFTER_A_LOST_ANSWER_MS = [1_000, 4_000, 9_000];
+/** A create is sent at most this often: again only once every look said it is not there. */
+const MAX_SENDS = 2;
 /**
- * Sends a create; when its answer is lost (answerLost), waits 1, 4, then 9 s (GitHub may still be
- * doing it), looks for it with `find` and takes it when there, sends it again only when `find`
- * says it is not. A look that fails looks again after the next wait; the failure stands at the
- * end, and when the calls are stopped.
+ * Sends a create; when its answer is lost (answerLost), looks for it with `find` 1, 4 and 9 s later
+ * (GitHub may still be doing it) and takes it as soon as it is there. It is sent again only when no
+ * look found it and at least one could read (a look that fails tells nothing), and at most once:
+ * a second answer lost is looked for as the first was, and its failure stands after the last look.
+ * Every wait ends when GitHub's calls are stopped, the failure standing.
  */
-async function sentOnce(send, find, { clock, signal }) {
+async function createdOnce(send, find, { clock, signal }) {
     let failure;
-    for (let attempt = 0; attempt <= LOOKS_AFTER_A_LOST_ANSWER; attempt++) {
-        if (attempt > 0) {
-            await clock.sleep(attempt ** 2 * 1000, signal).catch(() => Promise.reject(failure));
-            const found = await find().then(id => ({ id }), () => undefined);
-            if (found === undefined)
-                continue;
-            if (found.id !== undefined)
-                return found.id;
-        }
+    for (let sends = 0; sends < MAX_SENDS; sends++) {
         try {
             return await send();
         }
@@ -201,6 +196,17 @@ async function sentOnce(send, find, { clock, signal }) {
                 throw error;
             failure = error;
         }
+        let seenAbsent = false;
+        for (const wait of LOOKS_AFTER_A_LOST_ANSWER_MS) {
+            await clock.sleep(wait, signal).catch(() => Promise.reject(failure));
+            const found = await find().then(id => ({ id }), () => undefined);
+            if (found?.id !== undefined)
+                return found.id;
+            if (found)
+                seenAbsent = true;
+        }
+        if (!seenAbsent)
+            break;
     }
     throw failure;
 }
@@ -313,7 +319,7 @@ class CheckRunWrites {
             ...checkFields({ ...check, externalId })
         })).data.id;
         try {
-            return await sentOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config);
+            return await createdOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config);
         }
         catch (error) {
             this.checkWriteError('create', name, error);
@@ -558,7 +564,7 @@ class OctokitGitHubApi {
             comment_id: threadId,
             body
         })).data.id;
-        return this.createOnce(send, body, async () => (await this.listReviewComments(pullNumber)).filter(comment => comment.reviewThread === threadId));
+        return this.commentCreatedOnce(send, body, async () => (await this.listReviewComments(pullNumber)).filter(comment => comment.reviewThread === threadId));
     }
     async updateReviewComment(commentId, body) {
         await this.octokit.rest.pulls.updateReviewComment({ ...this.repoParams, comment_id: commentId, body });
@@ -566,7 +572,7 @@ class OctokitGitHubApi {
     async createComment(issueNumber, body) {
         const send = async () => (await this.octokit.rest.issues.createComment({ ...this.repoParams, issue_number: issueNumber, body }))
             .data.id;
-        return this.createOnce(send, body, () => this.listComments(issueNumber));
+        return this.commentCreatedOnce(send, body, () => this.listComments(issueNumber));
     }
     /**
      * A comment sent once blind: its answer lost, it is looked for in `comments` (oldest first) by the
@@ -574,7 +580,7 @@ class OctokitGitHubApi {
      * it), else it is sent again. Without a mark it is never sent again; with one whose create was
      * left unknown before (the step writes the comment again later), it is looked for before anything.
      */
-    async createOnce(send, body, comments) {
+    async commentCreatedOnce(send, body, comments) {
         const mark = (0,github_shapes/* createMarkOf */.ZC)(body);
         if (mark === undefined)
             return send();
@@ -584,7 +590,7 @@ class OctokitGitHubApi {
         if (lostBefore !== undefined)
             return lostBefore;
         try {
-            const id = await sentOnce(send, find, this.config);
+            const id = await createdOnce(send, find, this.config);
             this.lostMarks.delete(mark);
             return id;
         }
@@ -660,8 +666,8 @@ class OctokitGitHubApi {
             author: { login: review.user?.login ?? '', type: review.user?.type ?? '' }
         }));
     }
-    async createReview(pullNumber, review) {
-        const { data } = await this.octokit.rest.pulls.createReview({
+    async createReview(pullNumber, review, find) {
+        const send = async () => (await this.octokit.rest.pulls.createReview({
             ...this.repoParams,
             pull_number: pullNumber,
             commit_id: review.commitId,
@@ -669,8 +675,8 @@ class OctokitGitHubApi {
             // A bot comments, never approves.
             event: 'COMMENT',
             ...(review.comments.length > 0 ? { comments: review.comments } : {})
-        });
-        return data.id;
+        })).data.id;
+        return createdOnce(send, find, this.config);
     }
 }
 

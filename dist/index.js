@@ -39873,7 +39873,7 @@ function cutUtf8(text, maxBytes) {
  * How the action treats GitHub's API, on the action's Clock (so that every wait can be tested to
  * the millisecond): writes spaced as GitHub asks of integrations, rate limits waited out when the
  * wait ends before the calls must, and server errors retried (but no create whose answer may have
- * been lost: api.ts looks for it first). It stands where Octokit's throttling and retry plugins
+ * been lost: octokit.ts's `createdOnce` looks for it first). It stands where Octokit's throttling and retry plugins
  * stood; those wait on timers of their own, which no clock or signal reaches.
  */
 /** GitHub asks for at least a second between writes (POST, PATCH, PUT, DELETE). */
@@ -39913,11 +39913,11 @@ function createsContent({ method, url }) {
  * A write that GitHub may have done though its answer was lost (a server error, a reset
  * connection, no answer in time) is not sent again blind: a create (a comment, a reply, a check
  * run, a review) would exist twice, and a check run's annotations (every write's are appended)
- * would show twice. The creates are looked for and sent again only when not there (api.ts:
- * `createOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
+ * would show twice. The creates are looked for and sent again only when not there (octokit.ts:
+ * `createdOnce`). A reaction is the exception: GitHub answers 200 with the existing one when the
  * same user reacts the same way again, so sending it again creates nothing.
  */
-function sentOnce(options) {
+function neverResentBlind(options) {
     if (options.method === 'POST')
         return !reacts(options);
     return (options.output?.annotations?.length ?? 0) > 0;
@@ -39927,7 +39927,7 @@ function reacts({ method, url }) {
 }
 /** A write whose second sending changes nothing: an edit (PATCH) that appends nothing, a reaction. */
 function repeatable(options) {
-    return (options.method === 'PATCH' || reacts(options)) && !sentOnce(options);
+    return (options.method === 'PATCH' || reacts(options)) && !neverResentBlind(options);
 }
 /**
  * Whether a failure may have hidden GitHub's success: a server error, a lost connection (Octokit
@@ -40050,7 +40050,7 @@ class GitHubRequestPolicy {
         // and a refusal a retry may change (409, say): retried after 1, 4 and 9 s; not a write sent once.
         if (failure.request === undefined || status < 400 || FINAL_STATUSES.has(status))
             return undefined;
-        if (sentOnce(options) && answerLost(failure))
+        if (neverResentBlind(options) && answerLost(failure))
             return undefined;
         return this.serverRetry(retries);
     }
@@ -57463,6 +57463,8 @@ function originMetadata(context) {
     };
 }
 
+// EXTERNAL MODULE: ./src/github/request-policy.ts
+var request_policy = __nccwpck_require__(889);
 ;// CONCATENATED MODULE: ./src/thread/workflow-run.ts
 
 
@@ -57737,6 +57739,7 @@ function findTrackingComment(comments, trusted, verify) {
 
 
 
+
 /** Characters of GitHub's error message kept in a warning or the prompt. */
 const ERROR_CHARS = 300;
 async function prepareCiFix(run, settings, deps) {
@@ -57776,7 +57779,7 @@ function permissionWarning(run, warn) {
     return {
         refused(error) {
             const { status, message } = error;
-            if (status !== 403 || /rate limit/i.test(message ?? ''))
+            if (status !== 403 || (0,request_policy/* isRateLimit */.a5)(error))
                 return false;
             if (!said)
                 warn(`Could not read the failed jobs of workflow run ${run.id} or their logs: GitHub answered 403 (${cut(message)}). The token needs the \`actions: read\` permission: add the line \`actions: read\` under the job's \`permissions:\`. The run starts with what the event says (the workflow, the run's link, the branch).`);
@@ -60822,8 +60825,6 @@ async function buildPrompts(trigger, settings, deps, followUp) {
         : { prompt, ...pullRequest };
 }
 
-// EXTERNAL MODULE: ./src/github/request-policy.ts
-var request_policy = __nccwpck_require__(889);
 ;// CONCATENATED MODULE: ./src/report/tracking-text.ts
 
 
@@ -61537,11 +61538,13 @@ class FindingsReview {
      */
     async create(github, report, findings, inline, listed, trusted) {
         const { place } = this.options;
+        // Ours, whatever its text: a review of this step's key on this commit, by a trusted author.
+        const find = async () => (await github.listReviews(place.pullNumber)).find(review => isOurReview(review, this.options.key, place, trusted))?.id;
         const send = (inlined, rest) => github.createReview(place.pullNumber, {
             commitId: place.sha,
             body: this.body(report, findings, inlined.length, rest),
             comments: inlined.map(reviewComment)
-        });
+        }, find);
         try {
             return await send(inline, listed);
         }
@@ -61553,12 +61556,8 @@ class FindingsReview {
             }
             if (status === 403 && !(0,request_policy/* isRateLimit */.a5)(error))
                 throw new Error(`GitHub answered 403 (${reason(error)}). The token needs the \`pull-requests: write\` permission: add it under the job's \`permissions:\` (or set \`review-comments: false\`).`, { cause: error });
-            if (status !== undefined && status < 500)
-                throw error;
-            // A server error, or no answer: the review may exist all the same.
-            const reviews = await github.listReviews(place.pullNumber);
-            const posted = reviews.find(review => isOurReview(review, this.options.key, place, trusted));
-            return posted ? posted.id : send(inline, listed);
+            // Anything else stands: a lost answer was looked for already (createReview's `find`).
+            throw error;
         }
     }
     body(report, findings, inline, listed) {
@@ -63012,6 +63011,105 @@ function fixAttempts(text, problems) {
     return 1;
 }
 
+;// CONCATENATED MODULE: ./src/settings/values.ts
+/**
+ * The scalar values of the inputs, read the way every reader of settings/ reads: a bad value pushes
+ * one problem naming the input and what was expected, and a stand-in is returned.
+ */
+function positiveInteger(name, text, problems) {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+        problems.push(`${name}: expected a positive integer, got "${text}"`);
+        return undefined;
+    }
+    return value;
+}
+function optionalInteger(name, text, problems) {
+    return text ? positiveInteger(name, text, problems) : undefined;
+}
+/** The YAML 1.2 core booleans, as @actions/core's getBooleanInput accepts them. */
+function values_boolean(name, text, problems) {
+    if (['true', 'True', 'TRUE'].includes(text))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(text))
+        return false;
+    problems.push(`${name}: expected true or false, got "${text}"`);
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/settings/thread-inputs.ts
+
+
+/** Who and what may start a run on a thread. */
+function readThreads({ input, problems }) {
+    return {
+        triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
+        assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
+        allowedBots: allowedBots(input('allowed-bots'), problems),
+        githubToken: input('github-token')
+    };
+}
+/** Where the run is shown besides the job: the tracking comment, the check run. */
+function readReporting({ input, problems }) {
+    return {
+        comment: values_boolean('comment', input('comment'), problems),
+        reviewComments: values_boolean('review-comments', input('review-comments'), problems),
+        checkRun: checkRunMode(input('check-run'), problems),
+        checkName: checkName(input('check-name'), problems)
+    };
+}
+function triggerPhrase(text, problems) {
+    if (/\s/.test(text))
+        problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`);
+    return text;
+}
+/** `auto`, or the YAML booleans as the other boolean inputs take them. */
+function checkRunMode(text, problems) {
+    const mode = text.toLowerCase();
+    if (CHECK_RUN_MODES.includes(mode) &&
+        (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text)))
+        return mode;
+    problems.push(`check-run: expected auto, true or false, got "${text}"`);
+    return 'false';
+}
+/** GitHub shows the name on one line, and branch protection matches it exactly. */
+const MAX_CHECK_NAME_CHARS = 100;
+function checkName(text, problems) {
+    if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
+        problems.push(`check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`);
+    }
+    return text;
+}
+/** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
+const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i;
+function assigneeLogin(text, problems) {
+    const login = text.replace(/^@/, '');
+    if (login && !LOGIN.test(login)) {
+        problems.push(`assignee-trigger: expected a GitHub login such as codegen-agent, got "${text}"`);
+    }
+    return login;
+}
+/**
+ * `*`, or bot logins (comma, space or newline separated), kept lower case and without `[bot]`:
+ * `renovate` and `renovate[bot]` name the same app.
+ */
+function allowedBots(text, problems) {
+    const list = text
+        .split(/[\s,]+/)
+        .map(login => login.replace(/^@/, ''))
+        .filter(Boolean);
+    if (list.includes('*')) {
+        if (list.length > 1)
+            problems.push('allowed-bots: expected either * or a list of bot logins, not both');
+        return '*';
+    }
+    const bad = list.filter(login => !LOGIN.test(login));
+    if (bad.length > 0) {
+        problems.push(`allowed-bots: expected comma-separated bot logins such as renovate[bot] (or *), got "${bad.join(', ')}"`);
+    }
+    return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')));
+}
+
 ;// CONCATENATED MODULE: ./src/settings/runs.ts
 
 
@@ -63238,6 +63336,8 @@ function readMaxParallel(text, problems) {
 
 
 
+
+
 const read_settings_AGENT_TYPES = ['codegen', 'claude_code'];
 /**
  * Builds the validated settings from the inputs, the environment and the workflow context. Every
@@ -63337,8 +63437,8 @@ function readRunExtras({ input, raw, problems }, task, context) {
         metadata: metadataObject(input('metadata'), problems),
         images: readImages(raw('images'), context.workspace, problems),
         answer: readAnswerInputs({
-            verdict: read_settings_boolean('verdict', input('verdict'), problems),
-            findings: read_settings_boolean('findings', input('findings'), problems),
+            verdict: values_boolean('verdict', input('verdict'), problems),
+            findings: values_boolean('findings', input('findings'), problems),
             outputSchema: raw('output-schema').trim(),
             outputRetries: input('output-retries')
         }, task, context.workspace, problems)
@@ -63358,27 +63458,9 @@ function readFollowing({ input, problems }, answerAsked) {
         failOn,
         mirrorToConsole: mirror.has('console'),
         mirrorToSummary: mirror.has('summary'),
-        wait: read_settings_boolean('wait', input('wait'), problems),
+        wait: values_boolean('wait', input('wait'), problems),
         timeoutMs: positiveNumber('timeout-minutes', input('timeout-minutes'), problems, MAX_TIMEOUT_MINUTES) * 60_000,
         pollIntervalMs: positiveNumber('poll-interval', input('poll-interval'), problems, MAX_POLL_INTERVAL_SECONDS) * 1000
-    };
-}
-/** Who and what may start a run on a thread. */
-function readThreads({ input, problems }) {
-    return {
-        triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
-        assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
-        allowedBots: allowedBots(input('allowed-bots'), problems),
-        githubToken: input('github-token')
-    };
-}
-/** Where the run is shown besides the job: the tracking comment, the check run. */
-function readReporting({ input, problems }) {
-    return {
-        comment: read_settings_boolean('comment', input('comment'), problems),
-        reviewComments: read_settings_boolean('review-comments', input('review-comments'), problems),
-        checkRun: checkRunMode(input('check-run'), problems),
-        checkName: checkName(input('check-name'), problems)
     };
 }
 /** The GitHub token is needed where GitHub is written to: a thread's request, a check run. */
@@ -63421,17 +63503,6 @@ function checkRunsAlone(runsInput, given, problems) {
 }
 /** GitHub's owner and repository name characters. */
 const read_settings_REPOSITORY = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
-function positiveInteger(name, text, problems) {
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-        problems.push(`${name}: expected a positive integer, got "${text}"`);
-        return undefined;
-    }
-    return value;
-}
-function optionalInteger(name, text, problems) {
-    return text ? positiveInteger(name, text, problems) : undefined;
-}
 /**
  * Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. The
  * documented maxima stay below it: 35,000 minutes (about 24.3 days), and a day between polls.
@@ -63449,15 +63520,6 @@ function positiveNumber(name, text, problems, max) {
         return 1;
     }
     return value;
-}
-/** The YAML 1.2 core booleans, as @actions/core's getBooleanInput accepts them. */
-function read_settings_boolean(name, text, problems) {
-    if (['true', 'True', 'TRUE'].includes(text))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(text))
-        return false;
-    problems.push(`${name}: expected true or false, got "${text}"`);
-    return false;
 }
 function metadataObject(text, problems) {
     if (!text)
@@ -63492,57 +63554,6 @@ function baseUrl(text, problems) {
         problems.push('base-url: expected a plain address without credentials, query or fragment');
     }
     return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function triggerPhrase(text, problems) {
-    if (/\s/.test(text))
-        problems.push(`trigger-phrase: expected one word such as /codegen, got "${text}"`);
-    return text;
-}
-/** `auto`, or the YAML booleans as the other boolean inputs take them. */
-function checkRunMode(text, problems) {
-    const mode = text.toLowerCase();
-    if (CHECK_RUN_MODES.includes(mode) &&
-        (mode === 'auto' || ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(text)))
-        return mode;
-    problems.push(`check-run: expected auto, true or false, got "${text}"`);
-    return 'false';
-}
-/** GitHub shows the name on one line, and branch protection matches it exactly. */
-const MAX_CHECK_NAME_CHARS = 100;
-function checkName(text, problems) {
-    if (/[\p{Cc}\p{Cf}]/u.test(text) || [...text].length > MAX_CHECK_NAME_CHARS) {
-        problems.push(`check-name: expected one line of at most ${MAX_CHECK_NAME_CHARS} characters, such as Codegen, got "${text.slice(0, 120)}"`);
-    }
-    return text;
-}
-/** GitHub logins: letters, digits and single hyphens; an app's bot account ends in `[bot]`. */
-const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(\[bot\])?$/i;
-function assigneeLogin(text, problems) {
-    const login = text.replace(/^@/, '');
-    if (login && !LOGIN.test(login)) {
-        problems.push(`assignee-trigger: expected a GitHub login such as codegen-agent, got "${text}"`);
-    }
-    return login;
-}
-/**
- * `*`, or bot logins (comma, space or newline separated), kept lower case and without `[bot]`:
- * `renovate` and `renovate[bot]` name the same app.
- */
-function allowedBots(text, problems) {
-    const list = text
-        .split(/[\s,]+/)
-        .map(login => login.replace(/^@/, ''))
-        .filter(Boolean);
-    if (list.includes('*')) {
-        if (list.length > 1)
-            problems.push('allowed-bots: expected either * or a list of bot logins, not both');
-        return '*';
-    }
-    const bad = list.filter(login => !LOGIN.test(login));
-    if (bad.length > 0) {
-        problems.push(`allowed-bots: expected comma-separated bot logins such as renovate[bot] (or *), got "${bad.join(', ')}"`);
-    }
-    return new Set(list.map(login => login.toLowerCase().replace(/\[bot\]$/, '')));
 }
 
 ;// CONCATENATED MODULE: ./src/report/log-mirror.ts
