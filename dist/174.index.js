@@ -302,6 +302,8 @@ class CheckRunWrites {
     /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
     checksRefused = false;
     checkWriteErrors = 0;
+    /** The creates whose answer was lost and that no look found: the external_id of each, by name and commit. */
+    lostCreates = new Map();
     constructor(octokit, repoParams, config) {
         this.octokit = octokit;
         this.repoParams = repoParams;
@@ -322,9 +324,21 @@ class CheckRunWrites {
             return await createdOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config);
         }
         catch (error) {
+            if ((0,request_policy/* answerLost */.lM)(error))
+                this.lostCreates.set(`${name}\n${headSha}`, externalId);
             this.checkWriteError('create', name, error);
             return undefined;
         }
+    }
+    async findLostCheckRun(name, headSha) {
+        const key = `${name}\n${headSha}`;
+        const externalId = this.lostCreates.get(key);
+        if (externalId === undefined)
+            return undefined;
+        const found = await this.findCheckRun(name, headSha, externalId).catch(() => undefined);
+        if (found !== undefined)
+            this.lostCreates.delete(key);
+        return found;
     }
     /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */
     async findCheckRun(name, headSha, externalId) {
@@ -636,6 +650,9 @@ class OctokitGitHubApi {
     }
     createCheckRun(name, headSha, check) {
         return this.checks.createCheckRun(name, headSha, check);
+    }
+    findLostCheckRun(name, headSha) {
+        return this.checks.findLostCheckRun(name, headSha);
     }
     updateCheckRun(id, check) {
         return this.checks.updateCheckRun(id, check);

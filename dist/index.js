@@ -60140,7 +60140,14 @@ class CheckRun extends LiveReporter {
             await this.options.github.annotateCheckRun(id, { title, summary }, batch);
     }
     async write() {
-        const id = await this.created;
+        let id = await this.created;
+        // The conclusion of a check whose create's answer was lost unfound: looked for once more, for a
+        // required check left in progress would block the pull request for good.
+        if (id === undefined && (this.options.state.report || this.options.state.cancelled)) {
+            const { github, name, headSha } = this.options;
+            this.created = github.findLostCheckRun(name, headSha).then(found => (this.id = found));
+            id = await this.created;
+        }
         if (id !== undefined)
             await this.options.github.updateCheckRun(id, this.fields());
     }

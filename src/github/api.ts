@@ -124,6 +124,12 @@ export interface GitHubApi {
    * is looked for by it, its name and commit, and sent again only when it is not there.
    */
   createCheckRun(name: string, headSha: string, check: CheckRunWrite): Promise<number | undefined>
+  /**
+   * The check run `name` on `headSha` whose create's answer was lost and that no look could find
+   * (GitHub could not be read then): looked for once more, by its create's own `external_id`, so
+   * that it is concluded all the same; undefined when there is none or it is still not found.
+   */
+  findLostCheckRun(name: string, headSha: string): Promise<number | undefined>
   /** Rewrites the check run; false when it could not (a warning, as for createCheckRun). */
   updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean>
   /**

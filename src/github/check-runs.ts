@@ -8,7 +8,7 @@ import {
 } from '../github-shapes.js'
 import type { CheckRunWrite, GitHubApi } from './api.js'
 import { createdOnce, type Octokit, type OctokitConfig, type RepoParams } from './octokit.js'
-import { isRateLimit, NotSentError } from './request-policy.js'
+import { answerLost, isRateLimit, NotSentError } from './request-policy.js'
 
 /** Pages of a commit's check runs read at most when one is looked for: 1,000 check runs. */
 const MAX_CHECK_RUN_PAGES = 10
@@ -19,11 +19,13 @@ const MAX_CHECK_RUN_PAGES = 10
  */
 export class CheckRunWrites implements Pick<
   GitHubApi,
-  'createCheckRun' | 'updateCheckRun' | 'annotateCheckRun'
+  'createCheckRun' | 'updateCheckRun' | 'annotateCheckRun' | 'findLostCheckRun'
 > {
   /** Set once GitHub refused a check run for the token's permissions: no more are sent. */
   private checksRefused = false
   private checkWriteErrors = 0
+  /** The creates whose answer was lost and that no look found: the external_id of each, by name and commit. */
+  private readonly lostCreates = new Map<string, string>()
 
   constructor(
     private readonly octokit: Octokit,
@@ -47,9 +49,19 @@ export class CheckRunWrites implements Pick<
     try {
       return await createdOnce(send, () => this.findCheckRun(name, headSha, externalId), this.config)
     } catch (error) {
+      if (answerLost(error)) this.lostCreates.set(`${name}\n${headSha}`, externalId)
       this.checkWriteError('create', name, error)
       return undefined
     }
+  }
+
+  async findLostCheckRun(name: string, headSha: string): Promise<number | undefined> {
+    const key = `${name}\n${headSha}`
+    const externalId = this.lostCreates.get(key)
+    if (externalId === undefined) return undefined
+    const found = await this.findCheckRun(name, headSha, externalId).catch(() => undefined)
+    if (found !== undefined) this.lostCreates.delete(key)
+    return found
   }
 
   /** The id of the check run `name` on `headSha` whose external_id is `externalId`, if there is one. */

@@ -274,6 +274,10 @@ export class OctokitGitHubApi implements GitHubApi {
     return this.checks.createCheckRun(name, headSha, check)
   }
 
+  findLostCheckRun(name: string, headSha: string): Promise<number | undefined> {
+    return this.checks.findLostCheckRun(name, headSha)
+  }
+
   updateCheckRun(id: number, check: CheckRunWrite): Promise<boolean> {
     return this.checks.updateCheckRun(id, check)
   }

@@ -97,7 +97,7 @@ export function openCheckRun(place: NonNullable<CheckRunPlace>, options: OpenChe
 }
 
 export interface CheckRunOptions {
-  github: Pick<GitHubApi, 'createCheckRun' | 'updateCheckRun' | 'annotateCheckRun'>
+  github: Pick<GitHubApi, 'createCheckRun' | 'updateCheckRun' | 'annotateCheckRun' | 'findLostCheckRun'>
   /** The check run's name (the check-name input). */
   name: string
   /** The commit it is on: the pull request's head, or GITHUB_SHA. */
@@ -193,7 +193,14 @@ export class CheckRun extends LiveReporter<CheckRunState> {
   }
 
   protected async write(): Promise<void> {
-    const id = await this.created
+    let id = await this.created
+    // The conclusion of a check whose create's answer was lost unfound: looked for once more, for a
+    // required check left in progress would block the pull request for good.
+    if (id === undefined && (this.options.state.report || this.options.state.cancelled)) {
+      const { github, name, headSha } = this.options
+      this.created = github.findLostCheckRun(name, headSha).then(found => (this.id = found))
+      id = await this.created
+    }
     if (id !== undefined) await this.options.github.updateCheckRun(id, this.fields())
   }
 

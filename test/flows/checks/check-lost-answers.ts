@@ -61,6 +61,24 @@ describe('lost answers of check runs', () => {
     }
   )
 
+  test('the check run created, its answer lost, and GitHub unreadable through every look: looked for once more at the conclusion, concluded', async () => {
+    github.injectLostAnswer(1, '502', CREATE, 'POST')
+    // Each look is a read retried three times (1, 4, 9 s): twelve failures spend the three looks.
+    github.injectServerError(12, LIST, 502, 'GET')
+    const result = await step(pullRequestEvent(7), { prompt: 'Review it', 'check-run': 'true' })
+    expect(result.exitCode).toBe(0)
+    expect(checksOn(7)).toEqual([
+      expect.objectContaining({
+        status: 'completed',
+        conclusion: 'success',
+        external_id: String(emulator.runs()[0]!.id)
+      })
+    ])
+    const looks = checkCalls().filter(([method]) => method === 'GET')
+    expect(looks.map(([, , status]) => status)).toEqual([...Array<number>(12).fill(502), 200])
+    expect(checkCalls().filter(([method]) => method === 'POST')).toHaveLength(1)
+  })
+
   test('a check run GitHub did not create (502): looked for, not there, created again: one check', async () => {
     github.injectServerError(1, CREATE, 502, 'POST')
     const result = await step(pullRequestEvent(7), { prompt: 'Review it', 'check-run': 'true' })
