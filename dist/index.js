@@ -39810,11 +39810,15 @@ function timeLimit(clock, ms, reason) {
  */
 /** First line of every comment the action writes; its own comments never trigger it. */
 const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action';
-/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
-function markerLine(runId, sig) {
+/**
+ * The hidden first line of a tracking comment: the run it tracks, its plan's state when the run is
+ * a plan's (`working` while one is written, else the shown plan's digest: what an approval carries
+ * out), and the signature of both.
+ */
+function markerLine(runId, sig, plan) {
     if (runId === undefined)
         return `${OWN_COMMENT_MARK} -->`;
-    return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`;
+    return `${OWN_COMMENT_MARK} run-id=${runId}${plan ? ` plan=${plan}` : ''}${sig ? ` sig=${sig}` : ''} -->`;
 }
 /**
  * The first line of a comment being created: the mark it is found by when GitHub made it but its
@@ -57679,28 +57683,35 @@ function evidenceSection(logs) {
 
 /** Hex characters of the HMAC-SHA256 kept in the marker (128 bits). */
 const SIGNATURE_HEX_CHARS = 32;
-/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
-function markerSignature(key, commentId, runId, kind = 'issue') {
+/**
+ * The signature of `runId` (and its plan's state, when it has one) in the comment `commentId`:
+ * reposting it in another comment, or changing the plan's digest, voids it.
+ */
+function markerSignature(key, commentId, runId, kind = 'issue', plan) {
     const comment = kind === 'review' ? `review-${commentId}` : String(commentId);
     return (0,external_node_crypto_.createHmac)('sha256', key.secret)
-        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
+        .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}${plan ? `#plan=${plan}` : ''}`)
         .digest('hex')
         .slice(0, SIGNATURE_HEX_CHARS);
 }
 function verifyMarker(key, commentId, marker, kind = 'issue') {
     if (!key.secret || marker.sig === undefined)
         return false;
-    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind));
+    const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind, marker.plan));
     const given = Buffer.from(marker.sig);
     return given.length === expected.length && (0,external_node_crypto_.timingSafeEqual)(given, expected);
 }
 /** The marker a tracking comment holds in its first line (`markerLine`), and only there. */
 function readMarker(body) {
     const first = body.split('\n', 1)[0] ?? '';
-    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
+    const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: plan=(working|[0-9a-f]{16}))?(?: sig=([0-9a-f]+))? -->$/.exec(first.trim());
     if (!match)
         return undefined;
-    return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) };
+    return {
+        runId: Number(match[1]),
+        ...(match[2] ? { plan: match[2] } : {}),
+        ...(match[3] ? { sig: match[3] } : {})
+    };
 }
 /**
  * A pull request's issue comments and review comments as one list, oldest first (by creation
@@ -60753,7 +60764,7 @@ function comment_run_trackingComment(trigger, settings, deps, key, { commentId, 
             instruction: trigger.instruction,
             workflowRunUrl: workflowRunUrl(settings.context),
             repositoryUrl: `${settings.context.serverUrl}/${settings.context.repository}`,
-            sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
+            sign: (commentId, runId, plan) => markerSignature(key, commentId, runId, kind, plan),
             entriesSeen: 0,
             resumed,
             triggerPhrase: settings.triggerPhrase
@@ -63915,7 +63926,8 @@ function optional(...values) {
 
 const systemNetwork = {
     service: src_fetch,
-    github: (input, init) => fetch(input, init)
+    github: (input, init) => fetch(input, init),
+    images: (input, init) => fetch(input, init)
 };
 
 ;// CONCATENATED MODULE: external "node:os"

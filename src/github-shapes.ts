@@ -8,10 +8,14 @@ import type { Severity } from './answer/findings.js'
 /** First line of every comment the action writes; its own comments never trigger it. */
 export const OWN_COMMENT_MARK = '<!-- codegen-agent-run-action'
 
-/** The hidden first line of a tracking comment: the run it tracks and the run's signature. */
-export function markerLine(runId: number | undefined, sig?: string): string {
+/**
+ * The hidden first line of a tracking comment: the run it tracks, its plan's state when the run is
+ * a plan's (`working` while one is written, else the shown plan's digest: what an approval carries
+ * out), and the signature of both.
+ */
+export function markerLine(runId: number | undefined, sig?: string, plan?: string): string {
   if (runId === undefined) return `${OWN_COMMENT_MARK} -->`
-  return `${OWN_COMMENT_MARK} run-id=${runId}${sig ? ` sig=${sig}` : ''} -->`
+  return `${OWN_COMMENT_MARK} run-id=${runId}${plan ? ` plan=${plan}` : ''}${sig ? ` sig=${sig}` : ''} -->`
 }
 
 /**

@@ -88,6 +88,38 @@ export interface RunBrief {
   stopRunOn?: ReadonlySet<StopTrigger>
   /** A CI fix: the failure it fixes, counted by max-fix-attempts before it is created. */
   ciFix?: CiFixBrief
+  /** Plan, then approve: a plan asked for (or revised), or an approved plan carried out. */
+  plan?: PlanBrief
+  /** The thread's images among `images` (thread-images): what was sent and what was left out. */
+  threadImages?: ThreadImages
+}
+
+/**
+ * Plan, then approve (issue 46): `plan` asks the run for a plan only (a revision resumes the plan's
+ * run with what to change); `approve` carries out the plan the tracking comment showed.
+ */
+export type PlanBrief =
+  | { kind: 'plan'; askedBy: string; revises?: ShownPlan }
+  | { kind: 'approve'; plan: ShownPlan; approvedBy: string; extra: string }
+
+/** A plan as the tracking comment showed it: its whole text, the marker's digest of it, who asked, its run. */
+export interface ShownPlan {
+  text: string
+  digest: string
+  askedBy: string
+  runId: number
+}
+
+/** Why one of the thread's images was not sent. */
+export type ImageLeftOut = 'too-big' | 'not-an-image' | 'cap' | 'failed'
+
+/**
+ * The thread's images (issue 45) as the reports tell them: each sent one's place ("@alice's comment
+ * of 2026-12-01"), and each left out with why. Never a URL: a signed one is a credential.
+ */
+export interface ThreadImages {
+  sent: Array<{ where: string }>
+  leftOut: Array<{ where: string; why: ImageLeftOut }>
 }
 
 /** The step's request to stop its run (stop-run-on), when it sent one, and the status read after it. */
@@ -171,6 +203,22 @@ export interface RunReport {
   usage?: Usage
   /** The step asked the service to stop its run as it stopped following it (stop-run-on). */
   stop?: RunStop
+  /** Plan, then approve: the plan (outcome planned) or the approved plan a run carried out, and who approved it. */
+  plan?: PlanReport
+  /** The thread's images sent with the run, and those left out (thread-images). */
+  threadImages?: ThreadImages
+}
+
+/** A plan in the report: its text and digest, who asked, who approved (an implementing run), the plan it revised. */
+export interface PlanReport {
+  text: string
+  digest: string
+  askedBy: string
+  approvedBy?: string
+  /** A revision: the plan shown before it, folded below the new one. */
+  earlier?: string
+  /** A plan run that opened pull requests anyway: how many (reported as a warning). */
+  pullRequests?: number
 }
 
 /** One item of `runs` and what became of it. */

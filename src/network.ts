@@ -8,9 +8,15 @@ import nodeFetch from 'node-fetch'
 export interface Network {
   service: typeof nodeFetch
   github: typeof fetch
+  /**
+   * The thread's images (issue 45), from GitHub's image hosts alone, never with a credential; its
+   * own side so tests point it at an image host of their own.
+   */
+  images: typeof fetch
 }
 
 export const systemNetwork: Network = {
   service: nodeFetch,
-  github: (input, init) => fetch(input, init)
+  github: (input, init) => fetch(input, init),
+  images: (input, init) => fetch(input, init)
 }

@@ -33,7 +33,7 @@ export interface TrackingState {
   instruction: string
   workflowRunUrl: string
   /** The marker's signature of a run id in a comment (see MarkerKey). */
-  sign: (commentId: number, runId: number) => string
+  sign: (commentId: number, runId: number, plan?: string) => string
   /** The comment being written, once it exists: a marker is signed for its comment. */
   commentId?: number
   /** Until the comment exists, the random mark its create is found by if GitHub loses the answer. */

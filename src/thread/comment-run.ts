@@ -130,7 +130,7 @@ function trackingComment<T extends OpenedTracking>(
       instruction: trigger.instruction,
       workflowRunUrl: workflowRunUrl(settings.context),
       repositoryUrl: `${settings.context.serverUrl}/${settings.context.repository}`,
-      sign: (commentId, runId) => markerSignature(key, commentId, runId, kind),
+      sign: (commentId, runId, plan) => markerSignature(key, commentId, runId, kind, plan),
       entriesSeen: 0,
       resumed,
       triggerPhrase: settings.triggerPhrase

@@ -19,16 +19,20 @@ const SIGNATURE_HEX_CHARS = 32
 /** Issue comments and review comments have ids of their own: a signature says which it is for. */
 export type CommentKind = 'issue' | 'review'
 
-/** The signature of `runId` in the comment `commentId`: reposting it in another comment voids it. */
+/**
+ * The signature of `runId` (and its plan's state, when it has one) in the comment `commentId`:
+ * reposting it in another comment, or changing the plan's digest, voids it.
+ */
 export function markerSignature(
   key: MarkerKey,
   commentId: number,
   runId: number,
-  kind: CommentKind = 'issue'
+  kind: CommentKind = 'issue',
+  plan?: string
 ): string {
   const comment = kind === 'review' ? `review-${commentId}` : String(commentId)
   return createHmac('sha256', key.secret)
-    .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}`)
+    .update(`${key.repository}#${key.issueNumber}#${comment}#${runId}${plan ? `#plan=${plan}` : ''}`)
     .digest('hex')
     .slice(0, SIGNATURE_HEX_CHARS)
 }
@@ -40,22 +44,31 @@ export function verifyMarker(
   kind: CommentKind = 'issue'
 ): boolean {
   if (!key.secret || marker.sig === undefined) return false
-  const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind))
+  const expected = Buffer.from(markerSignature(key, commentId, marker.runId, kind, marker.plan))
   const given = Buffer.from(marker.sig)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
 export interface Marker {
   runId: number
+  /** A plan's run: `working` while a plan is written, else the shown plan's digest (planDigest). */
+  plan?: string
   sig?: string
 }
 
 /** The marker a tracking comment holds in its first line (`markerLine`), and only there. */
 export function readMarker(body: string): Marker | undefined {
   const first = body.split('\n', 1)[0] ?? ''
-  const match = /^<!-- codegen-agent-run-action run-id=(\d+)(?: sig=([0-9a-f]+))? -->$/.exec(first.trim())
+  const match =
+    /^<!-- codegen-agent-run-action run-id=(\d+)(?: plan=(working|[0-9a-f]{16}))?(?: sig=([0-9a-f]+))? -->$/.exec(
+      first.trim()
+    )
   if (!match) return undefined
-  return { runId: Number(match[1]), ...(match[2] ? { sig: match[2] } : {}) }
+  return {
+    runId: Number(match[1]),
+    ...(match[2] ? { plan: match[2] } : {}),
+    ...(match[3] ? { sig: match[3] } : {})
+  }
 }
 
 export interface FoundTracking {
@@ -125,7 +138,7 @@ export interface TrackingSetup {
     workflowRunUrl: string
     repositoryUrl?: string
     /** The marker's signature of a run id in a comment (see MarkerKey). */
-    sign: (commentId: number, runId: number) => string
+    sign: (commentId: number, runId: number, plan?: string) => string
     entriesSeen: number
     resumed: boolean
     triggerPhrase: string

@@ -188,7 +188,10 @@ export class VirtualClock implements Clock, ServerClock {
           const nullBody = [101, 204, 205, 304].includes(response.status)
           const read = new Response(nullBody ? null : body, response)
           return Object.defineProperty(read, 'url', { value: response.url })
-        })
+        }),
+      // Issue 45's image host: followed until its answer's head (its body's reading is the action's).
+      images: (input, init) =>
+        this.follow(id => systemNetwork.images(input, { ...init, headers: withHeader(init?.headers, id) }))
     }
   }
 
