@@ -159,23 +159,27 @@ function failed(why: NotDownloaded['why'], detail: string): NotDownloaded {
 
 /** What a throw on the way means, in words of our own: an error's message may hold the address. */
 function failure(error: unknown, timedOut: boolean, cap: number): NotDownloaded {
-  if (error instanceof TooBig) return failed('too-big', `larger than ${mebibytes(cap)} MiB`)
+  if (error instanceof TooBig) return failed('too-big', `larger than ${size(cap)}`)
   if (error instanceof NotAnImage) return failed('not-an-image', 'not a PNG, JPEG, GIF or WebP image')
   if (timedOut) return failed('failed', new ImageTimeout().message)
   const code = errorCode(error)
   return failed('failed', code ? `no answer (${code})` : 'no whole answer')
 }
 
-function mebibytes(bytes: number): string {
-  return String(Math.round((bytes / 1024 / 1024) * 10) / 10)
+/** 10 MiB, 512 KiB, 900 bytes. */
+function size(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`
+  return bytes >= 1024 ? `${Math.round((bytes / 1024) * 10) / 10} KiB` : `${bytes} bytes`
 }
 
 /** A system error's code (ECONNREFUSED, UND_ERR_SOCKET): a word, never an address. */
 function errorCode(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; depth++) {
-    const code = (cause as { code?: unknown }).code
+  // Not `instanceof Error`: Node's own errors may come from another realm (a worker, a test's VM).
+  let cause = error
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 4; depth++) {
+    const { code, cause: next } = cause as { code?: unknown; cause?: unknown }
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code
-    cause = cause.cause
+    cause = next
   }
   return undefined
 }
