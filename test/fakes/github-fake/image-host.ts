@@ -119,4 +119,23 @@ describe('image-host', () => {
     expect(direct.status).toBe(404)
     expect(host.requests).toHaveLength(1)
   })
+
+  test("the fake GitHub's signed addresses: a path served as a mode, its one token checked as it is", async () => {
+    await host.stop()
+    host = new FakeImageHost(
+      systemServerClock(() => time.now),
+      { token: 'eyJ.fake.token' }
+    )
+    await host.start()
+    fetchImage = routedToImageHost(host)
+    host.serveAt('/4242/398000001-abc.png', 'jpeg', { size: 500 })
+    const address = `https://${PRIVATE_IMAGES_HOST}/4242/398000001-abc.png`
+    const image = await get(`${address}?jwt=eyJ.fake.token`)
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(imageBytes('jpeg', 500))
+    expect((await get(`${address}?jwt=eyJ.other`)).status).toBe(404)
+    expect((await get(`https://${PRIVATE_IMAGES_HOST}/4242/unknown.png?jwt=eyJ.fake.token`)).status).toBe(404)
+    expect(new URL(host.signedUrl('gif', 'g')).searchParams.get('jwt')).toBe('eyJ.fake.token')
+    time.now += 24 * 60 * 60_000
+    expect((await get(host.signedUrl('gif', 'g'))).status).toBe(200)
+  })
 })
