@@ -122,7 +122,8 @@ class NotAnImage extends Error {}
 /**
  * Downloads one image: GET without a credential (`credentials: 'omit'`, no header but its own),
  * each redirect's Location checked by isFetchable (at most MAX_IMAGE_REDIRECTS), at most `maxBytes`
- * read (itself at most the service's 10 MiB; the body cancelled past it), at most 30 s on the clock.
+ * of the image read (itself at most the service's 10 MiB; the body cancelled past it; its data URI
+ * takes 4 characters for every 3 of them, and its head), at most 30 s on the clock.
  * Resolves for anything about the image, never with its URL in `detail`; rejects with
  * CancelledError only when `deps.signal` aborted (the caller's deadline or cancellation: the caller
  * then downloads no more), so a failure is always a resolved `{ ok: false }`.
