@@ -55,11 +55,17 @@ describe('image-download', () => {
   /** One download on the clock: its result (or its rejection) and the virtual ms it took. */
   async function download(
     url: string,
-    options: { maxBytes?: number; cancelAtMs?: number } = {}
+    options: { maxBytes?: number; cancelAtMs?: number; cancelOnAnswer?: true } = {}
   ): Promise<{ result?: DownloadedImage; error?: unknown; ms: number }> {
     const start = clock.now()
     const cancel = new AbortController()
     const deps = { fetch: clock.network.images, clock, signal: cancel.signal, hosts }
+    // The job cancelled while the host's answer is held on its way: it is lost, as on the wire.
+    if (options.cancelOnAnswer)
+      clock.onAnswered = request => {
+        if (request.side !== 'images') return undefined
+        return Promise.resolve().then(() => cancel.abort())
+      }
     const outcome = await clock.run(async () => {
       if (options.cancelAtMs !== undefined) void clock.sleep(options.cancelAtMs).then(() => cancel.abort())
       return downloadImage(url, deps, options.maxBytes ?? MAX_IMAGES_BYTES).then(
@@ -144,6 +150,14 @@ describe('image-download', () => {
     expect(error).toBeInstanceOf(CancelledError)
     expect(ms).toBe(12_345)
     expect(host.requests[0]?.closedAt).toBe(clock.now())
+  })
+
+  test('a cancellation as the host answers loses the answer: CancelledError, nothing read', async () => {
+    const { result, error, ms } = await download(host.signedUrl('png', 'shot'), { cancelOnAnswer: true })
+    expect(result).toBeUndefined()
+    expect(error).toBeInstanceOf(CancelledError)
+    expect(ms).toBe(0)
+    expect(host.requests).toHaveLength(1)
   })
 
   test('a cancellation while the body trickles ends it at once too', async () => {
