@@ -1,3 +1,4 @@
+import { imageType } from '../image-type.js'
 import { readWorkspaceFile, type WorkspaceFileRefusal } from '../workspace-file.js'
 
 /** The service takes images as base64 data URIs; a run's images together may not exceed this. */
@@ -16,21 +17,6 @@ function isDataUri(line: string): boolean {
   const body = line.slice(head[0].length).replace(/={1,2}$/, '')
   return body.length > 0 && !NOT_BASE64.test(body)
 }
-
-/** Image types recognised by their first bytes, not by the file name. */
-const SIGNATURES: Array<{ type: string; matches: (bytes: Buffer) => boolean }> = [
-  {
-    type: 'png',
-    matches: b => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  },
-  { type: 'jpeg', matches: b => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'gif', matches: b => b.subarray(0, 4).toString('latin1') === 'GIF8' },
-  {
-    type: 'webp',
-    matches: b =>
-      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'
-  }
-]
 
 /**
  * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
@@ -83,8 +69,8 @@ function readImageFile(
     problems.push(refusal(path, file))
     return undefined
   }
-  const kind = SIGNATURES.find(signature => signature.matches(file.bytes))
-  if (kind) return `data:image/${kind.type};base64,${file.bytes.toString('base64')}`
+  const type = imageType(file.bytes)
+  if (type) return `data:image/${type};base64,${file.bytes.toString('base64')}`
   problems.push(`images: "${path}" is not a PNG, JPEG, GIF or WebP image`)
   return undefined
 }

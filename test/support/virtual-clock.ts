@@ -30,7 +30,7 @@ const REQUEST_HEADER = 'x-virtual-request'
 /** A request of the action its server answered (onAnswered): the nth of the step's, on which side. */
 export interface AnsweredRequest {
   index: number
-  side: 'service' | 'github'
+  side: 'service' | 'github' | 'images'
   method: string
   url: URL
 }
@@ -60,6 +60,11 @@ export class VirtualClock implements Clock, ServerClock {
    */
   onAnswered?: (request: AnsweredRequest) => Promise<void> | undefined
   private answered = 0
+  /**
+   * What the network's `images` side sends through, followed by the clock: the platform's fetch, or
+   * a test's image host (`routedToImageHost` of scripts/github-fake/image-host.ts).
+   */
+  imagesFetch: typeof fetch = systemNetwork.images
 
   constructor(public time = Date.parse('2026-03-02T09:00:00Z')) {}
 
@@ -189,9 +194,29 @@ export class VirtualClock implements Clock, ServerClock {
           const read = new Response(nullBody ? null : body, response)
           return Object.defineProperty(read, 'url', { value: response.url })
         }),
-      // Issue 45's image host: followed until its answer's head (its body's reading is the action's).
+      // Issue 45's image host: the answer handed on at its head and followed as its body streams (an
+      // endless or held answer stays in flight, so the image's time limit fires on virtual time); in
+      // flight until its body ends, fails, is cancelled or its request aborted.
       images: (input, init) =>
-        this.follow(id => systemNetwork.images(input, { ...init, headers: withHeader(init?.headers, id) }))
+        new Promise((resolve, reject) => {
+          this.follow(async id => {
+            const response = await this.imagesFetch(input, {
+              ...init,
+              headers: withHeader(init?.headers, id)
+            })
+            const url = input instanceof Request ? input.url : String(input)
+            const signal = init?.signal ?? undefined
+            try {
+              await this.lookAtAnswer(id, 'images', init?.method ?? 'GET', url, signal)
+            } catch (error) {
+              await response.body?.cancel().catch(() => undefined)
+              throw error
+            }
+            const followed = followedBody(response, signal)
+            resolve(followed.response)
+            await followed.done
+          }).catch(reject)
+        })
     }
   }
 
@@ -298,6 +323,48 @@ const TRANSIENT =
 
 function transientWork(): boolean {
   return process.getActiveResourcesInfo().some(name => TRANSIENT.test(name))
+}
+
+/**
+ * A platform fetch's answer whose body's end is known: `done` resolves once the body ended, failed or
+ * was cancelled, or the request was aborted; the answer handed on reads the same bytes as they come.
+ */
+function followedBody(
+  response: Response,
+  signal: AbortSignal | undefined
+): { response: Response; done: Promise<void> } {
+  const body = response.body
+  if (!body) return { response, done: Promise.resolve() }
+  let settle = (): void => undefined
+  const done = new Promise<void>(resolve => (settle = resolve))
+  if (signal?.aborted) settle()
+  signal?.addEventListener('abort', () => settle(), { once: true })
+  const reader = body.getReader()
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done: ended, value } = await reader.read()
+          if (ended) {
+            controller.close()
+            settle()
+          } else controller.enqueue(value)
+        } catch (error) {
+          controller.error(error)
+          settle()
+        }
+      },
+      async cancel(reason) {
+        settle()
+        await reader.cancel(reason).catch(() => undefined)
+      }
+    },
+    { highWaterMark: 0 }
+  )
+  const nullBody = [101, 204, 205, 304].includes(response.status)
+  const followed = new Response(nullBody ? null : stream, response)
+  Object.defineProperty(followed, 'url', { value: response.url })
+  return { response: followed, done }
 }
 
 function withHeader(headers: unknown, id: number): Record<string, string> {
