@@ -238,5 +238,6 @@ export function textPlace(
   const who = login.replace(/[^A-Za-z0-9_.[\]-]/g, '').slice(0, 60)
   const day = /^\d{4}-\d{2}-\d{2}/.exec(createdAt ?? '')?.[0]
   const what = kind === 'code comment' ? 'comment on the code' : kind
+  if (!who) return `the ${what}${day ? ` of ${day}` : ''}`
   return `@${who}'s ${what}${day ? ` of ${day}` : ''}`
 }
