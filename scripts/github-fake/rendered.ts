@@ -19,19 +19,16 @@ export const FULL_JSON = 'application/vnd.github.full+json'
 const ATTACHMENT =
   /^https:\/\/(?:github\.com\/user-attachments\/assets\/([0-9A-Za-z-]+)|user-images\.githubusercontent\.com\/\d+\/([^/?#]+))$/
 
-/** Where the attachments' signed addresses point, and the token they carry. */
-export interface ImageSigner {
-  origin: string
-  token: string
-}
+/** An attachment's signed address, from its id (or older file name). */
+export type ImageSigner = (id: string) => string
 
 /** GitHub's image host, where the signed addresses point unless the fake is told otherwise. */
 export const GITHUB_IMAGE_ORIGIN = 'https://private-user-images.githubusercontent.com'
 
 /** The signed address GitHub's HTML gives an attachment: `<origin>/<user>/<n>-<id>.png?jwt=…`. */
-export function signedImageUrl(signer: ImageSigner, id: string): string {
+export function signedImageUrl(origin: string, token: string, id: string): string {
   const file = /\.\w{2,5}$/.test(id) ? id : `398000001-${id}.png`
-  return `${signer.origin}/4242/${file}?jwt=${signer.token}`
+  return `${origin}/4242/${file}?jwt=${token}`
 }
 
 /** GitHub's HTML of a text: rendered, each attachment's image (and its link) at its signed address. */
@@ -42,7 +39,7 @@ export function bodyHtml(markdown: string, signer: ImageSigner): string {
       const found = ATTACHMENT.exec(src.replace(/&amp;/g, '&'))
       const id = found?.[1] ?? found?.[2]
       if (id === undefined) return whole
-      const signed = escaped(signedImageUrl(signer, id))
+      const signed = escaped(signer(id))
       return `${head}${signed}" data-canonical-src="${src}"`
     })
   )
@@ -52,7 +49,7 @@ export class RenderedTexts {
   private readonly issues = new Map<number, FakeIssue & { createdAt: number }>()
   /** The `jwt` every signed image address carries (a credential for a short while, on GitHub). */
   readonly imageToken = 'eyJhbGciOiJIUzI1NiJ9.eyJwYXRoIjoiZmFrZSJ9.c2lnbmVkLWZha2UtaW1hZ2U'
-  private readonly signer: ImageSigner
+  private signer: ImageSigner
 
   constructor(
     private readonly repository: Repository,
@@ -60,7 +57,12 @@ export class RenderedTexts {
     private readonly reviews: Reviews,
     imageOrigin = GITHUB_IMAGE_ORIGIN
   ) {
-    this.signer = { origin: imageOrigin, token: this.imageToken }
+    this.signer = id => signedImageUrl(imageOrigin, this.imageToken, id)
+  }
+
+  /** Signs the attachments of the HTML from now on as `signer` does (a test's image host's own). */
+  signWith(signer: ImageSigner): void {
+    this.signer = signer
   }
 
   /** A review someone submitted on a pull request (now), as if through the web interface. */
