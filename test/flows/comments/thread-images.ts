@@ -18,7 +18,8 @@ import {
   github,
   onEvent,
   resumes,
-  trackingComments
+  trackingComments,
+  useEmulator
 } from '../../support/comment-world.js'
 
 describe('thread-images', () => {
@@ -159,6 +160,49 @@ describe('thread-images', () => {
     expect(shown(result)).toContainEqual(
       expect.stringMatching(/^Images from the thread: 1 image sent \(1 from @alice's comment of [\d-]+\)\.$/)
     )
+  })
+
+  test('a follow-up whose resume is refused is carried on with the body’s images too, as its prompt quotes it', async () => {
+    await useEmulator({ modes: ['resume-paused-only'] })
+    emulator.queueScript(fast('success'))
+    await onEvent(issueWith(`Broken:\n\n${shot('body-1')}`, comment({ body: '/codegen fix it' })))
+    emulator.queueScript(fast('success'))
+    const followUp = issueWith(
+      `Broken:\n\n${shot('body-1')}`,
+      comment({ body: `/codegen and ${shot('new-1')}` })
+    )
+    modes.set('new-1', { mode: 'jpeg' })
+    const result = await onEvent(followUp)
+    expect(result.exitCode).toBe(0)
+    expect(resumes().map(request => request.status)).toEqual([422])
+    expect((resumes()[0]!.body as { images?: string[] }).images?.map(uri => uri.slice(0, 16))).toEqual([
+      'data:image/jpeg;'
+    ])
+    const carried = created(1)
+    expect(carried.images?.map(uri => uri.slice(0, 16))).toEqual(['data:image/jpeg;', 'data:image/png;b'])
+    expect(carried.prompt).toMatch(/^and \[Image 1: in @alice's comment of [\d-]+\]/)
+    expect(carried.prompt).toContain("> [Image 2: in the issue's description]")
+    expect(shown(result)).toContainEqual(
+      expect.stringMatching(
+        /^Images from the thread: 2 images sent \(1 from @alice's comment of [\d-]+, 1 from the issue's description\)\.$/
+      )
+    )
+  })
+
+  test('cancelled while an image downloads: nothing starts', async () => {
+    modes.set('held-1', { mode: 'hold' })
+    const result = await onEvent(
+      comment({ body: `/codegen fix ${shot('held-1')}` }),
+      {},
+      { terminateAfterMs: 5_000 }
+    )
+    expect(result.outputs.outcome).toBe('cancelled')
+    expect(creates()).toEqual([])
+    expect(trackingComments()).toEqual([])
+    // The download ends with the cancellation, at once.
+    expect(host.requests.map(request => [request.path, request.closedAt! - result.startedAt])).toEqual([
+      ['/hold/held-1', 5_000]
+    ])
   })
 
   test('thread-images: false reads no HTML and fetches nothing; the link stays in the prompt', async () => {
