@@ -5,7 +5,7 @@ import type { Comments } from './comments.js'
 import type { Reactions } from './reactions.js'
 import type { Repository } from './repository.js'
 import type { Reviews } from './reviews.js'
-import type { RenderedTexts } from './rendered.js'
+import { OWN_IMAGES_PATH, type RenderedTexts } from './rendered.js'
 import { matchRoute, pageOf, type Call, type ParsedBody } from './routes.js'
 import type { RecordedGitHubRequest } from './types.js'
 
@@ -39,6 +39,9 @@ export function route(
   stores: Stores,
   { record, insidePrefix, body, authenticated, api }: RoutedRequest
 ): Answer {
+  // An attachment of the server's own origin (GitHub Enterprise Server's, the sample's): signed, no token.
+  if (record.method === 'GET' && record.path.startsWith(`${OWN_IMAGES_PATH}/`))
+    return stores.texts.image(record.path, record.query)
   if (!authenticated) {
     return record.authorization === undefined
       ? gitHubError(401, 'Requires authentication')

@@ -22,6 +22,9 @@ const ATTACHMENT =
 /** An attachment's signed address, from its id (or older file name). */
 export type ImageSigner = (id: string) => string
 
+/** Where the fake serves attachments itself when its imageOrigin is 'self' (no token, the jwt checked). */
+export const OWN_IMAGES_PATH = '/private-user-images'
+
 /** GitHub's image host, where the signed addresses point unless the fake is told otherwise. */
 export const GITHUB_IMAGE_ORIGIN = 'https://private-user-images.githubusercontent.com'
 
@@ -55,9 +58,24 @@ export class RenderedTexts {
     private readonly repository: Repository,
     private readonly comments: Comments,
     private readonly reviews: Reviews,
-    imageOrigin = GITHUB_IMAGE_ORIGIN
+    imageOrigin: () => string = () => GITHUB_IMAGE_ORIGIN
   ) {
-    this.signer = id => signedImageUrl(imageOrigin, this.imageToken, id)
+    this.signer = id => signedImageUrl(imageOrigin(), this.imageToken, id)
+  }
+
+  private readonly images = new Map<string, Buffer>()
+
+  /** An attachment's bytes, served at the fake's own origin (imageOrigin 'self'). */
+  addImage(id: string, bytes: Buffer): void {
+    this.images.set(id.toLowerCase(), bytes)
+  }
+
+  /** GET of an attachment at the fake's own origin: its bytes when the jwt is the fake's, else 404. */
+  image(path: string, query: Record<string, string>): Answer {
+    const id = /\/\d+-([^/]+)\.png$/.exec(path)?.[1]?.toLowerCase()
+    const bytes = id === undefined ? undefined : this.images.get(id)
+    if (!bytes || query.jwt !== this.imageToken) return notFound()
+    return { status: 200, value: undefined, raw: { body: bytes, type: 'image/png' } }
   }
 
   /** Signs the attachments of the HTML from now on as `signer` does (a test's image host's own). */

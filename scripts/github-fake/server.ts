@@ -7,7 +7,7 @@ import { Comments } from './comments.js'
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit, type LostAnswer } from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
-import { RenderedTexts } from './rendered.js'
+import { GITHUB_IMAGE_ORIGIN, OWN_IMAGES_PATH, RenderedTexts } from './rendered.js'
 import { Reviews } from './reviews.js'
 import { route } from './handlers.js'
 import { parseBody, tokenOf, type ParsedBody } from './routes.js'
@@ -95,7 +95,10 @@ export class FakeGitHub {
     this.reactionStore = new Reactions(this.repository, this.issueComments)
     this.pullRequestsPermission = options.pullRequests ?? 'write'
     this.reviewStore = new Reviews(this.repository, this.issueComments, () => this.pullRequestsPermission)
-    this.texts = new RenderedTexts(this.repository, this.issueComments, this.reviewStore, options.imageOrigin)
+    const origin = options.imageOrigin
+    this.texts = new RenderedTexts(this.repository, this.issueComments, this.reviewStore, () =>
+      origin === 'self' ? `${this.url ?? ''}${OWN_IMAGES_PATH}` : (origin ?? GITHUB_IMAGE_ORIGIN)
+    )
     this.checksPermission = options.checks ?? 'write'
     this.actionsPermission = options.actions ?? 'read'
     this.logStorageHost = options.logStorageHost ?? '127.0.0.2'

@@ -276,7 +276,8 @@ export interface FakeGitHubOptions {
   pullRequests?: 'write' | 'read' | 'none'
   /**
    * Where the signed addresses of the attachments in a text's HTML (full+json's body_html) point:
-   * default GitHub's https://private-user-images.githubusercontent.com; each carries `jwt=` the
+   * default GitHub's https://private-user-images.githubusercontent.com; 'self' the fake's own origin,
+   * which serves them (`texts.addImage`), as GitHub Enterprise Server does. Each carries `jwt=` the
    * fake's imageToken.
    */
   imageOrigin?: string
