@@ -19,8 +19,12 @@ import {
   onEvent,
   resumes,
   trackingComments,
-  useEmulator
+  useEmulator,
+  addParserPullRequest
 } from '../../support/comment-world.js'
+import { reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
+
+const ALICE = { login: 'alice', type: 'User' as const }
 
 describe('thread-images', () => {
   /**
@@ -203,6 +207,29 @@ describe('thread-images', () => {
     expect(host.requests.map(request => [request.path, request.closedAt! - result.startedAt])).toEqual([
       ['/hold/held-1', 5_000]
     ])
+  })
+
+  test('a comment on the code and a review: their own text is read again with its HTML', async () => {
+    addParserPullRequest()
+    emulator.queueScript(fast('success'))
+    const onCode = github.addReviewComment(7, { body: `/codegen align it ${shot('code-1')}`, user: ALICE })
+    const result = await onEvent(reviewCommentEvent(onCode))
+    expect(result.exitCode).toBe(0)
+    expect(created().images).toEqual([pngUri()])
+    expect(created().prompt).toMatch(/align it \[Image 1: in @alice's comment on the code of [\d-]+\]/)
+    expect(fullJsonReads().map(request => request.path)).toEqual([
+      `/repos/octo-org/octo-repo/pulls/comments/${onCode.id}`
+    ])
+
+    emulator.queueScript(fast('success'))
+    const review = github.texts.addReview(7, { body: `/codegen new see ${shot('review-1')}`, user: ALICE })
+    const event = reviewEvent({ body: review.body })
+    event.payload.review.id = review.id
+    const reviewed = await onEvent(event)
+    expect(reviewed.exitCode).toBe(0)
+    expect(created(1).images).toEqual([pngUri()])
+    expect(created(1).prompt).toMatch(/see \[Image 1: in @alice's review of [\d-]+\]/)
+    expect(fullJsonReads().at(-1)!.path).toBe(`/repos/octo-org/octo-repo/pulls/7/reviews/${review.id}`)
   })
 
   test('thread-images: false reads no HTML and fetches nothing; the link stays in the prompt', async () => {
