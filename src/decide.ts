@@ -162,7 +162,9 @@ async function fromThread(
     prompt: prepared.prompt,
     // The `images` input's first (the workflow's own), then the thread's.
     images: [...fromInputs.images, ...(images?.images ?? [])],
-    ...(images ? { threadImages: images.report } : {}),
+    ...(images && images.report.sent.length + images.report.leftOut.length > 0
+      ? { threadImages: images.report }
+      : {}),
     resumeRunId: prepared.resumeRunId,
     ...(prepared.freshPrompt !== undefined
       ? {

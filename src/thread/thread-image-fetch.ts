@@ -66,13 +66,7 @@ export async function gatherImages(
   // A text without an image reference is not read again: no request for a thread of words alone.
   const bare = sources.map(source => findImages({ where: '', text: source.text, html: '' }, deps.hosts))
   if (bare.every(text => text.references.length === 0)) return undefined
-  const found: FoundImages[] = []
-  for (const [index, source] of sources.entries())
-    found.push(
-      (bare[index] as FoundImages).references.length === 0
-        ? (bare[index] as FoundImages)
-        : await readText(source, thread, deps)
-    )
+  const found = await readTexts(sources, bare, thread, deps)
   const { chosen, leftOut } = chooseImages(found, Math.max(0, MAX_IMAGES - taken.count))
   const images: GatheredImages['images'] = []
   const numbers = new Map<string, number>()
@@ -83,7 +77,8 @@ export async function gatherImages(
   }
   for (const image of chosen) {
     if (deps.signal.aborted) break
-    const maxBytes = Math.floor(((room - DATA_URI_HEAD_CHARS) * 3) / 4)
+    // Base64 writes 4 characters for each 3 bytes begun: whole groups keep the URI within the room.
+    const maxBytes = Math.floor((room - DATA_URI_HEAD_CHARS) / 4) * 3
     if (maxBytes <= 0) {
       leave(image.where, 'cap', `the run's images reach ${MAX_IMAGES_BYTES / 1024 / 1024} MiB without it`)
       continue
@@ -109,11 +104,38 @@ export async function gatherImages(
   return { texts, images, leftOut, places: found.map(text => text.where) }
 }
 
+/**
+ * Each text with an image reference read again with its HTML, the others as they are. An issue
+ * opened with the phrase is both the request and the body: its HTML is read once.
+ */
+async function readTexts(
+  sources: ImageSource[],
+  bare: FoundImages[],
+  thread: 'issue' | 'pull request',
+  deps: ThreadImageDeps
+): Promise<FoundImages[]> {
+  const read = new Map<string, ReturnType<GitHubApi['renderedText']>>()
+  const github: Pick<GitHubApi, 'renderedText'> = {
+    renderedText: source => {
+      const key = JSON.stringify(source)
+      const known = read.get(key) ?? deps.github.renderedText(source)
+      read.set(key, known)
+      return known
+    }
+  }
+  const found: FoundImages[] = []
+  for (const [index, source] of sources.entries()) {
+    const text = bare[index] as FoundImages
+    found.push(text.references.length === 0 ? text : await readText(source, thread, { ...deps, github }))
+  }
+  return found
+}
+
 /** The text read again with its HTML; unreadable, its images are found in its text alone (a warning). */
 async function readText(
   source: ImageSource,
   thread: 'issue' | 'pull request',
-  deps: ThreadImageDeps
+  deps: Omit<ThreadImageDeps, 'github'> & { github: Pick<GitHubApi, 'renderedText'> }
 ): Promise<FoundImages> {
   let html = ''
   let where = textPlace(source.kind, '', '', thread)

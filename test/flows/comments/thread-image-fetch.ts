@@ -22,7 +22,7 @@ import {
   useEmulator,
   addParserPullRequest
 } from '../../support/comment-world.js'
-import { reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
+import { issuesOpenedEvent, reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
 
 const ALICE = { login: 'alice', type: 'User' as const }
 
@@ -230,6 +230,29 @@ describe('thread-images', () => {
     expect(created(1).images).toEqual([pngUri()])
     expect(created(1).prompt).toMatch(/see \[Image 1: in @alice's review of [\d-]+\]/)
     expect(fullJsonReads().at(-1)!.path).toBe(`/repos/octo-org/octo-repo/pulls/7/reviews/${review.id}`)
+  })
+
+  test('an issue opened with the phrase and a screenshot: its HTML read once, the image sent once', async () => {
+    emulator.queueScript(fast('success'))
+    const body = `/codegen fix this ${shot('opened-1')}`
+    github.texts.setIssue({ number: 9, title: 'Overlap', body, user: ALICE })
+    const result = await onEvent(issuesOpenedEvent({ title: 'Overlap', body }))
+    expect(result.exitCode).toBe(0)
+    expect(fullJsonReads().map(request => request.path)).toEqual(['/repos/octo-org/octo-repo/issues/9'])
+    expect(created().images).toEqual([pngUri()])
+    expect(created().prompt).toMatch(/^fix this \[Image 1: in the issue's description\]/)
+  })
+
+  test('a follow-up without a screenshot of its own resumes with none, and says nothing of images', async () => {
+    emulator.queueScript(fast('success'))
+    await onEvent(issueWith(`Broken:\n\n${shot('body-1')}`, comment({ body: '/codegen fix it' })))
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(
+      issueWith(`Broken:\n\n${shot('body-1')}`, comment({ body: '/codegen also the docs' }))
+    )
+    expect(result.exitCode).toBe(0)
+    expect((resumes()[0]!.body as { images?: string[] }).images).toBeUndefined()
+    expect(shown(result).some(line => line.startsWith('Images from the thread'))).toBe(false)
   })
 
   test('thread-images: false reads no HTML and fetches nothing; the link stays in the prompt', async () => {
