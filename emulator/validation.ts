@@ -56,6 +56,27 @@ const choices = (values: readonly string[]): string => {
 }
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/
+
+/** The service's cap on a run's images, in characters of their data URIs together (10 MiB). */
+export const MAX_IMAGES_CHARACTERS = 10 * 1024 * 1024
+const IMAGE_DATA_URI_HEAD = /^data:image\/(png|jpeg|gif|webp);base64,/
+const NOT_BASE64 = /[^A-Za-z0-9+/]/
+
+/**
+ * A well-formed base64 image data URI: its head, then base64 in groups of four with at most two `=`
+ * at its end. Searched for a wrong character rather than matched whole: linear over megabytes.
+ */
+function isImageDataUri(text: string): boolean {
+  const head = IMAGE_DATA_URI_HEAD.exec(text)
+  if (!head) return false
+  const data = text.slice(head[0].length)
+  if (data.length === 0 || data.length % 4 !== 0) return false
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0
+  return !NOT_BASE64.test(data.slice(0, data.length - padding))
+}
+
+/** An input echoed in an issue, cut as pydantic's would be unreadable past it. */
+const shortened = (text: string): string => (text.length > 64 ? `${text.slice(0, 64)}...` : text)
 const TRUE_TEXTS = new Set(['1', 'on', 't', 'true', 'y', 'yes'])
 const FALSE_TEXTS = new Set(['0', 'off', 'f', 'false', 'n', 'no'])
 
@@ -233,7 +254,13 @@ export class Validator {
     return null
   }
 
-  /** Images: a list of base64 data URIs of images, or null. */
+  /**
+   * Images: a list of base64 data URIs of images, or null. Not schema rules, and the reference shows
+   * neither the checks nor their errors: the items are documented as base64 data URIs of images, and
+   * the service takes 10 MiB of them in all (as the action counts them, the data URIs' characters).
+   * Each is refused unless it is `data:image/<png|jpeg|gif|webp>;base64,` and well-formed base64, the
+   * list unless within the cap, as pydantic words a validator's ValueError.
+   */
   optionalImages(body: Json, name: string): string[] | null {
     const value = body[name]
     if (value === undefined || value === null) return null
@@ -242,21 +269,31 @@ export class Validator {
       return null
     }
     const images: string[] = []
+    let characters = 0
     value.forEach((item, index) => {
       const text = this.string(item, ['body', name, index])
       if (text === null) return
-      // Not a schema rule: the service documents the items as data URIs, and anything else is no image.
-      if (!text.startsWith('data:image/')) {
+      characters += text.length
+      if (!isImageDataUri(text)) {
         this.issue(
           'value_error',
           ['body', name, index],
-          'Value error, each image must be a base64 data URI (data:image/...;base64,...)',
-          text.length > 64 ? `${text.slice(0, 64)}...` : text,
+          'Value error, each image must be a base64 data URI of a PNG, JPEG, GIF or WebP image (data:image/png;base64,...)',
+          shortened(text),
           { error: {} }
         )
       }
       images.push(text)
     })
+    if (characters > MAX_IMAGES_CHARACTERS) {
+      this.issue(
+        'value_error',
+        ['body', name],
+        `Value error, the images may take at most ${MAX_IMAGES_CHARACTERS / 1024 / 1024} MiB in all (${MAX_IMAGES_CHARACTERS} characters of data URIs), not ${characters}`,
+        `${images.length} images`,
+        { error: {} }
+      )
+    }
     return images
   }
 

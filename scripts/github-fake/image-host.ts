@@ -76,6 +76,14 @@ const HTML_PAGE =
   '<!DOCTYPE html><html><head><title>Page not found · GitHub</title></head><body>404</body></html>'
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>'
 
+export interface ImageHostOptions {
+  /**
+   * The one `jwt` every signed address carries (the fake GitHub's imageToken), checked as it is;
+   * without it, each address the host signs holds for five minutes.
+   */
+  token?: string
+}
+
 /** One request the host received, in order. */
 export interface ImageHostRequest {
   /** On the host's clock. */
@@ -101,7 +109,21 @@ export class FakeImageHost {
   private readonly key = randomBytes(32)
   private listening: { server: Server; url: string } | undefined
 
-  constructor(private readonly clock: ServerClock = systemServerClock()) {}
+  /** Paths that answer a mode of their own (serveAt): the fake GitHub's signed addresses. */
+  private readonly served = new Map<string, { mode: ImageHostMode; size?: number }>()
+
+  constructor(
+    private readonly clock: ServerClock = systemServerClock(),
+    private readonly options: ImageHostOptions = {}
+  ) {}
+
+  /**
+   * An address's path (on any of the hosts) answers `mode`: for the signed addresses another fake
+   * makes (the fake GitHub's body_html, `/4242/398000001-<id>.png`), whose paths name no mode.
+   */
+  serveAt(path: string, mode: ImageHostMode, options: { size?: number } = {}): void {
+    this.served.set(path, { mode, ...options })
+  }
 
   async start(host = '127.0.0.3'): Promise<string> {
     this.listening = await listen((request, response) => this.serve(request, response), 0, host)
@@ -135,7 +157,7 @@ export class FakeImageHost {
     const expires = this.clock.now() + SIGNED_URL_TTL_MS
     query.delete('jwt')
     const unsigned = `${path}?${query}`
-    query.set('jwt', `${expires}.${this.signature(unsigned, expires)}`)
+    query.set('jwt', this.options.token ?? `${expires}.${this.signature(unsigned, expires)}`)
     return `https://${PRIVATE_IMAGES_HOST}${path}?${query}`
   }
 
@@ -144,6 +166,7 @@ export class FakeImageHost {
   }
 
   private verified(path: string, query: URLSearchParams): boolean {
+    if (this.options.token !== undefined) return query.get('jwt') === this.options.token
     const [expires, given] = (query.get('jwt') ?? '').split('.')
     const rest = new URLSearchParams(query)
     rest.delete('jwt')
@@ -181,9 +204,12 @@ export class FakeImageHost {
     if (host === 'github.com') return this.attachment(response, record, path)
     if (host === PRIVATE_IMAGES_HOST && !this.verified(path, address.searchParams))
       return this.text(response, record, 404, 'text/plain', 'Not Found')
-    const mode = (rest[0] ?? '') as ImageHostMode
+    const served = this.served.get(path)
+    const mode = served?.mode ?? ((rest[0] ?? '') as ImageHostMode)
     if (!IMAGE_HOST_MODES.includes(mode)) return this.text(response, record, 404, 'text/plain', 'Not Found')
-    void this.answer(mode, { request, response, record, closed, query: address.searchParams })
+    const query = new URLSearchParams(address.searchParams)
+    if (served?.size !== undefined) query.set('size', String(served.size))
+    void this.answer(mode, { request, response, record, closed, query })
   }
 
   /** github.com/user-attachments/assets/<name>: a redirect to the PNG's signed address. */

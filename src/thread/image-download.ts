@@ -113,6 +113,8 @@ class ImageTimeout extends Error {
   }
 }
 
+const NOT_AN_IMAGE = 'it is not a PNG, JPEG, GIF or WebP image'
+
 /** The body was read past the bytes allowed: the reading stops there. */
 class TooBig extends Error {}
 
@@ -122,7 +124,8 @@ class NotAnImage extends Error {}
 /**
  * Downloads one image: GET without a credential (`credentials: 'omit'`, no header but its own),
  * each redirect's Location checked by isFetchable (at most MAX_IMAGE_REDIRECTS), at most `maxBytes`
- * read (itself at most the service's 10 MiB; the body cancelled past it), at most 30 s on the clock.
+ * of the image read (itself at most the service's 10 MiB; the body cancelled past it; its data URI
+ * takes 4 characters for every 3 of them, and its head), at most 30 s on the clock.
  * Resolves for anything about the image, never with its URL in `detail`; rejects with
  * CancelledError only when `deps.signal` aborted (the caller's deadline or cancellation: the caller
  * then downloads no more), so a failure is always a resolved `{ ok: false }`.
@@ -133,7 +136,7 @@ export async function downloadImage(
   maxBytes: number
 ): Promise<DownloadedImage> {
   if (!isFetchable(url, deps.hosts))
-    return failed('failed', "not on GitHub's image hosts over HTTPS, or with a credential in it")
+    return failed('failed', "its address is not on GitHub's image hosts over HTTPS, or holds a credential")
   if (deps.signal.aborted) throw new CancelledError()
   const cap = Math.max(0, Math.min(maxBytes, MAX_IMAGES_BYTES))
   const limit = timeLimit(deps.clock, IMAGE_TIME_LIMIT_MS, new ImageTimeout())
@@ -143,7 +146,7 @@ export async function downloadImage(
     if ('why' in response) return response
     const bytes = await readCapped(response, cap, signal)
     const type = imageType(bytes)
-    if (!type) return failed('not-an-image', 'not a PNG, JPEG, GIF or WebP image')
+    if (!type) return failed('not-an-image', NOT_AN_IMAGE)
     return { ok: true, dataUri: `data:image/${type};base64,${bytes.toString('base64')}`, bytes: bytes.length }
   } catch (error) {
     if (deps.signal.aborted) throw new CancelledError()
@@ -159,11 +162,11 @@ function failed(why: NotDownloaded['why'], detail: string): NotDownloaded {
 
 /** What a throw on the way means, in words of our own: an error's message may hold the address. */
 function failure(error: unknown, timedOut: boolean, cap: number): NotDownloaded {
-  if (error instanceof TooBig) return failed('too-big', `larger than ${size(cap)}`)
-  if (error instanceof NotAnImage) return failed('not-an-image', 'not a PNG, JPEG, GIF or WebP image')
+  if (error instanceof TooBig) return failed('too-big', `it is larger than ${size(cap)}`)
+  if (error instanceof NotAnImage) return failed('not-an-image', NOT_AN_IMAGE)
   if (timedOut) return failed('failed', new ImageTimeout().message)
   const code = errorCode(error)
-  return failed('failed', code ? `no answer (${code})` : 'no whole answer')
+  return failed('failed', code ? `no answer from its host (${code})` : 'no whole answer from its host')
 }
 
 /** 10 MiB, 512 KiB, 900 bytes. */
@@ -205,13 +208,13 @@ async function follow(
     })
     if (response.ok) return response
     await response.body?.cancel().catch(() => undefined)
-    if (!REDIRECTS.has(response.status)) return failed('failed', `answered HTTP ${response.status}`)
+    if (!REDIRECTS.has(response.status)) return failed('failed', `its host answered HTTP ${response.status}`)
     if (redirects >= MAX_IMAGE_REDIRECTS)
       return failed('failed', `more than ${MAX_IMAGE_REDIRECTS} redirects`)
     const location = response.headers.get('location')
     const next = location === null ? undefined : parsed(resolveLocation(location, current))
     if (!next || !isFetchable(next.href, deps.hosts) || hasUserinfo(location ?? ''))
-      return failed('failed', "redirected off GitHub's image hosts")
+      return failed('failed', "its host redirected it off GitHub's image hosts")
     current = next.href
   }
 }

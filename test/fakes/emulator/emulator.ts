@@ -558,6 +558,70 @@ describe('validation', () => {
     expect(resume.body.detail.map((issue: { type: string }) => issue.type)).toEqual(['int_type', 'missing'])
   })
 
+  test('images: well-formed base64 data URIs of PNG, JPEG, GIF or WebP, 10 MiB in all, on create and resume', async () => {
+    await startEmulator()
+    const png = 'data:image/png;base64,iVBORw0KGgo='
+    const refused = async (images: unknown[]) => {
+      const reply = await create({ prompt: 'x', images })
+      expect(reply.status).toBe(422)
+      return reply.body.detail.map((issue: { loc: unknown[]; msg: string }) => [
+        issue.loc.join('.'),
+        issue.msg
+      ])
+    }
+    const eachMessage =
+      'Value error, each image must be a base64 data URI of a PNG, JPEG, GIF or WebP image (data:image/png;base64,...)'
+    expect(
+      await refused([
+        png,
+        'data:image/svg+xml;base64,PHN2Zz4=',
+        'data:image/png,iVBORw0KGgo=',
+        'data:image/png;base64,',
+        'data:image/png;base64,iVBORw0KGgo',
+        'data:image/png;base64,iVBO Rw0KGgo=',
+        'data:image/png;base64,iVBORw0KG=o=',
+        'data:image/png;base64,iVBORw0K===='
+      ])
+    ).toEqual([1, 2, 3, 4, 5, 6, 7].map(index => [`body.images.${index}`, eachMessage]))
+    const long = `data:image/jpeg;base64,${'A'.repeat(64)}!`
+    const echoed = await create({ prompt: 'x', images: [long] })
+    expect(echoed.body.detail[0].input).toBe(`${long.slice(0, 64)}...`)
+
+    // 10 MiB of data URIs' characters in all: to the character, on create and on resume alike.
+    const head = 'data:image/gif;base64,'
+    const filler = (characters: number) => `${head}${'R0lG'.repeat((characters - head.length) / 4)}`
+    const atCap = [filler(5 * 1024 * 1024 - 2), filler(5 * 1024 * 1024 + 2)]
+    expect(atCap.reduce((sum, image) => sum + image.length, 0)).toBe(10 * 1024 * 1024)
+    const accepted = await create({ prompt: 'x', images: atCap })
+    expect(accepted.status).toBe(200)
+    const over = [...atCap, png]
+    const tooMuch = await create({ prompt: 'x', images: over })
+    expect(tooMuch.status).toBe(422)
+    expect(tooMuch.body.detail).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'images'],
+        msg: 'Value error, the images may take at most 10 MiB in all (10485760 characters of data URIs), not 10485794',
+        input: '3 images',
+        ctx: { error: {} }
+      }
+    ])
+    const resumed = await post(`${ORG}/agent/run/resume`, {
+      agent_run_id: accepted.body.id,
+      prompt: 'y',
+      images: over
+    })
+    expect(resumed.status).toBe(422)
+    expect(resumed.body.detail[0].loc).toEqual(['body', 'images'])
+    const broken = await post(`${ORG}/agent/run/resume`, {
+      agent_run_id: accepted.body.id,
+      prompt: 'y',
+      images: ['data:image/webp;base64,UklGRg=']
+    })
+    expect(broken.body.detail[0]).toMatchObject({ loc: ['body', 'images', 0], msg: eachMessage })
+    expect(emulator.run(accepted.body.id)!.resumes).toEqual([])
+  })
+
   test('unknown routes and methods', async () => {
     await startEmulator()
     expect(await get('/v1/organizations/1/nothing')).toMatchObject({

@@ -55,11 +55,17 @@ describe('image-download', () => {
   /** One download on the clock: its result (or its rejection) and the virtual ms it took. */
   async function download(
     url: string,
-    options: { maxBytes?: number; cancelAtMs?: number } = {}
+    options: { maxBytes?: number; cancelAtMs?: number; cancelOnAnswer?: true } = {}
   ): Promise<{ result?: DownloadedImage; error?: unknown; ms: number }> {
     const start = clock.now()
     const cancel = new AbortController()
     const deps = { fetch: clock.network.images, clock, signal: cancel.signal, hosts }
+    // The job cancelled while the host's answer is held on its way: it is lost, as on the wire.
+    if (options.cancelOnAnswer)
+      clock.onAnswered = request => {
+        if (request.side !== 'images') return undefined
+        return Promise.resolve().then(() => cancel.abort())
+      }
     const outcome = await clock.run(async () => {
       if (options.cancelAtMs !== undefined) void clock.sleep(options.cancelAtMs).then(() => cancel.abort())
       return downloadImage(url, deps, options.maxBytes ?? MAX_IMAGES_BYTES).then(
@@ -101,7 +107,7 @@ describe('image-download', () => {
 
   test('an answer declaring 1 GB is refused unread: too-big, and the host wrote a few MiB at most', async () => {
     const { result, ms } = await download(host.signedUrl('gigabyte', 'huge'))
-    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'larger than 10 MiB' })
+    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'it is larger than 10 MiB' })
     expect(ms).toBe(0)
     expect(host.requests[0]?.bytesWritten).toBeLessThan(MAX_IMAGES_BYTES)
     expect(host.requests[0]?.closedAt).toBeDefined()
@@ -109,7 +115,7 @@ describe('image-download', () => {
 
   test('an endless answer is read to 10 MiB and no further: too-big, the connection closed', async () => {
     const { result, ms } = await download(host.signedUrl('endless', 'forever'))
-    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'larger than 10 MiB' })
+    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'it is larger than 10 MiB' })
     expect(ms).toBe(0)
     const written = host.requests[0]?.bytesWritten ?? 0
     expect(written).toBeGreaterThan(MAX_IMAGES_BYTES)
@@ -120,7 +126,7 @@ describe('image-download', () => {
 
   test('the bytes the caller leaves are the cap: a 5,000-byte image is too big for 4 KiB', async () => {
     const { result } = await download(host.signedUrl('png', 'shot', { size: 5_000 }), { maxBytes: 4096 })
-    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'larger than 4 KiB' })
+    expect(result).toEqual({ ok: false, why: 'too-big', detail: 'it is larger than 4 KiB' })
     const fits = await download(host.signedUrl('png', 'shot', { size: 4096 }), { maxBytes: 4096 })
     expect(fits.result).toMatchObject({ ok: true, bytes: 4096 })
   })
@@ -146,6 +152,14 @@ describe('image-download', () => {
     expect(host.requests[0]?.closedAt).toBe(clock.now())
   })
 
+  test('a cancellation as the host answers loses the answer: CancelledError, nothing read', async () => {
+    const { result, error, ms } = await download(host.signedUrl('png', 'shot'), { cancelOnAnswer: true })
+    expect(result).toBeUndefined()
+    expect(error).toBeInstanceOf(CancelledError)
+    expect(ms).toBe(0)
+    expect(host.requests).toHaveLength(1)
+  })
+
   test('a cancellation while the body trickles ends it at once too', async () => {
     const { error, ms } = await download(host.signedUrl('trickle', 'slow'), { cancelAtMs: 4_500 })
     expect(error).toBeInstanceOf(CancelledError)
@@ -164,9 +178,9 @@ describe('image-download', () => {
   })
 
   test.each([
-    ['html', 'not-an-image', 'not a PNG, JPEG, GIF or WebP image'],
-    ['svg', 'not-an-image', 'not a PNG, JPEG, GIF or WebP image'],
-    ['error', 'failed', 'answered HTTP 500']
+    ['html', 'not-an-image', 'it is not a PNG, JPEG, GIF or WebP image'],
+    ['svg', 'not-an-image', 'it is not a PNG, JPEG, GIF or WebP image'],
+    ['error', 'failed', 'its host answered HTTP 500']
   ] as const)('an %s answer is %s: %s', async (mode, why, detail) => {
     const { result } = await download(host.signedUrl(mode, 'page'))
     expect(result).toEqual({ ok: false, why, detail })
@@ -177,7 +191,11 @@ describe('image-download', () => {
     'a %s is refused before it is followed: one request, nothing sent elsewhere',
     async mode => {
       const { result } = await download(host.signedUrl(mode, 'away'))
-      expect(result).toEqual({ ok: false, why: 'failed', detail: "redirected off GitHub's image hosts" })
+      expect(result).toEqual({
+        ok: false,
+        why: 'failed',
+        detail: "its host redirected it off GitHub's image hosts"
+      })
       expect(host.requests).toHaveLength(1)
       expect(host.refused).toEqual([])
       expectNoAddress(result)
@@ -224,7 +242,7 @@ describe('image-download', () => {
     expect(result).toEqual({
       ok: false,
       why: 'failed',
-      detail: "not on GitHub's image hosts over HTTPS, or with a credential in it"
+      detail: "its address is not on GitHub's image hosts over HTTPS, or holds a credential"
     })
     expect(ms).toBe(0)
     expect(host.requests).toEqual([])
@@ -235,7 +253,7 @@ describe('image-download', () => {
     const url = host.signedUrl('png', 'old')
     await clock.run(() => clock.advance(SIGNED_URL_TTL_MS + 1))
     const { result } = await download(url)
-    expect(result).toEqual({ ok: false, why: 'failed', detail: 'answered HTTP 404' })
+    expect(result).toEqual({ ok: false, why: 'failed', detail: 'its host answered HTTP 404' })
     expectNoAddress(result)
   })
 
@@ -253,6 +271,6 @@ describe('image-download', () => {
     await host.stop()
     hosts = imageHosts(`http://127.0.0.3:${port}`)
     const { result } = await download(`http://127.0.0.3:${port}/png/gone`)
-    expect(result).toEqual({ ok: false, why: 'failed', detail: 'no answer (ECONNREFUSED)' })
+    expect(result).toEqual({ ok: false, why: 'failed', detail: 'no answer from its host (ECONNREFUSED)' })
   })
 })
