@@ -209,6 +209,18 @@ describe('thread-images', () => {
     ])
   })
 
+  test('timeout-minutes reached while an image downloads: the download ends then, nothing starts', async () => {
+    modes.set('held-1', { mode: 'hold' })
+    const result = await onEvent(comment({ body: `/codegen fix ${shot('held-1')}` }), {
+      'timeout-minutes': '0.25'
+    })
+    expect(result.outputs.outcome).toBe('timeout')
+    expect(creates()).toEqual([])
+    expect(host.requests.map(request => [request.path, request.closedAt! - result.startedAt])).toEqual([
+      ['/hold/held-1', 15_000]
+    ])
+  })
+
   test('a comment on the code and a review: their own text is read again with its HTML', async () => {
     addParserPullRequest()
     emulator.queueScript(fast('success'))
