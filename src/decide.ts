@@ -2,7 +2,7 @@ import type { Clock } from './clock.js'
 import type { GitHubApi } from './github/api.js'
 import { prepareCiFix } from './thread/ci-fix.js'
 import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './report/check-run.js'
-import { prepareCommentRun, type CommentDeps } from './thread/comment-run.js'
+import { prepareCommentRun, type CommentDeps, type SentImages } from './thread/comment-run.js'
 import { imageHosts } from './thread/image-download.js'
 import { withCommit } from './thread/thread-prompt.js'
 import { TrackingComment } from './report/tracking-comment.js'
@@ -162,19 +162,14 @@ async function fromThread(
     prompt: prepared.prompt,
     // The `images` input's first (the workflow's own), then the thread's.
     images: [...fromInputs.images, ...(images?.images ?? [])],
-    ...(images && images.report.sent.length + images.report.leftOut.length > 0
-      ? { threadImages: images.report }
-      : {}),
+    ...told(images),
     resumeRunId: prepared.resumeRunId,
     ...(prepared.freshPrompt !== undefined
       ? {
           carryOn: {
             prompt: prepared.freshPrompt,
             ...(carriedImages
-              ? {
-                  images: [...fromInputs.images, ...carriedImages.images],
-                  threadImages: carriedImages.report
-                }
+              ? { images: [...fromInputs.images, ...carriedImages.images], ...told(carriedImages) }
               : {})
           }
         }
@@ -194,6 +189,15 @@ async function fromThread(
     check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
     ...pullRequest
   }
+}
+
+/**
+ * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
+ * comment has no image of its own, or a thread whose images are all links kept, says nothing.
+ */
+function told(images: SentImages | undefined): Pick<RunBrief, 'threadImages'> {
+  const report = images?.report
+  return report && report.sent.length + report.leftOut.length > 0 ? { threadImages: report } : {}
 }
 
 /** thread-images: the downloads' fetch, hosts and signal, and the room the `images` input took. */

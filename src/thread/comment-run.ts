@@ -164,13 +164,8 @@ function sentImages(gathered: GatheredImages, followUp: boolean): NonNullable<Co
       leftOut: gathered.leftOut.filter(left => left.where === gathered.places[0])
     }
   }
-  // Nothing of the asking comment's: the resume's reports say nothing of images.
-  return run.report.sent.length + run.report.leftOut.length > 0
-    ? { run, carryOn: all }
-    : { run: EMPTY, carryOn: all }
+  return { run, carryOn: all }
 }
-
-const EMPTY: SentImages = { images: [], report: { sent: [], leftOut: [] } }
 
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(

@@ -334,5 +334,7 @@ describe('thread-images', () => {
     expect(host.refused).toEqual([])
     expect(created().images).toBeUndefined()
     expect(created().prompt).toContain('![](https://images.example.com/a.png)')
+    // A link kept is no image sent nor left out: the reports say nothing of images.
+    expect(shown(result).some(line => line.startsWith('Images from the thread'))).toBe(false)
   })
 })
