@@ -75,7 +75,8 @@ function isSigned(src: string): boolean {
 
 /** The keys a signed address answers to: its file's name, and the asset id inside it. */
 function signedKeys(src: string): string[] {
-  const name = (/\/([^/?#]{1,300})(?:[?#]|$)/.exec(src)?.[1] ?? '').toLowerCase()
+  const path = src.slice(0, src.search(/[?#]|$/))
+  const name = path.slice(path.lastIndexOf('/') + 1, path.lastIndexOf('/') + 301).toLowerCase()
   const id = UUID.exec(name)?.[0]
   return id ? [name, id] : [name]
 }

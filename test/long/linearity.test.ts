@@ -117,6 +117,7 @@ const CONSTRUCTS: Case[] = [
     n => fill('<img src="https://private-user-images.githubusercontent.com/1/a.png?jwt=x">', n)
   ],
   ['unclosed image destinations', n => fill('![](<', n)],
+  ['an img tag of a path of slashes', n => `<img src="https://a/${'/'.repeat(n)}">`],
   ['an open img tag of open alts', n => `<img${fill(" alt='", n)}`],
   ['addresses of threads', n => fill('https://github.com/o/r/issues/1 www.github.com/o/', n)],
   ['one long github.com owner', n => `https://github.com/${'a'.repeat(n)}`],
