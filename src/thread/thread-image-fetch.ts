@@ -54,8 +54,9 @@ const DATA_URI_HEAD_CHARS = 23
 /**
  * The images of `sources` (undefined when no text refers to one) in the order they go (the asking
  * comment's first, then newest to oldest), after `taken` of the `images` input: at most MAX_IMAGES
- * in all, and MAX_IMAGES_BYTES of data URIs with them. Stops at a cancellation or the deadline (`deps.signal`) with
- * what it has: the caller then starts nothing.
+ * in all, and MAX_IMAGES_BYTES of data URIs with them. Stops at a cancellation or the deadline
+ * (`deps.signal`) with what it has: the caller then starts nothing. An image that failed is one
+ * warning; one over the caps is no failure, and only the reports count it.
  */
 export async function gatherImages(
   sources: ImageSource[],
@@ -73,14 +74,14 @@ export async function gatherImages(
   let room = MAX_IMAGES_BYTES - taken.bytes
   const leave = (where: string, why: ImageLeftOut, detail: string): void => {
     leftOut.push({ where, why })
-    deps.warn(`An image in ${where} is not sent with the run: ${detail}.`)
+    if (why !== 'cap') deps.warn(`An image in ${where} is not sent with the run: ${detail}.`)
   }
   for (const image of chosen) {
     if (deps.signal.aborted) break
     // Base64 writes 4 characters for each 3 bytes begun: whole groups keep the URI within the room.
     const maxBytes = Math.floor((room - DATA_URI_HEAD_CHARS) / 4) * 3
     if (maxBytes <= 0) {
-      leave(image.where, 'cap', `the run's images reach ${MAX_IMAGES_BYTES / 1024 / 1024} MiB without it`)
+      leave(image.where, 'cap', '')
       continue
     }
     let result

@@ -287,6 +287,7 @@ describe('thread-images', () => {
     expect(result.exitCode).toBe(0)
     expect(created().images).toHaveLength(10)
     expect(host.requests).toHaveLength(10)
+    expect(warnings(result)).toEqual([])
     expect(created().prompt).toContain(`[Image 10: in @alice's comment of`)
     expect(created().prompt).toContain(`![](${asset('s-10')})`)
     expect(shown(result)).toContainEqual(
@@ -304,6 +305,8 @@ describe('thread-images', () => {
     })
     expect(result.exitCode).toBe(0)
     expect(created().images).toEqual([input, pngUri()])
+    // Over the cap is no failure: the reports count it, no warning.
+    expect(warnings(result)).toEqual([])
     expect(host.requests.map(request => request.path)).toEqual(['/png/small-1', '/png/big-1'])
     expect(shown(result)).toContainEqual(
       expect.stringMatching(/1 image sent .*; 1 left out \(1 over the cap of 10 images and 10 MiB\)\.$/)
