@@ -130,6 +130,13 @@ function allowNullInEnums(node: unknown): void {
   const schema = node as Record<string, unknown>
   if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null))
     schema.enum.push(null)
+  // OpenAPI 3.0's `nullable` beside `allOf`/`anyOf` alone (an issue's milestone): null, or the rest.
+  if (schema.nullable === true && schema.type === undefined) {
+    const rest = { ...schema }
+    delete rest.nullable
+    for (const key of Object.keys(schema)) delete schema[key]
+    schema.anyOf = [{ type: 'null' }, rest]
+  }
   for (const value of Object.values(schema)) allowNullInEnums(value)
 }
 

@@ -13,6 +13,12 @@ const EVENTS = ['comment', 'pr-comment', 'pull-request', 'workflow-run']
 /** The scenario whose agent answers with findings: it asks for them, with a verdict and a review. */
 const FINDINGS_SCENARIO = 'findings'
 
+/**
+ * The scenario of a comment with screenshots (issue 45): a "/codegen" comment on issue #9 whose
+ * images, and the issue's, go with the run; the emulator plays its success scenario.
+ */
+export const IMAGES_SCENARIO = 'images'
+
 /** How a workflow run can conclude (GitHub's `conclusion`): a CI fix is asked for failure and timed_out. */
 export const WORKFLOW_RUN_CONCLUSIONS = [
   'failure',
@@ -37,7 +43,9 @@ What to run
   [prompt]                    the run's instruction (default: a sample one); with --event
                               workflow-run, the workflow's instructions for the fix (optional)
   --scenario NAME             the emulator's script of the run (default success):
-                              ${SCENARIO_NAMES.join(', ')}
+                              ${SCENARIO_NAMES.join(', ')};
+                              images: a comment with screenshots on issue #9 (the issue's own too),
+                              sent with the run as data URIs, the prompt naming each
   --task run|check|setup-commands   check: the set-up check; setup-commands: octo-org/octo-repo's
   --event comment|pr-comment  a "/codegen <prompt>" comment on issue #9, or on pull request #7 (which
                               also gets a check run): reaction, tracking comment, check shown at the end
@@ -142,6 +150,11 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
   const { values: options, positionals } = parse(argv)
   if (options.help) return 'help'
   const findingsScenario = options.scenario === FINDINGS_SCENARIO
+  if (options.scenario === IMAGES_SCENARIO) {
+    if (options.event && options.event !== 'comment')
+      throw new UsageError('--scenario images is a comment on issue #9: leave --event out, or use comment')
+    options.event = 'comment'
+  }
   // The findings scenario reviews pull request #7: opened, unless the command names another event.
   if (findingsScenario && !options.event && !options.runs) options.event = 'pull-request'
   if (options.event && !EVENTS.includes(options.event))
@@ -158,7 +171,7 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
     throw new UsageError(
       `Unknown conclusion "${options.conclusion}": one of ${WORKFLOW_RUN_CONCLUSIONS.join(', ')}`
     )
-  if (emulated && !SCENARIO_NAMES.includes(options.scenario))
+  if (emulated && !SCENARIO_NAMES.includes(emulatorScenario(options.scenario)))
     throw new UsageError(`Unknown scenario "${options.scenario}": one of ${SCENARIO_NAMES.join(', ')}`)
   if (emulated && !ACCOUNT_NAMES.includes(options.account))
     throw new UsageError(`Unknown account "${options.account}": one of ${ACCOUNT_NAMES.join(', ')}`)
@@ -172,7 +185,9 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
         ? 'Review the change; fail it if it breaks the public API. Report each problem on the lines it is about.'
         : options.scenario.startsWith('verdict-')
           ? 'Review the change; fail it if it breaks the public API.'
-          : 'Fix the failing test in src/parser.ts')
+          : options.scenario === IMAGES_SCENARIO
+            ? 'Make the Save button fit on small screens, as in the design'
+            : 'Fix the failing test in src/parser.ts')
   const runs = runsInput(options.runs, prompt)
   const inputs: Record<string, string> = {
     // The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict.
@@ -192,6 +207,11 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
     ...(onComment ? { prompt: '' } : runs ? { runs } : { prompt })
   }
   return { options, prompt, runs, inputs }
+}
+
+/** The emulator's scenario of `--scenario`: the images scenario's run succeeds. */
+export function emulatorScenario(scenario: string): string {
+  return scenario === IMAGES_SCENARIO ? 'success' : scenario
 }
 
 /** The step's inputs against the emulator at `baseUrl`: the sample account's, then the command's. */

@@ -6,7 +6,15 @@
  * `npm start -- --help` prints the options (USAGE below).
  */
 import { account, AgentRunEmulator, parseModes, parseRateLimits } from '../emulator/index.js'
-import { emulatorInputs, readCommand, USAGE, UsageError, type Command } from './local-run-command.js'
+import {
+  emulatorInputs,
+  emulatorScenario,
+  IMAGES_SCENARIO,
+  readCommand,
+  USAGE,
+  UsageError,
+  type Command
+} from './local-run-command.js'
 import { runBundledAction } from './runner-process.js'
 import { SAMPLE_PULL_REQUEST, SAMPLE_TOKEN, SAMPLE_WORKFLOW_RUN, SampleGitHub } from './sample-github.js'
 
@@ -63,7 +71,7 @@ if (realToken) {
     usageError((error as Error).message)
   }
   emulator = new AgentRunEmulator({
-    defaultScenario: values.scenario,
+    defaultScenario: emulatorScenario(values.scenario),
     speed: Number(values.speed),
     modes,
     rateLimits,
@@ -94,8 +102,13 @@ if (onComment || onPullRequest || ciFix || values['check-run']) {
   env.GITHUB_SHA = SAMPLE_PULL_REQUEST.sha
   inputs['github-token'] = SAMPLE_TOKEN
   if (onComment) {
-    event = github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
+    const screenshots = values.scenario === IMAGES_SCENARIO
+    event = screenshots
+      ? github.askWithScreenshots(`/codegen ${prompt}`)
+      : github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
     env.GITHUB_EVENT_NAME = event.name
+    // Its attachments are on its own origin, the server's, as a GitHub Enterprise Server's are.
+    if (screenshots) env.GITHUB_SERVER_URL = new URL(env.GITHUB_API_URL).origin
   }
   if (onPullRequest) {
     event = github.pullRequestEvent()
@@ -135,11 +148,15 @@ for (const [name, value] of Object.entries(result.outputs)) {
   console.log(`  ${name.padEnd(22)} ${shown}`)
 }
 if (github) console.log(`\n${github.written()}`)
-// A CI fix's prompt is the action's own writing: show it as the service received it.
+// A CI fix's prompt is the action's own writing: show it as the service received it (and the images').
 const created = emulator?.requests.find(request => request.route === 'create')
-if (ciFix && created) {
-  const sent = (created.body as { prompt?: unknown }).prompt
+if ((ciFix || values.scenario === IMAGES_SCENARIO) && created) {
+  const { prompt: sent, images } = created.body as { prompt?: unknown; images?: unknown }
   if (typeof sent === 'string') console.log(`\nThe prompt the agent got:\n${sent.replace(/^/gm, '    ')}`)
+  if (Array.isArray(images))
+    console.log(
+      `\nWith ${images.length} images: ${images.map(uri => `${String(uri).slice(0, 30)}…`).join(', ')}`
+    )
 }
 console.log(`\nJob summary (Markdown): ${result.summaryPath}`)
 console.log(`Exit code: ${result.exitCode}`)

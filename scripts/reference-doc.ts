@@ -37,6 +37,7 @@ const MORE: Record<string, string> = {
   'label-trigger': 'triggers.md#labels-assignments-and-reviews',
   'assignee-trigger': 'triggers.md#labels-assignments-and-reviews',
   'allowed-bots': 'triggers.md#who-may-trigger-a-run',
+  'thread-images': 'triggers.md#images-in-the-thread',
   'github-token': 'triggers.md#permissions',
   comment: 'triggers.md#the-tracking-comment',
   verdict: 'gates.md#verdicts',

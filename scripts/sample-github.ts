@@ -34,6 +34,18 @@ export const SAMPLE_PULL_REQUEST = {
   sha: 'f'.repeat(40)
 }
 
+/** The attachments of the images scenario (ids as GitHub gives them), each the PNG below. */
+const SAMPLE_SCREENSHOTS = [
+  '5c1e2f0a-8d7b-4e6a-9f3c-2b1a0e9d8c7b',
+  '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d',
+  'e0d1c2b3-a4f5-4e6d-9c8b-7a6f5e4d3c2b'
+]
+/** A PNG of one pixel. */
+const SAMPLE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64'
+)
+
 /** The sample's workflow run of "CI" on the pull request's head, as GitHub numbers it. */
 export const SAMPLE_WORKFLOW_RUN = { id: 289782451, name: 'CI', runNumber: 163 }
 
@@ -94,7 +106,14 @@ export class SampleGitHub extends FakeGitHub {
   constructor(options: { repository?: string; clock?: ServerClock } = {}) {
     const repository = options.repository || SAMPLE_REPOSITORY
     const [owner, repo] = repository.split('/')
-    super({ owner, repo, token: SAMPLE_TOKEN, ...(options.clock ? { clock: options.clock } : {}) })
+    // Its attachments' signed addresses on its own origin, served by it, as a GitHub Enterprise Server's.
+    super({
+      owner,
+      repo,
+      token: SAMPLE_TOKEN,
+      imageOrigin: 'self',
+      ...(options.clock ? { clock: options.clock } : {})
+    })
     this.fullName = repository
     const { number, title, head, base, sha } = SAMPLE_PULL_REQUEST
     this.addPullRequest({
@@ -172,6 +191,31 @@ export class SampleGitHub extends FakeGitHub {
         sender: asked.user
       }
     }
+  }
+
+  /**
+   * `npm start -- --scenario images`: issue #9 written with a screenshot, and a comment `body` on it
+   * with two more; the attachments served at the sample's own origin, signed.
+   */
+  askWithScreenshots(body: string): SampleEvent {
+    for (const id of SAMPLE_SCREENSHOTS) this.texts.addImage(id, SAMPLE_PNG)
+    const [first, second, third] = SAMPLE_SCREENSHOTS.map(
+      id => `https://github.com/user-attachments/assets/${id}`
+    )
+    const issueBody = `The Save button overlaps the footer on small screens:\n\n![overlap](${first})`
+    this.texts.setIssue({
+      number: SAMPLE_ISSUE,
+      title: 'The Save button overlaps the footer',
+      body: issueBody,
+      user: { login: 'bob', type: 'User' }
+    })
+    const event = this.ask(
+      `${body}\n\nAt 320 px: ![narrow](${second})\nAnd the design: <img src="${third}" width="300">`,
+      false
+    )
+    const issue = event.payload.issue as Record<string, unknown>
+    Object.assign(issue, { title: 'The Save button overlaps the footer', body: issueBody })
+    return event
   }
 
   /**

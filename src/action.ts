@@ -1,4 +1,4 @@
-import { runBrief } from './agent-run/run-brief.js'
+import { runBrief, withThreadImages } from './agent-run/run-brief.js'
 import { Deadlines } from './deadlines.js'
 import { decide, type Decision, type Work } from './decide.js'
 import { gitHubClient } from './github/connect.js'
@@ -53,7 +53,8 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
   const payload = once(() => environment.readEventPayload(settings.context.eventPath))
   try {
     const stopped = () => deadlines.stopped()
-    const decision = await decide(settings, { payload, github, clock, say, stopped, redact })
+    const images = { fetch: environment.network.images, signal: deadlines.startSignal }
+    const decision = await decide(settings, { payload, github, clock, say, stopped, redact, images })
     // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
     const checkRun =
       decision.check && !stopped()
@@ -129,7 +130,7 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
       return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
     case 'run':
-      return runBrief(work.brief, runDeps(step, apis))
+      return withThreadImages(await runBrief(work.brief, runDeps(step, apis)), work.brief)
     case 'runs':
       return runMany(work.items, manyRunsDeps(step, apis))
   }

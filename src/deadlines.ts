@@ -33,6 +33,7 @@ export class Deadlines {
   private cancelledAt?: Promise<void>
   /** Epoch ms of the cancellation, once it came. */
   private cancelledAtMs?: number
+  private startBy?: AbortSignal
 
   constructor(
     private readonly clock: Clock,
@@ -65,6 +66,21 @@ export class Deadlines {
     const afterCancel =
       this.cancelledAtMs === undefined ? Infinity : this.cancelledAtMs + SERVICE_AFTER_CANCEL_MS
     return Math.min(afterCancel, this.step + SERVICE_PAST_DEADLINE_MS)
+  }
+
+  /**
+   * Aborts when nothing new may start (stopped): the job cancelled, or timeout-minutes reached.
+   * What is done before the run (the thread's images downloaded) ends with it.
+   */
+  get startSignal(): AbortSignal {
+    if (!this.startBy) {
+      const timeout = new AbortController()
+      void this.after(this.step - this.clock.now()).then(() =>
+        timeout.abort(new Error('timeout-minutes was reached'))
+      )
+      this.startBy = AbortSignal.any([this.cancellation, timeout.signal])
+    }
+    return this.startBy
   }
 
   /** Aborts when GitHub's calls must end. */

@@ -2,7 +2,8 @@ import type { Clock } from './clock.js'
 import type { GitHubApi } from './github/api.js'
 import { prepareCiFix } from './thread/ci-fix.js'
 import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './report/check-run.js'
-import { prepareCommentRun } from './thread/comment-run.js'
+import { prepareCommentRun, type CommentDeps, type SentImages } from './thread/comment-run.js'
+import { imageHosts } from './thread/image-download.js'
 import { withCommit } from './thread/thread-prompt.js'
 import { TrackingComment } from './report/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './thread/trigger.js'
@@ -53,6 +54,11 @@ export interface DecideDeps {
   stopped: () => 'cancelled' | 'timeout' | undefined
   /** Every secret in every form replaced (the step's redactor): for what the event shows on GitHub. */
   redact: <T>(value: T) => T
+  /**
+   * The thread's images' own fetch (Network.images), and the signal that ends their downloads: the
+   * job's cancellation and timeout-minutes (Deadlines.startSignal).
+   */
+  images: { fetch: typeof fetch; signal: AbortSignal }
 }
 
 /**
@@ -134,7 +140,8 @@ async function fromThread(
       clock: deps.clock,
       warn: deps.say.warning,
       notice: deps.say.notice,
-      openTracking: openTracking(github, deps)
+      openTracking: openTracking(github, deps),
+      ...(settings.threadImages ? { images: threadImageDeps(settings, deps) } : {})
     })
   } catch (error) {
     const fields = { outcome: 'error' as const, error: (error as Error).message, trigger: trigger.trigger }
@@ -147,13 +154,26 @@ async function fromThread(
     return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: trigger.trigger }
   await prepared.tracking?.open()
   const fromInputs = briefFromInputs(settings)
+  const { run: images, carryOn: carriedImages } = prepared.images ?? {}
   const brief: RunBrief = {
     ...fromInputs,
     // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
     origin: { ...fromInputs.origin, author: trigger.author.login },
     prompt: prepared.prompt,
+    // The `images` input's first (the workflow's own), then the thread's.
+    images: [...fromInputs.images, ...(images?.images ?? [])],
+    ...told(images),
     resumeRunId: prepared.resumeRunId,
-    ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+    ...(prepared.freshPrompt !== undefined
+      ? {
+          carryOn: {
+            prompt: prepared.freshPrompt,
+            ...(carriedImages
+              ? { images: [...fromInputs.images, ...carriedImages.images], ...told(carriedImages) }
+              : {})
+          }
+        }
+      : {})
   }
   // On the head commit the prompt names.
   const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event)
@@ -168,6 +188,27 @@ async function fromThread(
     tracking: prepared.tracking,
     check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
     ...pullRequest
+  }
+}
+
+/**
+ * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
+ * comment has no image of its own, or a thread whose images are all links kept, says nothing.
+ */
+function told(images: SentImages | undefined): Pick<RunBrief, 'threadImages'> {
+  const report = images?.report
+  return report && report.sent.length + report.leftOut.length > 0 ? { threadImages: report } : {}
+}
+
+/** thread-images: the downloads' fetch, hosts and signal, and the room the `images` input took. */
+function threadImageDeps(
+  settings: Settings,
+  deps: DecideDeps
+): NonNullable<CommentDeps<TrackingComment>['images']> {
+  return {
+    ...deps.images,
+    hosts: imageHosts(settings.context.serverUrl),
+    taken: { count: settings.images.length, bytes: settings.images.reduce((sum, uri) => sum + uri.length, 0) }
   }
 }
 

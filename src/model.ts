@@ -83,7 +83,12 @@ export interface RunBrief {
    * A thread's follow-up (resumeRunId set): the prompt of the fresh run that carries the thread on
    * should the service refuse the resume (its instruction and the thread, as a new run has them).
    */
-  carryOn?: { prompt: string }
+  carryOn?: {
+    prompt: string
+    /** Its images, when the thread's go with it (thread-images): the body's too, which its prompt quotes. */
+    images?: string[]
+    threadImages?: ThreadImages
+  }
   /** stop-run-on: when the step stops while its run still works, whether to ask the service to stop it. */
   stopRunOn?: ReadonlySet<StopTrigger>
   /** A CI fix: the failure it fixes, counted by max-fix-attempts before it is created. */

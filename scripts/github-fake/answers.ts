@@ -9,6 +9,8 @@ export interface Answer {
   status: number
   value: unknown
   headers?: Record<string, string>
+  /** Bytes answered as they are, in place of `value`'s JSON (an image of the server's own origin). */
+  raw?: { body: Buffer; type: string }
 }
 
 export const json = (value: unknown, status = 200, headers?: Record<string, string>): Answer => ({

@@ -133,6 +133,18 @@ export class Comments {
       .map(comment => this.reviewCommentView(comment))
   }
 
+  /** An issue comment as GET answers it; undefined when there is none. */
+  wireCommentById(id: number, api: string): GitHubIssueComment | undefined {
+    const comment = this.issue.byId.get(id)
+    return comment && this.wireComment(comment, api)
+  }
+
+  /** A review comment as GET answers it; undefined when there is none. */
+  wireReviewCommentById(id: number, api: string): GitHubReviewComment | undefined {
+    const comment = this.review.byId.get(id)
+    return comment && this.wireReviewComment(comment, api)
+  }
+
   /** A comment someone wrote (now), as if through the web interface. */
   addComment(issueNumber: number, body: string, user: FakeUser): FakeComment {
     return this.commentView(this.storeComment(issueNumber, body, user, this.repository.now()))

@@ -5,6 +5,7 @@ import type { Comments } from './comments.js'
 import type { Reactions } from './reactions.js'
 import type { Repository } from './repository.js'
 import type { Reviews } from './reviews.js'
+import { OWN_IMAGES_PATH, type RenderedTexts } from './rendered.js'
 import { matchRoute, pageOf, type Call, type ParsedBody } from './routes.js'
 import type { RecordedGitHubRequest } from './types.js'
 
@@ -16,6 +17,8 @@ export interface Stores {
   checks: CheckRuns
   reviews: Reviews
   actions: Actions
+  /** A text read alone: an issue, a comment, a review (with its HTML on full+json). */
+  texts: RenderedTexts
   /** Whether the token may read its own user (GET /user). */
   identityVisible: boolean
 }
@@ -36,6 +39,9 @@ export function route(
   stores: Stores,
   { record, insidePrefix, body, authenticated, api }: RoutedRequest
 ): Answer {
+  // An attachment of the server's own origin (GitHub Enterprise Server's, the sample's): signed, no token.
+  if (record.method === 'GET' && record.path.startsWith(`${OWN_IMAGES_PATH}/`))
+    return stores.texts.image(record.path, record.query)
   if (!authenticated) {
     return record.authorization === undefined
       ? gitHubError(401, 'Requires authentication')
@@ -60,7 +66,8 @@ export function route(
     body: value,
     api,
     path: record.path,
-    now: record.at
+    now: record.at,
+    accept: record.accept ?? ''
   })
 }
 
@@ -123,6 +130,11 @@ function dispatch(stores: Stores, call: Call): Answer {
     case 'list-reviews':
     case 'create-review':
       return reviews.handle(call)
+    case 'issue':
+    case 'comment':
+    case 'review-comment':
+    case 'review':
+      return stores.texts.handle(call)
     case 'user':
       return stores.identityVisible
         ? json({ ...repository.wireUser(repository.actor, call.api), name: null, email: null })

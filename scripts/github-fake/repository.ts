@@ -88,6 +88,21 @@ export class Repository {
     this.pullRequests.set(pr.number, { ...pr, user, createdAt: this.now() })
   }
 
+  /** A pull request's text as its issue shows it: title, body, author, when. */
+  pullRequestText(
+    number: number
+  ): { title: string; body: string; user: FakeUser; createdAt: number } | undefined {
+    const pr = this.pullRequests.get(number)
+    return (
+      pr && {
+        title: pr.title,
+        body: pr.body,
+        user: pr.user ?? { login: 'octocat', type: 'User' },
+        createdAt: pr.createdAt
+      }
+    )
+  }
+
   hasPullRequest(number: number): boolean {
     return this.pullRequests.has(number)
   }

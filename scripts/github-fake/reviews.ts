@@ -4,7 +4,7 @@ import { gitHubError, json, nodeId, notFound, positiveInteger, timestamp, type A
 import type { Comments } from './comments.js'
 import type { Repository } from './repository.js'
 import { pageOf, type Call } from './routes.js'
-import type { FakePullRequestFile, FakeReview, FakeUser, InvalidCheckRunRequest } from './types.js'
+import type { FakePullRequestFile, FakeReview, FakeUser, InvalidCheckRunRequest, NewReview } from './types.js'
 
 /**
  * A pull request's files (GET /pulls/{n}/files, with their patches, a page at a time) and its
@@ -134,6 +134,29 @@ export class Reviews {
       default:
         return this.createReview(call)
     }
+  }
+
+  /** A review someone submitted (now), as if through the web interface. */
+  addReview(pullNumber: number, review: NewReview): FakeReview {
+    const stored: StoredReview = {
+      id: this.nextId++,
+      pullNumber,
+      user: { ...review.user },
+      body: review.body,
+      state: review.state ?? 'COMMENTED',
+      commitId: this.repository.headShaOr(pullNumber),
+      submittedAt: this.repository.now(),
+      comments: []
+    }
+    this.repository.knownUser(stored.user)
+    this.reviews.set(stored.id, stored)
+    return this.list(pullNumber).find(one => one.id === stored.id) as FakeReview
+  }
+
+  /** A review as GET answers it, or undefined when the pull request has no such review. */
+  wireById(pullNumber: number, id: number, api: string): Record<string, unknown> | undefined {
+    const review = this.reviews.get(id)
+    return review && review.pullNumber === pullNumber ? this.wireReview(review, api) : undefined
   }
 
   /** The reviews of a pull request, in creation order. */

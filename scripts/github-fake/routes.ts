@@ -28,6 +28,10 @@ export type RouteName =
   | 'pull-files'
   | 'list-reviews'
   | 'create-review'
+  | 'issue'
+  | 'comment'
+  | 'review-comment'
+  | 'review'
 
 export interface Route {
   name: RouteName
@@ -48,6 +52,8 @@ export interface Call {
   /** The request path without the prefix, for Link headers. */
   path: string
   now: number
+  /** The Accept header (full+json adds a text's HTML). */
+  accept: string
 }
 
 /** The templates of the Actions operations in GitHub's REST description (actions.ts serves them). */
@@ -130,7 +136,26 @@ const ROUTES: Route[] = [
   route('job-logs', 'GET', JOB_LOGS, 'actions/workflow-jobs#download-job-logs-for-a-workflow-run'),
   route('pull-files', 'GET', PULL_FILES, 'pulls/pulls#list-pull-requests-files'),
   route('list-reviews', 'GET', REVIEWS, 'pulls/reviews#list-reviews-for-a-pull-request'),
-  route('create-review', 'POST', REVIEWS, 'pulls/reviews#create-a-review-for-a-pull-request')
+  route('create-review', 'POST', REVIEWS, 'pulls/reviews#create-a-review-for-a-pull-request'),
+  route('issue', 'GET', '/repos/{owner}/{repo}/issues/{issue_number}', 'issues/issues#get-an-issue'),
+  route(
+    'comment',
+    'GET',
+    '/repos/{owner}/{repo}/issues/comments/{comment_id}',
+    'issues/comments#get-an-issue-comment'
+  ),
+  route(
+    'review-comment',
+    'GET',
+    '/repos/{owner}/{repo}/pulls/comments/{comment_id}',
+    'pulls/comments#get-a-review-comment-for-a-pull-request'
+  ),
+  route(
+    'review',
+    'GET',
+    '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+    'pulls/reviews#get-a-review-for-a-pull-request'
+  )
 ]
 
 /** The route of `method` and `path` (without prefix and query), with its percent-decoded parameters. */

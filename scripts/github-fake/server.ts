@@ -7,6 +7,7 @@ import { Comments } from './comments.js'
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit, type LostAnswer } from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
+import { GITHUB_IMAGE_ORIGIN, OWN_IMAGES_PATH, RenderedTexts } from './rendered.js'
 import { Reviews } from './reviews.js'
 import { route } from './handlers.js'
 import { parseBody, tokenOf, type ParsedBody } from './routes.js'
@@ -54,6 +55,8 @@ export class FakeGitHub {
   private readonly reactionStore: Reactions
   private readonly checks: CheckRuns
   private readonly reviewStore: Reviews
+  /** Texts read alone, with their HTML on full+json: seed an issue or a review there; its imageToken. */
+  readonly texts: RenderedTexts
   private checksPermission: NonNullable<FakeGitHubOptions['checks']>
   private actionsPermission: NonNullable<FakeGitHubOptions['actions']>
   private readonly actions: Actions
@@ -92,6 +95,10 @@ export class FakeGitHub {
     this.reactionStore = new Reactions(this.repository, this.issueComments)
     this.pullRequestsPermission = options.pullRequests ?? 'write'
     this.reviewStore = new Reviews(this.repository, this.issueComments, () => this.pullRequestsPermission)
+    const origin = options.imageOrigin
+    this.texts = new RenderedTexts(this.repository, this.issueComments, this.reviewStore, () =>
+      origin === 'self' ? `${this.url ?? ''}${OWN_IMAGES_PATH}` : (origin ?? GITHUB_IMAGE_ORIGIN)
+    )
     this.checksPermission = options.checks ?? 'write'
     this.actionsPermission = options.actions ?? 'read'
     this.logStorageHost = options.logStorageHost ?? '127.0.0.2'
@@ -325,6 +332,7 @@ export class FakeGitHub {
       query,
       body: undefined,
       authorization: request.headers.authorization,
+      ...(request.headers.accept !== undefined ? { accept: request.headers.accept } : {}),
       status: 0
     }
     this.requests.push(record)
@@ -383,6 +391,7 @@ export class FakeGitHub {
       checks: this.checks,
       reviews: this.reviewStore,
       actions: this.actions,
+      texts: this.texts,
       identityVisible: this.identityVisible
     }
     return route(stores, { record, insidePrefix, body, authenticated, api })

@@ -71,6 +71,21 @@ export interface NewReviewComment {
   inReplyTo?: number
 }
 
+/** An issue as a test seeds it (a pull request is an issue too, with its own title and body). */
+export interface FakeIssue {
+  number: number
+  title: string
+  body: string
+  user: FakeUser
+}
+
+/** A review someone submitted, as a test seeds it. */
+export interface NewReview {
+  body: string
+  user: FakeUser
+  state?: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED'
+}
+
 /** A reaction someone (the actor, through the API) put on a comment or on an issue. */
 export interface FakeReaction {
   target: { commentId: number } | { reviewCommentId: number } | { issueNumber: number }
@@ -215,6 +230,8 @@ export interface RecordedGitHubRequest {
   /** The JSON body, or its raw text when it is not JSON; undefined when there is none. */
   body: unknown
   authorization: string | undefined
+  /** The Accept header: `application/vnd.github.full+json` asks for a text's HTML too. */
+  accept?: string
   status: number
   /** The clock's now when it was answered; undefined while it is not. */
   answeredAt?: number
@@ -257,6 +274,13 @@ export interface FakeGitHubOptions {
    * Without write, creating a review is 403; without read, listing files and reviews is too.
    */
   pullRequests?: 'write' | 'read' | 'none'
+  /**
+   * Where the signed addresses of the attachments in a text's HTML (full+json's body_html) point:
+   * default GitHub's https://private-user-images.githubusercontent.com; 'self' the fake's own origin,
+   * which serves them (`texts.addImage`), as GitHub Enterprise Server does. Each carries `jwt=` the
+   * fake's imageToken.
+   */
+  imageOrigin?: string
   /**
    * Its time: when comments and requests are dated, and the waits of hangs and holds; default the
    * system's. A test shares its virtual clock with the action (emulator/loopback-server.ts).

@@ -14,7 +14,9 @@ export class AnswerWriter {
     // A client that gave up (or a stopped fake) has no socket left to answer on.
     if (response.destroyed || response.socket?.destroyed) return
     // No value: an answer without a body (a redirect).
-    const body = answer.value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(answer.value))
+    const body =
+      answer.raw?.body ??
+      (answer.value === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(answer.value)))
     this.count++
     response.writeHead(answer.status, {
       ...answer.headers,
@@ -22,7 +24,11 @@ export class AnswerWriter {
       'x-github-api-version-selected': '2022-11-28',
       'x-github-media-type': 'github.v3; format=json',
       'x-github-request-id': `FAKE:${this.count.toString(16).toUpperCase().padStart(6, '0')}`,
-      ...(answer.value === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      ...(answer.raw
+        ? { 'content-type': answer.raw.type }
+        : answer.value === undefined
+          ? {}
+          : { 'content-type': 'application/json; charset=utf-8' }),
       'content-length': String(body.length)
     })
     response.end(body)

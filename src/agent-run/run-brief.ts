@@ -41,7 +41,7 @@ export async function runBrief(given: RunBrief, deps: RunDeps): Promise<RunRepor
  */
 function asking(brief: RunBrief, spec: AnswerSpec | undefined): RunBrief {
   if (!spec) return brief
-  const carryOn = brief.carryOn && { prompt: withAnswerFormat(brief.carryOn.prompt, spec) }
+  const carryOn = brief.carryOn && { ...brief.carryOn, prompt: withAnswerFormat(brief.carryOn.prompt, spec) }
   return { ...brief, prompt: withAnswerFormat(brief.prompt, spec), ...(carryOn ? { carryOn } : {}) }
 }
 
@@ -54,4 +54,14 @@ function thrownEnding(error: unknown, last: RunReport | undefined, now: number):
     return unexpectedEnding(error, last, now)
   }
   return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now)
+}
+
+/**
+ * The report with the thread's images that went with its run: the carried-on run's when the resume
+ * was refused, else the brief's; none when no run started.
+ */
+export function withThreadImages(report: RunReport, brief: RunBrief): RunReport {
+  if (report.run === undefined) return report
+  const images = report.carriedFrom ? brief.carryOn?.threadImages : brief.threadImages
+  return images ? { ...report, threadImages: images } : report
 }

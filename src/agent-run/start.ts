@@ -42,6 +42,11 @@ export type Start =
       refusedResume?: string
     }
 
+/** The brief of the fresh run that carries a thread on: its prompt, and its images when it has its own. */
+function carried(brief: RunBrief, prompt: string): RunBrief {
+  return { ...brief, prompt, images: brief.carryOn?.images ?? brief.images }
+}
+
 /** Starts the run the brief asks for; a refusal (401, 403, 404) before it existed is explained. */
 export async function startRun(brief: RunBrief, deps: StartDeps): Promise<Start> {
   const startedAt = deps.clock.now()
@@ -79,7 +84,7 @@ export async function startRun(brief: RunBrief, deps: StartDeps): Promise<Start>
     repoId = brief.repoId ?? (await lookUpRepository(brief, api, deps))
     const run = brief.setupCommands
       ? await startSetupCommands(brief, repoId, api, deps.deadline)
-      : await createOnce({ ...brief, prompt }, repoId, api, deps, fixAttempt)
+      : await createOnce(carriedFrom ? carried(brief, prompt) : brief, repoId, api, deps, fixAttempt)
     if (carriedFrom) deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason))
     const logs = new LogReader(api, run.id, deps.warning)
     const base = {

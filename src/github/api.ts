@@ -71,6 +71,23 @@ export interface ReviewSummary {
   author: Author
 }
 
+/** A text read alone: the issue's or pull request's body, an issue comment, a review comment, a review. */
+export type TextSource =
+  | { issueNumber: number }
+  | { commentId: number }
+  | { reviewCommentId: number }
+  | { pullNumber: number; reviewId: number }
+
+/** A text as GitHub renders it (full+json): its Markdown and its HTML, whose images carry signed addresses. */
+export interface RenderedText {
+  body: string
+  /** `body_html`: a signed address in it is a credential for a short while, never shown. */
+  html: string
+  author: Author
+  /** ISO 8601 (a review's: when it was submitted); '' when GitHub gives none. */
+  createdAt: string
+}
+
 /** A comment of a new review, on lines of the diff's new side. */
 export interface NewReviewComment {
   path: string
@@ -148,6 +165,8 @@ export interface GitHubApi {
    */
   pullRequestFiles(pullNumber: number, each: (file: PullRequestFile) => boolean): Promise<void>
   listReviews(pullNumber: number): Promise<ReviewSummary[]>
+  /** One text with its HTML (`Accept: application/vnd.github.full+json`), for the images in it. */
+  renderedText(source: TextSource): Promise<RenderedText>
   /**
    * A review (event COMMENT) on `commitId`: its id. Its answer lost, it is looked for with `find`
    * (the caller knows its own review) and sent again only when no look found it, as a comment is.

@@ -11,7 +11,9 @@ import type {
   PullRequestInfo,
   Reaction,
   ReactionTarget,
-  ReviewSummary
+  RenderedText,
+  ReviewSummary,
+  TextSource
 } from './api.js'
 import { CheckRunWrites } from './check-runs.js'
 import { logTail, TailBuffer, type LogTail } from './log-tail.js'
@@ -26,6 +28,9 @@ import {
   type RepoParams
 } from './octokit.js'
 import { answerLost } from './request-policy.js'
+
+/** The media type whose answers carry a text's HTML (`body_html`) beside its Markdown. */
+const FULL_JSON = 'application/vnd.github.full+json'
 
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
 export const MAX_JOB_PAGES = 5
@@ -302,6 +307,34 @@ export class OctokitGitHubApi implements GitHubApi {
           each({ filename: file.filename, ...(typeof file.patch === 'string' ? { patch: file.patch } : {}) })
         )
           return
+  }
+
+  async renderedText(source: TextSource): Promise<RenderedText> {
+    const params = { ...this.repoParams, headers: { accept: FULL_JSON } }
+    const { data } = await ('issueNumber' in source
+      ? this.octokit.rest.issues.get({ ...params, issue_number: source.issueNumber })
+      : 'commentId' in source
+        ? this.octokit.rest.issues.getComment({ ...params, comment_id: source.commentId })
+        : 'reviewCommentId' in source
+          ? this.octokit.rest.pulls.getReviewComment({ ...params, comment_id: source.reviewCommentId })
+          : this.octokit.rest.pulls.getReview({
+              ...params,
+              pull_number: source.pullNumber,
+              review_id: source.reviewId
+            }))
+    const text = data as {
+      body?: string | null
+      body_html?: string
+      user?: { login?: string; type?: string } | null
+      created_at?: string
+      submitted_at?: string
+    }
+    return {
+      body: typeof text.body === 'string' ? text.body : '',
+      html: typeof text.body_html === 'string' ? text.body_html : '',
+      author: { login: text.user?.login ?? '', type: text.user?.type ?? '' },
+      createdAt: text.created_at ?? text.submitted_at ?? ''
+    }
   }
 
   async listReviews(pullNumber: number): Promise<ReviewSummary[]> {

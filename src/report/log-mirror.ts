@@ -9,6 +9,7 @@ import { repairAskedText } from './answer-text.js'
 import type { Reporter } from './reporters.js'
 import { endedState, runsStateLine } from './runs-report.js'
 import { usageLine } from './usage.js'
+import { threadImagesLine } from './images-text.js'
 import { stopConsoleLine } from './stop-text.js'
 import { findingConsoleLine } from './findings-text.js'
 import { findingsCountText } from '../answer/findings.js'
@@ -91,6 +92,7 @@ export class LogMirror implements Reporter {
         `Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`
       )
     if (report.usage) this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`)
+    if (report.threadImages) this.console.info(inlineText(threadImagesLine(report.threadImages)))
     const answer = report.answer?.answer
     if (answer?.valid && answer.findings) {
       // Text, never a workflow command: the findings are annotated on the check run, not on the step.

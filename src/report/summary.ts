@@ -1,5 +1,6 @@
 import type { LogEntry, PullRequest } from '../api/types.js'
 import type { RunReport } from '../model.js'
+import { threadImagesMarkdown } from './images-text.js'
 import { endingHeadline } from './headlines.js'
 import {
   count,
@@ -88,6 +89,7 @@ export function renderSummary(input: SummaryInput): string {
     )
   }
   if (report.usage) head.push(usageMarkdown(report.usage), '')
+  if (report.threadImages) head.push(threadImagesMarkdown(report.threadImages), '')
   if (report.outcome === 'paused' && run && !question)
     head.push(howToAnswer(answerSurface(run.id, report.trigger)), '')
   if (report.reason) head.push(quoteBlock(trimmed(report.reason, ERROR_MAX_CHARS)), '')

@@ -1,6 +1,7 @@
 import type { CarriedFrom, CiFixState, RunReport } from '../model.js'
 import type { LogEntry } from '../api/types.js'
 import type { AnswerReport } from '../answer/answer.js'
+import { threadImagesMarkdown } from './images-text.js'
 import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
 import { count, entryGist, entryTime, entryTool, entryType, formatDuration, oneLine } from './entry-text.js'
 import { answerAnnotation, repairAskedText, verdictMarkdown } from './answer-text.js'
@@ -150,6 +151,7 @@ function endedLines(
   ].filter(Boolean)
   lines.push(facts.join(' · '))
   if (report.usage) lines.push('', usageMarkdown(report.usage))
+  if (report.threadImages) lines.push('', threadImagesMarkdown(report.threadImages))
   const pullRequests = report.run?.github_pull_requests ?? []
   if (pullRequests.length > 0)
     lines.push(

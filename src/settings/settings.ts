@@ -112,6 +112,11 @@ export interface Settings {
   assigneeTrigger: string
   /** Bot logins (lower case, without `[bot]`) allowed to trigger; `'*'` for every bot. */
   allowedBots: ReadonlySet<string> | '*'
+  /**
+   * `thread-images`: the images in the thread's texts the prompt quotes go with the run (read from
+   * GitHub's HTML of them, downloaded from its image hosts); false reads and fetches none.
+   */
+  threadImages: boolean
   githubToken: string
   comment: boolean
   /**
@@ -162,6 +167,7 @@ export const INPUT_DEFAULTS = {
   'label-trigger': '',
   'assignee-trigger': '',
   'allowed-bots': '',
+  'thread-images': 'true',
   'github-token': '',
   comment: 'true',
   verdict: 'false',

@@ -16,6 +16,7 @@ export function readThreads({ input, problems }: Input) {
     triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
     assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
     allowedBots: allowedBots(input('allowed-bots'), problems),
+    threadImages: boolean('thread-images', input('thread-images'), problems),
     githubToken: input('github-token')
   }
 }

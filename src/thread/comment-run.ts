@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js'
-import { reportOf } from '../model.js'
+import { reportOf, type ThreadImages } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import { buildCommentPrompt } from './thread-prompt.js'
+import { buildCommentPrompt, stripHidden } from './thread-prompt.js'
 import {
   byCreation,
   findTrackingComment,
@@ -16,6 +16,12 @@ import {
   type TrackingSetup
 } from './tracking.js'
 import { isBot, type ThreadTrigger } from './trigger.js'
+import {
+  gatherImages,
+  type GatheredImages,
+  type ImageSource,
+  type ThreadImageDeps
+} from './thread-image-fetch.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -34,6 +40,14 @@ export interface CommentRun<T> {
   tracking?: T
   /** The pull request's branches and head commit as the prompt names them (its check run goes there). */
   pullRequest?: PullRequestInfo
+  /** thread-images: the thread's images for the run, and for the fresh run that would carry it on. */
+  images?: { run: SentImages; carryOn?: SentImages }
+}
+
+/** The thread's images a prompt names (after the `images` input's), and what the reports say of them. */
+export interface SentImages {
+  images: string[]
+  report: ThreadImages
 }
 
 export interface CommentDeps<T extends OpenedTracking> {
@@ -43,6 +57,8 @@ export interface CommentDeps<T extends OpenedTracking> {
   notice: (message: string) => void
   /** Opens the thread's tracking comment (report/tracking-comment.ts's, from decide.ts). */
   openTracking: (setup: TrackingSetup) => T
+  /** thread-images: how the thread's images are downloaded, after the `images` input's; undefined: none. */
+  images?: Pick<ThreadImageDeps, 'fetch' | 'signal' | 'hosts'> & { taken: { count: number; bytes: number } }
 }
 
 /**
@@ -63,7 +79,23 @@ export async function prepareCommentRun<T extends OpenedTracking>(
     issueNumber: trigger.thread.number
   }
   const resume = await findRunToResume(trigger, settings, deps, key)
-  const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined)
+  const sources = imageSources(trigger)
+  const gathered =
+    deps.images && sources.length > 0
+      ? await gatherImages(
+          sources,
+          trigger.thread.isPullRequest ? 'pull request' : 'issue',
+          deps.images.taken,
+          {
+            ...deps.images,
+            github: deps.github,
+            clock: deps.clock,
+            warn: deps.warn
+          }
+        )
+      : undefined
+  const shown = gathered && shownTexts(trigger, sources, gathered)
+  const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined, shown)
   // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
   // pull request's conversation) gets a comment of its own there.
   const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
@@ -73,7 +105,66 @@ export async function prepareCommentRun<T extends OpenedTracking>(
         resumed: resume !== undefined
       })
     : undefined
-  return { ...prompts, resumeRunId: resume?.runId, tracking }
+  const images = gathered && sentImages(gathered, resume !== undefined)
+  return { ...prompts, resumeRunId: resume?.runId, tracking, ...(images ? { images } : {}) }
+}
+
+/**
+ * The texts of the thread the prompts quote, in the order their images go: the asking comment (or
+ * review) first, then the thread's body. A label or an assignment asks nothing in words: the body alone.
+ */
+function imageSources(trigger: ThreadTrigger): ImageSource[] {
+  const sources: ImageSource[] = []
+  const text = trigger.instruction
+  if (text && trigger.trigger === 'comment' && trigger.commentId !== undefined)
+    sources.push({ source: { commentId: trigger.commentId }, kind: 'comment', text })
+  else if (text && trigger.trigger === 'review-comment' && trigger.commentId !== undefined)
+    sources.push({ source: { reviewCommentId: trigger.commentId }, kind: 'code comment', text })
+  else if (text && trigger.trigger === 'review' && trigger.reviewId !== undefined)
+    sources.push({
+      source: { pullNumber: trigger.thread.number, reviewId: trigger.reviewId },
+      kind: 'review',
+      text
+    })
+  else if (text && trigger.trigger === 'issue')
+    sources.push({ source: { issueNumber: trigger.thread.number }, kind: 'body', text })
+  sources.push({ source: { issueNumber: trigger.thread.number }, kind: 'body', text: trigger.thread.body })
+  return sources
+}
+
+/** The instruction and the body as the prompt quotes them, each image sent named by its placeholder. */
+function shownTexts(
+  trigger: ThreadTrigger,
+  sources: ImageSource[],
+  gathered: GatheredImages
+): { instruction: string; body: string } {
+  const asked = sources.length > 1
+  return {
+    instruction: asked ? (gathered.texts[0] ?? '') : stripHidden(trigger.instruction),
+    body: gathered.texts[sources.length - 1] ?? ''
+  }
+}
+
+/**
+ * What goes with the run: a follow-up resumes a run that has the thread already, so only the asking
+ * text's images (source 0, the first in order, so their numbers are the same in both); the fresh run
+ * that would carry it on, every one its prompt quotes.
+ */
+function sentImages(gathered: GatheredImages, followUp: boolean): NonNullable<CommentRun<unknown>['images']> {
+  const all: SentImages = {
+    images: gathered.images.map(image => image.dataUri),
+    report: { sent: gathered.images.map(image => ({ where: image.where })), leftOut: gathered.leftOut }
+  }
+  if (!followUp) return { run: all }
+  const asking = gathered.images.filter(image => image.source === 0)
+  const run: SentImages = {
+    images: asking.map(image => image.dataUri),
+    report: {
+      sent: asking.map(image => ({ where: image.where })),
+      leftOut: gathered.leftOut.filter(left => left.where === gathered.places[0])
+    }
+  }
+  return { run, carryOn: all }
 }
 
 /** Why the author may not trigger a run, or undefined when they may. */
@@ -190,7 +281,8 @@ async function buildPrompts(
   trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps<OpenedTracking>,
-  followUp: boolean
+  followUp: boolean,
+  shown?: { instruction: string; body: string }
 ): Promise<Pick<CommentRun<unknown>, 'prompt' | 'freshPrompt' | 'pullRequest'>> {
   // Events on a pull request carry its branches and head; a comment on one (issue_comment) does not.
   const checked = settings.checkRun !== 'false' && settings.wait
@@ -206,8 +298,9 @@ async function buildPrompts(
       : undefined)
   const input = {
     standing: settings.prompt,
-    instruction: trigger.instruction,
-    thread: trigger.thread,
+    instruction: shown ? shown.instruction : trigger.instruction,
+    thread: shown ? { ...trigger.thread, body: shown.body } : trigger.thread,
+    shown: shown !== undefined,
     author: trigger.author,
     repository: settings.context.repository,
     branches,

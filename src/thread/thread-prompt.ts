@@ -171,8 +171,8 @@ function matchBrackets(text: string): Map<number, number> {
   return closing
 }
 
-function quoted(text: string, max: number): string {
-  const visible = stripHidden(text)
+function quoted(text: string, max: number, shown = false): string {
+  const visible = shown ? text : stripHidden(text)
   return quotedBlock(visible, max, `[… ${visible.length - max} more characters]`)
 }
 
@@ -197,6 +197,11 @@ export interface CommentPromptInput {
   code?: CodeLocation
   /** The review or review comment, linked in the prompt. */
   requestUrl?: string
+  /**
+   * The instruction and the body are already as a reader sees them, their images sent named by
+   * placeholders (thread-images.ts): not stripped again.
+   */
+  shown?: boolean
 }
 
 /** One line of text that came from GitHub, for a sentence of the prompt. */
@@ -300,7 +305,11 @@ export function buildCommentPrompt(input: CommentPromptInput): string {
   const parts: string[] = []
   if (input.standing) parts.push(input.standing.trim())
   parts.push(
-    input.instruction ? stripHidden(input.instruction) : `Work on the ${kind} below as it is written.`
+    input.instruction
+      ? input.shown
+        ? input.instruction
+        : stripHidden(input.instruction)
+      : `Work on the ${kind} below as it is written.`
   )
   const where = [origin(input, kind)]
   if (input.branches) where.push(branchLine(input.branches, input.repository))
@@ -314,7 +323,7 @@ export function buildCommentPrompt(input: CommentPromptInput): string {
       '',
       `Title:\n${quoted(input.thread.title, 500)}`,
       '',
-      `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS)}`
+      `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS, input.shown)}`
     ].join('\n')
   )
   return parts.join('\n\n')

@@ -61,6 +61,8 @@ export type Trigger =
       code?: CodeLocation
       /** review: the review's state (approved, changes_requested, commented). */
       reviewState?: string
+      /** review: the review's id (its text is read again for the images in it). */
+      reviewId?: number
       /** label: the label; assignment: the assignee. */
       label?: string
       assignee?: string
@@ -312,7 +314,13 @@ const readReview: Reader = (event, rules, eventName) => {
   const review = jsonObject(event.review)
   const request = pullRequestRequest(eventName, event, review, rules, 'review')
   if (request.kind === 'skip') return request
-  return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() }
+  const id = jsonPositive(review.id)
+  return {
+    ...request,
+    trigger: 'review',
+    reviewState: jsonText(review.state).toLowerCase(),
+    ...(id !== undefined ? { reviewId: id } : {})
+  }
 }
 
 interface EventReaders {

@@ -5,6 +5,8 @@ import type { LogEntry } from '../../src/api/types.js'
 import { buildCiFixPrompt } from '../../src/thread/ci-fix-prompt.js'
 import { logTail, TailBuffer } from '../../src/github/log-tail.js'
 import { buildCommentPrompt, stripHidden } from '../../src/thread/thread-prompt.js'
+import { findImages } from '../../src/thread/thread-images.js'
+import { imageHosts } from '../../src/thread/image-download.js'
 import { quoteWithin } from '../../src/report/fit-text.js'
 import { renderTrackingComment, type TrackingState } from '../../src/report/tracking-text.js'
 import { matchPhrase, readTrigger } from '../../src/thread/trigger.js'
@@ -106,6 +108,16 @@ const CONSTRUCTS: Case[] = [
   ['definitions with open titles', n => fill('[a]: b "\n    x\n', n)],
   ['cross-references and mentions', n => fill('owner/repo#1 @a ', n)],
   ['img tags with alt text', n => fill('<img alt="x" ', n)],
+  [
+    'image references past the count looked at',
+    n => fill('![](https://github.com/user-attachments/assets/a) ', n)
+  ],
+  [
+    'img tags of signed addresses',
+    n => fill('<img src="https://private-user-images.githubusercontent.com/1/a.png?jwt=x">', n)
+  ],
+  ['unclosed image destinations', n => fill('![](<', n)],
+  ['an img tag of a path of slashes', n => `<img src="https://a/${'/'.repeat(n)}">`],
   ['an open img tag of open alts', n => `<img${fill(" alt='", n)}`],
   ['addresses of threads', n => fill('https://github.com/o/r/issues/1 www.github.com/o/', n)],
   ['one long github.com owner', n => `https://github.com/${'a'.repeat(n)}`],
@@ -354,9 +366,15 @@ describe('readers of GitHub and service text grow linearly with it', () => {
       text => [serviceMessage(text), serviceMessage(JSON.stringify({ detail: [{ loc: [text], msg: text }] }))]
     ],
     ['redactText', text => redactText(text, [TOKEN])],
-    ['extractAnswer (the answer in a result)', text => extractAnswer(text)]
+    ['extractAnswer (the answer in a result)', text => extractAnswer(text)],
+    [
+      "findImages (a text's images and its HTML's signed addresses)",
+      text => findImages({ where: 'w', text, html: text }, imageHosts('https://github.com'))
+    ]
   ])('%s', (name, fn) => {
-    expect(slowCases(fn, /^(stripHidden|extractAnswer)/.test(name) ? TEXT_CASES : SOME_CASES)).toEqual([])
+    expect(
+      slowCases(fn, /^(stripHidden|extractAnswer|findImages)/.test(name) ? TEXT_CASES : SOME_CASES)
+    ).toEqual([])
   })
 })
 

@@ -1,6 +1,7 @@
 import { AgentRunEmulator, FINDINGS } from '../../emulator/index.js'
 import {
   emulatorInputs,
+  emulatorScenario,
   readCommand,
   USAGE,
   UsageError,
@@ -232,6 +233,52 @@ describe('--scenario findings', () => {
     expect(written).toMatch(
       /Its comments on the lines of the diff:\n {4}on src\/index\.ts:2: .*Renamed export\n? ?.*\n {4}on src\/parser\.ts:46-47: /
     )
+  })
+})
+
+describe('--scenario images', () => {
+  test('a comment on issue #9 with screenshots, the emulator’s success; no other event', () => {
+    const asked = command('--scenario', 'images')
+    expect(asked.options.event).toBe('comment')
+    expect(emulatorScenario(asked.options.scenario)).toBe('success')
+    expect(asked.inputs.prompt).toBe('')
+    expect(() => command('--scenario', 'images', '--event', 'pr-comment')).toThrow(/--scenario images/)
+  })
+
+  test('npm start -- --scenario images: the comment’s and the issue’s screenshots, served at the sample’s own origin, go with the run', async () => {
+    const asked = command('--scenario', 'images')
+    const clock = new VirtualClock()
+    const emulator = new AgentRunEmulator({
+      clock,
+      defaultScenario: emulatorScenario(asked.options.scenario)
+    })
+    const github = new SampleGitHub({ clock })
+    try {
+      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
+      const event = github.askWithScreenshots(`/codegen ${asked.prompt}`)
+      const result = await runFlowStep(clock, {
+        inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
+        env: {
+          GITHUB_API_URL: gitHubUrl,
+          GITHUB_SERVER_URL: new URL(gitHubUrl).origin,
+          GITHUB_EVENT_NAME: event.name
+        },
+        event
+      })
+      expect(result.exitCode).toBe(0)
+      const created = emulator.requests.find(request => request.route === 'create')!.body as {
+        prompt: string
+        images: string[]
+      }
+      expect(created.images).toHaveLength(3)
+      expect(created.images.every(uri => uri.startsWith('data:image/png;base64,iVBORw0KGgo'))).toBe(true)
+      expect(created.prompt).toContain("At 320 px: [Image 1: in @octocat's comment of")
+      expect(created.prompt).toContain("> [Image 3: in the issue's description]")
+      expect(github.written()).toMatch(/Images from the thread: 3 images sent/)
+      expect(github.written()).not.toMatch(/jwt|private-user-images/)
+    } finally {
+      await Promise.all([emulator.stop(), github.stop()])
+    }
   })
 })
 

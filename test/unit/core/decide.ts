@@ -45,7 +45,11 @@ describe('decide', () => {
       clock: { now: () => 1_000, sleep: () => Promise.resolve() },
       say: { notice: message => notices.push(message), warning: message => notices.push(message) },
       stopped: () => undefined,
-      redact: value => value
+      redact: value => value,
+      images: {
+        fetch: () => Promise.reject(new Error('no image is fetched here')),
+        signal: new AbortController().signal
+      }
     }
     return { settings, deps, notices }
   }

@@ -416,6 +416,14 @@ describe('read-settings', () => {
       expect(problemsOf({ ...valid, ...bad })).toEqual([problem])
     })
 
+    test('thread-images: true unless set to false; anything else is refused naming the input', () => {
+      expect(settingsFrom(valid).threadImages).toBe(true)
+      expect(settingsFrom({ ...valid, 'thread-images': 'false' }).threadImages).toBe(false)
+      expect(problemsOf({ ...valid, 'thread-images': 'sometimes' })).toEqual([
+        'thread-images: expected true or false, got "sometimes"'
+      ])
+    })
+
     test('every answer problem is reported with the others, at once', () => {
       expect(
         problemsOf({

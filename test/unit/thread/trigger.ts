@@ -122,13 +122,15 @@ describe('readTrigger: labels, assignment, reviews', () => {
     })
   })
 
-  test('a review: its body and state', () => {
+  test('a review: its body, state and id (its text is read again for its images)', () => {
     const { name, payload } = reviewEvent({ body: '/codegen new address all of it', state: 'COMMENTED' })
+    payload.review.id = 80
     expect(readTrigger(name, payload, rules)).toMatchObject({
       trigger: 'review',
       fresh: true,
       instruction: 'address all of it',
-      reviewState: 'commented'
+      reviewState: 'commented',
+      reviewId: 80
     })
   })
 
