@@ -32,10 +32,13 @@ export function splitPlan(text: string): { first: string; rest: string } {
     if (end < 0) break
     const content = text.slice(at, end)
     if (FENCE.test(content)) inFence = !inFence
-    else if (!inFence && !content.trim() && line > 0 && end <= FIRST_PART_CHARS) cut = end
+    else if (!inFence && !content.trim() && line > 0 && end <= FIRST_PART_CHARS) cut = at
     at = end + 1
   }
-  return cut < 0 ? { first: '', rest: text } : { first: text.slice(0, cut), rest: text.slice(cut + 1) }
+  // The blank line goes: the first part ends with its last line, the rest starts with its first.
+  return cut < 0
+    ? { first: '', rest: text }
+    : { first: text.slice(0, cut - 1), rest: text.slice(text.indexOf('\n', cut) + 1) }
 }
 
 /** The fold's title, and what a reader is told when the plan was cut at the surface's size. */
