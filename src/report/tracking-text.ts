@@ -54,10 +54,10 @@ export interface TrackingState {
   report?: RunReport
   /** How a run of this thread is resumed, for a paused run's comment. */
   triggerPhrase: string
-  /** The repository's page (`https://github.com/owner/repo`): the check run's is under it. */
-  repositoryUrl?: string
   /** A plan's run (a plan or its revision): its marker says plan=working until the plan is shown. */
   planning?: boolean
+  /** The repository's page (`https://github.com/owner/repo`): the check run's is under it. */
+  repositoryUrl?: string
   updatedAt: number
 }
 
