@@ -68,10 +68,11 @@ async function planShown(
   emulator.queueScript(planScript(text, followUps))
   const asked = await onEvent(commentNow('/codegen plan fix the parser', 'alice'), inputs)
   expect(asked.exitCode).toBe(0)
+  expect(asked.outputs['outcome']).toBe('planned')
   const runId = emulator.runs()[0]!.id
   const trackingId = trackingComments()[0]!.id
   const digest = planDigest(text)
-  showPlan(trackingId, runId, digest)
+  expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: digest })
   later(2_000)
   return { runId, trackingId, digest }
 }
@@ -94,6 +95,13 @@ describe('plan, then approve', () => {
     emulator.queueScript(planScript(PLAN))
     const result = await onEvent(commentNow('/codegen plan fix the quoted fields', 'alice'))
     expect(result.exitCode).toBe(0)
+    expect(result.outputs['outcome']).toBe('planned')
+    // The tracking comment said plan=working while the plan was written, then the plan's digest.
+    const markers = github.requests
+      .filter(r => r.method === 'PATCH')
+      .map(r => readMarker((r.body as { body: string }).body)?.plan)
+    expect(markers).toContain('working')
+    expect(markers[markers.length - 1]).toBe(planDigest(PLAN))
     expect(creates()).toHaveLength(1)
     const asked = prompt(creates()[0]!)
     expect(asked).toContain('fix the quoted fields')
@@ -151,7 +159,10 @@ describe('plan, then approve', () => {
     const asked = prompt(resumes()[0]!)
     expect(asked).toContain('Revise your plan: use a state machine')
     expect(asked).toContain('Give the whole revised plan as your final answer')
+    expect(result.outputs['outcome']).toBe('planned')
     expect(trackingComments().map(c => c.id)).toEqual([trackingId])
+    // The comment now shows the revised plan: an approval is pinned to it.
+    expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: planDigest(revised) })
   })
 
   test('/codegen approve resumes the plan run with the whole plan and the extra instructions, in a comment of its own', async () => {
@@ -321,6 +332,7 @@ describe('plan, then approve', () => {
     })
     const asked = await onEvent(commentNow('/codegen plan fix the parser', 'alice'))
     expect(asked.outputs['outcome']).not.toMatch(/^(success|planned)$/)
+    expect(readMarker(trackingComments()[0]!.body)?.plan).toBeUndefined()
     later(2_000)
     const result = await onEvent(commentNow('/codegen approve'))
     expect(result.outputs['outcome']).toBe('skipped')
