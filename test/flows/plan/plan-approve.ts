@@ -173,6 +173,28 @@ describe('plan, then approve', () => {
     expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: planDigest(revised) })
   })
 
+  test('a revision the service will not resume is carried on: a new plan run with the plan to revise whole', async () => {
+    await useEmulator({ modes: ['resume-paused-only'] })
+    const { runId } = await planShown(PLAN, [])
+    const revised = `${PLAN}\n4. Use a state machine.`
+    emulator.queueScript(planScript(revised))
+    const result = await onEvent(commentNow('/codegen plan use a state machine', 'carol'))
+    expect(result.outputs['outcome']).toBe('planned')
+    expect(creates()).toHaveLength(2)
+    const carried = prompt(creates()[1]!)
+    expect(carried).toContain('use a state machine')
+    expect(carried).toContain('This run is asked for a plan only.')
+    expect(carried).toContain(
+      `The plan to revise (the earlier run's final answer, whole):\n\n${PLAN.split('\n')
+        .map(line => `> ${line}`)
+        .join('\n')}`
+    )
+    expect(carried).toContain(`This continues agent run ${runId}`)
+    // Who asked first is kept: allow-self-approval false still refuses alice.
+    expect(origin(creates()[1]!)).toMatchObject({ author: 'carol', plan_asked_by: 'alice' })
+    expect(readMarker(trackingComments().at(-1)!.body)?.plan).toBe(planDigest(revised))
+  })
+
   test('/codegen approve resumes the plan run with the whole plan and the extra instructions, in a comment of its own', async () => {
     const { runId, trackingId, digest } = await planShown()
     const result = await onEvent(commentNow('/codegen approve and keep the old parser as a fallback'))
@@ -220,6 +242,9 @@ describe('plan, then approve', () => {
       .join('\n')
     expect(carried.includes(`The approved plan (whole):\n\n${quoted}\n`)).toBe(true)
     expect(carried).toContain('Carry out the approved plan.')
+    // Never a plan cut short: the earlier run's result (the plan) is not quoted again, cut.
+    expect(carried).toContain(`This continues agent run ${runId}`)
+    expect(carried).not.toContain('cut:')
     expect(origin(creates()[1]!)).toMatchObject({
       plan_digest: digest,
       plan_run_id: String(runId),
