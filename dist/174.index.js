@@ -428,6 +428,8 @@ function checkFields(check) {
 
 
 
+/** The media type whose answers carry a text's HTML (`body_html`) beside its Markdown. */
+const FULL_JSON = 'application/vnd.github.full+json';
 /** Pages of a workflow run's jobs read at most: a run has at most 256 jobs of a matrix, and a few more. */
 const MAX_JOB_PAGES = 5;
 /** The conclusions of a job (and of a step) that failed: the ones a CI fix looks at. */
@@ -554,7 +556,8 @@ class OctokitGitHubApi {
             id: comment.id,
             body: comment.body ?? '',
             author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
-            createdAt: comment.created_at
+            createdAt: comment.created_at,
+            updatedAt: comment.updated_at
         }));
     }
     async listReviewComments(pullNumber) {
@@ -568,6 +571,7 @@ class OctokitGitHubApi {
             body: comment.body ?? '',
             author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
             createdAt: comment.created_at,
+            updatedAt: comment.updated_at,
             reviewThread: comment.in_reply_to_id ?? comment.id
         }));
     }
@@ -640,6 +644,21 @@ class OctokitGitHubApi {
             });
         }
     }
+    async teamMember(org, slug, login) {
+        try {
+            const { data } = await this.octokit.rest.teams.getMembershipForUserInOrg({
+                org,
+                team_slug: slug,
+                username: login
+            });
+            return data.state === 'active';
+        }
+        catch (error) {
+            if (error.status === 404)
+                return false;
+            throw error;
+        }
+    }
     async identity() {
         try {
             return (await this.octokit.rest.users.getAuthenticated()).data.login;
@@ -670,6 +689,27 @@ class OctokitGitHubApi {
             for (const file of data)
                 if (each({ filename: file.filename, ...(typeof file.patch === 'string' ? { patch: file.patch } : {}) }))
                     return;
+    }
+    async renderedText(source) {
+        const params = { ...this.repoParams, headers: { accept: FULL_JSON } };
+        const { data } = await ('issueNumber' in source
+            ? this.octokit.rest.issues.get({ ...params, issue_number: source.issueNumber })
+            : 'commentId' in source
+                ? this.octokit.rest.issues.getComment({ ...params, comment_id: source.commentId })
+                : 'reviewCommentId' in source
+                    ? this.octokit.rest.pulls.getReviewComment({ ...params, comment_id: source.reviewCommentId })
+                    : this.octokit.rest.pulls.getReview({
+                        ...params,
+                        pull_number: source.pullNumber,
+                        review_id: source.reviewId
+                    }));
+        const text = data;
+        return {
+            body: typeof text.body === 'string' ? text.body : '',
+            html: typeof text.body_html === 'string' ? text.body_html : '',
+            author: { login: text.user?.login ?? '', type: text.user?.type ?? '' },
+            createdAt: text.created_at ?? text.submitted_at ?? ''
+        };
     }
     async listReviews(pullNumber) {
         const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {

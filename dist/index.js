@@ -51998,7 +51998,9 @@ function repairPrompt(spec, problem) {
 /**
  * From the most severe down: the step's outcome of many runs is the first of these that any run
  * has, `success` only when every run succeeded. `limited` (a daily limit), `started` (wait false)
- * and `skipped` come after `cancelled`.
+ * and `skipped` come after `cancelled`. So does `planned`, first among them: a plan waits for a
+ * person, as a paused run does, but it is what its run was asked for, where every outcome above it
+ * says something went wrong; and a run waits, where none below it does.
  */
 const SEVERITY = [
     'error',
@@ -52008,6 +52010,7 @@ const SEVERITY = [
     'timeout',
     'paused',
     'cancelled',
+    'planned',
     'limited',
     'started',
     'skipped',
@@ -52036,6 +52039,17 @@ function unexpectedEnding(error, last, now) {
         error: `Unexpected error: ${message.split('\n')[0]?.slice(0, 300)}`
     };
     return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/thread/plan.ts
+
+/** Hex characters of a plan's SHA-256 the tracking comment's marker keeps (64 bits: no one forges a plan to match it). */
+const DIGEST_HEX_CHARS = 16;
+/** The digest an approval is pinned to: of the plan's whole text, as the tracking comment showed it. */
+function planDigest(text) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('hex').slice(0, DIGEST_HEX_CHARS);
 }
 
 ;// CONCATENATED MODULE: ./src/answer/bounded-json.ts
@@ -53046,8 +53060,6 @@ function retryOrGiveUp(exchange, write, what) {
     return { kind: 'retry', rateLimited: false };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/api/parse.ts
 
 
@@ -56696,6 +56708,7 @@ class Deadlines {
     cancelledAt;
     /** Epoch ms of the cancellation, once it came. */
     cancelledAtMs;
+    startBy;
     constructor(clock, 
     /** Aborted when the job is cancelled. */
     cancellation, timeoutMs) {
@@ -56722,6 +56735,18 @@ class Deadlines {
     lastCallsBy() {
         const afterCancel = this.cancelledAtMs === undefined ? Infinity : this.cancelledAtMs + SERVICE_AFTER_CANCEL_MS;
         return Math.min(afterCancel, this.step + SERVICE_PAST_DEADLINE_MS);
+    }
+    /**
+     * Aborts when nothing new may start (stopped): the job cancelled, or timeout-minutes reached.
+     * What is done before the run (the thread's images downloaded) ends with it.
+     */
+    get startSignal() {
+        if (!this.startBy) {
+            const timeout = new AbortController();
+            void this.after(this.step - this.clock.now()).then(() => timeout.abort(new Error('timeout-minutes was reached')));
+            this.startBy = AbortSignal.any([this.cancellation, timeout.signal]);
+        }
+        return this.startBy;
     }
     /** Aborts when GitHub's calls must end. */
     get githubSignal() {
@@ -57036,6 +57061,10 @@ async function restartedLate(api, logs, earlier, before, deps, unseen) {
 
 
 
+/** The brief of the fresh run that carries a thread on: its prompt, and its images when it has its own. */
+function carried(brief, prompt) {
+    return { ...brief, prompt, images: brief.carryOn?.images ?? brief.images };
+}
 /** Starts the run the brief asks for; a refusal (401, 403, 404) before it existed is explained. */
 async function startRun(brief, deps) {
     const startedAt = deps.clock.now();
@@ -57061,7 +57090,10 @@ async function startRun(brief, deps) {
             if (!brief.carryOn)
                 throw refusal.error;
             carriedFrom = refusal.carriedFrom;
-            prompt = carryOnPrompt(brief.carryOn.prompt, refusal.earlier, carriedFrom.reason);
+            // A shown plan's run's result is that plan, whole in the prompt already (plan-run.ts): not again, cut.
+            const shown = brief.plan?.kind === 'approve' || brief.plan?.revises !== undefined;
+            const earlier = shown ? { ...refusal.earlier, result: null } : refusal.earlier;
+            prompt = carryOnPrompt(brief.carryOn.prompt, earlier, carriedFrom.reason);
             mode = 'create';
         }
         const fix = brief.ciFix && { branch: brief.ciFix.branch, maxAttempts: brief.ciFix.maxAttempts };
@@ -57074,7 +57106,7 @@ async function startRun(brief, deps) {
         repoId = brief.repoId ?? (await lookUpRepository(brief, api, deps));
         const run = brief.setupCommands
             ? await startSetupCommands(brief, repoId, api, deps.deadline)
-            : await createOnce({ ...brief, prompt }, repoId, api, deps, fixAttempt);
+            : await createOnce(carriedFrom ? carried(brief, prompt) : brief, repoId, api, deps, fixAttempt);
         if (carriedFrom)
             deps.notice(carryOnNotice(carriedFrom.runId, run.id, carriedFrom.reason));
         const logs = new LogReader(api, run.id, deps.warning);
@@ -57388,7 +57420,11 @@ function cancelledWhileChecking(report, answer) {
 
 
 
+
 async function runBrief(given, deps) {
+    return withPlan(await briefToReport(given, deps), given, deps.follow.events);
+}
+async function briefToReport(given, deps) {
     const brief = asking(given, deps.answer?.spec);
     let last;
     try {
@@ -57405,6 +57441,43 @@ async function runBrief(given, deps) {
     }
 }
 /**
+ * Plan, then approve: a plan's run that succeeded ends `planned`, its result the plan (none is an
+ * error; pull requests it opened anyway are warned of); an approved plan's run, however it ends,
+ * says which plan it carried out, who asked for it and who approved it.
+ */
+function withPlan(report, brief, events) {
+    const plan = brief.plan;
+    if (!plan)
+        return report;
+    if (plan.kind === 'approve') {
+        const { text, digest, askedBy } = plan.plan;
+        return { ...report, plan: { text, digest, askedBy, approvedBy: plan.approvedBy } };
+    }
+    if (report.outcome !== 'success' || !report.run)
+        return report;
+    const text = report.run.result ?? '';
+    if (!text.trim())
+        return {
+            ...report,
+            outcome: 'error',
+            error: `Agent run ${report.run.id} was asked for a plan and completed without one: its result is empty. Nothing awaits approval; ask for a plan again.`
+        };
+    const pullRequests = report.run.github_pull_requests?.length ?? 0;
+    if (pullRequests > 0)
+        events.warning(`Agent run ${report.run.id} was asked for a plan only, yet opened ${pullRequests === 1 ? 'a pull request' : `${pullRequests} pull requests`}: look at ${pullRequests === 1 ? 'it' : 'them'} before approving the plan.`);
+    return {
+        ...report,
+        outcome: 'planned',
+        plan: {
+            text,
+            digest: planDigest(text),
+            askedBy: plan.askedBy,
+            ...(plan.revises ? { earlier: plan.revises.text } : {}),
+            ...(pullRequests > 0 ? { pullRequests } : {})
+        }
+    };
+}
+/**
  * The brief with the answer-format section at the end of its prompts, the one place it is added:
  * verdict or output-schema ask each run, a thread's carried-on one too, for an answer (repairs ask
  * again in their own words).
@@ -57412,7 +57485,7 @@ async function runBrief(given, deps) {
 function asking(brief, spec) {
     if (!spec)
         return brief;
-    const carryOn = brief.carryOn && { prompt: withAnswerFormat(brief.carryOn.prompt, spec) };
+    const carryOn = brief.carryOn && { ...brief.carryOn, prompt: withAnswerFormat(brief.carryOn.prompt, spec) };
     return { ...brief, prompt: withAnswerFormat(brief.prompt, spec), ...(carryOn ? { carryOn } : {}) };
 }
 /** A deadline, a cancellation or the service's refusal ends the run so; any other throw is unexpected. */
@@ -57426,6 +57499,175 @@ function thrownEnding(error, last, now) {
     }
     return last ? { ...last, ...fields, endedAt: now } : reportOf(fields, now);
 }
+/**
+ * The report with the thread's images that went with its run: the carried-on run's when the resume
+ * was refused, else the brief's; none when no run started.
+ */
+function withThreadImages(report, brief) {
+    if (report.run === undefined)
+        return report;
+    const images = report.carriedFrom ? brief.carryOn?.threadImages : brief.threadImages;
+    return images ? { ...report, threadImages: images } : report;
+}
+
+;// CONCATENATED MODULE: ./src/thread/plan-prompt.ts
+/**
+ * Plan, then approve: what a plan's run is asked (a plan only, as its final answer), what a revision
+ * adds, and what an approved plan's run is asked (the plan's whole text, never cut: the agent carries
+ * out what a person read, not what it remembers). Pure text, added to the thread's prompts.
+ */
+/** What a plan's run is asked besides the thread's request: a plan, and nothing done. */
+function planOnlySection(triggerPhrase) {
+    return [
+        'This run is asked for a plan only. Do not change any file, create a branch, push or open a pull request.',
+        'Read the repository and the thread, then give the plan as your final answer: what you will change and how, in numbered steps (the files, functions and tests each step touches), and what you need decided first.',
+        `A person reads it on the thread and replies \`${triggerPhrase} approve\` to have it carried out, or \`${triggerPhrase} plan <what to change>\` to revise it.`
+    ].join('\n');
+}
+/** A revision's follow-up: what to change, and the whole revised plan as the answer. */
+function revisionSection(change, triggerPhrase) {
+    return [
+        `Revise your plan${change ? `: ${change}` : '.'}`,
+        `Still a plan only: no file changed, no branch, push or pull request. Give the whole revised plan as your final answer, not only what changed (it replaces the earlier one on the thread).`,
+        `A person reads it and replies \`${triggerPhrase} approve\` to have it carried out.`
+    ].join('\n');
+}
+/** The plan a revision revises, whole, for a fresh run that carries the revision on. */
+function revisedPlanSection(plan) {
+    return `The plan to revise (the earlier run's final answer, whole):\n\n${wholeQuote(plan.text)}`;
+}
+/**
+ * What an approved plan's run is asked: to carry out exactly the plan quoted whole below (its digest
+ * as the tracking comment's marker held it), who asked and who approved, and the approver's extra
+ * instructions.
+ */
+function approvedPlanSection(plan, approvedBy, extra) {
+    const asked = plan.askedBy ? `, asked for by @${plan.askedBy}` : '';
+    const lines = [
+        `Carry out the approved plan. @${approvedBy} approved the plan quoted below (plan ${plan.digest} of agent run ${plan.runId}${asked}) as it was shown on the thread.`,
+        'Carry out this text, whatever you remember of the plan: it is what the person read and approved. Now change the code, push a branch and open a pull request as the plan says.'
+    ];
+    if (extra)
+        lines.push(`The approver's extra instructions: ${extra}`);
+    return `${lines.join('\n')}\n\nThe approved plan (whole):\n\n${wholeQuote(plan.text)}`;
+}
+/** A plan as a quoted block, every character of it (its line ends made \n). */
+function wholeQuote(text) {
+    return text
+        .replace(/\r\n?/g, '\n')
+        .split('\n')
+        .map(line => (line ? `> ${line}` : '>'))
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/agent-run/plan-run.ts
+
+
+
+
+
+
+
+/**
+ * Plan, then approve, on the service's side: a revision or an approval names the plan the tracking
+ * comment showed by its run and digest alone; its whole text is the plan's run's result, read here
+ * before anything is sent and checked against the digest (a plan that is not the one shown is never
+ * carried out), who asked is the plan's run's metadata. Then the brief, its prompts holding the plan
+ * whole, goes through runBrief as any other.
+ */
+/** The metadata (under github_action) a plan's run records who asked for it in; a carried-on run too. */
+const PLAN_ASKED_BY = 'plan_asked_by';
+/** Runs the brief; a revision's or an approval's once the plan it names was read and found the one shown. */
+async function runWithPlan(brief, deps) {
+    const shown = shownPlanOf(brief.plan);
+    if (!shown)
+        return runBrief(brief, deps);
+    const { start } = deps;
+    const startedAt = start.clock.now();
+    const ended = (fields) => reportOf(fields, startedAt, start.clock.now());
+    try {
+        const options = { deadline: start.deadline };
+        const found = brief.orgId === undefined
+            ? await discoverOrganization(start.apis, options, start.notice)
+            : { orgId: brief.orgId };
+        if ('error' in found)
+            return ended({ outcome: 'error', ...found });
+        const run = await start.apis(found.orgId).getRun(shown.runId, options);
+        const read = readShownPlan(shown, run);
+        if ('mismatch' in read)
+            return ended({ outcome: 'error', error: read.mismatch, orgId: found.orgId });
+        const planned = plannedBrief({ ...brief, orgId: found.orgId }, read);
+        if ('refused' in planned)
+            return ended({ outcome: 'skipped', reason: planned.refused, orgId: found.orgId });
+        return await runBrief(planned, deps);
+    }
+    catch (error) {
+        return ended(errorBeforeRun(error));
+    }
+}
+/** The plan a brief names and must read first: a revision's, or an approval's. */
+function shownPlanOf(plan) {
+    if (plan?.kind === 'approve')
+        return plan.plan;
+    return plan?.revises;
+}
+/**
+ * The shown plan as its run holds it: the run's result whole, when its digest is the marker's; who
+ * asked, from the metadata the plan's run was created with.
+ */
+function readShownPlan(shown, run) {
+    const text = run.result ?? '';
+    if (!text || planDigest(text) !== shown.digest)
+        return {
+            mismatch: `Agent run ${shown.runId}'s plan is not the one the tracking comment showed (plan ${shown.digest}${text ? `; the run's result now reads as plan ${planDigest(text)}` : '; the run has no result now'}): nothing was carried out. Ask for the plan again with a plan request.`
+        };
+    const origin = run.metadata?.[METADATA_KEY];
+    const asked = origin && typeof origin === 'object' ? origin : {};
+    const askedBy = [asked[PLAN_ASKED_BY], asked.author].find((login) => typeof login === 'string' && login !== '');
+    return { ...shown, text, askedBy: askedBy ?? shown.askedBy };
+}
+/**
+ * The brief with the plan read: a revision's fresh run carries the plan to revise whole; an approval's
+ * prompts carry the approved plan whole (the resume and the fresh run alike), its metadata the
+ * digest, who asked and who approved (a resume sends no metadata: the resume's prompt says them).
+ * An approval by the plan's asker is refused when allow-self-approval is false.
+ */
+function plannedBrief(brief, shown) {
+    const plan = brief.plan;
+    const asked = shown.askedBy ? { [PLAN_ASKED_BY]: shown.askedBy } : {};
+    if (plan.kind === 'plan') {
+        const carryOn = brief.carryOn && { prompt: joined(brief.carryOn.prompt, revisedPlanSection(shown)) };
+        return {
+            ...brief,
+            plan: { ...plan, revises: shown },
+            origin: { ...brief.origin, ...asked },
+            ...(carryOn ? { carryOn } : {})
+        };
+    }
+    if (plan.askerRefused !== undefined && sameLogin(shown.askedBy, plan.approvedBy))
+        return {
+            refused: `@${plan.approvedBy} asked for this plan, and allow-self-approval is false: ${plan.askerRefused}`
+        };
+    const section = approvedPlanSection(shown, plan.approvedBy, plan.extra);
+    return {
+        ...brief,
+        plan: { ...plan, plan: shown },
+        prompt: joined(brief.prompt, section),
+        carryOn: { prompt: joined(brief.carryOn?.prompt ?? '', section) },
+        origin: {
+            ...brief.origin,
+            ...asked,
+            plan_digest: shown.digest,
+            plan_run_id: String(shown.runId),
+            plan_approved_by: plan.approvedBy
+        }
+    };
+}
+const sameLogin = (a, b) => a !== '' && a.toLowerCase() === b.toLowerCase();
+const joined = (...parts) => parts
+    .map(part => part.trim())
+    .filter(Boolean)
+    .join('\n\n');
 
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 /** The event that asks for a CI fix: a workflow run completed (thread/workflow-run.ts reads it). */
@@ -57736,7 +57978,9 @@ function findTrackingComment(comments, trusted, verify) {
                 found: {
                     id: comment.id,
                     runId: marker.runId,
-                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+                    ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {}),
+                    ...(marker.plan !== undefined ? { plan: marker.plan } : {}),
+                    ...(comment.updatedAt !== undefined ? { updatedAt: comment.updatedAt } : {})
                 },
                 ignored
             };
@@ -58523,6 +58767,47 @@ function answerAnnotation(report) {
     return `No valid answer${repaired}: ${(0,src_text/* oneLine */.TN)(problemLine(answer.problem), ANSWER_CAPS.message)}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/images-text.ts
+
+
+/**
+ * What the reports say of the thread's images (thread-images): how many were sent and from where,
+ * how many were left out and why, in one line. Never a URL: `ThreadImages` holds none.
+ */
+const WHY = {
+    'too-big': 'too big',
+    'not-an-image': 'not an image',
+    cap: 'over the cap of 10 images and 10 MiB',
+    failed: 'download failed'
+};
+/** At most this many characters of the line (its places come from logins and dates). */
+const LINE_MAX_CHARS = 1_000;
+const images_text_images = (n) => `${n} image${n === 1 ? '' : 's'}`;
+/** Counts of each key, in the order first seen. */
+function counted(items, key) {
+    const counts = new Map();
+    for (const item of items)
+        counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+    return [...counts].map(([name, n]) => `${n} ${name}`);
+}
+/**
+ * "Images from the thread: 2 sent (1 from @alice's comment of 2026-12-01, 1 from the issue's
+ * description); 1 left out (1 too big)." Plain text, one line.
+ */
+function threadImagesLine(report) {
+    const sent = report.sent.length === 0
+        ? 'none sent'
+        : `${images_text_images(report.sent.length)} sent (${counted(report.sent, image => `from ${image.where}`).join(', ')})`;
+    const leftOut = report.leftOut.length === 0
+        ? ''
+        : `; ${report.leftOut.length} left out (${counted(report.leftOut, image => WHY[image.why]).join(', ')})`;
+    return (0,src_text/* cutChars */.oN)(`Images from the thread: ${sent}${leftOut}.`, LINE_MAX_CHARS);
+}
+/** The same line for a comment or a summary: nothing in it opens Markdown or mentions anyone. */
+function threadImagesMarkdown(report) {
+    return plainInline(threadImagesLine(report));
+}
+
 // EXTERNAL MODULE: ./src/github-shapes.ts
 var github_shapes = __nccwpck_require__(8463);
 ;// CONCATENATED MODULE: ./src/report/fit-text.ts
@@ -58662,6 +58947,7 @@ const HEADLINES = {
             failure: '❌ Agent run failed',
             timeout: '⏱️ Agent run still working when the wait timed out',
             paused: '⏸️ Agent run paused, waiting for a follow-up',
+            planned: '📋 Agent run wrote a plan, which awaits approval',
             rejected: '👎 Agent run’s verdict: fail',
             'invalid-output': '❔ Agent run ended without a valid answer',
             started: '🚀 Agent run started',
@@ -58686,6 +58972,7 @@ const HEADLINES = {
             failure: '❌ **failed**',
             timeout: '⏱️ was still working when the workflow stopped waiting',
             paused: '⏸️ **paused**, waiting for a follow-up',
+            planned: '📋 wrote a **plan**, which awaits approval',
             rejected: '👎 **rejected**: its verdict is fail',
             'invalid-output': '❔ ended **without a valid answer**',
             started: '🚀 started',
@@ -58709,6 +58996,7 @@ const HEADLINES = {
             timeout: '⏱️ was still working when the workflow stopped waiting',
             cancelled: '🛑 was left running: the workflow job was cancelled',
             paused: '⏸️ paused, waiting for an answer',
+            planned: '📋 wrote a plan, which awaits approval',
             started: '🚀 started; this step did not follow it',
             skipped: '⏭️ skipped',
             limited: '🚦 was not started: a daily run limit is reached'
@@ -59096,7 +59384,105 @@ function howToAnswer(surface) {
 }
 const comment = (phrase) => `\`${phrase} <answer>\``;
 
+;// CONCATENATED MODULE: ./src/report/plan-text.ts
+
+
+
+/**
+ * A plan (plan, then approve) as the tracking comment, the job summary and the check run show it:
+ * the agent's text, hostile like all of it, quoted whole (its first part, the rest folded) and cut
+ * only at the surface's size, saying so; how to approve or revise it; who asked and who approved.
+ */
+/** The first part shown unfolded: at most this many characters and lines of the plan. */
+const FIRST_PART_CHARS = 1_500;
+const FIRST_PART_LINES = 15;
+/** A line that opens or closes a fence (0-3 spaces, then three backticks or tildes). */
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+/**
+ * The plan split after its first part: at the last blank line outside a fence within the first
+ * part's size (a paragraph, a list or a fence is not split); all of it when it is that short; the
+ * first part empty when no such line comes early (a plan of one long paragraph is folded whole).
+ */
+function splitPlan(text) {
+    if (text.length <= FIRST_PART_CHARS && text.split('\n', FIRST_PART_LINES + 1).length <= FIRST_PART_LINES)
+        return { first: text, rest: '' };
+    let inFence = false;
+    let at = 0;
+    let cut = -1;
+    for (let line = 0; line < FIRST_PART_LINES + 1 && at <= FIRST_PART_CHARS; line++) {
+        const end = text.indexOf('\n', at);
+        if (end < 0)
+            break;
+        const content = text.slice(at, end);
+        if (FENCE.test(content))
+            inFence = !inFence;
+        else if (!inFence && !content.trim() && line > 0 && end <= FIRST_PART_CHARS)
+            cut = at;
+        at = end + 1;
+    }
+    // The blank line goes: the first part ends with its last line, the rest starts with its first.
+    return cut < 0
+        ? { first: '', rest: text }
+        : { first: text.slice(0, cut - 1), rest: text.slice(text.indexOf('\n', cut) + 1) };
+}
+/** The fold's title, and what a reader is told when the plan was cut at the surface's size. */
+const REST_TITLE = 'The rest of the plan';
+const WHOLE_PLAN = 'The whole plan';
+const PLAN_CUT_NOTE = 'This plan is longer than GitHub shows here: the whole plan is on the run’s page and in the step’s `plan` output, and an approval carries out the whole plan.';
+/**
+ * The plan quoted within `max` as `fit` measures it: its first part, then the rest folded below it
+ * (the whole plan folded when it has no short first part); cut only where `max` ends, with the
+ * note that says so and where the whole plan is.
+ */
+function planBlock(text, max, fit) {
+    const { first, rest } = splitPlan(text);
+    const firstQuoted = first ? quoteBlock(first) : '';
+    const fold = (title, quoted) => `<details><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
+    const cutNote = `\n\n${PLAN_CUT_NOTE}`;
+    const room = (used) => max - fit.measure(used) - fit.measure(cutNote);
+    if (!rest)
+        return within(text, max, room(''), fit, cutNote);
+    const head = firstQuoted ? `${firstQuoted}\n\n` : '';
+    const title = firstQuoted ? REST_TITLE : WHOLE_PLAN;
+    const restRoom = room(head + fold(title, ''));
+    if (restRoom < 200)
+        return within(text, max, room(''), fit, cutNote);
+    const restQuoted = within(rest, restRoom + fit.measure(cutNote), restRoom, fit, '');
+    const cut = restQuoted.endsWith(fit.note);
+    return `${head}${fold(title, restQuoted)}${cut ? cutNote : ''}`;
+}
+/** `text` quoted whole within `max`, or cut within `cutRoom` and followed by `cutNote`. */
+function within(text, max, cutRoom, fit, cutNote) {
+    const whole = text.length <= 2 * max ? quoteBlock(text) : '';
+    if (whole && fit.measure(whole) <= max)
+        return whole;
+    return `${quoteWithin(text, Math.max(0, cutRoom), fit)}${cutNote}`;
+}
+/** How to go on from a plan that awaits approval, with the configured trigger phrase. */
+function approveLine(phrase) {
+    return `Reply \`${phrase} approve\` to carry out this plan, or \`${phrase} plan <what to change>\` to revise it.`;
+}
+/** A GitHub login as a reader sees it in our Markdown: one line, no HTML, no notification (the thread has one). */
+const login = (name) => unmention(`@${escapeHtml((0,src_text/* oneLine */.TN)(name, 100))}`);
+/**
+ * Who asked for the plan and who approved it, and its digest (what the approval is pinned to):
+ * "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
+ */
+function planPeopleLine(plan) {
+    const digest = markdown_codeSpan(plan.digest.slice(0, 16));
+    return plan.approvedBy !== undefined
+        ? `📋 The approved plan ${digest}: asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
+        : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}.`;
+}
+/** A plan's run that opened pull requests though it was asked for a plan only: said plainly. */
+function planPullRequestsWarning(count) {
+    return `⚠️ This run was asked for a plan only, yet opened ${count === 1 ? 'a pull request' : `${count} pull requests`}: look at ${count === 1 ? 'it' : 'them'} before approving the plan.`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
 
 
 
@@ -59131,6 +59517,11 @@ function renderSummary(input) {
     let shown = entries.length;
     if (report.stop)
         head.push(stopMarkdown(report.stop), '');
+    if (report.plan)
+        head.push(planPeopleLine(report.plan), '');
+    const plan = report.outcome === 'planned' ? report.plan : undefined;
+    if (plan)
+        head.push(...planSection(plan, input.triggerPhrase ?? '/codegen'));
     if (report.answer?.verdictAsked)
         head.push(verdictLine(report.answer), '');
     const answer = report.answer?.answer;
@@ -59145,6 +59536,8 @@ function renderSummary(input) {
     }
     if (report.usage)
         head.push(usageMarkdown(report.usage), '');
+    if (report.threadImages)
+        head.push(threadImagesMarkdown(report.threadImages), '');
     if (report.outcome === 'paused' && run && !question)
         head.push(howToAnswer(answerSurface(run.id, report.trigger)), '');
     if (report.reason)
@@ -59157,7 +59550,7 @@ function renderSummary(input) {
         if (section)
             head.push(section, '');
     }
-    if (result && !question)
+    if (result && !question && !plan)
         head.push('### Result', '', quoteBlock(result), '');
     if (run?.summary)
         head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_MAX_CHARS)), '');
@@ -59172,6 +59565,32 @@ function renderSummary(input) {
     return fitBytes(log ? `${filled}\n### Log\n\n${log}` : filled, maxBytes);
 }
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000';
+/** The room of a plan in the summary, and how it is cut there. */
+const PLAN_MAX_BYTES = 400_000;
+const SUMMARY_FIT = {
+    measure: github_shapes/* utf8Bytes */.dy,
+    note: '… trimmed to fit the job summary',
+    cutSays: 'note-below'
+};
+/**
+ * A plan that awaits approval: the plan (its first part, the rest folded), how to approve or revise
+ * it on the thread, a warning of pull requests opened anyway, and the plan it revised, folded.
+ */
+function planSection(plan, phrase) {
+    const lines = [
+        '### Plan',
+        '',
+        planBlock(plan.text, PLAN_MAX_BYTES, SUMMARY_FIT),
+        '',
+        `${approveLine(phrase)} Reply on the issue or pull request that asked for the plan.`,
+        ''
+    ];
+    if (plan.pullRequests)
+        lines.push(planPullRequestsWarning(plan.pullRequests), '');
+    if (plan.earlier)
+        lines.push('<details><summary>The earlier plan</summary>', '', quoteBlock(trimmed(plan.earlier, TEXT_MAX_CHARS)), '', '</details>', '');
+    return lines;
+}
 /** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
 function questionSection(question, runId, trigger) {
     return [
@@ -59348,6 +59767,7 @@ const runs_report_ICONS = {
     'invalid-output': '⚠️',
     timeout: '⏱️',
     paused: '⏸️',
+    planned: '📋',
     started: '🚀',
     skipped: '⏭️',
     limited: '🚦',
@@ -59577,7 +59997,8 @@ const FAILS_IF_NAMED = {
     paused: 'The agent paused with a question, waiting for an answer.',
     rejected: "The agent's verdict is fail.",
     'invalid-output': 'The agent run ended without a valid answer.',
-    limited: 'A daily run limit was reached: no agent run was started.'
+    limited: 'A daily run limit was reached: no agent run was started.',
+    planned: 'The agent run wrote a plan, which awaits approval (fail-on: planned).'
 };
 /** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
 function itemFailReason(item, failOn) {
@@ -59627,13 +60048,14 @@ function stepFailMessage(report, policy) {
     return `${reason}${why ? ` Result: ${why}` : ''}${answer ? ` ${answer}` : ''}\n${runWhere(report)}`;
 }
 /**
- * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
- * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
- * outcome among the runs that fail it), `failure` otherwise.
+ * The check's colour from the decision that fails the step (stepFailMessage): when the step passes,
+ * `success`, but `action_required` while a plan awaits approval (a plan is no change to merge: never
+ * green); else `timed_out` or `cancelled` when that is why (for many runs, the most severe outcome
+ * among the runs that fail it), `failure` otherwise.
  */
 function stepConclusion(report, policy) {
     if (stepFailMessage(report, policy) === undefined)
-        return 'success';
+        return report.outcome === 'planned' ? 'action_required' : 'success';
     const failing = report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)));
     const why = failing ? SEVERITY.find(outcome => failing.has(outcome)) : report.outcome;
     return why === 'timeout' ? 'timed_out' : why === 'cancelled' ? 'cancelled' : 'failure';
@@ -59697,6 +60119,7 @@ function pausedAnswer(report, policy) {
 
 
 
+
 const TITLES = {
     success: 'Succeeded',
     failure: 'Failed',
@@ -59706,6 +60129,7 @@ const TITLES = {
     timeout: 'Timed out',
     cancelled: 'Cancelled',
     paused: 'Paused, waiting for an answer',
+    planned: 'Plan awaits approval',
     started: 'Started, not followed',
     skipped: 'Skipped',
     limited: 'Not started: daily run limit'
@@ -59767,6 +60191,8 @@ function gateLine(report, policy, conclusion) {
         return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`;
     if (report.outcome !== 'success' && conclusion === 'success')
         return `This check passes as the step does: ${failOn} lets this ending pass.`;
+    if (report.outcome === 'planned' && conclusion === 'failure')
+        return `This check fails as the step does: ${failOn} names planned.`;
     return '';
 }
 /**
@@ -59827,11 +60253,24 @@ function endedPieces(state, report, conclusion) {
     return [
         headline,
         ...(report.stop ? [stopMarkdown(report.stop)] : []),
+        ...(report.plan ? [planPeopleLine(report.plan)] : []),
+        ...planAwaits(state, report),
         ...asked,
         endedFacts(state, report, conclusion),
         ...rest.map(([title, text]) => ({ title, text })),
         footer(state)
     ];
+}
+/**
+ * A plan that awaits approval: how to approve or revise it on the pull request (the check is
+ * action_required meanwhile), and a warning of pull requests its run opened anyway.
+ */
+function planAwaits(state, report) {
+    const plan = report.outcome === 'planned' ? report.plan : undefined;
+    if (!plan)
+        return [];
+    const how = `This plan awaits approval. ${approveLine(state.policy.triggerPhrase)} Reply on the pull request; its tracking comment shows the plan.`;
+    return [how, ...(plan.pullRequests ? [planPullRequestsWarning(plan.pullRequests)] : [])];
 }
 /** A paused run is answered from a step, or on the pull request's thread when it was asked for there. */
 function check_run_text_answerSurface(runId, state) {
@@ -59867,8 +60306,9 @@ function texts(report) {
         found.push(['Why', report.reason]);
     if (report.error)
         found.push(['Error', report.error]);
+    const title = report.outcome === 'paused' ? QUESTION : report.outcome === 'planned' ? 'Plan' : 'Result';
     if (report.run?.result)
-        found.push([report.outcome === 'paused' ? QUESTION : 'Result', report.run.result]);
+        found.push([title, report.run.result]);
     if (report.run?.summary)
         found.push(['Summary', report.run.summary]);
     return found;
@@ -60177,6 +60617,73 @@ class CheckRun extends LiveReporter {
     }
 }
 
+;// CONCATENATED MODULE: ./src/thread/approval.ts
+/**
+ * The plan awaiting approval that `writtenAt` (the approval's creation, ISO 8601) saw, or why there
+ * is none: no plan on the thread, a revision still being written, or a plan shown after the approval
+ * was written (GitHub's times are to the second: an edit in the approval's own second counts as after).
+ */
+function pinnedPlan(found, writtenAt, phrase) {
+    if (found?.plan === undefined)
+        return {
+            refused: `No plan awaits approval on this thread: nothing was carried out. Ask for one with \`${phrase} plan <task>\`.`
+        };
+    if (found.plan === 'working')
+        return {
+            refused: `A newer plan awaits approval: a plan (or its revision) is still being written, so nothing was carried out. Read it once the tracking comment shows it, then reply \`${phrase} approve\`.`
+        };
+    const written = Date.parse(writtenAt ?? '');
+    const shown = Date.parse(found.updatedAt ?? '');
+    if (!(written > shown))
+        return {
+            refused: `A newer plan awaits approval: the tracking comment's plan was written after this approval${Number.isNaN(written) ? ' (the event gives no time for it)' : ''}, so nothing was carried out. Read the plan it shows now, then reply \`${phrase} approve\` to carry it out.`
+        };
+    return { runId: found.runId, digest: found.plan };
+}
+/** Who may approve a plan here, as a refusal says it. */
+function whoMayApprove(settings) {
+    const approvers = settings.approvers;
+    const named = approvers
+        ? [
+            ...[...approvers.logins].map(login => `@${login}`),
+            ...approvers.teams.map(team => `members of ${team.org}/${team.slug}`)
+        ]
+        : [];
+    const who = approvers
+        ? `only ${listed(named)} may approve a plan here (the approvers input)`
+        : 'anyone who may trigger a run (write access to the repository, or a bot allowed-bots names) may approve a plan here';
+    return settings.allowSelfApproval ? `${who}.` : `${who}, other than the person who asked for it.`;
+}
+function listed(names) {
+    if (names.length <= 1)
+        return names.join('');
+    return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}
+/**
+ * Why `login` may not approve (`approvers` names neither them nor a team they are an active member
+ * of), or undefined when they may. Every listed team is asked until one has them; a team GitHub
+ * would not tell of (a 403: the token may not read the organization's teams) is named in the refusal.
+ */
+async function approverRefusal(login, settings, github) {
+    const approvers = settings.approvers;
+    if (!approvers || approvers.logins.has(login.toLowerCase()))
+        return undefined;
+    const unread = [];
+    for (const team of approvers.teams) {
+        try {
+            if (await github.teamMember(team.org, team.slug, login))
+                return undefined;
+        }
+        catch (error) {
+            unread.push(`${team.org}/${team.slug} (${error.message.slice(0, 200)})`);
+        }
+    }
+    const unknown = unread.length > 0
+        ? ` GitHub would not say whether @${login} is a member of ${unread.join(', ')}: the github-token needs to read the organization's teams (the workflow's GITHUB_TOKEN cannot; a token with the organization's members: read can).`
+        : '';
+    return `@${login} may not approve this plan: ${whoMayApprove(settings)}${unknown}`;
+}
+
 ;// CONCATENATED MODULE: ./src/thread/thread-prompt.ts
 
 
@@ -60214,7 +60721,7 @@ const TITLE = String.raw `(?:"(?:[^"\\\n]|\\.|\n(?![ \t]*\n))*"|'(?:[^'\\\n]|\\.
  */
 const LINK_DEFINITION = new RegExp(String.raw `^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|[^\s<]\S*)` +
     String.raw `(?:(?:[ \t]+|[ \t]*\n[ \t]*)${TITLE})?[ \t]*(?:\n|$)`, 'y');
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const thread_prompt_FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** CommonMark's matching of labels: case and runs of blanks do not count. */
 const labelKey = (label) => label.trim().replace(/\s+/g, ' ').toLowerCase();
 /**
@@ -60242,7 +60749,7 @@ function withoutLinkDefinitions(text) {
         const end = text.indexOf('\n', at);
         const lineEnd = end < 0 ? text.length : end + 1;
         const line = text.slice(at, end < 0 ? text.length : end);
-        const marker = FENCE.exec(line)?.[1];
+        const marker = thread_prompt_FENCE.exec(line)?.[1];
         if (fence) {
             if (marker && marker[0] === fence[0] && marker.length >= fence.length)
                 fence = undefined;
@@ -60284,7 +60791,7 @@ function blockEnd(text, at) {
         const end = text.indexOf('\n', lineStart);
         const lineEnd = end < 0 ? text.length : end + 1;
         const line = text.slice(lineStart, end < 0 ? text.length : end);
-        if (lineStart > at && (line.trim() === '' || FENCE.test(line)))
+        if (lineStart > at && (line.trim() === '' || thread_prompt_FENCE.test(line)))
             return lineStart;
         lineStart = lineEnd;
     }
@@ -60338,8 +60845,8 @@ function matchBrackets(text) {
     }
     return closing;
 }
-function quoted(text, max) {
-    const visible = stripHidden(text);
+function quoted(text, max, shown = false) {
+    const visible = shown ? text : stripHidden(text);
     return (0,src_text/* quotedBlock */.kq)(visible, max, `[… ${visible.length - max} more characters]`);
 }
 /** One line of text that came from GitHub, for a sentence of the prompt. */
@@ -60434,7 +60941,11 @@ function buildCommentPrompt(input) {
     const parts = [];
     if (input.standing)
         parts.push(input.standing.trim());
-    parts.push(input.instruction ? stripHidden(input.instruction) : `Work on the ${kind} below as it is written.`);
+    parts.push(input.instruction
+        ? input.shown
+            ? input.instruction
+            : stripHidden(input.instruction)
+        : `Work on the ${kind} below as it is written.`);
     const where = [origin(input, kind)];
     if (input.branches)
         where.push(branchLine(input.branches, input.repository));
@@ -60449,7 +60960,7 @@ function buildCommentPrompt(input) {
         '',
         `Title:\n${quoted(input.thread.title, 500)}`,
         '',
-        `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS)}`
+        `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS, input.shown)}`
     ].join('\n'));
     return parts.join('\n\n');
 }
@@ -60532,23 +61043,39 @@ function threadTrigger(request, rules) {
     const instruction = written ? instructionOf(written, rules.phrase) : '';
     if (instruction === undefined)
         return trigger_skip(`The ${written?.what} does not start with ${rules.phrase}.`);
-    const fresh = /^new(\s|$)/i.test(instruction);
+    const { ask, rest, fresh } = askOf(instruction, rules.plan === true);
     return {
         kind: 'thread',
         trigger: request.trigger,
         event: request.event,
         thread,
-        instruction: fresh ? instruction.slice(3).trim() : instruction,
+        instruction: rest,
         fresh,
+        ...(ask ? { ask } : {}),
+        ...(written?.at ? { writtenAt: written.at } : {}),
         author,
         ...(isBot(author) ? { allowedBot: true } : {}),
         commentUrl: written?.url || thread.url,
         ...(pullRequest ? { pullRequest } : {})
     };
 }
+/** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
+function askOf(instruction, plan) {
+    const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction);
+    const named = word?.[1]?.toLowerCase();
+    const rest = word ? instruction.slice(word[0].length).trim() : instruction;
+    if (named === 'approve' || named === 'plan')
+        return { ask: named, rest, fresh: false };
+    return { ...(plan ? { ask: 'plan' } : {}), rest, fresh: named === 'new' };
+}
 function instructionOf(written, phrase) {
     const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
     return inTitle ?? matchPhrase(written.body, phrase);
+}
+/** A comment, a review or a comment on the code as written: a review is dated when submitted, a comment when created. */
+function writtenIn(source, what) {
+    const at = jsonText(source.submitted_at) || jsonText(source.created_at);
+    return { body: jsonText(source.body), what, url: jsonText(source.html_url), at };
 }
 const readComment = (event, rules) => {
     const comment = jsonObject(event.comment);
@@ -60557,7 +61084,7 @@ const readComment = (event, rules) => {
         event: 'issue_comment',
         thread: issueThread(jsonObject(event.issue)),
         author: userOf(comment.user),
-        written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
+        written: writtenIn(comment, 'comment'),
         noThread: 'The event names no issue or pull request.'
     }, rules);
     if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
@@ -60572,7 +61099,13 @@ const readIssue = (event, rules) => {
         event: 'issues',
         thread,
         author: userOf(issue.user),
-        written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+        written: {
+            body: thread.body,
+            title: thread.title,
+            what: 'issue',
+            url: thread.url,
+            at: jsonText(issue.created_at)
+        },
         noThread: 'The event names no issue or pull request.'
     }, rules);
 };
@@ -60609,7 +61142,7 @@ function pullRequestRequest(eventName, event, source, rules, what) {
         trigger: 'review',
         event: eventName,
         author: userOf(source.user),
-        written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
+        written: writtenIn(source, what),
         noThread: 'The event names no pull request.'
     }, rules);
 }
@@ -60643,7 +61176,13 @@ const readReview = (event, rules, eventName) => {
     const request = pullRequestRequest(eventName, event, review, rules, 'review');
     if (request.kind === 'skip')
         return request;
-    return { ...request, trigger: 'review', reviewState: jsonText(review.state).toLowerCase() };
+    const id = jsonPositive(review.id);
+    return {
+        ...request,
+        trigger: 'review',
+        reviewState: jsonText(review.state).toLowerCase(),
+        ...(id !== undefined ? { reviewId: id } : {})
+    };
 };
 const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
 /** Every event the action reads as a request for a run; every other event runs from the inputs. */
@@ -60685,7 +61224,758 @@ function readTrigger(eventName, payload, rules) {
     return trigger_skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
+;// CONCATENATED MODULE: ./src/image-type.ts
+/** The fewest first bytes that tell every type apart (WebP's "WEBP" ends at byte 12). */
+const IMAGE_SIGNATURE_BYTES = 12;
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+function startsWith(bytes, expected, at = 0) {
+    return expected.every((byte, i) => bytes[at + i] === byte);
+}
+function ascii(text) {
+    return [...text].map(char => char.charCodeAt(0));
+}
+const SIGNATURES = [
+    { type: 'png', matches: b => startsWith(b, PNG) },
+    { type: 'jpeg', matches: b => startsWith(b, [0xff, 0xd8, 0xff]) },
+    { type: 'gif', matches: b => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')) },
+    { type: 'webp', matches: b => startsWith(b, ascii('RIFF')) && startsWith(b, ascii('WEBP'), 8) }
+];
+/** The image's type by its first bytes, or undefined for anything else (SVG, HTML, too short). */
+function imageType(bytes) {
+    return SIGNATURES.find(signature => signature.matches(bytes))?.type;
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/workspace-file.ts
+
+
+/**
+ * The one confinement rule for a file an input names (`images`, `runs`, `output-schema`): the path
+ * is taken from the workspace, every link is followed, and the file must still lie inside it (a
+ * workflow input must not send or read the runner's other files, its credentials), be a file, and
+ * hold at most `maxBytes`, all checked before a byte is read.
+ */
+function readWorkspaceFile(path, workspace, maxBytes) {
+    let root;
+    let real;
+    try {
+        root = (0,external_node_fs_.realpathSync)(workspace);
+        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
+    }
+    catch {
+        return { refused: 'unreadable' };
+    }
+    const inside = (0,external_node_path_.relative)(root, real);
+    // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
+    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside))
+        return { refused: 'outside', root };
+    try {
+        const stats = (0,external_node_fs_.statSync)(real);
+        if (!stats.isFile())
+            return { refused: 'not-a-file' };
+        if (stats.size > maxBytes)
+            return { refused: 'too-large', size: stats.size };
+        const bytes = (0,external_node_fs_.readFileSync)(real);
+        // A file that grew between the look and the read is held to the same bound.
+        return bytes.length > maxBytes ? { refused: 'too-large', size: bytes.length } : { bytes };
+    }
+    catch {
+        return { refused: 'unreadable' };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/settings/images.ts
+
+
+/** The service takes images as base64 data URIs; a run's images together may not exceed this. */
+const MAX_IMAGES_BYTES = 10 * 1024 * 1024;
+const DATA_URI_HEAD = /^data:image\/(png|jpeg|gif|webp);base64,/;
+const NOT_BASE64 = /[^A-Za-z0-9+/]/;
+/**
+ * A base64 image data URI. The body is searched for a character outside base64, not matched whole:
+ * one pattern over megabytes of base64 grew V8's backtracking stack until it overflowed.
+ */
+function isDataUri(line) {
+    const head = DATA_URI_HEAD.exec(line);
+    if (!head)
+        return false;
+    const body = line.slice(head[0].length).replace(/={1,2}$/, '');
+    return body.length > 0 && !NOT_BASE64.test(body);
+}
+/**
+ * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
+ * the workspace: a workflow input must not be able to send, say, the runner's credentials files.
+ * Returns the data URIs; pushes each problem found into `problems`.
+ */
+function readImages(input, workspace, problems) {
+    const images = [];
+    const lines = input
+        .split(/\r?\n/)
+        .map(line => line.trim())
+        .filter(Boolean);
+    for (const line of lines) {
+        if (line.startsWith('data:')) {
+            if (isDataUri(line))
+                images.push(line);
+            else
+                problems.push(`images: "${line.slice(0, 40)}…" is not a base64 image data URI (expected data:image/png|jpeg|gif|webp;base64,...)`);
+            continue;
+        }
+        // Past the cap, files are only checked, not read: a long list of large files costs no memory.
+        const room = MAX_IMAGES_BYTES - encodedLength(images);
+        const image = readImageFile(line, workspace, room, problems);
+        if (image !== undefined)
+            images.push(image);
+    }
+    const total = encodedLength(images);
+    if (total > MAX_IMAGES_BYTES) {
+        problems.push(`images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`);
+    }
+    return images;
+}
+function encodedLength(images) {
+    return images.reduce((sum, uri) => sum + uri.length, 0);
+}
+function readImageFile(path, workspace, room, problems) {
+    // Base64 makes 4 characters of every 3 bytes: the most bytes whose encoding fits the room left.
+    const fits = Math.floor(room / 4) * 3;
+    const file = readWorkspaceFile(path, workspace, Math.min(MAX_IMAGES_BYTES, fits));
+    if (!('bytes' in file)) {
+        problems.push(refusal(path, file));
+        return undefined;
+    }
+    const type = imageType(file.bytes);
+    if (type)
+        return `data:image/${type};base64,${file.bytes.toString('base64')}`;
+    problems.push(`images: "${path}" is not a PNG, JPEG, GIF or WebP image`);
+    return undefined;
+}
+function refusal(path, file) {
+    switch (file.refused) {
+        case 'unreadable':
+            return `images: "${path}" is neither a data URI nor a readable file`;
+        case 'outside':
+            return `images: "${path}" is outside the workspace (${file.root}); only files inside it can be sent`;
+        case 'not-a-file':
+            return `images: "${path}" is not a file`;
+        case 'too-large':
+            return file.size > MAX_IMAGES_BYTES
+                ? `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB`
+                : `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/thread/image-download.ts
+
+
+
+/** GitHub's hosts of attachments: the signed private one body_html links to, and the older public one. */
+const GITHUB_IMAGE_ORIGINS = [
+    'https://private-user-images.githubusercontent.com',
+    'https://user-images.githubusercontent.com'
+];
+/**
+ * An attachment's link as the text writes it; without a credential GitHub answers it, for a public
+ * repository, with a redirect to its signed address (a private one's answers 404). Not the rest of
+ * github.com, and never camo.githubusercontent.com, which proxies any host of the internet.
+ */
+const GITHUB_ATTACHMENT_PREFIX = 'https://github.com/user-attachments/assets/';
+const GITHUB_ORIGIN = 'https://github.com';
+/** At most this long an address is looked at (a signed one is about 1,000 characters). */
+const MAX_URL_CHARS = 16 * 1024;
+/** At most these redirects an image follows (an attachment's link to its signed address is one). */
+const MAX_IMAGE_REDIRECTS = 3;
+/** Each image's time, from its request to its last byte. */
+const IMAGE_TIME_LIMIT_MS = 30_000;
+/**
+ * GitHub's image hosts, over HTTPS; and for another server than github.com (GitHub Enterprise
+ * Server, or the sample GitHub of the local run on loopback) its own origin exactly, with its
+ * `media.` host where subdomain isolation serves uploads, same scheme and port.
+ */
+function imageHosts(serverUrl) {
+    const origins = [...GITHUB_IMAGE_ORIGINS];
+    const server = parsed(serverUrl);
+    if (server && server.origin !== 'null' && server.origin !== GITHUB_ORIGIN) {
+        origins.push(server.origin);
+        if (!isIpAddress(server.hostname)) {
+            const media = new URL(server.origin);
+            media.hostname = `media.${server.hostname}`;
+            origins.push(media.origin);
+        }
+    }
+    return { origins, prefixes: [GITHUB_ATTACHMENT_PREFIX] };
+}
+/**
+ * Whether `url` may be fetched: absolute, no userinfo (a credential in the address is refused, even
+ * an empty one), and its origin one of `hosts`' exactly (scheme, host and port), or under one of
+ * its prefixes. data:, file:, relative paths and every other host are not.
+ */
+function isFetchable(url, hosts) {
+    if (url.length > MAX_URL_CHARS)
+        return false;
+    const address = parsed(url);
+    if (!address || address.username !== '' || address.password !== '')
+        return false;
+    if (hasUserinfo(url))
+        return false;
+    if (hosts.origins.includes(address.origin))
+        return true;
+    const path = `${address.origin}${address.pathname}`;
+    return hosts.prefixes.some(prefix => path.startsWith(prefix) && path.length > prefix.length);
+}
+function parsed(url) {
+    try {
+        return new URL(url);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** An `@` in the authority as written: `https://@host/` parses to an empty user, but asks for one. */
+function hasUserinfo(url) {
+    const start = url.indexOf('//');
+    if (start < 0)
+        return false;
+    const rest = url.slice(start + 2);
+    const end = rest.search(/[/\\?#]/);
+    return (end < 0 ? rest : rest.slice(0, end)).includes('@');
+}
+function isIpAddress(hostname) {
+    return hostname.startsWith('[') || /^[\d.]+$/.test(hostname);
+}
+/** The reason the image's own time limit aborts its request with. */
+class ImageTimeout extends Error {
+    constructor() {
+        super(`no whole answer within ${IMAGE_TIME_LIMIT_MS / 1000} s`);
+    }
+}
+const NOT_AN_IMAGE = 'it is not a PNG, JPEG, GIF or WebP image';
+/** The body was read past the bytes allowed: the reading stops there. */
+class TooBig extends Error {
+}
+/** The first bytes are not of an image: the reading stops there. */
+class NotAnImage extends Error {
+}
+/**
+ * Downloads one image: GET without a credential (`credentials: 'omit'`, no header but its own),
+ * each redirect's Location checked by isFetchable (at most MAX_IMAGE_REDIRECTS), at most `maxBytes`
+ * of the image read (itself at most the service's 10 MiB; the body cancelled past it; its data URI
+ * takes 4 characters for every 3 of them, and its head), at most 30 s on the clock.
+ * Resolves for anything about the image, never with its URL in `detail`; rejects with
+ * CancelledError only when `deps.signal` aborted (the caller's deadline or cancellation: the caller
+ * then downloads no more), so a failure is always a resolved `{ ok: false }`.
+ */
+async function downloadImage(url, deps, maxBytes) {
+    if (!isFetchable(url, deps.hosts))
+        return failed('failed', "its address is not on GitHub's image hosts over HTTPS, or holds a credential");
+    if (deps.signal.aborted)
+        throw new src_clock/* CancelledError */.cc();
+    const cap = Math.max(0, Math.min(maxBytes, MAX_IMAGES_BYTES));
+    const limit = (0,src_clock/* timeLimit */.zc)(deps.clock, IMAGE_TIME_LIMIT_MS, new ImageTimeout());
+    const signal = AbortSignal.any([deps.signal, limit.signal]);
+    try {
+        const response = await follow(new URL(url).href, deps, signal);
+        if ('why' in response)
+            return response;
+        const bytes = await image_download_readCapped(response, cap, signal);
+        const type = imageType(bytes);
+        if (!type)
+            return failed('not-an-image', NOT_AN_IMAGE);
+        return { ok: true, dataUri: `data:image/${type};base64,${bytes.toString('base64')}`, bytes: bytes.length };
+    }
+    catch (error) {
+        if (deps.signal.aborted)
+            throw new src_clock/* CancelledError */.cc();
+        return failure(error, limit.signal.aborted, cap);
+    }
+    finally {
+        limit.clear();
+    }
+}
+function failed(why, detail) {
+    return { ok: false, why, detail };
+}
+/** What a throw on the way means, in words of our own: an error's message may hold the address. */
+function failure(error, timedOut, cap) {
+    if (error instanceof TooBig)
+        return failed('too-big', `it is larger than ${size(cap)}`);
+    if (error instanceof NotAnImage)
+        return failed('not-an-image', NOT_AN_IMAGE);
+    if (timedOut)
+        return failed('failed', new ImageTimeout().message);
+    const code = errorCode(error);
+    return failed('failed', code ? `no answer from its host (${code})` : 'no whole answer from its host');
+}
+/** 10 MiB, 512 KiB, 900 bytes. */
+function size(bytes) {
+    if (bytes >= 1024 * 1024)
+        return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+    return bytes >= 1024 ? `${Math.round((bytes / 1024) * 10) / 10} KiB` : `${bytes} bytes`;
+}
+/** A system error's code (ECONNREFUSED, UND_ERR_SOCKET): a word, never an address. */
+function errorCode(error) {
+    // Not `instanceof Error`: Node's own errors may come from another realm (a worker, a test's VM).
+    let cause = error;
+    for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 4; depth++) {
+        const { code, cause: next } = cause;
+        if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code))
+            return code;
+        cause = next;
+    }
+    return undefined;
+}
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The request and its redirects, each checked before it is sent: the final 2xx answer, or why not. */
+async function follow(url, deps, signal) {
+    let current = url;
+    for (let redirects = 0;; redirects++) {
+        const response = await deps.fetch(current, {
+            method: 'GET',
+            redirect: 'manual',
+            credentials: 'omit',
+            referrerPolicy: 'no-referrer',
+            cache: 'no-store',
+            headers: { accept: 'image/png, image/jpeg, image/gif, image/webp', 'accept-encoding': 'identity' },
+            signal
+        });
+        if (response.ok)
+            return response;
+        await response.body?.cancel().catch(() => undefined);
+        if (!REDIRECTS.has(response.status))
+            return failed('failed', `its host answered HTTP ${response.status}`);
+        if (redirects >= MAX_IMAGE_REDIRECTS)
+            return failed('failed', `more than ${MAX_IMAGE_REDIRECTS} redirects`);
+        const location = response.headers.get('location');
+        const next = location === null ? undefined : parsed(resolveLocation(location, current));
+        if (!next || !isFetchable(next.href, deps.hosts) || hasUserinfo(location ?? ''))
+            return failed('failed', "its host redirected it off GitHub's image hosts");
+        current = next.href;
+    }
+}
+function resolveLocation(location, base) {
+    try {
+        return new URL(location, base).href;
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * The body, read as it streams: no more than `cap` bytes kept (a Content-Length above it refused
+ * unread), the first bytes checked as soon as they arrive, the rest cancelled on any refusal.
+ */
+async function image_download_readCapped(response, cap, signal) {
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    const body = response.body;
+    if (Number.isFinite(declared) && declared > cap) {
+        await body?.cancel().catch(() => undefined);
+        throw new TooBig();
+    }
+    if (!body)
+        return Buffer.alloc(0);
+    const reader = body.getReader();
+    const chunks = [];
+    let length = 0;
+    let typed = false;
+    try {
+        for (;;) {
+            if (signal.aborted)
+                throw signal.reason;
+            const { done, value } = await reader.read();
+            if (done)
+                break;
+            length += value.byteLength;
+            if (length > cap)
+                throw new TooBig();
+            chunks.push(value);
+            if (!typed && length >= IMAGE_SIGNATURE_BYTES) {
+                if (!imageType(Buffer.concat(chunks)))
+                    throw new NotAnImage();
+                typed = true;
+            }
+        }
+    }
+    catch (error) {
+        await reader.cancel().catch(() => undefined);
+        throw error;
+    }
+    return Buffer.concat(chunks, length);
+}
+
+;// CONCATENATED MODULE: ./src/thread/thread-images.ts
+
+
+/**
+ * The images of a thread's texts (issue 45), pure: found in a text as a reader sees it (Markdown
+ * images, reference-style ones included, and `<img src>`), matched to the signed addresses of
+ * GitHub's HTML of the text, chosen in order within the caps, and replaced in the prompt by a
+ * placeholder naming the image's number. Linear in the texts' lengths, and bounded: at most
+ * MAX_REFERENCES references of a text and MAX_HTML_IMAGES images of its HTML are looked at.
+ */
+/** A text's references past this many stay as written (5,000 in a hostile text cost nothing more). */
+const MAX_REFERENCES = 100;
+/** Images of a text's HTML past this many are not read. */
+const MAX_HTML_IMAGES = 200;
+/** The run's images at most, the `images` input's counted (the service's 10 MiB is MAX_IMAGES_BYTES). */
+const MAX_IMAGES = 10;
+/**
+ * A Markdown image once stripHidden emptied its alt and resolved its label (`![](url "title")`), or an
+ * `<img>` tag (to its end, or the text's when unclosed, so that one pass never rescans). Quantifiers
+ * are bounded so that an attempt that fails costs a constant.
+ */
+const REFERENCE = /!\[\]\([ \t\n]{0,20}(?:<([^<>\n]{1,4096})>|([^\s()<>]{1,4096}))(?:[ \t\n]{1,20}(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|\([^()\n]{0,200}\)))?[ \t\n]{0,20}\)|<img\b[^>]*(?:>|$)/gi;
+const thread_images_IMG_TAG = /<img\b[^>]*(?:>|$)/gi;
+const SRC = /\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+const thread_images_FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** The attachment's id in its address: GitHub's (or a server's) user-attachments, or the older user-images file. */
+function attachmentKey(url) {
+    const asset = /\/user-attachments\/assets\/([0-9A-Za-z-]{1,100})(?:[?#]|$)/.exec(url);
+    if (asset)
+        return asset[1].toLowerCase();
+    const file = /^https:\/\/(?:private-)?user-images\.githubusercontent\.com\/\d+\/([^/?#]{1,300})/i.exec(url);
+    return file ? file[1].toLowerCase() : undefined;
+}
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+/** A signed address of GitHub's HTML: on private-user-images, or carrying its `jwt`. */
+function isSigned(src) {
+    return /^https:\/\/private-user-images\.githubusercontent\.com\//i.test(src) || /[?&]jwt=/.test(src);
+}
+/** The keys a signed address answers to: its file's name, and the asset id inside it. */
+function signedKeys(src) {
+    const path = src.slice(0, src.search(/[?#]|$/));
+    const name = path.slice(path.lastIndexOf('/') + 1, path.lastIndexOf('/') + 301).toLowerCase();
+    const id = UUID.exec(name)?.[0];
+    return id ? [name, id] : [name];
+}
+/** The few entities GitHub writes in an attribute's URL. */
+function unescapeAttribute(value) {
+    return value.replace(/&(amp|quot|#39|#x27|lt|gt);/g, (_, name) => name === 'amp' ? '&' : name === 'quot' ? '"' : name === 'lt' ? '<' : name === 'gt' ? '>' : "'");
+}
+function srcOf(tag) {
+    const found = SRC.exec(tag);
+    const value = found?.[1] ?? found?.[2] ?? found?.[3];
+    return value === undefined ? undefined : unescapeAttribute(value.trim());
+}
+/** The signed addresses of the HTML's images, in order, at most MAX_HTML_IMAGES read. */
+function signedImages(html) {
+    const signed = [];
+    let seen = 0;
+    for (const tag of html.matchAll(thread_images_IMG_TAG)) {
+        if (++seen > MAX_HTML_IMAGES)
+            break;
+        const src = srcOf(tag[0]);
+        if (src && isSigned(src))
+            signed.push(src);
+    }
+    return signed;
+}
+/** The parts of the text outside fenced code blocks, where an image shows as one. */
+function proseParts(text) {
+    const parts = [];
+    let fence;
+    let from = 0;
+    for (let at = 0; at < text.length;) {
+        const end = text.indexOf('\n', at);
+        const lineEnd = end < 0 ? text.length : end + 1;
+        const marker = thread_images_FENCE.exec(text.slice(at, Math.min(lineEnd, at + 40)))?.[1];
+        if (fence === undefined && marker) {
+            if (at > from)
+                parts.push({ from, to: at });
+            fence = marker;
+        }
+        else if (fence !== undefined && marker && marker[0] === fence[0] && marker.length >= fence.length) {
+            fence = undefined;
+            from = lineEnd;
+        }
+        at = lineEnd;
+    }
+    if (fence === undefined && from < text.length)
+        parts.push({ from, to: text.length });
+    return parts;
+}
+/** The references of a text as a reader sees it, at most MAX_REFERENCES, in order. */
+function referencesIn(visible) {
+    const found = [];
+    for (const part of proseParts(visible)) {
+        const prose = visible.slice(part.from, part.to);
+        for (const match of prose.matchAll(REFERENCE)) {
+            const url = match[0].startsWith('<') ? srcOf(match[0]) : (match[1] ?? match[2]);
+            if (url === undefined)
+                continue;
+            const start = part.from + (match.index ?? 0);
+            found.push({ start, end: start + match[0].length, url });
+            if (found.length >= MAX_REFERENCES)
+                return found;
+        }
+    }
+    return found;
+}
+/**
+ * The images of one text, each matched to its signed address in the HTML. An attachment is matched
+ * by its id, which GitHub's signed file name carries (`<n>-<asset id>.png`); one whose id no signed
+ * address names takes the next unmatched one in order, since the HTML is rendered from the same text
+ * and lists its attachments in the same order (a change of GitHub's naming then still matches).
+ */
+function findImages(text, hosts) {
+    const visible = stripHidden(text.text);
+    const signed = signedImages(text.html);
+    const byKey = new Map();
+    signed.forEach((src, index) => {
+        for (const key of signedKeys(src))
+            if (!byKey.has(key))
+                byKey.set(key, index);
+    });
+    const used = new Set();
+    const found = referencesIn(visible).map(reference => {
+        const key = attachmentKey(reference.url);
+        const index = key === undefined ? undefined : byKey.get(key);
+        if (index !== undefined)
+            used.add(index);
+        return { ...reference, key, index };
+    });
+    let next = 0;
+    const references = found.map(({ start, end, url, key, index }) => {
+        let match = index;
+        if (key !== undefined && match === undefined) {
+            while (next < signed.length && used.has(next))
+                next++;
+            if (next < signed.length)
+                used.add((match = next));
+        }
+        const address = match === undefined ? url : signed[match];
+        return { start, end, url: address, fetchable: isFetchable(address, hosts), key: key ?? url };
+    });
+    return { where: text.where, visible, references };
+}
+/**
+ * The images to download, in order (the texts as given: the asking comment's first, then newest to
+ * oldest; within a text as it reads), each once, at most `room` of them; the rest left out for the
+ * cap. A reference that may not be downloaded is neither: it stays a link.
+ */
+function chooseImages(texts, room) {
+    const chosen = [];
+    const leftOut = [];
+    const seen = new Set();
+    for (const text of texts) {
+        for (const reference of text.references) {
+            if (!reference.fetchable || seen.has(reference.key))
+                continue;
+            seen.add(reference.key);
+            if (chosen.length < room)
+                chosen.push({ key: reference.key, url: reference.url, where: text.where });
+            else
+                leftOut.push({ where: text.where, why: 'cap' });
+        }
+    }
+    return { chosen, leftOut };
+}
+/** What stands in the prompt where an image sent with the run was: its number among the run's images. */
+function imagePlaceholder(number, where) {
+    return `[Image ${number}: in ${where}]`;
+}
+/**
+ * The text as a reader sees it, each reference to an image sent replaced by its placeholder
+ * (`numbers`: the run's image number of each key sent); the others stay as written. Linear.
+ */
+function withPlaceholders(found, numbers) {
+    let out = '';
+    let from = 0;
+    for (const reference of found.references) {
+        const number = numbers.get(reference.key);
+        if (number === undefined)
+            continue;
+        out += found.visible.slice(from, reference.start) + imagePlaceholder(number, found.where);
+        from = reference.end;
+    }
+    return out + found.visible.slice(from);
+}
+/** A text's place for the prompt and the reports: "@alice's comment of 2026-12-01". */
+function textPlace(kind, login, createdAt, threadKind) {
+    if (kind === 'body')
+        return `the ${threadKind}'s description`;
+    const who = login.replace(/[^A-Za-z0-9_.[\]-]/g, '').slice(0, 60);
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(createdAt ?? '')?.[0];
+    const what = kind === 'code comment' ? 'comment on the code' : kind;
+    if (!who)
+        return `the ${what}${day ? ` of ${day}` : ''}`;
+    return `@${who}'s ${what}${day ? ` of ${day}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/thread/thread-image-fetch.ts
+
+
+
+
+/** A data URI's head (`data:image/webp;base64,`) at most: counted with the image against the 10 MiB. */
+const DATA_URI_HEAD_CHARS = 23;
+/**
+ * The images of `sources` (undefined when no text refers to one) in the order they go (the asking
+ * comment's first, then newest to oldest), after `taken` of the `images` input: at most MAX_IMAGES
+ * in all, and MAX_IMAGES_BYTES of data URIs with them. Stops at a cancellation or the deadline
+ * (`deps.signal`) with what it has: the caller then starts nothing. An image that failed is one
+ * warning; one over the caps is no failure, and only the reports count it.
+ */
+async function gatherImages(sources, thread, taken, deps) {
+    // A text without an image reference is not read again: no request for a thread of words alone.
+    const bare = sources.map(source => findImages({ where: '', text: source.text, html: '' }, deps.hosts));
+    if (bare.every(text => text.references.length === 0))
+        return undefined;
+    const found = await readTexts(sources, bare, thread, deps);
+    const { chosen, leftOut } = chooseImages(found, Math.max(0, MAX_IMAGES - taken.count));
+    const images = [];
+    const numbers = new Map();
+    let room = MAX_IMAGES_BYTES - taken.bytes;
+    const leave = (where, why, detail) => {
+        leftOut.push({ where, why });
+        if (why !== 'cap')
+            deps.warn(`An image in ${where} is not sent with the run: ${detail}.`);
+    };
+    for (const image of chosen) {
+        if (deps.signal.aborted)
+            break;
+        // Base64 writes 4 characters for each 3 bytes begun: whole groups keep the URI within the room.
+        const maxBytes = Math.floor((room - DATA_URI_HEAD_CHARS) / 4) * 3;
+        if (maxBytes <= 0) {
+            leave(image.where, 'cap', '');
+            continue;
+        }
+        let result;
+        try {
+            result = await downloadImage(image.url, deps, maxBytes);
+        }
+        catch (error) {
+            if (error instanceof src_clock/* CancelledError */.cc)
+                break;
+            throw error;
+        }
+        if (!result.ok) {
+            // Too big for the room left, though within an image's own 10 MiB: the cap of all.
+            const why = result.why === 'too-big' && maxBytes < MAX_IMAGES_BYTES ? 'cap' : result.why;
+            leave(image.where, why, result.detail);
+            continue;
+        }
+        room -= result.dataUri.length;
+        images.push({ dataUri: result.dataUri, where: image.where, source: sourceOf(found, image.key) });
+        numbers.set(image.key, taken.count + images.length);
+    }
+    const texts = found.map(text => withPlaceholders(text, numbers));
+    return { texts, images, leftOut, places: found.map(text => text.where) };
+}
+/**
+ * Each text with an image reference read again with its HTML, the others as they are. An issue
+ * opened with the phrase is both the request and the body: its HTML is read once.
+ */
+async function readTexts(sources, bare, thread, deps) {
+    const read = new Map();
+    const github = {
+        renderedText: source => {
+            const key = JSON.stringify(source);
+            const known = read.get(key) ?? deps.github.renderedText(source);
+            read.set(key, known);
+            return known;
+        }
+    };
+    const found = [];
+    for (const [index, source] of sources.entries()) {
+        const text = bare[index];
+        found.push(text.references.length === 0 ? text : await readText(source, thread, { ...deps, github }));
+    }
+    return found;
+}
+/** The text read again with its HTML; unreadable, its images are found in its text alone (a warning). */
+async function readText(source, thread, deps) {
+    let html = '';
+    let where = textPlace(source.kind, '', '', thread);
+    try {
+        const rendered = await deps.github.renderedText(source.source);
+        html = rendered.html;
+        where = textPlace(source.kind, rendered.author.login, rendered.createdAt, thread);
+    }
+    catch (error) {
+        deps.warn(`Could not read ${where}'s images from GitHub (${error.message}): they stay links.`);
+    }
+    return findImages({ where, text: source.text, html }, deps.hosts);
+}
+/** The index of the first text holding the image `key`. */
+function sourceOf(found, key) {
+    return found.findIndex(text => text.references.some(reference => reference.key === key));
+}
+
+;// CONCATENATED MODULE: ./src/thread/comment-images.ts
+
+
+/** thread-images: the thread's images downloaded, with the texts they are in; undefined: none asked or none to find. */
+async function threadImages(trigger, deps) {
+    const sources = imageSources(trigger);
+    if (!deps.images || sources.length === 0)
+        return undefined;
+    const kind = trigger.thread.isPullRequest ? 'pull request' : 'issue';
+    const found = await gatherImages(sources, kind, deps.images.taken, {
+        ...deps.images,
+        github: deps.github,
+        clock: deps.clock,
+        warn: deps.warn
+    });
+    return found && { sources, found };
+}
+/**
+ * The texts of the thread the prompts quote, in the order their images go: the asking comment (or
+ * review) first, then the thread's body. A label or an assignment asks nothing in words: the body alone.
+ */
+function imageSources(trigger) {
+    const sources = [];
+    const text = trigger.instruction;
+    if (text && trigger.trigger === 'comment' && trigger.commentId !== undefined)
+        sources.push({ source: { commentId: trigger.commentId }, kind: 'comment', text });
+    else if (text && trigger.trigger === 'review-comment' && trigger.commentId !== undefined)
+        sources.push({ source: { reviewCommentId: trigger.commentId }, kind: 'code comment', text });
+    else if (text && trigger.trigger === 'review' && trigger.reviewId !== undefined)
+        sources.push({
+            source: { pullNumber: trigger.thread.number, reviewId: trigger.reviewId },
+            kind: 'review',
+            text
+        });
+    else if (text && trigger.trigger === 'issue')
+        sources.push({ source: { issueNumber: trigger.thread.number }, kind: 'body', text });
+    sources.push({ source: { issueNumber: trigger.thread.number }, kind: 'body', text: trigger.thread.body });
+    return sources;
+}
+/** The instruction and the body as the prompt quotes them, each image sent named by its placeholder. */
+function shownTexts(trigger, sources, gathered) {
+    const asked = sources.length > 1;
+    return {
+        instruction: asked ? (gathered.texts[0] ?? '') : stripHidden(trigger.instruction),
+        body: gathered.texts[sources.length - 1] ?? ''
+    };
+}
+/**
+ * What goes with the run: a follow-up resumes a run that has the thread already, so only the asking
+ * text's images (source 0, the first in order, so their numbers are the same in both); the fresh run
+ * that would carry it on, every one its prompt quotes.
+ */
+function sentImages(gathered, followUp) {
+    const all = {
+        images: gathered.images.map(image => image.dataUri),
+        report: { sent: gathered.images.map(image => ({ where: image.where })), leftOut: gathered.leftOut }
+    };
+    if (!followUp)
+        return { run: all };
+    const asking = gathered.images.filter(image => image.source === 0);
+    const run = {
+        images: asking.map(image => image.dataUri),
+        report: {
+            sent: asking.map(image => ({ where: image.where })),
+            leftOut: gathered.leftOut.filter(left => left.where === gathered.places[0])
+        }
+    };
+    return { run, carryOn: all };
+}
+
 ;// CONCATENATED MODULE: ./src/thread/comment-run.ts
+
+
+
 
 
 
@@ -60712,19 +62002,85 @@ async function prepareCommentRun(trigger, settings, deps) {
         repository: settings.context.repository,
         issueNumber: trigger.thread.number
     };
-    const resume = await findRunToResume(trigger, settings, deps, key);
-    const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined);
+    const found = await findTracking(trigger, settings, deps, key);
+    if (trigger.ask === 'approve')
+        return approvalRun(trigger, settings, deps, key, found);
+    // A plan request revises the thread's plan (its run resumed); else a plan starts a run of its own.
+    const resume = trigger.ask === 'plan' ? (found?.plan ? found : undefined) : trigger.fresh ? undefined : found;
+    const gathered = await threadImages(trigger, deps);
+    const shown = gathered && shownTexts(trigger, gathered.sources, gathered.found);
+    const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined, shown);
     // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
     // pull request's conversation) gets a comment of its own there.
     const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId;
     const tracking = settings.comment
         ? comment_run_trackingComment(trigger, settings, deps, key, {
             commentId: samePlace ? resume.id : undefined,
-            resumed: resume !== undefined
+            resumed: resume !== undefined,
+            planning: trigger.ask === 'plan'
         })
         : undefined;
-    return { ...prompts, resumeRunId: resume?.runId, tracking };
+    const images = gathered && sentImages(gathered.found, resume !== undefined);
+    const run = { ...prompts, resumeRunId: resume?.runId, tracking, ...(images ? { images } : {}) };
+    return trigger.ask === 'plan' ? planRequest(run, trigger, settings.triggerPhrase, resume) : run;
 }
+/**
+ * A plan request's prompts and brief: a plan only; a revision (the thread's plan shown, its run
+ * resumed) asks for the whole plan again with what to change, its fresh run should the service
+ * refuse the resume asks for a plan (plan-run.ts adds the plan to revise, read from its run).
+ */
+function planRequest(run, trigger, phrase, revised) {
+    const askedBy = trigger.author.login;
+    const shown = revised?.plan && revised.plan !== 'working' ? revised.plan : undefined;
+    const revises = shown && { text: '', digest: shown, askedBy: '', runId: revised?.runId ?? 0 };
+    const planOnly = planOnlySection(phrase);
+    return {
+        ...run,
+        prompt: comment_run_joined(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
+        ...(run.freshPrompt !== undefined ? { freshPrompt: comment_run_joined(run.freshPrompt, planOnly) } : {}),
+        plan: { kind: 'plan', askedBy, ...(revises ? { revises } : {}) }
+    };
+}
+/**
+ * `/codegen approve [extra]`: the plan the thread's tracking comment showed when it was written, by
+ * someone who may approve, carried out by resuming the plan's run (plan-run.ts reads the plan whole
+ * and writes the prompts), followed in a tracking comment of its own: the plan's stays as it was
+ * read, and a second approval finds no plan awaiting. Else nothing starts, and a reply says why.
+ */
+async function approvalRun(trigger, settings, deps, key, found) {
+    const pinned = pinnedPlan(found, trigger.writtenAt, settings.triggerPhrase);
+    if ('refused' in pinned)
+        return refuseApproval(trigger, settings, deps, key, pinned.refused);
+    const notApprover = await approverRefusal(trigger.author.login, settings, deps.github);
+    if (notApprover)
+        return refuseApproval(trigger, settings, deps, key, notApprover);
+    // The thread as a fresh run has it, should the service refuse the resume; the resume's prompt is the plan's alone.
+    const prompts = await buildPrompts({ ...trigger, instruction: '' }, settings, deps, false);
+    const tracking = settings.comment
+        ? comment_run_trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: true })
+        : undefined;
+    const approvedBy = trigger.author.login;
+    const plan = {
+        kind: 'approve',
+        plan: { text: '', digest: pinned.digest, askedBy: '', runId: pinned.runId },
+        approvedBy,
+        extra: trigger.instruction,
+        ...(settings.allowSelfApproval ? {} : { askerRefused: whoMayApprove(settings) })
+    };
+    return { ...prompts, prompt: '', freshPrompt: prompts.prompt, resumeRunId: pinned.runId, tracking, plan };
+}
+/** A refused approval: nothing starts, and a reply (a comment of its own, no run in it) says why. */
+async function refuseApproval(trigger, settings, deps, key, reason) {
+    if (settings.comment) {
+        const reply = comment_run_trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false });
+        await reply.finish(reportOf({ outcome: 'skipped', reason }, deps.clock.now()));
+    }
+    return { refused: reason };
+}
+const comment_run_joined = (...parts) => parts
+    .map(part => part.trim())
+    .filter(Boolean)
+    .join('\n\n');
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(trigger, settings, github) {
     const login = trigger.author.login;
@@ -60750,7 +62106,7 @@ async function acknowledge(trigger, deps) {
         .react(acknowledged, 'eyes')
         .catch((error) => deps.warn(`Could not react to the comment: ${error.message}`));
 }
-function comment_run_trackingComment(trigger, settings, deps, key, { commentId, resumed }) {
+function comment_run_trackingComment(trigger, settings, deps, key, { commentId, resumed, planning }) {
     // A request on the code is answered in its review thread; any other on the issue or pull request.
     const place = trigger.code
         ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
@@ -60767,16 +62123,18 @@ function comment_run_trackingComment(trigger, settings, deps, key, { commentId, 
             sign: (commentId, runId, plan) => markerSignature(key, commentId, runId, kind, plan),
             entriesSeen: 0,
             resumed,
-            triggerPhrase: settings.triggerPhrase
+            triggerPhrase: settings.triggerPhrase,
+            ...(planning ? { planning: true } : {})
         }
     });
 }
 /**
- * The thread's tracking comment whose run a follow-up resumes, unless `/codegen new`. Only markers
+ * The thread's latest tracking comment, whose run a follow-up resumes (unless `/codegen new`) and
+ * whose plan a revision or an approval names. Only markers
  * on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it, of a bot) that
  * are signed for this thread with the API token are followed.
  */
-async function findRunToResume(trigger, settings, deps, key) {
+async function findTracking(trigger, settings, deps, key) {
     const { github } = deps;
     const identity = await github.identity();
     const trusted = (author) => (identity ? author.login === identity : isBot(author));
@@ -60795,13 +62153,13 @@ async function findRunToResume(trigger, settings, deps, key) {
     }
     const { found, ignored } = findTrackingComment(comments, trusted, (marker, commentId, comment) => verifyMarker(key, commentId, marker, comment.reviewThread === undefined ? 'issue' : 'review'));
     const resume = found && !trigger.fresh ? found : undefined;
-    if (!trigger.fresh && ignored.length > 0) {
+    if (!trigger.fresh && trigger.ask === undefined && ignored.length > 0) {
         const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`);
         if (ignored.length > 3)
             which.push(`${ignored.length - 3} more`);
         deps.notice(`Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`);
     }
-    return resume;
+    return found;
 }
 /** A pull request's run may be tracked on the pull request or in a review thread of its code. */
 async function threadComments(github, thread) {
@@ -60811,7 +62169,7 @@ async function threadComments(github, thread) {
     return byCreation([...comments, ...(await github.listReviewComments(thread.number))]);
 }
 /** The run's prompt; for a follow-up, also a new run's, should the service refuse the resume. */
-async function buildPrompts(trigger, settings, deps, followUp) {
+async function buildPrompts(trigger, settings, deps, followUp, shown) {
     // Events on a pull request carry its branches and head; a comment on one (issue_comment) does not.
     const checked = settings.checkRun !== 'false' && settings.wait;
     const branches = (trigger.pullRequest?.headSha ? trigger.pullRequest : undefined) ??
@@ -60823,8 +62181,9 @@ async function buildPrompts(trigger, settings, deps, followUp) {
             : undefined);
     const input = {
         standing: settings.prompt,
-        instruction: trigger.instruction,
-        thread: trigger.thread,
+        instruction: shown ? shown.instruction : trigger.instruction,
+        thread: shown ? { ...trigger.thread, body: shown.body } : trigger.thread,
+        shown: shown !== undefined,
         author: trigger.author,
         repository: settings.context.repository,
         branches,
@@ -60844,6 +62203,8 @@ async function buildPrompts(trigger, settings, deps, followUp) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/tracking-text.ts
+
+
 
 
 
@@ -60889,11 +62250,14 @@ function latestStep(entry) {
     const gist = entryGist(entry, CAPS.step);
     return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${markdownInline(gist)}` : ''}`;
 }
+const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.';
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state, run) {
     const lines = [workingHeadline(run, state.resumed), ''];
     if (state.ciFix)
         lines.push(ciFixLine(state.ciFix), '');
+    if (state.planning)
+        lines.push(PLANNING, '');
     lines.push(workingStatusLine(state.status, state.entriesSeen));
     if (state.carriedFrom)
         lines.push('', carriedLine(state.carriedFrom));
@@ -60904,13 +62268,15 @@ function workingLines(state, run) {
     return lines;
 }
 /**
- * The lines of a run that ended, and where a paused run's question goes among them (below the
- * headline and the answer's lead, above the facts).
+ * The lines of a run that ended, and where a paused run's question or a plan goes among them (below
+ * the headline and the answer's lead, above the facts).
  */
 function endedLines(state, report, run, question) {
     const lines = [`### ${run} ${endingHeadline('comment', report)}`, ''];
     if (state.ciFix)
         lines.push(ciFixLine(state.ciFix), '');
+    if (report.plan)
+        lines.push(planPeopleLine(report.plan), '');
     if (report.stop)
         lines.push(stopMarkdown(report.stop), '');
     // Why no run was started (a daily limit): our own words, naming the repository and the author.
@@ -60929,7 +62295,13 @@ function endedLines(state, report, run, question) {
             : undefined;
         lines.push(trackingFindingsLine(answer.findings, check), '');
     }
-    const questionAt = question ? lines.length : undefined;
+    const plan = shownPlan(report);
+    const questionAt = question || plan ? lines.length : undefined;
+    if (plan) {
+        lines.push(approveLine(state.triggerPhrase), '');
+        if (plan.pullRequests)
+            lines.push(planPullRequestsWarning(plan.pullRequests), '');
+    }
     const facts = [
         report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
         `${formatDuration(report.endedAt - report.startedAt)}`,
@@ -60938,10 +62310,12 @@ function endedLines(state, report, run, question) {
     lines.push(facts.join(' · '));
     if (report.usage)
         lines.push('', usageMarkdown(report.usage));
+    if (report.threadImages)
+        lines.push('', threadImagesMarkdown(report.threadImages));
     const pullRequests = report.run?.github_pull_requests ?? [];
     if (pullRequests.length > 0)
         lines.push('', pullRequestsWithin(pullRequests, { lead: '**Pull requests:** ', separator: ', ', beforeMore: ' ' }));
-    if (report.run && !question) {
+    if (report.run && !question && !plan) {
         lines.push('', `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`);
     }
     return { lines, ...(questionAt !== undefined ? { questionAt } : {}) };
@@ -60958,16 +62332,23 @@ function tracking_text_footer(state) {
         `<sub>${askedBy}${state.workflowRunUrl ? ` · ${markdown_link('workflow run', state.workflowRunUrl)}` : ''} · updated ${new Date(state.updatedAt).toISOString().slice(11, 19)} UTC</sub>`
     ].join('\n');
 }
-/** The service's long texts (and the request), titled, in the order they show. */
+/** The plan a run wrote that awaits approval (outcome planned), shown whole. */
+function shownPlan(report) {
+    return report?.outcome === 'planned' ? report.plan : undefined;
+}
+/** The service's long texts (and the request), titled, in the order they show; a plan is shown apart. */
 function longTexts(state, question) {
     const report = state.report;
+    const plan = shownPlan(report);
     const texts = [];
     if (question)
         texts.push([QUESTION, question]);
     if (report?.error)
         texts.push(['Error', report.error]);
-    if (report?.run?.result && !question)
+    if (report?.run?.result && !question && !plan)
         texts.push(['Result', report.run.result]);
+    if (plan?.earlier)
+        texts.push([EARLIER_PLAN, plan.earlier]);
     if (report?.run?.summary)
         texts.push(['Summary', report.run.summary]);
     if (state.instruction)
@@ -60991,14 +62372,28 @@ function renderTrackingComment(state) {
         ? (0,github_shapes/* createMarkerLine */.NG)(state.createMark)
         : commentId === undefined || runId === undefined
             ? (0,github_shapes/* markerLine */.B_)(undefined)
-            : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId));
+            : (0,github_shapes/* markerLine */.B_)(runId, state.sign(commentId, runId, planMark(state)), planMark(state));
     const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) };
     const lines = [marker, ...body.lines];
     /** The question goes among the head's lines: it is service text, quoted within its share. */
     const questionAt = body.questionAt === undefined ? Number.POSITIVE_INFINITY : body.questionAt + 1;
     return withTexts(state, lines, questionAt, question);
 }
-/** The head's lines with the long texts quoted in the room they leave, and the footer. */
+/**
+ * The marker's plan field: `working` while a plan's run works, the shown plan's digest once it is
+ * planned (what an approval is pinned to), none otherwise (a plan's run that failed shows no plan).
+ */
+function planMark(state) {
+    if (!state.report)
+        return state.planning ? 'working' : undefined;
+    return shownPlan(state.report)?.digest;
+}
+/** The long texts shown folded: the request (the thread has it), a revised plan's earlier one. */
+const EARLIER_PLAN = 'The earlier plan';
+const FOLDED = new Set(['Request', EARLIER_PLAN]);
+/** With a plan shown, the room the other long texts keep at most (they are cut to it first). */
+const OTHER_TEXTS_RESERVE = 8_000;
+/** The head's lines with the long texts quoted in the room they leave (a plan's first), and the footer. */
 function withTexts(state, lines, questionAt, question) {
     const end = tracking_text_footer(state);
     const asked = question ? questionHead(state.triggerPhrase) : '';
@@ -61007,15 +62402,20 @@ function withTexts(state, lines, questionAt, question) {
     const texts = longTexts(state, question);
     const block = (title, quoted) => title === QUESTION
         ? `\n${asked}\n\n${quoted}\n`
-        : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
+        : `\n<details${FOLDED.has(title) ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`;
     const head = above + below;
     // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-    const room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - end.length - 2;
+    let room = github_shapes/* COMMENT_MAX_CHARS */.dq - head.length - end.length - 2;
     const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }));
+    const plan = shownPlan(state.report);
+    // A plan goes first: it is cut only where the comment ends, the other texts keeping a little room.
+    const reserve = Math.min(OTHER_TEXTS_RESERVE, sharers.reduce((sum, sharer) => sum + sharer.overhead + 2 * sharer.text.length, 0));
+    const planned = plan ? `\n${planBlock(plan.text, room - reserve - 2, COMMENT_FIT)}\n` : '';
+    room -= planned.length;
     const quoted = quoteShares(sharers, room, COMMENT_FIT);
     const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]));
     const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title));
-    const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n');
+    const body = [above + (blocks.get(QUESTION) ?? planned) + below, ...shown, end].join('\n');
     // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
     return body.length <= github_shapes/* COMMENT_MAX_CHARS */.dq
         ? body
@@ -61125,6 +62525,8 @@ class TrackingComment extends LiveReporter {
 
 
 
+
+
 /**
  * What this step does: the set-up check, the brief from its inputs, or, on a triggering event, the
  * author's request (once they are found allowed to make it) with its tracking comment.
@@ -61162,7 +62564,8 @@ async function decide(settings, deps) {
         phrase: settings.triggerPhrase,
         labelTrigger: settings.labelTrigger,
         assigneeTrigger: settings.assigneeTrigger,
-        allowedBots: settings.allowedBots
+        allowedBots: settings.allowedBots,
+        plan: settings.plan
     });
     // Only runs come from threads: other tasks act on their inputs.
     if (trigger.kind === 'inputs' || settings.task !== 'run')
@@ -61194,7 +62597,8 @@ async function fromThread(trigger, settings, mode, event, deps) {
             clock: deps.clock,
             warn: deps.say.warning,
             notice: deps.say.notice,
-            openTracking: openTracking(github, deps)
+            openTracking: openTracking(github, deps),
+            ...(settings.threadImages ? { images: threadImageDeps(settings, deps) } : {})
         });
     }
     catch (error) {
@@ -61209,13 +62613,27 @@ async function fromThread(trigger, settings, mode, event, deps) {
         return { work: { kind: 'none', report: stoppedBeforeRun(stopped, deps) }, trigger: trigger.trigger };
     await prepared.tracking?.open();
     const fromInputs = briefFromInputs(settings);
+    const { run: images, carryOn: carriedImages } = prepared.images ?? {};
     const brief = {
         ...fromInputs,
         // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
-        origin: { ...fromInputs.origin, author: trigger.author.login },
+        origin: { ...fromInputs.origin, author: trigger.author.login, ...planAsker(prepared.plan) },
         prompt: prepared.prompt,
+        // The `images` input's first (the workflow's own), then the thread's.
+        images: [...fromInputs.images, ...(images?.images ?? [])],
+        ...told(images),
         resumeRunId: prepared.resumeRunId,
-        ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+        ...(prepared.freshPrompt !== undefined
+            ? {
+                carryOn: {
+                    prompt: prepared.freshPrompt,
+                    ...(carriedImages
+                        ? { images: [...fromInputs.images, ...carriedImages.images], ...told(carriedImages) }
+                        : {})
+                }
+            }
+            : {}),
+        ...(prepared.plan ? { plan: prepared.plan } : {})
     };
     // On the head commit the prompt names.
     const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event);
@@ -61230,6 +62648,26 @@ async function fromThread(trigger, settings, mode, event, deps) {
         check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
         ...pullRequest
     };
+}
+/**
+ * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
+ * comment has no image of its own, or a thread whose images are all links kept, says nothing.
+ */
+function told(images) {
+    const report = images?.report;
+    return report && report.sent.length + report.leftOut.length > 0 ? { threadImages: report } : {};
+}
+/** thread-images: the downloads' fetch, hosts and signal, and the room the `images` input took. */
+function threadImageDeps(settings, deps) {
+    return {
+        ...deps.images,
+        hosts: imageHosts(settings.context.serverUrl),
+        taken: { count: settings.images.length, bytes: settings.images.reduce((sum, uri) => sum + uri.length, 0) }
+    };
+}
+/** A plan's run records who asked for it: an approval by them is refused with allow-self-approval false. */
+function planAsker(plan) {
+    return plan?.kind === 'plan' ? { [PLAN_ASKED_BY]: plan.askedBy } : {};
 }
 /** Opens the tracking comment thread/ decided on, its GitHub failures the step's warnings. */
 function openTracking(github, deps) {
@@ -61978,15 +63416,19 @@ class JobSummary {
     mirror;
     timeline;
     findingsPlace;
+    triggerPhrase;
     constructor(runner, mirror, 
     /** The mirror-logs input names `summary`: the timeline is shown. */
     timeline, 
     /** The commit the findings are about, when they were asked for. */
-    findingsPlace) {
+    findingsPlace, 
+    /** The phrase a thread's comment starts with, for how to approve a plan. */
+    triggerPhrase) {
         this.runner = runner;
         this.mirror = mirror;
         this.timeline = timeline;
         this.findingsPlace = findingsPlace;
+        this.triggerPhrase = triggerPhrase;
     }
     async finish(report) {
         const { setupCheck } = report;
@@ -61999,7 +63441,8 @@ class JobSummary {
                     entries: this.timeline ? this.mirror.entries : undefined,
                     entriesLeftOut: this.mirror.entriesLeftOut,
                     logFile: this.mirror.logFile,
-                    ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
+                    ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {}),
+                    ...(this.triggerPhrase ? { triggerPhrase: this.triggerPhrase } : {})
                 });
         await this.runner.appendSummary(summary);
     }
@@ -62030,7 +63473,8 @@ const OUTPUT_NAMES = [
     'findings',
     'runs',
     'check-run-id',
-    'usage'
+    'usage',
+    'plan'
 ];
 /**
  * Outputs from the report: every name always set, '' where there is nothing to say. `trigger` is
@@ -62085,7 +63529,9 @@ function actionOutputs(report, logFile) {
         findings: answer?.findings ? findingsJson(answer.findings) : '',
         runs: '',
         'check-run-id': checkRunId,
-        usage
+        usage,
+        // The plan awaiting approval; an approved plan's run has its own result.
+        plan: report.outcome === 'planned' ? (report.plan?.text ?? '') : ''
     };
 }
 /** The reporter of the step's outputs: every one set at the end, from the report and the log file's path. */
@@ -62633,46 +64079,6 @@ async function runMany(items, deps) {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var yaml_dist = __nccwpck_require__(8815);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/workspace-file.ts
-
-
-/**
- * The one confinement rule for a file an input names (`images`, `runs`, `output-schema`): the path
- * is taken from the workspace, every link is followed, and the file must still lie inside it (a
- * workflow input must not send or read the runner's other files, its credentials), be a file, and
- * hold at most `maxBytes`, all checked before a byte is read.
- */
-function readWorkspaceFile(path, workspace, maxBytes) {
-    let root;
-    let real;
-    try {
-        root = (0,external_node_fs_.realpathSync)(workspace);
-        real = (0,external_node_fs_.realpathSync)((0,external_node_path_.resolve)(root, path));
-    }
-    catch {
-        return { refused: 'unreadable' };
-    }
-    const inside = (0,external_node_path_.relative)(root, real);
-    // A name may begin with two dots ("..shot.png"); only a first segment of exactly ".." climbs out.
-    if (inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || (0,external_node_path_.isAbsolute)(inside))
-        return { refused: 'outside', root };
-    try {
-        const stats = (0,external_node_fs_.statSync)(real);
-        if (!stats.isFile())
-            return { refused: 'not-a-file' };
-        if (stats.size > maxBytes)
-            return { refused: 'too-large', size: stats.size };
-        const bytes = (0,external_node_fs_.readFileSync)(real);
-        // A file that grew between the look and the read is held to the same bound.
-        return bytes.length > maxBytes ? { refused: 'too-large', size: bytes.length } : { bytes };
-    }
-    catch {
-        return { refused: 'unreadable' };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/answer/schema-source.ts
 
 
@@ -62792,99 +64198,6 @@ function outputRetries(text, problems) {
     return value;
 }
 
-;// CONCATENATED MODULE: ./src/settings/images.ts
-
-/** The service takes images as base64 data URIs; a run's images together may not exceed this. */
-const MAX_IMAGES_BYTES = 10 * 1024 * 1024;
-const DATA_URI_HEAD = /^data:image\/(png|jpeg|gif|webp);base64,/;
-const NOT_BASE64 = /[^A-Za-z0-9+/]/;
-/**
- * A base64 image data URI. The body is searched for a character outside base64, not matched whole:
- * one pattern over megabytes of base64 grew V8's backtracking stack until it overflowed.
- */
-function isDataUri(line) {
-    const head = DATA_URI_HEAD.exec(line);
-    if (!head)
-        return false;
-    const body = line.slice(head[0].length).replace(/={1,2}$/, '');
-    return body.length > 0 && !NOT_BASE64.test(body);
-}
-/** Image types recognised by their first bytes, not by the file name. */
-const SIGNATURES = [
-    {
-        type: 'png',
-        matches: b => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-    },
-    { type: 'jpeg', matches: b => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-    { type: 'gif', matches: b => b.subarray(0, 4).toString('latin1') === 'GIF8' },
-    {
-        type: 'webp',
-        matches: b => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'
-    }
-];
-/**
- * Turns the `images` input (one data URI or file path a line) into data URIs. Files must lie inside
- * the workspace: a workflow input must not be able to send, say, the runner's credentials files.
- * Returns the data URIs; pushes each problem found into `problems`.
- */
-function readImages(input, workspace, problems) {
-    const images = [];
-    const lines = input
-        .split(/\r?\n/)
-        .map(line => line.trim())
-        .filter(Boolean);
-    for (const line of lines) {
-        if (line.startsWith('data:')) {
-            if (isDataUri(line))
-                images.push(line);
-            else
-                problems.push(`images: "${line.slice(0, 40)}…" is not a base64 image data URI (expected data:image/png|jpeg|gif|webp;base64,...)`);
-            continue;
-        }
-        // Past the cap, files are only checked, not read: a long list of large files costs no memory.
-        const room = MAX_IMAGES_BYTES - encodedLength(images);
-        const image = readImageFile(line, workspace, room, problems);
-        if (image !== undefined)
-            images.push(image);
-    }
-    const total = encodedLength(images);
-    if (total > MAX_IMAGES_BYTES) {
-        problems.push(`images: ${(total / 1024 / 1024).toFixed(1)} MiB once encoded; at most ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all is accepted`);
-    }
-    return images;
-}
-function encodedLength(images) {
-    return images.reduce((sum, uri) => sum + uri.length, 0);
-}
-function readImageFile(path, workspace, room, problems) {
-    // Base64 makes 4 characters of every 3 bytes: the most bytes whose encoding fits the room left.
-    const fits = Math.floor(room / 4) * 3;
-    const file = readWorkspaceFile(path, workspace, Math.min(MAX_IMAGES_BYTES, fits));
-    if (!('bytes' in file)) {
-        problems.push(refusal(path, file));
-        return undefined;
-    }
-    const kind = SIGNATURES.find(signature => signature.matches(file.bytes));
-    if (kind)
-        return `data:image/${kind.type};base64,${file.bytes.toString('base64')}`;
-    problems.push(`images: "${path}" is not a PNG, JPEG, GIF or WebP image`);
-    return undefined;
-}
-function refusal(path, file) {
-    switch (file.refused) {
-        case 'unreadable':
-            return `images: "${path}" is neither a data URI nor a readable file`;
-        case 'outside':
-            return `images: "${path}" is outside the workspace (${file.root}); only files inside it can be sent`;
-        case 'not-a-file':
-            return `images: "${path}" is not a file`;
-        case 'too-large':
-            return file.size > MAX_IMAGES_BYTES
-                ? `images: "${path}" is larger than ${MAX_IMAGES_BYTES / 1024 / 1024} MiB`
-                : `images: "${path}" would take the images past ${MAX_IMAGES_BYTES / 1024 / 1024} MiB in all once encoded`;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/settings/words.ts
 /**
  * A list of known words (comma, space or newline separated), or `none` for the empty set: the one
@@ -62912,7 +64225,8 @@ const FAIL_CONDITIONS = [
     'no-pull-request',
     'rejected',
     'invalid-output',
-    'limited'
+    'limited',
+    'planned'
 ];
 /**
  * What fails the step when `fail-on` is not written. A step that asks for no answer never ends
@@ -62960,6 +64274,10 @@ const INPUT_DEFAULTS = {
     'label-trigger': '',
     'assignee-trigger': '',
     'allowed-bots': '',
+    'thread-images': 'true',
+    plan: 'false',
+    approvers: '',
+    'allow-self-approval': 'true',
     'github-token': '',
     comment: 'true',
     verdict: 'false',
@@ -63058,14 +64376,59 @@ function values_boolean(name, text, problems) {
 ;// CONCATENATED MODULE: ./src/settings/thread-inputs.ts
 
 
+
 /** Who and what may start a run on a thread. */
 function readThreads({ input, problems }) {
     return {
         triggerPhrase: triggerPhrase(input('trigger-phrase'), problems),
         assigneeTrigger: assigneeLogin(input('assignee-trigger'), problems),
         allowedBots: allowedBots(input('allowed-bots'), problems),
+        threadImages: values_boolean('thread-images', input('thread-images'), problems),
         githubToken: input('github-token')
     };
+}
+/**
+ * Plan, then approve: whether a thread's request asks for a plan only, who may approve one and whether
+ * its asker may. `plan: true` needs a thread in the event (`threadEvent`: an issue's or pull request's
+ * trigger, not a workflow_run), else it is one problem here, before any request.
+ */
+function readPlans({ input, problems }, threadEvent) {
+    const plan = values_boolean('plan', input('plan'), problems);
+    if (plan && (!threadEvent.trigger || threadEvent.eventName === CI_FIX_EVENT))
+        problems.push(`plan: true needs an issue or pull request in the event (an issue opened, labelled or assigned, a comment, a review, a pull request with label-trigger); the ${threadEvent.eventName || 'workflow'} event has none: set plan to false, or run on such an event`);
+    const approvers = readApprovers(input('approvers'), problems);
+    return {
+        plan,
+        ...(approvers ? { approvers } : {}),
+        allowSelfApproval: values_boolean('allow-self-approval', input('allow-self-approval'), problems)
+    };
+}
+/** An organization's login, and a team's slug (lower-case letters, digits, `-` and `_`, as GitHub makes them). */
+const ORG = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/i;
+const TEAM_SLUG = /^[a-z\d][a-z\d_-]{0,99}$/i;
+/** `approvers`: logins and `org/team` slugs (comma, space or newline separated); undefined when empty. */
+function readApprovers(text, problems) {
+    const list = text
+        .split(/[\s,]+/)
+        .map(name => name.replace(/^@/, ''))
+        .filter(Boolean);
+    if (list.length === 0)
+        return undefined;
+    const logins = new Set();
+    const teams = [];
+    const bad = [];
+    for (const name of list) {
+        const [org = '', slug, ...more] = name.split('/');
+        if (slug === undefined && LOGIN.test(org))
+            logins.add(org.toLowerCase());
+        else if (slug !== undefined && more.length === 0 && ORG.test(org) && TEAM_SLUG.test(slug))
+            teams.push({ org: org.toLowerCase(), slug: slug.toLowerCase() });
+        else
+            bad.push(name);
+    }
+    if (bad.length > 0)
+        problems.push(`approvers: expected comma-separated GitHub logins and org/team slugs such as alice, octo-org/reviewers, got "${bad.slice(0, 5).join(', ').slice(0, 200)}"`);
+    return { logins, teams };
 }
 /** Where the run is shown besides the job: the tracking comment, the check run. */
 function readReporting({ input, problems }) {
@@ -63377,6 +64740,7 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         labelTrigger,
         triggerEvent,
         ...readThreads(reading),
+        ...readPlans(reading, { eventName: context.eventName, trigger: triggerEvent }),
         ...readReporting(reading),
         context
     };
@@ -63584,6 +64948,7 @@ function baseUrl(text, problems) {
 
 
 
+
 /**
  * What the summary's timeline can show of a run: its first and its last entries. The rest go to the
  * log file only, so memory stays bounded however long the log (an endless one included).
@@ -63649,6 +65014,8 @@ class LogMirror {
             this.console.info(`Outcome: ${report.outcome}${status}; ${count(report.entriesSeen, 'log entry', 'log entries')} mirrored${where}`);
         if (report.usage)
             this.console.info(`Usage: ${inlineText(usageLine(report.usage, formatDuration))}`);
+        if (report.threadImages)
+            this.console.info(inlineText(threadImagesLine(report.threadImages)));
         const answer = report.answer?.answer;
         if (answer?.valid && answer.findings) {
             // Text, never a workflow command: the findings are annotated on the check run, not on the step.
@@ -63808,6 +65175,7 @@ function logMirror(console, settings, environment, kept) {
 
 
 
+
 /**
  * Runs the action: reads the settings, decides what the step does, opens its reporters, starts and
  * follows what it decided, and hands the one report to every reporter. Returns why the step fails,
@@ -63829,7 +65197,8 @@ async function runAction(environment) {
     const payload = once(() => environment.readEventPayload(settings.context.eventPath));
     try {
         const stopped = () => deadlines.stopped();
-        const decision = await decide(settings, { payload, github, clock, say, stopped, redact });
+        const images = { fetch: environment.network.images, signal: deadlines.startSignal };
+        const decision = await decide(settings, { payload, github, clock, say, stopped, redact, images });
         // Once the job is cancelled (or out of time), nothing new is started: a check left in progress blocks merging.
         const checkRun = decision.check && !stopped()
             ? await openStepCheck(decision.check, settings, github, environment, say)
@@ -63840,7 +65209,7 @@ async function runAction(environment) {
             mirror,
             usage,
             new OutputsReporter(runner, mirror),
-            new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
+            new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision), settings.triggerPhrase),
             // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
             ...optional(checkRun, decision.tracking, findingsReview(settings, { oneRun: decision.work.kind === 'run', pullRequest: decision.pullRequest }, github, say, line => runner.info(redact(line))))
         ], redact, () => deadlines.afterCancelled());
@@ -63889,7 +65258,7 @@ async function perform(work, step, apis) {
             return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock });
         }
         case 'run':
-            return runBrief(work.brief, runDeps(step, apis));
+            return withThreadImages(await runWithPlan(work.brief, runDeps(step, apis)), work.brief);
         case 'runs':
             return runMany(work.items, manyRunsDeps(step, apis));
     }

@@ -1,4 +1,5 @@
-import { runBrief, withThreadImages } from './agent-run/run-brief.js'
+import { withThreadImages } from './agent-run/run-brief.js'
+import { runWithPlan } from './agent-run/plan-run.js'
 import { Deadlines } from './deadlines.js'
 import { decide, type Decision, type Work } from './decide.js'
 import { gitHubClient } from './github/connect.js'
@@ -67,7 +68,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
         mirror,
         usage,
         new OutputsReporter(runner, mirror),
-        new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
+        new JobSummary(
+          runner,
+          mirror,
+          settings.mirrorToSummary,
+          findingsPlace(settings, decision),
+          settings.triggerPhrase
+        ),
         // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
         ...optional<Reporter>(
           checkRun,
@@ -130,7 +137,7 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
       return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
     case 'run':
-      return withThreadImages(await runBrief(work.brief, runDeps(step, apis)), work.brief)
+      return withThreadImages(await runWithPlan(work.brief, runDeps(step, apis)), work.brief)
     case 'runs':
       return runMany(work.items, manyRunsDeps(step, apis))
   }

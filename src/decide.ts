@@ -2,14 +2,16 @@ import type { Clock } from './clock.js'
 import type { GitHubApi } from './github/api.js'
 import { prepareCiFix } from './thread/ci-fix.js'
 import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './report/check-run.js'
-import { prepareCommentRun, type CommentDeps, type SentImages } from './thread/comment-run.js'
+import { prepareCommentRun, type CommentDeps } from './thread/comment-run.js'
+import type { SentImages } from './thread/comment-images.js'
 import { imageHosts } from './thread/image-download.js'
 import { withCommit } from './thread/thread-prompt.js'
 import { TrackingComment } from './report/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './thread/trigger.js'
 import type { TrackingSetup } from './thread/tracking.js'
 import { readWorkflowRun } from './thread/workflow-run.js'
-import { reportOf, type RunBrief, type RunReport } from './model.js'
+import { reportOf, type PlanBrief, type RunBrief, type RunReport } from './model.js'
+import { PLAN_ASKED_BY } from './agent-run/plan-run.js'
 import type { Console } from './runner/runner.js'
 import type { RunItem, Settings } from './settings/settings.js'
 import { CI_FIX_EVENT, originMetadata } from './settings/workflow-context.js'
@@ -99,7 +101,8 @@ export async function decide(settings: Settings, deps: DecideDeps): Promise<Deci
     phrase: settings.triggerPhrase,
     labelTrigger: settings.labelTrigger,
     assigneeTrigger: settings.assigneeTrigger,
-    allowedBots: settings.allowedBots
+    allowedBots: settings.allowedBots,
+    plan: settings.plan
   })
   // Only runs come from threads: other tasks act on their inputs.
   if (trigger.kind === 'inputs' || settings.task !== 'run')
@@ -158,7 +161,7 @@ async function fromThread(
   const brief: RunBrief = {
     ...fromInputs,
     // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
-    origin: { ...fromInputs.origin, author: trigger.author.login },
+    origin: { ...fromInputs.origin, author: trigger.author.login, ...planAsker(prepared.plan) },
     prompt: prepared.prompt,
     // The `images` input's first (the workflow's own), then the thread's.
     images: [...fromInputs.images, ...(images?.images ?? [])],
@@ -173,7 +176,8 @@ async function fromThread(
               : {})
           }
         }
-      : {})
+      : {}),
+    ...(prepared.plan ? { plan: prepared.plan } : {})
   }
   // On the head commit the prompt names.
   const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event)
@@ -210,6 +214,11 @@ function threadImageDeps(
     hosts: imageHosts(settings.context.serverUrl),
     taken: { count: settings.images.length, bytes: settings.images.reduce((sum, uri) => sum + uri.length, 0) }
   }
+}
+
+/** A plan's run records who asked for it: an approval by them is refused with allow-self-approval false. */
+function planAsker(plan: PlanBrief | undefined): Record<string, string> {
+  return plan?.kind === 'plan' ? { [PLAN_ASKED_BY]: plan.askedBy } : {}
 }
 
 /** Opens the tracking comment thread/ decided on, its GitHub failures the step's warnings. */

@@ -204,3 +204,36 @@ export class Faults {
     return take(this.faults, method, path)?.answer()
   }
 }
+
+/** The faults a fake GitHub can be told to inject (Faults says what each does): its base class. */
+export class FaultInjection {
+  protected readonly faults = new Faults()
+
+  injectSecondaryRateLimit(times: number, pathPattern?: RegExp, retryAfterSeconds = 1): void {
+    this.faults.injectSecondaryRateLimit(times, pathPattern, retryAfterSeconds)
+  }
+
+  injectServerError(times: number, pathPattern?: RegExp, status = 500, method?: string): void {
+    this.faults.injectServerError(times, pathPattern, status, method)
+  }
+
+  injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
+    this.faults.injectClientError(times, pathPattern, status, message)
+  }
+
+  injectRedirect(times: number, pathPattern?: RegExp, location?: string): void {
+    this.faults.injectRedirect(times, pathPattern, location)
+  }
+
+  injectHang(times: number, pathPattern?: RegExp, method?: string): void {
+    this.faults.injectHang(times, pathPattern, method)
+  }
+
+  injectHold(times: number, pathPattern?: RegExp, method?: string): { release: () => void } {
+    return this.faults.injectHold(times, pathPattern, method)
+  }
+
+  injectLostAnswer(times: number, how: LostAnswer, pathPattern?: RegExp, method?: string): void {
+    this.faults.injectLostAnswer(times, how, pathPattern, method)
+  }
+}

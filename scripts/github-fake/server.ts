@@ -4,7 +4,7 @@ import type { Answer } from './answers.js'
 import { Actions } from './actions.js'
 import { CheckRuns } from './check-runs.js'
 import { Comments } from './comments.js'
-import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, Faults, PrimaryRateLimit, type LostAnswer } from './faults.js'
+import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, FaultInjection, PrimaryRateLimit } from './faults.js'
 import { Reactions } from './reactions.js'
 import { Repository } from './repository.js'
 import { GITHUB_IMAGE_ORIGIN, OWN_IMAGES_PATH, RenderedTexts } from './rendered.js'
@@ -43,7 +43,7 @@ import type {
  * it records each request and puts the faults first; then authentication, routing (routes.ts) and the
  * endpoint (handlers.ts); answers are written, or lost, as GitHub's are (wire.ts). State lives in memory for the life of the object.
  */
-export class FakeGitHub {
+export class FakeGitHub extends FaultInjection {
   /** Every request, in order of arrival. */
   readonly requests: RecordedGitHubRequest[] = []
 
@@ -62,7 +62,6 @@ export class FakeGitHub {
   private readonly actions: Actions
   private readonly logStorageHost: string
   private pullRequestsPermission: NonNullable<FakeGitHubOptions['pullRequests']>
-  private readonly faults = new Faults()
   private readonly authenticatedLimit = new PrimaryRateLimit(AUTHENTICATED_LIMIT)
   private readonly anonymousLimit = new PrimaryRateLimit(ANONYMOUS_LIMIT)
   private readonly writer = new AnswerWriter()
@@ -71,6 +70,7 @@ export class FakeGitHub {
   private url: string | undefined
 
   constructor(options: FakeGitHubOptions = {}) {
+    super()
     this.clock = options.clock ?? systemServerClock()
     this.token = options.token ?? 'github-token'
     if (!/^\S+$/.test(this.token)) throw new Error('The token must be a non-empty string without whitespace')
@@ -284,38 +284,18 @@ export class FakeGitHub {
       })
   }
 
+  /** A team of `org` and its members' states, as GitHub's team membership endpoint answers them. */
+  setTeam(org: string, slug: string, members: Record<string, 'active' | 'pending'>): void {
+    this.repository.setTeam(org, slug, members)
+  }
+
+  /** Whether the token may read the organization's teams (false: GitHub's 403 on every membership read). */
+  setTeamsReadable(readable: boolean): void {
+    this.repository.teamsUnreadable = !readable
+  }
+
   setPermission(login: string, role: Permission | CustomRole): void {
     this.repository.setPermission(login, role)
-  }
-
-  // -- faults (faults.ts says what each does)
-
-  injectSecondaryRateLimit(times: number, pathPattern?: RegExp, retryAfterSeconds = 1): void {
-    this.faults.injectSecondaryRateLimit(times, pathPattern, retryAfterSeconds)
-  }
-
-  injectServerError(times: number, pathPattern?: RegExp, status = 500, method?: string): void {
-    this.faults.injectServerError(times, pathPattern, status, method)
-  }
-
-  injectClientError(times: number, pathPattern?: RegExp, status = 404, message = 'Not Found'): void {
-    this.faults.injectClientError(times, pathPattern, status, message)
-  }
-
-  injectRedirect(times: number, pathPattern?: RegExp, location?: string): void {
-    this.faults.injectRedirect(times, pathPattern, location)
-  }
-
-  injectHang(times: number, pathPattern?: RegExp, method?: string): void {
-    this.faults.injectHang(times, pathPattern, method)
-  }
-
-  injectHold(times: number, pathPattern?: RegExp, method?: string): { release: () => void } {
-    return this.faults.injectHold(times, pathPattern, method)
-  }
-
-  injectLostAnswer(times: number, how: LostAnswer, pathPattern?: RegExp, method?: string): void {
-    this.faults.injectLostAnswer(times, how, pathPattern, method)
   }
 
   // -- HTTP plumbing

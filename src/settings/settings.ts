@@ -3,7 +3,7 @@ import type { WorkflowContext } from './workflow-context.js'
 
 /** Outcomes that can fail the step (the `fail-on` input). */
 export type FailCondition =
-  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output' | 'limited'
+  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output' | 'limited' | 'planned'
 export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'failure',
   'timeout',
@@ -11,7 +11,8 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'no-pull-request',
   'rejected',
   'invalid-output',
-  'limited'
+  'limited',
+  'planned'
 ]
 
 /**
@@ -117,6 +118,12 @@ export interface Settings {
    * GitHub's HTML of them, downloaded from its image hosts); false reads and fetches none.
    */
   threadImages: boolean
+  /** `plan: true`: every thread trigger but an approval asks for a plan only (a `/codegen plan` comment does anyway). */
+  plan: boolean
+  /** Who alone may approve a plan; undefined: anyone who may trigger a run. */
+  approvers?: Approvers
+  /** Whether the person who asked for a plan may approve it. */
+  allowSelfApproval: boolean
   githubToken: string
   comment: boolean
   /**
@@ -137,6 +144,12 @@ export interface Settings {
   /** The check run's name, what branch protection requires. */
   checkName: string
   context: WorkflowContext
+}
+
+/** `approvers`: logins (lower case) and `org/team` slugs whose members may approve (read through GitHub). */
+export interface Approvers {
+  logins: ReadonlySet<string>
+  teams: Array<{ org: string; slug: string }>
 }
 
 /** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
@@ -168,6 +181,9 @@ export const INPUT_DEFAULTS = {
   'assignee-trigger': '',
   'allowed-bots': '',
   'thread-images': 'true',
+  plan: 'false',
+  approvers: '',
+  'allow-self-approval': 'true',
   'github-token': '',
   comment: 'true',
   verdict: 'false',

@@ -49,6 +49,10 @@ export type Trigger =
       instruction: string
       /** `/codegen new …`: start a fresh run even when the thread has one. */
       fresh: boolean
+      /** `/codegen plan …` (or the plan input) asks for a plan only; `/codegen approve [extra]` carries out the one shown. */
+      ask?: 'plan' | 'approve'
+      /** When the request was written (ISO 8601, as the event gives it): an approval is pinned to the plan shown then. */
+      writtenAt?: string
       author: Author
       /** The triggering comment (issue_comment only), for the reaction. */
       commentId?: number
@@ -75,6 +79,8 @@ export interface TriggerRules {
   assigneeTrigger?: string
   /** Lower-case logins without `[bot]`, or '*' for all bots. */
   allowedBots?: ReadonlySet<string> | '*'
+  /** The `plan` input: every request but an approval asks for a plan only. */
+  plan?: boolean
 }
 
 /**
@@ -152,6 +158,8 @@ interface Written {
   /** What it is called in a skip's reason: comment, issue, review comment, review. */
   what: string
   url: string
+  /** When it was written, as the event gives it. */
+  at?: string
 }
 
 /** Everything an event reader found; `threadTrigger` makes it a trigger, or says why not. */
@@ -173,14 +181,16 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
   if (bot) return skip(bot)
   const instruction = written ? instructionOf(written, rules.phrase) : ''
   if (instruction === undefined) return skip(`The ${written?.what} does not start with ${rules.phrase}.`)
-  const fresh = /^new(\s|$)/i.test(instruction)
+  const { ask, rest, fresh } = askOf(instruction, rules.plan === true)
   return {
     kind: 'thread',
     trigger: request.trigger,
     event: request.event,
     thread,
-    instruction: fresh ? instruction.slice(3).trim() : instruction,
+    instruction: rest,
     fresh,
+    ...(ask ? { ask } : {}),
+    ...(written?.at ? { writtenAt: written.at } : {}),
     author,
     ...(isBot(author) ? { allowedBot: true } : {}),
     commentUrl: written?.url || thread.url,
@@ -188,9 +198,24 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
   }
 }
 
+/** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
+function askOf(instruction: string, plan: boolean): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
+  const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction)
+  const named = word?.[1]?.toLowerCase() as 'new' | ThreadTrigger['ask']
+  const rest = word ? instruction.slice(word[0].length).trim() : instruction
+  if (named === 'approve' || named === 'plan') return { ask: named, rest, fresh: false }
+  return { ...(plan ? { ask: 'plan' as const } : {}), rest, fresh: named === 'new' }
+}
+
 function instructionOf(written: Written, phrase: string): string | undefined {
   const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase)
   return inTitle ?? matchPhrase(written.body, phrase)
+}
+
+/** A comment, a review or a comment on the code as written: a review is dated when submitted, a comment when created. */
+function writtenIn(source: JsonObject, what: string): Written {
+  const at = jsonText(source.submitted_at) || jsonText(source.created_at)
+  return { body: jsonText(source.body), what, url: jsonText(source.html_url), at }
 }
 
 /** Reads one action of one event into a trigger. */
@@ -204,7 +229,7 @@ const readComment: Reader = (event, rules) => {
       event: 'issue_comment',
       thread: issueThread(jsonObject(event.issue)),
       author: userOf(comment.user),
-      written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
+      written: writtenIn(comment, 'comment'),
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -222,7 +247,13 @@ const readIssue: Reader = (event, rules) => {
       event: 'issues',
       thread,
       author: userOf(issue.user),
-      written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+      written: {
+        body: thread.body,
+        title: thread.title,
+        what: 'issue',
+        url: thread.url,
+        at: jsonText(issue.created_at)
+      },
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -279,7 +310,7 @@ function pullRequestRequest(
       trigger: 'review',
       event: eventName,
       author: userOf(source.user),
-      written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
+      written: writtenIn(source, what),
       noThread: 'The event names no pull request.'
     },
     rules
@@ -314,13 +345,8 @@ const readReview: Reader = (event, rules, eventName) => {
   const review = jsonObject(event.review)
   const request = pullRequestRequest(eventName, event, review, rules, 'review')
   if (request.kind === 'skip') return request
-  const id = jsonPositive(review.id)
-  return {
-    ...request,
-    trigger: 'review',
-    reviewState: jsonText(review.state).toLowerCase(),
-    ...(id !== undefined ? { reviewId: id } : {})
-  }
+  const [id, state] = [jsonPositive(review.id), jsonText(review.state).toLowerCase()]
+  return { ...request, trigger: 'review', reviewState: state, ...(id !== undefined ? { reviewId: id } : {}) }
 }
 
 interface EventReaders {
