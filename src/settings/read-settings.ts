@@ -74,6 +74,11 @@ export function readSettings(
     context
   }
   checkTokenNeeded(settings, problems)
+  // The tracking comment shows the plan and holds the digest an approval is pinned to.
+  if (settings.plan && !settings.comment)
+    problems.push(
+      'plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false'
+    )
   checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems)
   // A check is concluded with the run's ending, which a step that does not wait never sees.
   if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)

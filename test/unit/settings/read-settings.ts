@@ -293,6 +293,9 @@ describe('read-settings', () => {
           p.startsWith('plan:')
         )
       expect(problem({ GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+      expect(problem({ GITHUB_EVENT_NAME: 'issue_comment' }, { comment: 'false' })).toEqual([
+        'plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false'
+      ])
       expect(problem({ GITHUB_EVENT_NAME: 'issues' })).toEqual([])
       expect(problem({ GITHUB_EVENT_NAME: 'pull_request' }, { 'label-trigger': 'codegen' })).toEqual([])
       for (const event of ['push', 'workflow_dispatch', 'workflow_run', 'pull_request'])
