@@ -66,7 +66,13 @@ export async function runAction(environment: ActionEnvironment): Promise<string 
         mirror,
         usage,
         new OutputsReporter(runner, mirror),
-        new JobSummary(runner, mirror, settings.mirrorToSummary, findingsPlace(settings, decision)),
+        new JobSummary(
+          runner,
+          mirror,
+          settings.mirrorToSummary,
+          findingsPlace(settings, decision),
+          settings.triggerPhrase
+        ),
         // The check's conclusion goes to GitHub first: a required check left in progress blocks merging.
         ...optional<Reporter>(
           checkRun,

@@ -43,8 +43,11 @@ export const CHECK_SUMMARY_MAX_BYTES = 65_535
 /** GitHub documents no maximum for the title; 255 bytes is within any it could mean (255 characters or bytes). */
 export const CHECK_TITLE_MAX_BYTES = 255
 
-/** A check run's conclusion as the step decides it: nothing else (neutral, skipped) is written. */
-export type CheckConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled'
+/**
+ * A check run's conclusion as the step decides it: nothing else (neutral, skipped) is written.
+ * `action_required`: a plan awaits approval on the pull request.
+ */
+export type CheckConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled' | 'action_required'
 
 /** A check run's fields as the Checks API takes them. */
 export interface CheckRunText {

@@ -26,6 +26,8 @@ export type Outcome =
   | 'error'
   /** A limit on new runs (daily-run-limit, daily-run-limit-per-author, max-fix-attempts) was reached: nothing was started. */
   | 'limited'
+  /** A run asked for a plan only (plan, then approve) completed with one: the plan awaits approval. */
+  | 'planned'
 
 /** The input whose limit kept a run from starting (outcome limited). */
 export type LimitName = 'daily-run-limit' | 'daily-run-limit-per-author' | 'max-fix-attempts'
@@ -243,7 +245,9 @@ export interface ItemState {
 /**
  * From the most severe down: the step's outcome of many runs is the first of these that any run
  * has, `success` only when every run succeeded. `limited` (a daily limit), `started` (wait false)
- * and `skipped` come after `cancelled`.
+ * and `skipped` come after `cancelled`. So does `planned`, first among them: a plan waits for a
+ * person, as a paused run does, but it is what its run was asked for, where every outcome above it
+ * says something went wrong; and a run waits, where none below it does.
  */
 export const SEVERITY: readonly Outcome[] = [
   'error',
@@ -253,6 +257,7 @@ export const SEVERITY: readonly Outcome[] = [
   'timeout',
   'paused',
   'cancelled',
+  'planned',
   'limited',
   'started',
   'skipped',

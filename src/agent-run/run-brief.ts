@@ -1,7 +1,15 @@
 import type { AnswerSpec } from '../answer/answer.js'
 import type { AnswerChecker } from '../answer/check.js'
 import { withAnswerFormat } from '../answer/answer-prompt.js'
-import { reportOf, unexpectedEnding, type ReportFields, type RunBrief, type RunReport } from '../model.js'
+import {
+  reportOf,
+  unexpectedEnding,
+  type ReportFields,
+  type RunBrief,
+  type RunEvents,
+  type RunReport
+} from '../model.js'
+import { planDigest } from '../thread/plan.js'
 import { settleAnswer } from './answer-run.js'
 import { followRun, type FollowDeps } from './follow.js'
 import { errorBeforeRun, startRun, type StartDeps } from './start.js'
@@ -21,6 +29,10 @@ export interface RunDeps {
 }
 
 export async function runBrief(given: RunBrief, deps: RunDeps): Promise<RunReport> {
+  return withPlan(await briefToReport(given, deps), given, deps.follow.events)
+}
+
+async function briefToReport(given: RunBrief, deps: RunDeps): Promise<RunReport> {
   const brief = asking(given, deps.answer?.spec)
   let last: RunReport | undefined
   try {
@@ -31,6 +43,44 @@ export async function runBrief(given: RunBrief, deps: RunDeps): Promise<RunRepor
     return await settleAnswer(last, brief, deps.answer.spec, { ...deps, check: deps.answer.check })
   } catch (error) {
     return thrownEnding(error, last, deps.follow.clock.now())
+  }
+}
+
+/**
+ * Plan, then approve: a plan's run that succeeded ends `planned`, its result the plan (none is an
+ * error; pull requests it opened anyway are warned of); an approved plan's run, however it ends,
+ * says which plan it carried out, who asked for it and who approved it.
+ */
+export function withPlan(report: RunReport, brief: RunBrief, events: Pick<RunEvents, 'warning'>): RunReport {
+  const plan = brief.plan
+  if (!plan) return report
+  if (plan.kind === 'approve') {
+    const { text, digest, askedBy } = plan.plan
+    return { ...report, plan: { text, digest, askedBy, approvedBy: plan.approvedBy } }
+  }
+  if (report.outcome !== 'success' || !report.run) return report
+  const text = report.run.result ?? ''
+  if (!text.trim())
+    return {
+      ...report,
+      outcome: 'error',
+      error: `Agent run ${report.run.id} was asked for a plan and completed without one: its result is empty. Nothing awaits approval; ask for a plan again.`
+    }
+  const pullRequests = report.run.github_pull_requests?.length ?? 0
+  if (pullRequests > 0)
+    events.warning(
+      `Agent run ${report.run.id} was asked for a plan only, yet opened ${pullRequests === 1 ? 'a pull request' : `${pullRequests} pull requests`}: look at ${pullRequests === 1 ? 'it' : 'them'} before approving the plan.`
+    )
+  return {
+    ...report,
+    outcome: 'planned',
+    plan: {
+      text,
+      digest: planDigest(text),
+      askedBy: plan.askedBy,
+      ...(plan.revises ? { earlier: plan.revises.text } : {}),
+      ...(pullRequests > 0 ? { pullRequests } : {})
+    }
   }
 }
 

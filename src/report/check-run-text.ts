@@ -24,6 +24,7 @@ import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.
 import { stopMarkdown } from './stop-text.js'
 import { link, plainLine, tableCell, unmention } from './markdown.js'
 import { howToAnswer, QUESTION, type AnswerSurface } from './paused-text.js'
+import { approveLine, planPeopleLine, planPullRequestsWarning } from './plan-text.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -42,6 +43,7 @@ const TITLES: Record<Outcome, string> = {
   timeout: 'Timed out',
   cancelled: 'Cancelled',
   paused: 'Paused, waiting for an answer',
+  planned: 'Plan awaits approval',
   started: 'Started, not followed',
   skipped: 'Skipped',
   limited: 'Not started: daily run limit'
@@ -133,6 +135,8 @@ function gateLine(report: RunReport, policy: FailPolicy, conclusion: CheckConclu
     return `This check fails as the step does: ${failOn}, and ${report.runs ? 'a run' : 'the run'} opened no pull request.`
   if (report.outcome !== 'success' && conclusion === 'success')
     return `This check passes as the step does: ${failOn} lets this ending pass.`
+  if (report.outcome === 'planned' && conclusion === 'failure')
+    return `This check fails as the step does: ${failOn} names planned.`
   return ''
 }
 
@@ -200,11 +204,24 @@ function endedPieces(state: CheckRunState, report: RunReport, conclusion: CheckC
   return [
     headline,
     ...(report.stop ? [stopMarkdown(report.stop)] : []),
+    ...(report.plan ? [planPeopleLine(report.plan)] : []),
+    ...planAwaits(state, report),
     ...asked,
     endedFacts(state, report, conclusion),
     ...rest.map(([title, text]) => ({ title, text })),
     footer(state)
   ]
+}
+
+/**
+ * A plan that awaits approval: how to approve or revise it on the pull request (the check is
+ * action_required meanwhile), and a warning of pull requests its run opened anyway.
+ */
+function planAwaits(state: CheckRunState, report: RunReport): string[] {
+  const plan = report.outcome === 'planned' ? report.plan : undefined
+  if (!plan) return []
+  const how = `This plan awaits approval. ${approveLine(state.policy.triggerPhrase)} Reply on the pull request; its tracking comment shows the plan.`
+  return [how, ...(plan.pullRequests ? [planPullRequestsWarning(plan.pullRequests)] : [])]
 }
 
 /** A paused run is answered from a step, or on the pull request's thread when it was asked for there. */
@@ -246,7 +263,8 @@ function texts(report: RunReport): Array<[string, string]> {
   const found: Array<[string, string]> = []
   if (report.reason) found.push(['Why', report.reason])
   if (report.error) found.push(['Error', report.error])
-  if (report.run?.result) found.push([report.outcome === 'paused' ? QUESTION : 'Result', report.run.result])
+  const title = report.outcome === 'paused' ? QUESTION : report.outcome === 'planned' ? 'Plan' : 'Result'
+  if (report.run?.result) found.push([title, report.run.result])
   if (report.run?.summary) found.push(['Summary', report.run.summary])
   return found
 }

@@ -45,6 +45,7 @@ const HEADLINES: Record<Surface, Headlines> = {
       failure: '❌ Agent run failed',
       timeout: '⏱️ Agent run still working when the wait timed out',
       paused: '⏸️ Agent run paused, waiting for a follow-up',
+      planned: '📋 Agent run wrote a plan, which awaits approval',
       rejected: '👎 Agent run’s verdict: fail',
       'invalid-output': '❔ Agent run ended without a valid answer',
       started: '🚀 Agent run started',
@@ -69,6 +70,7 @@ const HEADLINES: Record<Surface, Headlines> = {
       failure: '❌ **failed**',
       timeout: '⏱️ was still working when the workflow stopped waiting',
       paused: '⏸️ **paused**, waiting for a follow-up',
+      planned: '📋 wrote a **plan**, which awaits approval',
       rejected: '👎 **rejected**: its verdict is fail',
       'invalid-output': '❔ ended **without a valid answer**',
       started: '🚀 started',
@@ -92,6 +94,7 @@ const HEADLINES: Record<Surface, Headlines> = {
       timeout: '⏱️ was still working when the workflow stopped waiting',
       cancelled: '🛑 was left running: the workflow job was cancelled',
       paused: '⏸️ paused, waiting for an answer',
+      planned: '📋 wrote a plan, which awaits approval',
       started: '🚀 started; this step did not follow it',
       skipped: '⏭️ skipped',
       limited: '🚦 was not started: a daily run limit is reached'

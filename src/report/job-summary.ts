@@ -18,7 +18,9 @@ export class JobSummary implements Reporter {
     /** The mirror-logs input names `summary`: the timeline is shown. */
     private readonly timeline: boolean,
     /** The commit the findings are about, when they were asked for. */
-    private readonly findingsPlace?: FindingsPlace
+    private readonly findingsPlace?: FindingsPlace,
+    /** The phrase a thread's comment starts with, for how to approve a plan. */
+    private readonly triggerPhrase?: string
   ) {}
 
   async finish(report: RunReport): Promise<void> {
@@ -32,7 +34,8 @@ export class JobSummary implements Reporter {
             entries: this.timeline ? this.mirror.entries : undefined,
             entriesLeftOut: this.mirror.entriesLeftOut,
             logFile: this.mirror.logFile,
-            ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {})
+            ...(this.findingsPlace ? { findingsPlace: this.findingsPlace } : {}),
+            ...(this.triggerPhrase ? { triggerPhrase: this.triggerPhrase } : {})
           })
     await this.runner.appendSummary(summary)
   }

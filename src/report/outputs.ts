@@ -28,7 +28,8 @@ export const OUTPUT_NAMES = [
   'findings',
   'runs',
   'check-run-id',
-  'usage'
+  'usage',
+  'plan'
 ] as const
 
 export type OutputName = (typeof OUTPUT_NAMES)[number]
@@ -85,7 +86,9 @@ export function actionOutputs(report: RunReport, logFile: string): Record<Output
     findings: answer?.findings ? findingsJson(answer.findings) : '',
     runs: '',
     'check-run-id': checkRunId,
-    usage
+    usage,
+    // The plan awaiting approval; an approved plan's run has its own result.
+    plan: report.outcome === 'planned' ? (report.plan?.text ?? '') : ''
   }
 }
 

@@ -61,6 +61,7 @@ const ICONS: Record<Outcome, string> = {
   'invalid-output': '⚠️',
   timeout: '⏱️',
   paused: '⏸️',
+  planned: '📋',
   started: '🚀',
   skipped: '⏭️',
   limited: '🚦',

@@ -49,7 +49,8 @@ const FAILS_IF_NAMED: Partial<Record<Outcome, string>> = {
   paused: 'The agent paused with a question, waiting for an answer.',
   rejected: "The agent's verdict is fail.",
   'invalid-output': 'The agent run ended without a valid answer.',
-  limited: 'A daily run limit was reached: no agent run was started.'
+  limited: 'A daily run limit was reached: no agent run was started.',
+  planned: 'The agent run wrote a plan, which awaits approval (fail-on: planned).'
 }
 
 /** Why a run of many fails the step, or undefined: `fail-on`'s rule for one run (an error or a cancellation always). */
@@ -106,12 +107,14 @@ export function stepFailMessage(report: RunReport, policy: FailPolicy): string |
 }
 
 /**
- * The check's colour from the decision that fails the step (stepFailMessage): `success` exactly when
- * the step passes; else `timed_out` or `cancelled` when that is why (for many runs, the most severe
- * outcome among the runs that fail it), `failure` otherwise.
+ * The check's colour from the decision that fails the step (stepFailMessage): when the step passes,
+ * `success`, but `action_required` while a plan awaits approval (a plan is no change to merge: never
+ * green); else `timed_out` or `cancelled` when that is why (for many runs, the most severe outcome
+ * among the runs that fail it), `failure` otherwise.
  */
 export function stepConclusion(report: RunReport, policy: FailPolicy): CheckConclusion {
-  if (stepFailMessage(report, policy) === undefined) return 'success'
+  if (stepFailMessage(report, policy) === undefined)
+    return report.outcome === 'planned' ? 'action_required' : 'success'
   const failing =
     report.runs && new Set(itemsFailingStep(report.runs, policy.failOn).map(({ item }) => itemOutcome(item)))
   const why = failing ? SEVERITY.find(outcome => failing.has(outcome)) : report.outcome

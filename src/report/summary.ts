@@ -27,6 +27,9 @@ import {
   tableCell
 } from './markdown.js'
 import { askedOnThread, howToAnswer, QUESTION, THREAD_THAT_ASKED, type AnswerSurface } from './paused-text.js'
+import type { QuoteFit } from './fit-text.js'
+import { approveLine, planBlock, planPeopleLine, planPullRequestsWarning } from './plan-text.js'
+import { utf8Bytes } from '../github-shapes.js'
 
 /** GitHub refuses a step summary over 1 MiB; stay clearly under it. */
 export const SUMMARY_MAX_BYTES = 1_000_000
@@ -53,6 +56,8 @@ export interface SummaryInput {
   folded?: boolean
   /** The commit the findings are about, for links to their lines (findings asked). */
   findingsPlace?: FindingsPlace
+  /** The phrase a thread's comment starts with: a plan's summary says how to approve it. */
+  triggerPhrase?: string
 }
 
 /**
@@ -68,6 +73,9 @@ export function renderSummary(input: SummaryInput): string {
   let log = ''
   let shown = entries.length
   if (report.stop) head.push(stopMarkdown(report.stop), '')
+  if (report.plan) head.push(planPeopleLine(report.plan), '')
+  const plan = report.outcome === 'planned' ? report.plan : undefined
+  if (plan) head.push(...planSection(plan, input.triggerPhrase ?? '/codegen'))
   if (report.answer?.verdictAsked) head.push(verdictLine(report.answer), '')
   const answer = report.answer?.answer
   if (answer?.valid && answer.findings)
@@ -97,7 +105,7 @@ export function renderSummary(input: SummaryInput): string {
     const section = answerSection(report.answer, result !== '' && !wasTrimmed(result))
     if (section) head.push(section, '')
   }
-  if (result && !question) head.push('### Result', '', quoteBlock(result), '')
+  if (result && !question && !plan) head.push('### Result', '', quoteBlock(result), '')
   if (run?.summary) head.push('### Summary', '', quoteBlock(trimmed(run.summary, TEXT_MAX_CHARS)), '')
 
   const cellRoom = 300
@@ -112,6 +120,40 @@ export function renderSummary(input: SummaryInput): string {
 }
 
 const LOG_ENTRIES_CELL = '\u0000log-entries\u0000'
+
+/** The room of a plan in the summary, and how it is cut there. */
+const PLAN_MAX_BYTES = 400_000
+const SUMMARY_FIT: QuoteFit = {
+  measure: utf8Bytes,
+  note: '… trimmed to fit the job summary',
+  cutSays: 'note-below'
+}
+
+/**
+ * A plan that awaits approval: the plan (its first part, the rest folded), how to approve or revise
+ * it on the thread, a warning of pull requests opened anyway, and the plan it revised, folded.
+ */
+function planSection(plan: NonNullable<RunReport['plan']>, phrase: string): string[] {
+  const lines = [
+    '### Plan',
+    '',
+    planBlock(plan.text, PLAN_MAX_BYTES, SUMMARY_FIT),
+    '',
+    `${approveLine(phrase)} Reply on the issue or pull request that asked for the plan.`,
+    ''
+  ]
+  if (plan.pullRequests) lines.push(planPullRequestsWarning(plan.pullRequests), '')
+  if (plan.earlier)
+    lines.push(
+      '<details><summary>The earlier plan</summary>',
+      '',
+      quoteBlock(trimmed(plan.earlier, TEXT_MAX_CHARS)),
+      '',
+      '</details>',
+      ''
+    )
+  return lines
+}
 
 /** A paused run's question, labelled as the agent's, then how to answer it: first, above the facts. */
 function questionSection(question: string, runId: number, trigger: string | undefined): string[] {

@@ -1,4 +1,4 @@
-import type { CarriedFrom, CiFixState, RunReport } from '../model.js'
+import type { CarriedFrom, CiFixState, PlanReport, RunReport } from '../model.js'
 import type { LogEntry } from '../api/types.js'
 import type { AnswerReport } from '../answer/answer.js'
 import { COMMENT_MAX_CHARS, createMarkerLine, markerLine } from '../github-shapes.js'
@@ -19,6 +19,7 @@ import {
   trimmedNote
 } from './fit-text.js'
 import { howToAnswer, QUESTION } from './paused-text.js'
+import { approveLine, planBlock, planPeopleLine, planPullRequestsWarning } from './plan-text.js'
 
 /**
  * The tracking comment's Markdown: the one comment a thread's run is followed in
@@ -53,6 +54,8 @@ export interface TrackingState {
   report?: RunReport
   /** How a run of this thread is resumed, for a paused run's comment. */
   triggerPhrase: string
+  /** A plan's run (a plan or its revision): its marker says plan=working until the plan is shown. */
+  planning?: boolean
   /** The repository's page (`https://github.com/owner/repo`): the check run's is under it. */
   repositoryUrl?: string
   updatedAt: number
@@ -100,10 +103,13 @@ function latestStep(entry: LogEntry): string {
   }${gist ? ` ${markdownInline(gist)}` : ''}`
 }
 
+const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.'
+
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state: TrackingState, run: string): string[] {
   const lines = [workingHeadline(run, state.resumed), '']
   if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
+  if (state.planning) lines.push(PLANNING, '')
   lines.push(workingStatusLine(state.status, state.entriesSeen))
   if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
   if (state.repair)
@@ -116,8 +122,8 @@ function workingLines(state: TrackingState, run: string): string[] {
 }
 
 /**
- * The lines of a run that ended, and where a paused run's question goes among them (below the
- * headline and the answer's lead, above the facts).
+ * The lines of a run that ended, and where a paused run's question or a plan goes among them (below
+ * the headline and the answer's lead, above the facts).
  */
 function endedLines(
   state: TrackingState,
@@ -127,6 +133,7 @@ function endedLines(
 ): { lines: string[]; questionAt?: number } {
   const lines = [`### ${run} ${endingHeadline('comment', report)}`, '']
   if (state.ciFix) lines.push(ciFixLine(state.ciFix), '')
+  if (report.plan) lines.push(planPeopleLine(report.plan), '')
   if (report.stop) lines.push(stopMarkdown(report.stop), '')
   // Why no run was started (a daily limit): our own words, naming the repository and the author.
   if (report.reason) lines.push(plainInline(report.reason), '')
@@ -142,7 +149,12 @@ function endedLines(
         : undefined
     lines.push(trackingFindingsLine(answer.findings, check), '')
   }
-  const questionAt = question ? lines.length : undefined
+  const plan = shownPlan(report)
+  const questionAt = question || plan ? lines.length : undefined
+  if (plan) {
+    lines.push(approveLine(state.triggerPhrase), '')
+    if (plan.pullRequests) lines.push(planPullRequestsWarning(plan.pullRequests), '')
+  }
   const facts = [
     report.status.trim() ? `status ${code(report.status, CAPS.status)}` : '',
     `${formatDuration(report.endedAt - report.startedAt)}`,
@@ -156,7 +168,7 @@ function endedLines(
       '',
       pullRequestsWithin(pullRequests, { lead: '**Pull requests:** ', separator: ', ', beforeMore: ' ' })
     )
-  if (report.run && !question) {
+  if (report.run && !question && !plan) {
     lines.push(
       '',
       `Reply \`${state.triggerPhrase} <follow-up>\` to continue this run, or \`${state.triggerPhrase} new <instruction>\` to start another.`
@@ -180,13 +192,20 @@ function footer(state: TrackingState): string {
   ].join('\n')
 }
 
-/** The service's long texts (and the request), titled, in the order they show. */
+/** The plan a run wrote that awaits approval (outcome planned), shown whole. */
+function shownPlan(report: RunReport | undefined): PlanReport | undefined {
+  return report?.outcome === 'planned' ? report.plan : undefined
+}
+
+/** The service's long texts (and the request), titled, in the order they show; a plan is shown apart. */
 function longTexts(state: TrackingState, question: string): Array<[string, string]> {
   const report = state.report
+  const plan = shownPlan(report)
   const texts: Array<[string, string]> = []
   if (question) texts.push([QUESTION, question])
   if (report?.error) texts.push(['Error', report.error])
-  if (report?.run?.result && !question) texts.push(['Result', report.run.result])
+  if (report?.run?.result && !question && !plan) texts.push(['Result', report.run.result])
+  if (plan?.earlier) texts.push([EARLIER_PLAN, plan.earlier])
   if (report?.run?.summary) texts.push(['Summary', report.run.summary])
   if (state.instruction) texts.push(['Request', state.instruction])
   return texts
@@ -210,7 +229,7 @@ export function renderTrackingComment(state: TrackingState): string {
       ? createMarkerLine(state.createMark)
       : commentId === undefined || runId === undefined
         ? markerLine(undefined)
-        : markerLine(runId, state.sign(commentId, runId))
+        : markerLine(runId, state.sign(commentId, runId, planMark(state)), planMark(state))
   const body = report ? endedLines(state, report, run, question) : { lines: workingLines(state, run) }
   const lines = [marker, ...body.lines]
   /** The question goes among the head's lines: it is service text, quoted within its share. */
@@ -218,7 +237,22 @@ export function renderTrackingComment(state: TrackingState): string {
   return withTexts(state, lines, questionAt, question)
 }
 
-/** The head's lines with the long texts quoted in the room they leave, and the footer. */
+/**
+ * The marker's plan field: `working` while a plan's run works, the shown plan's digest once it is
+ * planned (what an approval is pinned to), none otherwise (a plan's run that failed shows no plan).
+ */
+function planMark(state: TrackingState): string | undefined {
+  if (!state.report) return state.planning ? 'working' : undefined
+  return shownPlan(state.report)?.digest
+}
+
+/** The long texts shown folded: the request (the thread has it), a revised plan's earlier one. */
+const EARLIER_PLAN = 'The earlier plan'
+const FOLDED = new Set(['Request', EARLIER_PLAN])
+/** With a plan shown, the room the other long texts keep at most (they are cut to it first). */
+const OTHER_TEXTS_RESERVE = 8_000
+
+/** The head's lines with the long texts quoted in the room they leave (a plan's first), and the footer. */
 function withTexts(state: TrackingState, lines: string[], questionAt: number, question: string): string {
   const end = footer(state)
   const asked = question ? questionHead(state.triggerPhrase) : ''
@@ -228,15 +262,23 @@ function withTexts(state: TrackingState, lines: string[], questionAt: number, qu
   const block = (title: string, quoted: string): string =>
     title === QUESTION
       ? `\n${asked}\n\n${quoted}\n`
-      : `\n<details${title === 'Request' ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
+      : `\n<details${FOLDED.has(title) ? '' : ' open'}><summary>${title}</summary>\n\n${quoted}\n\n</details>`
   const head = above + below
   // The room left is shared, shortest text first, so a short text leaves its unused share to the others.
-  const room = COMMENT_MAX_CHARS - head.length - end.length - 2
+  let room = COMMENT_MAX_CHARS - head.length - end.length - 2
   const sharers = texts.map(([title, text]) => ({ title, text, overhead: block(title, '').length + 1 }))
+  const plan = shownPlan(state.report)
+  // A plan goes first: it is cut only where the comment ends, the other texts keeping a little room.
+  const reserve = Math.min(
+    OTHER_TEXTS_RESERVE,
+    sharers.reduce((sum, sharer) => sum + sharer.overhead + 2 * sharer.text.length, 0)
+  )
+  const planned = plan ? `\n${planBlock(plan.text, room - reserve - 2, COMMENT_FIT)}\n` : ''
+  room -= planned.length
   const quoted = quoteShares(sharers, room, COMMENT_FIT)
   const blocks = new Map(sharers.map(sharer => [sharer.title, block(sharer.title, quoted.get(sharer) ?? '')]))
   const shown = texts.filter(([title]) => title !== QUESTION).map(([title]) => blocks.get(title))
-  const body = [above + (blocks.get(QUESTION) ?? '') + below, ...shown, end].join('\n')
+  const body = [above + (blocks.get(QUESTION) ?? planned) + below, ...shown, end].join('\n')
   // The caps above keep the head small; should it ever not be, the texts go rather than the comment.
   return body.length <= COMMENT_MAX_CHARS
     ? body

@@ -3,7 +3,7 @@ import type { WorkflowContext } from './workflow-context.js'
 
 /** Outcomes that can fail the step (the `fail-on` input). */
 export type FailCondition =
-  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output' | 'limited'
+  'failure' | 'timeout' | 'paused' | 'no-pull-request' | 'rejected' | 'invalid-output' | 'limited' | 'planned'
 export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'failure',
   'timeout',
@@ -11,7 +11,8 @@ export const FAIL_CONDITIONS: readonly FailCondition[] = [
   'no-pull-request',
   'rejected',
   'invalid-output',
-  'limited'
+  'limited',
+  'planned'
 ]
 
 /**

@@ -142,6 +142,8 @@ export interface TrackingSetup {
     entriesSeen: number
     resumed: boolean
     triggerPhrase: string
+    /** A plan's run (a plan or its revision): its marker says plan=working until the plan is shown. */
+    planning?: boolean
   }
 }
 

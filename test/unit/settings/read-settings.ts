@@ -99,7 +99,7 @@ describe('read-settings', () => {
         'invalid-output'
       ])
       expect(problemsOf({ ...valid, 'fail-on': 'failure,crash' })).toEqual([
-        'fail-on: expected a comma-separated list of failure, timeout, paused, no-pull-request, rejected, invalid-output, limited (or none), got "crash"'
+        'fail-on: expected a comma-separated list of failure, timeout, paused, no-pull-request, rejected, invalid-output, limited, planned (or none), got "crash"'
       ])
       expect(problemsOf({ ...valid, 'fail-on': 'none,failure' })[0]).toMatch(/^fail-on: .*got "none"/)
       const quiet = settingsFrom({ ...valid, 'mirror-logs': 'none' })
