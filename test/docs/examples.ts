@@ -720,12 +720,12 @@ describe('examples', () => {
       ).toMatch(/approve/i)
     })
 
-    test('on a pull request: the check waits as action_required while the plan does, and passes once the approved plan ran', async () => {
+    test('on a pull request, any request asks for a plan: the check waits as action_required while the plan does, and passes once the approved plan ran', async () => {
       const example = await planWorld()
       const planned = await run(
         example,
         'agent',
-        commentOn(8, '/codegen plan add a --json flag', 'alice', 'MEMBER')
+        commentOn(8, '/codegen add a --json flag', 'alice', 'MEMBER')
       )
       expect(planned.action!.result!.outputs['outcome']).toBe('planned')
       expect(checksOn(8)).toEqual([
