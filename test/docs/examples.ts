@@ -100,6 +100,9 @@ describe('examples', () => {
       commentId: stored.id
     })
     event.payload.comment.author_association = association
+    // As GitHub sends it: the comment's own time (an approval is pinned to the plan shown then).
+    event.payload.comment.created_at = stored.created_at
+    event.payload.comment.updated_at = stored.updated_at
     return event
   }
 
@@ -626,10 +629,10 @@ describe('examples', () => {
       return example
     }
 
-    /** The job on `event`, a person's reading time (a second and more) after the last one. */
-    async function later(example: Example, event: Event): Promise<JobRun> {
+    /** The job on the event `ask` makes, a person's reading time (a second and more) after the last one. */
+    async function later(example: Example, ask: () => Event): Promise<JobRun> {
       await flow.clock.run(() => flow.clock.advance(1_100))
-      return run(example, 'agent', event)
+      return run(example, 'agent', ask())
     }
 
     const resumesSent = () =>
@@ -670,15 +673,13 @@ describe('examples', () => {
         'agent',
         labeledEvent({ label: 'codegen-plan', number: 9, sender: 'alice' })
       )
-      const revised = await later(
-        example,
+      const revised = await later(example, () =>
         commentOn(9, '/codegen plan also write one object a line with --json-lines')
       )
       expect(revised.action!.result!.outputs).toMatchObject({ outcome: 'planned', plan: REVISED_PLAN })
       expect(reply(9)).toContain('--json and --json-lines for export')
 
-      const approved = await later(
-        example,
+      const approved = await later(example, () =>
         commentOn(9, '/codegen approve also update the changelog', 'bob', 'MEMBER')
       )
       const result = approved.action!.result!
@@ -694,9 +695,10 @@ describe('examples', () => {
       expect(creates()).toHaveLength(1)
       const [revision, approval] = resumesSent()
       expect(revision).toContain('also write one object a line with --json-lines')
-      expect(approval).toContain(REVISED_PLAN)
+      // Quoted as data, whole.
+      expect(approval!.replace(/^> ?/gm, '')).toContain(REVISED_PLAN)
       expect(approval).toContain('also update the changelog')
-      expect(approval).not.toContain(FIRST_PLAN)
+      expect(approval!.replace(/^> ?/gm, '')).not.toContain(FIRST_PLAN)
       expect(reply(9)).toContain('#43')
       expect(reply(9)).toContain('bob')
     })
@@ -704,10 +706,12 @@ describe('examples', () => {
     test('the asker’s own approval starts nothing and says who may approve; a stranger’s starts no job', async () => {
       const example = await planWorld()
       await run(example, 'agent', labeledEvent({ label: 'codegen-plan', number: 9, sender: 'alice' }))
-      const own = await later(example, commentOn(9, '/codegen approve'))
+      const own = await later(example, () => commentOn(9, '/codegen approve'))
       expect(own.action!.result!.exitCode).toBe(0)
-      expect(own.action!.result!.outputs['outcome']).not.toBe('success')
-      const stranger = await later(example, commentOn(9, '/codegen approve', 'mallory', 'NONE'))
+      expect(own.action!.result!.outputs['outcome']).toBe('skipped')
+      // The thread is told who may approve.
+      expect(reply(9)).toContain('allow-self-approval is false')
+      const stranger = await later(example, () => commentOn(9, '/codegen approve', 'mallory', 'NONE'))
       expect(stranger.started).toBe(false)
       expect(creates()).toHaveLength(1)
       expect(resumesSent()).toEqual([])
@@ -731,7 +735,7 @@ describe('examples', () => {
       expect(checksOn(8)).toEqual([
         expect.objectContaining({ name: 'Codegen', conclusion: 'action_required' })
       ])
-      const approved = await later(example, commentOn(8, '/codegen approve', 'bob', 'MEMBER'))
+      const approved = await later(example, () => commentOn(8, '/codegen approve', 'bob', 'MEMBER'))
       expect(approved.action!.result!.outputs['outcome']).toBe('success')
       expect(checksOn(8).map(check => check.conclusion)).toEqual(['action_required', 'success'])
     })
