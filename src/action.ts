@@ -1,4 +1,4 @@
-import { runBrief } from './agent-run/run-brief.js'
+import { runWithPlan } from './agent-run/plan-run.js'
 import { Deadlines } from './deadlines.js'
 import { decide, type Decision, type Work } from './decide.js'
 import { gitHubClient } from './github/connect.js'
@@ -135,7 +135,7 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
       return runSetupCheck(apis, target, { deadline: deadlines.step, clock: environment.clock })
     }
     case 'run':
-      return runBrief(work.brief, runDeps(step, apis))
+      return runWithPlan(work.brief, runDeps(step, apis))
     case 'runs':
       return runMany(work.items, manyRunsDeps(step, apis))
   }

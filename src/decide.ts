@@ -8,7 +8,8 @@ import { TrackingComment } from './report/tracking-comment.js'
 import { readTrigger, type ThreadTrigger } from './thread/trigger.js'
 import type { TrackingSetup } from './thread/tracking.js'
 import { readWorkflowRun } from './thread/workflow-run.js'
-import { reportOf, type RunBrief, type RunReport } from './model.js'
+import { reportOf, type PlanBrief, type RunBrief, type RunReport } from './model.js'
+import { PLAN_ASKED_BY } from './agent-run/plan-run.js'
 import type { Console } from './runner/runner.js'
 import type { RunItem, Settings } from './settings/settings.js'
 import { CI_FIX_EVENT, originMetadata } from './settings/workflow-context.js'
@@ -93,7 +94,8 @@ export async function decide(settings: Settings, deps: DecideDeps): Promise<Deci
     phrase: settings.triggerPhrase,
     labelTrigger: settings.labelTrigger,
     assigneeTrigger: settings.assigneeTrigger,
-    allowedBots: settings.allowedBots
+    allowedBots: settings.allowedBots,
+    plan: settings.plan
   })
   // Only runs come from threads: other tasks act on their inputs.
   if (trigger.kind === 'inputs' || settings.task !== 'run')
@@ -150,10 +152,11 @@ async function fromThread(
   const brief: RunBrief = {
     ...fromInputs,
     // Who asked: what the per-author daily limit counts (the workflow's actor may be another).
-    origin: { ...fromInputs.origin, author: trigger.author.login },
+    origin: { ...fromInputs.origin, author: trigger.author.login, ...planAsker(prepared.plan) },
     prompt: prepared.prompt,
     resumeRunId: prepared.resumeRunId,
-    ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {})
+    ...(prepared.freshPrompt !== undefined ? { carryOn: { prompt: prepared.freshPrompt } } : {}),
+    ...(prepared.plan ? { plan: prepared.plan } : {})
   }
   // On the head commit the prompt names.
   const place = checkRunPlace(mode, { ...trigger, pullRequest: prepared.pullRequest }, event)
@@ -169,6 +172,11 @@ async function fromThread(
     check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
     ...pullRequest
   }
+}
+
+/** A plan's run records who asked for it: an approval by them is refused with allow-self-approval false. */
+function planAsker(plan: PlanBrief | undefined): Record<string, string> {
+  return plan?.kind === 'plan' ? { [PLAN_ASKED_BY]: plan.askedBy } : {}
 }
 
 /** Opens the tracking comment thread/ decided on, its GitHub failures the step's warnings. */

@@ -102,9 +102,23 @@ export interface RunBrief {
  */
 export type PlanBrief =
   | { kind: 'plan'; askedBy: string; revises?: ShownPlan }
-  | { kind: 'approve'; plan: ShownPlan; approvedBy: string; extra: string }
+  | {
+      kind: 'approve'
+      plan: ShownPlan
+      approvedBy: string
+      extra: string
+      /**
+       * allow-self-approval: false: who may approve instead, said when approvedBy turns out to be the
+       * plan's asker (known once its run is read); absent: the asker may approve.
+       */
+      askerRefused?: string
+    }
 
-/** A plan as the tracking comment showed it: its whole text, the marker's digest of it, who asked, its run. */
+/**
+ * A plan as the tracking comment showed it: its whole text, the marker's digest of it, who asked, its
+ * run. The thread side knows the digest and run alone (text and askedBy ''); agent-run/plan-run.ts
+ * reads the rest from the plan's run before anything is sent.
+ */
 export interface ShownPlan {
   text: string
   digest: string

@@ -70,6 +70,8 @@ function dispatch(stores: Stores, call: Call): Answer {
   switch (call.route.name) {
     case 'permission':
       return repository.getPermission(call)
+    case 'team-membership':
+      return repository.getTeamMembership(call)
     case 'pull':
       return repository.getPullRequest(call)
     case 'list-comments':

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto'
-import { json, nodeId, notFound, positiveInteger, timestamp, userAddresses, type Answer } from './answers.js'
+import {
+  gitHubError,
+  json,
+  nodeId,
+  notFound,
+  positiveInteger,
+  timestamp,
+  userAddresses,
+  type Answer
+} from './answers.js'
 import type { Call } from './routes.js'
 import type { CustomRole, FakePullRequest, FakePullRequestFile, FakeUser, Permission } from './types.js'
 import type {
@@ -51,6 +60,10 @@ export class Repository {
   /** Commits the repository has besides its pull requests' heads and bases (lower-case shas). */
   private readonly commits = new Set<string>()
   private nextUserId = 1001
+  /** `org/slug` (lower case) -> lower-cased login -> its membership's state. */
+  private readonly teams = new Map<string, Map<string, 'active' | 'pending'>>()
+  /** The token may not read the organization's teams (GitHub's 403). */
+  teamsUnreadable = false
 
   constructor(
     readonly owner: string,
@@ -79,6 +92,26 @@ export class Repository {
     if (!PERMISSION_RANK.includes(permission)) throw new Error(`Unknown permission ${String(permission)}`)
     const name = typeof role === 'string' ? role : role.name
     this.permissions.set(login.toLowerCase(), { login, permission, role: name })
+  }
+
+  /** A team of `org` and its members (a team GitHub does not know, or a login not in it, answers 404). */
+  setTeam(org: string, slug: string, members: Record<string, 'active' | 'pending'>): void {
+    const byLogin = new Map(Object.entries(members).map(([login, state]) => [login.toLowerCase(), state]))
+    this.teams.set(`${org}/${slug}`.toLowerCase(), byLogin)
+  }
+
+  /** GET /orgs/{org}/teams/{team_slug}/memberships/{username}: 200 with role and state, 404 for no membership. */
+  getTeamMembership(call: Call): Answer {
+    const { org = '', team_slug: slug = '', username = '' } = call.params
+    if (this.teamsUnreadable)
+      return gitHubError(403, 'Resource not accessible by integration', call.route.documentationUrl)
+    const state = this.teams.get(`${org}/${slug}`.toLowerCase())?.get(username.toLowerCase())
+    if (!state) return notFound(call.route.documentationUrl)
+    return json({
+      url: `${call.api}/organizations/1/team/1/memberships/${encodeURIComponent(username)}`,
+      role: 'member',
+      state
+    })
   }
 
   /** Adds the pull request, or replaces the one with its number. */

@@ -9,6 +9,7 @@ import { PULL_FILES, REVIEWS } from './reviews.js'
 
 export type RouteName =
   | 'permission'
+  | 'team-membership'
   | 'pull'
   | 'list-comments'
   | 'create-comment'
@@ -65,6 +66,12 @@ const ROUTES: Route[] = [
     'GET',
     '/repos/{owner}/{repo}/collaborators/{username}/permission',
     'collaborators/collaborators#get-repository-permissions-for-a-user'
+  ),
+  route(
+    'team-membership',
+    'GET',
+    '/orgs/{org}/teams/{team_slug}/memberships/{username}',
+    'teams/members#get-team-membership-for-a-user'
   ),
   route('pull', 'GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 'pulls/pulls#get-a-pull-request'),
   route(

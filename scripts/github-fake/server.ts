@@ -277,6 +277,16 @@ export class FakeGitHub {
       })
   }
 
+  /** A team of `org` and its members' states, as GitHub's team membership endpoint answers them. */
+  setTeam(org: string, slug: string, members: Record<string, 'active' | 'pending'>): void {
+    this.repository.setTeam(org, slug, members)
+  }
+
+  /** Whether the token may read the organization's teams (false: GitHub's 403 on every membership read). */
+  setTeamsReadable(readable: boolean): void {
+    this.repository.teamsUnreadable = !readable
+  }
+
   setPermission(login: string, role: Permission | CustomRole): void {
     this.repository.setPermission(login, role)
   }

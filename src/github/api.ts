@@ -29,6 +29,8 @@ export interface CommentSummary {
   author: Author
   /** ISO 8601, as GitHub gives it: orders issue comments and review comments together. */
   createdAt?: string
+  /** ISO 8601: when it was last edited (its creation when never): an approval written before it did not see what it shows. */
+  updatedAt?: string
   /** A comment on the pull request's code: the first comment of its review thread. */
   reviewThread?: number
 }
@@ -114,6 +116,13 @@ export interface GitHubApi {
   createReviewReply(pullNumber: number, threadId: number, body: string): Promise<number>
   updateReviewComment(commentId: number, body: string): Promise<void>
   react(target: ReactionTarget, content: Reaction): Promise<void>
+  /**
+   * Whether `login` is an active member of the team `org/slug` (GET /orgs/{org}/teams/{team_slug}/memberships/{username}):
+   * GitHub answers 404 for no membership, a pending one reads as none; a 404 also comes for a team
+   * the token cannot see, so it is never taken as more than "not a member". Any other failure
+   * (403: the token may not read the organization's teams) is thrown: the membership is unknown.
+   */
+  teamMember(org: string, slug: string, login: string): Promise<boolean>
   /** The login the token acts as, when GitHub tells (a GITHUB_TOKEN cannot ask). */
   identity(): Promise<string | undefined>
   /**

@@ -163,7 +163,8 @@ export class OctokitGitHubApi implements GitHubApi {
       id: comment.id,
       body: comment.body ?? '',
       author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
-      createdAt: comment.created_at
+      createdAt: comment.created_at,
+      updatedAt: comment.updated_at
     }))
   }
 
@@ -178,6 +179,7 @@ export class OctokitGitHubApi implements GitHubApi {
       body: comment.body ?? '',
       author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
       createdAt: comment.created_at,
+      updatedAt: comment.updated_at,
       reviewThread: comment.in_reply_to_id ?? comment.id
     }))
   }
@@ -259,6 +261,20 @@ export class OctokitGitHubApi implements GitHubApi {
         issue_number: target.issueNumber,
         content
       })
+    }
+  }
+
+  async teamMember(org: string, slug: string, login: string): Promise<boolean> {
+    try {
+      const { data } = await this.octokit.rest.teams.getMembershipForUserInOrg({
+        org,
+        team_slug: slug,
+        username: login
+      })
+      return data.state === 'active'
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return false
+      throw error
     }
   }
 

@@ -3,7 +3,7 @@ import { readAnswerInputs } from './answer-inputs.js'
 import { readImages } from './images.js'
 import { words } from './words.js'
 import { readRunLimits } from './run-limits.js'
-import { readReporting, readThreads } from './thread-inputs.js'
+import { readPlans, readReporting, readThreads } from './thread-inputs.js'
 import { boolean, optionalInteger, positiveInteger } from './values.js'
 import { readMaxParallel, readRuns } from './runs.js'
 import {
@@ -69,6 +69,7 @@ export function readSettings(
     labelTrigger,
     triggerEvent,
     ...readThreads(reading),
+    ...readPlans(reading, { eventName: context.eventName, trigger: triggerEvent }),
     ...readReporting(reading),
     context
   }

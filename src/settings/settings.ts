@@ -113,6 +113,12 @@ export interface Settings {
   assigneeTrigger: string
   /** Bot logins (lower case, without `[bot]`) allowed to trigger; `'*'` for every bot. */
   allowedBots: ReadonlySet<string> | '*'
+  /** `plan: true`: every thread trigger but an approval asks for a plan only (a `/codegen plan` comment does anyway). */
+  plan: boolean
+  /** Who alone may approve a plan; undefined: anyone who may trigger a run. */
+  approvers?: Approvers
+  /** Whether the person who asked for a plan may approve it. */
+  allowSelfApproval: boolean
   githubToken: string
   comment: boolean
   /**
@@ -133,6 +139,12 @@ export interface Settings {
   /** The check run's name, what branch protection requires. */
   checkName: string
   context: WorkflowContext
+}
+
+/** `approvers`: logins (lower case) and `org/team` slugs whose members may approve (read through GitHub). */
+export interface Approvers {
+  logins: ReadonlySet<string>
+  teams: Array<{ org: string; slug: string }>
 }
 
 /** Defaults of the inputs, the same as action.yml's (a test keeps the two in step). */
@@ -163,6 +175,9 @@ export const INPUT_DEFAULTS = {
   'label-trigger': '',
   'assignee-trigger': '',
   'allowed-bots': '',
+  plan: 'false',
+  approvers: '',
+  'allow-self-approval': 'true',
   'github-token': '',
   comment: 'true',
   verdict: 'false',

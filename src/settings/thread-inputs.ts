@@ -1,4 +1,5 @@
-import { CHECK_RUN_MODES, type CheckRunMode, type InputName } from './settings.js'
+import { CHECK_RUN_MODES, type Approvers, type CheckRunMode, type InputName } from './settings.js'
+import { CI_FIX_EVENT } from './workflow-context.js'
 import { boolean } from './values.js'
 
 /**
@@ -18,6 +19,53 @@ export function readThreads({ input, problems }: Input) {
     allowedBots: allowedBots(input('allowed-bots'), problems),
     githubToken: input('github-token')
   }
+}
+
+/**
+ * Plan, then approve: whether a thread's request asks for a plan only, who may approve one and whether
+ * its asker may. `plan: true` needs a thread in the event (`threadEvent`: an issue's or pull request's
+ * trigger, not a workflow_run), else it is one problem here, before any request.
+ */
+export function readPlans({ input, problems }: Input, threadEvent: { eventName: string; trigger: boolean }) {
+  const plan = boolean('plan', input('plan'), problems)
+  if (plan && (!threadEvent.trigger || threadEvent.eventName === CI_FIX_EVENT))
+    problems.push(
+      `plan: true needs an issue or pull request in the event (an issue opened, labelled or assigned, a comment, a review, a pull request with label-trigger); the ${threadEvent.eventName || 'workflow'} event has none: set plan to false, or run on such an event`
+    )
+  const approvers = readApprovers(input('approvers'), problems)
+  return {
+    plan,
+    ...(approvers ? { approvers } : {}),
+    allowSelfApproval: boolean('allow-self-approval', input('allow-self-approval'), problems)
+  }
+}
+
+/** An organization's login, and a team's slug (lower-case letters, digits, `-` and `_`, as GitHub makes them). */
+const ORG = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/i
+const TEAM_SLUG = /^[a-z\d][a-z\d_-]{0,99}$/i
+
+/** `approvers`: logins and `org/team` slugs (comma, space or newline separated); undefined when empty. */
+function readApprovers(text: string, problems: string[]): Approvers | undefined {
+  const list = text
+    .split(/[\s,]+/)
+    .map(name => name.replace(/^@/, ''))
+    .filter(Boolean)
+  if (list.length === 0) return undefined
+  const logins = new Set<string>()
+  const teams: Approvers['teams'] = []
+  const bad: string[] = []
+  for (const name of list) {
+    const [org = '', slug, ...more] = name.split('/')
+    if (slug === undefined && LOGIN.test(org)) logins.add(org.toLowerCase())
+    else if (slug !== undefined && more.length === 0 && ORG.test(org) && TEAM_SLUG.test(slug))
+      teams.push({ org: org.toLowerCase(), slug: slug.toLowerCase() })
+    else bad.push(name)
+  }
+  if (bad.length > 0)
+    problems.push(
+      `approvers: expected comma-separated GitHub logins and org/team slugs such as alice, octo-org/reviewers, got "${bad.slice(0, 5).join(', ').slice(0, 200)}"`
+    )
+  return { logins, teams }
 }
 
 /** Where the run is shown besides the job: the tracking comment, the check run. */

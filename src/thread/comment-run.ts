@@ -1,8 +1,10 @@
 import type { Clock } from '../clock.js'
-import { reportOf } from '../model.js'
+import { reportOf, type PlanBrief } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
+import { approverRefusal, pinnedPlan, whoMayApprove } from './approval.js'
+import { planOnlySection, revisionSection } from './plan-prompt.js'
 import { buildCommentPrompt } from './thread-prompt.js'
 import {
   byCreation,
@@ -27,6 +29,8 @@ const ALLOWED_BOT: Permission = { role: 'allowed-bots', permission: 'write' }
 
 export interface CommentRun<T> {
   prompt: string
+  /** Plan, then approve: a plan asked for or revised, or an approval (its plan read from its run before the start). */
+  plan?: PlanBrief
   /** The run of the thread's tracking comment, unless `/codegen new`. */
   resumeRunId?: number
   /** With resumeRunId: a new run's prompt (the thread quoted), should the service refuse the resume. */
@@ -62,7 +66,11 @@ export async function prepareCommentRun<T extends OpenedTracking>(
     repository: settings.context.repository,
     issueNumber: trigger.thread.number
   }
-  const resume = await findRunToResume(trigger, settings, deps, key)
+  const found = await findTracking(trigger, settings, deps, key)
+  if (trigger.ask === 'approve') return approvalRun(trigger, settings, deps, key, found)
+  // A plan request revises the thread's plan (its run resumed); else a plan starts a run of its own.
+  const resume =
+    trigger.ask === 'plan' ? (found?.plan ? found : undefined) : trigger.fresh ? undefined : found
   const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined)
   // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
   // pull request's conversation) gets a comment of its own there.
@@ -70,11 +78,90 @@ export async function prepareCommentRun<T extends OpenedTracking>(
   const tracking = settings.comment
     ? trackingComment(trigger, settings, deps, key, {
         commentId: samePlace ? resume.id : undefined,
-        resumed: resume !== undefined
+        resumed: resume !== undefined,
+        planning: trigger.ask === 'plan'
       })
     : undefined
-  return { ...prompts, resumeRunId: resume?.runId, tracking }
+  const run = { ...prompts, resumeRunId: resume?.runId, tracking }
+  return trigger.ask === 'plan' ? planRequest(run, trigger, settings.triggerPhrase, resume) : run
 }
+
+/**
+ * A plan request's prompts and brief: a plan only; a revision (the thread's plan shown, its run
+ * resumed) asks for the whole plan again with what to change, its fresh run should the service
+ * refuse the resume asks for a plan (plan-run.ts adds the plan to revise, read from its run).
+ */
+function planRequest<T>(
+  run: CommentRun<T>,
+  trigger: ThreadTrigger,
+  phrase: string,
+  revised: FoundTracking['found']
+): CommentRun<T> {
+  const askedBy = trigger.author.login
+  const shown = revised?.plan && revised.plan !== 'working' ? revised.plan : undefined
+  const revises = shown && { text: '', digest: shown, askedBy: '', runId: revised?.runId ?? 0 }
+  const planOnly = planOnlySection(phrase)
+  return {
+    ...run,
+    prompt: joined(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
+    ...(run.freshPrompt !== undefined ? { freshPrompt: joined(run.freshPrompt, planOnly) } : {}),
+    plan: { kind: 'plan', askedBy, ...(revises ? { revises } : {}) }
+  }
+}
+
+/**
+ * `/codegen approve [extra]`: the plan the thread's tracking comment showed when it was written, by
+ * someone who may approve, carried out by resuming the plan's run (plan-run.ts reads the plan whole
+ * and writes the prompts), followed in a tracking comment of its own: the plan's stays as it was
+ * read, and a second approval finds no plan awaiting. Else nothing starts, and a reply says why.
+ */
+async function approvalRun<T extends OpenedTracking>(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  deps: CommentDeps<T>,
+  key: MarkerKey,
+  found: FoundTracking['found']
+): Promise<CommentRun<T> | { refused: string }> {
+  const pinned = pinnedPlan(found, trigger.writtenAt, settings.triggerPhrase)
+  if ('refused' in pinned) return refuseApproval(trigger, settings, deps, key, pinned.refused)
+  const notApprover = await approverRefusal(trigger.author.login, settings, deps.github)
+  if (notApprover) return refuseApproval(trigger, settings, deps, key, notApprover)
+  // The thread as a fresh run has it, should the service refuse the resume; the resume's prompt is the plan's alone.
+  const prompts = await buildPrompts({ ...trigger, instruction: '' }, settings, deps, false)
+  const tracking = settings.comment
+    ? trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: true })
+    : undefined
+  const approvedBy = trigger.author.login
+  const plan: PlanBrief = {
+    kind: 'approve',
+    plan: { text: '', digest: pinned.digest, askedBy: '', runId: pinned.runId },
+    approvedBy,
+    extra: trigger.instruction,
+    ...(settings.allowSelfApproval ? {} : { askerRefused: whoMayApprove(settings) })
+  }
+  return { ...prompts, prompt: '', freshPrompt: prompts.prompt, resumeRunId: pinned.runId, tracking, plan }
+}
+
+/** A refused approval: nothing starts, and a reply (a comment of its own, no run in it) says why. */
+async function refuseApproval(
+  trigger: ThreadTrigger,
+  settings: Settings,
+  deps: CommentDeps<OpenedTracking>,
+  key: MarkerKey,
+  reason: string
+): Promise<{ refused: string }> {
+  if (settings.comment) {
+    const reply = trackingComment(trigger, settings, deps, key, { commentId: undefined, resumed: false })
+    await reply.finish(reportOf({ outcome: 'skipped', reason }, deps.clock.now()))
+  }
+  return { refused: reason }
+}
+
+const joined = (...parts: string[]): string =>
+  parts
+    .map(part => part.trim())
+    .filter(Boolean)
+    .join('\n\n')
 
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(
@@ -115,7 +202,7 @@ function trackingComment<T extends OpenedTracking>(
   settings: Settings,
   deps: CommentDeps<T>,
   key: MarkerKey,
-  { commentId, resumed }: { commentId: number | undefined; resumed: boolean }
+  { commentId, resumed, planning }: { commentId: number | undefined; resumed: boolean; planning?: boolean }
 ): T {
   // A request on the code is answered in its review thread; any other on the issue or pull request.
   const place: number | ReviewThread = trigger.code
@@ -133,17 +220,19 @@ function trackingComment<T extends OpenedTracking>(
       sign: (commentId, runId, plan) => markerSignature(key, commentId, runId, kind, plan),
       entriesSeen: 0,
       resumed,
-      triggerPhrase: settings.triggerPhrase
+      triggerPhrase: settings.triggerPhrase,
+      ...(planning ? { planning: true } : {})
     }
   })
 }
 
 /**
- * The thread's tracking comment whose run a follow-up resumes, unless `/codegen new`. Only markers
+ * The thread's latest tracking comment, whose run a follow-up resumes (unless `/codegen new`) and
+ * whose plan a revision or an approval names. Only markers
  * on comments of the action's own identity (or, when a GITHUB_TOKEN cannot tell it, of a bot) that
  * are signed for this thread with the API token are followed.
  */
-async function findRunToResume(
+async function findTracking(
   trigger: ThreadTrigger,
   settings: Settings,
   deps: CommentDeps<OpenedTracking>,
@@ -168,14 +257,14 @@ async function findRunToResume(
     verifyMarker(key, commentId, marker, comment.reviewThread === undefined ? 'issue' : 'review')
   )
   const resume = found && !trigger.fresh ? found : undefined
-  if (!trigger.fresh && ignored.length > 0) {
+  if (!trigger.fresh && trigger.ask === undefined && ignored.length > 0) {
     const which = ignored.slice(0, 3).map(i => `${i.id} (run ${i.runId})`)
     if (ignored.length > 3) which.push(`${ignored.length - 3} more`)
     deps.notice(
       `Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
     )
   }
-  return resume
+  return found
 }
 
 /** A pull request's run may be tracked on the pull request or in a review thread of its code. */

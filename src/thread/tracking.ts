@@ -72,8 +72,11 @@ export function readMarker(body: string): Marker | undefined {
 }
 
 export interface FoundTracking {
-  /** The tracking comment to follow, if any (`reviewThread` when it is a reply on the code). */
-  found?: { id: number; runId: number; reviewThread?: number }
+  /**
+   * The tracking comment to follow, if any (`reviewThread` when it is a reply on the code), its
+   * marker's plan (`working`, or the shown plan's digest) and when it was last edited.
+   */
+  found?: { id: number; runId: number; reviewThread?: number; plan?: string; updatedAt?: string }
   /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
   ignored: Array<{ id: number; runId: number }>
 }
@@ -105,7 +108,9 @@ export function findTrackingComment(
         found: {
           id: comment.id,
           runId: marker.runId,
-          ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {})
+          ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {}),
+          ...(marker.plan !== undefined ? { plan: marker.plan } : {}),
+          ...(comment.updatedAt !== undefined ? { updatedAt: comment.updatedAt } : {})
         },
         ignored
       }

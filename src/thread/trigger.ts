@@ -49,6 +49,13 @@ export type Trigger =
       instruction: string
       /** `/codegen new …`: start a fresh run even when the thread has one. */
       fresh: boolean
+      /**
+       * Plan, then approve: `plan` asks for a plan only (`/codegen plan …`, or any request with the
+       * `plan` input set), `approve` carries out the plan shown (`/codegen approve [extra]`).
+       */
+      ask?: 'plan' | 'approve'
+      /** When the request was written (ISO 8601, as the event gives it): an approval is pinned to the plan shown then. */
+      writtenAt?: string
       author: Author
       /** The triggering comment (issue_comment only), for the reaction. */
       commentId?: number
@@ -73,6 +80,8 @@ export interface TriggerRules {
   assigneeTrigger?: string
   /** Lower-case logins without `[bot]`, or '*' for all bots. */
   allowedBots?: ReadonlySet<string> | '*'
+  /** The `plan` input: every request but an approval asks for a plan only. */
+  plan?: boolean
 }
 
 /**
@@ -150,6 +159,8 @@ interface Written {
   /** What it is called in a skip's reason: comment, issue, review comment, review. */
   what: string
   url: string
+  /** When it was written, as the event gives it. */
+  at?: string
 }
 
 /** Everything an event reader found; `threadTrigger` makes it a trigger, or says why not. */
@@ -171,19 +182,35 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
   if (bot) return skip(bot)
   const instruction = written ? instructionOf(written, rules.phrase) : ''
   if (instruction === undefined) return skip(`The ${written?.what} does not start with ${rules.phrase}.`)
-  const fresh = /^new(\s|$)/i.test(instruction)
+  const { ask, rest, fresh } = askOf(instruction, rules.plan === true)
   return {
     kind: 'thread',
     trigger: request.trigger,
     event: request.event,
     thread,
-    instruction: fresh ? instruction.slice(3).trim() : instruction,
+    instruction: rest,
     fresh,
+    ...(ask ? { ask } : {}),
+    ...(written?.at ? { writtenAt: written.at } : {}),
     author,
     ...(isBot(author) ? { allowedBot: true } : {}),
     commentUrl: written?.url || thread.url,
     ...(pullRequest ? { pullRequest } : {})
   }
+}
+
+/** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
+function askOf(
+  instruction: string,
+  planInput: boolean
+): { ask?: ThreadTrigger['ask']; rest: string; fresh: boolean } {
+  const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction)
+  const named = word?.[1]?.toLowerCase()
+  const rest = word ? instruction.slice(word[0].length).trim() : instruction
+  if (named === 'approve') return { ask: 'approve', rest, fresh: false }
+  if (named === 'plan') return { ask: 'plan', rest, fresh: false }
+  const fresh = named === 'new'
+  return { ...(planInput ? { ask: 'plan' as const } : {}), rest: fresh ? rest : instruction, fresh }
 }
 
 function instructionOf(written: Written, phrase: string): string | undefined {
@@ -202,7 +229,12 @@ const readComment: Reader = (event, rules) => {
       event: 'issue_comment',
       thread: issueThread(jsonObject(event.issue)),
       author: userOf(comment.user),
-      written: { body: jsonText(comment.body), what: 'comment', url: jsonText(comment.html_url) },
+      written: {
+        body: jsonText(comment.body),
+        what: 'comment',
+        url: jsonText(comment.html_url),
+        at: jsonText(comment.created_at)
+      },
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -220,7 +252,13 @@ const readIssue: Reader = (event, rules) => {
       event: 'issues',
       thread,
       author: userOf(issue.user),
-      written: { body: thread.body, title: thread.title, what: 'issue', url: thread.url },
+      written: {
+        body: thread.body,
+        title: thread.title,
+        what: 'issue',
+        url: thread.url,
+        at: jsonText(issue.created_at)
+      },
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -277,7 +315,13 @@ function pullRequestRequest(
       trigger: 'review',
       event: eventName,
       author: userOf(source.user),
-      written: { body: jsonText(source.body), what, url: jsonText(source.html_url) },
+      written: {
+        body: jsonText(source.body),
+        what,
+        url: jsonText(source.html_url),
+        // A review is dated when submitted; a comment on the code when created.
+        at: jsonText(source.submitted_at) || jsonText(source.created_at)
+      },
       noThread: 'The event names no pull request.'
     },
     rules

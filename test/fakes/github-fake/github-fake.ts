@@ -1,4 +1,5 @@
 import { FakeGitHub, type Permission } from '../../../scripts/github-fake/index.js'
+import { responseProblems } from '../../../scripts/github-openapi.js'
 import {
   ALICE,
   call,
@@ -136,6 +137,34 @@ describe('collaborator permissions', () => {
       role_name: 'maintain',
       user: { permissions: { admin: false, maintain: true, push: true, triage: true, pull: true } }
     })
+  })
+})
+
+describe('team memberships', () => {
+  const TEAM_MEMBERSHIP = '/orgs/{org}/teams/{team_slug}/memberships/{username}'
+
+  test('an active or pending member as GitHub answers them; no member is 404; unreadable teams are 403', async () => {
+    await startFake()
+    fake.setTeam('octo-org', 'Reviewers', { Dave: 'active', erin: 'pending' })
+    const ask = (username: string) =>
+      octokit.rest.teams.getMembershipForUserInOrg({ org: 'octo-org', team_slug: 'reviewers', username })
+    const active = await ask('dave')
+    expect(active.status).toBe(200)
+    expect(responseProblems('GET', TEAM_MEMBERSHIP, 200, active.data)).toEqual([])
+    expect(active.data).toMatchObject({ role: 'member', state: 'active' })
+    expect((await ask('erin')).data).toMatchObject({ state: 'pending' })
+    expect(await statusOf(ask('frank'))).toBe(404)
+    expect(
+      await statusOf(
+        octokit.rest.teams.getMembershipForUserInOrg({
+          org: 'octo-org',
+          team_slug: 'other',
+          username: 'dave'
+        })
+      )
+    ).toBe(404)
+    fake.setTeamsReadable(false)
+    expect(await statusOf(ask('dave'))).toBe(403)
   })
 })
 

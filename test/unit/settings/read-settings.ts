@@ -257,6 +257,50 @@ describe('read-settings', () => {
       ])
     })
 
+    test('plan, approvers, allow-self-approval: defaults, logins and org/team slugs, one problem each', () => {
+      const thread = { ...valid, 'github-token': 'ghs_x' }
+      const onComment = { GITHUB_EVENT_NAME: 'issue_comment' }
+      expect(settingsFrom(thread, onComment)).toMatchObject({ plan: false, allowSelfApproval: true })
+      expect(settingsFrom(thread, onComment).approvers).toBeUndefined()
+      const named = settingsFrom(
+        {
+          ...thread,
+          plan: 'true',
+          approvers: '@Alice, octo-org/Reviewers\nbob',
+          'allow-self-approval': 'false'
+        },
+        onComment
+      )
+      expect(named).toMatchObject({ plan: true, allowSelfApproval: false })
+      expect(named.approvers).toEqual({
+        logins: new Set(['alice', 'bob']),
+        teams: [{ org: 'octo-org', slug: 'reviewers' }]
+      })
+      expect(
+        problemsOf(
+          { ...thread, approvers: 'alice, a/b/c, -bad-, org/', 'allow-self-approval': 'no' },
+          onComment
+        )
+      ).toEqual([
+        'approvers: expected comma-separated GitHub logins and org/team slugs such as alice, octo-org/reviewers, got "a/b/c, -bad-, org/"',
+        'allow-self-approval: expected true or false, got "no"'
+      ])
+    })
+
+    test('plan: true needs an issue or pull request in the event', () => {
+      const problem = (env: Record<string, string>, inputs: Inputs = {}) =>
+        problemsOf({ ...valid, 'github-token': 'ghs_x', plan: 'true', ...inputs }, env).filter(p =>
+          p.startsWith('plan:')
+        )
+      expect(problem({ GITHUB_EVENT_NAME: 'issue_comment' })).toEqual([])
+      expect(problem({ GITHUB_EVENT_NAME: 'issues' })).toEqual([])
+      expect(problem({ GITHUB_EVENT_NAME: 'pull_request' }, { 'label-trigger': 'codegen' })).toEqual([])
+      for (const event of ['push', 'workflow_dispatch', 'workflow_run', 'pull_request'])
+        expect(problem({ GITHUB_EVENT_NAME: event })).toEqual([
+          `plan: true needs an issue or pull request in the event (an issue opened, labelled or assigned, a comment, a review, a pull request with label-trigger); the ${event} event has none: set plan to false, or run on such an event`
+        ])
+    })
+
     test('decides once whether the event asks for a run (settings.triggerEvent)', () => {
       expect(settingsFrom({ ...valid }, { GITHUB_EVENT_NAME: 'push' }).triggerEvent).toBe(false)
       expect(settingsFrom({ ...valid }, { GITHUB_EVENT_NAME: 'workflow_dispatch' }).triggerEvent).toBe(false)

@@ -433,3 +433,48 @@ describe('the table of event readers', () => {
     })
   })
 })
+
+describe('plan, then approve: the word after the phrase', () => {
+  const read = (body: string, plan = false) => {
+    const trigger = readTrigger('issue_comment', issueCommentEvent({ body }).payload, { ...rules, plan })
+    if (trigger.kind !== 'thread') throw new Error(`not a thread trigger: ${JSON.stringify(trigger)}`)
+    return { ask: trigger.ask, instruction: trigger.instruction, fresh: trigger.fresh }
+  }
+
+  test('`plan <task>` asks for a plan, `approve [extra]` approves; any case, the rest is the instruction', () => {
+    expect(read('/codegen plan fix the parser')).toEqual({
+      ask: 'plan',
+      instruction: 'fix the parser',
+      fresh: false
+    })
+    expect(read('/codegen PLAN\n  fix it')).toEqual({ ask: 'plan', instruction: 'fix it', fresh: false })
+    expect(read('/codegen approve')).toEqual({ ask: 'approve', instruction: '', fresh: false })
+    expect(read('/codegen Approve and add a test')).toEqual({
+      ask: 'approve',
+      instruction: 'and add a test',
+      fresh: false
+    })
+  })
+
+  test('a word that only starts so is an instruction; `new` starts afresh as before', () => {
+    expect(read('/codegen planning is hard')).toEqual({ instruction: 'planning is hard', fresh: false })
+    expect(read('/codegen approved? fix it')).toEqual({ instruction: 'approved? fix it', fresh: false })
+    expect(read('/codegen new fix it')).toEqual({ instruction: 'fix it', fresh: true })
+  })
+
+  test('with the plan input, every request but an approval asks for a plan; a label too', () => {
+    expect(read('/codegen fix it', true)).toEqual({ ask: 'plan', instruction: 'fix it', fresh: false })
+    expect(read('/codegen new fix it', true)).toEqual({ ask: 'plan', instruction: 'fix it', fresh: true })
+    expect(read('/codegen approve', true)).toEqual({ ask: 'approve', instruction: '', fresh: false })
+    const label = readTrigger('issues', labeledEvent({ label: 'codegen' }).payload, { ...rules, plan: true })
+    expect(label).toMatchObject({ kind: 'thread', trigger: 'label', ask: 'plan', instruction: '' })
+  })
+
+  test('a comment is dated as the event dates it: an approval is pinned to the plan shown then', () => {
+    const event = issueCommentEvent({ body: '/codegen approve' })
+    event.payload.comment.created_at = '2026-12-07T10:00:02Z'
+    expect(readTrigger('issue_comment', event.payload, rules)).toMatchObject({
+      writtenAt: '2026-12-07T10:00:02Z'
+    })
+  })
+})
