@@ -119,6 +119,23 @@ export const HOSTILE_ENTRIES: LogEntry[] = [
   entry(2, { message_type: '##[error]type', thought: '`x` @octocat' })
 ]
 
+/** A plan as an agent writes one: steps in Markdown, code named in spans, a fenced sketch. */
+export const PLAN_TEXT = [
+  '## Plan',
+  '',
+  'Keep `parseLine`; fix how it splits quoted fields.',
+  '',
+  '1. In `src/parser.ts`, keep a quote open across commas until the next unescaped `"`.',
+  '2. Return the end index past the closing quote (`end + 1`, not `end + 2`).',
+  '3. Add tests: `"a,b",c`, an escaped quote, and an unclosed quote (an error, not a hang).',
+  '',
+  '```ts',
+  "if (char === '\"' && line[i + 1] !== '\"') inQuote = !inQuote",
+  '```',
+  '',
+  'Nothing else changes: the exported API stays as it is for v1 clients.'
+].join('\n')
+
 function report(
   outcome: RunReport['outcome'],
   run: AgentRun,
@@ -230,6 +247,19 @@ export function renderScenarios(): Record<string, RenderScenario> {
       entries: HOSTILE_ENTRIES
     },
     'code-heavy': { report: report('success', base({}), 3), entries: CODE_ENTRIES },
+    // A revised plan (plan, then approve) whose run opened a pull request anyway.
+    planned: {
+      report: report('planned', base({ result: PLAN_TEXT, summary: null }), 3, {
+        plan: {
+          text: PLAN_TEXT,
+          digest: '3f2a9c41d07be655',
+          askedBy: 'octocat',
+          earlier: 'Rewrite `parseLine` from scratch with a state machine.',
+          pullRequests: 1
+        }
+      }),
+      entries: CODE_ENTRIES
+    },
     verdict: {
       report: report('rejected', base({ result: VERDICT_RESULT, github_pull_requests: [] }), 3, {
         answer: VERDICT_ANSWER

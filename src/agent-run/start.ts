@@ -67,7 +67,10 @@ export async function startRun(brief: RunBrief, deps: StartDeps): Promise<Start>
       // Refused: a thread's follow-up carries the thread on in one fresh run; an input resume fails.
       if (!brief.carryOn) throw refusal.error
       carriedFrom = refusal.carriedFrom
-      prompt = carryOnPrompt(brief.carryOn.prompt, refusal.earlier, carriedFrom.reason)
+      // A shown plan's run's result is that plan, whole in the prompt already (plan-run.ts): not again, cut.
+      const shown = brief.plan?.kind === 'approve' || brief.plan?.revises !== undefined
+      const earlier = shown ? { ...refusal.earlier, result: null } : refusal.earlier
+      prompt = carryOnPrompt(brief.carryOn.prompt, earlier, carriedFrom.reason)
       mode = 'create'
     }
     const fix = brief.ciFix && { branch: brief.ciFix.branch, maxAttempts: brief.ciFix.maxAttempts }

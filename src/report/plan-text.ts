@@ -86,12 +86,12 @@ const login = (name: string): string => unmention(`@${escapeHtml(oneLine(name, 1
 
 /**
  * Who asked for the plan and who approved it, and its digest (what the approval is pinned to):
- * "📋 Plan `0123…` asked by @alice, approved by @bob."
+ * "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
  */
 export function planPeopleLine(plan: PlanReport): string {
   const digest = codeSpan(plan.digest.slice(0, 16))
   return plan.approvedBy !== undefined
-    ? `📋 Carrying out the plan ${digest} asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
+    ? `📋 The approved plan ${digest}: asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
     : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}.`
 }
 

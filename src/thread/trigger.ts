@@ -49,10 +49,7 @@ export type Trigger =
       instruction: string
       /** `/codegen new …`: start a fresh run even when the thread has one. */
       fresh: boolean
-      /**
-       * Plan, then approve: `plan` asks for a plan only (`/codegen plan …`, or any request with the
-       * `plan` input set), `approve` carries out the plan shown (`/codegen approve [extra]`).
-       */
+      /** `/codegen plan …` (or the plan input) asks for a plan only; `/codegen approve [extra]` carries out the one shown. */
       ask?: 'plan' | 'approve'
       /** When the request was written (ISO 8601, as the event gives it): an approval is pinned to the plan shown then. */
       writtenAt?: string
@@ -200,22 +197,23 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
 }
 
 /** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
-function askOf(
-  instruction: string,
-  planInput: boolean
-): { ask?: ThreadTrigger['ask']; rest: string; fresh: boolean } {
+function askOf(instruction: string, plan: boolean): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
   const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction)
-  const named = word?.[1]?.toLowerCase()
+  const named = word?.[1]?.toLowerCase() as 'new' | ThreadTrigger['ask']
   const rest = word ? instruction.slice(word[0].length).trim() : instruction
-  if (named === 'approve') return { ask: 'approve', rest, fresh: false }
-  if (named === 'plan') return { ask: 'plan', rest, fresh: false }
-  const fresh = named === 'new'
-  return { ...(planInput ? { ask: 'plan' as const } : {}), rest: fresh ? rest : instruction, fresh }
+  if (named === 'approve' || named === 'plan') return { ask: named, rest, fresh: false }
+  return { ...(plan ? { ask: 'plan' as const } : {}), rest, fresh: named === 'new' }
 }
 
 function instructionOf(written: Written, phrase: string): string | undefined {
   const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase)
   return inTitle ?? matchPhrase(written.body, phrase)
+}
+
+/** A comment, a review or a comment on the code as written: a review is dated when submitted, a comment when created. */
+function writtenIn(source: JsonObject, what: string): Written {
+  const at = jsonText(source.submitted_at) || jsonText(source.created_at)
+  return { body: jsonText(source.body), what, url: jsonText(source.html_url), at }
 }
 
 /** Reads one action of one event into a trigger. */
@@ -229,12 +227,7 @@ const readComment: Reader = (event, rules) => {
       event: 'issue_comment',
       thread: issueThread(jsonObject(event.issue)),
       author: userOf(comment.user),
-      written: {
-        body: jsonText(comment.body),
-        what: 'comment',
-        url: jsonText(comment.html_url),
-        at: jsonText(comment.created_at)
-      },
+      written: writtenIn(comment, 'comment'),
       noThread: 'The event names no issue or pull request.'
     },
     rules
@@ -315,13 +308,7 @@ function pullRequestRequest(
       trigger: 'review',
       event: eventName,
       author: userOf(source.user),
-      written: {
-        body: jsonText(source.body),
-        what,
-        url: jsonText(source.html_url),
-        // A review is dated when submitted; a comment on the code when created.
-        at: jsonText(source.submitted_at) || jsonText(source.created_at)
-      },
+      written: writtenIn(source, what),
       noThread: 'The event names no pull request.'
     },
     rules

@@ -33,6 +33,7 @@ import {
 } from '../../src/report/markdown.js'
 import { fitBytes, renderSummary } from '../../src/report/summary.js'
 import { renderCheckRun } from '../../src/report/check-run-text.js'
+import { splitPlan } from '../../src/report/plan-text.js'
 import { cutUtf8 } from '../../src/github-shapes.js'
 import { wellFormed } from '../../src/github/well-formed.js'
 import { findingsCountText, findingsProblems, readFindings, type Finding } from '../../src/answer/findings.js'
@@ -229,6 +230,14 @@ const report = (text: string): RunReport => ({
     metadata: null
   }
 })
+/** A plan of `text` (its lines as the agent wrote them), revising one of `text` too, that opened a pull request. */
+const planOf = (text: string) => ({
+  text: `Plan:\n\n${text}`,
+  digest: '0123456789abcdef',
+  askedBy: text,
+  earlier: text,
+  pullRequests: 1
+})
 const entry = (text: string): LogEntry => ({
   agent_run_id: 1,
   message_type: text,
@@ -309,6 +318,24 @@ describe('whole documents grow linearly with the texts in them', () => {
   test.each<[string, (text: string) => unknown]>([
     ['the job summary', text => renderSummary({ report: report(text), entries: [entry(text), entry(text)] })],
     ['the tracking comment', text => renderTrackingComment(tracking(text))],
+    [
+      'a plan: the tracking comment, the summary, the check (the earlier plan too)',
+      text => {
+        const planned = { ...report(text), outcome: 'planned' as const, plan: planOf(text) }
+        return [
+          splitPlan(text),
+          renderTrackingComment({ ...tracking(text), report: planned }),
+          renderSummary({ report: planned }),
+          renderCheckRun({
+            entriesSeen: 1,
+            resumed: false,
+            report: planned,
+            workflowRunUrl: '',
+            policy: { failOn: new Set(), triggerPhrase: '/codegen' }
+          })
+        ]
+      }
+    ],
     [
       'an entry on the console and in the log',
       text => [

@@ -68,12 +68,21 @@ async function planShown(
   emulator.queueScript(planScript(text, followUps))
   const asked = await onEvent(commentNow('/codegen plan fix the parser', 'alice'), inputs)
   expect(asked.exitCode).toBe(0)
+  expect(asked.outputs['outcome']).toBe('planned')
   const runId = emulator.runs()[0]!.id
   const trackingId = trackingComments()[0]!.id
   const digest = planDigest(text)
-  showPlan(trackingId, runId, digest)
+  expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: digest })
   later(2_000)
   return { runId, trackingId, digest }
+}
+
+/** Two seconds later, an approval starts nothing: no plan awaits it. */
+async function expectNoPlanAwaits(): Promise<void> {
+  later(2_000)
+  const result = await onEvent(commentNow('/codegen approve'))
+  expect(result.outputs['outcome']).toBe('skipped')
+  expect(result.stdout).toContain('No plan awaits approval on this thread')
 }
 
 /** Time passes between two steps (a person reads, then writes). */
@@ -94,6 +103,13 @@ describe('plan, then approve', () => {
     emulator.queueScript(planScript(PLAN))
     const result = await onEvent(commentNow('/codegen plan fix the quoted fields', 'alice'))
     expect(result.exitCode).toBe(0)
+    expect(result.outputs['outcome']).toBe('planned')
+    // The tracking comment said plan=working while the plan was written, then the plan's digest.
+    const markers = github.requests
+      .filter(r => r.method === 'PATCH')
+      .map(r => readMarker((r.body as { body: string }).body)?.plan)
+    expect(markers).toContain('working')
+    expect(markers[markers.length - 1]).toBe(planDigest(PLAN))
     expect(creates()).toHaveLength(1)
     const asked = prompt(creates()[0]!)
     expect(asked).toContain('fix the quoted fields')
@@ -151,7 +167,32 @@ describe('plan, then approve', () => {
     const asked = prompt(resumes()[0]!)
     expect(asked).toContain('Revise your plan: use a state machine')
     expect(asked).toContain('Give the whole revised plan as your final answer')
+    expect(result.outputs['outcome']).toBe('planned')
     expect(trackingComments().map(c => c.id)).toEqual([trackingId])
+    // The comment now shows the revised plan: an approval is pinned to it.
+    expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: planDigest(revised) })
+  })
+
+  test('a revision the service will not resume is carried on: a new plan run with the plan to revise whole', async () => {
+    await useEmulator({ modes: ['resume-paused-only'] })
+    const { runId } = await planShown(PLAN, [])
+    const revised = `${PLAN}\n4. Use a state machine.`
+    emulator.queueScript(planScript(revised))
+    const result = await onEvent(commentNow('/codegen plan use a state machine', 'carol'))
+    expect(result.outputs['outcome']).toBe('planned')
+    expect(creates()).toHaveLength(2)
+    const carried = prompt(creates()[1]!)
+    expect(carried).toContain('use a state machine')
+    expect(carried).toContain('This run is asked for a plan only.')
+    expect(carried).toContain(
+      `The plan to revise (the earlier run's final answer, whole):\n\n${PLAN.split('\n')
+        .map(line => `> ${line}`)
+        .join('\n')}`
+    )
+    expect(carried).toContain(`This continues agent run ${runId}`)
+    // Who asked first is kept: allow-self-approval false still refuses alice.
+    expect(origin(creates()[1]!)).toMatchObject({ author: 'carol', plan_asked_by: 'alice' })
+    expect(readMarker(trackingComments().at(-1)!.body)?.plan).toBe(planDigest(revised))
   })
 
   test('/codegen approve resumes the plan run with the whole plan and the extra instructions, in a comment of its own', async () => {
@@ -178,10 +219,7 @@ describe('plan, then approve', () => {
     expect(readMarker(replies()[0]!.body)).toMatchObject({ runId })
     expect(readMarker(replies()[0]!.body)?.plan).toBeUndefined()
     // A second approval finds no plan awaiting.
-    later(2_000)
-    const again = await onEvent(commentNow('/codegen approve'))
-    expect(again.outputs['outcome']).toBe('skipped')
-    expect(again.stdout).toContain('No plan awaits approval on this thread')
+    await expectNoPlanAwaits()
     expect(resumes()).toHaveLength(1)
   })
 
@@ -204,6 +242,9 @@ describe('plan, then approve', () => {
       .join('\n')
     expect(carried.includes(`The approved plan (whole):\n\n${quoted}\n`)).toBe(true)
     expect(carried).toContain('Carry out the approved plan.')
+    // Never a plan cut short: the earlier run's result (the plan) is not quoted again, cut.
+    expect(carried).toContain(`This continues agent run ${runId}`)
+    expect(carried).not.toContain('cut:')
     expect(origin(creates()[1]!)).toMatchObject({
       plan_digest: digest,
       plan_run_id: String(runId),
@@ -320,11 +361,9 @@ describe('plan, then approve', () => {
       ]
     })
     const asked = await onEvent(commentNow('/codegen plan fix the parser', 'alice'))
-    expect(asked.outputs['outcome']).not.toMatch(/^(success|planned)$/)
-    later(2_000)
-    const result = await onEvent(commentNow('/codegen approve'))
-    expect(result.outputs['outcome']).toBe('skipped')
-    expect(result.stdout).toContain('No plan awaits approval on this thread')
+    expect(asked.outputs['outcome']).toBe('failure')
+    expect(readMarker(trackingComments()[0]!.body)?.plan).toBeUndefined()
+    await expectNoPlanAwaits()
     expect(resumes()).toHaveLength(0)
   })
 })

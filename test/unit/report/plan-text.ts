@@ -194,7 +194,7 @@ describe('a plan', () => {
       outcome: 'success',
       run: { id: 13, organization_id: 1, web_url: null, result: 'Done: opened a pull request.' }
     }
-    const line = `📋 Carrying out the plan ${digest} asked by @\u2060alice, approved by @\u2060bob.`
+    const line = `📋 The approved plan ${digest}: asked by @\u2060alice, approved by @\u2060bob.`
     const comment = renderTrackingComment({ ...base, runId: 13, report })
     expect(readerText(comment)).toContain(line)
     expect(readMarker(comment)).toEqual({ runId: 13, sig: sign(555, 13) })
