@@ -5,6 +5,7 @@ import {
   verdictPass,
   verdictRepaired
 } from './answer-scenarios.js'
+import { planScenario } from './plan-scenarios.js'
 import { action, planning, PULL_REQUEST, type Entry } from './script-entries.js'
 import { big, endless, hostile } from './stress-scenarios.js'
 import type { RunScript } from './types.js'
@@ -323,7 +324,8 @@ const SCENARIOS: Record<string, () => RunScript> = {
   'verdict-fail': verdictFail,
   'verdict-repaired': verdictRepaired,
   'verdict-never': verdictNever,
-  findings: findingsReview
+  findings: findingsReview,
+  plan: planScenario
 }
 
 export const SCENARIO_NAMES: readonly string[] = Object.keys(SCENARIOS)

@@ -19,6 +19,27 @@ const FINDINGS_SCENARIO = 'findings'
  */
 export const IMAGES_SCENARIO = 'images'
 
+/** The scenario that plays a plan, its revision and its approval, as three comments on one thread. */
+const PLAN_SCENARIO = 'plan'
+
+/** A comment played on the sample thread, by `login` (who may write). */
+export interface PlayedComment {
+  body: string
+  login: string
+}
+
+/**
+ * The plan scenario's comments, in turn: `prompt` asked as a plan by octocat, the plan revised by
+ * octocat, then approved by monalisa (another person, as a team's checkpoint has it).
+ */
+export function planComments(prompt: string): PlayedComment[] {
+  return [
+    { body: `/codegen plan ${prompt}`, login: 'octocat' },
+    { body: '/codegen plan also write one object a line with --json-lines', login: 'octocat' },
+    { body: '/codegen approve', login: 'monalisa' }
+  ]
+}
+
 /** How a workflow run can conclude (GitHub's `conclusion`): a CI fix is asked for failure and timed_out. */
 export const WORKFLOW_RUN_CONCLUSIONS = [
   'failure',
@@ -48,7 +69,10 @@ What to run
                               sent with the run as data URIs, the prompt naming each
   --task run|check|setup-commands   check: the set-up check; setup-commands: octo-org/octo-repo's
   --event comment|pr-comment  a "/codegen <prompt>" comment on issue #9, or on pull request #7 (which
-                              also gets a check run): reaction, tracking comment, check shown at the end
+                              also gets a check run): reaction, tracking comment, check shown at the end;
+                              --scenario plan plays three comments in turn on issue #9 (or #7): "/codegen
+                              plan <prompt>", "/codegen plan <a change>" and another person's
+                              "/codegen approve", each a step of its own
   --event pull-request        pull request #7 opened: the step from its inputs, as a review gate, with a
                               check run on its head (the findings scenario's event unless one is given)
   --event workflow-run        the workflow "CI" failed on pull request #7's branch: a CI fix, its prompt
@@ -89,6 +113,7 @@ Examples
   npm start -- --scenario failure "Fix it"
   npm start -- --event pr-comment --scenario verdict-fail "review the public API"
   npm start -- --scenario findings
+  npm start -- --scenario plan "add a --json flag to the export command"
   npm start -- --event workflow-run "Fix the cause, not the test"
   npm start -- --runs 3 --max-parallel 2
   npm start -- --scenario endless --timeout-minutes 0.2 --fail-on none
@@ -133,6 +158,8 @@ export interface Command {
   prompt: string
   /** The runs input (inline), or empty. */
   runs: string
+  /** The comments played on the thread, one step each, in turn (none without a comment event). */
+  comments: PlayedComment[]
   /** The step's inputs the options set, whatever the service. */
   inputs: Record<string, string>
 }
@@ -157,6 +184,11 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
   }
   // The findings scenario reviews pull request #7: opened, unless the command names another event.
   if (findingsScenario && !options.event && !options.runs) options.event = 'pull-request'
+  // The plan scenario is a conversation on a thread: issue #9 unless pull request #7 is named.
+  const planScenario = options.scenario === PLAN_SCENARIO
+  if (planScenario && !options.event && !options.runs) options.event = 'comment'
+  if (planScenario && options.event !== 'comment' && options.event !== 'pr-comment')
+    throw new UsageError('--scenario plan plays comments on a thread: --event comment or pr-comment')
   if (options.event && !EVENTS.includes(options.event))
     throw new UsageError(
       `Unknown event "${options.event}": comment, pr-comment, pull-request or workflow-run`
@@ -187,7 +219,9 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
           ? 'Review the change; fail it if it breaks the public API.'
           : options.scenario === IMAGES_SCENARIO
             ? 'Make the Save button fit on small screens, as in the design'
-            : 'Fix the failing test in src/parser.ts')
+            : planScenario
+              ? 'add a --json flag to the export command'
+              : 'Fix the failing test in src/parser.ts')
   const runs = runsInput(options.runs, prompt)
   const inputs: Record<string, string> = {
     // The verdict scenarios answer a step that asks for a verdict; any run may ask with --verdict.
@@ -206,7 +240,12 @@ export function readCommand(argv: string[], emulated: boolean): Command | 'help'
     // many runs, or the prompt.
     ...(onComment ? { prompt: '' } : runs ? { runs } : { prompt })
   }
-  return { options, prompt, runs, inputs }
+  const comments = !onComment
+    ? []
+    : planScenario
+      ? planComments(prompt)
+      : [{ body: `/codegen ${prompt}`, login: 'octocat' }]
+  return { options, prompt, runs, inputs, comments }
 }
 
 /** The emulator's scenario of `--scenario`: the images scenario's run succeeds. */

@@ -36,7 +36,7 @@ if (command === 'help') {
   console.log(USAGE)
   process.exit(0)
 }
-const { options: values, prompt } = command
+const { options: values } = command
 let emulator: AgentRunEmulator | undefined
 let inputs: Record<string, string>
 /** The harness stands in a sample repository and workflow run; a real run records only what is true. */
@@ -101,15 +101,9 @@ if (onComment || onPullRequest || ciFix || values['check-run']) {
   env.GITHUB_API_URL = await github.start()
   env.GITHUB_SHA = SAMPLE_PULL_REQUEST.sha
   inputs['github-token'] = SAMPLE_TOKEN
-  if (onComment) {
-    const screenshots = values.scenario === IMAGES_SCENARIO
-    event = screenshots
-      ? github.askWithScreenshots(`/codegen ${prompt}`)
-      : github.ask(`/codegen ${prompt}`, values.event === 'pr-comment')
-    env.GITHUB_EVENT_NAME = event.name
-    // Its attachments are on its own origin, the server's, as a GitHub Enterprise Server's are.
-    if (screenshots) env.GITHUB_SERVER_URL = new URL(env.GITHUB_API_URL).origin
-  }
+  // Its attachments are on its own origin, the server's, as a GitHub Enterprise Server's are.
+  if (onComment && values.scenario === IMAGES_SCENARIO)
+    env.GITHUB_SERVER_URL = new URL(env.GITHUB_API_URL).origin
   if (onPullRequest) {
     event = github.pullRequestEvent()
     env.GITHUB_EVENT_NAME = event.name
@@ -139,14 +133,43 @@ if (onComment || onPullRequest || ciFix || values['check-run']) {
     )
 }
 
-const result = await runBundledAction({ inputs, env, event, inheritOutput: true, killAfterMs: 60 * 60_000 })
-await Promise.all([emulator?.stop(), github?.stop()])
-
-console.log('\nOutputs:')
-for (const [name, value] of Object.entries(result.outputs)) {
-  const shown = value.length > 200 ? `${value.slice(0, 200).replace(/\n/g, ' ')}…` : value.replace(/\n/g, ' ')
-  console.log(`  ${name.padEnd(22)} ${shown}`)
+/** The outputs of a step, each on one line. */
+function printOutputs(outputs: Record<string, string>): void {
+  console.log('\nOutputs:')
+  for (const [name, value] of Object.entries(outputs)) {
+    const shown =
+      value.length > 200 ? `${value.slice(0, 200).replace(/\n/g, ' ')}…` : value.replace(/\n/g, ' ')
+    console.log(`  ${name.padEnd(22)} ${shown}`)
+  }
 }
+
+// One step, or one a comment played on the thread, in turn (the plan scenario's three).
+const comments = onComment ? command.comments : []
+let result: Awaited<ReturnType<typeof runBundledAction>> | undefined
+for (const [index, comment] of comments.length ? comments.entries() : [[0, undefined] as const]) {
+  if (comment && github) {
+    // A person reads the answer before writing the next comment; GitHub's times are whole seconds.
+    if (index > 0) await new Promise(resolve => setTimeout(resolve, 1_100))
+    if (comments.length > 1)
+      console.log(
+        `\n── Step ${index + 1} of ${comments.length}: ${comment.login} comments "${comment.body}"\n`
+      )
+    event =
+      values.scenario === IMAGES_SCENARIO
+        ? github.askWithScreenshots(comment.body)
+        : github.ask(comment.body, values.event === 'pr-comment', comment.login)
+    env.GITHUB_EVENT_NAME = event.name
+  }
+  result = await runBundledAction({ inputs, env, event, inheritOutput: true, killAfterMs: 60 * 60_000 })
+  // A step before the last: its outputs now; a failed one ends the conversation.
+  if (index < comments.length - 1 && result.exitCode === 0) {
+    printOutputs(result.outputs)
+    console.log(`Exit code: ${result.exitCode}`)
+  } else break
+}
+await Promise.all([emulator?.stop(), github?.stop()])
+if (!result) throw new Error('No step ran')
+printOutputs(result.outputs)
 if (github) console.log(`\n${github.written()}`)
 // A CI fix's prompt is the action's own writing: show it as the service received it (and the images').
 const created = emulator?.requests.find(request => request.route === 'create')

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
+import { readerText, renderMarkdown } from '../../scripts/render-markdown.js'
 import { ROOT as root, USER_PAGES as pages } from '../support/doc-pages.js'
 
 /**
@@ -60,4 +61,49 @@ test('README.md is at most 250 lines, and shows a complete first workflow on its
   // The two set-up commands of this repository, as .ci/run and newcomers run them.
   expect(readme).toContain('npm ci && npm start')
   expect(readme).toContain('npm ci && npm test')
+})
+
+/** The targets of the links of a page of the repository, rendered as GitHub renders it. */
+function linksOf(page: string): string[] {
+  const html = renderMarkdown(readFileSync(join(root, page), 'utf8'))
+  return [...html.matchAll(/<a [^>]*?href="([^"]*)"/g)].map(match => match[1] as string)
+}
+
+test('README.md and docs/README.md link every published example workflow', () => {
+  const examples = readdirSync(join(root, 'docs', 'examples')).filter(file => /\.ya?ml$/.test(file))
+  expect(examples).toEqual(expect.arrayContaining(['review-findings.yml', 'fix-ci.yml', 'plan-approve.yml']))
+  const unlinked = (page: string, folder: string) =>
+    examples.filter(file => !linksOf(page).includes(`${folder}${file}`))
+  expect({
+    readme: unlinked('README.md', 'docs/examples/'),
+    docs: unlinked('docs/README.md', 'examples/')
+  }).toEqual({
+    readme: [],
+    docs: []
+  })
+})
+
+test('README.md names each main use with what asks for it, and links its page', () => {
+  const text = readerText(readFileSync(join(root, 'README.md'), 'utf8'))
+  for (const words of [
+    '/codegen',
+    'verdict: true',
+    'findings: true',
+    'review-comments: true',
+    'max-fix-attempts',
+    '/codegen plan',
+    '/codegen approve',
+    'approvers',
+    'allow-self-approval'
+  ])
+    expect({ words, named: text.includes(words) }).toEqual({ words, named: true })
+  expect(linksOf('README.md')).toEqual(
+    expect.arrayContaining([
+      'docs/usage.md',
+      'docs/triggers.md',
+      'docs/gates.md',
+      'docs/triggers.md#ci-fixes-workflow_run',
+      'docs/triggers.md#plan-then-approve'
+    ])
+  )
 })

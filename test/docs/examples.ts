@@ -1,4 +1,4 @@
-import { FINDINGS, findingsDiff } from '../../emulator/index.js'
+import { FINDINGS, findingsDiff, FIRST_PLAN, PLAN_PULL_REQUEST, REVISED_PLAN } from '../../emulator/index.js'
 import { readerText } from '../../scripts/render-markdown.js'
 import { sampleCiJobs } from '../../scripts/sample-github.js'
 import { OWN_COMMENT_MARK } from '../../src/github-shapes.js'
@@ -6,6 +6,7 @@ import { FlowWorld } from '../support/flow-world.js'
 import {
   issueCommentEvent,
   issuesOpenedEvent,
+  labeledEvent,
   pullRequestEvent,
   scheduleEvent,
   workflowDispatchEvent,
@@ -99,6 +100,9 @@ describe('examples', () => {
       commentId: stored.id
     })
     event.payload.comment.author_association = association
+    // As GitHub sends it: the comment's own time (an approval is pinned to the plan shown then).
+    event.payload.comment.created_at = stored.created_at
+    event.payload.comment.updated_at = stored.updated_at
     return event
   }
 
@@ -111,7 +115,8 @@ describe('examples', () => {
       'review-findings',
       'many-runs',
       'nightly',
-      'fix-ci'
+      'fix-ci',
+      'plan-approve'
     ])
       examples[name] = await readExample(`${name}.yml`)
   })
@@ -130,7 +135,8 @@ describe('examples', () => {
       'docs/examples/review-findings.yml': ['pull_request'],
       'docs/examples/many-runs.yml': ['workflow_dispatch'],
       'docs/examples/nightly.yml': ['schedule', 'workflow_dispatch'],
-      'docs/examples/fix-ci.yml': ['workflow_run']
+      'docs/examples/fix-ci.yml': ['workflow_run'],
+      'docs/examples/plan-approve.yml': ['issue_comment', 'issues']
     })
   })
 
@@ -612,6 +618,126 @@ describe('examples', () => {
       const [tracking, ...more] = trackingComments(7)
       expect(more).toEqual([])
       expect(readerText(tracking!.body)).toContain('was not started: max-fix-attempts is reached')
+    })
+  })
+
+  describe('plan-approve.yml', () => {
+    /** The example's world: runs play the emulator's plan scenario; bob may write too. */
+    async function planWorld(): Promise<Example> {
+      const example = await world('plan-approve', 'plan')
+      github().setPermission('bob', 'write')
+      return example
+    }
+
+    /** The job on the event `ask` makes, a person's reading time (a second and more) after the last one. */
+    async function later(example: Example, ask: () => Event): Promise<JobRun> {
+      await flow.clock.run(() => flow.clock.advance(1_100))
+      return run(example, 'agent', ask())
+    }
+
+    const resumesSent = () =>
+      emulator()
+        .requests.filter(request => request.route === 'resume')
+        .map(request => (request.body as { prompt: string }).prompt)
+    const reply = (number: number) => readerText(trackingComments(number).at(-1)!.body)
+    const APPROVE_LINE =
+      'Reply /codegen approve to carry out this plan, or /codegen plan <what to change> to revise it.'
+
+    test('the label asks for a plan: the step passes as planned, the plan in its comment, its output and the next step; nothing else starts', async () => {
+      const example = await planWorld()
+      const job = await run(
+        example,
+        'agent',
+        labeledEvent({ label: 'codegen-plan', number: 9, sender: 'alice' })
+      )
+      expect(job).toMatchObject({ started: true, concurrency: 'codegen-9' })
+      const result = job.action!.result!
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs).toMatchObject({
+        outcome: 'planned',
+        trigger: 'label',
+        plan: FIRST_PLAN,
+        'pull-request-url': ''
+      })
+      expect(job.steps[1]).toEqual({ name: 'The plan', ran: true, env: { PLAN: FIRST_PLAN } })
+      expect(creates()).toHaveLength(1)
+      expect(trackingComments(9)).toHaveLength(1)
+      expect(reply(9)).toContain('a --json flag for export')
+      expect(reply(9)).toContain(APPROVE_LINE)
+    })
+
+    test('a revision by comment, then another writer’s approval: the revised plan carried out whole on the plan’s run, to its pull request', async () => {
+      const example = await planWorld()
+      const asked = await run(
+        example,
+        'agent',
+        labeledEvent({ label: 'codegen-plan', number: 9, sender: 'alice' })
+      )
+      const revised = await later(example, () =>
+        commentOn(9, '/codegen plan also write one object a line with --json-lines')
+      )
+      expect(revised.action!.result!.outputs).toMatchObject({ outcome: 'planned', plan: REVISED_PLAN })
+      expect(reply(9)).toContain('--json and --json-lines for export')
+
+      const approved = await later(example, () =>
+        commentOn(9, '/codegen approve also update the changelog', 'bob', 'MEMBER')
+      )
+      const result = approved.action!.result!
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs).toMatchObject({
+        outcome: 'success',
+        plan: '',
+        'agent-run-id': asked.action!.result!.outputs['agent-run-id'],
+        'pull-request-url': PLAN_PULL_REQUEST.url
+      })
+      // The plan's step shows no plan now; one run, resumed for the revision and the approval.
+      expect(approved.steps[1]).toEqual({ name: 'The plan', ran: false })
+      expect(creates()).toHaveLength(1)
+      const [revision, approval] = resumesSent()
+      expect(revision).toContain('also write one object a line with --json-lines')
+      // Quoted as data, whole.
+      expect(approval!.replace(/^> ?/gm, '')).toContain(REVISED_PLAN)
+      expect(approval).toContain('also update the changelog')
+      expect(approval!.replace(/^> ?/gm, '')).not.toContain(FIRST_PLAN)
+      expect(reply(9)).toContain('#43')
+      expect(reply(9)).toContain('bob')
+    })
+
+    test('the asker’s own approval starts nothing and says who may approve; a stranger’s starts no job', async () => {
+      const example = await planWorld()
+      await run(example, 'agent', labeledEvent({ label: 'codegen-plan', number: 9, sender: 'alice' }))
+      const own = await later(example, () => commentOn(9, '/codegen approve'))
+      expect(own.action!.result!.exitCode).toBe(0)
+      expect(own.action!.result!.outputs['outcome']).toBe('skipped')
+      // The thread is told who may approve.
+      expect(reply(9)).toContain('allow-self-approval is false')
+      const stranger = await later(example, () => commentOn(9, '/codegen approve', 'mallory', 'NONE'))
+      expect(stranger.started).toBe(false)
+      expect(creates()).toHaveLength(1)
+      expect(resumesSent()).toEqual([])
+      expect(
+        github()
+          .comments(9)
+          .filter(comment => comment.user.type === 'Bot')
+          .map(comment => readerText(comment.body))
+          .join('\n')
+      ).toMatch(/approve/i)
+    })
+
+    test('on a pull request, any request asks for a plan: the check waits as action_required while the plan does, and passes once the approved plan ran', async () => {
+      const example = await planWorld()
+      const planned = await run(
+        example,
+        'agent',
+        commentOn(8, '/codegen add a --json flag', 'alice', 'MEMBER')
+      )
+      expect(planned.action!.result!.outputs['outcome']).toBe('planned')
+      expect(checksOn(8)).toEqual([
+        expect.objectContaining({ name: 'Codegen', conclusion: 'action_required' })
+      ])
+      const approved = await later(example, () => commentOn(8, '/codegen approve', 'bob', 'MEMBER'))
+      expect(approved.action!.result!.outputs['outcome']).toBe('success')
+      expect(checksOn(8).map(check => check.conclusion)).toEqual(['action_required', 'success'])
     })
   })
 

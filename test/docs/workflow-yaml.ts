@@ -127,8 +127,21 @@ function missingAssociationFilters(block: Block): string[] {
   if (!workflow || typeof workflow !== 'object' || !('on' in workflow)) return []
   const on = workflow.on
   const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on ?? {})
-  // `issues` counts only where it carries text (opened); labels and assignments need triage access.
-  const textEvents = (events as string[]).filter(event => event in ASSOCIATION_OF)
+  // `issues` counts only where it carries text (opened, or any type when none are listed); labels
+  // and assignments need triage access.
+  const types = (event: string): unknown =>
+    on && typeof on === 'object' && !Array.isArray(on)
+      ? (on as Record<string, { types?: unknown }>)[event]?.types
+      : undefined
+  const carriesText = (event: string): boolean => {
+    const listed = types(event)
+    return (
+      event !== 'issues' ||
+      !Array.isArray(listed) ||
+      listed.some(type => ['opened', 'edited'].includes(type as string))
+    )
+  }
+  const textEvents = (events as string[]).filter(event => event in ASSOCIATION_OF && carriesText(event))
   const missing: string[] = []
   for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
     const condition = typeof job?.if === 'string' ? job.if : ''
@@ -155,6 +168,15 @@ test('every recipe triggered by comments, issues or reviews filters on the autho
   }
   expect(missingAssociationFilters(unfiltered)).toEqual([
     'unfiltered job a: issue_comment without github.event.comment.author_association'
+  ])
+  // An issue's label or assignment carries no text: labels and assignments need triage access.
+  const labels = (types: string) => ({
+    name: 'labels',
+    yaml: `on:\n  issues: { types: [${types}] }\njobs:\n  a:\n    if: github.event.label.name == 'codegen'\n    runs-on: ubuntu-latest\n    steps: [{ run: echo }]\n`
+  })
+  expect(missingAssociationFilters(labels('labeled, assigned'))).toEqual([])
+  expect(missingAssociationFilters(labels('labeled, opened'))).toEqual([
+    'labels job a: issues without github.event.issue.author_association'
   ])
 })
 

@@ -1,7 +1,14 @@
-import { AgentRunEmulator, FINDINGS } from '../../emulator/index.js'
+import {
+  AgentRunEmulator,
+  FINDINGS,
+  FIRST_PLAN,
+  PLAN_PULL_REQUEST,
+  REVISED_PLAN
+} from '../../emulator/index.js'
 import {
   emulatorInputs,
   emulatorScenario,
+  planComments,
   readCommand,
   USAGE,
   UsageError,
@@ -403,4 +410,112 @@ test('the sample GitHub holds the repository GITHUB_REPOSITORY names, its pull r
   } finally {
     await github.stop()
   }
+})
+
+describe('--scenario plan', () => {
+  test('three comments on issue #9 unless #7 is named: the plan asked, revised, and approved by another person', () => {
+    const plan = command('--scenario', 'plan')
+    expect(plan.options.event).toBe('comment')
+    expect(plan.inputs['prompt']).toBe('')
+    expect(plan.comments).toEqual([
+      { body: '/codegen plan add a --json flag to the export command', login: 'octocat' },
+      { body: '/codegen plan also write one object a line with --json-lines', login: 'octocat' },
+      { body: '/codegen approve', login: 'monalisa' }
+    ])
+    expect(command('--scenario', 'plan', '--event', 'pr-comment', 'tidy the CLI').comments).toEqual(
+      planComments('tidy the CLI')
+    )
+    expect(() => command('--scenario', 'plan', '--event', 'pull-request')).toThrow(
+      '--scenario plan plays comments on a thread: --event comment or pr-comment'
+    )
+    expect(() => command('--scenario', 'plan', '--runs', '2')).toThrow(UsageError)
+    expect(command('--event', 'comment', 'fix it').comments).toEqual([
+      { body: '/codegen fix it', login: 'octocat' }
+    ])
+    expect(command().comments).toEqual([])
+    expect(USAGE).toContain('--scenario plan plays three comments')
+  })
+
+  /** What npm start does for `asked`: each of its comments asked on the sample thread in turn, a step each. */
+  async function conversation(asked: Command) {
+    const clock = new VirtualClock()
+    const emulator = new AgentRunEmulator({ clock, defaultScenario: asked.options.scenario })
+    const github = new SampleGitHub({ clock })
+    const onPullRequest = asked.options.event === 'pr-comment'
+    const number = onPullRequest ? SAMPLE_PULL_REQUEST.number : 9
+    try {
+      const [baseUrl, gitHubUrl] = await Promise.all([emulator.start(), github.start()])
+      const steps = []
+      for (const comment of asked.comments) {
+        // A person reads the answer before the next comment, as npm start waits.
+        await clock.run(() => clock.advance(1_100))
+        const event = github.ask(comment.body, onPullRequest, comment.login)
+        const result = await runFlowStep(clock, {
+          inputs: { ...emulatorInputs(asked, baseUrl), 'github-token': 'github-token' },
+          env: {
+            GITHUB_API_URL: gitHubUrl,
+            GITHUB_SHA: SAMPLE_PULL_REQUEST.sha,
+            GITHUB_EVENT_NAME: event.name
+          },
+          event
+        })
+        const replies = github.comments(number).filter(one => one.user.type === 'Bot')
+        steps.push({ result, replies: replies.map(one => readerText(one.body)), checks: github.checkRuns() })
+      }
+      return { steps, emulator, github }
+    } finally {
+      await Promise.all([emulator.stop(), github.stop()])
+    }
+  }
+
+  test('npm start -- --scenario plan: the plan shown, the plan revised, the revised plan carried out to its pull request', async () => {
+    const { steps, emulator, github } = await conversation(command('--scenario', 'plan'))
+    const [plan, revision, approval] = steps
+    const firstLine = (text: string) => text.split('\n')[0]!.replace(/[#`]/g, '').trim()
+
+    // The plan: the step passes, outcome planned, the plan the output and the comment.
+    expect([plan!.result.exitCode, plan!.result.outputs['outcome'], plan!.result.outputs['plan']]).toEqual([
+      0,
+      'planned',
+      FIRST_PLAN
+    ])
+    expect(plan!.replies).toHaveLength(1)
+    expect(plan!.replies[0]).toContain(firstLine(FIRST_PLAN))
+    expect(plan!.replies[0]).toContain(
+      'Reply /codegen approve to carry out this plan, or /codegen plan <what to change> to revise it.'
+    )
+
+    // The revision: the same run resumed, the new plan shown, the earlier one kept (folded).
+    expect([
+      revision!.result.exitCode,
+      revision!.result.outputs['outcome'],
+      revision!.result.outputs['plan']
+    ]).toEqual([0, 'planned', REVISED_PLAN])
+    expect(revision!.result.outputs['agent-run-id']).toBe(plan!.result.outputs['agent-run-id'])
+    const revised = revision!.replies.at(-1)!
+    expect(revised).toContain(firstLine(REVISED_PLAN))
+    expect(revised).toContain(firstLine(FIRST_PLAN))
+
+    // The approval: the revised plan, whole, sent to the plan's run, carried out to a pull request.
+    expect(approval!.result.exitCode).toBe(0)
+    expect(approval!.result.outputs).toMatchObject({
+      outcome: 'success',
+      'agent-run-id': plan!.result.outputs['agent-run-id'],
+      'pull-request-url': PLAN_PULL_REQUEST.url
+    })
+    const creates = emulator.requests.filter(request => request.route === 'create')
+    const resumes = emulator.requests.filter(request => request.route === 'resume')
+    expect(creates).toHaveLength(1)
+    expect((creates[0]!.body as { prompt: string }).prompt).toContain(
+      'add a --json flag to the export command'
+    )
+    const [revising, approving] = resumes.map(request => (request.body as { prompt: string }).prompt)
+    expect(resumes).toHaveLength(2)
+    expect(revising).toContain('also write one object a line with --json-lines')
+    // The revised plan, quoted as data, whole.
+    expect(approving!.replace(/^> ?/gm, '')).toContain(REVISED_PLAN)
+    expect(approval!.replies.at(-1)).toContain('monalisa')
+    expect(github.unanswered()).toEqual([])
+    expect(github.written()).toMatch(/^Reactions on the comment: eyes, eyes, eyes\n\nComment on #9/)
+  })
 })

@@ -1,4 +1,4 @@
-import { scenario } from '../../../emulator/index.js'
+import { FIRST_PLAN, PLAN_PULL_REQUEST, REVISED_PLAN, scenario } from '../../../emulator/index.js'
 import { extractAnswer } from '../../../src/answer/extract.js'
 import { clock, emulator, ORG, request, startEmulator } from '../../support/emulator-world.js'
 
@@ -63,5 +63,25 @@ describe('verdict scenarios', () => {
   test('speed compresses the follow-ups too', () => {
     const fast = scenario('verdict-repaired', 10)
     expect(fast.followUps?.[0]?.steps.map(step => step.at)).toEqual([0, 60, 100])
+  })
+})
+
+describe('the plan scenario', () => {
+  test('a plan and nothing changed, the plan revised on the first follow-up, carried out with a pull request on the second', async () => {
+    const seen = await results('plan', 2)
+    expect(seen).toEqual([FIRST_PLAN, REVISED_PLAN, expect.stringMatching(/^## Added `--json`/)])
+    expect(seen[2]).toContain(PLAN_PULL_REQUEST.url)
+    const run = emulator.runs()[0]!
+    expect(run.github_pull_requests!.map(pr => pr.url)).toEqual([PLAN_PULL_REQUEST.url])
+    // Each plan's run changed nothing: its log has reads only, no edit, no pull request.
+    const planned = scenario('plan')
+    const tools = (script: typeof planned) => script.steps.flatMap(step => step.log?.tool_name ?? [])
+    expect(tools(planned)).toEqual(['view_file', 'ripgrep_search'])
+    expect(tools(planned.followUps![0]!)).toEqual(['view_file', 'ripgrep_search'])
+    expect(tools(planned.followUps![1]!)).toEqual(['edit_file', 'run_command', 'create_pr'])
+    expect([planned, planned.followUps![0]!].map(script => script.steps.at(-1)!.pullRequests)).toEqual([
+      [],
+      []
+    ])
   })
 })

@@ -429,7 +429,8 @@ describe('scenarios', () => {
       'verdict-fail',
       'verdict-repaired',
       'verdict-never',
-      'findings'
+      'findings',
+      'plan'
     ])
     expect(() => scenario('nope')).toThrow(/Unknown scenario "nope"/)
     expect(() => new AgentRunEmulator({ defaultScenario: 'nope' })).toThrow(/Unknown scenario/)
