@@ -61176,13 +61176,8 @@ const readReview = (event, rules, eventName) => {
     const request = pullRequestRequest(eventName, event, review, rules, 'review');
     if (request.kind === 'skip')
         return request;
-    const id = jsonPositive(review.id);
-    return {
-        ...request,
-        trigger: 'review',
-        reviewState: jsonText(review.state).toLowerCase(),
-        ...(id !== undefined ? { reviewId: id } : {})
-    };
+    const [id, state] = [jsonPositive(review.id), jsonText(review.state).toLowerCase()];
+    return { ...request, trigger: 'review', reviewState: state, ...(id !== undefined ? { reviewId: id } : {}) };
 };
 const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
 /** Every event the action reads as a request for a run; every other event runs from the inputs. */
@@ -64745,6 +64740,9 @@ function readSettings(readInput, env, context, isTriggerEvent) {
         context
     };
     checkTokenNeeded(settings, problems);
+    // The tracking comment shows the plan and holds the digest an approval is pinned to.
+    if (settings.plan && !settings.comment)
+        problems.push('plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false');
     checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems);
     // A check is concluded with the run's ending, which a step that does not wait never sees.
     if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
