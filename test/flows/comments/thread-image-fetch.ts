@@ -295,6 +295,26 @@ describe('thread-images', () => {
     )
   })
 
+  test('5,000 screenshots in a comment: 10 are sent, the rest counted as left out; the step ends at once', async () => {
+    emulator.queueScript(fast('success'))
+    const shots = Array.from({ length: 5_000 }, (_, i) => shot(`h-${i}`)).join(' ')
+    const result = await onEvent(comment({ body: `/codegen compare these ${shots}` }))
+    expect(result.exitCode).toBe(0)
+    expect(created().images).toHaveLength(10)
+    expect(host.requests.map(request => request.path)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `/png/h-${i}`)
+    )
+    // The scripted run's own 3 s: reading 5,000 references took no time of the step's.
+    expect(result.durationMs).toBe(3_000)
+    expect(created().prompt).toContain(`[Image 10: in @alice's comment of`)
+    expect(created().prompt).toContain(`![](${asset('h-4999')})`)
+    expect(shown(result)).toContainEqual(
+      expect.stringMatching(
+        /10 images sent .*; 4990 left out \(4990 over the cap of 10 images and 10 MiB\)\.$/
+      )
+    )
+  })
+
   test('the images input and the thread share 10 MiB: a screenshot past it is left out', async () => {
     emulator.queueScript(fast('success'))
     // The input's image leaves about 1 MiB of room; the screenshot is 2 MiB.
