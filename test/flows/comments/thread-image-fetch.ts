@@ -65,6 +65,12 @@ describe('thread-images', () => {
   const fullJsonReads = () =>
     github.requests.filter(request => request.accept === 'application/vnd.github.full+json')
 
+  /** Each body the step wrote to issue 7's comments, in order, as a reader sees it. */
+  const commentWrites = (): string[] =>
+    github.requests
+      .filter(request => /\/issues\/(7\/)?comments(\/\d+)?$/.test(request.path) && request.method !== 'GET')
+      .map(request => readerText((request.body as { body: string }).body).replace(/\u2060/g, ''))
+
   /** Issue 7 as GitHub has it and as the event carries it, with `body`. */
   function issueWith(body: string, event: ReturnType<typeof comment>): ReturnType<typeof comment> {
     github.texts.setIssue({
@@ -121,6 +127,21 @@ describe('thread-images', () => {
     expect(written).not.toContain(token)
     expect(written).not.toContain('jwt=')
     expect(written).not.toContain('private-user-images')
+  })
+
+  test('the tracking comment says what was sent as soon as the run starts, not before', async () => {
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: `/codegen fix this overlap\n\n${shot('overlap-1')}` }))
+    expect(result.exitCode).toBe(0)
+    const written = commentWrites()
+    const working = written.filter(text => text.includes('is working'))
+    const line = /Images from the thread: 1 image sent \(1 from @alice's comment of [\d-]+\)\./
+    // Posted before the run exists: nothing sent yet. Once it was created: said, as at the end.
+    expect(working[0]).not.toMatch(/Images from the thread/)
+    const started = working.filter(text => /run #1000 is working/.test(text))
+    expect(started.length).toBeGreaterThan(0)
+    for (const text of started) expect(text).toMatch(line)
+    expect(written[written.length - 1]).toMatch(line)
   })
 
   test('the images input first, then the asking comment’s, then the body’s, numbered so in the prompt', async () => {
@@ -191,6 +212,12 @@ describe('thread-images', () => {
         /^Images from the thread: 2 images sent \(1 from @alice's comment of [\d-]+, 1 from the issue's description\)\.$/
       )
     )
+    // While the carried-on run works, its comment tells its images, not the refused resume's.
+    const carriedOn = commentWrites().filter(
+      text => /could not be resumed/.test(text) && /is working/.test(text)
+    )
+    expect(carriedOn.length).toBeGreaterThan(0)
+    for (const text of carriedOn) expect(text).toMatch(/Images from the thread: 2 images sent/)
   })
 
   test('cancelled while an image downloads: nothing starts', async () => {
