@@ -22,7 +22,7 @@ import {
   useEmulator,
   addParserPullRequest
 } from '../../support/comment-world.js'
-import { issuesOpenedEvent, reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
+import { issuesOpenedEvent, labeledEvent, reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
 
 const ALICE = { login: 'alice', type: 'User' as const }
 
@@ -280,6 +280,26 @@ describe('thread-images', () => {
     expect(fullJsonReads().map(request => request.path)).toEqual(['/repos/octo-org/octo-repo/issues/9'])
     expect(created().images).toEqual([pngUri()])
     expect(created().prompt).toMatch(/^fix this \[Image 1: in the issue's description\]/)
+  })
+
+  test('a label asks in no words: the description’s screenshot goes with the run', async () => {
+    emulator.queueScript(fast('success'))
+    const body = `Overlaps on small screens: ${shot('label-1')}`
+    github.texts.setIssue({
+      number: 9,
+      title: 'Add a CSV export',
+      body,
+      user: { login: 'bob', type: 'User' }
+    })
+    github.addLabel(9, 'codegen')
+    const event = labeledEvent({ label: 'codegen', number: 9 })
+    event.payload.issue.body = body
+    const result = await onEvent(event, { 'label-trigger': 'codegen' })
+    expect(result.exitCode).toBe(0)
+    expect(fullJsonReads().map(request => request.path)).toEqual(['/repos/octo-org/octo-repo/issues/9'])
+    expect(created().images).toEqual([pngUri()])
+    expect(created().prompt).toContain("[Image 1: in the issue's description]")
+    expect(created().prompt).not.toContain('user-attachments')
   })
 
   test('a follow-up without a screenshot of its own resumes with none, and says nothing of images', async () => {
