@@ -3,7 +3,7 @@ import type { GitHubApi } from './github/api.js'
 import { prepareCiFix } from './thread/ci-fix.js'
 import { checkRunPlace, pullRequestHead, type CheckRunPlace } from './report/check-run.js'
 import { prepareCommentRun, type CommentDeps } from './thread/comment-run.js'
-import type { SentImages } from './thread/comment-images.js'
+import { toldImages, type SentImages } from './thread/comment-images.js'
 import { imageHosts } from './thread/image-download.js'
 import { withCommit } from './thread/thread-prompt.js'
 import { TrackingComment } from './report/tracking-comment.js'
@@ -195,13 +195,10 @@ async function fromThread(
   }
 }
 
-/**
- * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
- * comment has no image of its own, or a thread whose images are all links kept, says nothing.
- */
+/** The thread's images as the reports tell them (toldImages), in a brief. */
 function told(images: SentImages | undefined): Pick<RunBrief, 'threadImages'> {
-  const report = images?.report
-  return report && report.sent.length + report.leftOut.length > 0 ? { threadImages: report } : {}
+  const report = toldImages(images)
+  return report ? { threadImages: report } : {}
 }
 
 /** thread-images: the downloads' fetch, hosts and signal, and the room the `images` input took. */

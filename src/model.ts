@@ -143,6 +143,12 @@ export interface ThreadImages {
   leftOut: Array<{ where: string; why: ImageLeftOut }>
 }
 
+/** A thread's images as its tracking comment tells them from the run's start: the run's, or the carried-on run's. */
+export interface ShownImages {
+  run?: ThreadImages
+  carryOn?: ThreadImages
+}
+
 /** The step's request to stop its run (stop-run-on), when it sent one, and the status read after it. */
 export interface RunStop {
   /** The service took the request and the run then read as ended. */

@@ -1,4 +1,4 @@
-import type { CarriedFrom, CiFixState, PlanReport, RunReport } from '../model.js'
+import type { CarriedFrom, CiFixState, PlanReport, RunReport, ShownImages } from '../model.js'
 import type { LogEntry } from '../api/types.js'
 import type { AnswerReport } from '../answer/answer.js'
 import { threadImagesMarkdown } from './images-text.js'
@@ -59,6 +59,8 @@ export interface TrackingState {
   planning?: boolean
   /** The repository's page (`https://github.com/owner/repo`): the check run's is under it. */
   repositoryUrl?: string
+  /** thread-images: what went with the run (or the run that carries the thread on), told from its start. */
+  threadImages?: ShownImages
   updatedAt: number
 }
 
@@ -113,6 +115,9 @@ function workingLines(state: TrackingState, run: string): string[] {
   if (state.planning) lines.push(PLANNING, '')
   lines.push(workingStatusLine(state.status, state.entriesSeen))
   if (state.carriedFrom) lines.push('', carriedLine(state.carriedFrom))
+  // Said once the images went with a run: the carried-on run's when the resume was refused.
+  const images = state.carriedFrom ? state.threadImages?.carryOn : state.threadImages?.run
+  if (images && state.runId !== undefined) lines.push('', threadImagesMarkdown(images))
   if (state.repair)
     lines.push(
       '',

@@ -1,4 +1,4 @@
-import type { ThreadImages } from '../model.js'
+import type { ShownImages, ThreadImages } from '../model.js'
 import type { Clock } from '../clock.js'
 import type { GitHubApi } from '../github/api.js'
 import { stripHidden } from './thread-prompt.js'
@@ -16,7 +16,6 @@ import type { ThreadTrigger } from './trigger.js'
  * run (a follow-up's resume: the asking text's alone) and with the fresh run that would carry it on.
  */
 
-/** The thread's images a prompt names (after the `images` input's), and what the reports say of them. */
 /** thread-images: how the thread's images are downloaded, after the `images` input's (`taken`); no `images`: none. */
 export interface ImagesDeps {
   github: GitHubApi
@@ -106,4 +105,20 @@ export function sentImages(
     }
   }
   return { run, carryOn: all }
+}
+
+/**
+ * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
+ * comment has no image of its own, or a thread whose images are all links kept, says nothing.
+ */
+export function toldImages(images: SentImages | undefined): ThreadImages | undefined {
+  const report = images?.report
+  return report && report.sent.length + report.leftOut.length > 0 ? report : undefined
+}
+
+/** What the tracking comment tells of the images once the run started (or carried the thread on). */
+export function shownImages(images: { run: SentImages; carryOn?: SentImages } | undefined): ShownImages {
+  const run = toldImages(images?.run)
+  const carryOn = toldImages(images?.carryOn)
+  return { ...(run ? { run } : {}), ...(carryOn ? { carryOn } : {}) }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import { reportOf, type PlanBrief } from '../model.js'
+import { reportOf, type PlanBrief, type ShownImages } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
@@ -18,7 +18,14 @@ import {
   type TrackingSetup
 } from './tracking.js'
 import { isBot, type ThreadTrigger } from './trigger.js'
-import { sentImages, shownTexts, threadImages, type ImagesDeps, type SentImages } from './comment-images.js'
+import {
+  sentImages,
+  shownImages,
+  shownTexts,
+  threadImages,
+  type ImagesDeps,
+  type SentImages
+} from './comment-images.js'
 
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
@@ -82,14 +89,15 @@ export async function prepareCommentRun<T extends OpenedTracking>(
   // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
   // pull request's conversation) gets a comment of its own there.
   const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId
+  const images = gathered && sentImages(gathered.found, resume !== undefined)
   const tracking = settings.comment
     ? trackingComment(trigger, settings, deps, key, {
         commentId: samePlace ? resume.id : undefined,
         resumed: resume !== undefined,
-        planning: trigger.ask === 'plan'
+        planning: trigger.ask === 'plan',
+        images: shownImages(images)
       })
     : undefined
-  const images = gathered && sentImages(gathered.found, resume !== undefined)
   const run = { ...prompts, resumeRunId: resume?.runId, tracking, ...(images ? { images } : {}) }
   return trigger.ask === 'plan' ? planRequest(run, trigger, settings.triggerPhrase, resume) : run
 }
@@ -210,7 +218,12 @@ function trackingComment<T extends OpenedTracking>(
   settings: Settings,
   deps: CommentDeps<T>,
   key: MarkerKey,
-  { commentId, resumed, planning }: { commentId: number | undefined; resumed: boolean; planning?: boolean }
+  {
+    commentId,
+    resumed,
+    planning,
+    images
+  }: { commentId: number | undefined; resumed: boolean; planning?: boolean; images?: ShownImages }
 ): T {
   // A request on the code is answered in its review thread; any other on the issue or pull request.
   const place: number | ReviewThread = trigger.code
@@ -229,7 +242,8 @@ function trackingComment<T extends OpenedTracking>(
       entriesSeen: 0,
       resumed,
       triggerPhrase: settings.triggerPhrase,
-      ...(planning ? { planning: true } : {})
+      ...(planning ? { planning: true } : {}),
+      ...(images?.run || images?.carryOn ? { threadImages: images } : {})
     }
   })
 }

@@ -10,7 +10,10 @@ import { stripHidden } from './thread-prompt.js'
  * MAX_REFERENCES references of a text and MAX_HTML_IMAGES images of its HTML are looked at.
  */
 
-/** A text's references past this many stay as written (5,000 in a hostile text cost nothing more). */
+/**
+ * A text's references past this many stay as written, only counted as left out for the cap (each
+ * image once): 5,000 in a hostile text cost a pass over it and their keys.
+ */
 export const MAX_REFERENCES = 100
 /** Images of a text's HTML past this many are not read. */
 export const MAX_HTML_IMAGES = 200
@@ -45,6 +48,8 @@ export interface FoundImages {
   /** The text as a reader sees it (stripHidden): the references' offsets are in it. */
   visible: string
   references: ImageReference[]
+  /** The keys of the images a reader sees past MAX_REFERENCES that could be downloaded, each once. */
+  beyond: string[]
 }
 
 /**
@@ -128,20 +133,27 @@ function proseParts(text: string): Array<{ from: number; to: number }> {
   return parts
 }
 
-/** The references of a text as a reader sees it, at most MAX_REFERENCES, in order. */
-function referencesIn(visible: string): Array<{ start: number; end: number; url: string }> {
+/**
+ * The references of a text as a reader sees it, at most MAX_REFERENCES, in order; past them the
+ * keys of those that could be downloaded, each once.
+ */
+function referencesIn(
+  visible: string,
+  hosts: ImageHosts
+): { found: Array<{ start: number; end: number; url: string }>; beyond: string[] } {
   const found: Array<{ start: number; end: number; url: string }> = []
+  const beyond = new Set<string>()
   for (const part of proseParts(visible)) {
     const prose = visible.slice(part.from, part.to)
     for (const match of prose.matchAll(REFERENCE)) {
       const url = match[0].startsWith('<') ? srcOf(match[0]) : (match[1] ?? match[2])
       if (url === undefined) continue
       const start = part.from + (match.index ?? 0)
-      found.push({ start, end: start + match[0].length, url })
-      if (found.length >= MAX_REFERENCES) return found
+      if (found.length < MAX_REFERENCES) found.push({ start, end: start + match[0].length, url })
+      else if (isFetchable(url, hosts)) beyond.add(attachmentKey(url) ?? url)
     }
   }
-  return found
+  return { found, beyond: [...beyond] }
 }
 
 /**
@@ -158,7 +170,8 @@ export function findImages(text: ThreadText, hosts: ImageHosts): FoundImages {
     for (const key of signedKeys(src)) if (!byKey.has(key)) byKey.set(key, index)
   })
   const used = new Set<number>()
-  const found = referencesIn(visible).map(reference => {
+  const { found: referenced, beyond } = referencesIn(visible, hosts)
+  const found = referenced.map(reference => {
     const key = attachmentKey(reference.url)
     const index = key === undefined ? undefined : byKey.get(key)
     if (index !== undefined) used.add(index)
@@ -174,7 +187,7 @@ export function findImages(text: ThreadText, hosts: ImageHosts): FoundImages {
     const address = match === undefined ? url : (signed[match] as string)
     return { start, end, url: address, fetchable: isFetchable(address, hosts), key: key ?? url }
   })
-  return { where: text.where, visible, references }
+  return { where: text.where, visible, references, beyond }
 }
 
 /** One image to download, in the order the run's images go. */
@@ -187,7 +200,8 @@ export interface ChosenImage {
 /**
  * The images to download, in order (the texts as given: the asking comment's first, then newest to
  * oldest; within a text as it reads), each once, at most `room` of them; the rest left out for the
- * cap. A reference that may not be downloaded is neither: it stays a link.
+ * cap, those past a text's MAX_REFERENCES too. A reference that may not be downloaded is neither:
+ * it stays a link.
  */
 export function chooseImages(
   texts: FoundImages[],
@@ -202,6 +216,11 @@ export function chooseImages(
       seen.add(reference.key)
       if (chosen.length < room) chosen.push({ key: reference.key, url: reference.url, where: text.where })
       else leftOut.push({ where: text.where, why: 'cap' })
+    }
+    for (const key of text.beyond) {
+      if (seen.has(key)) continue
+      seen.add(key)
+      leftOut.push({ where: text.where, why: 'cap' })
     }
   }
   return { chosen, leftOut }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Author, CommentSummary } from '../github/api.js'
-import type { CiFixState, RunReport } from '../model.js'
+import type { CiFixState, RunReport, ShownImages } from '../model.js'
 
 /**
  * What a marker's signature binds it to: the thread, keyed with the Codegen API token. Anyone can
@@ -149,6 +149,8 @@ export interface TrackingSetup {
     triggerPhrase: string
     /** A plan's run (a plan or its revision): its marker says plan=working until the plan is shown. */
     planning?: boolean
+    /** thread-images: what the comment tells of them from the run's start. */
+    threadImages?: ShownImages
   }
 }
 

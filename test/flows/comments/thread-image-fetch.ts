@@ -22,7 +22,7 @@ import {
   useEmulator,
   addParserPullRequest
 } from '../../support/comment-world.js'
-import { issuesOpenedEvent, reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
+import { issuesOpenedEvent, labeledEvent, reviewCommentEvent, reviewEvent } from '../../support/webhooks.js'
 
 const ALICE = { login: 'alice', type: 'User' as const }
 
@@ -64,6 +64,12 @@ describe('thread-images', () => {
     shown(result).filter(line => line.startsWith('Warning: '))
   const fullJsonReads = () =>
     github.requests.filter(request => request.accept === 'application/vnd.github.full+json')
+
+  /** Each body the step wrote to issue 7's comments, in order, as a reader sees it. */
+  const commentWrites = (): string[] =>
+    github.requests
+      .filter(request => /\/issues\/(7\/)?comments(\/\d+)?$/.test(request.path) && request.method !== 'GET')
+      .map(request => readerText((request.body as { body: string }).body).replace(/\u2060/g, ''))
 
   /** Issue 7 as GitHub has it and as the event carries it, with `body`. */
   function issueWith(body: string, event: ReturnType<typeof comment>): ReturnType<typeof comment> {
@@ -121,6 +127,21 @@ describe('thread-images', () => {
     expect(written).not.toContain(token)
     expect(written).not.toContain('jwt=')
     expect(written).not.toContain('private-user-images')
+  })
+
+  test('the tracking comment says what was sent as soon as the run starts, not before', async () => {
+    emulator.queueScript(fast('success'))
+    const result = await onEvent(comment({ body: `/codegen fix this overlap\n\n${shot('overlap-1')}` }))
+    expect(result.exitCode).toBe(0)
+    const written = commentWrites()
+    const working = written.filter(text => text.includes('is working'))
+    const line = /Images from the thread: 1 image sent \(1 from @alice's comment of [\d-]+\)\./
+    // Posted before the run exists: nothing sent yet. Once it was created: said, as at the end.
+    expect(working[0]).not.toMatch(/Images from the thread/)
+    const started = working.filter(text => /run #1000 is working/.test(text))
+    expect(started.length).toBeGreaterThan(0)
+    for (const text of started) expect(text).toMatch(line)
+    expect(written[written.length - 1]).toMatch(line)
   })
 
   test('the images input first, then the asking comment’s, then the body’s, numbered so in the prompt', async () => {
@@ -191,6 +212,12 @@ describe('thread-images', () => {
         /^Images from the thread: 2 images sent \(1 from @alice's comment of [\d-]+, 1 from the issue's description\)\.$/
       )
     )
+    // While the carried-on run works, its comment tells its images, not the refused resume's.
+    const carriedOn = commentWrites().filter(
+      text => /could not be resumed/.test(text) && /is working/.test(text)
+    )
+    expect(carriedOn.length).toBeGreaterThan(0)
+    for (const text of carriedOn) expect(text).toMatch(/Images from the thread: 2 images sent/)
   })
 
   test('cancelled while an image downloads: nothing starts', async () => {
@@ -255,6 +282,26 @@ describe('thread-images', () => {
     expect(created().prompt).toMatch(/^fix this \[Image 1: in the issue's description\]/)
   })
 
+  test('a label asks in no words: the description’s screenshot goes with the run', async () => {
+    emulator.queueScript(fast('success'))
+    const body = `Overlaps on small screens: ${shot('label-1')}`
+    github.texts.setIssue({
+      number: 9,
+      title: 'Add a CSV export',
+      body,
+      user: { login: 'bob', type: 'User' }
+    })
+    github.addLabel(9, 'codegen')
+    const event = labeledEvent({ label: 'codegen', number: 9 })
+    event.payload.issue.body = body
+    const result = await onEvent(event, { 'label-trigger': 'codegen' })
+    expect(result.exitCode).toBe(0)
+    expect(fullJsonReads().map(request => request.path)).toEqual(['/repos/octo-org/octo-repo/issues/9'])
+    expect(created().images).toEqual([pngUri()])
+    expect(created().prompt).toContain("[Image 1: in the issue's description]")
+    expect(created().prompt).not.toContain('user-attachments')
+  })
+
   test('a follow-up without a screenshot of its own resumes with none, and says nothing of images', async () => {
     emulator.queueScript(fast('success'))
     await onEvent(issueWith(`Broken:\n\n${shot('body-1')}`, comment({ body: '/codegen fix it' })))
@@ -292,6 +339,26 @@ describe('thread-images', () => {
     expect(created().prompt).toContain(`![](${asset('s-10')})`)
     expect(shown(result)).toContainEqual(
       expect.stringMatching(/10 images sent .*; 1 left out \(1 over the cap of 10 images and 10 MiB\)\.$/)
+    )
+  })
+
+  test('5,000 screenshots in a comment: 10 are sent, the rest counted as left out; the step ends at once', async () => {
+    emulator.queueScript(fast('success'))
+    const shots = Array.from({ length: 5_000 }, (_, i) => shot(`h-${i}`)).join(' ')
+    const result = await onEvent(comment({ body: `/codegen compare these ${shots}` }))
+    expect(result.exitCode).toBe(0)
+    expect(created().images).toHaveLength(10)
+    expect(host.requests.map(request => request.path)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `/png/h-${i}`)
+    )
+    // The scripted run's own 3 s: reading 5,000 references took no time of the step's.
+    expect(result.durationMs).toBe(3_000)
+    expect(created().prompt).toContain(`[Image 10: in @alice's comment of`)
+    expect(created().prompt).toContain(`![](${asset('h-4999')})`)
+    expect(shown(result)).toContainEqual(
+      expect.stringMatching(
+        /10 images sent .*; 4990 left out \(4990 over the cap of 10 images and 10 MiB\)\.$/
+      )
     )
   })
 

@@ -77,10 +77,19 @@ describe('findImages', () => {
     expect(found.references).toEqual([])
   })
 
-  test('a text of 5,000 references looks at MAX_REFERENCES of them', () => {
+  test('a text of 5,000 references looks at MAX_REFERENCES of them, and keeps the keys of the rest, each once', () => {
     const text = Array.from({ length: 5000 }, (_, i) => `![](${asset(`id-${i}`)})`).join(' ')
-    const found = find(text, img(signed(ID_A)).repeat(5000))
+    const found = find(
+      `${text} ![](${asset('id-4999')}) ![](https://example.com/x.png)`,
+      img(signed(ID_A)).repeat(5000)
+    )
     expect(found.references).toHaveLength(MAX_REFERENCES)
+    expect(found.beyond).toHaveLength(5000 - MAX_REFERENCES)
+    expect(found.beyond[0]).toBe(`id-${MAX_REFERENCES}`)
+    // Only 10 go with a run: every one past them is counted as left out for the cap, once.
+    const { chosen, leftOut } = chooseImages([found], 10)
+    expect(chosen).toHaveLength(10)
+    expect(leftOut).toHaveLength(4990)
   })
 })
 
