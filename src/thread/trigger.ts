@@ -199,7 +199,10 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
 }
 
 /** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
-function askOf(instruction: string, plan: boolean): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
+export function askOf(
+  instruction: string,
+  plan: boolean
+): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
   const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction)
   const named = word?.[1]?.toLowerCase() as 'new' | ThreadTrigger['ask']
   const rest = word ? instruction.slice(word[0].length).trim() : instruction

@@ -292,6 +292,26 @@ describe('plan, then approve', () => {
     }
   )
 
+  test('with allow-self-approval false, whoever asked for a revision may not approve it either; another person may', async () => {
+    const inputs = { 'allow-self-approval': 'false' }
+    const revised = `${PLAN}\n4. Delete the failing test.`
+    await planShown(PLAN, [planScript(revised, [fast('success')])], inputs)
+    const revision = await onEvent(commentNow('/codegen plan delete the failing test', 'carol'), inputs)
+    expect(revision.outputs['outcome']).toBe('planned')
+    later(2_000)
+    const own = await onEvent(commentNow('/codegen approve', 'carol'), inputs)
+    expect(own.outputs['outcome']).toBe('skipped')
+    expect(resumes()).toHaveLength(1)
+    expect(replyText()).toMatch(
+      /@carol asked for a revision of this plan, and allow-self-approval is false: anyone who may trigger a run .* other than the person who asked for it\./
+    )
+    later(2_000)
+    const other = await onEvent(commentNow('/codegen approve'), inputs)
+    expect(other.outputs['outcome']).toBe('success')
+    expect(resumes()).toHaveLength(2)
+    expect(prompt(resumes()[1]!)).toContain('4. Delete the failing test.')
+  })
+
   test.each<[string, 'active' | 'pending' | 'unreadable', boolean]>([
     ['an active member of an approvers team', 'active', true],
     ['a pending member', 'pending', false],
