@@ -73,9 +73,14 @@ export async function prepareCommentRun<T extends OpenedTracking>(
   }
   const { found, comments } = await findTracking(trigger, settings, deps, key)
   if (trigger.ask === 'approve') return approvalRun(trigger, settings, deps, key, { found, comments })
-  // A plan request revises the thread's plan (its run resumed); else a plan starts a run of its own.
-  const resume =
-    trigger.ask === 'plan' ? (found?.plan ? found : undefined) : trigger.fresh ? undefined : found
+  // A plan request revises the thread's plan (its run resumed); else (or `new`) a plan starts a run of its own.
+  const resume = trigger.fresh
+    ? undefined
+    : trigger.ask === 'plan'
+      ? found?.plan
+        ? found
+        : undefined
+      : found
   const gathered = await threadImages(trigger, deps)
   const shown = gathered && shownTexts(trigger, gathered.sources, gathered.found)
   const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined, shown)

@@ -173,6 +173,19 @@ describe('plan, then approve', () => {
     expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: planDigest(revised) })
   })
 
+  test('with plan: true, /codegen new on a shown plan asks for a plan of its own, in a run of its own', async () => {
+    const inputs = { plan: 'true' }
+    const { trackingId } = await planShown(PLAN, [], inputs)
+    emulator.queueScript(planScript('1. Something else.'))
+    const result = await onEvent(commentNow('/codegen new add a --json flag', 'carol'), inputs)
+    expect(result.outputs['outcome']).toBe('planned')
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(2)
+    expect(prompt(creates()[1]!)).toContain('This run is asked for a plan only.')
+    expect(prompt(creates()[1]!)).not.toContain('Revise your plan')
+    expect(trackingComments().map(c => c.id)).not.toEqual([trackingId])
+  })
+
   test('a revision the service will not resume is carried on: a new plan run with the plan to revise whole', async () => {
     await useEmulator({ modes: ['resume-paused-only'] })
     const { runId } = await planShown(PLAN, [])
