@@ -275,6 +275,16 @@ describe('plan, then approve', () => {
     expect(replies()).toHaveLength(0)
   })
 
+  test('approvers does not let in someone without write access: a stranger it names starts nothing, no reply', async () => {
+    const inputs = { approvers: 'stranger' }
+    await planShown(PLAN, [fast('success')], inputs)
+    const result = await onEvent(commentNow('/codegen approve', 'Stranger'), inputs)
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.stdout).toContain('@Stranger has none permission')
+    expect(resumes()).toHaveLength(0)
+    expect(replies()).toHaveLength(0)
+  })
+
   test.each<[string, string, string, RegExp]>([
     [
       'someone approvers does not name',
