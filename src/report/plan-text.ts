@@ -85,14 +85,14 @@ export function approveLine(phrase: string): string {
 const login = (name: string): string => unmention(`@${escapeHtml(oneLine(name, 100))}`)
 
 /**
- * Who asked for the plan and who approved it, and its digest (what the approval is pinned to):
- * "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
+ * Who asked for the plan (and for its revision) and who approved it, and its digest (what the
+ * approval is pinned to): "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
  */
 export function planPeopleLine(plan: PlanReport): string {
   const digest = codeSpan(plan.digest.slice(0, 16))
   return plan.approvedBy !== undefined
     ? `📋 The approved plan ${digest}: asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
-    : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}.`
+    : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}${plan.revisedBy !== undefined ? `, revised as ${login(plan.revisedBy)} asked` : ''}.`
 }
 
 /** A plan's run that opened pull requests though it was asked for a plan only: said plainly. */

@@ -168,8 +168,12 @@ describe('plan, then approve: the reports', () => {
 
   test('a revision shows the new plan, the earlier one folded below it', async () => {
     await askForPlan('Old plan: rewrite the parser.', {}, [], [completesWith(PLAN)])
-    const revised = await onEvent(commentNow('/codegen plan keep the parser, fix the split'))
+    const revised = await onEvent(commentNow('/codegen plan keep the parser, fix the split', 'carol'))
     expect(revised.outputs['outcome']).toBe('planned')
+    // Who asked first (the plan's run's metadata), and who asked for the revision.
+    const people = `📋 Plan ${planDigest(PLAN)}, asked by @\u2060alice, revised as @\u2060carol asked.`
+    expect(readerText(renderMarkdown(trackingComments().at(-1)!.body))).toContain(people)
+    expect(readerText(renderMarkdown(revised.summary))).toContain(people)
     expect(revised.outputs['plan']).toBe(PLAN)
     const body = trackingComments().at(-1)!.body
     expect(body).toContain('<details><summary>The earlier plan</summary>')
