@@ -76,6 +76,9 @@ function within(text: string, max: number, cutRoom: number, fit: QuoteFit, cutNo
   return `${quoteWithin(text, Math.max(0, cutRoom), fit)}${cutNote}`
 }
 
+/** What a plan's run's comment and check say while it works. */
+export const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.'
+
 /** How to go on from a plan that awaits approval, with the configured trigger phrase. */
 export function approveLine(phrase: string): string {
   return `Reply \`${phrase} approve\` to carry out this plan, or \`${phrase} plan <what to change>\` to revise it.`

@@ -126,6 +126,20 @@ describe('plan, then approve: the reports', () => {
     expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' })
     expect(check!.details_url).toEqual(expect.stringMatching(/^https?:\/\//))
     expect(check!.output.title).toBe('Plan awaits approval: Plan')
+    // While the plan was written, the check said so: nothing is changed yet.
+    const written = github.requests
+      .filter(r => r.path.includes('/check-runs'))
+      .map(
+        r => (r.body as { status?: string; output?: { title: string; summary: string } } | undefined) ?? {}
+      )
+      .filter(body => body.status === 'in_progress')
+    expect(written.length).toBeGreaterThan(0)
+    for (const body of written) {
+      expect(body.output?.title).toMatch(/^Writing a plan: /)
+      expect(readerText(renderMarkdown(body.output?.summary ?? ''))).toContain(
+        '📋 Writing a plan: nothing is changed until a plan is approved.'
+      )
+    }
     const summary = readerText(renderMarkdown(check!.output.summary!))
     expect(summary).toContain(`This plan awaits approval. ${APPROVE_LINE}`)
     expect(summary).toContain('Keep the quote open across commas')
