@@ -145,7 +145,7 @@ async function perform(work: Work, step: Step, apis: ServiceClients): Promise<Ru
 
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
 async function openStepCheck(
-  { place, resumed, onThread }: NonNullable<Decision['check']>,
+  { place, resumed, onThread, planning }: NonNullable<Decision['check']>,
   settings: Settings,
   github: () => Promise<GitHubApi>,
   { clock, signal }: Pick<ActionEnvironment, 'clock' | 'signal'>,
@@ -156,6 +156,7 @@ async function openStepCheck(
     settings,
     resumed,
     onThread,
+    ...(planning ? { planning } : {}),
     clock,
     warn: say.warning,
     cancellation: signal

@@ -37,7 +37,8 @@ export interface Decision {
   trigger?: string
   tracking?: TrackingComment
   /** The step's check run: where it goes, and what its text says of the run. */
-  check?: { place: NonNullable<CheckRunPlace>; resumed: boolean; onThread: boolean }
+  /** `planning`: the run writes a plan (or revises one), as the check says while it works. */
+  check?: { place: NonNullable<CheckRunPlace>; resumed: boolean; onThread: boolean; planning?: boolean }
   /**
    * The pull request the step's run is about and the head commit its prompt names, when findings
    * are asked for (their review goes there); undefined without a pull request.
@@ -190,7 +191,12 @@ async function fromThread(
     work: { kind: 'run', brief },
     trigger: trigger.trigger,
     tracking: prepared.tracking,
-    check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
+    check: place && {
+      place,
+      resumed: prepared.resumeRunId !== undefined,
+      onThread: true,
+      ...(prepared.plan?.kind === 'plan' ? { planning: true } : {})
+    },
     ...pullRequest
   }
 }

@@ -242,6 +242,8 @@ export interface PlanReport {
   digest: string
   askedBy: string
   approvedBy?: string
+  /** A revision: who asked for it (askedBy asked for the plan first, as its run's metadata says). */
+  revisedBy?: string
   /** A revision: the plan shown before it, folded below the new one. */
   earlier?: string
   /** A plan run that opened pull requests anyway: how many (reported as a warning). */

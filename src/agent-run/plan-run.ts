@@ -91,6 +91,11 @@ export function plannedBrief(brief: RunBrief, shown: ShownPlan): RunBrief | { re
     return {
       refused: `@${plan.approvedBy} asked for this plan, and allow-self-approval is false: ${plan.askerRefused}`
     }
+  // Who asked unknown (the service kept no metadata): allow-self-approval false cannot hold, so no one may.
+  if (plan.askerRefused !== undefined && !shown.askedBy)
+    return {
+      refused: `Agent run ${shown.runId}'s metadata does not say who asked for this plan, and allow-self-approval is false: nothing was carried out, as @${plan.approvedBy} may have asked for it. Ask for the plan again with a plan request.`
+    }
   const section = approvedPlanSection(shown, plan.approvedBy, plan.extra)
   return {
     ...brief,

@@ -77,8 +77,9 @@ export function withPlan(report: RunReport, brief: RunBrief, events: Pick<RunEve
     plan: {
       text,
       digest: planDigest(text),
-      askedBy: plan.askedBy,
-      ...(plan.revises ? { earlier: plan.revises.text } : {}),
+      // A revision: its run's metadata names who asked first; the revision's asker is named too.
+      askedBy: plan.revises?.askedBy || plan.askedBy,
+      ...(plan.revises ? { revisedBy: plan.askedBy, earlier: plan.revises.text } : {}),
       ...(pullRequests > 0 ? { pullRequests } : {})
     }
   }

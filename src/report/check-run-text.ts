@@ -24,7 +24,7 @@ import { endingHeadline, workingHeadline, workingStatusLine } from './headlines.
 import { stopMarkdown } from './stop-text.js'
 import { link, plainLine, tableCell, unmention } from './markdown.js'
 import { howToAnswer, QUESTION, type AnswerSurface } from './paused-text.js'
-import { approveLine, planPeopleLine, planPullRequestsWarning } from './plan-text.js'
+import { approveLine, planPeopleLine, planPullRequestsWarning, PLANNING } from './plan-text.js'
 
 /**
  * The check run of a run asked for on a pull request, as GitHub's Checks API takes it: a status, a
@@ -62,6 +62,8 @@ export interface CheckRunState {
   verdict?: { verdict: string; reason: string }
   /** The phrase a comment resumes a run with, for a paused run asked for on a thread. */
   triggerPhrase?: string
+  /** The run writes a plan (or revises one): nothing is changed until a plan is approved. */
+  planning?: boolean
   workflowRunUrl: string
   /** fail-on: the check concludes as the step does. */
   policy: FailPolicy
@@ -80,7 +82,7 @@ export function renderCheckRun(state: CheckRunState, maxBytes = CHECK_SUMMARY_MA
     return {
       status: 'in_progress',
       title: titleLine(
-        state.resumed ? 'Working on the follow-up' : 'Working',
+        workingTitle(state),
         `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`
       ),
       summary: fitSummary([workingHead(state), footer(state)], maxBytes)
@@ -182,10 +184,16 @@ function runOf(state: CheckRunState, report?: RunReport): string {
   return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl)
 }
 
+function workingTitle(state: CheckRunState): string {
+  if (state.planning) return state.resumed ? 'Revising the plan' : 'Writing a plan'
+  return state.resumed ? 'Working on the follow-up' : 'Working'
+}
+
 function workingHead(state: CheckRunState): string {
   return [
     workingHeadline(runOf(state), state.resumed),
     '',
+    ...(state.planning ? [PLANNING, ''] : []),
     workingStatusLine(state.status, state.entriesSeen)
   ].join('\n')
 }

@@ -65,6 +65,8 @@ export interface OpenCheckRunOptions {
   resumed: boolean
   /** Asked for on a thread (a paused run is answered there), not run from the inputs. */
   onThread: boolean
+  /** The run writes a plan (or revises one): the check says so while it works. */
+  planning?: boolean
   clock: Clock
   warn: (message: string) => void
   /** Aborted when the job is cancelled: the check concludes at once. */
@@ -86,7 +88,8 @@ export function openCheckRun(place: NonNullable<CheckRunPlace>, options: OpenChe
       resumed: options.resumed,
       workflowRunUrl: workflowRunUrl(settings.context),
       policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
-      ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
+      ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {}),
+      ...(options.planning ? { planning: true } : {})
     },
     clock: options.clock,
     warn: options.warn,

@@ -76,6 +76,9 @@ function within(text: string, max: number, cutRoom: number, fit: QuoteFit, cutNo
   return `${quoteWithin(text, Math.max(0, cutRoom), fit)}${cutNote}`
 }
 
+/** What a plan's run's comment and check say while it works. */
+export const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.'
+
 /** How to go on from a plan that awaits approval, with the configured trigger phrase. */
 export function approveLine(phrase: string): string {
   return `Reply \`${phrase} approve\` to carry out this plan, or \`${phrase} plan <what to change>\` to revise it.`
@@ -85,14 +88,14 @@ export function approveLine(phrase: string): string {
 const login = (name: string): string => unmention(`@${escapeHtml(oneLine(name, 100))}`)
 
 /**
- * Who asked for the plan and who approved it, and its digest (what the approval is pinned to):
- * "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
+ * Who asked for the plan (and for its revision) and who approved it, and its digest (what the
+ * approval is pinned to): "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
  */
 export function planPeopleLine(plan: PlanReport): string {
   const digest = codeSpan(plan.digest.slice(0, 16))
   return plan.approvedBy !== undefined
     ? `📋 The approved plan ${digest}: asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
-    : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}.`
+    : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}${plan.revisedBy !== undefined ? `, revised as ${login(plan.revisedBy)} asked` : ''}.`
 }
 
 /** A plan's run that opened pull requests though it was asked for a plan only: said plainly. */

@@ -20,7 +20,7 @@ import {
   trimmedNote
 } from './fit-text.js'
 import { howToAnswer, QUESTION } from './paused-text.js'
-import { approveLine, planBlock, planPeopleLine, planPullRequestsWarning } from './plan-text.js'
+import { approveLine, planBlock, planPeopleLine, planPullRequestsWarning, PLANNING } from './plan-text.js'
 
 /**
  * The tracking comment's Markdown: the one comment a thread's run is followed in
@@ -105,8 +105,6 @@ function latestStep(entry: LogEntry): string {
     tool && gist ? ' ·' : ''
   }${gist ? ` ${markdownInline(gist)}` : ''}`
 }
-
-const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.'
 
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state: TrackingState, run: string): string[] {

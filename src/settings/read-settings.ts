@@ -79,6 +79,11 @@ export function readSettings(
     problems.push(
       'plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false'
     )
+  // The plan is shown, and its digest written, once its run ends: a step that does not wait shows none.
+  if (settings.plan && !settings.wait)
+    problems.push(
+      'plan: true needs wait: true (the plan is shown, to be approved, once its run ends, which a step with wait: false never sees); set wait to true, or plan to false'
+    )
   checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems)
   // A check is concluded with the run's ending, which a step that does not wait never sees.
   if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)

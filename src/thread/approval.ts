@@ -1,6 +1,7 @@
-import type { GitHubApi } from '../github/api.js'
+import type { CommentSummary, GitHubApi } from '../github/api.js'
 import type { Settings } from '../settings/settings.js'
 import type { FoundTracking } from './tracking.js'
+import { askOf, matchPhrase } from './trigger.js'
 
 /**
  * An approval (`/codegen approve`) as the thread decides it: pinned to the plan the tracking comment
@@ -87,4 +88,28 @@ export async function approverRefusal(
       ? ` GitHub would not say whether @${login} is a member of ${unread.join(', ')}: the github-token needs to read the organization's teams (the workflow's GITHUB_TOKEN cannot; a token with the organization's members: read can).`
       : ''
   return `@${login} may not approve this plan: ${whoMayApprove(settings)}${unknown}`
+}
+
+/**
+ * Who asked for a revision of the plan the tracking comment `found` shows before `writtenAt`: the
+ * authors (lower case) of the plan requests written on the thread since that comment was posted (a
+ * revision edits it). The plan's run's metadata names its first asker alone (a resume takes none),
+ * yet a reviser shaped the plan too: allow-self-approval false refuses them as it refuses the asker.
+ */
+export function planRevisers(
+  comments: CommentSummary[],
+  found: FoundTracking['found'],
+  writtenAt: string | undefined,
+  rules: { phrase: string; plan: boolean }
+): Set<string> {
+  const revisers = new Set<string>()
+  const since = found?.createdAt ?? ''
+  for (const comment of comments) {
+    const at = comment.createdAt ?? ''
+    if (comment.id === found?.id || at < since || (writtenAt !== undefined && at > writtenAt)) continue
+    const instruction = matchPhrase(comment.body, rules.phrase)
+    if (instruction !== undefined && askOf(instruction, rules.plan).ask === 'plan')
+      revisers.add(comment.author.login.toLowerCase())
+  }
+  return revisers
 }

@@ -3,7 +3,7 @@ import { reportOf, type PlanBrief, type ShownImages } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
 import { workflowRunUrl } from '../settings/workflow-context.js'
-import { approverRefusal, pinnedPlan, whoMayApprove } from './approval.js'
+import { approverRefusal, pinnedPlan, planRevisers, whoMayApprove } from './approval.js'
 import { planOnlySection, revisionSection } from './plan-prompt.js'
 import { buildCommentPrompt } from './thread-prompt.js'
 import {
@@ -78,11 +78,16 @@ export async function prepareCommentRun<T extends OpenedTracking>(
     repository: settings.context.repository,
     issueNumber: trigger.thread.number
   }
-  const found = await findTracking(trigger, settings, deps, key)
-  if (trigger.ask === 'approve') return approvalRun(trigger, settings, deps, key, found)
-  // A plan request revises the thread's plan (its run resumed); else a plan starts a run of its own.
-  const resume =
-    trigger.ask === 'plan' ? (found?.plan ? found : undefined) : trigger.fresh ? undefined : found
+  const { found, comments } = await findTracking(trigger, settings, deps, key)
+  if (trigger.ask === 'approve') return approvalRun(trigger, settings, deps, key, { found, comments })
+  // A plan request revises the thread's plan (its run resumed); else (or `new`) a plan starts a run of its own.
+  const resume = trigger.fresh
+    ? undefined
+    : trigger.ask === 'plan'
+      ? found?.plan
+        ? found
+        : undefined
+      : found
   const gathered = await threadImages(trigger, deps)
   const shown = gathered && shownTexts(trigger, gathered.sources, gathered.found)
   const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined, shown)
@@ -136,12 +141,24 @@ async function approvalRun<T extends OpenedTracking>(
   settings: Settings,
   deps: CommentDeps<T>,
   key: MarkerKey,
-  found: FoundTracking['found']
+  { found, comments }: { found: FoundTracking['found']; comments: CommentSummary[] }
 ): Promise<CommentRun<T> | { refused: string }> {
   const pinned = pinnedPlan(found, trigger.writtenAt, settings.triggerPhrase)
   if ('refused' in pinned) return refuseApproval(trigger, settings, deps, key, pinned.refused)
   const notApprover = await approverRefusal(trigger.author.login, settings, deps.github)
   if (notApprover) return refuseApproval(trigger, settings, deps, key, notApprover)
+  const rules = { phrase: settings.triggerPhrase, plan: settings.plan }
+  if (
+    !settings.allowSelfApproval &&
+    planRevisers(comments, found, trigger.writtenAt, rules).has(trigger.author.login.toLowerCase())
+  )
+    return refuseApproval(
+      trigger,
+      settings,
+      deps,
+      key,
+      `@${trigger.author.login} asked for a revision of this plan, and allow-self-approval is false: ${whoMayApprove(settings)}`
+    )
   // The thread as a fresh run has it, should the service refuse the resume; the resume's prompt is the plan's alone.
   const prompts = await buildPrompts({ ...trigger, instruction: '' }, settings, deps, false)
   const tracking = settings.comment
@@ -259,7 +276,7 @@ async function findTracking(
   settings: Settings,
   deps: CommentDeps<OpenedTracking>,
   key: MarkerKey
-): Promise<FoundTracking['found']> {
+): Promise<{ found: FoundTracking['found']; comments: CommentSummary[] }> {
   const { github } = deps
   const identity = await github.identity()
   const trusted = (author: Author): boolean => (identity ? author.login === identity : isBot(author))
@@ -286,7 +303,7 @@ async function findTracking(
       `Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`
     )
   }
-  return found
+  return { found, comments }
 }
 
 /** A pull request's run may be tracked on the pull request or in a review thread of its code. */

@@ -74,9 +74,16 @@ export function readMarker(body: string): Marker | undefined {
 export interface FoundTracking {
   /**
    * The tracking comment to follow, if any (`reviewThread` when it is a reply on the code), its
-   * marker's plan (`working`, or the shown plan's digest) and when it was last edited.
+   * marker's plan (`working`, or the shown plan's digest), when it was posted and last edited.
    */
-  found?: { id: number; runId: number; reviewThread?: number; plan?: string; updatedAt?: string }
+  found?: {
+    id: number
+    runId: number
+    reviewThread?: number
+    plan?: string
+    createdAt?: string
+    updatedAt?: string
+  }
   /** Newer markers on trusted authors' comments whose signature does not verify: not followed. */
   ignored: Array<{ id: number; runId: number }>
 }
@@ -110,6 +117,7 @@ export function findTrackingComment(
           runId: marker.runId,
           ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {}),
           ...(marker.plan !== undefined ? { plan: marker.plan } : {}),
+          ...(comment.createdAt !== undefined ? { createdAt: comment.createdAt } : {}),
           ...(comment.updatedAt !== undefined ? { updatedAt: comment.updatedAt } : {})
         },
         ignored

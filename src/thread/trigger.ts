@@ -199,10 +199,10 @@ function threadTrigger(request: Request, rules: TriggerRules): ThreadTrigger | S
 }
 
 /** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
-function askOf(instruction: string, plan: boolean): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
-  const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction)
+export function askOf(text: string, plan: boolean): Pick<ThreadTrigger, 'ask' | 'fresh'> & { rest: string } {
+  const word = /^(new|plan|approve)(?:\s+|$)/i.exec(text)
   const named = word?.[1]?.toLowerCase() as 'new' | ThreadTrigger['ask']
-  const rest = word ? instruction.slice(word[0].length).trim() : instruction
+  const rest = word ? text.slice(word[0].length).trim() : text
   if (named === 'approve' || named === 'plan') return { ask: named, rest, fresh: false }
   return { ...(plan ? { ask: 'plan' as const } : {}), rest, fresh: named === 'new' }
 }

@@ -711,17 +711,17 @@ describe('examples', () => {
       expect(own.action!.result!.outputs['outcome']).toBe('skipped')
       // The thread is told who may approve.
       expect(reply(9)).toContain('allow-self-approval is false')
+      const botComments = () =>
+        github()
+          .comments(9)
+          .filter(comment => comment.user.type === 'Bot')
+      const before = botComments().map(comment => comment.body)
       const stranger = await later(example, () => commentOn(9, '/codegen approve', 'mallory', 'NONE'))
       expect(stranger.started).toBe(false)
       expect(creates()).toHaveLength(1)
       expect(resumesSent()).toEqual([])
-      expect(
-        github()
-          .comments(9)
-          .filter(comment => comment.user.type === 'Bot')
-          .map(comment => readerText(comment.body))
-          .join('\n')
-      ).toMatch(/approve/i)
+      // No job, so no reply: a stranger cannot make the bot post.
+      expect(botComments().map(comment => comment.body)).toEqual(before)
     })
 
     test('on a pull request, any request asks for a plan: the check waits as action_required while the plan does, and passes once the approved plan ran', async () => {

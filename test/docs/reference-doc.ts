@@ -47,3 +47,12 @@ test("action.yml's description fits the Marketplace (under 125 characters)", () 
   expect(description.length).toBeGreaterThan(0)
   expect(description.length).toBeLessThan(125)
 })
+
+test('every input links to the page that tells more of it', () => {
+  const rows = renderReference(actionYml).split('\n')
+  const unlinked = Object.keys(action.inputs).filter(
+    name =>
+      !rows.some(row => row.startsWith(`| \`${name}\``) && /\[More\]\([a-z-]+\.md(#[a-z0-9-]+)?\)/.test(row))
+  )
+  expect(unlinked).toEqual([])
+})

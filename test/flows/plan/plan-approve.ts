@@ -173,6 +173,19 @@ describe('plan, then approve', () => {
     expect(readMarker(trackingComments()[0]!.body)).toMatchObject({ runId, plan: planDigest(revised) })
   })
 
+  test('with plan: true, /codegen new on a shown plan asks for a plan of its own, in a run of its own', async () => {
+    const inputs = { plan: 'true' }
+    const { trackingId } = await planShown(PLAN, [], inputs)
+    emulator.queueScript(planScript('1. Something else.'))
+    const result = await onEvent(commentNow('/codegen new add a --json flag', 'carol'), inputs)
+    expect(result.outputs['outcome']).toBe('planned')
+    expect(resumes()).toHaveLength(0)
+    expect(creates()).toHaveLength(2)
+    expect(prompt(creates()[1]!)).toContain('This run is asked for a plan only.')
+    expect(prompt(creates()[1]!)).not.toContain('Revise your plan')
+    expect(trackingComments().map(c => c.id)).not.toEqual([trackingId])
+  })
+
   test('a revision the service will not resume is carried on: a new plan run with the plan to revise whole', async () => {
     await useEmulator({ modes: ['resume-paused-only'] })
     const { runId } = await planShown(PLAN, [])
@@ -262,6 +275,16 @@ describe('plan, then approve', () => {
     expect(replies()).toHaveLength(0)
   })
 
+  test('approvers does not let in someone without write access: a stranger it names starts nothing, no reply', async () => {
+    const inputs = { approvers: 'stranger' }
+    await planShown(PLAN, [fast('success')], inputs)
+    const result = await onEvent(commentNow('/codegen approve', 'Stranger'), inputs)
+    expect(result.outputs['outcome']).toBe('skipped')
+    expect(result.stdout).toContain('@Stranger has none permission')
+    expect(resumes()).toHaveLength(0)
+    expect(replies()).toHaveLength(0)
+  })
+
   test.each<[string, string, string, RegExp]>([
     [
       'someone approvers does not name',
@@ -291,6 +314,26 @@ describe('plan, then approve', () => {
       expect(readMarker(replies()[0]!.body)).toBeUndefined()
     }
   )
+
+  test('with allow-self-approval false, whoever asked for a revision may not approve it either; another person may', async () => {
+    const inputs = { 'allow-self-approval': 'false' }
+    const revised = `${PLAN}\n4. Delete the failing test.`
+    await planShown(PLAN, [planScript(revised, [fast('success')])], inputs)
+    const revision = await onEvent(commentNow('/codegen plan delete the failing test', 'carol'), inputs)
+    expect(revision.outputs['outcome']).toBe('planned')
+    later(2_000)
+    const own = await onEvent(commentNow('/codegen approve', 'carol'), inputs)
+    expect(own.outputs['outcome']).toBe('skipped')
+    expect(resumes()).toHaveLength(1)
+    expect(replyText()).toMatch(
+      /@carol asked for a revision of this plan, and allow-self-approval is false: anyone who may trigger a run .* other than the person who asked for it\./
+    )
+    later(2_000)
+    const other = await onEvent(commentNow('/codegen approve'), inputs)
+    expect(other.outputs['outcome']).toBe('success')
+    expect(resumes()).toHaveLength(2)
+    expect(prompt(resumes()[1]!)).toContain('4. Delete the failing test.')
+  })
 
   test.each<[string, 'active' | 'pending' | 'unreadable', boolean]>([
     ['an active member of an approvers team', 'active', true],

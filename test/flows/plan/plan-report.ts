@@ -126,6 +126,20 @@ describe('plan, then approve: the reports', () => {
     expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' })
     expect(check!.details_url).toEqual(expect.stringMatching(/^https?:\/\//))
     expect(check!.output.title).toBe('Plan awaits approval: Plan')
+    // While the plan was written, the check said so: nothing is changed yet.
+    const written = github.requests
+      .filter(r => r.path.includes('/check-runs'))
+      .map(
+        r => (r.body as { status?: string; output?: { title: string; summary: string } } | undefined) ?? {}
+      )
+      .filter(body => body.status === 'in_progress')
+    expect(written.length).toBeGreaterThan(0)
+    for (const body of written) {
+      expect(body.output?.title).toMatch(/^Writing a plan: /)
+      expect(readerText(renderMarkdown(body.output?.summary ?? ''))).toContain(
+        '📋 Writing a plan: nothing is changed until a plan is approved.'
+      )
+    }
     const summary = readerText(renderMarkdown(check!.output.summary!))
     expect(summary).toContain(`This plan awaits approval. ${APPROVE_LINE}`)
     expect(summary).toContain('Keep the quote open across commas')
@@ -168,8 +182,12 @@ describe('plan, then approve: the reports', () => {
 
   test('a revision shows the new plan, the earlier one folded below it', async () => {
     await askForPlan('Old plan: rewrite the parser.', {}, [], [completesWith(PLAN)])
-    const revised = await onEvent(commentNow('/codegen plan keep the parser, fix the split'))
+    const revised = await onEvent(commentNow('/codegen plan keep the parser, fix the split', 'carol'))
     expect(revised.outputs['outcome']).toBe('planned')
+    // Who asked first (the plan's run's metadata), and who asked for the revision.
+    const people = `📋 Plan ${planDigest(PLAN)}, asked by @\u2060alice, revised as @\u2060carol asked.`
+    expect(readerText(renderMarkdown(trackingComments().at(-1)!.body))).toContain(people)
+    expect(readerText(renderMarkdown(revised.summary))).toContain(people)
     expect(revised.outputs['plan']).toBe(PLAN)
     const body = trackingComments().at(-1)!.body
     expect(body).toContain('<details><summary>The earlier plan</summary>')

@@ -72,15 +72,18 @@ describe('plannedBrief', () => {
     expect(planned.plan).toEqual({ kind: 'approve', plan: read, approvedBy: 'bob', extra: 'add a test' })
   })
 
-  test('allow-self-approval false refuses the asker (any case), and no one else', () => {
+  test('allow-self-approval false refuses the asker (any case), and no one else; everyone when the asker is unknown', () => {
     const refusing = { kind: 'approve' as const, plan: shown, extra: '', askerRefused: 'who may.' }
     expect(plannedBrief(brief({ ...refusing, approvedBy: 'Alice' }), read)).toEqual({
       refused: '@Alice asked for this plan, and allow-self-approval is false: who may.'
     })
     expect(plannedBrief(brief({ ...refusing, approvedBy: 'bob' }), read)).not.toHaveProperty('refused')
-    expect(
-      plannedBrief(brief({ ...refusing, approvedBy: 'bob' }), { ...read, askedBy: '' })
-    ).not.toHaveProperty('refused')
+    expect(plannedBrief(brief({ ...refusing, approvedBy: 'bob' }), { ...read, askedBy: '' })).toEqual({
+      refused:
+        "Agent run 40's metadata does not say who asked for this plan, and allow-self-approval is false: nothing was carried out, as @bob may have asked for it. Ask for the plan again with a plan request."
+    })
+    const allowing = { kind: 'approve' as const, plan: shown, extra: '', approvedBy: 'bob' }
+    expect(plannedBrief(brief(allowing), { ...read, askedBy: '' })).not.toHaveProperty('refused')
   })
 
   test('a revision: the plan it revises in the brief, and whole in the fresh run’s prompt; its first asker kept', () => {

@@ -53,7 +53,8 @@ describe('withPlan', () => {
     expect(ending(completed('New.'), revising).report.plan).toEqual({
       text: 'New.',
       digest: planDigest('New.'),
-      askedBy: 'carol',
+      askedBy: 'alice',
+      revisedBy: 'carol',
       earlier: 'Old.'
     })
     const failed = { ...completed('Broke.'), outcome: 'failure' as const }

@@ -176,6 +176,25 @@ describe('a plan', () => {
     expect(readerText(check.summary)).toContain(warning)
   })
 
+  test('while a plan’s run works, its check says a plan (or its revision) is being written', () => {
+    const working = (resumed: boolean, planning?: boolean) =>
+      renderCheckRun({
+        runId: 12,
+        entriesSeen: 3,
+        resumed,
+        ...(planning ? { planning } : {}),
+        workflowRunUrl: base.workflowRunUrl,
+        policy: { failOn: FAIL_ON_DEFAULT, triggerPhrase: '/codegen' }
+      })
+    expect(working(false, true).title).toBe('Writing a plan: 3 log entries so far')
+    expect(working(true, true).title).toBe('Revising the plan: 3 log entries so far')
+    expect(readerText(working(false, true).summary)).toContain(
+      '📋 Writing a plan: nothing is changed until a plan is approved.'
+    )
+    expect(working(false).title).toBe('Working: 3 log entries so far')
+    expect(readerText(working(false).summary)).not.toContain('Writing a plan')
+  })
+
   test('the job summary shows the plan and how to approve it, never as a Result', () => {
     const summary = readerText(renderSummary({ report: planned(PLAN), triggerPhrase: '/codegen' }))
     expect(summary).toContain('📋 Agent run wrote a plan, which awaits approval')

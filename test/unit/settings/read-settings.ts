@@ -296,6 +296,9 @@ describe('read-settings', () => {
       expect(problem({ GITHUB_EVENT_NAME: 'issue_comment' }, { comment: 'false' })).toEqual([
         'plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false'
       ])
+      expect(problem({ GITHUB_EVENT_NAME: 'issue_comment' }, { wait: 'false' })).toEqual([
+        'plan: true needs wait: true (the plan is shown, to be approved, once its run ends, which a step with wait: false never sees); set wait to true, or plan to false'
+      ])
       expect(problem({ GITHUB_EVENT_NAME: 'issues' })).toEqual([])
       expect(problem({ GITHUB_EVENT_NAME: 'pull_request' }, { 'label-trigger': 'codegen' })).toEqual([])
       for (const event of ['push', 'workflow_dispatch', 'workflow_run', 'pull_request'])

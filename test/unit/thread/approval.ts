@@ -1,4 +1,4 @@
-import { pinnedPlan, whoMayApprove } from '../../../src/thread/approval.js'
+import { pinnedPlan, planRevisers, whoMayApprove } from '../../../src/thread/approval.js'
 
 /** An approval pinned to the plan the tracking comment showed (src/thread/approval.ts). */
 
@@ -57,5 +57,34 @@ describe('whoMayApprove', () => {
     expect(
       whoMayApprove({ approvers: { logins: new Set(['carol']), teams: [] }, allowSelfApproval: true })
     ).toBe('only @carol may approve a plan here (the approvers input).')
+  })
+})
+
+describe('planRevisers', () => {
+  const user = (login: string) => ({ login, type: 'User' })
+  const comment = (id: number, login: string, body: string, createdAt: string) => ({
+    id,
+    body,
+    author: user(login),
+    createdAt
+  })
+  const found = { id: 11, runId: 40, plan: '0123456789abcdef', createdAt: '2026-12-07T10:00:00Z' }
+  const comments = [
+    comment(5, 'dave', '/codegen plan an older plan', '2026-12-07T09:00:00Z'),
+    comment(11, 'codegen[bot]', '/codegen plan (the tracking comment itself)', '2026-12-07T10:00:00Z'),
+    comment(12, 'Carol', '  /CODEGEN Plan keep the fallback', '2026-12-07T10:05:00Z'),
+    comment(13, 'erin', '/codegen looks fine', '2026-12-07T10:06:00Z'),
+    comment(14, 'frank', 'please /codegen plan more', '2026-12-07T10:07:00Z'),
+    comment(15, 'gina', '/codegen plan after the approval', '2026-12-07T10:20:00Z')
+  ]
+
+  test('the authors of plan requests since the plan’s comment was posted and before the approval', () => {
+    const rules = { phrase: '/codegen', plan: false }
+    expect([...planRevisers(comments, found, '2026-12-07T10:10:00Z', rules)]).toEqual(['carol'])
+  })
+
+  test('with the plan input, every request but an approval is a plan request', () => {
+    const rules = { phrase: '/codegen', plan: true }
+    expect([...planRevisers(comments, found, '2026-12-07T10:10:00Z', rules)]).toEqual(['carol', 'erin'])
   })
 })

@@ -1,4 +1,9 @@
-import { findTrackingComment, markerSignature, verifyMarker } from '../../../src/thread/tracking.js'
+import {
+  findTrackingComment,
+  markerSignature,
+  readMarker,
+  verifyMarker
+} from '../../../src/thread/tracking.js'
 import { markerLine } from '../../../src/github-shapes.js'
 
 /** The tracking comment's marker (src/thread/tracking.ts): signed for its comment, and how the comment is found again. */
@@ -20,6 +25,28 @@ describe('the tracking comment’s marker', () => {
     expect(verifyMarker({ ...key, secret: 'another-token' }, 555, { runId: 12, sig })).toBe(false)
     const unkeyed = { ...key, secret: '' }
     expect(verifyMarker(unkeyed, 555, { runId: 12, sig: markerSignature(unkeyed, 555, 12) })).toBe(false)
+  })
+
+  test('a plan’s marker signs its digest: another digest, none, or working in its place does not verify', () => {
+    const digest = '0123456789abcdef'
+    const sig = markerSignature(key, 555, 12, 'issue', digest)
+    const marker = readMarker(markerLine(12, sig, digest))
+    expect(marker).toEqual({ runId: 12, plan: digest, sig })
+    expect(verifyMarker(key, 555, marker!)).toBe(true)
+    expect(verifyMarker(key, 555, { ...marker!, plan: 'fedcba9876543210' })).toBe(false)
+    expect(verifyMarker(key, 555, { ...marker!, plan: 'working' })).toBe(false)
+    expect(verifyMarker(key, 555, { runId: 12, sig })).toBe(false)
+    expect(verifyMarker(key, 556, marker!)).toBe(false)
+    expect(verifyMarker(key, 555, marker!, 'review')).toBe(false)
+    // A run's plain signature does not sign a plan added to its marker.
+    expect(verifyMarker(key, 555, { runId: 12, plan: digest, sig: markerSignature(key, 555, 12) })).toBe(
+      false
+    )
+    // Only a 16-hex digest or working is a plan field: anything else is no marker at all.
+    for (const plan of ['0123456789ABCDEF', '0123456789abcde', 'pending'])
+      expect(
+        readMarker(`<!-- codegen-agent-run-action run-id=12 plan=${plan} sig=${sig} -->`)
+      ).toBeUndefined()
   })
 
   test('only trusted authors’ markers that verify are followed, the latest first', () => {
