@@ -57471,8 +57471,9 @@ function withPlan(report, brief, events) {
         plan: {
             text,
             digest: planDigest(text),
-            askedBy: plan.askedBy,
-            ...(plan.revises ? { earlier: plan.revises.text } : {}),
+            // A revision: its run's metadata names who asked first; the revision's asker is named too.
+            askedBy: plan.revises?.askedBy || plan.askedBy,
+            ...(plan.revises ? { revisedBy: plan.askedBy, earlier: plan.revises.text } : {}),
             ...(pullRequests > 0 ? { pullRequests } : {})
         }
     };
@@ -57647,6 +57648,11 @@ function plannedBrief(brief, shown) {
     if (plan.askerRefused !== undefined && sameLogin(shown.askedBy, plan.approvedBy))
         return {
             refused: `@${plan.approvedBy} asked for this plan, and allow-self-approval is false: ${plan.askerRefused}`
+        };
+    // Who asked unknown (the service kept no metadata): allow-self-approval false cannot hold, so no one may.
+    if (plan.askerRefused !== undefined && !shown.askedBy)
+        return {
+            refused: `Agent run ${shown.runId}'s metadata does not say who asked for this plan, and allow-self-approval is false: nothing was carried out, as @${plan.approvedBy} may have asked for it. Ask for the plan again with a plan request.`
         };
     const section = approvedPlanSection(shown, plan.approvedBy, plan.extra);
     return {
@@ -57980,6 +57986,7 @@ function findTrackingComment(comments, trusted, verify) {
                     runId: marker.runId,
                     ...(comment.reviewThread !== undefined ? { reviewThread: comment.reviewThread } : {}),
                     ...(marker.plan !== undefined ? { plan: marker.plan } : {}),
+                    ...(comment.createdAt !== undefined ? { createdAt: comment.createdAt } : {}),
                     ...(comment.updatedAt !== undefined ? { updatedAt: comment.updatedAt } : {})
                 },
                 ignored
@@ -59458,6 +59465,8 @@ function within(text, max, cutRoom, fit, cutNote) {
         return whole;
     return `${quoteWithin(text, Math.max(0, cutRoom), fit)}${cutNote}`;
 }
+/** What a plan's run's comment and check say while it works. */
+const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.';
 /** How to go on from a plan that awaits approval, with the configured trigger phrase. */
 function approveLine(phrase) {
     return `Reply \`${phrase} approve\` to carry out this plan, or \`${phrase} plan <what to change>\` to revise it.`;
@@ -59465,14 +59474,14 @@ function approveLine(phrase) {
 /** A GitHub login as a reader sees it in our Markdown: one line, no HTML, no notification (the thread has one). */
 const login = (name) => unmention(`@${escapeHtml((0,src_text/* oneLine */.TN)(name, 100))}`);
 /**
- * Who asked for the plan and who approved it, and its digest (what the approval is pinned to):
- * "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
+ * Who asked for the plan (and for its revision) and who approved it, and its digest (what the
+ * approval is pinned to): "📋 The approved plan `0123…`: asked by @alice, approved by @bob."
  */
 function planPeopleLine(plan) {
     const digest = markdown_codeSpan(plan.digest.slice(0, 16));
     return plan.approvedBy !== undefined
         ? `📋 The approved plan ${digest}: asked by ${login(plan.askedBy)}, approved by ${login(plan.approvedBy)}.`
-        : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}.`;
+        : `📋 Plan ${digest}, asked by ${login(plan.askedBy)}${plan.revisedBy !== undefined ? `, revised as ${login(plan.revisedBy)} asked` : ''}.`;
 }
 /** A plan's run that opened pull requests though it was asked for a plan only: said plainly. */
 function planPullRequestsWarning(count) {
@@ -60142,7 +60151,7 @@ function renderCheckRun(state, maxBytes = github_shapes/* CHECK_SUMMARY_MAX_BYTE
     if (!report) {
         return {
             status: 'in_progress',
-            title: titleLine(state.resumed ? 'Working on the follow-up' : 'Working', `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
+            title: titleLine(workingTitle(state), `${state.status?.trim() ? `status ${state.status}, ` : ''}${count(state.entriesSeen, 'log entry', 'log entries')} so far`),
             summary: fitSummary([workingHead(state), footer(state)], maxBytes)
         };
     }
@@ -60233,10 +60242,16 @@ function titleLine(label, detail) {
 function runOf(state, report) {
     return runLink(report?.run?.id ?? state.runId, report?.run?.web_url ?? state.webUrl);
 }
+function workingTitle(state) {
+    if (state.planning)
+        return state.resumed ? 'Revising the plan' : 'Writing a plan';
+    return state.resumed ? 'Working on the follow-up' : 'Working';
+}
 function workingHead(state) {
     return [
         workingHeadline(runOf(state), state.resumed),
         '',
+        ...(state.planning ? [PLANNING, ''] : []),
         workingStatusLine(state.status, state.entriesSeen)
     ].join('\n');
 }
@@ -60509,7 +60524,8 @@ function openCheckRun(place, options) {
             resumed: options.resumed,
             workflowRunUrl: workflowRunUrl(settings.context),
             policy: { failOn: settings.failOn, triggerPhrase: settings.triggerPhrase },
-            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {})
+            ...(options.onThread ? { triggerPhrase: settings.triggerPhrase } : {}),
+            ...(options.planning ? { planning: true } : {})
         },
         clock: options.clock,
         warn: options.warn,
@@ -60617,7 +60633,262 @@ class CheckRun extends LiveReporter {
     }
 }
 
+;// CONCATENATED MODULE: ./src/thread/trigger.ts
+
+
+
+/**
+ * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
+ * space or the end; undefined otherwise.
+ */
+function matchPhrase(body, phrase) {
+    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
+    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
+    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
+    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
+        return undefined;
+    const start = body.replace(/^\s+/, '');
+    // Only the head is compared: lowering the case of a whole long body would copy it.
+    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
+        return undefined;
+    const rest = start.slice(phrase.length);
+    if (rest !== '' && !/^\s/.test(rest))
+        return undefined;
+    return rest.trim();
+}
+function isBot(author) {
+    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
+}
+/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
+function isAllowedBot(author, allowed) {
+    if (!isBot(author) || allowed === undefined)
+        return false;
+    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
+}
+/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
+function botRefusal(author, rules) {
+    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
+        return undefined;
+    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
+}
+const trigger_skip = (reason) => ({ kind: 'skip', reason });
+function userOf(value) {
+    const user = jsonObject(value);
+    return { login: jsonText(user.login), type: jsonText(user.type) };
+}
+function issueThread(issue) {
+    return {
+        number: Number(issue.number),
+        title: jsonText(issue.title),
+        body: jsonText(issue.body),
+        url: jsonText(issue.html_url),
+        isPullRequest: Boolean(issue.pull_request)
+    };
+}
+function pullRequestOf(pr) {
+    const head = jsonObject(pr.head);
+    return {
+        thread: { ...issueThread(pr), isPullRequest: true },
+        pullRequest: {
+            head: jsonText(head.ref),
+            base: jsonText(jsonObject(pr.base).ref),
+            headRepository: jsonText(jsonObject(head.repo).full_name),
+            headSha: jsonText(head.sha)
+        }
+    };
+}
+/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
+function threadTrigger(request, rules) {
+    const { written, thread, author, pullRequest } = request;
+    if (!Number.isInteger(thread.number) || thread.number <= 0)
+        return trigger_skip(request.noThread);
+    // An issue the action opened is named a comment here, as it always was.
+    if (written?.body.trimStart().startsWith(github_shapes/* OWN_COMMENT_MARK */.Le))
+        return trigger_skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
+    const bot = botRefusal(author, rules);
+    if (bot)
+        return trigger_skip(bot);
+    const instruction = written ? instructionOf(written, rules.phrase) : '';
+    if (instruction === undefined)
+        return trigger_skip(`The ${written?.what} does not start with ${rules.phrase}.`);
+    const { ask, rest, fresh } = askOf(instruction, rules.plan === true);
+    return {
+        kind: 'thread',
+        trigger: request.trigger,
+        event: request.event,
+        thread,
+        instruction: rest,
+        fresh,
+        ...(ask ? { ask } : {}),
+        ...(written?.at ? { writtenAt: written.at } : {}),
+        author,
+        ...(isBot(author) ? { allowedBot: true } : {}),
+        commentUrl: written?.url || thread.url,
+        ...(pullRequest ? { pullRequest } : {})
+    };
+}
+/** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
+function askOf(text, plan) {
+    const word = /^(new|plan|approve)(?:\s+|$)/i.exec(text);
+    const named = word?.[1]?.toLowerCase();
+    const rest = word ? text.slice(word[0].length).trim() : text;
+    if (named === 'approve' || named === 'plan')
+        return { ask: named, rest, fresh: false };
+    return { ...(plan ? { ask: 'plan' } : {}), rest, fresh: named === 'new' };
+}
+function instructionOf(written, phrase) {
+    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
+    return inTitle ?? matchPhrase(written.body, phrase);
+}
+/** A comment, a review or a comment on the code as written: a review is dated when submitted, a comment when created. */
+function writtenIn(source, what) {
+    const at = jsonText(source.submitted_at) || jsonText(source.created_at);
+    return { body: jsonText(source.body), what, url: jsonText(source.html_url), at };
+}
+const readComment = (event, rules) => {
+    const comment = jsonObject(event.comment);
+    const trigger = threadTrigger({
+        trigger: 'comment',
+        event: 'issue_comment',
+        thread: issueThread(jsonObject(event.issue)),
+        author: userOf(comment.user),
+        written: writtenIn(comment, 'comment'),
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
+        return trigger;
+    return { ...trigger, commentId: comment.id };
+};
+const readIssue = (event, rules) => {
+    const issue = jsonObject(event.issue);
+    const thread = issueThread(issue);
+    return threadTrigger({
+        trigger: 'issue',
+        event: 'issues',
+        thread,
+        author: userOf(issue.user),
+        written: {
+            body: thread.body,
+            title: thread.title,
+            what: 'issue',
+            url: thread.url,
+            at: jsonText(issue.created_at)
+        },
+        noThread: 'The event names no issue or pull request.'
+    }, rules);
+};
+/** A label or an assignment: the thread as written is the request; `sender` asked. */
+function threadEvent(eventName, event, rules, fields) {
+    const found = eventName === 'issues'
+        ? { thread: issueThread(jsonObject(event.issue)) }
+        : pullRequestOf(jsonObject(event.pull_request));
+    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
+    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
+    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
+}
+const readLabel = (event, rules, eventName) => {
+    const label = jsonText(jsonObject(event.label).name);
+    if (!rules.labelTrigger)
+        return trigger_skip(`The label "${label}" was added, and label-trigger is not set.`);
+    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
+    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
+        return trigger_skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
+    return threadEvent(eventName, event, rules, { trigger: 'label', label });
+};
+const readAssignment = (event, rules) => {
+    const assignee = jsonText(jsonObject(event.assignee).login);
+    if (!rules.assigneeTrigger)
+        return trigger_skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
+    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
+        return trigger_skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
+    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
+};
+/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
+function pullRequestRequest(eventName, event, source, rules, what) {
+    return threadTrigger({
+        ...pullRequestOf(jsonObject(event.pull_request)),
+        trigger: 'review',
+        event: eventName,
+        author: userOf(source.user),
+        written: writtenIn(source, what),
+        noThread: 'The event names no pull request.'
+    }, rules);
+}
+const readReviewComment = (event, rules, eventName) => {
+    const comment = jsonObject(event.comment);
+    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
+    if (request.kind === 'skip')
+        return request;
+    const id = jsonPositive(comment.id);
+    if (id === undefined)
+        return trigger_skip('The event names no review comment.');
+    // An outdated comment has no line on the current diff: its original line is where it was written.
+    const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
+    const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
+    return {
+        ...request,
+        trigger: 'review-comment',
+        commentId: id,
+        code: {
+            path: jsonText(comment.path),
+            ...(line !== undefined ? { line, startLine } : {}),
+            side: jsonText(comment.side) || 'RIGHT',
+            startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
+            diffHunk: jsonText(comment.diff_hunk),
+            threadId: jsonPositive(comment.in_reply_to_id) ?? id
+        }
+    };
+};
+const readReview = (event, rules, eventName) => {
+    const review = jsonObject(event.review);
+    const request = pullRequestRequest(eventName, event, review, rules, 'review');
+    if (request.kind === 'skip')
+        return request;
+    const [id, state] = [jsonPositive(review.id), jsonText(review.state).toLowerCase()];
+    return { ...request, trigger: 'review', reviewState: state, ...(id !== undefined ? { reviewId: id } : {}) };
+};
+const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
+/** Every event the action reads as a request for a run; every other event runs from the inputs. */
+const EVENTS = {
+    issue_comment: { actions: { created: readComment } },
+    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
+    pull_request: PULL_REQUEST_LABEL,
+    pull_request_target: PULL_REQUEST_LABEL,
+    pull_request_review_comment: { actions: { created: readReviewComment } },
+    pull_request_review: { actions: { submitted: readReview } }
+};
+/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
+function isThreadEvent(eventName, labelTrigger) {
+    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
+    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
+}
+/**
+ * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
+ * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
+ */
+function isTriggerEvent(eventName, labelTrigger) {
+    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
+}
+/**
+ * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
+ * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
+ * from the inputs; a workflow_run is read by workflow-run.ts, not here.
+ */
+function readTrigger(eventName, payload, rules) {
+    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
+        return { kind: 'inputs' };
+    const { actions, withLabelTrigger } = EVENTS[eventName];
+    const event = jsonObject(payload);
+    const action = jsonText(event.action);
+    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
+    if (read)
+        return read(event, rules, eventName);
+    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
+    return trigger_skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
+}
+
 ;// CONCATENATED MODULE: ./src/thread/approval.ts
+
 /**
  * The plan awaiting approval that `writtenAt` (the approval's creation, ISO 8601) saw, or why there
  * is none: no plan on the thread, a revision still being written, or a plan shown after the approval
@@ -60682,6 +60953,25 @@ async function approverRefusal(login, settings, github) {
         ? ` GitHub would not say whether @${login} is a member of ${unread.join(', ')}: the github-token needs to read the organization's teams (the workflow's GITHUB_TOKEN cannot; a token with the organization's members: read can).`
         : '';
     return `@${login} may not approve this plan: ${whoMayApprove(settings)}${unknown}`;
+}
+/**
+ * Who asked for a revision of the plan the tracking comment `found` shows before `writtenAt`: the
+ * authors (lower case) of the plan requests written on the thread since that comment was posted (a
+ * revision edits it). The plan's run's metadata names its first asker alone (a resume takes none),
+ * yet a reviser shaped the plan too: allow-self-approval false refuses them as it refuses the asker.
+ */
+function planRevisers(comments, found, writtenAt, rules) {
+    const revisers = new Set();
+    const since = found?.createdAt ?? '';
+    for (const comment of comments) {
+        const at = comment.createdAt ?? '';
+        if (comment.id === found?.id || at < since || (writtenAt !== undefined && at > writtenAt))
+            continue;
+        const instruction = matchPhrase(comment.body, rules.phrase);
+        if (instruction !== undefined && askOf(instruction, rules.plan).ask === 'plan')
+            revisers.add(comment.author.login.toLowerCase());
+    }
+    return revisers;
 }
 
 ;// CONCATENATED MODULE: ./src/thread/thread-prompt.ts
@@ -60963,260 +61253,6 @@ function buildCommentPrompt(input) {
         `Body:\n${quoted(input.thread.body, THREAD_TEXT_MAX_CHARS, input.shown)}`
     ].join('\n'));
     return parts.join('\n\n');
-}
-
-;// CONCATENATED MODULE: ./src/thread/trigger.ts
-
-
-
-/**
- * The instruction when `body` starts with `phrase` (after white space, any case) followed by white
- * space or the end; undefined otherwise.
- */
-function matchPhrase(body, phrase) {
-    // Four columns of indentation make an indented code block: shown as code, it asks nothing. (A
-    // fenced block starts with its fence, so the phrase inside it is not at the start either.)
-    const indent = /^(?:[ \t]*\r?\n)*([ \t]*)/.exec(body)?.[1] ?? '';
-    if ([...indent].reduce((column, char) => (char === '\t' ? column + 4 - (column % 4) : column + 1), 0) >= 4)
-        return undefined;
-    const start = body.replace(/^\s+/, '');
-    // Only the head is compared: lowering the case of a whole long body would copy it.
-    if (start.slice(0, phrase.length).toLowerCase() !== phrase.toLowerCase())
-        return undefined;
-    const rest = start.slice(phrase.length);
-    if (rest !== '' && !/^\s/.test(rest))
-        return undefined;
-    return rest.trim();
-}
-function isBot(author) {
-    return author.type === 'Bot' || author.login.toLowerCase().endsWith('[bot]');
-}
-/** Whether allowed-bots lets this bot in (`renovate` and `renovate[bot]` name the same app). */
-function isAllowedBot(author, allowed) {
-    if (!isBot(author) || allowed === undefined)
-        return false;
-    return allowed === '*' || allowed.has(author.login.toLowerCase().replace(/\[bot\]$/, ''));
-}
-/** Why `author` may not trigger as a bot, or undefined: a person, or a bot allowed-bots names. */
-function botRefusal(author, rules) {
-    if (!isBot(author) || isAllowedBot(author, rules.allowedBots))
-        return undefined;
-    return `${author.login} is a bot; bots never trigger a run unless allowed-bots names them.`;
-}
-const trigger_skip = (reason) => ({ kind: 'skip', reason });
-function userOf(value) {
-    const user = jsonObject(value);
-    return { login: jsonText(user.login), type: jsonText(user.type) };
-}
-function issueThread(issue) {
-    return {
-        number: Number(issue.number),
-        title: jsonText(issue.title),
-        body: jsonText(issue.body),
-        url: jsonText(issue.html_url),
-        isPullRequest: Boolean(issue.pull_request)
-    };
-}
-function pullRequestOf(pr) {
-    const head = jsonObject(pr.head);
-    return {
-        thread: { ...issueThread(pr), isPullRequest: true },
-        pullRequest: {
-            head: jsonText(head.ref),
-            base: jsonText(jsonObject(pr.base).ref),
-            headRepository: jsonText(jsonObject(head.repo).full_name),
-            headSha: jsonText(head.sha)
-        }
-    };
-}
-/** The one builder of thread triggers: the number, the action's own text, bots, the phrase, `new`. */
-function threadTrigger(request, rules) {
-    const { written, thread, author, pullRequest } = request;
-    if (!Number.isInteger(thread.number) || thread.number <= 0)
-        return trigger_skip(request.noThread);
-    // An issue the action opened is named a comment here, as it always was.
-    if (written?.body.trimStart().startsWith(github_shapes/* OWN_COMMENT_MARK */.Le))
-        return trigger_skip(`The ${written.what === 'issue' ? 'comment' : written.what} is one of the action’s own.`);
-    const bot = botRefusal(author, rules);
-    if (bot)
-        return trigger_skip(bot);
-    const instruction = written ? instructionOf(written, rules.phrase) : '';
-    if (instruction === undefined)
-        return trigger_skip(`The ${written?.what} does not start with ${rules.phrase}.`);
-    const { ask, rest, fresh } = askOf(instruction, rules.plan === true);
-    return {
-        kind: 'thread',
-        trigger: request.trigger,
-        event: request.event,
-        thread,
-        instruction: rest,
-        fresh,
-        ...(ask ? { ask } : {}),
-        ...(written?.at ? { writtenAt: written.at } : {}),
-        author,
-        ...(isBot(author) ? { allowedBot: true } : {}),
-        commentUrl: written?.url || thread.url,
-        ...(pullRequest ? { pullRequest } : {})
-    };
-}
-/** The request's word after the phrase (`new`, `plan`, `approve`) and what follows it. */
-function askOf(instruction, plan) {
-    const word = /^(new|plan|approve)(?:\s+|$)/i.exec(instruction);
-    const named = word?.[1]?.toLowerCase();
-    const rest = word ? instruction.slice(word[0].length).trim() : instruction;
-    if (named === 'approve' || named === 'plan')
-        return { ask: named, rest, fresh: false };
-    return { ...(plan ? { ask: 'plan' } : {}), rest, fresh: named === 'new' };
-}
-function instructionOf(written, phrase) {
-    const inTitle = written.title === undefined ? undefined : matchPhrase(written.title, phrase);
-    return inTitle ?? matchPhrase(written.body, phrase);
-}
-/** A comment, a review or a comment on the code as written: a review is dated when submitted, a comment when created. */
-function writtenIn(source, what) {
-    const at = jsonText(source.submitted_at) || jsonText(source.created_at);
-    return { body: jsonText(source.body), what, url: jsonText(source.html_url), at };
-}
-const readComment = (event, rules) => {
-    const comment = jsonObject(event.comment);
-    const trigger = threadTrigger({
-        trigger: 'comment',
-        event: 'issue_comment',
-        thread: issueThread(jsonObject(event.issue)),
-        author: userOf(comment.user),
-        written: writtenIn(comment, 'comment'),
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-    if (trigger.kind === 'skip' || !Number.isInteger(comment.id))
-        return trigger;
-    return { ...trigger, commentId: comment.id };
-};
-const readIssue = (event, rules) => {
-    const issue = jsonObject(event.issue);
-    const thread = issueThread(issue);
-    return threadTrigger({
-        trigger: 'issue',
-        event: 'issues',
-        thread,
-        author: userOf(issue.user),
-        written: {
-            body: thread.body,
-            title: thread.title,
-            what: 'issue',
-            url: thread.url,
-            at: jsonText(issue.created_at)
-        },
-        noThread: 'The event names no issue or pull request.'
-    }, rules);
-};
-/** A label or an assignment: the thread as written is the request; `sender` asked. */
-function threadEvent(eventName, event, rules, fields) {
-    const found = eventName === 'issues'
-        ? { thread: issueThread(jsonObject(event.issue)) }
-        : pullRequestOf(jsonObject(event.pull_request));
-    const request = { ...found, trigger: fields.trigger, event: eventName, author: userOf(event.sender) };
-    const trigger = threadTrigger({ ...request, noThread: 'The event names no issue or pull request.' }, rules);
-    return trigger.kind === 'skip' ? trigger : { ...trigger, ...fields };
-}
-const readLabel = (event, rules, eventName) => {
-    const label = jsonText(jsonObject(event.label).name);
-    if (!rules.labelTrigger)
-        return trigger_skip(`The label "${label}" was added, and label-trigger is not set.`);
-    // GitHub's label names ignore case: "Codegen" and "codegen" cannot both exist.
-    if (label.toLowerCase() !== rules.labelTrigger.toLowerCase())
-        return trigger_skip(`The label "${label}" is not label-trigger ("${rules.labelTrigger}").`);
-    return threadEvent(eventName, event, rules, { trigger: 'label', label });
-};
-const readAssignment = (event, rules) => {
-    const assignee = jsonText(jsonObject(event.assignee).login);
-    if (!rules.assigneeTrigger)
-        return trigger_skip(`The issue was assigned to @${assignee}, and assignee-trigger is not set.`);
-    if (assignee.toLowerCase() !== rules.assigneeTrigger.toLowerCase())
-        return trigger_skip(`The issue was assigned to @${assignee}, not to assignee-trigger (@${rules.assigneeTrigger}).`);
-    return threadEvent('issues', event, rules, { trigger: 'assignment', assignee });
-};
-/** A request written on a pull request (a review, a comment on its code): `source` holds the text. */
-function pullRequestRequest(eventName, event, source, rules, what) {
-    return threadTrigger({
-        ...pullRequestOf(jsonObject(event.pull_request)),
-        trigger: 'review',
-        event: eventName,
-        author: userOf(source.user),
-        written: writtenIn(source, what),
-        noThread: 'The event names no pull request.'
-    }, rules);
-}
-const readReviewComment = (event, rules, eventName) => {
-    const comment = jsonObject(event.comment);
-    const request = pullRequestRequest(eventName, event, comment, rules, 'review comment');
-    if (request.kind === 'skip')
-        return request;
-    const id = jsonPositive(comment.id);
-    if (id === undefined)
-        return trigger_skip('The event names no review comment.');
-    // An outdated comment has no line on the current diff: its original line is where it was written.
-    const line = jsonPositive(comment.line) ?? jsonPositive(comment.original_line);
-    const startLine = jsonPositive(comment.start_line) ?? jsonPositive(comment.original_start_line) ?? line;
-    return {
-        ...request,
-        trigger: 'review-comment',
-        commentId: id,
-        code: {
-            path: jsonText(comment.path),
-            ...(line !== undefined ? { line, startLine } : {}),
-            side: jsonText(comment.side) || 'RIGHT',
-            startSide: jsonText(comment.start_side) || jsonText(comment.side) || 'RIGHT',
-            diffHunk: jsonText(comment.diff_hunk),
-            threadId: jsonPositive(comment.in_reply_to_id) ?? id
-        }
-    };
-};
-const readReview = (event, rules, eventName) => {
-    const review = jsonObject(event.review);
-    const request = pullRequestRequest(eventName, event, review, rules, 'review');
-    if (request.kind === 'skip')
-        return request;
-    const [id, state] = [jsonPositive(review.id), jsonText(review.state).toLowerCase()];
-    return { ...request, trigger: 'review', reviewState: state, ...(id !== undefined ? { reviewId: id } : {}) };
-};
-const PULL_REQUEST_LABEL = { actions: { labeled: readLabel }, withLabelTrigger: true };
-/** Every event the action reads as a request for a run; every other event runs from the inputs. */
-const EVENTS = {
-    issue_comment: { actions: { created: readComment } },
-    issues: { actions: { opened: readIssue, labeled: readLabel, assigned: readAssignment } },
-    pull_request: PULL_REQUEST_LABEL,
-    pull_request_target: PULL_REQUEST_LABEL,
-    pull_request_review_comment: { actions: { created: readReviewComment } },
-    pull_request_review: { actions: { submitted: readReview } }
-};
-/** Whether the event asks for a run on a thread (a comment, issue, label, assignment or review). */
-function isThreadEvent(eventName, labelTrigger) {
-    const readers = Object.hasOwn(EVENTS, eventName) ? EVENTS[eventName] : undefined;
-    return readers !== undefined && (!readers.withLabelTrigger || labelTrigger !== '');
-}
-/**
- * Whether the event is read as a request for a run: a thread's (a comment, issue, label, assignment
- * or review), or a completed workflow run's, whose failure a CI fix is asked for (workflow-run.ts).
- */
-function isTriggerEvent(eventName, labelTrigger) {
-    return eventName === CI_FIX_EVENT || isThreadEvent(eventName, labelTrigger);
-}
-/**
- * The thread trigger of the event. `rules` may be the phrase alone (no label or assignee trigger, no
- * bots). Events other than comments, issues, reviews and (with label-trigger set) pull requests run
- * from the inputs; a workflow_run is read by workflow-run.ts, not here.
- */
-function readTrigger(eventName, payload, rules) {
-    if (!isThreadEvent(eventName, rules.labelTrigger ?? ''))
-        return { kind: 'inputs' };
-    const { actions, withLabelTrigger } = EVENTS[eventName];
-    const event = jsonObject(payload);
-    const action = jsonText(event.action);
-    const read = Object.hasOwn(actions, action) ? actions[action] : undefined;
-    if (read)
-        return read(event, rules, eventName);
-    const only = withLabelTrigger ? `; only "${Object.keys(actions).join('", "')}" does` : '';
-    return trigger_skip(`${eventName} events with action "${action}" never trigger a run${only}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/image-type.ts
@@ -61608,7 +61644,10 @@ async function image_download_readCapped(response, cap, signal) {
  * placeholder naming the image's number. Linear in the texts' lengths, and bounded: at most
  * MAX_REFERENCES references of a text and MAX_HTML_IMAGES images of its HTML are looked at.
  */
-/** A text's references past this many stay as written (5,000 in a hostile text cost nothing more). */
+/**
+ * A text's references past this many stay as written, only counted as left out for the cap (each
+ * image once): 5,000 in a hostile text cost a pass over it and their keys.
+ */
 const MAX_REFERENCES = 100;
 /** Images of a text's HTML past this many are not read. */
 const MAX_HTML_IMAGES = 200;
@@ -61689,9 +61728,13 @@ function proseParts(text) {
         parts.push({ from, to: text.length });
     return parts;
 }
-/** The references of a text as a reader sees it, at most MAX_REFERENCES, in order. */
-function referencesIn(visible) {
+/**
+ * The references of a text as a reader sees it, at most MAX_REFERENCES, in order; past them the
+ * keys of those that could be downloaded, each once.
+ */
+function referencesIn(visible, hosts) {
     const found = [];
+    const beyond = new Set();
     for (const part of proseParts(visible)) {
         const prose = visible.slice(part.from, part.to);
         for (const match of prose.matchAll(REFERENCE)) {
@@ -61699,12 +61742,13 @@ function referencesIn(visible) {
             if (url === undefined)
                 continue;
             const start = part.from + (match.index ?? 0);
-            found.push({ start, end: start + match[0].length, url });
-            if (found.length >= MAX_REFERENCES)
-                return found;
+            if (found.length < MAX_REFERENCES)
+                found.push({ start, end: start + match[0].length, url });
+            else if (isFetchable(url, hosts))
+                beyond.add(attachmentKey(url) ?? url);
         }
     }
-    return found;
+    return { found, beyond: [...beyond] };
 }
 /**
  * The images of one text, each matched to its signed address in the HTML. An attachment is matched
@@ -61722,7 +61766,8 @@ function findImages(text, hosts) {
                 byKey.set(key, index);
     });
     const used = new Set();
-    const found = referencesIn(visible).map(reference => {
+    const { found: referenced, beyond } = referencesIn(visible, hosts);
+    const found = referenced.map(reference => {
         const key = attachmentKey(reference.url);
         const index = key === undefined ? undefined : byKey.get(key);
         if (index !== undefined)
@@ -61741,12 +61786,13 @@ function findImages(text, hosts) {
         const address = match === undefined ? url : signed[match];
         return { start, end, url: address, fetchable: isFetchable(address, hosts), key: key ?? url };
     });
-    return { where: text.where, visible, references };
+    return { where: text.where, visible, references, beyond };
 }
 /**
  * The images to download, in order (the texts as given: the asking comment's first, then newest to
  * oldest; within a text as it reads), each once, at most `room` of them; the rest left out for the
- * cap. A reference that may not be downloaded is neither: it stays a link.
+ * cap, those past a text's MAX_REFERENCES too. A reference that may not be downloaded is neither:
+ * it stays a link.
  */
 function chooseImages(texts, room) {
     const chosen = [];
@@ -61761,6 +61807,12 @@ function chooseImages(texts, room) {
                 chosen.push({ key: reference.key, url: reference.url, where: text.where });
             else
                 leftOut.push({ where: text.where, why: 'cap' });
+        }
+        for (const key of text.beyond) {
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            leftOut.push({ where: text.where, why: 'cap' });
         }
     }
     return { chosen, leftOut };
@@ -61966,6 +62018,20 @@ function sentImages(gathered, followUp) {
     };
     return { run, carryOn: all };
 }
+/**
+ * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
+ * comment has no image of its own, or a thread whose images are all links kept, says nothing.
+ */
+function toldImages(images) {
+    const report = images?.report;
+    return report && report.sent.length + report.leftOut.length > 0 ? report : undefined;
+}
+/** What the tracking comment tells of the images once the run started (or carried the thread on). */
+function shownImages(images) {
+    const run = toldImages(images?.run);
+    const carryOn = toldImages(images?.carryOn);
+    return { ...(run ? { run } : {}), ...(carryOn ? { carryOn } : {}) };
+}
 
 ;// CONCATENATED MODULE: ./src/thread/comment-run.ts
 
@@ -61997,25 +62063,32 @@ async function prepareCommentRun(trigger, settings, deps) {
         repository: settings.context.repository,
         issueNumber: trigger.thread.number
     };
-    const found = await findTracking(trigger, settings, deps, key);
+    const { found, comments } = await findTracking(trigger, settings, deps, key);
     if (trigger.ask === 'approve')
-        return approvalRun(trigger, settings, deps, key, found);
-    // A plan request revises the thread's plan (its run resumed); else a plan starts a run of its own.
-    const resume = trigger.ask === 'plan' ? (found?.plan ? found : undefined) : trigger.fresh ? undefined : found;
+        return approvalRun(trigger, settings, deps, key, { found, comments });
+    // A plan request revises the thread's plan (its run resumed); else (or `new`) a plan starts a run of its own.
+    const resume = trigger.fresh
+        ? undefined
+        : trigger.ask === 'plan'
+            ? found?.plan
+                ? found
+                : undefined
+            : found;
     const gathered = await threadImages(trigger, deps);
     const shown = gathered && shownTexts(trigger, gathered.sources, gathered.found);
     const prompts = await buildPrompts(trigger, settings, deps, resume !== undefined, shown);
     // The run's comment is edited where it is; a resume asked elsewhere (another review thread, the
     // pull request's conversation) gets a comment of its own there.
     const samePlace = resume !== undefined && resume.reviewThread === trigger.code?.threadId;
+    const images = gathered && sentImages(gathered.found, resume !== undefined);
     const tracking = settings.comment
         ? comment_run_trackingComment(trigger, settings, deps, key, {
             commentId: samePlace ? resume.id : undefined,
             resumed: resume !== undefined,
-            planning: trigger.ask === 'plan'
+            planning: trigger.ask === 'plan',
+            images: shownImages(images)
         })
         : undefined;
-    const images = gathered && sentImages(gathered.found, resume !== undefined);
     const run = { ...prompts, resumeRunId: resume?.runId, tracking, ...(images ? { images } : {}) };
     return trigger.ask === 'plan' ? planRequest(run, trigger, settings.triggerPhrase, resume) : run;
 }
@@ -62042,13 +62115,17 @@ function planRequest(run, trigger, phrase, revised) {
  * and writes the prompts), followed in a tracking comment of its own: the plan's stays as it was
  * read, and a second approval finds no plan awaiting. Else nothing starts, and a reply says why.
  */
-async function approvalRun(trigger, settings, deps, key, found) {
+async function approvalRun(trigger, settings, deps, key, { found, comments }) {
     const pinned = pinnedPlan(found, trigger.writtenAt, settings.triggerPhrase);
     if ('refused' in pinned)
         return refuseApproval(trigger, settings, deps, key, pinned.refused);
     const notApprover = await approverRefusal(trigger.author.login, settings, deps.github);
     if (notApprover)
         return refuseApproval(trigger, settings, deps, key, notApprover);
+    const rules = { phrase: settings.triggerPhrase, plan: settings.plan };
+    if (!settings.allowSelfApproval &&
+        planRevisers(comments, found, trigger.writtenAt, rules).has(trigger.author.login.toLowerCase()))
+        return refuseApproval(trigger, settings, deps, key, `@${trigger.author.login} asked for a revision of this plan, and allow-self-approval is false: ${whoMayApprove(settings)}`);
     // The thread as a fresh run has it, should the service refuse the resume; the resume's prompt is the plan's alone.
     const prompts = await buildPrompts({ ...trigger, instruction: '' }, settings, deps, false);
     const tracking = settings.comment
@@ -62101,7 +62178,7 @@ async function acknowledge(trigger, deps) {
         .react(acknowledged, 'eyes')
         .catch((error) => deps.warn(`Could not react to the comment: ${error.message}`));
 }
-function comment_run_trackingComment(trigger, settings, deps, key, { commentId, resumed, planning }) {
+function comment_run_trackingComment(trigger, settings, deps, key, { commentId, resumed, planning, images }) {
     // A request on the code is answered in its review thread; any other on the issue or pull request.
     const place = trigger.code
         ? { pullNumber: trigger.thread.number, threadId: trigger.code.threadId }
@@ -62119,7 +62196,8 @@ function comment_run_trackingComment(trigger, settings, deps, key, { commentId, 
             entriesSeen: 0,
             resumed,
             triggerPhrase: settings.triggerPhrase,
-            ...(planning ? { planning: true } : {})
+            ...(planning ? { planning: true } : {}),
+            ...(images?.run || images?.carryOn ? { threadImages: images } : {})
         }
     });
 }
@@ -62154,7 +62232,7 @@ async function findTracking(trigger, settings, deps, key) {
             which.push(`${ignored.length - 3} more`);
         deps.notice(`Not following the run marker of comment ${which.join(', ')}: its signature does not verify for this thread and API token, so this workflow did not write it. ${resume ? `Resuming run ${resume.runId} of an earlier tracking comment.` : 'Starting a fresh run.'}`);
     }
-    return found;
+    return { found, comments };
 }
 /** A pull request's run may be tracked on the pull request or in a review thread of its code. */
 async function threadComments(github, thread) {
@@ -62245,7 +62323,6 @@ function latestStep(entry) {
     const gist = entryGist(entry, CAPS.step);
     return `\`${entryTime(entry)}\` **${markdownInline(entryType(entry))}**${tool ? ` ${markdownInline(tool)}` : ''}${tool && gist ? ' ·' : ''}${gist ? ` ${markdownInline(gist)}` : ''}`;
 }
-const PLANNING = '📋 Writing a plan: nothing is changed until a plan is approved.';
 /** The lines of a run that works: its headline, status, where it comes from, its latest step. */
 function workingLines(state, run) {
     const lines = [workingHeadline(run, state.resumed), ''];
@@ -62256,6 +62333,10 @@ function workingLines(state, run) {
     lines.push(workingStatusLine(state.status, state.entriesSeen));
     if (state.carriedFrom)
         lines.push('', carriedLine(state.carriedFrom));
+    // Said once the images went with a run: the carried-on run's when the resume was refused.
+    const images = state.carriedFrom ? state.threadImages?.carryOn : state.threadImages?.run;
+    if (images && state.runId !== undefined)
+        lines.push('', threadImagesMarkdown(images));
     if (state.repair)
         lines.push('', plainInline(repairAskedText(state.repair.reason, state.repair.attempt, state.repair.retries)));
     if (state.latestEntry)
@@ -62522,6 +62603,7 @@ class TrackingComment extends LiveReporter {
 
 
 
+
 /**
  * What this step does: the set-up check, the brief from its inputs, or, on a triggering event, the
  * author's request (once they are found allowed to make it) with its tracking comment.
@@ -62640,17 +62722,19 @@ async function fromThread(trigger, settings, mode, event, deps) {
         work: { kind: 'run', brief },
         trigger: trigger.trigger,
         tracking: prepared.tracking,
-        check: place && { place, resumed: prepared.resumeRunId !== undefined, onThread: true },
+        check: place && {
+            place,
+            resumed: prepared.resumeRunId !== undefined,
+            onThread: true,
+            ...(prepared.plan?.kind === 'plan' ? { planning: true } : {})
+        },
         ...pullRequest
     };
 }
-/**
- * The thread's images as the reports tell them, when there is something to tell: a follow-up whose
- * comment has no image of its own, or a thread whose images are all links kept, says nothing.
- */
+/** The thread's images as the reports tell them (toldImages), in a brief. */
 function told(images) {
-    const report = images?.report;
-    return report && report.sent.length + report.leftOut.length > 0 ? { threadImages: report } : {};
+    const report = toldImages(images);
+    return report ? { threadImages: report } : {};
 }
 /** thread-images: the downloads' fetch, hosts and signal, and the room the `images` input took. */
 function threadImageDeps(settings, deps) {
@@ -64743,6 +64827,9 @@ function readSettings(readInput, env, context, isTriggerEvent) {
     // The tracking comment shows the plan and holds the digest an approval is pinned to.
     if (settings.plan && !settings.comment)
         problems.push('plan: true needs comment: true (the tracking comment shows the plan, and an approval is pinned to it); set comment to true, or plan to false');
+    // The plan is shown, and its digest written, once its run ends: a step that does not wait shows none.
+    if (settings.plan && !settings.wait)
+        problems.push('plan: true needs wait: true (the plan is shown, to be approved, once its run ends, which a step with wait: false never sees); set wait to true, or plan to false');
     checkFindingsInputs(settings, /^true$/i.test(input('findings')), problems);
     // A check is concluded with the run's ending, which a step that does not wait never sees.
     if (settings.task !== 'check' && settings.checkRun === 'true' && !settings.wait)
@@ -65262,12 +65349,13 @@ async function perform(work, step, apis) {
     }
 }
 /** The step's check run: its create sent before the run starts, never waited for (issue #26). */
-async function openStepCheck({ place, resumed, onThread }, settings, github, { clock, signal }, say) {
+async function openStepCheck({ place, resumed, onThread, planning }, settings, github, { clock, signal }, say) {
     return openCheckRun(place, {
         github: await github(),
         settings,
         resumed,
         onThread,
+        ...(planning ? { planning } : {}),
         clock,
         warn: say.warning,
         cancellation: signal
