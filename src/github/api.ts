@@ -71,6 +71,8 @@ export interface ReviewSummary {
   id: number
   body: string
   author: Author
+  /** ISO 8601, as GitHub gives it; none while the review is pending. */
+  submittedAt?: string
 }
 
 /** A text read alone: the issue's or pull request's body, an issue comment, a review comment, a review. */

@@ -362,7 +362,8 @@ export class OctokitGitHubApi implements GitHubApi {
     return reviews.map(review => ({
       id: review.id,
       body: review.body ?? '',
-      author: { login: review.user?.login ?? '', type: review.user?.type ?? '' } satisfies Author
+      author: { login: review.user?.login ?? '', type: review.user?.type ?? '' } satisfies Author,
+      ...(review.submitted_at ? { submittedAt: review.submitted_at } : {})
     }))
   }
 

@@ -3,8 +3,9 @@ import { readerText } from '../../../scripts/render-markdown.js'
 import { markerLine } from '../../../src/github-shapes.js'
 import { planDigest } from '../../../src/thread/plan.js'
 import { markerSignature, readMarker } from '../../../src/thread/tracking.js'
-import { issueCommentEvent, labeledEvent } from '../../support/webhooks.js'
+import { issueCommentEvent, labeledEvent, reviewEvent } from '../../support/webhooks.js'
 import {
+  addParserPullRequest,
   clock,
   creates,
   emulator,
@@ -49,9 +50,9 @@ function showPlan(id: number, runId: number, plan: string): void {
 }
 
 /** `login`'s comment, written now, and its event (dated as GitHub dates it). */
-function commentNow(body: string, login = 'bob'): ReturnType<typeof issueCommentEvent> {
+function commentNow(body: string, login = 'bob', pullRequest = false): ReturnType<typeof issueCommentEvent> {
   const stored = github.addComment(7, body, { login, type: 'User' })
-  const event = issueCommentEvent({ body, login, commentId: stored.id })
+  const event = issueCommentEvent({ body, login, commentId: stored.id, pullRequest })
   event.payload.comment.created_at = stored.created_at
   return event
 }
@@ -333,6 +334,31 @@ describe('plan, then approve', () => {
     expect(other.outputs['outcome']).toBe('success')
     expect(resumes()).toHaveLength(2)
     expect(prompt(resumes()[1]!)).toContain('4. Delete the failing test.')
+  })
+
+  test('with allow-self-approval false, whoever asked for a revision in a review of the pull request may not approve it', async () => {
+    addParserPullRequest()
+    const inputs = { 'allow-self-approval': 'false', 'check-run': 'false' }
+    const revised = `${PLAN}\n4. Delete the failing test.`
+    emulator.queueScript(planScript(PLAN, [planScript(revised, [fast('success')])]))
+    const asked = await onEvent(commentNow('/codegen plan fix the parser', 'alice', true), inputs)
+    expect(asked.outputs['outcome']).toBe('planned')
+    later(2_000)
+    const body = '/codegen plan delete the failing test'
+    github.texts.addReview(7, { body, user: { login: 'carol', type: 'User' } })
+    const revision = await onEvent(reviewEvent({ body, login: 'carol' }), inputs)
+    expect(revision.outputs['outcome']).toBe('planned')
+    expect(resumes()).toHaveLength(1)
+    later(2_000)
+    const own = await onEvent(commentNow('/codegen approve', 'carol', true), inputs)
+    expect(own.outputs['outcome']).toBe('skipped')
+    expect(resumes()).toHaveLength(1)
+    expect(
+      github.requests.some(r => r.method === 'GET' && r.path === '/repos/octo-org/octo-repo/pulls/7/reviews')
+    ).toBe(true)
+    expect(replyText()).toContain(
+      '@carol asked for a revision of this plan, and allow-self-approval is false'
+    )
   })
 
   test.each<[string, 'active' | 'pending' | 'unreadable', boolean]>([
