@@ -720,7 +720,8 @@ class OctokitGitHubApi {
         return reviews.map(review => ({
             id: review.id,
             body: review.body ?? '',
-            author: { login: review.user?.login ?? '', type: review.user?.type ?? '' }
+            author: { login: review.user?.login ?? '', type: review.user?.type ?? '' },
+            ...(review.submitted_at ? { submittedAt: review.submitted_at } : {})
         }));
     }
     async createReview(pullNumber, review, find) {

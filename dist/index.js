@@ -62122,10 +62122,11 @@ async function approvalRun(trigger, settings, deps, key, { found, comments }) {
     const notApprover = await approverRefusal(trigger.author.login, settings, deps.github);
     if (notApprover)
         return refuseApproval(trigger, settings, deps, key, notApprover);
-    const rules = { phrase: settings.triggerPhrase, plan: settings.plan };
-    if (!settings.allowSelfApproval &&
-        planRevisers(comments, found, trigger.writtenAt, rules).has(trigger.author.login.toLowerCase()))
-        return refuseApproval(trigger, settings, deps, key, `@${trigger.author.login} asked for a revision of this plan, and allow-self-approval is false: ${whoMayApprove(settings)}`);
+    const reviser = settings.allowSelfApproval
+        ? undefined
+        : await revisionRefusal(trigger, settings, deps.github, { found, comments });
+    if (reviser)
+        return refuseApproval(trigger, settings, deps, key, reviser);
     // The thread as a fresh run has it, should the service refuse the resume; the resume's prompt is the plan's alone.
     const prompts = await buildPrompts({ ...trigger, instruction: '' }, settings, deps, false);
     const tracking = settings.comment
@@ -62140,6 +62141,30 @@ async function approvalRun(trigger, settings, deps, key, { found, comments }) {
         ...(settings.allowSelfApproval ? {} : { askerRefused: whoMayApprove(settings) })
     };
     return { ...prompts, prompt: '', freshPrompt: prompts.prompt, resumeRunId: pinned.runId, tracking, plan };
+}
+/**
+ * allow-self-approval false: why the approver may not approve as one who asked for a revision of the
+ * plan, in a comment or, on a pull request, in a review's text (a review asks as a comment does).
+ * Reviews GitHub will not list refuse the approval: who revised the plan is then unknown.
+ */
+async function revisionRefusal(trigger, settings, github, { found, comments }) {
+    let asked = comments;
+    if (trigger.thread.isPullRequest) {
+        try {
+            const reviews = await github.listReviews(trigger.thread.number);
+            asked = [
+                ...comments,
+                ...reviews.map(({ submittedAt, ...review }) => ({ ...review, createdAt: submittedAt }))
+            ];
+        }
+        catch (error) {
+            return `Could not read the pull request's reviews to tell who asked for a revision of this plan (${error.message}), and allow-self-approval is false: ${whoMayApprove(settings)}`;
+        }
+    }
+    const rules = { phrase: settings.triggerPhrase, plan: settings.plan };
+    if (!planRevisers(asked, found, trigger.writtenAt, rules).has(trigger.author.login.toLowerCase()))
+        return undefined;
+    return `@${trigger.author.login} asked for a revision of this plan, and allow-self-approval is false: ${whoMayApprove(settings)}`;
 }
 /** A refused approval: nothing starts, and a reply (a comment of its own, no run in it) says why. */
 async function refuseApproval(trigger, settings, deps, key, reason) {
