@@ -164,13 +164,7 @@ export class OctokitGitHubApi implements GitHubApi {
       issue_number: issueNumber,
       per_page: 100
     })
-    return comments.map(comment => ({
-      id: comment.id,
-      body: comment.body ?? '',
-      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
-      createdAt: comment.created_at,
-      updatedAt: comment.updated_at
-    }))
+    return comments.map(commentSummary)
   }
 
   async listReviewComments(pullNumber: number): Promise<CommentSummary[]> {
@@ -180,11 +174,7 @@ export class OctokitGitHubApi implements GitHubApi {
       per_page: 100
     })
     return comments.map(comment => ({
-      id: comment.id,
-      body: comment.body ?? '',
-      author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' } satisfies Author,
-      createdAt: comment.created_at,
-      updatedAt: comment.updated_at,
+      ...commentSummary(comment),
       reviewThread: comment.in_reply_to_id ?? comment.id
     }))
   }
@@ -385,5 +375,22 @@ export class OctokitGitHubApi implements GitHubApi {
         })
       ).data.id
     return createdOnce(send, find, this.config)
+  }
+}
+
+/** An issue comment or a review comment as the action reads it: its text, author and times. */
+function commentSummary(comment: {
+  id: number
+  body?: string | null
+  user: { login: string; type: string } | null
+  created_at: string
+  updated_at: string
+}): CommentSummary {
+  return {
+    id: comment.id,
+    body: comment.body ?? '',
+    author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+    createdAt: comment.created_at,
+    updatedAt: comment.updated_at
   }
 }

@@ -1,4 +1,5 @@
 import { scenario } from '../../../emulator/index.js'
+import { FakeImageHost, routedToImageHost } from '../../../scripts/github-fake/image-host.js'
 import { readerText } from '../../../scripts/render-markdown.js'
 import { classifyStatus } from '../../../src/agent-run/status.js'
 import { OWN_COMMENT_MARK } from '../../../src/github-shapes.js'
@@ -22,6 +23,8 @@ describe('cancel-any-moment', () => {
   /** The step's requests when nothing cancels it (one case a request), and its quiet moments. */
   const REQUESTS = 22
   const QUIET_MOMENTS = 16
+  /** A `/codegen` comment with a screenshot attached (issue 45). */
+  const SCREENSHOT = '/codegen go, as in ![shot](https://github.com/user-attachments/assets/shot-1)'
 
   interface Cancelled {
     result: FlowResult
@@ -32,18 +35,21 @@ describe('cancel-any-moment', () => {
     quietMoments: number
   }
 
-  /** alice's `/codegen go` on pull request 7, the job cancelled as `cancel` decides. */
-  async function commentStep(cancel: {
-    onAnswered?: (request: AnsweredRequest, cancelNow: () => void) => boolean
-    atQuiet?: number
-    /** Cancelled at the first quiet moment at which this holds. */
-    when?: () => boolean
-  }): Promise<Cancelled> {
+  /** alice's `/codegen go` (or `body`) on pull request 7, the job cancelled as `cancel` decides. */
+  async function commentStep(
+    cancel: {
+      onAnswered?: (request: AnsweredRequest, cancelNow: () => void) => boolean
+      atQuiet?: number
+      /** Cancelled at the first quiet moment at which this holds. */
+      when?: () => boolean
+    },
+    body = '/codegen go'
+  ): Promise<Cancelled> {
     const { github, emulator, clock } = world
     github.addPullRequests(7)
     emulator.queueScript(scenario('success'))
-    const stored = github.addComment(7, '/codegen go', { login: 'alice', type: 'User' })
-    const event = issueCommentEvent({ body: '/codegen go', pullRequest: true, commentId: stored.id })
+    const stored = github.addComment(7, body, { login: 'alice', type: 'User' })
+    const event = issueCommentEvent({ body, pullRequest: true, commentId: stored.id })
     let cancelledAt: number | undefined
     let quiet = 0
     let requests = 0
@@ -103,36 +109,66 @@ describe('cancel-any-moment', () => {
       expect(result.stdout).not.toMatch(/^::warning::Could not (update|write|create)/m)
   }
 
-  test.each(Array.from({ length: REQUESTS }, (_, i) => i + 1))(
-    'cancelled while the answer to its request %i is on its way back',
-    async n => {
-      const cancelled = await commentStep({
-        onAnswered: (request, cancelNow) => {
-          if (request.index !== n) return false
-          cancelNow()
-          return true
-        }
-      })
-      if (cancelled.cancelledAt === undefined) return // the step made fewer requests
-      expectCleanEnd(cancelled)
-    }
-  )
+  /** The moments of a step, each a case: its requests' answers on their way back, its quiet moments. */
+  function everyMoment(requests: number, quietMoments: number, body?: string): void {
+    test.each(Array.from({ length: requests }, (_, i) => i + 1))(
+      'cancelled while the answer to its request %i is on its way back',
+      async n => {
+        const cancelled = await commentStep(
+          {
+            onAnswered: (request, cancelNow) => {
+              if (request.index !== n) return false
+              cancelNow()
+              return true
+            }
+          },
+          body
+        )
+        if (cancelled.cancelledAt === undefined) return // the step made fewer requests
+        expectCleanEnd(cancelled)
+      }
+    )
 
-  test('the cases below cover every moment of the step: each of its requests, each quiet moment', async () => {
-    const { result, requests, quietMoments } = await commentStep({})
-    expect(result.outputs['outcome']).toBe('success')
-    expect(requests).toBeLessThanOrEqual(REQUESTS)
-    expect(quietMoments).toBeLessThanOrEqual(QUIET_MOMENTS)
+    test('the cases cover every moment of the step: each of its requests, each quiet moment', async () => {
+      const { result, requests: made, quietMoments: quiet } = await commentStep({}, body)
+      expect(result.outputs['outcome']).toBe('success')
+      expect(made).toBeLessThanOrEqual(requests)
+      expect(quiet).toBeLessThanOrEqual(quietMoments)
+    })
+
+    test.each(Array.from({ length: quietMoments }, (_, i) => i))(
+      'cancelled at its quiet moment %i',
+      async k => {
+        const cancelled = await commentStep({ atQuiet: k }, body)
+        if (cancelled.cancelledAt === undefined) return
+        expectCleanEnd(cancelled)
+      }
+    )
+  }
+
+  describe('a comment with a screenshot: its text read with its HTML, the image downloaded before the run', () => {
+    let host: FakeImageHost
+    beforeEach(async () => {
+      host = new FakeImageHost(world.clock)
+      await host.start()
+      world.clock.imagesFetch = routedToImageHost(host, world.clock.imagesFetch)
+      world.github.texts.signWith(id => host.signedUrl('png', id))
+    })
+    afterEach(() => host.stop())
+
+    test('the screenshot is read with its HTML and downloaded when nothing cancels the step', async () => {
+      const { result } = await commentStep({}, SCREENSHOT)
+      expect(result.outputs['outcome']).toBe('success')
+      expect(host.requests).toHaveLength(1)
+      expect(
+        (world.emulator.requests.find(r => r.route === 'create')?.body as { images: string[] }).images
+      ).toHaveLength(1)
+    })
+
+    everyMoment(REQUESTS + 2, QUIET_MOMENTS + 2, SCREENSHOT)
   })
 
-  test.each(Array.from({ length: QUIET_MOMENTS }, (_, i) => i))(
-    'cancelled at its quiet moment %i',
-    async k => {
-      const cancelled = await commentStep({ atQuiet: k })
-      if (cancelled.cancelledAt === undefined) return
-      expectCleanEnd(cancelled)
-    }
-  )
+  everyMoment(REQUESTS, QUIET_MOMENTS)
 
   test('a tracking comment edit that hangs holds neither the check’s conclusion nor the step', async () => {
     const { github } = world
