@@ -396,6 +396,26 @@ describe('thread-images', () => {
     expect(warnings(result)[0]).not.toMatch(/https?:|jwt/)
   })
 
+  test('a text GitHub will not show with its HTML (403, a token without the permission) is one clear warning: its attachments are fetched by their own links, the run starts', async () => {
+    emulator.queueScript(fast('success'))
+    github.injectClientError(1, /\/issues\/comments\/\d+$/, 403, 'Resource not accessible by integration')
+    const result = await onEvent(comment({ body: `/codegen fix ${shot('shot-1')}` }))
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs['outcome']).toBe('success')
+    // Fetched by its own link, as a public repository's attachment is: GitHub redirects to its signed address.
+    expect(host.requests.map(request => request.host)).toEqual([
+      'github.com',
+      'private-user-images.githubusercontent.com'
+    ])
+    expect(created().images).toEqual([pngUri()])
+    expect(warnings(result)).toEqual([
+      expect.stringMatching(
+        /^Warning: Could not read the comment with its HTML from GitHub \(Resource not accessible by integration.*\): its images are fetched by their own links, which a private repository's do not answer\.$/
+      )
+    ])
+    expect(warnings(result)[0]).not.toMatch(/jwt|private-user-images/)
+  })
+
   test('an image on another host stays a link and is not fetched', async () => {
     emulator.queueScript(fast('success'))
     const result = await onEvent(comment({ body: '/codegen fix ![](https://images.example.com/a.png)' }))
