@@ -552,13 +552,7 @@ class OctokitGitHubApi {
             issue_number: issueNumber,
             per_page: 100
         });
-        return comments.map(comment => ({
-            id: comment.id,
-            body: comment.body ?? '',
-            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
-            createdAt: comment.created_at,
-            updatedAt: comment.updated_at
-        }));
+        return comments.map(commentSummary);
     }
     async listReviewComments(pullNumber) {
         const comments = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
@@ -567,11 +561,7 @@ class OctokitGitHubApi {
             per_page: 100
         });
         return comments.map(comment => ({
-            id: comment.id,
-            body: comment.body ?? '',
-            author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
-            createdAt: comment.created_at,
-            updatedAt: comment.updated_at,
+            ...commentSummary(comment),
             reviewThread: comment.in_reply_to_id ?? comment.id
         }));
     }
@@ -736,6 +726,16 @@ class OctokitGitHubApi {
         })).data.id;
         return createdOnce(send, find, this.config);
     }
+}
+/** An issue comment or a review comment as the action reads it: its text, author and times. */
+function commentSummary(comment) {
+    return {
+        id: comment.id,
+        body: comment.body ?? '',
+        author: { login: comment.user?.login ?? '', type: comment.user?.type ?? '' },
+        createdAt: comment.created_at,
+        updatedAt: comment.updated_at
+    };
 }
 
 

@@ -61940,7 +61940,9 @@ async function readText(source, thread, deps) {
         where = textPlace(source.kind, rendered.author.login, rendered.createdAt, thread);
     }
     catch (error) {
-        deps.warn(`Could not read ${where}'s images from GitHub (${error.message}): they stay links.`);
+        // Without the HTML's signed addresses, an attachment is fetched by its own link: a public
+        // repository's answer it, a private one's do not (that image's failure is a warning of its own).
+        deps.warn(`Could not read ${where} with its HTML from GitHub (${error.message}): its images are fetched by their own links, which a private repository's do not answer.`);
     }
     return findImages({ where, text: source.text, html }, deps.hosts);
 }
