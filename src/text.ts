@@ -54,3 +54,11 @@ export function quotedBlock(text: string, max: number, more: string, cut = text.
     .map(line => `> ${line}`.trimEnd())
     .join('\n')
 }
+
+/** Parts of a prompt as paragraphs: each trimmed, the empty ones left out. */
+export function paragraphs(...parts: string[]): string {
+  return parts
+    .map(part => part.trim())
+    .filter(Boolean)
+    .join('\n\n')
+}

@@ -1,4 +1,5 @@
 import type { AgentRun } from '../api/types.js'
+import { paragraphs } from '../text.js'
 import { reportOf, type PlanBrief, type RunBrief, type RunReport, type ShownPlan } from '../model.js'
 import { discoverOrganization } from '../org/organizations.js'
 import { planDigest } from '../thread/plan.js'
@@ -79,7 +80,7 @@ export function plannedBrief(brief: RunBrief, shown: ShownPlan): RunBrief | { re
   const plan = brief.plan as PlanBrief
   const asked: Record<string, string> = shown.askedBy ? { [PLAN_ASKED_BY]: shown.askedBy } : {}
   if (plan.kind === 'plan') {
-    const carryOn = brief.carryOn && { prompt: joined(brief.carryOn.prompt, revisedPlanSection(shown)) }
+    const carryOn = brief.carryOn && { prompt: paragraphs(brief.carryOn.prompt, revisedPlanSection(shown)) }
     return {
       ...brief,
       plan: { ...plan, revises: shown },
@@ -100,8 +101,8 @@ export function plannedBrief(brief: RunBrief, shown: ShownPlan): RunBrief | { re
   return {
     ...brief,
     plan: { ...plan, plan: shown },
-    prompt: joined(brief.prompt, section),
-    carryOn: { prompt: joined(brief.carryOn?.prompt ?? '', section) },
+    prompt: paragraphs(brief.prompt, section),
+    carryOn: { prompt: paragraphs(brief.carryOn?.prompt ?? '', section) },
     origin: {
       ...brief.origin,
       ...asked,
@@ -113,9 +114,3 @@ export function plannedBrief(brief: RunBrief, shown: ShownPlan): RunBrief | { re
 }
 
 const sameLogin = (a: string, b: string): boolean => a !== '' && a.toLowerCase() === b.toLowerCase()
-
-const joined = (...parts: string[]): string =>
-  parts
-    .map(part => part.trim())
-    .filter(Boolean)
-    .join('\n\n')

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js'
+import { paragraphs } from '../text.js'
 import { reportOf, type PlanBrief, type ShownImages } from '../model.js'
 import type { Settings } from '../settings/settings.js'
 import type { Author, CommentSummary, GitHubApi, Permission, PullRequestInfo } from '../github/api.js'
@@ -124,8 +125,8 @@ function planRequest<T>(
   const planOnly = planOnlySection(phrase)
   return {
     ...run,
-    prompt: joined(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
-    ...(run.freshPrompt !== undefined ? { freshPrompt: joined(run.freshPrompt, planOnly) } : {}),
+    prompt: paragraphs(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
+    ...(run.freshPrompt !== undefined ? { freshPrompt: paragraphs(run.freshPrompt, planOnly) } : {}),
     plan: { kind: 'plan', askedBy, ...(revises ? { revises } : {}) }
   }
 }
@@ -210,12 +211,6 @@ async function refuseApproval(
   }
   return { refused: reason }
 }
-
-const joined = (...parts: string[]): string =>
-  parts
-    .map(part => part.trim())
-    .filter(Boolean)
-    .join('\n\n')
 
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(
