@@ -40088,7 +40088,8 @@ class GitHubRequestPolicy {
 /* harmony export */   _0: () => (/* binding */ stripInvisible),
 /* harmony export */   kH: () => (/* binding */ INVISIBLE),
 /* harmony export */   kq: () => (/* binding */ quotedBlock),
-/* harmony export */   oN: () => (/* binding */ cutChars)
+/* harmony export */   oN: () => (/* binding */ cutChars),
+/* harmony export */   qN: () => (/* binding */ paragraphs)
 /* harmony export */ });
 /**
  * Text from outside (GitHub, the service, an agent) made safe to show or to quote: cut at a code
@@ -40140,6 +40141,13 @@ function quotedBlock(text, max, more, cut = text.length > max) {
         .split('\n')
         .map(line => `> ${line}`.trimEnd())
         .join('\n');
+}
+/** Parts of a prompt as paragraphs: each trimmed, the empty ones left out. */
+function paragraphs(...parts) {
+    return parts
+        .map(part => part.trim())
+        .filter(Boolean)
+        .join('\n\n');
 }
 
 
@@ -57569,6 +57577,7 @@ function wholeQuote(text) {
 
 
 
+
 /**
  * Plan, then approve, on the service's side: a revision or an approval names the plan the tracking
  * comment showed by its run and digest alone; its whole text is the plan's run's result, read here
@@ -57637,7 +57646,7 @@ function plannedBrief(brief, shown) {
     const plan = brief.plan;
     const asked = shown.askedBy ? { [PLAN_ASKED_BY]: shown.askedBy } : {};
     if (plan.kind === 'plan') {
-        const carryOn = brief.carryOn && { prompt: joined(brief.carryOn.prompt, revisedPlanSection(shown)) };
+        const carryOn = brief.carryOn && { prompt: (0,src_text/* paragraphs */.qN)(brief.carryOn.prompt, revisedPlanSection(shown)) };
         return {
             ...brief,
             plan: { ...plan, revises: shown },
@@ -57658,8 +57667,8 @@ function plannedBrief(brief, shown) {
     return {
         ...brief,
         plan: { ...plan, plan: shown },
-        prompt: joined(brief.prompt, section),
-        carryOn: { prompt: joined(brief.carryOn?.prompt ?? '', section) },
+        prompt: (0,src_text/* paragraphs */.qN)(brief.prompt, section),
+        carryOn: { prompt: (0,src_text/* paragraphs */.qN)(brief.carryOn?.prompt ?? '', section) },
         origin: {
             ...brief.origin,
             ...asked,
@@ -57670,10 +57679,6 @@ function plannedBrief(brief, shown) {
     };
 }
 const sameLogin = (a, b) => a !== '' && a.toLowerCase() === b.toLowerCase();
-const joined = (...parts) => parts
-    .map(part => part.trim())
-    .filter(Boolean)
-    .join('\n\n');
 
 ;// CONCATENATED MODULE: ./src/settings/workflow-context.ts
 /** The event that asks for a CI fix: a workflow run completed (thread/workflow-run.ts reads it). */
@@ -62044,6 +62049,7 @@ function shownImages(images) {
 
 
 
+
 /**
  * Who may trigger a run: the commenter could push to the repository anyway. A custom role's name
  * says nothing, so the legacy permission (write for a role based on write or maintain) decides then.
@@ -62106,8 +62112,8 @@ function planRequest(run, trigger, phrase, revised) {
     const planOnly = planOnlySection(phrase);
     return {
         ...run,
-        prompt: comment_run_joined(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
-        ...(run.freshPrompt !== undefined ? { freshPrompt: comment_run_joined(run.freshPrompt, planOnly) } : {}),
+        prompt: (0,src_text/* paragraphs */.qN)(run.prompt, revised ? revisionSection(trigger.instruction, phrase) : planOnly),
+        ...(run.freshPrompt !== undefined ? { freshPrompt: (0,src_text/* paragraphs */.qN)(run.freshPrompt, planOnly) } : {}),
         plan: { kind: 'plan', askedBy, ...(revises ? { revises } : {}) }
     };
 }
@@ -62176,10 +62182,6 @@ async function refuseApproval(trigger, settings, deps, key, reason) {
     }
     return { refused: reason };
 }
-const comment_run_joined = (...parts) => parts
-    .map(part => part.trim())
-    .filter(Boolean)
-    .join('\n\n');
 /** Why the author may not trigger a run, or undefined when they may. */
 async function authorize(trigger, settings, github) {
     const login = trigger.author.login;
